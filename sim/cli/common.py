@@ -1,0 +1,93 @@
+"""Options and helpers shared by all commands: ruleset loading, output formats."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+import pandas as pd
+
+from sim.rules import Ruleset, RulesetError, load_ruleset
+
+FORMATS = ("table", "json", "csv")
+DEFAULT_TRIALS = 1_000_000
+DEFAULT_SEED = 20261129
+
+
+def trials_option(default: int = DEFAULT_TRIALS) -> Callable:
+    """``--trials N``: number of Monte Carlo trials."""
+    return click.option("--trials", type=click.IntRange(min=1), default=default,
+                        show_default=True, help="Number of Monte Carlo trials.")
+
+
+def seed_option(func: Callable) -> Callable:
+    """``--seed S``: the run seed; same seed and ruleset give bit-identical results."""
+    return click.option("--seed", type=click.IntRange(min=0, max=2**63 - 1),
+                        default=DEFAULT_SEED, show_default=True,
+                        help="Random seed (results are bit-identical for a seed).")(func)
+
+
+def threads_option(func: Callable) -> Callable:
+    """``--threads K``: kernel threads; never changes a result."""
+    return click.option("--threads", type=click.IntRange(min=1), default=None,
+                        help="Threads for the kernels (default: all cores). "
+                             "Results do not depend on it.")(func)
+
+
+def rules_option(func: Callable) -> Callable:
+    """``--rules DIR``: the ruleset folder (default: the bundled base set)."""
+    return click.option("--rules", "rules_dir", type=click.Path(path_type=Path), default=None,
+                        help="Ruleset folder (default: the bundled base set).")(func)
+
+
+def format_option(func: Callable) -> Callable:
+    """``--format table|json|csv``."""
+    return click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
+                        show_default=True, help="Output format.")(func)
+
+
+def load_rules_or_exit(path: Path | None) -> Ruleset:
+    """Load a ruleset; on problems print every one of them and exit with status 2."""
+    try:
+        return load_ruleset(path)
+    except RulesetError as error:
+        report_problems(error)
+        sys.exit(2)
+
+
+def report_problems(error: RulesetError) -> None:
+    """Print each ruleset problem on its own line to stderr, then a count."""
+    for problem in error.problems:
+        click.echo(str(problem), err=True)
+    n = len(error.problems)
+    click.echo(f"zonesim: {n} problem{'s' if n != 1 else ''} in the ruleset", err=True)
+
+
+def _clean(value):
+    """JSON-safe scalars: numpy types to Python, NaN to null."""
+    if hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
+
+
+def dumps(obj) -> str:
+    """JSON text of a result dictionary (numpy scalars converted)."""
+    return json.dumps(obj, indent=2, default=_clean)
+
+
+def emit_frame(frame: pd.DataFrame, fmt: str, json_obj: dict, title: str = "") -> None:
+    """Print a result as an aligned table, CSV, or the command's JSON document."""
+    if fmt == "json":
+        click.echo(dumps(json_obj))
+    elif fmt == "csv":
+        click.echo(frame.to_csv(index=False, float_format="%.6g"), nl=False)
+    else:
+        if title:
+            click.echo(title)
+        click.echo(frame.to_string(index=False, float_format=lambda x: f"{x:.6f}"))

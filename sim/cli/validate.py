@@ -1,0 +1,30 @@
+"""``zonesim validate``: check a ruleset and print every problem at once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from sim.cli import common
+
+
+@click.command()
+@click.argument("ruleset_dir", required=False, type=click.Path(path_type=Path))
+def validate(ruleset_dir: Path | None) -> None:
+    """Check a ruleset folder (default: the bundled base set).
+
+    Every problem is printed as FILE:LINE: column 'NAME': VALUE ..., all at
+    once; the exit status is 2 if there is any.
+
+    \b
+    Example:
+      zonesim validate configs/base
+    """
+    ruleset = common.load_rules_or_exit(ruleset_dir)
+    counts = ", ".join(
+        f"{len(getattr(ruleset, table))} {table}"
+        for table in ("stalkers", "enemies", "anomalies", "armor", "weapons", "items",
+                      "artifacts", "events", "emissions")
+    )
+    click.echo(f"{ruleset.path}: ok ({counts})")

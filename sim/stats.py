@@ -1,0 +1,102 @@
+"""Estimators and confidence intervals for Monte Carlo counts.
+
+Every number the tool prints comes with its uncertainty: proportions get a
+Wilson score interval (well behaved near 0 and 1, where designers' numbers
+often sit), means get a normal interval from the sample variance, and tests
+compare estimates with exact values through z-scores built from the standard
+error of the exact probability.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes, trials, z: float = Z95):
+    """Wilson score interval for a binomial proportion.
+
+    Parameters
+    ----------
+    successes : int or array_like of int
+        Number of trials with the outcome.
+    trials : int
+        Number of trials, ``>= 1``.
+    z : float
+        Normal quantile; the default gives a 95 % interval.
+
+    Returns
+    -------
+    tuple of (float or ndarray, float or ndarray)
+        ``(low, high)``, with the same shape as ``successes``.
+    """
+    k = np.asarray(successes, dtype=np.float64)
+    n = float(trials)
+    p = k / n
+    denom = 1.0 + z * z / n
+    centre = (p + z * z / (2.0 * n)) / denom
+    half = z * np.sqrt(p * (1.0 - p) / n + z * z / (4.0 * n * n)) / denom
+    low = np.clip(centre - half, 0.0, 1.0)
+    high = np.clip(centre + half, 0.0, 1.0)
+    if np.ndim(successes) == 0:
+        return float(low), float(high)
+    return low, high
+
+
+def z_scores(counts, trials: int, exact):
+    """z-scores of observed counts against exact probabilities.
+
+    The standard error is the one of the exact probability,
+    ``sqrt(p (1 - p) / n)``; outcomes with exact probability 0 or 1 must be
+    matched exactly, so any deviation gives an infinite z-score.
+
+    Parameters
+    ----------
+    counts : array_like of int
+        Observed count of each outcome.
+    trials : int
+        Number of trials.
+    exact : array_like of float
+        Exact probability of each outcome.
+
+    Returns
+    -------
+    ndarray of float
+    """
+    k = np.asarray(counts, dtype=np.float64)
+    p = np.asarray(exact, dtype=np.float64)
+    se = np.sqrt(p * (1.0 - p) / trials)
+    diff = k / trials - p
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(se > 0, diff / np.where(se > 0, se, 1.0), np.where(diff == 0, 0.0, np.inf))
+    return z
+
+
+def mean_interval(total: float, total_sq: float, trials: int, z: float = Z95):
+    """Mean and normal-approximation interval from a sum and a sum of squares.
+
+    Kernels accumulate ``sum(x)`` and ``sum(x**2)`` so that a mean comes with
+    its interval without keeping per-trial values.
+
+    Returns
+    -------
+    tuple of float
+        ``(mean, low, high)``.
+    """
+    mean = total / trials
+    var = max(total_sq / trials - mean * mean, 0.0) * trials / max(trials - 1, 1)
+    half = z * math.sqrt(var / trials)
+    return mean, mean - half, mean + half
+
+
+def mean_z_score(total: float, total_sq: float, trials: int, exact_mean: float) -> float:
+    """z-score of a sample mean against an exact expectation (sample standard error)."""
+    mean = total / trials
+    var = max(total_sq / trials - mean * mean, 0.0) * trials / max(trials - 1, 1)
+    se = math.sqrt(var / trials)
+    if se == 0.0:
+        return 0.0 if mean == exact_mean else math.inf
+    return (mean - exact_mean) / se

@@ -1,0 +1,30 @@
+"""Shared fixtures and the statistical tolerance used by every Monte Carlo test."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim import stats
+
+# Every Monte Carlo vs exact comparison accepts |z| < Z_TOL per outcome, with the
+# standard error of the exact probability. With a fixed seed a test is
+# deterministic; 4.5 standard errors makes a false alarm over the whole suite
+# (a few thousand outcomes) less likely than 1 in 100 for a correct kernel,
+# while a wrong rule shifts an outcome by many standard errors at 1e6 trials.
+Z_TOL = 4.5
+MC_TRIALS = 1_000_000
+
+
+def assert_matches_exact(counts, trials, exact, labels=None) -> None:
+    """Assert every outcome's count agrees with its exact probability (|z| < Z_TOL)."""
+    exact = np.asarray([float(p) for p in exact])
+    z = stats.z_scores(counts, trials, exact)
+    bad = np.flatnonzero(~(np.abs(z) < Z_TOL))
+    if bad.size:
+        names = labels if labels is not None else list(range(len(exact)))
+        detail = ", ".join(
+            f"{names[i]}: mc={counts[i] / trials:.6f} exact={exact[i]:.6f} z={z[i]:.2f}"
+            for i in bad
+        )
+        pytest.fail(f"Monte Carlo disagrees with exact twin: {detail}")
