@@ -30,11 +30,22 @@ def pool_successes(state, n_dice, success_on):
 def pool_test(state, n_dice, success_on, need):
     """Pass/fail of a pool test: at least ``need`` successes (P-16, P-19, P-31, P-32).
 
-    ``need <= 0`` passes without rolling, so no dice are drawn from the stream.
+    ``need <= 0`` passes and a pool smaller than ``need`` fails without
+    rolling. Dice are rolled one at a time and rolling stops as soon as the
+    result is settled (enough successes, or too few dice left): the pass
+    probability is that of the full pool, and fewer random numbers are drawn.
     """
     if need <= 0:
         return True
-    return pool_successes(state, n_dice, success_on) >= need
+    hits = 0
+    left = n_dice
+    while hits + left >= need:
+        if hits >= need:
+            return True
+        left -= 1
+        if rng.d6(state) >= success_on:
+            hits += 1
+    return False
 
 
 @jit
@@ -65,9 +76,15 @@ def armor_absorb(state, wounds, resist, durability, tokens):
         return 0, tokens
     if resist <= 0 or tokens >= durability:
         return wounds, tokens
-    hits = rng.count_at_least(state, wounds, resist)
     room = durability - tokens
-    absorbed = hits if hits < room else room
+    absorbed = 0
+    for _ in range(wounds):
+        # Successes beyond the remaining durability absorb nothing (P-06), so
+        # rolling stops once the armour is full.
+        if absorbed == room:
+            break
+        if rng.d6(state) >= resist:
+            absorbed += 1
     return wounds - absorbed, tokens + absorbed
 
 

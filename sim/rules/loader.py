@@ -1,0 +1,302 @@
+"""Reading a ruleset folder: the only code that opens ruleset files.
+
+A ruleset is a folder holding ``rules.toml`` and one CSV per card table
+(:data:`sim.rules.schema.TABLES`). :func:`load_ruleset` reads every file,
+collects every problem (:mod:`sim.rules.validate`) and raises one
+:class:`~sim.rules.errors.RulesetError` listing them all, or returns an
+immutable :class:`~sim.rules.model.Ruleset`.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import re
+import tomllib
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from sim.paths import bundled_ruleset
+from sim.rules import validate as v
+from sim.rules.errors import Problem, RulesetError
+from sim.rules.model import CARD_TYPES, SECTION_TYPES, Rules, Ruleset
+from sim.rules.schema import TABLES, Column, Param, sections
+
+RULES_FILE = "rules.toml"
+NOTES = "notes"
+
+
+def load_ruleset(path: str | Path | None = None) -> Ruleset:
+    """Load and validate a ruleset folder.
+
+    Parameters
+    ----------
+    path : str or Path, optional
+        The ruleset folder; ``None`` loads the bundled base set
+        (:func:`sim.paths.bundled_ruleset`). Messages show file paths built
+        from ``path`` as given.
+
+    Returns
+    -------
+    Ruleset
+
+    Raises
+    ------
+    RulesetError
+        With ``.problems`` listing every problem found, in file order.
+    """
+    ruleset, problems = _load(path)
+    if problems or ruleset is None:
+        raise RulesetError(problems)
+    return ruleset
+
+
+def check_ruleset(path: str | Path | None = None) -> list[Problem]:
+    """Every problem of a ruleset folder (empty list: it loads)."""
+    return _load(path)[1]
+
+
+def _load(path: str | Path | None) -> tuple[Ruleset | None, list[Problem]]:
+    root = bundled_ruleset() if path is None else Path(path)
+    if not root.is_dir():
+        what = "is not a folder" if root.exists() else "ruleset folder not found"
+        return None, [Problem(str(root), None, None, str(root), what)]
+    problems: list[Problem] = []
+    digest = hashlib.sha256()
+    blobs: dict[str, bytes | None] = {}
+    for name in (RULES_FILE, *(t + ".csv" for t in TABLES)):
+        data = _read_bytes(root / name, problems)
+        blobs[name] = data
+        # Name and length frame each file so that moving bytes between files changes the hash.
+        digest.update(f"{name}\0{-1 if data is None else len(data)}\0".encode())
+        digest.update(data or b"")
+    rules = _read_rules(str(root / RULES_FILE), blobs[RULES_FILE], problems)
+    tables = {
+        t: _read_table(str(root / f"{t}.csv"), blobs[t + ".csv"], cols, problems)
+        for t, cols in TABLES.items()
+    }
+    artifacts = tables["artifacts"]
+    if tables["anomalies"] and artifacts is not None:
+        types = {str(r.values["type"]) for r in artifacts if r.values.get("type")}
+        ref = str(root / "artifacts.csv")
+        problems += v.artifact_types(str(root / "anomalies.csv"), tables["anomalies"], types, ref)
+    if problems:
+        order = [str(root / n) for n in blobs]
+        return None, sorted(problems, key=lambda p: (order.index(p.file), p.line or 0))
+    cards: dict[str, Any] = {}
+    lines: dict[tuple[str, str], int] = {}
+    for t, rows in tables.items():
+        assert rows is not None
+        cls = CARD_TYPES[t]
+        cards[t] = MappingProxyType({str(r.values["name"]): cls(**r.values) for r in rows})
+        lines.update({(t, str(r.values["name"])): r.line for r in rows})
+    ruleset = Ruleset(
+        path=root, rules=rules, sha256=digest.hexdigest(), lines=MappingProxyType(lines), **cards
+    )
+    return ruleset, []
+
+
+def _read_bytes(file: Path, problems: list[Problem]) -> bytes | None:
+    try:
+        return file.read_bytes()
+    except FileNotFoundError:
+        problems.append(Problem(str(file), None, None, None, "file not found"))
+    except OSError as exc:
+        problems.append(Problem(str(file), None, None, None, f"cannot read: {exc.strerror}"))
+    return None
+
+
+def _decode(file: str, data: bytes, problems: list[Problem]) -> str | None:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        byte = f"0x{data[exc.start]:02x}"
+        msg = f"not UTF-8 text (byte {byte}); save the file as UTF-8"
+        problems.append(Problem(file, line, None, byte, msg))
+        return None
+
+
+# --- CSV tables ------------------------------------------------------------------------------
+
+
+def _read_table(
+    file: str, data: bytes | None, columns: tuple[Column, ...], problems: list[Problem]
+) -> list[v.Row] | None:
+    """Rows of one CSV table with typed values, or None if it cannot be read at all."""
+    if data is None:
+        return None
+    text = _decode(file, data, problems)
+    if text is None:
+        return None
+    if "\0" in text:  # csv reads NUL silently since Python 3.11; it means a binary file
+        line = text[: text.index("\0")].count("\n") + 1
+        problems.append(Problem(file, line, None, None, "not a CSV text file (NUL byte)"))
+        return None
+    reader = csv.reader(io.StringIO(text, newline=""))
+    records: list[tuple[int, list[str]]] = []
+    try:
+        start = 1
+        for record in reader:
+            if any(cell.strip() for cell in record):  # empty lines are ignored
+                records.append((start, [cell.strip() for cell in record]))
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        problems.append(Problem(file, reader.line_num, None, None, f"not a valid CSV file: {exc}"))
+        return None
+    if not records:
+        problems.append(Problem(file, None, None, None, "file is empty; expected a header line"))
+        return None
+    header_line, header = records[0]
+    n_before = len(problems)
+    index = _check_header(file, header_line, header, columns, problems)
+    header_ok = len(problems) == n_before
+    rows = []
+    check = v.ROW_CHECKS.get(Path(file).stem)
+    for line, record in records[1:]:
+        if len(record) != len(header):
+            msg = f"row has {len(record)} fields but the header has {len(header)}"
+            problems.append(Problem(file, line, None, None, msg))
+            continue
+        row = v.Row(line, {}, {})
+        for col in columns:
+            if col.name not in index:
+                row.values[col.name] = col.default
+                continue
+            raw = record[index[col.name]]
+            row.cells[col.name] = raw
+            value, msg = v.parse_cell(col, raw)
+            row.values[col.name] = value
+            if msg is not None:
+                problems.append(Problem(file, line, col.name, raw, msg))
+        if check is not None and header_ok:
+            for column, msg in check(row):
+                problems.append(Problem(file, line, column, row.cells.get(column), msg))
+        rows.append(row)
+    problems += v.duplicate_names(file, rows)
+    if Path(file).stem == "emissions" and header_ok:
+        problems += v.emission_order(file, rows)
+    return rows
+
+
+def _check_header(
+    file: str, line: int, header: list[str], columns: tuple[Column, ...], problems: list[Problem]
+) -> dict[str, int]:
+    """Column name -> position; reports unknown, duplicate, empty and missing columns."""
+    known = {c.name for c in columns}
+    index: dict[str, int] = {}
+    for i, name in enumerate(header):
+        if name == "":
+            problems.append(Problem(file, line, None, "", f"header field {i + 1} is empty"))
+        elif name in index:
+            problems.append(Problem(file, line, name, name, "column appears twice in the header"))
+        elif name not in known:
+            msg = "unknown column" + v.suggest(name, known - set(header))
+            problems.append(Problem(file, line, name, name, msg))
+        else:
+            index[name] = i
+    for col in columns:
+        if col.required and col.name not in index:
+            problems.append(Problem(file, line, col.name, None, "required column is missing"))
+    return index
+
+
+# --- rules.toml ------------------------------------------------------------------------------
+
+_TOML_LINE = re.compile(r"\(at line (\d+)")
+_HEADER = re.compile(r"\s*\[\s*([^\]]+?)\s*\]")
+_KEY = re.compile(r"\s*([A-Za-z0-9_.\-\"' ]+?)\s*=")
+
+
+def _read_rules(file: str, data: bytes | None, problems: list[Problem]) -> Any:
+    """Typed :class:`~sim.rules.model.Rules`; missing keys take their defaults."""
+    values: dict[str, Any] = {}
+    if data is not None:
+        text = _decode(file, data, problems)
+        if text is not None:
+            try:
+                values = tomllib.loads(text)
+            except tomllib.TOMLDecodeError as exc:
+                m = _TOML_LINE.search(str(exc))
+                line = int(m.group(1)) if m else None
+                problems.append(Problem(file, line, None, None, f"malformed TOML: {exc}"))
+                values = {}
+            lines = _key_lines(text)
+            values = _check_rules(file, values, lines, problems)
+    out = {}
+    for section, params in sections().items():
+        given = values.get(section, {})
+        kw = {p.key: p.type(given.get(p.key, p.default)) for p in params}
+        out[section] = SECTION_TYPES[section](**kw)
+    return Rules(**out)
+
+
+def _key_lines(text: str) -> dict[str, int]:
+    """First line of each ``[section]`` header and ``section.key`` assignment."""
+    lines: dict[str, int] = {}
+    section = ""
+    for n, raw in enumerate(text.splitlines(), start=1):
+        if m := _HEADER.match(raw):
+            section = m.group(1).replace(" ", "").replace('"', "")
+            lines.setdefault(section, n)
+        elif m := _KEY.match(raw):
+            key = m.group(1).replace(" ", "").replace('"', "").replace("'", "")
+            lines.setdefault(f"{section}.{key}" if section else key, n)
+    return lines
+
+
+def _check_rules(
+    file: str, values: dict[str, Any], lines: dict[str, int], problems: list[Problem]
+) -> dict[str, dict[str, Any]]:
+    """The valid part of the parsed TOML; every problem is reported."""
+    specs = sections()
+    good: dict[str, dict[str, Any]] = {}
+    for section, table in values.items():
+        if section not in specs:
+            msg = "unknown section" + v.suggest(section, specs)
+            problems.append(Problem(file, lines.get(section), section, None, msg))
+            continue
+        if not isinstance(table, dict):
+            msg = f"{_show(table)} is not a table; write [{section}] and its keys below it"
+            problems.append(Problem(file, lines.get(section), section, _show(table), msg))
+            continue
+        params = {p.key: p for p in specs[section]}
+        good[section] = {}
+        for key, value in table.items():
+            dotted = f"{section}.{key}"
+            line = lines.get(dotted, lines.get(section))
+            if key not in params:
+                msg = "unknown key" + v.suggest(dotted, [f"{section}.{k}" for k in params])
+                problems.append(Problem(file, line, dotted, None, msg))
+                continue
+            msg = _check_param(params[key], value)
+            if msg is None:
+                good[section][key] = value
+            else:
+                problems.append(Problem(file, line, dotted, _show(value), msg))
+    return good
+
+
+def _check_param(p: Param, value: object) -> str | None:
+    names = {int: "an integer", float: "a number", bool: "true or false", str: "a string"}
+    ok = isinstance(value, p.type) and not (p.type is not bool and isinstance(value, bool))
+    if p.type is float and isinstance(value, int) and not isinstance(value, bool):
+        ok = True
+    if not ok:
+        return f"{_show(value)} is not {names[p.type]}"
+    if p.lo is not None and p.hi is not None and not p.lo <= value <= p.hi:  # type: ignore[operator]
+        return f"{_show(value)} is not in {p.lo}..{p.hi}"
+    return None
+
+
+def _show(value: object) -> str:
+    """A TOML value as it would be written in the file."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, dict):
+        return "a table"
+    return str(value)

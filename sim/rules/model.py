@@ -1,0 +1,264 @@
+"""Typed, immutable model of a loaded ruleset.
+
+Cards are frozen dataclasses whose attributes are the CSV columns (see
+:data:`sim.rules.schema.TABLES`); tables are read-only mappings from card
+name to card, in file order. ``rules.toml`` becomes a frozen :class:`Rules`
+object with one frozen section per ``[section]``. No numpy here: compiling
+to arrays happens later, from this model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, make_dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from sim.rules.schema import DAMAGE_TYPES, sections
+
+
+@dataclass(frozen=True)
+class Stalker:
+    """A playable character (P-37, P-39, P-40 tracks; P-10 to P-32 tests; Z-16)."""
+
+    name: str
+    health: int
+    willpower: int
+    radiation_max: int
+    combat: int
+    stealth: int
+    perception: int
+    agility: int
+    intellect: int
+    reputation: int
+    rubles: int
+    notes: str = ""
+
+
+@dataclass(frozen=True)
+class Enemy:
+    """An enemy card (P-14 to P-22, P-26 to P-29); ``count`` copies in the deck."""
+
+    name: str
+    count: int
+    kind: str
+    habitat: str
+    vigilance: int
+    endurance: int
+    wounds: int
+    wound_type: str
+    melee: bool
+    notes: str = ""
+
+
+@dataclass(frozen=True)
+class Anomaly:
+    """An anomaly card (P-30 to P-36). ``artifact_type`` empty: yields no artefact."""
+
+    name: str
+    count: int
+    artifact_type: str
+    perception: int
+    agility: int
+    damage: int
+    damage_type: str
+    notes: str = ""
+
+
+@dataclass(frozen=True)
+class Armor:
+    """An armour (P-01 to P-06): per damage type the absorbing die face or None."""
+
+    name: str
+    price: int
+    durability: int
+    physical: int | None
+    thermal: int | None
+    chemical: int | None
+    electric: int | None
+    radiation: int | None
+    psi: int | None
+    notes: str = ""
+
+    def resistance(self, damage_type: str) -> int | None:
+        """Die face that absorbs one wound of ``damage_type`` (P-02), None if unprotected.
+
+        Raises
+        ------
+        ValueError
+            If ``damage_type`` is not one of :data:`~sim.rules.schema.DAMAGE_TYPES`.
+        """
+        if damage_type not in DAMAGE_TYPES:
+            raise ValueError(f"unknown damage type {damage_type!r}; expected one of {DAMAGE_TYPES}")
+        value: int | None = getattr(self, damage_type)
+        return value
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """A weapon (P-19, P-23, P-29). ``uses`` None means unlimited."""
+
+    name: str
+    price: int
+    bonus: int
+    hands: int
+    range: str
+    uses: int | None
+    notes: str = ""
+
+
+@dataclass(frozen=True)
+class Item:
+    """Equipment (Z-01 to Z-17). ``uses`` None means reusable.
+
+    ``value`` depends on ``effect``: the avoid-roll shift (``event_avoid``, or
+    the literal ``"auto"``: avoided without a roll, Z-09), the Reputation
+    reduction (``escape``, Z-15), health restored (``medkit``, ``stimulant``),
+    steps added per day (``movement``), or None (``none``).
+    """
+
+    name: str
+    price: int
+    effect: str
+    value: int | Literal["auto"] | None
+    uses: int | None
+    hands: int
+    notes: str = ""
+
+    @property
+    def auto(self) -> bool:
+        """True if the item succeeds without a roll (``value == "auto"``, Z-09)."""
+        return self.value == "auto"
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """An artefact (P-07 to P-12); see docs/rules.md for the effect columns."""
+
+    name: str
+    count: int
+    type: str
+    price: int
+    effect: str = "none"
+    value: int = 0
+    effect_type: str | None = None
+    activation: str = "auto"
+    intellect_need: int = 0
+    side_effect: str = "none"
+    side_value: int = 0
+    hands: int = 0
+    notes: str = ""
+
+
+@dataclass(frozen=True)
+class Event:
+    """An event card (Z-09). ``avoid_on`` None: no avoidance roll."""
+
+    name: str
+    count: int
+    avoid_on: int | None
+    effect: str
+    value: int
+    damage_type: str = ""
+    notes: str = ""
+
+
+@dataclass(frozen=True)
+class Emission:
+    """An Emission card (P-48, P-49); ``final`` marks the Final Emission."""
+
+    name: str
+    order: int
+    wounds: int
+    radiation: int
+    psi: int
+    final: bool
+    wound_type: str = "physical"
+    notes: str = ""
+
+
+CARD_TYPES: dict[str, type] = {
+    "stalkers": Stalker,
+    "enemies": Enemy,
+    "anomalies": Anomaly,
+    "armor": Armor,
+    "weapons": Weapon,
+    "items": Item,
+    "artifacts": Artifact,
+    "events": Event,
+    "emissions": Emission,
+}
+"""Card class per table (file ``<table>.csv``)."""
+
+
+def _param(self: Any, section: str, key: str) -> Any:
+    """Value of ``rules.toml`` key ``section.key`` (after defaults)."""
+    return getattr(getattr(self, section), key)
+
+
+def _frozen(name: str, fields: list[tuple[str, type]], **kw: Any) -> type:
+    cls = make_dataclass(name, fields, frozen=True, **kw)
+    cls.__module__ = __name__  # make_dataclass's own `module=` needs Python 3.12
+    return cls
+
+
+SECTION_TYPES: dict[str, type] = {
+    s: _frozen(f"{s.capitalize()}Rules", [(p.key, p.type) for p in ps])
+    for s, ps in sections().items()
+}
+"""One frozen dataclass per ``rules.toml`` section, built from ``schema.PARAMS``."""
+
+Rules = _frozen("Rules", list(SECTION_TYPES.items()), namespace={"param": _param})
+Rules.__doc__ = "Typed ``rules.toml`` values: ``rules.dice.success_on`` or ``rules.param(s, k)``."
+
+
+def default_rules() -> Any:
+    """A :class:`Rules` object holding every default of ``schema.PARAMS``."""
+    return Rules(
+        **{s: SECTION_TYPES[s](**{p.key: p.default for p in ps}) for s, ps in sections().items()}
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class Ruleset:
+    """A validated ruleset: cards per table and typed rule parameters.
+
+    Attributes
+    ----------
+    path : Path
+        The ruleset folder.
+    rules : Rules
+        ``rules.toml`` values, defaults filled in.
+    stalkers, enemies, anomalies, armor, weapons, items, artifacts, events, emissions : Mapping
+        Card name -> card, in file order (read-only).
+    """
+
+    path: Path
+    rules: Any
+    stalkers: Mapping[str, Stalker]
+    enemies: Mapping[str, Enemy]
+    anomalies: Mapping[str, Anomaly]
+    armor: Mapping[str, Armor]
+    weapons: Mapping[str, Weapon]
+    items: Mapping[str, Item]
+    artifacts: Mapping[str, Artifact]
+    events: Mapping[str, Event]
+    emissions: Mapping[str, Emission]
+    sha256: str
+    lines: Mapping[tuple[str, str], int]
+
+    def digest(self) -> str:
+        """SHA-256 (hex) of the ruleset files' bytes, for provenance in reports."""
+        return self.sha256
+
+    def param(self, section: str, key: str) -> Any:
+        """Value of ``rules.toml`` key ``section.key``, e.g. ``param("dice", "success_on")``."""
+        return _param(self.rules, section, key)
+
+    def where(self, table: str, name: str) -> str:
+        """``file:line`` of a card, for error messages of later stages."""
+        return f"{self.path / (table + '.csv')}:{self.lines[(table, name)]}"
+
+    def emission_deck(self) -> tuple[Emission, ...]:
+        """Emission cards sorted by ``order``; the last is the Final Emission (P-49)."""
+        return tuple(sorted(self.emissions.values(), key=lambda e: e.order))

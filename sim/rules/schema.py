@@ -1,0 +1,241 @@
+"""Declarative specification of a ruleset: CSV columns and ``rules.toml`` keys.
+
+Everything the loader checks per cell or per key is declared here, so adding
+a column or a rule parameter is one line. Cross-column and cross-table checks
+(which need more than one cell) live in :mod:`sim.rules.checks`.
+
+The rule IDs (Z-xx, P-xx, S-xx) refer to ``shared/rules/seed-digest.md``;
+``docs/rules.md`` explains every column and key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DAMAGE_TYPES: tuple[str, ...] = ("physical", "thermal", "chemical", "electric", "radiation", "psi")
+"""Damage types. The first four are wounds to Health (P-37), ``radiation`` is
+doses on the radiation track (P-39), ``psi`` is mental disturbances against
+Willpower (P-40)."""
+
+HEALTH_DAMAGE: tuple[str, ...] = DAMAGE_TYPES[:4]
+"""Damage types that are wounds to Health (P-37)."""
+
+ENEMY_KINDS = ("mutant", "stalker", "animal")  # P-26, P-27, P-28
+HABITATS = ("open", "secret", "any")  # P-26 to P-28
+RANGES = ("long", "short", "melee")  # P-29
+ITEM_EFFECTS = (
+    "event_avoid",  # Z-08, Z-09
+    "escape",  # Z-15, Z-16
+    "medkit",  # Z-11 to Z-14
+    "stimulant",  # Z-11 to Z-14
+    "movement",  # Z-01 to Z-03, Z-19, Z-20
+    "location_movement",  # Z-07 (not simulated yet)
+    "none",  # Z-04 to Z-06: Helicopter call, Spatial gate
+)
+ARTIFACT_EFFECTS = ("none", "heal", "calm", "purge", "resist", "movement", "combat", "stealth")
+ACTIVATIONS = ("auto", "intellect")  # P-09, P-10
+EVENT_EFFECTS = ("wounds", "radiation", "psi", "lost_day", "emission_tokens", "none")
+AUTO = "auto"
+"""Item value meaning "succeeds without a roll" (Torsion scanner, Z-09)."""
+
+
+@dataclass(frozen=True)
+class Column:
+    """One CSV column.
+
+    Parameters
+    ----------
+    name : str
+        Header text, exactly.
+    kind : str
+        ``name`` (non-empty text), ``text``, ``int`` (``lo..hi``), ``die`` (a
+        die face 2..6), ``enum`` (one of ``choices``), ``flag`` (0 or 1, read
+        as bool) or ``int_or_auto`` (an int ``lo..hi`` or the word ``auto``).
+    lo, hi : int
+        Inclusive range for ``int`` and ``int_or_auto``.
+    choices : tuple of str
+        Allowed values for ``enum``.
+    required : bool
+        Whether the column must be present in the header. An optional column
+        that is absent takes ``default`` in every row.
+    blank : bool
+        Whether an empty cell is allowed; it then reads as ``default``.
+    default : object
+        Value of an empty cell (``blank``) or of an absent optional column.
+    """
+
+    name: str
+    kind: str
+    lo: int = 0
+    hi: int = 0
+    choices: tuple[str, ...] = ()
+    required: bool = True
+    blank: bool = False
+    default: object = None
+
+
+def _int(name: str, lo: int, hi: int, **kw: object) -> Column:
+    return Column(name, "int", lo=lo, hi=hi, **kw)  # type: ignore[arg-type]
+
+
+def _enum(name: str, choices: tuple[str, ...], **kw: object) -> Column:
+    return Column(name, "enum", choices=choices, **kw)  # type: ignore[arg-type]
+
+
+NAME = Column("name", "name")
+NOTES = Column("notes", "text", required=False, blank=True, default="")
+PRICE = _int("price", 0, 1_000_000)
+COUNT = _int("count", 0, 99)  # copies of the card in its deck
+HANDS = _int("hands", 0, 2)  # P-23
+POOL = 10  # largest dice pool / modifier accepted (base cards use 1..6)
+
+TABLES: dict[str, tuple[Column, ...]] = {
+    "stalkers": (
+        NAME,
+        _int("health", 1, 30),  # P-37
+        _int("willpower", 1, 30),  # P-40
+        _int("radiation_max", 1, 30),  # P-39
+        _int("combat", 0, POOL),  # P-19
+        _int("stealth", 0, POOL),  # P-16, P-21
+        _int("perception", 0, POOL),  # P-31
+        _int("agility", 0, POOL),  # P-32
+        _int("intellect", 0, POOL),  # P-10
+        _int("reputation", 0, POOL),  # Z-15, Z-16
+        _int("rubles", 0, 1_000_000),  # P-13
+        NOTES,
+    ),
+    "enemies": (
+        NAME,
+        COUNT,
+        _enum("kind", ENEMY_KINDS),  # P-26 to P-28
+        _enum("habitat", HABITATS),  # P-26 to P-28
+        _int("vigilance", 0, POOL),  # P-15, P-16
+        _int("endurance", 1, POOL),  # P-19 (Toughness)
+        _int("wounds", 0, POOL),  # P-20
+        _enum("wound_type", DAMAGE_TYPES),  # P-20
+        Column("melee", "flag"),  # P-29
+        NOTES,
+    ),
+    "anomalies": (
+        NAME,
+        COUNT,
+        Column("artifact_type", "text", blank=True, default=""),  # P-35; empty = none
+        _int("perception", 0, POOL),  # P-31
+        _int("agility", 0, POOL),  # P-32
+        _int("damage", 0, POOL),  # P-32
+        _enum("damage_type", DAMAGE_TYPES),  # P-32
+        NOTES,
+    ),
+    "armor": (
+        NAME,
+        PRICE,
+        _int("durability", 1, 20),  # P-03
+        # P-01, P-02: the die face that absorbs a wound of this type; empty = none
+        *(Column(t, "die", blank=True) for t in DAMAGE_TYPES),
+        NOTES,
+    ),
+    "weapons": (
+        NAME,
+        PRICE,
+        _int("bonus", 0, POOL),  # P-19, P-29
+        HANDS,
+        _enum("range", RANGES),  # P-29
+        _int("uses", 1, 99, blank=True),  # empty = unlimited
+        NOTES,
+    ),
+    "items": (
+        NAME,
+        PRICE,
+        _enum("effect", ITEM_EFFECTS),
+        Column("value", "int_or_auto", lo=0, hi=99, blank=True),  # meaning per effect
+        _int("uses", 1, 99, blank=True),  # empty = reusable (Z-01)
+        HANDS,
+        NOTES,
+    ),
+    "artifacts": (
+        NAME,
+        COUNT,
+        Column("type", "name"),  # P-12, P-35
+        PRICE,  # P-11
+        _enum("effect", ARTIFACT_EFFECTS, required=False, default="none"),  # P-08
+        _int("value", 0, 99, required=False, blank=True, default=0),
+        _enum("effect_type", DAMAGE_TYPES, required=False, blank=True),  # for resist
+        _enum("activation", ACTIVATIONS, required=False, default="auto"),  # P-09, P-10
+        _int("intellect_need", 0, POOL, required=False, blank=True, default=0),  # P-10 modifier
+        _enum("side_effect", ("none", *DAMAGE_TYPES), required=False, default="none"),  # P-09
+        _int("side_value", 0, 99, required=False, blank=True, default=0),
+        _int("hands", 0, 2, required=False, default=0),  # P-23
+        NOTES,
+    ),
+    "events": (
+        NAME,
+        COUNT,
+        Column("avoid_on", "die", blank=True),  # Z-09; empty = no avoidance roll
+        _enum("effect", EVENT_EFFECTS),
+        _int("value", 0, 99),
+        _enum("damage_type", HEALTH_DAMAGE, blank=True, default=""),  # for wounds
+        NOTES,
+    ),
+    "emissions": (
+        NAME,
+        _int("order", 1, 99),  # P-49
+        _int("wounds", 0, 99),
+        _int("radiation", 0, 99),
+        _int("psi", 0, 99),
+        Column("final", "flag"),  # P-49 Final Emission
+        _enum("wound_type", HEALTH_DAMAGE, required=False, default="physical"),
+        NOTES,
+    ),
+}
+"""Columns per table; the file is ``<table>.csv``. Order is the documented order."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One ``rules.toml`` key.
+
+    Parameters
+    ----------
+    section, key : str
+        ``[section]`` and key name; addressed as ``section.key``.
+    type : type
+        ``int``, ``float``, ``bool`` or ``str`` (a TOML bool is not an int).
+    default : object
+        Value used when the key is absent.
+    lo, hi : int or float or None
+        Inclusive range for numbers.
+    rules : str
+        Rule IDs or the digest Gap the key implements.
+    """
+
+    section: str
+    key: str
+    type: type
+    default: object
+    lo: float | None = None
+    hi: float | None = None
+    rules: str = ""
+
+
+PARAMS: tuple[Param, ...] = (
+    Param("dice", "success_on", int, 5, 2, 6, "Gap: test procedure (seed 001); P-02"),
+    Param("movement", "base_steps", int, 6, 1, 30, "Z-19"),
+    Param("emission", "threshold", int, 5, 1, 30, "P-48"),
+    Param("economy", "mutant_trophy_lot", int, 5, 1, 99, "P-26, P-28"),
+    Param("economy", "mutant_trophy_price", int, 500, 0, 1_000_000, "P-26, P-28"),
+    Param("economy", "heal_price_per_wound", int, 100, 0, 1_000_000, "P-37, P-40"),
+    Param("economy", "artifact_sell_divisor", int, 2, 1, 100, "P-11"),
+    Param("events", "items_consumed", bool, False, rules="Gap: event items used up (Z-08)"),
+    Param("escape", "items_consumed", bool, False, rules="Gap: escape items used up (Z-15)"),
+    Param("reaction", "covering_extra_dice", int, 1, 0, 6, "S-15"),
+    Param("reaction", "result_cap", int, 2, 1, 6, "S-11, S-15"),
+)
+"""Every ``rules.toml`` key. Missing keys take the default; unknown keys are errors."""
+
+
+def sections() -> dict[str, tuple[Param, ...]]:
+    """The ``PARAMS`` grouped by section, in declaration order."""
+    out: dict[str, list[Param]] = {}
+    for p in PARAMS:
+        out.setdefault(p.section, []).append(p)
+    return {s: tuple(ps) for s, ps in out.items()}
