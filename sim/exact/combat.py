@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from sim.encounter.loadout import FIRST_ROUND, LATER_ROUNDS
 from sim.encounter.spec import AVOID_STEALTH, CombatSpec
@@ -59,7 +59,7 @@ def _pass(n_dice: int, success_on: int, need: int) -> float:
 def combat_exact(spec: CombatSpec) -> CombatExact:
     """Exact outcome probabilities and expectations of one fight (P-16..P-29, Z-12..Z-17)."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def damage(tokens: int) -> tuple[tuple[int, int, float], ...]:
         """(wounds through, tokens after, probability) of one enemy attack (P-02..P-05)."""
         resist = spec.resist if spec.durability > 0 else None
