@@ -288,6 +288,8 @@ def _check_param(p: Param, value: object) -> str | None:
         return f"{_show(value)} is not {names[p.type]}"
     if p.lo is not None and p.hi is not None and not p.lo <= value <= p.hi:  # type: ignore[operator]
         return f"{_show(value)} is not in {p.lo}..{p.hi}"
+    if p.choices and value not in p.choices:
+        return f"{_show(value)} is not one of {', '.join(p.choices)}"
     return None
 
 

@@ -206,6 +206,8 @@ class Param:
         Inclusive range for numbers.
     rules : str
         Rule IDs or the digest Gap the key implements.
+    choices : tuple of str
+        Allowed values of a ``str`` key (empty: any string).
     """
 
     section: str
@@ -215,6 +217,7 @@ class Param:
     lo: float | None = None
     hi: float | None = None
     rules: str = ""
+    choices: tuple[str, ...] = ()
 
 
 PARAMS: tuple[Param, ...] = (
@@ -229,6 +232,18 @@ PARAMS: tuple[Param, ...] = (
     Param("escape", "items_consumed", bool, False, rules="Gap: escape items used up (Z-15)"),
     Param("reaction", "covering_extra_dice", int, 1, 0, 6, "S-15"),
     Param("reaction", "result_cap", int, 2, 1, 6, "S-11, S-15"),
+    Param("combat", "avoid_rule", str, "stealth_test", rules="P-16; Z-15 to Z-17",
+          choices=("stealth_test", "reputation")),
+    Param("combat", "hands", int, 2, 0, 10, "P-23"),
+    Param("combat", "long_range_divisor", int, 2, 1, 10, "P-29"),
+    Param("combat", "short_range_close_combat", str, "full",
+          rules="Gap: short-range bonus in close combat (P-29)", choices=("full", "half")),
+    Param("combat", "melee_weapons_vs_ranged", bool, False,
+          rules="Gap: melee weapons against non-Melee enemies (P-29)"),
+    Param("combat", "max_rounds", int, 100, 1, 10_000, "safety cap (P-18)"),
+    Param("anomaly", "voluntary_bonus_dice", int, 1, 0, 10, "P-36"),
+    Param("armor", "absorbs_radiation", bool, True, rules="P-01, P-03; Gap: radiation procedure"),
+    Param("armor", "absorbs_psi", bool, True, rules="Gap: armour against mental disturbances"),
 )
 """Every ``rules.toml`` key. Missing keys take the default; unknown keys are errors."""
 
