@@ -39,8 +39,10 @@ def wilson(successes, trials, z: float = Z95):
     denom = 1.0 + z * z / n
     centre = (p + z * z / (2.0 * n)) / denom
     half = z * np.sqrt(p * (1.0 - p) / n + z * z / (4.0 * n * n)) / denom
-    low = np.clip(centre - half, 0.0, 1.0)
-    high = np.clip(centre + half, 0.0, 1.0)
+    # The interval of an outcome never seen starts at exactly 0 (and of one
+    # always seen ends at 1); the formula gives that up to rounding.
+    low = np.where(k <= 0, 0.0, np.clip(centre - half, 0.0, 1.0))
+    high = np.where(k >= n, 1.0, np.clip(centre + half, 0.0, 1.0))
     if np.ndim(successes) == 0:
         return float(low), float(high)
     return low, high
@@ -67,7 +69,8 @@ def z_scores(counts, trials: int, exact):
     ndarray of float
     """
     k = np.asarray(counts, dtype=np.float64)
-    p = np.asarray(exact, dtype=np.float64)
+    # Exact values from floating-point chains can stray past 0 or 1 by rounding.
+    p = np.clip(np.asarray(exact, dtype=np.float64), 0.0, 1.0)
     se = np.sqrt(p * (1.0 - p) / trials)
     diff = k / trials - p
     with np.errstate(divide="ignore", invalid="ignore"):

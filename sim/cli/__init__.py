@@ -9,6 +9,7 @@ from __future__ import annotations
 import click
 
 from sim import __version__
+from sim.cli.combat import combat
 from sim.cli.prob import prob
 from sim.cli.validate import validate
 
@@ -31,3 +32,4 @@ def main() -> None:
 
 main.add_command(validate)
 main.add_command(prob)
+main.add_command(combat)

@@ -81,8 +81,12 @@ def dumps(obj) -> str:
     return json.dumps(obj, indent=2, default=_clean)
 
 
-def emit_frame(frame: pd.DataFrame, fmt: str, json_obj: dict, title: str = "") -> None:
-    """Print a result as an aligned table, CSV, or the command's JSON document."""
+def emit_frame(frame: pd.DataFrame, fmt: str, json_obj: dict, title: str = "",
+               table: pd.DataFrame | None = None) -> None:
+    """Print a result as an aligned table, CSV, or the command's JSON document.
+
+    ``table`` is an optional readable version of ``frame`` for the table format.
+    """
     if fmt == "json":
         click.echo(dumps(json_obj))
     elif fmt == "csv":
@@ -90,4 +94,5 @@ def emit_frame(frame: pd.DataFrame, fmt: str, json_obj: dict, title: str = "") -
     else:
         if title:
             click.echo(title)
-        click.echo(frame.to_string(index=False, float_format=lambda x: f"{x:.6f}"))
+        shown = frame if table is None else table
+        click.echo(shown.to_string(index=False, float_format=lambda x: f"{x:.6f}"))

@@ -36,6 +36,26 @@ def flatten(row: dict, keys: tuple[str, ...]) -> dict:
     return flat
 
 
+def compact(row: dict, keys: tuple[str, ...]) -> dict:
+    """One readable table row: each cell as ``estimate ±half-width (exact)``.
+
+    The half-width is half the 95 % interval; CSV and JSON keep the exact
+    bounds.
+    """
+    flat = {k: row[k] for k in keys}
+    cells = dict(row.get("outcomes", {}))
+    cells.update({k: v for k, v in row.items()
+                  if k not in keys and k != "outcomes" and isinstance(v, dict)})
+    for name, cell in cells.items():
+        text = f"{cell['mc']:.4f}"
+        if cell.get("ci_low") is not None:
+            text += f" ±{(cell['ci_high'] - cell['ci_low']) / 2:.4f}"
+        if cell.get("exact") is not None:
+            text += f" ({cell['exact']:.4f})"
+        flat[name] = text
+    return flat
+
+
 def _cell(name: str, cell: dict) -> dict:
     return {name: cell["mc"], f"{name}_ci_low": cell.get("ci_low"),
             f"{name}_ci_high": cell.get("ci_high"), f"{name}_exact": cell.get("exact")}

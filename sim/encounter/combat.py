@@ -1,0 +1,187 @@
+"""Combat from ruleset cards: compile a fight, run it, return tidy rows.
+
+This is the library behind ``zonesim combat``. :func:`compile_combat` turns
+cards (stalker, enemy, armour, weapons, items) and a :class:`CombatPolicy`
+into a :class:`~sim.encounter.spec.CombatSpec`; :func:`run_combat` runs the
+kernel and the exact Markov chain on it and shapes one result row;
+:func:`combat_table` does that for several enemies (a deck table) on common
+random numbers (the same seed for every card).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+from sim import runner
+from sim.encounter import tables
+from sim.encounter.loadout import CloseCombatRules, WeaponSlot, tabulate
+from sim.encounter.spec import AVOID_REPUTATION, AVOID_STEALTH, CombatSpec
+from sim.exact.combat import OUTCOMES, combat_exact
+from sim.kernels import combat as kernel
+from sim.prob import best_escape_item
+from sim.rules import HEALTH_DAMAGE, Ruleset
+
+SNEAK_POLICIES = ("always", "never")
+
+
+class CombatInputError(ValueError):
+    """A fight that the model cannot run (reported to the user, exit status 2)."""
+
+
+@dataclass(frozen=True)
+class CombatPolicy:
+    """The stalker's choices in a fight.
+
+    Attributes
+    ----------
+    sneak : str
+        ``always``: try to avoid the fight first (P-16 or Z-15..Z-17);
+        ``never``: fight for the trophy (P-17).
+    flee_at : int
+        From round 2, try to flee when the damaged track is at or below this
+        (0 = never; P-21).
+    heal_at : int
+        Use stimulants when Health is at or below this (Z-12..Z-14; 0 = never).
+    """
+
+    sneak: str = "always"
+    flee_at: int = 0
+    heal_at: int = 0
+
+
+def _card(table: dict, name: str, what: str):
+    if name not in table:
+        raise CombatInputError(f"unknown {what} {name!r} (known: {', '.join(table)})")
+    return table[name]
+
+
+def compile_combat(rs: Ruleset, stalker: str, enemy: str, armor: str | None = None,
+                   weapons: Sequence[str] = (), items: Sequence[str] = (),
+                   policy: CombatPolicy = CombatPolicy()) -> CombatSpec:
+    """Resolve cards, loadout and policy into a :class:`CombatSpec`.
+
+    Wounds of a Health type (physical, thermal, chemical, electric) hit Health
+    and a knock-out is Health <= 0 (P-37); psi wounds hit Willpower and the
+    knock-out is a concussion (P-40), against which stimulants do not help.
+    Radiation-dealing enemies are refused: a deformation (P-39) does not end
+    a fight, so the fight has no rule-given end.
+    Items with no effect in combat (medkits, Z-12; event and movement items)
+    are accepted and ignored; stimulants are used in the order given.
+    """
+    if policy.sneak not in SNEAK_POLICIES:
+        raise CombatInputError(f"sneak policy {policy.sneak!r} is not one of always, never")
+    hero = _card(rs.stalkers, stalker, "stalker")
+    foe = _card(rs.enemies, enemy, "enemy")
+    suit = None if armor is None else _card(rs.armor, armor, "armour")
+    slots = [WeaponSlot(w.name, w.bonus, w.hands, w.range, w.uses)
+             for w in (_card(rs.weapons, n, "weapon") for n in weapons)]
+    held = [_card(rs.items, n, "item") for n in items]
+    if foe.wound_type == "radiation":
+        raise CombatInputError(f"enemy {foe.name!r} deals radiation: a fight against it has "
+                               "no end in the rules (P-39), so it is not simulated")
+    psi = foe.wound_type == "psi"
+    track = hero.willpower if psi else hero.health
+    stimulants: tuple[int, ...] = ()
+    if not psi:
+        for item in held:
+            if item.effect == "stimulant":
+                doses = item.uses if item.uses is not None else rs.rules.combat.max_rounds
+                stimulants += (int(item.value),) * doses
+    combat_rules = rs.rules.combat
+    close = CloseCombatRules(
+        melee_enemy=foe.melee, hands=combat_rules.hands,
+        long_range_divisor=combat_rules.long_range_divisor,
+        short_range_full=combat_rules.short_range_close_combat == "full",
+        melee_weapons_vs_ranged=combat_rules.melee_weapons_vs_ranged)
+    escape = best_escape_item(held)
+    resist = suit.resistance(foe.wound_type) if suit is not None else None
+    if psi and not rs.rules.armor.absorbs_psi:
+        resist = None
+    return CombatSpec(
+        health=track, start_health=track, combat=hero.combat, stealth=hero.stealth,
+        vigilance=foe.vigilance, endurance=foe.endurance, wounds=foe.wounds,
+        resist=resist or 0, durability=0 if suit is None else suit.durability, tokens=0,
+        success_on=rs.rules.dice.success_on, sneak=policy.sneak == "always",
+        avoid_rule=AVOID_REPUTATION if combat_rules.avoid_rule == "reputation"
+        else AVOID_STEALTH,
+        escape_target=hero.reputation - (0 if escape is None else int(escape.value)),
+        flee_at=policy.flee_at, heal_at=policy.heal_at, stimulants=stimulants,
+        loadout=tabulate(slots, close), max_rounds=combat_rules.max_rounds,
+    )
+
+
+def simulate(spec: CombatSpec, trials: int, seed: int, threads: int | None = None):
+    """Kernel aggregates of ``trials`` fights (see :mod:`sim.kernels.combat` columns)."""
+    return runner.run_counts(kernel.combat_kernel, seed, trials, (kernel.width(spec.durability),),
+                             *spec.pack(), threads=threads)
+
+
+def summarize(spec: CombatSpec, counts, trials: int) -> dict:
+    """One result row from kernel counts and the exact twin (issue JSON shape)."""
+    exact = combat_exact(spec)
+    outcomes = {name: tables.proportion(counts[i], trials, exact.outcomes[name])
+                for i, name in enumerate(OUTCOMES)}
+    return {
+        "outcomes": outcomes,
+        "mean_wounds": tables.mean(counts[kernel.SUM_WOUNDS], counts[kernel.SUM_WOUNDS_SQ],
+                                   trials, exact.mean_wounds),
+        "mean_rounds": tables.mean(counts[kernel.SUM_ROUNDS], counts[kernel.SUM_ROUNDS_SQ],
+                                   trials, exact.mean_rounds),
+        "armor_destroyed": tables.proportion(counts[kernel.DESTROYED], trials,
+                                             exact.p_destroyed),
+        "mean_stimulants": {"mc": counts[kernel.SUM_STIMULANTS] / trials,
+                            "exact": exact.mean_stimulants},
+        "mean_limited_spent": {"mc": counts[kernel.SUM_SPENT] / trials,
+                               "exact": exact.mean_limited_spent},
+    }
+
+
+@dataclass(frozen=True)
+class CombatTable:
+    """Rows of ``zonesim combat``: one per enemy, sorted by danger."""
+
+    trials: int
+    seed: int
+    rows: tuple[dict, ...]
+
+    def to_dict(self) -> dict:
+        """The issue's JSON: ``{"trials", "seed", "rows": [...]}``."""
+        return {"trials": self.trials, "seed": self.seed, "rows": list(self.rows)}
+
+    def to_frame(self) -> pd.DataFrame:
+        """One flat row per enemy: each cell as estimate, interval bounds and exact value."""
+        return pd.DataFrame([tables.flatten(r, ("stalker", "enemy")) for r in self.rows])
+
+    def to_table(self) -> pd.DataFrame:
+        """Readable rows: each cell as ``estimate ±half-width (exact)``."""
+        return pd.DataFrame([tables.compact(r, ("enemy",)) for r in self.rows])
+
+
+def combat_table(rs: Ruleset, stalker: str, enemies: Sequence[str], armor: str | None = None,
+                 weapons: Sequence[str] = (), items: Sequence[str] = (),
+                 policy: CombatPolicy = CombatPolicy(), *, trials: int, seed: int,
+                 threads: int | None = None) -> CombatTable:
+    """Fight each enemy in turn and tabulate, most dangerous (P(knocked out)) first.
+
+    Every enemy is fought on the same seed, so differences between cards are
+    not blurred by independent noise (common random numbers).
+    """
+    rows = []
+    for enemy in enemies:
+        spec = compile_combat(rs, stalker, enemy, armor, weapons, items, policy)
+        row = {"stalker": stalker, "enemy": enemy}
+        row.update(summarize(spec, simulate(spec, trials, seed, threads), trials))
+        rows.append(row)
+    rows.sort(key=lambda r: -r["outcomes"]["knocked_out"]["mc"])
+    return CombatTable(trials, seed, tuple(rows))
+
+
+def deck_names(rs: Ruleset, which: str) -> list[str]:
+    """``all`` -> every enemy the model can fight (not radiation dealers); else [which]."""
+    if which != "all":
+        return [which]
+    return [name for name, foe in rs.enemies.items()
+            if foe.wound_type in HEALTH_DAMAGE or foe.wound_type == "psi"]
