@@ -6,12 +6,15 @@ outcome (see tests/conftest.py for why 4.5).
 
 from __future__ import annotations
 
+from fractions import Fraction
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from sim import prob
+from sim.exact import dice as exact
+from sim.kernels import dice as kernels
 from tests.conftest import MC_TRIALS, assert_matches_exact
 
 SEED = 12345
@@ -26,8 +29,9 @@ def _check(result):
 
 @pytest.mark.parametrize(("dice", "face", "need"),
                          [(0, 5, 1), (0, 5, 0), (1, 5, 1), (3, 5, 2), (4, 4, 3), (6, 6, 1),
-                          (8, 2, 5), (12, 5, 4)])
+                          (8, 2, 5), (12, 5, 4), (45, 5, 15)])
 def test_pool_kernel_matches_exact(dice, face, need):
+    # 45 dice exceed MAX_TABLE_DICE and roll die by die: both paths are checked.
     result = _check(prob.pool(dice, face, need, trials=MC_TRIALS, seed=SEED))
     values = [o.value for o in result.outcomes]
     assert values == [*range(dice + 1), "pass"]
@@ -105,3 +109,17 @@ def test_wilson_interval_covers_estimate():
     for o in result.outcomes:
         assert o.ci_low <= o.mc <= o.ci_high
         assert np.isfinite(o.ci_low)
+
+
+@pytest.mark.parametrize("face", range(0, 8))
+def test_pool_tables_are_the_exact_distribution(face):
+    # The kernels' 64-bit thresholds are floor(P * 2**64) of the exact twin's Fractions.
+    for n in range(0, kernels.MAX_TABLE_DICE + 1, 7):
+        dist = exact.binomial(n, exact.face_at_least(face))
+        below = Fraction(0)
+        for k in range(n + 1):
+            below += dist[k]
+            assert int(kernels.POOL_CDF[face, n, k]) == min(int(below * 2**64), 2**64 - 1)
+        for need in range(n + 1):
+            tail = sum(dist[need:], Fraction(0))
+            assert int(kernels.POOL_TAIL[face, n, need]) == min(int(tail * 2**64), 2**64 - 1)

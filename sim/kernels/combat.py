@@ -41,7 +41,7 @@ def width(durability: int) -> int:
     return TOKENS + max(durability, 0) + 1
 
 
-@jit
+@jit(inline="always")
 def fight(state, params, stimulants, uses0, uses, bonus, spend, result):
     """Resolve one fight; fills ``result`` = (outcome, wounds, rounds, tokens, stims, spent).
 

@@ -9,43 +9,93 @@ trials of one primitive in parallel and count outcomes per chunk, for
 
 from __future__ import annotations
 
+from math import comb
+
 import numpy as np
 from numba import prange
 
 from sim.kernels import rng
 from sim.kernels._jit import jit, pjit
 
+MAX_TABLE_DICE = 40
+"""Largest pool sampled from the tables; bigger pools roll die by die."""
+
+_TWO64 = 1 << 64
+
+
+def _binomial_tables(max_dice: int) -> tuple[np.ndarray, np.ndarray]:
+    """Exact 64-bit thresholds of pool outcomes, by success face and pool size.
+
+    ``cdf[face, n, k] = floor(P(S <= k) * 2**64)`` and
+    ``tail[face, n, need] = floor(P(S >= need) * 2**64)``, where ``S`` is the
+    number of successes among ``n`` d6 succeeding on ``face`` or more. A draw
+    ``x`` uniform on ``0 .. 2**64 - 1`` then gives ``S = min{k : x < cdf[k]}``
+    and a pass iff ``x < tail[need]``: each outcome has its exact probability
+    up to 2**-64 (integer arithmetic, no floating point).
+    """
+    cdf = np.zeros((8, max_dice + 1, max_dice + 1), dtype=np.uint64)
+    tail = np.zeros((8, max_dice + 1, max_dice + 2), dtype=np.uint64)
+    for face in range(8):
+        good = min(max(7 - face, 0), 6)
+        for n in range(max_dice + 1):
+            # Number of the 6**n equally likely rolls with exactly k successes.
+            ways = [comb(n, k) * good**k * (6 - good) ** (n - k) for k in range(n + 1)]
+            total = 6**n
+            below = 0
+            for k in range(n + 1):
+                below += ways[k]
+                cdf[face, n, k] = min(below * _TWO64 // total, _TWO64 - 1)
+            above = 0
+            for need in range(n, -1, -1):
+                above += ways[need]
+                tail[face, n, need] = min(above * _TWO64 // total, _TWO64 - 1)
+    return cdf, tail
+
+
+POOL_CDF, POOL_TAIL = _binomial_tables(MAX_TABLE_DICE)
+
+
+@jit
+def _face(face):
+    return min(max(face, 0), 7)
+
 
 @jit
 def pool_successes(state, n_dice, success_on):
-    """Roll a pool of ``n_dice`` d6 and count successes (P-19, P-31, P-32).
+    """Successes of a pool of ``n_dice`` d6 (P-19, P-31, P-32), one draw per pool.
 
-    A die succeeds when it shows ``success_on`` or more (the ruleset's
-    ``dice.success_on``). A pool of zero or fewer dice rolls nothing.
+    A die succeeds when it shows ``success_on`` or more (``dice.success_on``).
+    The count is sampled by inverting its exact distribution with one 64-bit
+    draw, which is as exact as rolling the dice (up to 2**-64) and keeps the
+    stream aligned between variants that roll different pool sizes (common
+    random numbers). Pools above ``MAX_TABLE_DICE`` roll die by die.
     """
-    return rng.count_at_least(state, n_dice, success_on)
+    if n_dice <= 0:
+        return 0
+    if n_dice > MAX_TABLE_DICE:
+        return rng.count_at_least(state, n_dice, success_on)
+    x = rng.next_u64(state)
+    row = POOL_CDF[_face(success_on), n_dice]
+    k = 0
+    while k < n_dice and x >= row[k]:
+        k += 1
+    return k
 
 
 @jit
 def pool_test(state, n_dice, success_on, need):
     """Pass/fail of a pool test: at least ``need`` successes (P-16, P-19, P-31, P-32).
 
-    ``need <= 0`` passes and a pool smaller than ``need`` fails without
-    rolling. Dice are rolled one at a time and rolling stops as soon as the
-    result is settled (enough successes, or too few dice left): the pass
-    probability is that of the full pool, and fewer random numbers are drawn.
+    ``need <= 0`` passes and a pool smaller than ``need`` fails, both without
+    drawing; otherwise one 64-bit draw against the exact pass probability.
     """
     if need <= 0:
         return True
-    hits = 0
-    left = n_dice
-    while hits + left >= need:
-        if hits >= need:
-            return True
-        left -= 1
-        if rng.d6(state) >= success_on:
-            hits += 1
-    return False
+    if n_dice < need:
+        return False
+    if n_dice > MAX_TABLE_DICE:
+        return rng.pool_reaches(state, n_dice, success_on, need)
+    return rng.next_u64(state) < POOL_TAIL[_face(success_on), n_dice, need]
 
 
 @jit
@@ -69,22 +119,16 @@ def armor_absorb(state, wounds, resist, durability, tokens):
     Returns
     -------
     tuple of int
-        ``(wounds_through, tokens_after)``. All ``wounds`` dice are rolled even
+        ``(wounds_through, tokens_after)``. All ``wounds`` dice count even
         when fewer tokens fit (P-06); absorbed = min(successes, D - tokens).
     """
     if wounds <= 0:
         return 0, tokens
     if resist <= 0 or tokens >= durability:
         return wounds, tokens
+    hits = pool_successes(state, wounds, resist)
     room = durability - tokens
-    absorbed = 0
-    for _ in range(wounds):
-        # Successes beyond the remaining durability absorb nothing (P-06), so
-        # rolling stops once the armour is full.
-        if absorbed == room:
-            break
-        if rng.d6(state) >= resist:
-            absorbed += 1
+    absorbed = hits if hits < room else room
     return wounds - absorbed, tokens + absorbed
 
 

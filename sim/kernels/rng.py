@@ -104,36 +104,92 @@ def below(state, n):
 
 
 @jit
+def _die(counter, buffer, left):
+    """One fair d6 from register-held stream words: ``(face, counter, buffer, left)``.
+
+    Kernels that roll many dice in a row (pools, armour) load the state once,
+    roll through this function and store it back, so that the stream words
+    stay in registers instead of making a round trip to memory per die.
+    """
+    while True:
+        if left == _ZERO:
+            counter = counter + _GOLDEN
+            buffer = mix64(counter)
+            left = _EIGHT
+        b = buffer & _BYTE
+        buffer = buffer >> _S8
+        left = left - _ONE
+        if b < _ACCEPT:
+            return np.int64(b % _SIX) + 1, counter, buffer, left
+
+
+@jit
 def d6(state):
     """One fair six-sided die, a face in ``1 .. 6`` with probability exactly 1/6."""
-    while True:
-        if state[2] == _ZERO:
-            state[1] = next_u64(state)
-            state[2] = _EIGHT
-        b = state[1] & _BYTE
-        state[1] = state[1] >> _S8
-        state[2] = state[2] - _ONE
-        if b < _ACCEPT:
-            return np.int64(b % _SIX) + 1
+    face, state[0], state[1], state[2] = _die(state[0], state[1], state[2])
+    return face
 
 
 @jit
 def count_at_least(state, n, face):
     """Roll ``n`` d6 and count the dice showing ``face`` or more (a dice pool)."""
+    counter, buffer, left = state[0], state[1], state[2]
     hits = 0
     for _ in range(n):
-        if d6(state) >= face:
-            hits += 1
+        die, counter, buffer, left = _die(counter, buffer, left)
+        hits += np.int64(die >= face)  # branch-free: the comparison is a coin flip
+    state[0], state[1], state[2] = counter, buffer, left
     return hits
 
 
 @jit
 def count_at_most(state, n, face):
     """Roll ``n`` d6 and count the dice showing ``face`` or less (roll-under tests)."""
+    counter, buffer, left = state[0], state[1], state[2]
     hits = 0
     for _ in range(n):
-        if d6(state) <= face:
-            hits += 1
+        die, counter, buffer, left = _die(counter, buffer, left)
+        hits += np.int64(die <= face)
+    state[0], state[1], state[2] = counter, buffer, left
+    return hits
+
+
+@jit
+def pool_reaches(state, n, face, need):
+    """Whether ``n`` d6 give at least ``need`` dice showing ``face`` or more.
+
+    Rolling stops as soon as the answer is settled (enough successes, or too
+    few dice left), which draws fewer random numbers without changing the
+    probability. ``need <= 0`` passes without rolling.
+    """
+    if need <= 0:
+        return True
+    counter, buffer, left = state[0], state[1], state[2]
+    hits = 0
+    remaining = n
+    passed = False
+    while hits + remaining >= need:
+        if hits >= need:
+            passed = True
+            break
+        remaining -= 1
+        die, counter, buffer, left = _die(counter, buffer, left)
+        hits += np.int64(die >= face)
+    state[0], state[1], state[2] = counter, buffer, left
+    return passed
+
+
+@jit
+def count_at_least_capped(state, n, face, cap):
+    """Count dice showing ``face`` or more among ``n``, stopping once ``cap`` is reached."""
+    counter, buffer, left = state[0], state[1], state[2]
+    hits = 0
+    for _ in range(n):
+        if hits >= cap:
+            break
+        die, counter, buffer, left = _die(counter, buffer, left)
+        hits += np.int64(die >= face)
+    state[0], state[1], state[2] = counter, buffer, left
     return hits
 
 

@@ -1,0 +1,72 @@
+"""Combat kernel speed against the plain-Python reference, measured in the same run.
+
+Run: ``python benchmarks/bench_combat.py`` (after ``pip install -e .``). Prints combats
+per second of the numba kernel (2 threads) and of the reference on the same fight, their
+ratio, peak memory after 1e6 and 1e8 trials (flat: aggregation happens in the kernel), and
+the wall time of the ``zonesim combat`` commands the issue targets.
+"""
+
+from __future__ import annotations
+
+import resource
+import subprocess
+import sys
+import time
+
+from sim.encounter import combat as lib
+from sim.reference import combat as reference
+from sim.rules import load_ruleset
+
+FIGHT = dict(stalker="Strelok", enemy="Bandit", armor="Stalker suit", weapons=("AK-74",),
+             items=("Stimulant",), policy=lib.CombatPolicy(heal_at=2))
+
+
+def peak_rss_mib() -> float:
+    """Peak resident memory of this process so far (MiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def rate(func, trials: int) -> float:
+    """Best of three runs, in trials per second."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        func(trials)
+        best = min(best, time.perf_counter() - start)
+    return trials / best
+
+
+def wall(*args: str) -> float:
+    """Wall time of one zonesim command (kernels already cached)."""
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "sim.cli", *args], check=True,
+                   stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    rs = load_ruleset(None)
+    spec = lib.compile_combat(rs, FIGHT["stalker"], FIGHT["enemy"], FIGHT["armor"],
+                              FIGHT["weapons"], FIGHT["items"], FIGHT["policy"])
+    lib.simulate(spec, 1000, 1, threads=2)  # compile or load from cache
+    kernel_rate = rate(lambda n: lib.simulate(spec, n, 7, threads=2), 10_000_000)
+    reference_rate = rate(lambda n: reference.simulate(spec, n, 7), 30_000)
+    print(f"fight: {FIGHT['stalker']} vs {FIGHT['enemy']}, {FIGHT['armor']}, "
+          f"{', '.join(FIGHT['weapons'])}")
+    print(f"kernel (2 threads): {kernel_rate / 1e6:8.2f} M combats/s")
+    print(f"plain Python      : {reference_rate / 1e3:8.2f} k combats/s")
+    print(f"ratio             : {kernel_rate / reference_rate:8.0f} x")
+    lib.simulate(spec, 1_000_000, 3, threads=2)
+    after_1e6 = peak_rss_mib()
+    lib.simulate(spec, 100_000_000, 3, threads=2)
+    after_1e8 = peak_rss_mib()
+    print(f"peak RSS after 1e6 trials: {after_1e6:.1f} MiB; after 1e8: {after_1e8:.1f} MiB")
+    single = wall("combat", "--stalker", "Strelok", "--enemy", "Bloodsucker", "--trials",
+                  "1000000")
+    deck = wall("combat", "--stalker", "Strelok", "--enemy", "all", "--trials", "1000000")
+    print(f"zonesim combat --enemy Bloodsucker --trials 1e6: {single:.2f} s wall")
+    print(f"zonesim combat --enemy all --trials 1e6 (whole deck): {deck:.2f} s wall")
+
+
+if __name__ == "__main__":
+    main()
