@@ -9,7 +9,9 @@ from __future__ import annotations
 import click
 
 from sim import __version__
+from sim.cli.anomaly import anomaly
 from sim.cli.combat import combat
+from sim.cli.event import event
 from sim.cli.prob import prob
 from sim.cli.validate import validate
 
@@ -33,3 +35,5 @@ def main() -> None:
 main.add_command(validate)
 main.add_command(prob)
 main.add_command(combat)
+main.add_command(anomaly)
+main.add_command(event)

@@ -132,6 +132,41 @@ class CombatSpec:
         )
 
 
+# Where a hazard's damage goes (anomalies P-32, events): the track it is taken on.
+TARGET_HEALTH = 0      # wounds: physical, thermal, chemical, electric (P-37)
+TARGET_RADIATION = 1   # radiation doses (P-39)
+TARGET_WILLPOWER = 2   # mental disturbances, psi (P-40)
+
+# Layout of the packed integer parameters of an anomaly (index constants used by the kernel).
+A_PERCEPTION = 0
+A_AGILITY = 1
+A_PERCEPTION_NEED = 2
+A_AGILITY_NEED = 3
+A_DAMAGE = 4
+A_TARGET = 5
+A_RESIST = 6
+A_DURABILITY = 7
+A_TOKENS = 8
+A_HEALTH = 9
+A_RADIATION = 10
+A_RADIATION_MAX = 11
+A_WILLPOWER = 12
+A_SUCCESS_ON = 13
+A_ENTER = 14
+A_BONUS_DICE = 15
+A_ARTIFACT = 16
+A_SIZE = 17
+
+
+def target_of(damage_type: str) -> int:
+    """The track a damage type is taken on (P-37, P-39, P-40)."""
+    if damage_type == "radiation":
+        return TARGET_RADIATION
+    if damage_type == "psi":
+        return TARGET_WILLPOWER
+    return TARGET_HEALTH
+
+
 @dataclass(frozen=True)
 class AnomalySpec:
     """One anomaly encounter (P-30..P-36).
@@ -141,26 +176,33 @@ class AnomalySpec:
     perception, agility : int
         The stalker's pool sizes for the Perception (P-31) and Agility (P-32) tests.
     perception_need, agility_need : int
-        The anomaly's eye and skull modifiers (needed successes).
+        The anomaly's eye and skull modifiers (successes needed; ``<= 0`` passes
+        without rolling).
     damage : int
         Damage dealt on a failed Agility test (P-32).
     target : int
-        Where the damage goes: 0 Health (wounds), 1 radiation track, 2 Willpower.
+        Where the damage goes: ``TARGET_HEALTH``, ``TARGET_RADIATION`` or
+        ``TARGET_WILLPOWER``.
     resist, durability, tokens : int
-        Armour against the damage type (0 resist = no protection).
+        The armour's resistance to the damage type (0 = no protection),
+        durability (0 = no armour) and damage tokens at the start (P-02..P-05).
     armor_absorbs : bool
-        Whether the armour rolls against this damage (``armor.absorbs_radiation``
-        and ``armor.absorbs_psi`` for those targets).
+        Whether the armour rolls against this damage at all (always for wounds;
+        ``armor.absorbs_radiation`` and ``armor.absorbs_psi`` for the others).
     health, radiation, radiation_max, willpower : int
-        Current Health, radiation doses and maximum, Willpower.
+        Health and Willpower at the start (>= 1), radiation doses at the start
+        and the maximum allowed level (P-37, P-39, P-40).
     success_on : int
-        Die face counting as a success.
+        Die face counting as a success (``dice.success_on``).
     enter : bool
         Policy: enter voluntarily after a passed Perception test (P-36).
     bonus_dice : int
-        Extra Agility dice for a voluntary entry after a pass (P-36: one).
-    artifact_available : bool
-        Whether the artefact deck holds a card of the anomaly's type (P-35).
+        Extra Agility dice for a voluntary entry after a pass
+        (``anomaly.voluntary_bonus_dice``, P-36: one).
+    deck : tuple of int
+        The artefact deck (P-35) as the number of cards of each artefact type.
+    artifact : int
+        Index in ``deck`` of the type this anomaly yields; -1 = yields none.
     """
 
     perception: int
@@ -180,4 +222,130 @@ class AnomalySpec:
     success_on: int
     enter: bool
     bonus_dice: int
-    artifact_available: bool
+    deck: tuple[int, ...] = ()
+    artifact: int = -1
+
+    @property
+    def effective_resist(self) -> int:
+        """The die face that absorbs this damage, 0 if the armour does not roll (P-02)."""
+        if not self.armor_absorbs or self.durability <= 0 or self.tokens >= self.durability:
+            return 0
+        return self.resist
+
+    def pack(self) -> tuple[np.ndarray, np.ndarray]:
+        """Arrays for the kernel: ``(params, deck)``.
+
+        ``params`` is int64 of length ``A_SIZE`` (see the ``A_*`` indices; the
+        resistance is :attr:`effective_resist`); ``deck`` is int64 of shape
+        (max(len(deck), 1),), the card count per artefact type.
+        """
+        params = np.zeros(A_SIZE, dtype=np.int64)
+        params[A_PERCEPTION] = self.perception
+        params[A_AGILITY] = self.agility
+        params[A_PERCEPTION_NEED] = self.perception_need
+        params[A_AGILITY_NEED] = self.agility_need
+        params[A_DAMAGE] = self.damage
+        params[A_TARGET] = self.target
+        params[A_RESIST] = self.effective_resist
+        params[A_DURABILITY] = self.durability
+        params[A_TOKENS] = self.tokens
+        params[A_HEALTH] = self.health
+        params[A_RADIATION] = self.radiation
+        params[A_RADIATION_MAX] = self.radiation_max
+        params[A_WILLPOWER] = self.willpower
+        params[A_SUCCESS_ON] = self.success_on
+        params[A_ENTER] = int(self.enter)
+        params[A_BONUS_DICE] = self.bonus_dice
+        params[A_ARTIFACT] = self.artifact
+        deck = np.zeros(max(len(self.deck), 1), dtype=np.int64)
+        deck[: len(self.deck)] = self.deck
+        return params, deck
+
+
+# What an event does when it happens (events.csv ``effect``).
+EFFECT_NONE = 0
+EFFECT_DAMAGE = 1          # wounds, radiation or psi: ``value`` points on ``target``
+EFFECT_LOST_DAY = 2
+EFFECT_EMISSION_TOKENS = 3
+
+# Layout of the packed integer parameters of an event.
+E_ROLLS = 0
+E_AUTOMATIC = 1
+E_AVOID_TARGET = 2
+E_EFFECT = 3
+E_VALUE = 4
+E_TARGET = 5
+E_RESIST = 6
+E_DURABILITY = 7
+E_TOKENS = 8
+E_HEALTH = 9
+E_RADIATION = 10
+E_RADIATION_MAX = 11
+E_WILLPOWER = 12
+E_SIZE = 13
+
+
+@dataclass(frozen=True)
+class EventSpec:
+    """One event card drawn by one stalker (Z-08..Z-10).
+
+    Attributes
+    ----------
+    rolls : bool
+        Whether the card has an avoidance roll (``avoid_on`` not blank); without
+        one the event always happens and items do not matter.
+    automatic : bool
+        The best event item avoids without a roll (Torsion scanner, Z-09).
+    avoid_target : int
+        Face needed on one d6: ``avoid_on`` minus the best item's shift (Z-09, Z-10).
+    effect : int
+        ``EFFECT_NONE``, ``EFFECT_DAMAGE``, ``EFFECT_LOST_DAY`` or ``EFFECT_EMISSION_TOKENS``.
+    value : int
+        Points of damage, days lost or Emission tokens.
+    target : int
+        Track of an ``EFFECT_DAMAGE`` (``TARGET_*``).
+    resist, durability, tokens, armor_absorbs :
+        Armour, as in :class:`AnomalySpec`.
+    health, radiation, radiation_max, willpower : int
+        Starting state, as in :class:`AnomalySpec`.
+    """
+
+    rolls: bool
+    automatic: bool
+    avoid_target: int
+    effect: int
+    value: int
+    target: int
+    resist: int
+    durability: int
+    tokens: int
+    armor_absorbs: bool
+    health: int
+    radiation: int
+    radiation_max: int
+    willpower: int
+
+    @property
+    def effective_resist(self) -> int:
+        """The die face that absorbs the damage, 0 if the armour does not roll (P-02)."""
+        if not self.armor_absorbs or self.durability <= 0 or self.tokens >= self.durability:
+            return 0
+        return self.resist
+
+    def pack(self) -> np.ndarray:
+        """The kernel's int64 parameter array of length ``E_SIZE`` (``E_*`` indices)."""
+        params = np.zeros(E_SIZE, dtype=np.int64)
+        params[E_ROLLS] = int(self.rolls)
+        params[E_AUTOMATIC] = int(self.automatic)
+        params[E_AVOID_TARGET] = self.avoid_target
+        params[E_EFFECT] = self.effect
+        params[E_VALUE] = self.value
+        params[E_TARGET] = self.target
+        params[E_RESIST] = self.effective_resist
+        params[E_DURABILITY] = self.durability
+        params[E_TOKENS] = self.tokens
+        params[E_HEALTH] = self.health
+        params[E_RADIATION] = self.radiation
+        params[E_RADIATION_MAX] = self.radiation_max
+        params[E_WILLPOWER] = self.willpower
+        return params

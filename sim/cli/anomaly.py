@@ -1,0 +1,85 @@
+"""``zonesim anomaly``: what an anomaly card (or the whole deck) does to a stalker."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import click
+
+from sim.cli import common
+from sim.encounter import anomaly as library
+
+
+def state_options(func: Callable) -> Callable:
+    """``--health``, ``--willpower``, ``--radiation``, ``--tokens``: the starting state."""
+    options = (
+        click.option("--health", type=click.IntRange(min=1), default=None,
+                     help="Health at the start (default: the stalker's maximum)."),
+        click.option("--willpower", type=click.IntRange(min=1), default=None,
+                     help="Willpower at the start (default: the stalker's maximum)."),
+        click.option("--radiation", type=click.IntRange(min=0), default=0, show_default=True,
+                     help="Radiation doses already taken."),
+        click.option("--tokens", type=click.IntRange(min=0), default=0, show_default=True,
+                     help="Damage tokens already on the armour."),
+    )
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def run_or_exit(func: Callable, *args, **kwargs):
+    """Call the library; a :class:`~sim.encounter.anomaly.HazardInputError` exits with 2."""
+    try:
+        return func(*args, **kwargs)
+    except library.HazardInputError as error:
+        raise click.BadParameter(str(error), param_hint=error.param) from None
+
+
+@click.command()
+@click.option("--stalker", required=True, help="Stalker card name.")
+@click.option("--anomaly", "anomaly_name", required=True,
+              help="Anomaly card name, or 'all' for the deck table.")
+@click.option("--armor", default=None, help="Armour worn (default: none).")
+@click.option("--item", "items", multiple=True, metavar="NAME",
+              help="Item carried (repeatable). No item acts inside an anomaly (medkits and "
+                   "stimulants are not used there, event items act on events only), so any "
+                   "item is refused with exit status 2.")
+@click.option("--enter", is_flag=True, default=False,
+              help="Enter the anomaly on purpose even after noticing it (P-36): +"
+                   "anomaly.voluntary_bonus_dice Agility dice after a passed Perception test.")
+@state_options
+@common.trials_option()
+@common.seed_option
+@common.rules_option
+@common.format_option
+@common.threads_option
+def anomaly(stalker, anomaly_name, armor, items, enter, health, willpower, radiation, tokens,
+            trials, seed, rules_dir, fmt, threads):
+    """Meet one anomaly card (or every card) many times: outcome probabilities.
+
+    Perception test (P-31): a pass goes around the anomaly (avoided) unless
+    --enter; a failure falls in. Agility test (P-32): a failure deals the
+    card's damage through the armour. Outcomes: avoided, unharmed, damaged,
+    knocked_out (Health <= 0, P-37, or Willpower <= 0, P-40); plus
+    P(artefact found) (P-35), P(trophy kept) (P-34), P(deformation: radiation
+    above the maximum, P-39), P(perceived), mean points lost after the armour,
+    P(armour destroyed) and mean cards drawn per artefact search. Each cell is
+    a Monte Carlo estimate with its 95 % interval and the exact value; with
+    --anomaly all, one row per card, most dangerous (exact P(knocked out))
+    first, every card on the same seed.
+
+    \b
+    Example:
+      zonesim anomaly --stalker Strelok --anomaly all --armor "Ecolog suit"
+      zonesim anomaly --stalker Ghost --anomaly Burner --enter --health 2 --format json
+    """
+    rs = common.load_rules_or_exit(rules_dir)
+    state = library.StartState(health=health, willpower=willpower, radiation=radiation,
+                               tokens=tokens)
+    result = run_or_exit(library.anomaly_table, rs, stalker,
+                         library.anomaly_names(rs, anomaly_name), armor, items, enter=enter,
+                         state=state, trials=trials, seed=seed, threads=threads)
+    title = (f"anomaly: {stalker} vs {anomaly_name}; armour {armor or 'none'}; "
+             f"{'enter' if enter else 'go around if noticed'}; {trials} trials, seed {seed}; "
+             "cells: estimate ±95% half-width (exact)")
+    common.emit_frame(result.to_frame(), fmt, result.to_dict(), title, result.to_table())

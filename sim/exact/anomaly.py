@@ -1,0 +1,148 @@
+"""Exact twin of the anomaly kernel: a closed form over the few cases, in Fractions.
+
+An encounter has at most two branches into the anomaly (Perception passed
+with a voluntary entry, P-36, or failed, P-32), each with one Agility test
+(P-33) and, on a failure, one armour roll (P-02..P-06) whose distribution of
+points through is binomial and capped by the durability. Every outcome is a
+finite sum over (branch, points through), so all results below are exact
+rational numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from sim.encounter.spec import TARGET_HEALTH, TARGET_WILLPOWER, AnomalySpec
+from sim.exact import dice
+
+OUTCOMES = ("avoided", "unharmed", "damaged", "knocked_out")
+
+
+@dataclass(frozen=True)
+class AnomalyExact:
+    """Exact anomaly results (all :class:`~fractions.Fraction`).
+
+    Attributes
+    ----------
+    outcomes : dict of str to Fraction
+        Probability of each of ``OUTCOMES`` (they sum to 1).
+    perceived : Fraction
+        P(the Perception test passes), P-31.
+    trophy : Fraction
+        P(the stalker keeps the trophy): inside and not knocked out (P-34).
+    deformation : Fraction
+        P(radiation above the maximum after the encounter), P-39.
+    artifact : Fraction
+        P(an artefact of the anomaly's type is found), P-35.
+    searched : Fraction
+        P(the stalker searches the deck): inside, not knocked out, the anomaly
+        yields a type.
+    draws_per_search : Fraction
+        Expected cards drawn in one search (:func:`expected_draws`).
+    mean_loss : Fraction
+        Expected points lost after the armour (wounds, doses or disturbances).
+    armor_destroyed : Fraction
+        P(the armour is destroyed in the encounter), P-05.
+    """
+
+    outcomes: dict
+    perceived: Fraction
+    trophy: Fraction
+    deformation: Fraction
+    artifact: Fraction
+    searched: Fraction
+    draws_per_search: Fraction
+    mean_loss: Fraction
+    armor_destroyed: Fraction
+
+
+def consequence(target: int, through: int, health: int, willpower: int, radiation: int,
+                radiation_max: int) -> tuple[bool, bool]:
+    """``(knocked_out, deformation)`` after ``through`` points on ``target``.
+
+    Health <= 0 is unconsciousness (P-37); Willpower <= 0 is a concussion
+    (P-40), also counted as knocked out; radiation above the maximum is a
+    deformation (P-39: "exceeds"), not a knock-out.
+    """
+    if target == TARGET_HEALTH:
+        return health - through <= 0, False
+    if target == TARGET_WILLPOWER:
+        return willpower - through <= 0, False
+    return False, radiation + through > radiation_max
+
+
+def expected_draws(n_cards: int, n_matching: int) -> Fraction:
+    """Expected cards drawn without replacement until the first of ``n_matching`` (P-35).
+
+    With K matching cards among N the first match is at position
+    (N + 1) / (K + 1) on average; with none, the whole deck (N cards) is
+    drawn and nothing is found.
+    """
+    if n_matching <= 0:
+        return Fraction(n_cards)
+    return Fraction(n_cards + 1, n_matching + 1)
+
+
+def damage_distribution(damage: int, resist: int, durability: int,
+                        tokens: int) -> tuple[list[Fraction], Fraction]:
+    """Points through the armour ``0..damage`` and P(destroyed) (P-02..P-06).
+
+    ``resist`` 0 or no armour (``durability`` 0, or already full) lets every
+    point through.
+    """
+    if damage <= 0:
+        return [Fraction(1)], Fraction(0)
+    if resist <= 0 or durability <= 0 or tokens >= durability:
+        through = [Fraction(0)] * (damage + 1)
+        through[damage] = Fraction(1)
+        return through, Fraction(0)
+    return dice.armor_distribution(damage, resist, durability, tokens)
+
+
+def anomaly_exact(spec: AnomalySpec) -> AnomalyExact:
+    """Exact outcome probabilities and expectations of one anomaly encounter (P-31..P-36)."""
+    s = spec.success_on
+    p_seen = dice.pool_pass(spec.perception, s, spec.perception_need)
+    if spec.enter:
+        avoided = Fraction(0)
+        branches = [(p_seen, spec.agility + spec.bonus_dice), (1 - p_seen, spec.agility)]
+    else:
+        avoided = p_seen
+        branches = [(1 - p_seen, spec.agility)]
+    p_inside = sum((m for m, _ in branches), Fraction(0))
+    p_hit = sum((m * (1 - dice.pool_pass(pool, s, spec.agility_need)) for m, pool in branches),
+                Fraction(0))
+    through, destroyed = damage_distribution(spec.damage, spec.effective_resist,
+                                             spec.durability, spec.tokens)
+    unharmed = p_inside - p_hit + p_hit * through[0]
+    damaged = knocked_out = deformation = mean_loss = Fraction(0)
+    for points, p in enumerate(through):
+        mean_loss += p_hit * p * points
+        if points == 0:
+            continue
+        out, deformed = consequence(spec.target, points, spec.health, spec.willpower,
+                                    spec.radiation, spec.radiation_max)
+        if out:
+            knocked_out += p_hit * p
+        else:
+            damaged += p_hit * p
+        if deformed:
+            deformation += p_hit * p
+    trophy = unharmed + damaged
+    yields = spec.artifact >= 0
+    searched = trophy if yields else Fraction(0)
+    n_cards = sum(spec.deck)
+    n_matching = spec.deck[spec.artifact] if yields else 0
+    return AnomalyExact(
+        outcomes={"avoided": avoided, "unharmed": unharmed, "damaged": damaged,
+                  "knocked_out": knocked_out},
+        perceived=p_seen,
+        trophy=trophy,
+        deformation=deformation,
+        artifact=searched if n_matching > 0 else Fraction(0),
+        searched=searched,
+        draws_per_search=expected_draws(n_cards, n_matching) if yields else Fraction(0),
+        mean_loss=mean_loss,
+        armor_destroyed=p_hit * destroyed,
+    )

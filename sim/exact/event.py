@@ -1,0 +1,93 @@
+"""Exact twin of the event kernel (Z-08..Z-10): one avoidance roll, one armour roll.
+
+P(avoid) is that of one d6 against ``avoid_on`` minus the best item's shift
+(Z-09, Z-10), 1 with the Torsion scanner and 0 for a card without a roll;
+if the event happens its damage goes through the armour exactly as in an
+anomaly (:func:`sim.exact.anomaly.damage_distribution`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from sim.encounter.spec import (
+    EFFECT_DAMAGE,
+    EFFECT_EMISSION_TOKENS,
+    EFFECT_LOST_DAY,
+    TARGET_HEALTH,
+    TARGET_RADIATION,
+    TARGET_WILLPOWER,
+    EventSpec,
+)
+from sim.exact import dice
+from sim.exact.anomaly import consequence, damage_distribution
+
+OUTCOMES = ("avoided", "happened", "knocked_out")
+
+
+@dataclass(frozen=True)
+class EventExact:
+    """Exact event results (all :class:`~fractions.Fraction`).
+
+    Attributes
+    ----------
+    outcomes : dict of str to Fraction
+        ``avoided``; ``happened`` (the event took place, the stalker is still
+        conscious); ``knocked_out`` (it took place and Health or Willpower fell
+        to 0, P-37/P-40). They sum to 1.
+    deformation : Fraction
+        P(radiation above the maximum), P-39.
+    health_lost, radiation, psi : Fraction
+        Expected wounds, doses and disturbances taken after the armour.
+    days_lost, emission_tokens : Fraction
+        Expected days lost and Emission tokens placed.
+    armor_destroyed : Fraction
+        P(the armour is destroyed), P-05.
+    """
+
+    outcomes: dict
+    deformation: Fraction
+    health_lost: Fraction
+    radiation: Fraction
+    psi: Fraction
+    days_lost: Fraction
+    emission_tokens: Fraction
+    armor_destroyed: Fraction
+
+
+def event_exact(spec: EventSpec) -> EventExact:
+    """Exact probabilities and expectations of one event card (Z-08..Z-10)."""
+    if not spec.rolls:
+        avoided = Fraction(0)
+    else:
+        avoided = dice.threshold_pass(spec.avoid_target, spec.automatic)
+    happens = 1 - avoided
+    knocked_out = deformation = destroyed = Fraction(0)
+    lost = [Fraction(0)] * 3  # indexed by TARGET_HEALTH, TARGET_RADIATION, TARGET_WILLPOWER
+    days = tokens = Fraction(0)
+    if spec.effect == EFFECT_DAMAGE:
+        through, p_destroyed = damage_distribution(spec.value, spec.effective_resist,
+                                                   spec.durability, spec.tokens)
+        destroyed = happens * p_destroyed
+        for points, p in enumerate(through):
+            lost[spec.target] += happens * p * points
+            out, deformed = consequence(spec.target, points, spec.health, spec.willpower,
+                                        spec.radiation, spec.radiation_max)
+            knocked_out += happens * p if out else 0
+            deformation += happens * p if deformed else 0
+    elif spec.effect == EFFECT_LOST_DAY:
+        days = happens * spec.value
+    elif spec.effect == EFFECT_EMISSION_TOKENS:
+        tokens = happens * spec.value
+    return EventExact(
+        outcomes={"avoided": avoided, "happened": happens - knocked_out,
+                  "knocked_out": knocked_out},
+        deformation=deformation,
+        health_lost=lost[TARGET_HEALTH],
+        radiation=lost[TARGET_RADIATION],
+        psi=lost[TARGET_WILLPOWER],
+        days_lost=days,
+        emission_tokens=tokens,
+        armor_destroyed=destroyed,
+    )

@@ -1,0 +1,211 @@
+"""Anomaly kernel (P-30..P-36): many independent anomaly encounters, counts per chunk.
+
+One trial is one stalker meeting one anomaly card, resolved as in
+:mod:`sim.exact.anomaly` (its exact twin) and :mod:`sim.reference.anomaly`
+(the readable executable spec):
+
+1. Perception test (P-31): pool = Perception, need = the anomaly's eye value.
+   A pass means the stalker goes around it, unless the policy enters anyway
+   (P-36), which adds ``bonus_dice`` to the Agility pool.
+2. Agility test (P-32, made exactly once, P-33): need = the skull value; a
+   failure deals the anomaly's damage through the armour (P-02..P-06) to
+   Health, the radiation track or Willpower (:func:`take_damage`).
+3. Anyone inside who is not knocked out keeps the trophy (P-34) and searches
+   the artefact deck for the anomaly's type (P-35, :func:`draw_until`).
+
+Tests and armour use the trial's DICE stream; the artefact search uses its
+DECK stream, so a policy that rolls more dice does not reshuffle the deck
+(common random numbers). Per-chunk aggregates are integer counts and sums,
+so results do not depend on chunking or threads.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from sim.encounter import spec as S
+from sim.kernels import rng
+from sim.kernels._jit import jit, pjit
+from sim.kernels.dice import armor_absorb, pool_test
+
+# Columns of ``out``: outcomes first (mutually exclusive), then counts and sums.
+AVOIDED = 0
+UNHARMED = 1
+DAMAGED = 2
+KNOCKED_OUT = 3
+N_OUTCOMES = 4
+PERCEIVED = 4
+DEFORMATION = 5
+ARTIFACT = 6
+SEARCHES = 7
+SUM_DRAWS = 8
+SUM_DRAWS_SQ = 9
+SUM_LOSS = 10
+SUM_LOSS_SQ = 11
+DESTROYED = 12
+WIDTH = 13
+
+
+@jit
+def take_damage(state, damage, target, resist, durability, tokens, health, radiation,
+                radiation_max, willpower):
+    """Deal ``damage`` points through the armour to one track (P-02..P-06, P-37..P-40).
+
+    Parameters
+    ----------
+    state : ndarray of uint64
+        DICE stream state (the armour roll).
+    damage : int
+        Incoming wounds, doses or disturbances.
+    target : int
+        ``TARGET_HEALTH``, ``TARGET_RADIATION`` or ``TARGET_WILLPOWER``.
+    resist : int
+        Absorbing die face, 0 if the armour does not roll against this damage.
+    durability, tokens : int
+        Armour durability (0 = none) and tokens already on it.
+    health, radiation, radiation_max, willpower : int
+        The stalker's state before the damage.
+
+    Returns
+    -------
+    tuple
+        ``(through, tokens_after, knocked_out, deformation)``: points taken
+        after the armour; Health <= 0 (P-37) or Willpower <= 0 (P-40, a
+        concussion) is a knock-out; radiation above the maximum is a
+        deformation (P-39), not a knock-out.
+    """
+    through, after = armor_absorb(state, damage, resist, durability, tokens)
+    knocked_out = False
+    deformation = False
+    if target == S.TARGET_HEALTH:
+        knocked_out = health - through <= 0
+    elif target == S.TARGET_WILLPOWER:
+        knocked_out = willpower - through <= 0
+    else:
+        deformation = radiation + through > radiation_max
+    return through, after, knocked_out, deformation
+
+
+@jit
+def draw_until(state, deck, scratch, want):
+    """Draw artefact cards until one of type ``want`` turns up (P-35).
+
+    Cards are drawn one at a time, uniformly from those left, without
+    replacement; a card of another type is set aside (Gap: what happens to it;
+    the caller decides whether set-aside cards go back).
+
+    Parameters
+    ----------
+    state : ndarray of uint64
+        DECK stream state.
+    deck : ndarray of int64, shape (n_types,)
+        Cards of each artefact type in the deck before the search.
+    scratch : ndarray of int64, shape (n_types,)
+        Work space; on return, the cards of each type still in the deck
+        (the found card and the set-aside cards removed).
+    want : int
+        Index of the wanted type, ``0 <= want < n_types``.
+
+    Returns
+    -------
+    tuple
+        ``(draws, found)``; with no card of the type left the whole deck is
+        drawn and ``found`` is False.
+    """
+    left = 0
+    for i in range(deck.shape[0]):
+        scratch[i] = deck[i]
+        left += deck[i]
+    draws = 0
+    while left > 0:
+        j = rng.below(state, left)
+        draws += 1
+        t = 0
+        while j >= scratch[t]:
+            j -= scratch[t]
+            t += 1
+        scratch[t] -= 1
+        left -= 1
+        if t == want:
+            return draws, True
+    return draws, False
+
+
+@jit
+def encounter(state, deck_state, params, deck, scratch, result):
+    """Resolve one anomaly encounter (P-31..P-36); fills ``result``.
+
+    ``result`` (int64, length 8) = (outcome, perceived, points lost after the
+    armour, tokens after, deformation, searched, cards drawn, artefact found).
+    """
+    success_on = params[S.A_SUCCESS_ON]
+    seen = pool_test(state, params[S.A_PERCEPTION], success_on, params[S.A_PERCEPTION_NEED])
+    for i in range(result.shape[0]):
+        result[i] = 0
+    result[1] = seen
+    result[3] = params[S.A_TOKENS]
+    if seen and params[S.A_ENTER] == 0:
+        result[0] = AVOIDED
+        return
+    # P-36: preparation after a passed Perception test on a voluntary entry.
+    pool = params[S.A_AGILITY] + (params[S.A_BONUS_DICE] if seen else 0)
+    knocked_out = False
+    if not pool_test(state, pool, success_on, params[S.A_AGILITY_NEED]):
+        through, after, knocked_out, deformation = take_damage(
+            state, params[S.A_DAMAGE], params[S.A_TARGET], params[S.A_RESIST],
+            params[S.A_DURABILITY], params[S.A_TOKENS], params[S.A_HEALTH],
+            params[S.A_RADIATION], params[S.A_RADIATION_MAX], params[S.A_WILLPOWER])
+        result[2] = through
+        result[3] = after
+        result[4] = deformation
+    if knocked_out:
+        result[0] = KNOCKED_OUT
+    elif result[2] > 0:
+        result[0] = DAMAGED
+    else:
+        result[0] = UNHARMED
+    want = params[S.A_ARTIFACT]
+    if not knocked_out and want >= 0:
+        draws, found = draw_until(deck_state, deck, scratch, want)
+        result[5] = 1
+        result[6] = draws
+        result[7] = found
+
+
+@pjit
+def anomaly_kernel(seed, n_trials, chunk_size, params, deck, out):
+    """Run ``n_trials`` encounters; ``out`` has shape (n_chunks, WIDTH).
+
+    Parameters
+    ----------
+    params : ndarray of int64, shape (A_SIZE,)
+        From :meth:`sim.encounter.spec.AnomalySpec.pack`.
+    deck : ndarray of int64, shape (n_types,)
+        Artefact cards per type.
+    out : ndarray of int64, shape (n_chunks, WIDTH)
+        Per-chunk counts (columns: the module constants).
+    """
+    durability = params[S.A_DURABILITY]
+    start_tokens = params[S.A_TOKENS]
+    for c in prange(out.shape[0]):
+        state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
+        deck_state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
+        scratch = np.zeros(deck.shape[0], dtype=np.int64)
+        result = np.zeros(8, dtype=np.int64)
+        row = out[c]
+        for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
+            rng.seed_stream(state, seed, t, rng.DICE)
+            rng.seed_stream(deck_state, seed, t, rng.DECK)
+            encounter(state, deck_state, params, deck, scratch, result)
+            row[result[0]] += 1
+            row[PERCEIVED] += result[1]
+            row[SUM_LOSS] += result[2]
+            row[SUM_LOSS_SQ] += result[2] * result[2]
+            if durability > 0 and start_tokens < durability and result[3] >= durability:
+                row[DESTROYED] += 1
+            row[DEFORMATION] += result[4]
+            row[SEARCHES] += result[5]
+            row[SUM_DRAWS] += result[6]
+            row[SUM_DRAWS_SQ] += result[6] * result[6]
+            row[ARTIFACT] += result[7]
