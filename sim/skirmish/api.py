@@ -1,0 +1,179 @@
+"""The skirmish library: run firefights and single actions, return tidy results.
+
+:func:`simulate` is what ``zonesim skirmish`` prints: it compiles a scenario,
+runs :func:`sim.kernels.skirmish.firefight_kernel` and turns the summed
+counts into a :class:`FightResult` with 95 % intervals (Wilson for
+proportions, normal for means). The CLI only formats it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from sim import runner, stats
+from sim.kernels import skirmish as k
+from sim.skirmish.compile import CompiledFight, compile_scenario
+from sim.skirmish.model import Scenario
+
+
+@dataclass(frozen=True)
+class SideResult:
+    """Counts for one side: wins, breaks, withdrawals and the figure-loss histograms."""
+
+    name: str
+    figures: int
+    wins: int
+    broken: int
+    withdrew: int
+    shot: tuple[int, ...]
+    lost: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class FightResult:
+    """Outcome counts of ``trials`` firefights of one scenario, with their provenance."""
+
+    scenario: str
+    path: str
+    trials: int
+    seed: int
+    sides: tuple[SideResult, SideResult]
+    draws: int
+    capped: int
+    rounds_sum: int
+    rounds_sq: int
+    rounds: tuple[int, ...]
+
+    def _p(self, count: int) -> dict:
+        low, high = stats.wilson(count, self.trials)
+        return {"mc": count / self.trials, "ci_low": low, "ci_high": high}
+
+    def _dist(self, hist: Sequence[int]) -> dict:
+        values = np.arange(len(hist))
+        total = float(np.dot(values, hist))
+        total_sq = float(np.dot(values * values, hist))
+        mean, low, high = stats.mean_interval(total, total_sq, self.trials)
+        return {"mean": mean, "ci_low": low, "ci_high": high,
+                "distribution": [{"count": int(v), **self._p(int(n))}
+                                 for v, n in zip(values, hist, strict=True)]}
+
+    def to_dict(self) -> dict:
+        """The JSON document of ``zonesim skirmish --format json``."""
+        mean, low, high = stats.mean_interval(self.rounds_sum, self.rounds_sq, self.trials)
+        return {
+            "scenario": self.scenario,
+            "file": self.path,
+            "trials": self.trials,
+            "seed": self.seed,
+            "p_draw": self._p(self.draws),
+            "sides": [
+                {"name": s.name, "figures": s.figures, "p_win": self._p(s.wins),
+                 "p_broken": self._p(s.broken), "p_withdrew": self._p(s.withdrew),
+                 "casualties": self._dist(s.shot), "lost": self._dist(s.lost)}
+                for s in self.sides
+            ],
+            "rounds": {"mean": mean, "ci_low": low, "ci_high": high,
+                       "p_capped": self._p(self.capped),
+                       "distribution": self._dist(self.rounds)["distribution"][1:]},
+        }
+
+    def to_frame(self) -> pd.DataFrame:
+        """Tidy rows: side, quantity, value, mc, ci_low, ci_high."""
+        doc = self.to_dict()
+        rows = [{"side": "(fight)", "quantity": "p_draw", "value": "", **doc["p_draw"]},
+                {"side": "(fight)", "quantity": "rounds_mean", "value": "",
+                 **{x: doc["rounds"][x] for x in ("ci_low", "ci_high")},
+                 "mc": doc["rounds"]["mean"]},
+                {"side": "(fight)", "quantity": "p_capped", "value": "",
+                 **doc["rounds"]["p_capped"]}]
+        for side in doc["sides"]:
+            for q in ("p_win", "p_broken", "p_withdrew"):
+                rows.append({"side": side["name"], "quantity": q, "value": "", **side[q]})
+            for q in ("casualties", "lost"):
+                d = side[q]
+                rows.append({"side": side["name"], "quantity": f"{q}_mean", "value": "",
+                             "mc": d["mean"], "ci_low": d["ci_low"], "ci_high": d["ci_high"]})
+                for cell in d["distribution"]:
+                    rows.append({"side": side["name"], "quantity": q,
+                                 "value": str(cell["count"]),
+                                 **{x: cell[x] for x in ("mc", "ci_low", "ci_high")}})
+        return pd.DataFrame(rows, columns=["side", "quantity", "value", "mc", "ci_low",
+                                           "ci_high"])
+
+
+def fight_counts(fight: CompiledFight, *, trials: int, seed: int, threads: int | None = None,
+                 chunk_size: int | None = None) -> np.ndarray:
+    """Summed kernel row (layout :func:`sim.kernels.skirmish.row_layout`) of ``trials`` fights."""
+    return runner.run_counts(k.firefight_kernel, seed, trials, (fight.width,), fight.fig,
+                             fight.grp, fight.distance, fight.need, fight.damage, fight.params,
+                             threads=threads, chunk_size=chunk_size)
+
+
+def result_from_counts(scenario: Scenario, fight: CompiledFight, row: np.ndarray, trials: int,
+                       seed: int) -> FightResult:
+    """Turn a summed kernel row into a :class:`FightResult`."""
+    n0, n1 = fight.sizes
+    shot0, shot1, lost0, lost1, o_rounds, width = k.row_layout(
+        n0, n1, int(fight.params[k.P_MAX_ROUNDS]))
+    cut = [(shot0, shot1, lost0), (shot1, lost0, lost1)]
+    sides = []
+    for g, group in enumerate(scenario.groups):
+        s_from, s_to, l_from = cut[g]
+        n = len(group.figures)
+        sides.append(SideResult(
+            name=group.name, figures=n, wins=int(row[k.O_WIN + g]),
+            broken=int(row[k.O_BROKEN + g]), withdrew=int(row[k.O_WITHDREW + g]),
+            shot=tuple(int(x) for x in row[s_from:s_to]),
+            lost=tuple(int(x) for x in row[l_from:l_from + n + 1])))
+    return FightResult(
+        scenario=scenario.name, path=str(scenario.path), trials=trials, seed=seed,
+        sides=(sides[0], sides[1]), draws=int(row[k.O_DRAW]), capped=int(row[k.O_CAPPED]),
+        rounds_sum=int(row[k.O_ROUNDS_SUM]), rounds_sq=int(row[k.O_ROUNDS_SQ]),
+        rounds=tuple(int(x) for x in row[o_rounds:width]))
+
+
+def simulate(scenario: Scenario, *, trials: int, seed: int, threads: int | None = None,
+             chunk_size: int | None = None) -> FightResult:
+    """Play ``trials`` firefights of a scenario (S-07..S-43) and summarise them.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        A validated scenario (:func:`sim.skirmish.loader.load_scenario`).
+    trials : int
+        Number of fights, ``>= 1``.
+    seed : int
+        Run seed; the result depends only on it, never on threads or chunking.
+    threads, chunk_size : int, optional
+        Execution settings that never change a result.
+    """
+    fight = compile_scenario(scenario)
+    row = fight_counts(fight, trials=trials, seed=seed, threads=threads, chunk_size=chunk_size)
+    return result_from_counts(scenario, fight, row, trials, seed)
+
+
+def volley_counts(skill: int, alloc: Sequence[int], levels: Sequence[int],
+                  need: Sequence[int], *, trials: int, seed: int,
+                  threads: int | None = None) -> dict[tuple[int, ...], int]:
+    """Monte Carlo joint hits per target of one volley (S-26, S-29, S-30)."""
+    alloc_a = np.asarray(alloc, dtype=np.int64)
+    counts = runner.run_counts(k.volley_kernel, seed, trials, (int(np.prod(alloc_a + 1)),),
+                               skill, alloc_a, np.asarray(levels, dtype=np.int64),
+                               np.asarray(need, dtype=np.int64), threads=threads)
+    keys = np.ndindex(*(int(a) + 1 for a in alloc))
+    return dict(zip(keys, (int(c) for c in counts), strict=True))
+
+
+def group_reaction_counts(skills: Sequence[int], covering: Sequence[bool], extra: int, cap: int,
+                          *, trials: int, seed: int,
+                          threads: int | None = None) -> dict[tuple[int, ...], int]:
+    """Monte Carlo joint dice passed per member of a group on shared dice (S-10, S-11, S-15)."""
+    counts = runner.run_counts(k.group_reaction_kernel, seed, trials, ((cap + 1) ** len(skills),),
+                               np.asarray(skills, dtype=np.int64),
+                               np.asarray(covering, dtype=np.int64), extra, cap, threads=threads)
+    keys = np.ndindex(*([cap + 1] * len(skills)))
+    return dict(zip(keys, (int(c) for c in counts), strict=True))

@@ -1,0 +1,120 @@
+"""Compile a validated scenario into the integer arrays of :mod:`sim.kernels.skirmish`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.kernels import skirmish as k
+from sim.skirmish.model import Scenario, SkirmishRules
+
+# The In Sight, Received Fire and Recover tables have rows for 0, 1 and 2 dice
+# passed (S-15, S-36, S-42): with the Covering die a third pass reads as 2.
+RESULT_CAP = 2
+
+_POS = {"open": k.OPEN, "partial": k.PARTIAL, "cover": k.COVER}
+_OPTIONS = {
+    "activation_order": {"random": k.ORDER_RANDOM, "alternate": k.ORDER_ALTERNATE,
+                         "fixed": k.ORDER_FIXED},
+    "received_fire_trigger": {"no_damage": k.TRIGGER_NO_DAMAGE, "not_hit": k.TRIGGER_NOT_HIT},
+    "received_fire_precedence": {"text_order": k.PREC_TEXT, "suppressed_first": k.PREC_SUPPRESSED,
+                                 "flank_first": k.PREC_FLANK},
+    "covering_when": {"never": k.COVER_NEVER, "stationary": k.COVER_STATIONARY,
+                      "always": k.COVER_ALWAYS},
+    "in_sight_open_one_pass": {"prone": k.OPEN_ONE_PRONE, "cover": k.OPEN_ONE_COVER},
+    "in_sight_leader_choice": {"fire": k.LEADER_FIRE, "hold": k.LEADER_HOLD},
+    "suppression_compare": {"greater": k.SUPP_GREATER, "greater_or_equal": k.SUPP_GREATER_EQUAL},
+    "recover_skill": {"own": k.RECOVER_OWN, "best_in_group": k.RECOVER_BEST},
+    "end_of_fight_cowering": {"surrender": k.COWER_END_SURRENDER, "kept": k.COWER_END_KEPT},
+}
+
+
+@dataclass(frozen=True)
+class CompiledFight:
+    """Arrays of one scenario, as the firefight kernel takes them (layouts: module docs).
+
+    Attributes
+    ----------
+    fig : ndarray of int64, shape (n_figures, N_FIG)
+    grp : ndarray of int64, shape (2, N_GRP)
+    distance : int
+    need : ndarray of int64, shape (3,)
+    damage : ndarray of int64, shape (7,)
+    params : ndarray of int64, shape (N_PARAMS,)
+    """
+
+    fig: np.ndarray
+    grp: np.ndarray
+    distance: int
+    need: np.ndarray
+    damage: np.ndarray
+    params: np.ndarray
+
+    @property
+    def sizes(self) -> tuple[int, int]:
+        """Figures in each group."""
+        return tuple(int(n) for n in self.grp[:, k.G_STOP] - self.grp[:, k.G_START])
+
+    @property
+    def width(self) -> int:
+        """Width of the kernel's output row."""
+        n0, n1 = self.sizes
+        return int(k.row_layout(n0, n1, int(self.params[k.P_MAX_ROUNDS]))[-1])
+
+
+def compile_rules(rules: SkirmishRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(need, damage, params)`` arrays of a ruleset."""
+    need = np.array(rules.hit_need, dtype=np.int64)
+    damage = np.array([k.DMG_NONE] + [k.DMG_OUT if f == "out" else k.DMG_NONE
+                                      for f in rules.damage_faces], dtype=np.int64)
+    p = np.zeros(k.N_PARAMS, dtype=np.int64)
+    p[k.P_ORDER] = _OPTIONS["activation_order"][rules.activation_order]
+    p[k.P_MAX_ROUNDS] = rules.activation_max_rounds
+    p[k.P_MAX_CHAIN] = rules.received_fire_max_chain
+    p[k.P_TRIGGER] = _OPTIONS["received_fire_trigger"][rules.received_fire_trigger]
+    p[k.P_PRECEDENCE] = _OPTIONS["received_fire_precedence"][rules.received_fire_precedence]
+    p[k.P_PARTIAL_IS_COVER] = rules.reaction_partial_cover_is == "cover"
+    p[k.P_COVER_WHEN] = _OPTIONS["covering_when"][rules.covering_when]
+    p[k.P_COVER_EXTRA] = rules.covering_extra_dice
+    p[k.P_CAP] = RESULT_CAP
+    p[k.P_FAST_ATTEMPT] = rules.fast_move_attempt
+    p[k.P_FAST_INCHES] = rules.fast_move_inches_per_pass
+    p[k.P_OPEN_ONE] = _OPTIONS["in_sight_open_one_pass"][rules.in_sight_open_one_pass]
+    p[k.P_LEADER_CHOICE] = _OPTIONS["in_sight_leader_choice"][rules.in_sight_leader_choice]
+    p[k.P_SUPP_CMP] = _OPTIONS["suppression_compare"][rules.suppression_compare]
+    p[k.P_TARGETS] = rules.shooting_targets_per_shooter
+    p[k.P_RECOVER_ATTEMPT] = rules.recover_attempt
+    p[k.P_RECOVER_SKILL] = _OPTIONS["recover_skill"][rules.recover_skill]
+    p[k.P_COWER_END] = _OPTIONS["end_of_fight_cowering"][rules.end_of_fight_cowering]
+    return need, damage, p
+
+
+def compile_scenario(scenario: Scenario) -> CompiledFight:
+    """Turn a validated :class:`~sim.skirmish.model.Scenario` into kernel arrays."""
+    rules = scenario.rules
+    rows = []
+    grp = np.zeros((2, k.N_GRP), dtype=np.int64)
+    for g, group in enumerate(scenario.groups):
+        grp[g, k.G_START] = len(rows)
+        for f in group.figures:
+            row = np.zeros(k.N_FIG, dtype=np.int64)
+            row[k.F_GROUP] = g
+            row[k.F_SKILL] = f.skill
+            row[k.F_DICE] = f.weapon.dice
+            row[k.F_RANGE] = f.weapon.range
+            row[k.F_SUPP] = f.weapon.suppression
+            row[k.F_TWO] = f.weapon.two_weapons
+            row[k.F_SPEED] = rules.speed(f.skill)
+            row[k.F_POS] = _POS[f.cover]
+            row[k.F_HIDDEN] = group.hidden
+            row[k.F_PRONE] = f.prone
+            rows.append(row)
+        grp[g, k.G_STOP] = len(rows)
+        grp[g, k.G_LEADER] = group.leader
+        grp[g, k.G_FLANKED] = group.flanked
+        grp[g, k.G_WITHDRAW] = group.withdraw_at
+    need, damage, params = compile_rules(rules)
+    return CompiledFight(fig=np.array(rows, dtype=np.int64), grp=grp,
+                         distance=int(scenario.distance), need=need, damage=damage,
+                         params=params)

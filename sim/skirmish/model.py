@@ -1,0 +1,96 @@
+"""Typed, immutable model of a skirmish ruleset and scenario (seed 003).
+
+No numpy here: :mod:`sim.skirmish.compile` turns these objects into arrays.
+Every field that fills a Gap of the seed is documented in docs/skirmish.md
+with its key in ``configs/skirmish/rules.toml``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """A weapon (Gap: weapon data): rate of fire in dice (S-29), range, suppression (S-32)."""
+
+    name: str
+    dice: int
+    range: int
+    suppression: int
+    two_weapons: bool = False
+
+
+@dataclass(frozen=True)
+class SkirmishRules:
+    """Rule options of ``configs/skirmish/rules.toml``; one attribute per key.
+
+    Attributes are named ``section_key`` after the TOML key ``section.key``.
+    """
+
+    path: Path
+    hit_need: tuple[int, int, int]
+    damage_faces: tuple[str, ...]
+    activation_order: str
+    activation_max_rounds: int
+    movement_slow_skill_max: int
+    movement_slow_inches: int
+    movement_normal_inches: int
+    fast_move_attempt: bool
+    fast_move_inches_per_pass: int
+    reaction_partial_cover_is: str
+    covering_when: str
+    covering_extra_dice: int
+    in_sight_open_one_pass: str
+    in_sight_leader_choice: str
+    received_fire_trigger: str
+    received_fire_precedence: str
+    received_fire_max_chain: int
+    suppression_compare: str
+    shooting_targets_per_shooter: int
+    recover_attempt: bool
+    recover_skill: str
+    end_of_fight_cowering: str
+    weapons: Mapping[str, Weapon]
+
+    def speed(self, skill: int) -> int:
+        """Inches per move for a Skill (S-09: Skill 2 or less moves 6, others 8)."""
+        if skill <= self.movement_slow_skill_max:
+            return self.movement_slow_inches
+        return self.movement_normal_inches
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure: Skill (S-09, S-11, S-29), weapon, starting cover and posture (S-31)."""
+
+    skill: int
+    weapon: Weapon
+    cover: str
+    prone: bool = False
+
+
+@dataclass(frozen=True)
+class Group:
+    """A group that takes reaction tests together (S-10) and the side it forms."""
+
+    key: str
+    name: str
+    figures: tuple[Figure, ...]
+    leader: bool = False
+    hidden: bool = False
+    flanked: bool = False
+    withdraw_at: int = 0
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """Two groups facing each other at a distance on an abstract battlefield."""
+
+    path: Path
+    name: str
+    distance: int
+    groups: tuple[Group, Group]
+    rules: SkirmishRules

@@ -1,0 +1,107 @@
+"""Reading a TOML file with the line of every key, for messages that name file and line.
+
+:mod:`tomllib` gives values but no positions; :func:`key_lines` recovers the
+line of each dotted key (table headers and ``key = value`` lines), which is
+all a message needs.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from collections.abc import Iterable
+from pathlib import Path
+
+from sim.rules.errors import Problem
+
+_PART = r"""(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')"""
+_KEY = re.compile(rf"^({_PART}(?:\s*\.\s*{_PART})*)\s*=")
+_TABLE = re.compile(r"^\[\[?\s*([^\]]+?)\s*\]\]?")
+_INT = re.compile(r"[+-]?\d+")
+
+
+def _dotted(key: str) -> str:
+    return ".".join(part.strip().strip("\"'") for part in key.split("."))
+
+
+def key_lines(text: str) -> dict[str, int]:
+    """Map each dotted key (``groups.a.skill``) and table (``groups.a``) to its first line."""
+    lines: dict[str, int] = {}
+    table = ""
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        header = _TABLE.match(line)
+        if header:
+            table = _dotted(header.group(1))
+            lines.setdefault(table, number)
+            continue
+        key = _KEY.match(line)
+        if key:
+            full = _dotted(key.group(1))
+            lines.setdefault(f"{table}.{full}" if table else full, number)
+    return lines
+
+
+def suggest(word: str, choices: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` for the closest choice, or an empty string."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def show(value: object) -> str:
+    """A value as a message shows it: integers bare, anything else in TOML-like quotes."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int) or (isinstance(value, str) and _INT.fullmatch(value)):
+        return str(value)
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(show(v) for v in value) + "]"
+    return repr(value)
+
+
+class TomlFile:
+    """A parsed TOML file that collects problems about its keys.
+
+    Parameters
+    ----------
+    path : Path
+        The file, named in messages as the user gave it.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.name = str(path)
+        self.problems: list[Problem] = []
+        self.data: dict = {}
+        self.lines: dict[str, int] = {}
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as error:
+            self.problems.append(Problem(self.name, None, None, None,
+                                         f"cannot read file: {error.strerror}"))
+            return
+        self.lines = key_lines(text)
+        try:
+            self.data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            match = re.search(r"line (\d+)", str(error))
+            line = int(match.group(1)) if match else None
+            self.problems.append(Problem(self.name, line, None, None,
+                                         f"not valid TOML: {error}"))
+
+    def line(self, key: str) -> int | None:
+        """Line of ``key``, or of its nearest parent table that has one."""
+        while key:
+            if key in self.lines:
+                return self.lines[key]
+            key = key.rpartition(".")[0]
+        return None
+
+    def problem(self, key: str, value: object, message: str) -> None:
+        """Record a problem with ``key`` (message starts with the shown value)."""
+        shown = None if value is None else show(value)
+        text = message if shown is None else f"{shown} {message}"
+        self.problems.append(Problem(self.name, self.line(key), key, shown, text))
