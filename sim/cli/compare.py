@@ -1,0 +1,203 @@
+"""``zonesim compare``: variants side by side on common random numbers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from sim import compare as library
+from sim import targets as targets_lib
+from sim.cli import common
+from sim.cli.anomaly import state_options
+from sim.encounter.combat import SNEAK_POLICIES
+
+_TITLE = ("{name}: {n} variants vs baseline {base!r}; {trials} trials, seed {seed}, common "
+          "random numbers; cells: estimate ±95% half-width (exact); diff = variant - baseline")
+
+
+def variant_options(func: Callable) -> Callable:
+    """``--variant`` (repeatable), ``--baseline``, ``--metric``, ``--target``, ``--targets``."""
+    options = (
+        click.option("--variant", "variants", multiple=True, metavar="SPEC",
+                     help="A variant: 'key=value;key=value' overriding the options above "
+                          "(e.g. 'armor=SEVA suit;weapon=AK-74') and/or card edits "
+                          "'edit=table.card.column=value'; 'label=NAME' names it. Repeatable; "
+                          "the first is the baseline unless --baseline is given."),
+        click.option("--baseline", default=None, metavar="SPEC",
+                     help="The baseline variant (same syntax; '' = the options as given)."),
+        click.option("--metric", "metrics", multiple=True, metavar="NAME",
+                     help="Metric to report (repeatable; default: all outcomes and means)."),
+        click.option("--target", "target_texts", multiple=True, metavar="TEXT",
+                     help="Balance target, e.g. 'knocked_out <= 0.25' or "
+                          "'knocked_out in 0.2..0.3' (repeatable): adds a PASS/FAIL/UNDECIDED "
+                          "column."),
+        click.option("--targets", "targets_file", type=click.Path(path_type=Path),
+                     default=None, help="TOML file with a [targets] table (metric = [lo, hi])."),
+    )
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def common_options(func: Callable) -> Callable:
+    """The options every results command has."""
+    for option in reversed((common.trials_option(), common.seed_option, common.rules_option,
+                            common.format_option, common.threads_option)):
+        func = option(func)
+    return func
+
+
+def read_targets(texts, path) -> list:
+    """Targets from ``--target`` texts and a ``--targets`` file; errors exit with status 2."""
+    try:
+        found = list(targets_lib.parse_targets(texts))
+        if path is not None:
+            found += targets_lib.load_targets(path)
+    except targets_lib.TargetError as error:
+        raise click.BadParameter(str(error), param_hint="--target/--targets") from None
+    return found
+
+
+def _run(name: str, base: dict, variants, baseline, metrics, target_texts, targets_file,
+         trials, seed, rules_dir, fmt, threads) -> None:
+    rs = common.load_rules_or_exit(rules_dir)
+    exp = library.experiment(name)
+    specs = ([] if baseline is None else [baseline]) + list(variants)
+    if len(specs) < 2:
+        raise click.UsageError("give at least two variants (--variant ... --variant ...), or "
+                               "one --variant and a --baseline ('' = the options as given)")
+    targets = read_targets(target_texts, targets_file)
+    try:
+        parsed = [library.parse_variant(s, exp) for s in specs]
+        result = library.compare(name, rs, base, parsed, trials=trials, seed=seed,
+                                 threads=threads, metrics=metrics or None, targets=targets)
+    except library.CompareInputError as error:
+        raise click.UsageError(str(error)) from None
+    title = _TITLE.format(name=name, n=len(parsed), base=parsed[0].label, trials=trials,
+                          seed=seed)
+    common.emit_frame(result.to_frame(), fmt, result.to_dict(), title, result.to_table())
+
+
+@click.group()
+def compare() -> None:
+    """Compare variants (loadouts, cards, card edits) on common random numbers.
+
+    Every variant runs on the same trials with the same random streams, so
+    the paired difference to the baseline (the first variant) has a tight
+    95 % interval. Rows: variant, metric, estimate with interval and exact
+    value, difference to the baseline with interval, and a verdict: better /
+    worse (or higher / lower for neutral metrics), or "no detectable
+    difference" when the interval of the difference contains 0. With 'all'
+    (the whole deck) each metric is averaged over the deck weighted by card
+    count.
+
+    \b
+    Example:
+      zonesim compare combat --stalker Strelok --enemy Bloodsucker \\
+        --variant "armor=Ecolog suit" --variant "armor=SEVA suit"
+      zonesim compare event --stalker Strelok --event all --variant "item=Bag of nuts" \\
+        --variant "item=Dosimeter" --variant "item=Torsion scanner"
+    """
+
+
+@compare.command("combat")
+@click.option("--stalker", required=True, help="Stalker card name.")
+@click.option("--enemy", required=True, help="Enemy card name, or 'all' for the deck.")
+@click.option("--armor", default=None, help="Armour worn (default: none).")
+@click.option("--weapon", "weapons", multiple=True, metavar="NAME", help="Weapon (repeatable).")
+@click.option("--item", "items", multiple=True, metavar="NAME", help="Item (repeatable).")
+@click.option("--sneak", type=click.Choice(SNEAK_POLICIES), default="always", show_default=True,
+              help="Try to avoid the fight first, or fight for the trophy.")
+@click.option("--flee-at", type=click.IntRange(min=0), default=0, show_default=True,
+              help="From round 2, try to flee at this Health or less (0 = never; P-21).")
+@click.option("--heal-at", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Use stimulants at this Health or less (0 = never; Z-12..Z-14).")
+@variant_options
+@common_options
+def compare_combat(stalker, enemy, armor, weapons, items, sneak, flee_at, heal_at, variants,
+                   baseline, metrics, target_texts, targets_file, trials, seed, rules_dir, fmt,
+                   threads):
+    """Compare fights (P-14..P-29) under variants of loadout, policy or cards.
+
+    Variant keys: stalker, enemy, armor (none = no armour), weapon, item
+    (repeatable; none = empty), sneak, flee_at, heal_at, edit, label.
+    Metrics: avoided, killed, fled, knocked_out, capped, mean_wounds,
+    mean_rounds, armor_destroyed, mean_stimulants, mean_limited_spent.
+
+    \b
+    Example:
+      zonesim compare combat --stalker Strelok --enemy Bloodsucker \\
+        --variant "armor=Ecolog suit" --variant "armor=SEVA suit" \\
+        --variant "weapon=AK-74;armor=SEVA suit"
+      zonesim compare combat --stalker Strelok --enemy Bloodsucker --baseline "" \\
+        --variant "edit=enemies.Bloodsucker.endurance=3" --metric knocked_out
+    """
+    base = {"stalker": stalker, "enemy": enemy, "armor": armor, "weapons": tuple(weapons),
+            "items": tuple(items), "sneak": sneak, "flee_at": flee_at, "heal_at": heal_at}
+    _run("combat", base, variants, baseline, metrics, target_texts, targets_file, trials, seed,
+         rules_dir, fmt, threads)
+
+
+@compare.command("anomaly")
+@click.option("--stalker", required=True, help="Stalker card name.")
+@click.option("--anomaly", "anomaly_name", required=True,
+              help="Anomaly card name, or 'all' for the deck.")
+@click.option("--armor", default=None, help="Armour worn (default: none).")
+@click.option("--enter", is_flag=True, default=False,
+              help="Enter on purpose even after noticing the anomaly (P-36).")
+@state_options
+@variant_options
+@common_options
+def compare_anomaly(stalker, anomaly_name, armor, enter, health, willpower, radiation, tokens,
+                    variants, baseline, metrics, target_texts, targets_file, trials, seed,
+                    rules_dir, fmt, threads):
+    """Compare anomaly encounters (P-30..P-36) under variants.
+
+    Variant keys: stalker, anomaly, armor (none = no armour), enter, health,
+    willpower, radiation, tokens, edit, label (items are refused: none acts
+    inside an anomaly). Metrics: avoided, unharmed, damaged, knocked_out,
+    artifact, trophy, deformation, perceived, mean_loss, armor_destroyed.
+
+    \b
+    Example:
+      zonesim compare anomaly --stalker Strelok --anomaly all \\
+        --variant "armor=Ecolog suit" --variant "armor=SEVA suit" --variant "enter=1"
+    """
+    base = {"stalker": stalker, "anomaly": anomaly_name, "armor": armor, "items": (),
+            "enter": enter, "health": health, "willpower": willpower, "radiation": radiation,
+            "tokens": tokens}
+    _run("anomaly", base, variants, baseline, metrics, target_texts, targets_file, trials,
+         seed, rules_dir, fmt, threads)
+
+
+@compare.command("event")
+@click.option("--stalker", required=True, help="Stalker card name.")
+@click.option("--event", "event_name", required=True,
+              help="Event card name, or 'all' for the deck.")
+@click.option("--armor", default=None, help="Armour worn (default: none).")
+@click.option("--item", "items", multiple=True, metavar="NAME",
+              help="Event item (repeatable; event_avoid only; the best counts, Z-10).")
+@state_options
+@variant_options
+@common_options
+def compare_event(stalker, event_name, armor, items, health, willpower, radiation, tokens,
+                  variants, baseline, metrics, target_texts, targets_file, trials, seed,
+                  rules_dir, fmt, threads):
+    """Compare event draws (Z-08..Z-10) under variants, e.g. event items.
+
+    Variant keys: stalker, event, armor (none = no armour), item (repeatable;
+    none = empty), health, willpower, radiation, tokens, edit, label.
+    Metrics: avoided, happened, knocked_out, deformation, health_lost,
+    radiation, psi, days_lost, emission_tokens, armor_destroyed.
+
+    \b
+    Example:
+      zonesim compare event --stalker Strelok --event all --variant "item=Bag of nuts" \\
+        --variant "item=Dosimeter" --variant "item=Torsion scanner"
+    """
+    base = {"stalker": stalker, "event": event_name, "armor": armor, "items": tuple(items),
+            "health": health, "willpower": willpower, "radiation": radiation, "tokens": tokens}
+    _run("event", base, variants, baseline, metrics, target_texts, targets_file, trials, seed,
+         rules_dir, fmt, threads)

@@ -1,0 +1,101 @@
+"""``zonesim tune``: search one card value to hit a balance target."""
+
+from __future__ import annotations
+
+import click
+
+from sim import compare as compare_lib
+from sim import targets as targets_lib
+from sim import tune as library
+from sim.cli import common
+from sim.cli.anomaly import state_options
+from sim.cli.compare import common_options
+from sim.encounter.combat import SNEAK_POLICIES
+
+
+@click.command()
+@click.option("--stalker", required=True, help="Stalker card name.")
+@click.option("--enemy", default=None, help="Enemy card (or 'all'): tune a fight.")
+@click.option("--anomaly", "anomaly_name", default=None,
+              help="Anomaly card (or 'all'): tune an anomaly encounter.")
+@click.option("--event", "event_name", default=None,
+              help="Event card (or 'all'): tune an event draw.")
+@click.option("--armor", default=None, help="Armour worn (default: none).")
+@click.option("--weapon", "weapons", multiple=True, metavar="NAME",
+              help="Weapon (repeatable; combat).")
+@click.option("--item", "items", multiple=True, metavar="NAME", help="Item (repeatable).")
+@click.option("--sneak", type=click.Choice(SNEAK_POLICIES), default="always", show_default=True,
+              help="Combat: try to avoid the fight first, or fight for the trophy.")
+@click.option("--flee-at", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Combat: from round 2, flee at this Health or less (0 = never).")
+@click.option("--heal-at", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Combat: use stimulants at this Health or less (0 = never).")
+@click.option("--enter", is_flag=True, default=False,
+              help="Anomaly: enter on purpose even after noticing it (P-36).")
+@state_options
+@click.option("--edit", "edits", multiple=True, metavar="EDIT",
+              help="Further card edit applied to every candidate (table.card.column=value).")
+@click.option("--vary", required=True, metavar="CELL=RANGE",
+              help="The cell and its candidates: table.card.column=lo..hi (integers), "
+                   "=lo..hi:step, or =a,b,c.")
+@click.option("--target", "target_text", required=True, metavar="TEXT",
+              help="What the metric should be: 'knocked_out in 0.2..0.3', "
+                   "'knocked_out <= 0.25', ...")
+@click.option("--method", type=click.Choice(library.METHODS), default="auto",
+              show_default=True,
+              help="bisect (monotone metric, integer range; auto picks it for lo..hi) or "
+                   "scan (every candidate).")
+@common_options
+def tune(stalker, enemy, anomaly_name, event_name, armor, weapons, items, sneak, flee_at,
+         heal_at, enter, health, willpower, radiation, tokens, edits, vary, target_text, method,
+         trials, seed, rules_dir, fmt, threads):
+    """Search one card value so that a metric meets a target.
+
+    Give exactly one of --enemy, --anomaly, --event. Every candidate runs on
+    the same seed (common random numbers). Prints each evaluated candidate's
+    estimate, 95 % interval, exact value and verdict (PASS: interval inside
+    the target, FAIL: outside, UNDECIDED: straddles a bound), then the chosen
+    value: a PASS candidate closest to the target's middle (or bound).
+
+    \b
+    Example:
+      zonesim tune --stalker Strelok --enemy Bloodsucker \\
+        --vary enemies.Bloodsucker.endurance=1..8 --target "knocked_out in 0.2..0.3"
+      zonesim tune --stalker Strelok --event "Radiation spike" \\
+        --vary "events.Radiation spike.avoid_on=2..6" --target "avoided >= 0.5" --method scan
+    """
+    given = [(n, v) for n, v in (("enemy", enemy), ("anomaly", anomaly_name),
+                                 ("event", event_name)) if v is not None]
+    if len(given) != 1:
+        raise click.UsageError("give exactly one of --enemy, --anomaly, --event")
+    name, card = given[0]
+    base: dict = {"stalker": stalker, name: card, "armor": armor, "items": tuple(items)}
+    if name == "enemy":
+        name = "combat"
+        base.update(weapons=tuple(weapons), sneak=sneak, flee_at=flee_at, heal_at=heal_at)
+    else:
+        base.update(health=health, willpower=willpower, radiation=radiation, tokens=tokens)
+        if name == "anomaly":
+            base["enter"] = enter
+    rs = common.load_rules_or_exit(rules_dir)
+    try:
+        target = targets_lib.parse_target(target_text)
+    except targets_lib.TargetError as error:
+        raise click.BadParameter(str(error), param_hint="--target") from None
+    try:
+        result = library.tune(name, rs, base, vary, target, trials=trials, seed=seed,
+                              threads=threads, method=method,
+                              variant=compare_lib.Variant("base", (), tuple(edits)))
+    except (library.TuneInputError, compare_lib.CompareInputError) as error:
+        raise click.UsageError(str(error)) from None
+    title = (f"tune {result.path} (now {result.current}) for {target} by {result.method}: "
+             f"{trials} trials per candidate, seed {seed}, common random numbers")
+    if fmt == "table":
+        footer = (f"chosen: {result.path}={result.chosen} ({result.verdict})"
+                  if result.verdict == targets_lib.PASS else
+                  f"no candidate passes; closest: {result.path}={result.chosen} "
+                  f"({result.verdict})")
+        common.emit_frame(result.to_frame(), fmt, result.to_dict(), title)
+        click.echo(footer)
+    else:
+        common.emit_frame(result.to_frame(), fmt, result.to_dict(), title)

@@ -1,0 +1,277 @@
+"""Search one card value to hit a balance target: the library behind ``zonesim tune``.
+
+``tune`` varies one cell (``enemies.Bloodsucker.endurance=1..8``, any edit
+path of :mod:`sim.variants`) and evaluates candidates of an experiment of
+:mod:`sim.compare` on the same seed, so every candidate sees the same dice
+(common random numbers): the estimates of neighbouring candidates differ by
+the effect of the change, not by noise, and the search cannot be misled by
+noise that changes from one candidate to the next.
+
+Candidates are ``lo..hi`` (integers), ``lo..hi:step`` (integers or reals) or a
+list ``a,b,c``. Methods:
+
+- ``bisect`` (monotone metric, a ``lo..hi`` integer range): evaluate both
+  ends, then bisect for the first candidate whose estimate reaches the
+  target's aim point (the middle of a closed range, else its finite bound);
+  ``O(log n)`` evaluations.
+- ``scan``: evaluate every candidate (in one paired run).
+
+The chosen value is, among the evaluated candidates, a ``PASS`` one if any
+(else ``UNDECIDED``, else ``FAIL``), closest to the aim point; ties go to the
+candidate listed first. Every evaluated candidate is reported as evidence
+with its estimate, interval, exact value (where known) and verdict.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from sim.compare import CompareInputError, Variant, compare, experiment
+from sim.rules import Ruleset
+from sim.targets import FAIL, PASS, UNDECIDED, Target
+from sim.variants import VariantError, edit_value, format_value, parse_edit
+
+METHODS = ("auto", "bisect", "scan")
+_RANK = {PASS: 0, UNDECIDED: 1, FAIL: 2}
+_NUM = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
+_RANGE = re.compile(rf"^\s*({_NUM})\s*\.\.\s*({_NUM})\s*(?::\s*({_NUM})\s*)?$")
+_INT = re.compile(r"^[+-]?\d+$")
+MAX_CANDIDATES = 1000
+
+
+class TuneInputError(ValueError):
+    """A search that cannot be run (reported to the user, exit status 2)."""
+
+
+@dataclass(frozen=True)
+class Vary:
+    """The cell to vary and its candidate values.
+
+    Attributes
+    ----------
+    path : str
+        ``table.card.column`` (or ``rules.section.key``).
+    values : tuple of int or float
+        Candidates in the order given.
+    integer_range : bool
+        Whether the candidates are a ``lo..hi`` integer range (step 1), the
+        case :func:`tune` can bisect.
+    """
+
+    path: str
+    values: tuple[int | float, ...]
+    integer_range: bool = False
+
+
+def _number(text: str) -> int | float:
+    return int(text) if _INT.match(text) else float(text)
+
+
+def parse_vary(text: str) -> Vary:
+    """Parse ``table.card.column=lo..hi``, ``=lo..hi:step`` or ``=a,b,c``.
+
+    Raises
+    ------
+    TuneInputError
+        Malformed text, an empty range, a non-positive step, or too many candidates.
+    """
+    path, eq, spec = text.partition("=")
+    try:
+        parse_edit(f"{path}=0")
+    except VariantError:
+        eq = ""
+    if not eq or not spec.strip():
+        raise TuneInputError(f"--vary {text!r}: expected table.card.column=lo..hi, "
+                             "=lo..hi:step or =a,b,c (e.g. enemies.Bloodsucker.endurance=1..8)")
+    path = path.strip()
+    if m := _RANGE.match(spec):
+        lo, hi = _number(m.group(1)), _number(m.group(2))
+        step = 1 if m.group(3) is None else _number(m.group(3))
+        if step <= 0 or hi < lo:
+            raise TuneInputError(f"--vary {text!r}: empty range (need lo <= hi and step > 0)")
+        n = math.floor((hi - lo) / step + 1e-9) + 1
+        if n > MAX_CANDIDATES:
+            raise TuneInputError(f"--vary {text!r}: {n} candidates (at most {MAX_CANDIDATES})")
+        if all(isinstance(x, int) for x in (lo, hi, step)):
+            values: tuple[int | float, ...] = tuple(range(int(lo), int(hi) + 1, int(step)))
+        else:
+            values = tuple(round(lo + i * step, 12) for i in range(n))
+        return Vary(path, values, integer_range=m.group(3) is None and isinstance(lo, int)
+                    and isinstance(hi, int))
+    items = [s.strip() for s in spec.split(",")]
+    if not all(re.fullmatch(_NUM, s) for s in items):
+        raise TuneInputError(f"--vary {text!r}: {spec!r} is not lo..hi, lo..hi:step or a "
+                             "comma-separated list of numbers")
+    return Vary(path, tuple(_number(s) for s in items))
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """Result of :func:`tune`.
+
+    Attributes
+    ----------
+    experiment : str
+        Experiment name.
+    path : str
+        The varied cell.
+    current : object
+        Its value in the ruleset.
+    target : Target
+        What the metric should be.
+    method : str
+        ``bisect`` or ``scan``.
+    chosen : int or float or None
+        The chosen candidate (None only when nothing was evaluated).
+    verdict : str
+        The chosen candidate's verdict (``PASS``, ``UNDECIDED`` or ``FAIL``).
+    evidence : tuple of dict
+        Every evaluated candidate, in candidate order: ``value``, ``mc``,
+        ``ci_low``, ``ci_high``, ``exact``, ``verdict``, ``chosen``.
+    trials, seed : int
+        Trials per candidate and the common seed.
+    setup : dict
+        The base setup.
+    """
+
+    experiment: str
+    path: str
+    current: object
+    target: Target
+    method: str
+    chosen: int | float | None
+    verdict: str
+    evidence: tuple[dict, ...]
+    trials: int
+    seed: int
+    setup: dict
+
+    def to_dict(self) -> dict:
+        """JSON document."""
+        return {"experiment": self.experiment, "vary": self.path, "current": self.current,
+                "target": str(self.target), "metric": self.target.metric,
+                "method": self.method, "trials": self.trials, "seed": self.seed,
+                "setup": self.setup, "chosen": self.chosen, "verdict": self.verdict,
+                "evidence": list(self.evidence)}
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per evaluated candidate."""
+        return pd.DataFrame(list(self.evidence))
+
+
+def _evaluate(name: str, rs: Ruleset, base: Mapping[str, Any], vary: Vary, values, target,
+              trials: int, seed: int, threads, variant: Variant) -> dict:
+    variants = [Variant(format_value(x), variant.overrides,
+                        (*variant.edits, f"{vary.path}={format_value(x)}")) for x in values]
+    try:
+        result = compare(name, rs, base, variants, trials=trials, seed=seed, threads=threads,
+                         metrics=[target.metric])
+    except CompareInputError as error:
+        raise TuneInputError(str(error)) from None
+    out = {}
+    for x, row in zip(values, result.rows, strict=True):
+        out[x] = {"value": x, "mc": row["mc"], "ci_low": row["ci_low"],
+                  "ci_high": row["ci_high"], "exact": row["exact"],
+                  "verdict": target.judge(row["mc"], row["ci_low"], row["ci_high"])}
+    return out
+
+
+def tune(name: str, rs: Ruleset, base: Mapping[str, Any], vary: Vary | str, target: Target,
+         *, trials: int, seed: int, threads: int | None = None, method: str = "auto",
+         variant: Variant | None = None) -> Tuning:
+    """Find the candidate value of one cell whose metric meets ``target``.
+
+    Parameters
+    ----------
+    name : str
+        Experiment (``combat``, ``anomaly``, ``event``).
+    rs : Ruleset
+        The base ruleset.
+    base : mapping
+        Base setup of the experiment (e.g. ``stalker``, ``enemy``).
+    vary : Vary or str
+        The cell and candidates (``enemies.Bloodsucker.endurance=1..8``).
+    target : Target
+        The metric's target range.
+    trials, seed, threads :
+        Trials per candidate; every candidate runs on ``seed``.
+    method : str
+        ``auto`` (bisect an integer range, else scan), ``bisect`` or ``scan``.
+    variant : Variant, optional
+        Further overrides and edits applied to every candidate.
+
+    Raises
+    ------
+    TuneInputError
+        Bad ``vary``, unknown metric, a candidate the rules refuse, or
+        ``bisect`` on candidates that are not an integer range.
+    """
+    if isinstance(vary, str):
+        vary = parse_vary(vary)
+    variant = variant or Variant()
+    if method not in METHODS:
+        raise TuneInputError(f"method {method!r} is not one of {', '.join(METHODS)}")
+    known = [m.name for m in experiment(name).metrics]
+    if target.metric not in known:
+        raise TuneInputError(f"unknown metric {target.metric!r} for {name} "
+                             f"(known: {', '.join(known)})")
+    try:
+        current = edit_value(rs, vary.path)
+    except VariantError as error:
+        raise TuneInputError(str(error)) from None
+    if method == "bisect" and not vary.integer_range:
+        raise TuneInputError("bisect needs an integer range lo..hi; use --method scan")
+    if method == "auto":
+        method = "bisect" if vary.integer_range and len(vary.values) > 3 else "scan"
+    args = (name, rs, base, vary)
+    kw = {"target": target, "trials": trials, "seed": seed, "threads": threads,
+          "variant": variant}
+    if method == "scan":
+        seen = _evaluate(*args, values=vary.values, **kw)
+    else:
+        seen = _bisect(vary.values, target.aim, lambda xs: _evaluate(*args, values=xs, **kw))
+    order = {x: i for i, x in enumerate(vary.values)}
+    best = min(seen.values(), key=lambda r: (_RANK[r["verdict"]], abs(r["mc"] - target.aim),
+                                             order[r["value"]]))
+    evidence = tuple({**seen[x], "chosen": x == best["value"]}
+                     for x in sorted(seen, key=order.__getitem__))
+    return Tuning(name, vary.path, current, target, method, best["value"], best["verdict"],
+                  evidence, trials, seed, dict(base))
+
+
+def _bisect(values: Sequence, aim: float, evaluate) -> dict:
+    """Evaluate ends, then bisect for the first index whose estimate passes ``aim``.
+
+    The metric is assumed monotone in the candidate (either direction, read
+    from the ends). Returns every evaluation, keyed by value.
+    """
+    seen = evaluate([values[0], values[-1]])
+    up = seen[values[-1]]["mc"] >= seen[values[0]]["mc"]
+
+    def reached(i: int) -> bool:
+        if values[i] not in seen:
+            seen.update(evaluate([values[i]]))
+        mc = seen[values[i]]["mc"]
+        return mc >= aim if up else mc <= aim
+
+    lo, hi = 0, len(values) - 1
+    if reached(lo):
+        hi = lo
+    elif not reached(hi):
+        lo = hi
+    while hi - lo > 1:  # invariant: not reached(lo), reached(hi)
+        mid = (lo + hi) // 2
+        if reached(mid):
+            hi = mid
+        else:
+            lo = mid
+    return seen
+
+
+__all__ = ["METHODS", "TuneInputError", "Tuning", "Vary", "parse_vary", "tune"]
