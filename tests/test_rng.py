@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from numba import prange
 
 from sim import runner
@@ -69,3 +70,20 @@ def test_counts_identical_for_any_threads_and_chunking():
     assert np.array_equal(one, odd)
     other = runner.run_counts(_face_kernel, 6, 200_000, (11,), rng.DICE, threads=2)
     assert not np.array_equal(one, other)
+
+
+@pjit
+def _below_kernel(seed, n_trials, chunk_size, n, buckets, out):
+    for c in prange(out.shape[0]):
+        state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
+        for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
+            rng.seed_stream(state, seed, t, rng.DECK)
+            out[c, rng.below(state, n) % buckets] += 1
+
+
+@pytest.mark.parametrize(("n", "buckets"), [(3, 3), (7, 7), (1000, 10), (2**33 + 2, 2)])
+def test_below_is_uniform_on_both_paths(n, buckets):
+    # Lemire's method for n < 2**32, rejection with a modulo above; n is a multiple of
+    # ``buckets`` in each case, so the buckets are equally likely.
+    counts = runner.run_counts(_below_kernel, 13, MC_TRIALS, (buckets,), n, buckets)
+    assert_matches_exact(counts, MC_TRIALS, [1 / buckets] * buckets)

@@ -10,9 +10,13 @@ import click
 
 from sim import __version__
 from sim.cli.anomaly import anomaly
+from sim.cli.campaign import campaign
 from sim.cli.combat import combat
+from sim.cli.compare import compare
 from sim.cli.event import event
 from sim.cli.prob import prob
+from sim.cli.skirmish import skirmish
+from sim.cli.tune import tune
 from sim.cli.validate import validate
 
 
@@ -34,6 +38,10 @@ def main() -> None:
 
 main.add_command(validate)
 main.add_command(prob)
+main.add_command(skirmish)
 main.add_command(combat)
+main.add_command(campaign)
 main.add_command(anomaly)
 main.add_command(event)
+main.add_command(compare)
+main.add_command(tune)

@@ -7,6 +7,7 @@ import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 import click
 import pandas as pd
@@ -55,8 +56,13 @@ def load_rules_or_exit(path: Path | None) -> Ruleset:
     try:
         return load_ruleset(path)
     except RulesetError as error:
-        report_problems(error)
-        sys.exit(2)
+        exit_with_problems(error)
+
+
+def exit_with_problems(error: RulesetError) -> NoReturn:
+    """Print every problem of a ruleset or scenario and exit with status 2 (no traceback)."""
+    report_problems(error)
+    sys.exit(2)
 
 
 def report_problems(error: RulesetError) -> None:

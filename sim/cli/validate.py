@@ -25,6 +25,6 @@ def validate(ruleset_dir: Path | None) -> None:
     counts = ", ".join(
         f"{len(getattr(ruleset, table))} {table}"
         for table in ("stalkers", "enemies", "anomalies", "armor", "weapons", "items",
-                      "artifacts", "events", "emissions")
+                      "artifacts", "events", "emissions", "sarcophagus")
     )
     click.echo(f"{ruleset.path}: ok ({counts})")

@@ -33,6 +33,7 @@ SUM_ROUNDS_SQ = 8
 DESTROYED = 9
 SUM_STIMULANTS = 10
 SUM_SPENT = 11
+RESULT_SIZE = 7  # length of the result buffer of fight()
 TOKENS = 12  # histogram of tokens at the end: columns TOKENS .. TOKENS + durability
 
 
@@ -43,7 +44,8 @@ def width(durability: int) -> int:
 
 @jit(inline="always")
 def fight(state, params, stimulants, uses0, uses, bonus, spend, result):
-    """Resolve one fight; fills ``result`` = (outcome, wounds, rounds, tokens, stims, spent).
+    """Resolve one fight; fills ``result`` = (outcome, wounds, rounds, tokens, stims, spent,
+    health at the end).
 
     The procedure follows P-16 (avoid by Stealth) or Z-15..Z-17 (by Reputation),
     P-18..P-21 (rounds, stalker first, flee from round 2), P-23/P-29 (loadout
@@ -117,6 +119,7 @@ def fight(state, params, stimulants, uses0, uses, bonus, spend, result):
     result[3] = tokens
     result[4] = stims
     result[5] = spent
+    result[6] = health
 
 
 @pjit
@@ -127,7 +130,7 @@ def combat_kernel(seed, n_trials, chunk_size, params, stimulants, uses0, bonus, 
     for c in prange(out.shape[0]):
         state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         uses = np.zeros(uses0.shape[0], dtype=np.int64)
-        result = np.zeros(6, dtype=np.int64)
+        result = np.zeros(RESULT_SIZE, dtype=np.int64)
         row = out[c]
         for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
             rng.seed_stream(state, seed, t, rng.DICE)

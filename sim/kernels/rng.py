@@ -45,6 +45,9 @@ _ACCEPT = np.uint64(252)
 _SIX = np.uint64(6)
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
+_S32 = np.uint64(32)
+_MASK32 = np.uint64(0xFFFFFFFF)
+_TWO32 = np.uint64(1 << 32)
 _EIGHT = np.uint64(8)
 _INV53 = 1.0 / 9007199254740992.0
 
@@ -92,10 +95,21 @@ def uniform(state):
 def below(state, n):
     """An integer uniform on ``0 .. n-1`` without modulo bias (``n >= 1``).
 
-    Draws below ``2**64 mod n`` are rejected, so the remaining range is an
-    exact multiple of ``n``.
+    For ``n < 2**32`` this is Lemire's multiply-and-shift method (2019): a
+    32-bit draw times ``n``, keeping the high word, with the rare draws that
+    would bias the result rejected, so a division is needed only on the
+    rejection path. Larger ``n`` reject draws below ``2**64 mod n``.
     """
     un = np.uint64(n)
+    if un <= _MASK32:
+        m = (next_u64(state) >> _S32) * un
+        low = m & _MASK32
+        if low < un:
+            threshold = (_TWO32 - un) % un
+            while low < threshold:
+                m = (next_u64(state) >> _S32) * un
+                low = m & _MASK32
+        return np.int64(m >> _S32)
     threshold = (_ZERO - un) % un
     while True:
         x = next_u64(state)

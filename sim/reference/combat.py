@@ -19,6 +19,7 @@ class FightResult:
     tokens: int
     stimulants: int
     spent: int
+    health: int
 
 
 def _test(rand: random.Random, dice: int, success_on: int, need: int) -> bool:
@@ -36,7 +37,7 @@ def fight(spec: CombatSpec, rand: random.Random) -> FightResult:
 
     def result(outcome: str, rounds: int) -> FightResult:
         spent = sum(spec.loadout.uses) - sum(uses)
-        return FightResult(outcome, wounds_taken, rounds, tokens, stims, spent)
+        return FightResult(outcome, wounds_taken, rounds, tokens, stims, spent, health)
 
     if spec.sneak:
         if spec.avoid_rule == AVOID_STEALTH:

@@ -21,8 +21,8 @@ from typing import Any
 from sim.paths import bundled_ruleset
 from sim.rules import validate as v
 from sim.rules.errors import Problem, RulesetError
-from sim.rules.model import CARD_TYPES, SECTION_TYPES, Rules, Ruleset
-from sim.rules.schema import TABLES, Column, Param, sections
+from sim.rules.model import CARD_TYPES, SECTION_TYPES, Hex, Map, Rules, Ruleset
+from sim.rules.schema import MAP, MAP_COLUMNS, TABLES, Column, Param, sections
 
 RULES_FILE = "rules.toml"
 NOTES = "notes"
@@ -66,7 +66,7 @@ def _load(path: str | Path | None) -> tuple[Ruleset | None, list[Problem]]:
     problems: list[Problem] = []
     digest = hashlib.sha256()
     blobs: dict[str, bytes | None] = {}
-    for name in (RULES_FILE, *(t + ".csv" for t in TABLES)):
+    for name in (RULES_FILE, *(t + ".csv" for t in TABLES), MAP + ".csv"):
         data = _read_bytes(root / name, problems)
         blobs[name] = data
         # Name and length frame each file so that moving bytes between files changes the hash.
@@ -82,6 +82,11 @@ def _load(path: str | Path | None) -> tuple[Ruleset | None, list[Problem]]:
         types = {str(r.values["type"]) for r in artifacts if r.values.get("type")}
         ref = str(root / "artifacts.csv")
         problems += v.artifact_types(str(root / "anomalies.csv"), tables["anomalies"], types, ref)
+    if tables["sarcophagus"] and tables["enemies"] is not None:
+        names = {str(r.values["name"]) for r in tables["enemies"]}
+        problems += v.references(str(root / "sarcophagus.csv"), tables["sarcophagus"], "enemy",
+                                 names, str(root / "enemies.csv"))
+    hexes = _read_map(str(root / f"{MAP}.csv"), blobs[MAP + ".csv"], rules, problems)
     if problems:
         order = [str(root / n) for n in blobs]
         return None, sorted(problems, key=lambda p: (order.index(p.file), p.line or 0))
@@ -93,7 +98,12 @@ def _load(path: str | Path | None) -> tuple[Ruleset | None, list[Problem]]:
         cards[t] = MappingProxyType({str(r.values["name"]): cls(**r.values) for r in rows})
         lines.update({(t, str(r.values["name"])): r.line for r in rows})
     ruleset = Ruleset(
-        path=root, rules=rules, sha256=digest.hexdigest(), lines=MappingProxyType(lines), **cards
+        path=root,
+        rules=rules,
+        sha256=digest.hexdigest(),
+        lines=MappingProxyType(lines),
+        map=Map(tuple(hexes)),
+        **cards,
     )
     return ruleset, []
 
@@ -122,8 +132,31 @@ def _decode(file: str, data: bytes, problems: list[Problem]) -> str | None:
 # --- CSV tables ------------------------------------------------------------------------------
 
 
+def _read_map(file: str, data: bytes | None, rules: Any, problems: list[Problem]) -> list[Hex]:
+    """Hexes of ``map.csv`` (Z-18 to Z-26) after the cell, row and whole-map checks."""
+    n_before = len(problems)
+    rows = _read_table(file, data, MAP_COLUMNS, problems, unique_names=False)
+    if rows is None:
+        return []
+    clean = len(problems) == n_before
+    movement = rules.movement
+    problems += v.map_table(file, rows, movement.base_steps, movement.epicentre_cost, clean)
+    if len(problems) > n_before:
+        return []
+    hexes = []
+    for row in rows:
+        values = dict(row.values)
+        values["roads"] = v.parse_roads(row.cells.get("roads", ""))[0]
+        hexes.append(Hex(**values, line=row.line))  # type: ignore[arg-type]
+    return hexes
+
+
 def _read_table(
-    file: str, data: bytes | None, columns: tuple[Column, ...], problems: list[Problem]
+    file: str,
+    data: bytes | None,
+    columns: tuple[Column, ...],
+    problems: list[Problem],
+    unique_names: bool = True,
 ) -> list[v.Row] | None:
     """Rows of one CSV table with typed values, or None if it cannot be read at all."""
     if data is None:
@@ -175,7 +208,8 @@ def _read_table(
             for column, msg in check(row):
                 problems.append(Problem(file, line, column, row.cells.get(column), msg))
         rows.append(row)
-    problems += v.duplicate_names(file, rows)
+    if unique_names:
+        problems += v.duplicate_names(file, rows)
     if Path(file).stem == "emissions" and header_ok:
         problems += v.emission_order(file, rows)
     return rows
@@ -225,6 +259,9 @@ def _read_rules(file: str, data: bytes | None, problems: list[Problem]) -> Any:
                 values = {}
             lines = _key_lines(text)
             values = _check_rules(file, values, lines, problems)
+            cost = values.get("movement", {}).get("epicentre_cost")
+            if cost is not None:
+                problems += v.epicentre_cost(file, lines.get("movement.epicentre_cost"), cost)
     out = {}
     for section, params in sections().items():
         given = values.get(section, {})

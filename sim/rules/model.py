@@ -14,7 +14,7 @@ from dataclasses import dataclass, make_dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from sim.rules.schema import DAMAGE_TYPES, sections
+from sim.rules.schema import DAMAGE_TYPES, DIRECTIONS, EPICENTRE_LOCATIONS, sections
 
 
 @dataclass(frozen=True)
@@ -164,6 +164,16 @@ class Event:
 
 
 @dataclass(frozen=True)
+class SarcophagusCard:
+    """What waits in the Sarcophagus (P-50): the enemy card ``enemy``, fought in ``order``."""
+
+    name: str
+    order: int
+    enemy: str
+    notes: str = ""
+
+
+@dataclass(frozen=True)
 class Emission:
     """An Emission card (P-48, P-49); ``final`` marks the Final Emission."""
 
@@ -177,6 +187,92 @@ class Emission:
     notes: str = ""
 
 
+@dataclass(frozen=True)
+class Hex:
+    """One row of ``map.csv`` (Z-18 to Z-26).
+
+    Attributes
+    ----------
+    q, r : int
+        Axial coordinates; neighbour ``d`` is ``(q, r) + DIRECTIONS[d]``.
+    terrain : int
+        1 road, 2 field, 3 forest/hills, 4 swamp/lake, 5 mountains, 6 impassable
+        mountains: the step cost of entering the hex (Z-21, Z-22), except in the
+        Epicentre (``movement.epicentre_cost``, Z-03).
+    location : str
+        ``""`` (no location) or one of :data:`~sim.rules.schema.LOCATIONS`.
+    name : str
+        The location's name, ``""`` if none.
+    faction : str
+        Owner of a base, ``""`` otherwise.
+    roads : tuple of tuple of int
+        Road segments through the hex, each the directions it leaves by; two
+        segments are roads crossing without a junction (Z-26).
+    notes : str
+        Free text.
+    line : int
+        Line in ``map.csv`` (for later error messages).
+    """
+
+    q: int
+    r: int
+    terrain: int
+    location: str = ""
+    name: str = ""
+    faction: str = ""
+    roads: tuple[tuple[int, ...], ...] = ()
+    notes: str = ""
+    line: int = 0
+
+    @property
+    def epicentre(self) -> bool:
+        """True for Epicentre hexes, including the Sarcophagus (Z-03)."""
+        return self.location in EPICENTRE_LOCATIONS
+
+    def neighbour(self, direction: int) -> tuple[int, int]:
+        """Axial coordinates of the neighbour in ``direction`` (0..5)."""
+        dq, dr = DIRECTIONS[direction]
+        return self.q + dq, self.r + dr
+
+
+@dataclass(frozen=True)
+class Map:
+    """The hex map of a ruleset (``map.csv``), hexes in file order.
+
+    Plain Python and immutable; :func:`sim.campaign.hexmap.compile_map` turns
+    it into arrays.
+    """
+
+    hexes: tuple[Hex, ...] = ()
+
+    def __len__(self) -> int:
+        return len(self.hexes)
+
+    def at(self, q: int, r: int) -> Hex | None:
+        """The hex at axial ``(q, r)``, or None if it is not on the map."""
+        for h in self.hexes:
+            if h.q == q and h.r == r:
+                return h
+        return None
+
+    def named(self, name: str) -> Hex:
+        """The hex whose location is called ``name``.
+
+        Raises
+        ------
+        KeyError
+            If no location has that name.
+        """
+        for h in self.hexes:
+            if h.name == name:
+                return h
+        raise KeyError(f"no location named {name!r} on the map")
+
+    def of_kind(self, location: str) -> tuple[Hex, ...]:
+        """Every hex whose ``location`` is ``location``, in file order."""
+        return tuple(h for h in self.hexes if h.location == location)
+
+
 CARD_TYPES: dict[str, type] = {
     "stalkers": Stalker,
     "enemies": Enemy,
@@ -187,6 +283,7 @@ CARD_TYPES: dict[str, type] = {
     "artifacts": Artifact,
     "events": Event,
     "emissions": Emission,
+    "sarcophagus": SarcophagusCard,
 }
 """Card class per table (file ``<table>.csv``)."""
 
@@ -231,6 +328,10 @@ class Ruleset:
         ``rules.toml`` values, defaults filled in.
     stalkers, enemies, anomalies, armor, weapons, items, artifacts, events, emissions : Mapping
         Card name -> card, in file order (read-only).
+    sarcophagus : Mapping
+        The Sarcophagus deck (P-50), card name -> card; see :meth:`sarcophagus_deck`.
+    map : Map
+        The hex map (``map.csv``).
     """
 
     path: Path
@@ -244,8 +345,10 @@ class Ruleset:
     artifacts: Mapping[str, Artifact]
     events: Mapping[str, Event]
     emissions: Mapping[str, Emission]
+    sarcophagus: Mapping[str, SarcophagusCard]
     sha256: str
     lines: Mapping[tuple[str, str], int]
+    map: Map = Map()
 
     def digest(self) -> str:
         """SHA-256 (hex) of the ruleset files' bytes, for provenance in reports."""
@@ -258,6 +361,10 @@ class Ruleset:
     def where(self, table: str, name: str) -> str:
         """``file:line`` of a card, for error messages of later stages."""
         return f"{self.path / (table + '.csv')}:{self.lines[(table, name)]}"
+
+    def sarcophagus_deck(self) -> tuple[str, ...]:
+        """Enemy cards waiting in the Sarcophagus, in the order they are fought (P-50)."""
+        return tuple(c.enemy for c in sorted(self.sarcophagus.values(), key=lambda c: c.order))
 
     def emission_deck(self) -> tuple[Emission, ...]:
         """Emission cards sorted by ``order``; the last is the Final Emission (P-49)."""

@@ -186,8 +186,44 @@ TABLES: dict[str, tuple[Column, ...]] = {
         _enum("wound_type", HEALTH_DAMAGE, required=False, default="physical"),
         NOTES,
     ),
+    "sarcophagus": (
+        NAME,
+        _int("order", 1, 99),  # P-50: fought in this order
+        Column("enemy", "name"),  # a card of enemies.csv
+        NOTES,
+    ),
 }
 """Columns per table; the file is ``<table>.csv``. Order is the documented order."""
+
+MAP = "map"
+"""The hex map table, ``map.csv``: one row per hex, not a card table (Z-18 to Z-26)."""
+
+DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+"""Axial ``(dq, dr)`` of the six neighbours; direction ``d`` is opposite ``(d + 3) % 6``."""
+
+LOCATIONS = ("open", "secret", "complex", "bunker", "base", "epicentre", "sarcophagus")
+"""Location kinds of a hex (P-38, P-48, P-50; Z-03). Blank: plain Zone terrain."""
+
+NAMED_LOCATIONS = ("complex", "bunker", "base", "sarcophagus")
+"""Locations that must carry a name (objectives and places a stalker is sent to)."""
+
+EPICENTRE_LOCATIONS = ("epicentre", "sarcophagus")
+"""Hexes of the Epicentre (Z-03); the Sarcophagus lies inside it (assumption)."""
+
+FACTIONS = ("duty", "freedom", "ecologists", "military")
+"""Owners of the faction bases (P-26, Z-05)."""
+
+MAP_COLUMNS: tuple[Column, ...] = (
+    _int("q", -999, 999),  # axial coordinates (Z-18)
+    _int("r", -999, 999),
+    _int("terrain", 1, 6),  # Z-21, Z-22: step cost; Epicentre hexes cost movement.epicentre_cost
+    _enum("location", LOCATIONS, blank=True, default=""),
+    Column("name", "text", blank=True, default=""),  # required for NAMED_LOCATIONS
+    _enum("faction", FACTIONS, blank=True, default=""),  # bases only
+    Column("roads", "text", blank=True, default=""),  # Z-25, Z-26: e.g. "0-3;1-4", "0-2-4"
+    NOTES,
+)
+"""Columns of ``map.csv``; cross-column and whole-map checks are in :mod:`sim.rules.validate`."""
 
 
 @dataclass(frozen=True)
@@ -223,6 +259,9 @@ class Param:
 PARAMS: tuple[Param, ...] = (
     Param("dice", "success_on", int, 5, 2, 6, "Gap: test procedure (seed 001); P-02"),
     Param("movement", "base_steps", int, 6, 1, 30, "Z-19"),
+    Param("movement", "epicentre_cost", int, 5, 1, 30, "Z-03; Gap: Epicentre hex costs"),
+    Param("movement", "road_change_cost", int, 2, 0, 30, "Z-26; Gap: replace or add (add)"),
+    Param("movement", "items_in_epicentre", bool, False, rules="Z-03"),
     Param("emission", "threshold", int, 5, 1, 30, "P-48"),
     Param("economy", "mutant_trophy_lot", int, 5, 1, 99, "P-26, P-28"),
     Param("economy", "mutant_trophy_price", int, 500, 0, 1_000_000, "P-26, P-28"),
@@ -244,6 +283,34 @@ PARAMS: tuple[Param, ...] = (
     Param("anomaly", "voluntary_bonus_dice", int, 1, 0, 10, "P-36"),
     Param("armor", "absorbs_radiation", bool, True, rules="P-01, P-03; Gap: radiation procedure"),
     Param("armor", "absorbs_psi", bool, True, rules="Gap: armour against mental disturbances"),
+    Param("economy", "stalker_trophy_lot", int, 5, 1, 99, "P-27"),
+    Param("campaign", "max_days", int, 120, 1, 2000,
+          "safety cap; games still running are 'capped'"),
+    Param("campaign", "open_location_draw", str, "event",
+          rules="Gap: what an empty Open Space location holds",
+          choices=("nothing", "event", "enemy", "anomaly")),
+    Param("campaign", "secret_location_draw", str, "enemy",
+          rules="Gap: what an empty Secret Location holds (P-26, P-27)",
+          choices=("nothing", "event", "enemy", "anomaly")),
+    Param("zone", "enemies_per_day", int, 1, 0, 20, "P-30, P-47; Gap: Zone phase"),
+    Param("zone", "anomalies_per_day", int, 1, 0, 20, "P-30, P-47; Gap: Zone phase"),
+    Param("zone", "enemy_limit", int, 6, 0, 200, "P-47; Gap: board limits"),
+    Param("zone", "anomaly_limit", int, 6, 0, 200, "P-47; Gap: board limits"),
+    Param("zone", "environment_change_chance", float, 0.2, 0.0, 1.0,
+          "P-47; Gap: how often the Environment changes"),
+    Param("emission", "tokens_per_limit", int, 1, 0, 30, "P-47; Gap: tokens per trigger"),
+    Param("emission", "tokens_per_environment", int, 1, 0, 30, "P-47; Gap: tokens per trigger"),
+    Param("emission", "tokens_per_knockout", int, 1, 0, 30, "P-47; Gap: tokens per trigger"),
+    Param("emission", "tokens_per_concussion", int, 1, 0, 30, "P-47; Gap: tokens per trigger"),
+    Param("emission", "tokens_per_deformation", int, 1, 0, 30, "P-47; Gap: tokens per trigger"),
+    Param("emission", "accumulate", str, "persist", rules="P-49; Gap: what 'accumulate' means",
+          choices=("persist", "card")),
+    Param("emission", "armor_absorbs", bool, False,
+          rules="Gap: whether the armour roll applies to Emission wounds and doses"),
+    Param("death", "deformation_limit", int, 5, 1, 99, "P-39, P-43"),
+    Param("death", "regain", int, 1, 1, 30, "P-37, P-40"),
+    Param("death", "knocked_down_days", int, 1, 0, 30, "P-37, P-42; Gap: rounds and turns"),
+    Param("death", "lost_days", int, 1, 0, 30, "P-38, P-41"),
 )
 """Every ``rules.toml`` key. Missing keys take the default; unknown keys are errors."""
 

@@ -13,7 +13,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from sim.rules.errors import Problem
-from sim.rules.schema import AUTO, HEALTH_DAMAGE, Column
+from sim.rules.schema import (
+    AUTO,
+    DIRECTIONS,
+    EPICENTRE_LOCATIONS,
+    HEALTH_DAMAGE,
+    NAMED_LOCATIONS,
+    Column,
+)
 
 _INT = re.compile(r"[+-]?\d+")
 
@@ -158,11 +165,60 @@ def _artifact(row: Row) -> list[tuple[str, str]]:
     return out
 
 
+def parse_roads(text: str) -> tuple[tuple[tuple[int, ...], ...], str | None]:
+    """Road segments of a ``roads`` cell (``"0-3;1-4"``), or ``((), message)`` if invalid.
+
+    Segments are separated by ``;`` and their directions (0..5) by ``-``; a
+    direction may appear only once in the cell (Z-26: a hex edge carries one road).
+    """
+    if text == "":
+        return (), None
+    segments: list[tuple[int, ...]] = []
+    seen: set[int] = set()
+    for part in text.split(";"):
+        dirs = []
+        for item in (i.strip() for i in part.split("-")):
+            if item == "":
+                return (), f"{show(text)} has an empty direction; write e.g. '0-3' or '0-3;1-4'"
+            if item not in ("0", "1", "2", "3", "4", "5"):
+                return (), f"{show(text)}: {show(item)} is not a direction 0..5"
+            d = int(item)
+            if d in seen:
+                return (), f"{show(text)}: direction {d} appears twice"
+            seen.add(d)
+            dirs.append(d)
+        segments.append(tuple(dirs))
+    return tuple(segments), None
+
+
+def _map_row(row: Row) -> list[tuple[str, str]]:
+    out = []
+    v, cells = row.values, row.cells
+    location = v.get("location")
+    name, faction = cells.get("name", ""), cells.get("faction", "")
+    if location in NAMED_LOCATIONS and name == "":
+        out.append(("name", f"empty cell; location '{location}' needs a name"))
+    if location == "" and name != "":
+        out.append(("name", f"{show(name)} names no location; leave it empty or set 'location'"))
+    if location == "base" and faction == "":
+        out.append(("faction", "empty cell; location 'base' needs a faction"))
+    if location not in (None, "base") and faction != "":
+        out.append(("faction", f"{show(faction)} must be empty unless location is 'base'"))
+    roads, msg = parse_roads(cells.get("roads", ""))
+    if msg is not None:
+        out.append(("roads", msg))
+    terrain = v.get("terrain")
+    if roads and terrain not in (None, 1):
+        out.append(("terrain", f"{terrain} is not 1 (road) but the hex has roads (Z-21, Z-25)"))
+    return out
+
+
 ROW_CHECKS: dict[str, RowCheck] = {
     "items": _item,
     "enemies": _enemy,
     "events": _event,
     "artifacts": _artifact,
+    "map": _map_row,
 }
 
 
@@ -225,4 +281,165 @@ def artifact_types(file: str, anomalies: list[Row], types: set[str], ref: str) -
         if isinstance(t, str) and t and t not in types:
             msg = f"{show(t)} is not the type of any artifact in {ref}" + suggest(t, types)
             out.append(Problem(file, row.line, "artifact_type", t, msg))
+    return out
+
+
+def references(file: str, rows: list[Row], column: str, names: set[str], ref: str) -> list[Problem]:
+    """Each row's ``column`` must name a card of another table (e.g. the Sarcophagus deck, P-50)."""
+    out = []
+    for row in rows:
+        name = row.values.get(column)
+        if name and name not in names:
+            msg = f"{show(str(name))} is not a card in {ref}" + suggest(str(name), names)
+            out.append(Problem(file, row.line, column, str(name), msg))
+    return out
+
+
+# --- the hex map (Z-03, Z-18 to Z-26) ---------------------------------------------------------
+
+EPICENTRE_PAIR_MORE_THAN = 9
+"""Z-03: two Epicentre hexes cost more than 9 steps (the jetpack's total)."""
+
+
+def epicentre_cost(file: str, line: int | None, cost: int) -> list[Problem]:
+    """``movement.epicentre_cost`` must make two Epicentre hexes cost more than 9 (Z-03)."""
+    if 2 * cost > EPICENTRE_PAIR_MORE_THAN:
+        return []
+    least = EPICENTRE_PAIR_MORE_THAN // 2 + 1
+    msg = (
+        f"{cost} is too low: two Epicentre hexes must cost more than"
+        f" {EPICENTRE_PAIR_MORE_THAN} steps (Z-03), so at least {least}"
+    )
+    return [Problem(file, line, "movement.epicentre_cost", str(cost), msg)]
+
+
+def _label(row: Row) -> str:
+    name = row.values.get("name")
+    where = f"({row.values['q']}, {row.values['r']})"
+    return f"{show(str(name))} {where}" if name else f"{row.values.get('location')} {where}"
+
+
+def map_table(
+    file: str, rows: list[Row], base_steps: int, epi_cost: int, clean: bool = True
+) -> list[Problem]:
+    """Whole-map checks of ``map.csv``.
+
+    Duplicate coordinates, unique location names, roads that match across
+    each edge (Z-25, Z-26), exactly one Sarcophagus, at least one bunker
+    (P-37), and that every complex, bunker, base and the Sarcophagus can be
+    reached from every other with the base allowance (Z-19, Z-22). The
+    reachability check runs only when the map has no other problem (``clean``
+    and nothing found here).
+
+    Parameters
+    ----------
+    file : str
+        Path of ``map.csv`` as given.
+    rows : list of Row
+        Rows already checked cell by cell; rows with invalid cells are skipped
+        where they would only repeat a problem.
+    base_steps, epi_cost : int
+        ``movement.base_steps`` and ``movement.epicentre_cost``.
+    clean : bool
+        Whether the file had no problem so far (cells, rows, header).
+    """
+    out: list[Problem] = []
+    where: dict[tuple[int, int], Row] = {}
+    for row in rows:
+        if not (isinstance(row.values.get("q"), int) and isinstance(row.values.get("r"), int)):
+            continue
+        key = (int(row.values["q"]), int(row.values["r"]))  # type: ignore[call-overload]
+        if key in where:
+            msg = f"hex {key} duplicates the hex on line {where[key].line}"
+            out.append(Problem(file, row.line, "q", row.cells["q"], msg))
+        else:
+            where[key] = row
+    names: dict[str, int] = {}
+    for row in rows:
+        name = row.cells.get("name", "")
+        if name in names:
+            msg = f"{show(name)} duplicates the name on line {names[name]}"
+            out.append(Problem(file, row.line, "name", name, msg))
+        elif name:
+            names[name] = row.line
+    roads = {}
+    for key, row in where.items():
+        segments, msg = parse_roads(row.cells.get("roads", ""))
+        if msg is None:  # a bad cell is reported by the row check; its edges are not checked
+            roads[key] = segments
+    for (q, r), row in where.items():
+        own = {d for seg in roads.get((q, r), ()) for d in seg}
+        for d in sorted(own):
+            n = (q + DIRECTIONS[d][0], r + DIRECTIONS[d][1])
+            back = (d + 3) % 6
+            if n not in where:
+                msg = f"direction {d} leads to {n}, which is not on the map"
+                out.append(Problem(file, row.line, "roads", row.cells["roads"], msg))
+            elif n in roads and not any(back in seg for seg in roads[n]):
+                msg = (
+                    f"direction {d} leads to {n} (line {where[n].line}), whose roads do not"
+                    f" include the opposite direction {back}"
+                )
+                out.append(Problem(file, row.line, "roads", row.cells["roads"], msg))
+    sarcophagi = [r for r in rows if r.values.get("location") == "sarcophagus"]
+    if not sarcophagi and all(r.values.get("location") is not None for r in rows):
+        msg = "no hex is the 'sarcophagus' (exactly one is needed, P-50)"
+        out.append(Problem(file, None, "location", None, msg))
+    for row in sarcophagi[1:]:
+        msg = f"'sarcophagus' is a second Sarcophagus (first on line {sarcophagi[0].line})"
+        out.append(Problem(file, row.line, "location", "sarcophagus", msg))
+    if all(r.values.get("location") != "bunker" for r in rows) and all(
+        r.values.get("location") is not None for r in rows
+    ):
+        msg = "no hex is a 'bunker' (P-37 moves an unconscious stalker to the nearest one)"
+        out.append(Problem(file, None, "location", None, msg))
+    if clean and not out and rows:
+        out += _reachable(file, rows, where, base_steps, epi_cost)
+    return out
+
+
+def _reachable(
+    file: str, rows: list[Row], where: dict[tuple[int, int], Row], base_steps: int, epi_cost: int
+) -> list[Problem]:
+    """Objectives that cannot reach, or be reached from, the first objective.
+
+    A day starts off any road segment, so a neighbour can be entered on some
+    day exactly when its own cost fits in a whole day's allowance; reachability
+    is then plain graph search over hexes (the road change cost never blocks).
+    """
+
+    def cost(row: Row) -> int:
+        epi = row.values.get("location") in EPICENTRE_LOCATIONS
+        return epi_cost if epi else int(row.values["terrain"])  # type: ignore[call-overload]
+
+    def search(start: tuple[int, int], forward: bool) -> set[tuple[int, int]]:
+        seen = {start}
+        todo = [start]
+        while todo:
+            q, r = todo.pop()
+            for dq, dr in DIRECTIONS:
+                n = (q + dq, r + dr)
+                if n in seen or n not in where:
+                    continue
+                if cost(where[n] if forward else where[(q, r)]) <= base_steps:
+                    seen.add(n)
+                    todo.append(n)
+        return seen
+
+    goals = [r for r in rows if r.values.get("location") in NAMED_LOCATIONS]
+    if len(goals) < 2:
+        return []
+    first = goals[0]
+    key = (int(first.values["q"]), int(first.values["r"]))  # type: ignore[call-overload]
+    ahead, behind = search(key, True), search(key, False)
+    out = []
+    for row in goals[1:]:
+        at = (int(row.values["q"]), int(row.values["r"]))  # type: ignore[call-overload]
+        for reached, verb in ((ahead, "cannot be reached from"), (behind, "cannot reach")):
+            if at not in reached:
+                msg = (
+                    f"{_label(row)} {verb} {_label(first)} (line {first.line}) with the base"
+                    f" allowance of {base_steps} steps (Z-19, Z-22)"
+                )
+                out.append(Problem(file, row.line, "location", row.cells["location"], msg))
     return out

@@ -42,7 +42,14 @@ class Stream:
         return _mix64(self.counter)
 
     def below(self, n: int) -> int:
-        """Uniform integer in 0..n-1 (rejection, no modulo bias)."""
+        """Uniform integer in 0..n-1 without bias, as :func:`sim.kernels.rng.below`."""
+        if n < 1 << 32:
+            m = (self.next_u64() >> 32) * n
+            if m & 0xFFFFFFFF < n:
+                threshold = ((1 << 32) - n) % n
+                while m & 0xFFFFFFFF < threshold:
+                    m = (self.next_u64() >> 32) * n
+            return m >> 32
         threshold = (-n) % (1 << 64) % n
         while True:
             x = self.next_u64()

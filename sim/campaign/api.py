@@ -1,0 +1,165 @@
+"""Run whole campaigns and summarise them: the library behind ``zonesim campaign``.
+
+:func:`run_campaign` compiles a scenario, runs the campaign kernel and
+returns a :class:`CampaignResult` whose numbers all carry 95 % intervals:
+P(reached the Sarcophagus), P(survived), P(killed by the Final Emission), the
+table of how games end, days to the Sarcophagus (mean, median, 10th and 90th
+percentile, histogram), a Kaplan-Meier survival curve by day (games are cut
+off by reaching the Sarcophagus, which censors them), and per-game means of
+knock-outs, Emissions, items used and more.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from sim import runner, stats
+from sim.campaign.compile import CampaignArrays, compile_campaign
+from sim.campaign.scenario import Scenario
+from sim.kernels import campaign as K
+
+ENDS = ("reached", "knocked_out_in_sarcophagus", "concussion_in_sarcophagus",
+        "fifth_deformation", "knockout_and_concussion", "final_emission", "capped")
+"""How a game ends, in kernel order (:mod:`sim.kernels.campaign`)."""
+
+DEATHS = ENDS[1:6]
+
+MEANS = {"knockouts": K.SUM_KNOCKOUTS, "concussions": K.SUM_CONCUSSIONS,
+         "deformations": K.SUM_DEFORMATIONS, "emissions": K.SUM_EMISSIONS,
+         "emissions_suffered": K.SUM_EMISSIONS_HIT, "items_used": K.SUM_ITEMS_USED,
+         "fights": K.SUM_FIGHTS, "kills": K.SUM_KILLS, "anomalies_entered": K.SUM_ANOMALIES,
+         "artifacts_found": K.SUM_ARTIFACTS, "events": K.SUM_EVENTS,
+         "complexes_explored": K.SUM_COMPLEXES, "rubles_at_end": K.SUM_RUBLES}
+
+
+def simulate(arrays: CampaignArrays, trials: int, seed: int, threads: int | None = None,
+             chunk_size: int | None = None) -> np.ndarray:
+    """Kernel aggregates of ``trials`` games (columns of :mod:`sim.kernels.campaign`)."""
+    width = K.HIST + K.N_ENDS * (arrays.max_days + 1)
+    return runner.run_counts(K.campaign_kernel, seed, trials, (width,), *arrays.args(),
+                             threads=threads, chunk_size=chunk_size)
+
+
+def _percentile(hist: np.ndarray, q: float) -> float | None:
+    """The smallest day by which a fraction ``q`` of the histogram's games ended."""
+    total = hist.sum()
+    if total == 0:
+        return None
+    return float(np.searchsorted(np.cumsum(hist), q * total))
+
+
+def kaplan_meier(deaths: np.ndarray, ended: np.ndarray, trials: int) -> list[dict]:
+    """Kaplan-Meier survival by day with Greenwood 95 % intervals.
+
+    Parameters
+    ----------
+    deaths : ndarray of int, shape (max_days + 1,)
+        Games ended by a death on each day.
+    ended : ndarray of int, shape (max_days + 1,)
+        Games ended on each day for any reason (deaths, and the censored ones
+        that reached the Sarcophagus or were cut off).
+    trials : int
+        Games at the start.
+
+    Returns
+    -------
+    list of dict
+        ``{"day", "survival", "ci_low", "ci_high", "at_risk"}`` for days 1..max_days.
+    """
+    curve, survival, greenwood = [], 1.0, 0.0
+    at_risk = trials - int(ended[0])
+    for day in range(1, len(deaths)):
+        d = int(deaths[day])
+        if at_risk > 0 and d > 0:
+            survival *= 1.0 - d / at_risk
+            if at_risk > d:
+                greenwood += d / (at_risk * (at_risk - d))
+        half = stats.Z95 * survival * math.sqrt(greenwood)
+        curve.append({"day": day, "survival": survival, "ci_low": max(0.0, survival - half),
+                      "ci_high": min(1.0, survival + half), "at_risk": at_risk})
+        at_risk -= int(ended[day])
+    return curve
+
+
+@dataclass(frozen=True)
+class CampaignResult:
+    """Aggregated games of one scenario; every number from ``counts``."""
+
+    scenario: str
+    trials: int
+    seed: int
+    max_days: int
+    counts: np.ndarray
+
+    def histogram(self, end: int) -> np.ndarray:
+        """Games with ``end`` (a kernel code) by the day they ended, days 0..max_days."""
+        start = K.HIST + end * (self.max_days + 1)
+        return self.counts[start:start + self.max_days + 1]
+
+    def _share(self, count: int) -> dict:
+        low, high = stats.wilson(int(count), self.trials)
+        return {"mc": int(count) / self.trials, "ci_low": low, "ci_high": high}
+
+    def to_dict(self) -> dict:
+        """The JSON document of ``zonesim campaign`` (keys as in the campaign issue)."""
+        ends = self.counts[:K.N_ENDS]
+        reached = self.histogram(K.REACHED)
+        days = np.arange(self.max_days + 1)
+        n_reached = int(reached.sum())
+        deaths = sum(self.histogram(e) for e in range(1, 6))
+        ended = sum(self.histogram(e) for e in range(K.N_ENDS))
+        mean_days = float((reached * days).sum() / n_reached) if n_reached else None
+        means = {}
+        for name, column in MEANS.items():
+            means[name] = float(self.counts[column]) / self.trials
+        return {
+            "scenario": self.scenario,
+            "trials": self.trials,
+            "seed": self.seed,
+            "p_sarcophagus": self._share(ends[K.REACHED]),
+            "p_survive": self._share(ends[K.REACHED] + ends[K.CAPPED]),
+            "p_final_emission": self._share(ends[K.DEATH_FINAL_EMISSION]),
+            "p_capped": self._share(ends[K.CAPPED]),
+            "days": {
+                "mean": mean_days,
+                "median": _percentile(reached, 0.5),
+                "p10": _percentile(reached, 0.1),
+                "p90": _percentile(reached, 0.9),
+                "histogram": [int(x) for x in reached],
+            },
+            "causes": [{"cause": name, **self._share(ends[i])}
+                       for i, name in enumerate(ENDS) if name in DEATHS],
+            "ends": [{"end": name, **self._share(ends[i])} for i, name in enumerate(ENDS)],
+            "survival": kaplan_meier(deaths, ended, self.trials),
+            "game_days": stats.mean_interval(float(self.counts[K.SUM_DAYS]),
+                                             float(self.counts[K.SUM_DAYS_SQ]), self.trials)[0],
+            **means,
+        }
+
+    def to_frame(self) -> pd.DataFrame:
+        """One flat row: each probability with its interval, the day statistics and means."""
+        data = self.to_dict()
+        row = {"scenario": self.scenario, "trials": self.trials, "seed": self.seed}
+        for key in ("p_sarcophagus", "p_survive", "p_final_emission", "p_capped"):
+            row[key] = data[key]["mc"]
+            row[f"{key}_ci_low"] = data[key]["ci_low"]
+            row[f"{key}_ci_high"] = data[key]["ci_high"]
+        for key in ("mean", "median", "p10", "p90"):
+            row[f"days_{key}"] = data["days"][key]
+        for cause in data["causes"]:
+            row[f"death_{cause['cause']}"] = cause["mc"]
+        for key in MEANS:
+            row[key] = data[key]
+        return pd.DataFrame([row])
+
+
+def run_campaign(scenario: Scenario, *, trials: int, seed: int, threads: int | None = None,
+                 chunk_size: int | None = None) -> CampaignResult:
+    """Compile ``scenario`` and run ``trials`` games of it (P-37..P-50, Z-18..Z-26)."""
+    arrays = compile_campaign(scenario)
+    counts = simulate(arrays, trials, seed, threads, chunk_size)
+    return CampaignResult(scenario.name, trials, seed, arrays.max_days, counts)

@@ -1,0 +1,342 @@
+"""Compile a scenario (ruleset, map, stalker, loadout, policy) into campaign-kernel arrays.
+
+Everything the day loop needs is resolved here, once: the map's first-day
+route tables for every start hex, objective and movement allowance
+(:mod:`sim.campaign.route`), each enemy card as a packed fight
+(:mod:`sim.encounter.combat`), each anomaly and event card as packed
+parameters (:mod:`sim.encounter.anomaly`), the Emission deck in order, and
+the scalar rule parameters and policy thresholds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from sim.campaign import route
+from sim.campaign.hexmap import HexMap, compile_map
+from sim.campaign.scenario import Scenario
+from sim.encounter import anomaly as hazards
+from sim.encounter.combat import CombatPolicy, compile_combat
+from sim.kernels import campaign as K
+from sim.rules import HEALTH_DAMAGE, Ruleset
+
+DRAWS = {"nothing": K.DRAW_NOTHING, "event": K.DRAW_EVENT, "enemy": K.DRAW_ENEMY,
+         "anomaly": K.DRAW_ANOMALY}
+HABITATS = {"open": K.HAB_OPEN, "secret": K.HAB_SECRET, "any": K.HAB_ANY}
+ENEMY_KINDS = {"mutant": K.KIND_MUTANT, "stalker": K.KIND_STALKER, "animal": K.KIND_ANIMAL}
+ITEM_EFFECTS = {"event_avoid": K.ITEM_EVENT, "escape": K.ITEM_ESCAPE, "medkit": K.ITEM_MEDKIT,
+                "stimulant": K.ITEM_STIMULANT, "movement": K.ITEM_MOVEMENT}
+AUTO_VALUE = -1  # item value of an automatic event item (Torsion scanner, Z-09)
+
+
+class CampaignInputError(ValueError):
+    """A scenario the campaign model cannot run (reported, exit status 2)."""
+
+
+@dataclass(frozen=True, eq=False)
+class CampaignArrays:
+    """The campaign kernel's arguments, in order (see :mod:`sim.kernels.campaign`).
+
+    Per-card tables are packed into a few 2-D int64 arrays (fewer kernel
+    arguments make calls between jitted functions cheap); their columns are
+    the ``H_*``, ``I_*``, ``N_*``, ``V_*`` and ``M_*`` constants of the kernel
+    module, and the properties below name them for readers.
+
+    Attributes
+    ----------
+    cp : int64 (C_SIZE,)
+        Scalar rules and policy (``C_*`` indices).
+    hexes : int64 (n_hex, 3)
+        Location kind code; nearest bunker hex (P-37); that bunker's objective index.
+    day_table : int32 (n_hex, n_targets, n_allowances, width)
+        First day of the optimal route (:func:`sim.campaign.route.day_paths`).
+    day_len : int32 (n_hex, n_targets, n_allowances)
+        Hexes entered on that day.
+    target_hex : int64 (n_targets,)
+        Objectives: the Secret Complexes in visiting order, the Sarcophagus, the bunkers.
+    allowance_of_value : int64 (max item value + 1,)
+        Allowance index for a movement item of each value (Z-01..Z-03).
+    place_open, place_secret, place_any : int64
+        Location hexes for cards of each habitat (P-26..P-28).
+    it : int64 (n_items, 4)
+        Per item card of ``items.csv``: effect code, value (-1: automatic),
+        price, starting count.
+    item_order, shopping : int64
+        Item kinds by price (cheapest first, P-37 losses); the shopping list.
+    e_params, e_bonus, e_spend, e_uses0 : int64
+        Per enemy card, the packed fight (``P_*``) and its loadout tables.
+    en : int64 (n_enemies, 4)
+        Per enemy card: trophy kind, habitat, psi flag, count.
+    sarcophagus : int64
+        Enemy cards waiting in the Sarcophagus, in order (P-50).
+    a_params, a_count : per anomaly card
+        Packed encounter (``A_*``) and count.
+    art_deck0, art_value : per artefact type
+        Cards in the artefact deck (P-35) and the value of one card (mean price).
+    ev : int64 (n_events, 6)
+        Per event card: avoid roll (0: none), effect, value, track, armour
+        resistance, count.
+    em : int64 (n_emissions, 6)
+        Per Emission card in deck order: wounds, doses, disturbances, Final
+        flag, armour resistance to the wounds and to the doses.
+    """
+
+    cp: np.ndarray
+    hexes: np.ndarray
+    day_table: np.ndarray
+    day_len: np.ndarray
+    target_hex: np.ndarray
+    allowance_of_value: np.ndarray
+    place_open: np.ndarray
+    place_secret: np.ndarray
+    place_any: np.ndarray
+    it: np.ndarray
+    item_order: np.ndarray
+    shopping: np.ndarray
+    e_params: np.ndarray
+    e_bonus: np.ndarray
+    e_spend: np.ndarray
+    e_uses0: np.ndarray
+    en: np.ndarray
+    sarcophagus: np.ndarray
+    a_params: np.ndarray
+    a_count: np.ndarray
+    art_deck0: np.ndarray
+    art_value: np.ndarray
+    ev: np.ndarray
+    em: np.ndarray
+
+    def args(self) -> tuple[np.ndarray, ...]:
+        """The arrays in kernel order."""
+        return tuple(getattr(self, f.name) for f in fields(self))
+
+    @property
+    def max_days(self) -> int:
+        """Days simulated at most."""
+        return int(self.cp[K.C_MAX_DAYS])
+
+    loc_kind = property(lambda self: self.hexes[:, K.H_KIND])
+    nearest_bunker = property(lambda self: self.hexes[:, K.H_BUNKER])
+    bunker_target = property(lambda self: self.hexes[:, K.H_BUNKER_TARGET])
+    item_effect = property(lambda self: self.it[:, K.I_EFFECT])
+    item_value = property(lambda self: self.it[:, K.I_VALUE])
+    item_price = property(lambda self: self.it[:, K.I_PRICE])
+    item_start = property(lambda self: self.it[:, K.I_START])
+    e_kind = property(lambda self: self.en[:, K.N_KIND])
+    e_habitat = property(lambda self: self.en[:, K.N_HABITAT])
+    e_psi = property(lambda self: self.en[:, K.N_PSI])
+    e_count = property(lambda self: self.en[:, K.N_COUNT])
+    ev_avoid = property(lambda self: self.ev[:, K.V_AVOID])
+    ev_effect = property(lambda self: self.ev[:, K.V_EFFECT])
+    ev_value = property(lambda self: self.ev[:, K.V_VALUE])
+    ev_target = property(lambda self: self.ev[:, K.V_TARGET])
+    ev_resist = property(lambda self: self.ev[:, K.V_RESIST])
+    ev_count = property(lambda self: self.ev[:, K.V_COUNT])
+    em_wounds = property(lambda self: self.em[:, K.M_WOUNDS])
+    em_radiation = property(lambda self: self.em[:, K.M_RADIATION])
+    em_psi = property(lambda self: self.em[:, K.M_PSI])
+    em_final = property(lambda self: self.em[:, K.M_FINAL])
+    em_wound_resist = property(lambda self: self.em[:, K.M_WOUND_RESIST])
+    em_rad_resist = property(lambda self: self.em[:, K.M_RAD_RESIST])
+
+
+def _i64(values) -> np.ndarray:
+    return np.ascontiguousarray(np.asarray(values, dtype=np.int64).reshape(-1))
+
+
+def _table(rows, width: int) -> np.ndarray:
+    """Rows of ints as a C-contiguous int64 array of shape (len(rows), width)."""
+    return np.ascontiguousarray(np.asarray(rows, dtype=np.int64).reshape(-1, width))
+
+
+def visiting_order(scenario: Scenario, hexmap: HexMap, start: int) -> list[int]:
+    """Secret Complexes in the order the policy visits them (P-50).
+
+    ``policy.route`` lists them by name; an empty list means nearest first:
+    from the start, repeatedly the unexplored complex with the shortest route
+    (fewest days, then most steps left, base allowance), fixed for the game.
+    """
+    movement = scenario.ruleset.rules.movement
+    if scenario.policy.route:
+        return [hexmap.index_of(name) for name in scenario.policy.route]
+    left = [int(h) for h in hexmap.of_kind("complex")]
+    order, here = [], start
+    base = int(movement.base_steps)
+    while left:
+        days, steps = route.route_costs(hexmap, [here], left, [base], movement)
+        reach = [(days[0, j, 0], -steps[0, j, 0], h) for j, h in enumerate(left)
+                 if days[0, j, 0] >= 0]
+        if not reach:
+            raise CampaignInputError("a Secret Complex cannot be reached from "
+                                     f"{hexmap.names[here] or here}")
+        here = min(reach)[2]
+        order.append(here)
+        left.remove(here)
+    return order
+
+
+def _allowances(rs: Ruleset) -> tuple[list[int], np.ndarray]:
+    """Distinct daily allowances: base, and base plus each movement item (Z-01..Z-03)."""
+    base = int(rs.rules.movement.base_steps)
+    bonuses = sorted({0} | {int(i.value) for i in rs.items.values() if i.effect == "movement"})
+    allowances = [base + b for b in bonuses]
+    of_value = np.zeros(max(bonuses) + 1, dtype=np.int64)
+    for index, bonus in enumerate(bonuses):
+        of_value[bonus] = index
+    return allowances, of_value
+
+
+def _enemies(scenario: Scenario) -> dict:
+    rs, policy = scenario.ruleset, scenario.policy
+    combat_policy = CombatPolicy(sneak=policy.sneak, flee_at=policy.flee_at,
+                                 heal_at=policy.heal_at)
+    packed, meta = [], []
+    for name, card in rs.enemies.items():
+        if card.wound_type not in HEALTH_DAMAGE and card.wound_type != "psi":
+            continue  # radiation dealers have no fight end (see compile_combat)
+        spec = compile_combat(rs, scenario.stalker, name, scenario.armor, scenario.weapons,
+                              (), combat_policy)
+        packed.append(spec.pack())
+        meta.append((name, card))
+    if not packed:
+        raise CampaignInputError("no enemy card can be fought")
+    index = {name: i for i, (name, _) in enumerate(meta)}
+    sarcophagus = [index[n] for n in rs.sarcophagus_deck() if n in index]
+    return {
+        "e_params": np.stack([p[0] for p in packed]),
+        "e_bonus": np.stack([p[3] for p in packed]),
+        "e_spend": np.stack([p[4] for p in packed]),
+        "e_uses0": np.stack([p[2] for p in packed]),
+        "en": _table([(ENEMY_KINDS[c.kind], HABITATS[c.habitat], c.wound_type == "psi", c.count)
+                      for _, c in meta], 4),
+        "sarcophagus": _i64(sarcophagus),
+    }
+
+
+def _hazards(scenario: Scenario) -> dict:
+    rs = scenario.ruleset
+    anomalies = [hazards.compile_anomaly(rs, scenario.stalker, name, scenario.armor,
+                                         enter=scenario.policy.enter_anomalies)
+                 for name in rs.anomalies]
+    types, deck = hazards.artifact_deck(rs)
+    prices: dict[str, list[int]] = {}
+    for card in rs.artifacts.values():
+        prices.setdefault(card.type, []).extend([card.price] * card.count)
+    events = [hazards.compile_event(rs, scenario.stalker, name, scenario.armor)
+              for name in rs.events]
+    return {
+        "a_params": np.stack([a.pack()[0] for a in anomalies]) if anomalies
+        else np.zeros((0, 17), dtype=np.int64),
+        "a_count": _i64([c.count for c in rs.anomalies.values()]),
+        "art_deck0": _i64(deck) if deck else _i64([0]),
+        "art_value": _i64([sum(prices.get(t, [0])) // max(len(prices.get(t, [])), 1)
+                           for t in types]) if types else _i64([0]),
+        "ev": _table([(e.avoid_target if e.rolls else 0, e.effect, e.value, e.target,
+                       e.effective_resist, card.count)
+                      for e, card in zip(events, rs.events.values(), strict=True)], 6),
+    }
+
+
+def _emissions(scenario: Scenario) -> dict:
+    rs = scenario.ruleset
+    deck = rs.emission_deck()
+    armor = rs.armor.get(scenario.armor) if scenario.armor else None
+    absorbs = bool(rs.rules.emission.armor_absorbs) and armor is not None
+
+    def resist(damage_type: str) -> int:
+        if not absorbs or (damage_type == "radiation" and not rs.rules.armor.absorbs_radiation):
+            return 0
+        return armor.resistance(damage_type) or 0
+
+    return {
+        "em": _table([(c.wounds, c.radiation, c.psi, c.final, resist(c.wound_type),
+                       resist("radiation")) for c in deck], 6),
+    }
+
+
+def _items(scenario: Scenario) -> dict:
+    rs = scenario.ruleset
+    names = list(rs.items)
+    cards = list(rs.items.values())
+    start = np.zeros(len(names), dtype=np.int64)
+    for name in scenario.items:
+        start[names.index(name)] += 1
+    return {
+        "it": _table([(ITEM_EFFECTS.get(c.effect, K.ITEM_OTHER),
+                       AUTO_VALUE if c.value == "auto" else (c.value or 0), c.price, n)
+                      for c, n in zip(cards, start, strict=True)], 4),
+        "item_order": _i64(np.argsort([c.price for c in cards], kind="stable")),
+        "shopping": _i64([names.index(n) for n in scenario.policy.shopping]),
+    }
+
+
+def compile_campaign(scenario: Scenario) -> CampaignArrays:
+    """Resolve a scenario into the campaign kernel's arrays (see :class:`CampaignArrays`)."""
+    rs = scenario.ruleset
+    rules = rs.rules
+    movement = rules.movement
+    hexmap = compile_map(rs)
+    start = hexmap.index_of(scenario.start)
+    complexes = visiting_order(scenario, hexmap, start)
+    sarcophagus = [int(h) for h in hexmap.of_kind("sarcophagus")]
+    bunkers = [int(h) for h in hexmap.of_kind("bunker")]
+    targets = [*complexes, *sarcophagus, *bunkers]
+    allowances, allowance_of_value = _allowances(rs)
+    table, lengths = route.day_paths(hexmap, np.arange(hexmap.n), targets, allowances, movement)
+    nearest = route.nearest_table(hexmap, "bunker", movement)
+    if (nearest < 0).any():
+        raise CampaignInputError("some hexes cannot reach a bunker")
+    bunker_target = _i64([targets.index(int(b), len(complexes) + 1) for b in nearest])
+    kinds = hexmap.kind.astype(np.int64)
+    open_places = np.flatnonzero(kinds == K.LOC_OPEN)
+    secret_places = np.flatnonzero((kinds == K.LOC_SECRET) | (kinds == K.LOC_COMPLEX))
+    stalker = rs.stalkers[scenario.stalker]
+    policy = scenario.policy
+    gear = policy.shopping[0] if policy.shopping else None
+    cp = np.zeros(K.C_SIZE, dtype=np.int64)
+    values = {
+        K.C_START: start, K.C_MAX_DAYS: rules.campaign.max_days, K.C_HEALTH: stalker.health,
+        K.C_WILLPOWER: stalker.willpower, K.C_RADIATION_MAX: stalker.radiation_max,
+        K.C_RUBLES: scenario.rubles,
+        K.C_DURABILITY: rs.armor[scenario.armor].durability if scenario.armor else 0,
+        K.C_THRESHOLD: rules.emission.threshold,
+        K.C_TOKENS_LIMIT: rules.emission.tokens_per_limit,
+        K.C_TOKENS_ENVIRONMENT: rules.emission.tokens_per_environment,
+        K.C_TOKENS_KNOCKOUT: rules.emission.tokens_per_knockout,
+        K.C_TOKENS_CONCUSSION: rules.emission.tokens_per_concussion,
+        K.C_TOKENS_DEFORMATION: rules.emission.tokens_per_deformation,
+        K.C_ENEMIES_PER_DAY: rules.zone.enemies_per_day,
+        K.C_ANOMALIES_PER_DAY: rules.zone.anomalies_per_day,
+        K.C_ENEMY_LIMIT: rules.zone.enemy_limit, K.C_ANOMALY_LIMIT: rules.zone.anomaly_limit,
+        K.C_ENVIRONMENT_CHANCE: int(round(rules.zone.environment_change_chance * 2**62)),
+        K.C_ACCUMULATE: rules.emission.accumulate == "persist",
+        K.C_DEFORMATION_LIMIT: rules.death.deformation_limit,
+        K.C_KNOCKOUT_REGAIN: rules.death.regain,
+        K.C_KNOCKED_DOWN_DAYS: rules.death.knocked_down_days,
+        K.C_LOST_DAYS: rules.death.lost_days, K.C_MEDKIT_AT: policy.medkit_at,
+        K.C_RETREAT_AT: policy.retreat_at, K.C_PAY_HEAL: policy.pay_heal,
+        K.C_HEAL_PRICE: rules.economy.heal_price_per_wound,
+        K.C_N_OBJECTIVES: len(complexes), K.C_SARCOPHAGUS_TARGET: len(complexes),
+        K.C_OPEN_DRAW: DRAWS[rules.campaign.open_location_draw],
+        K.C_SECRET_DRAW: DRAWS[rules.campaign.secret_location_draw],
+        K.C_REPUTATION: stalker.reputation, K.C_SUCCESS_ON: rules.dice.success_on,
+        K.C_TROPHY_LOT: rules.economy.mutant_trophy_lot,
+        K.C_TROPHY_PRICE: rules.economy.mutant_trophy_price,
+        K.C_GEAR_LOT: rules.economy.stalker_trophy_lot,
+        K.C_GEAR_ITEM: list(rs.items).index(gear) if gear else -1,
+        K.C_SELL_DIVISOR: rules.economy.artifact_sell_divisor,
+        K.C_EVENT_ITEMS_CONSUMED: rules.events.items_consumed, K.C_BASE_ALLOWANCE_INDEX: 0,
+        K.C_SNEAK: policy.sneak == "always",
+    }
+    for index, value in values.items():
+        cp[index] = int(value)
+    return CampaignArrays(
+        cp=cp, hexes=np.stack([kinds, nearest.astype(np.int64), bunker_target], axis=1),
+        day_table=table, day_len=lengths,
+        target_hex=_i64(targets), allowance_of_value=allowance_of_value,
+        place_open=_i64(open_places), place_secret=_i64(secret_places),
+        place_any=_i64(np.concatenate([open_places, secret_places])),
+        **_items(scenario), **_enemies(scenario), **_hazards(scenario), **_emissions(scenario),
+    )

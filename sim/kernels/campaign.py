@@ -1,0 +1,801 @@
+"""Campaign kernel: whole games from the start hex to the Sarcophagus, counts per chunk.
+
+One trial is one game of one stalker (P-37..P-50, Z-01..Z-26), resolved day by
+day as in :mod:`sim.reference.campaign` (the readable executable spec):
+
+1. A stalker who is lost (P-38, P-41) or knocked down (P-42) does not move.
+   Otherwise he follows the first day of the optimal route (precomputed by
+   :mod:`sim.campaign.route`) toward his objective: the next Secret Complex,
+   then the Sarcophagus (P-50), or the nearest bunker when he retreats to heal.
+   Entering a location resolves the card lying there or draws from a deck;
+   reaching the objective ends the day's movement.
+2. Zone phase: new enemy and anomaly cards are placed; a card beyond the board
+   limit, and a change of the Environment, add Emission tokens (P-47).
+3. Emission check (P-48, P-49): at the threshold the track is cleared and the
+   next Emission card hits a stalker in the Open Space; the Final Emission
+   ends the game.
+
+Dice come from the trial's DICE stream, deck draws from its DECK stream, and
+board placements and Environment changes from its ENVIRONMENT stream, so a
+change of policy does not reshuffle the decks (common random numbers).
+
+Every array argument is a compiled table from :mod:`sim.campaign.compile`;
+per-chunk aggregates are integer counts and sums (columns below), so results
+do not depend on chunking or threads.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from sim.encounter import spec as S
+from sim.kernels import rng
+from sim.kernels._jit import jit, pjit
+from sim.kernels.anomaly import encounter as anomaly_encounter
+from sim.kernels.combat import AVOIDED as FIGHT_AVOIDED
+from sim.kernels.combat import KILLED as FIGHT_KILLED
+from sim.kernels.combat import RESULT_SIZE, fight
+from sim.kernels.dice import armor_absorb, d6_at_least
+
+# How a game ends (first columns of ``out``).
+REACHED = 0  # entered the Sarcophagus and survived it (P-50)
+DEATH_KNOCKOUT_SARCOPHAGUS = 1  # P-43
+DEATH_CONCUSSION_SARCOPHAGUS = 2  # P-43
+DEATH_DEFORMATIONS = 3  # fifth Deformation card (P-39, P-43)
+DEATH_BOTH = 4  # knocked out and concussed at once (P-43)
+DEATH_FINAL_EMISSION = 5  # P-49
+CAPPED = 6  # still in the Zone after the last simulated day
+N_ENDS = 7
+
+# Sums over games.
+SUM_KNOCKOUTS = 7
+SUM_CONCUSSIONS = 8
+SUM_DEFORMATIONS = 9
+SUM_EMISSIONS_HIT = 10
+SUM_EMISSIONS = 11
+SUM_ITEMS_USED = 12
+SUM_FIGHTS = 13
+SUM_KILLS = 14
+SUM_ANOMALIES = 15
+SUM_ARTIFACTS = 16
+SUM_EVENTS = 17
+SUM_DAYS = 18
+SUM_DAYS_SQ = 19
+SUM_COMPLEXES = 20
+SUM_RUBLES = 21
+HIST = 22  # histogram of the end day per end: HIST + end * (max_days + 1) + day
+
+# Location kinds on the map (codes shared with sim.campaign.compile).
+LOC_NONE = 0
+LOC_OPEN = 1
+LOC_SECRET = 2
+LOC_COMPLEX = 3
+LOC_BUNKER = 4
+LOC_BASE = 5
+LOC_EPICENTRE = 6
+LOC_SARCOPHAGUS = 7
+
+# Habitat codes of enemy cards.
+HAB_OPEN = 0
+HAB_SECRET = 1
+HAB_ANY = 2
+
+# Enemy kinds (trophy buyers, P-26..P-28).
+KIND_MUTANT = 0
+KIND_STALKER = 1
+KIND_ANIMAL = 2
+
+# Item effects.
+ITEM_OTHER = 0
+ITEM_EVENT = 1
+ITEM_ESCAPE = 2
+ITEM_MEDKIT = 3
+ITEM_STIMULANT = 4
+ITEM_MOVEMENT = 5
+
+# What entering an empty location draws.
+DRAW_NOTHING = 0
+DRAW_EVENT = 1
+DRAW_ENEMY = 2
+DRAW_ANOMALY = 3
+
+# Event effects (as sim.encounter.spec).
+EV_DAMAGE = S.EFFECT_DAMAGE
+EV_LOST_DAY = S.EFFECT_LOST_DAY
+EV_TOKENS = S.EFFECT_EMISSION_TOKENS
+
+# Scalar parameters (index constants into ``cp``).
+C_START = 0
+C_MAX_DAYS = 1
+C_HEALTH = 2
+C_WILLPOWER = 3
+C_RADIATION_MAX = 4
+C_RUBLES = 5
+C_DURABILITY = 6
+C_THRESHOLD = 7
+C_TOKENS_LIMIT = 8
+C_TOKENS_ENVIRONMENT = 9
+C_TOKENS_KNOCKOUT = 10
+C_TOKENS_CONCUSSION = 11
+C_TOKENS_DEFORMATION = 12
+C_ENEMIES_PER_DAY = 13
+C_ANOMALIES_PER_DAY = 14
+C_ENEMY_LIMIT = 15
+C_ANOMALY_LIMIT = 16
+C_ENVIRONMENT_CHANCE = 17  # probability * 2**62, compared with a 62-bit draw
+C_ACCUMULATE = 18
+C_DEFORMATION_LIMIT = 19
+C_KNOCKOUT_REGAIN = 20
+C_KNOCKED_DOWN_DAYS = 21
+C_LOST_DAYS = 22
+C_MEDKIT_AT = 23
+C_RETREAT_AT = 24
+C_PAY_HEAL = 25
+C_HEAL_PRICE = 26
+C_N_OBJECTIVES = 27
+C_SARCOPHAGUS_TARGET = 28
+C_OPEN_DRAW = 29
+C_SECRET_DRAW = 30
+C_REPUTATION = 31
+C_SUCCESS_ON = 32
+C_TROPHY_LOT = 33
+C_TROPHY_PRICE = 34
+C_GEAR_LOT = 35
+C_GEAR_ITEM = 36
+C_SELL_DIVISOR = 37
+C_EVENT_ITEMS_CONSUMED = 38
+C_BASE_ALLOWANCE_INDEX = 39
+C_SNEAK = 40
+C_SIZE = 41
+
+
+
+# Columns of the packed per-card tables (see sim.campaign.compile.CampaignArrays).
+H_KIND = 0  # hexes: location kind code
+H_BUNKER = 1  # hexes: nearest bunker (P-37)
+H_BUNKER_TARGET = 2  # hexes: objective index of that bunker
+I_EFFECT = 0  # items: effect code
+I_VALUE = 1  # items: value (-1: automatic event item)
+I_PRICE = 2
+I_START = 3  # items: cards held at the start
+N_KIND = 0  # enemies: trophy kind
+N_HABITAT = 1
+N_PSI = 2  # enemies: deals mental disturbances
+N_COUNT = 3
+V_AVOID = 0  # events: avoid roll (0: none)
+V_EFFECT = 1
+V_VALUE = 2
+V_TARGET = 3
+V_RESIST = 4
+V_COUNT = 5
+M_WOUNDS = 0  # emissions, in deck order
+M_RADIATION = 1
+M_PSI = 2
+M_FINAL = 3
+M_WOUND_RESIST = 4
+M_RAD_RESIST = 5
+
+
+# Mutable state of one game (index constants into ``st``).
+S_POS = 0
+S_HEALTH = 1
+S_WILLPOWER = 2
+S_RADIATION = 3
+S_DEFORMATIONS = 4
+S_ARMOR = 5  # damage tokens on the armour (P-04); == durability: destroyed (P-05)
+S_RUBLES = 6
+S_ETOKENS = 7  # tokens on the Emission Track (P-47)
+S_ENEXT = 8  # next card of the Emission deck
+S_ACC_W = 9
+S_ACC_R = 10
+S_ACC_P = 11
+S_OBJECTIVE = 12
+S_KNOCKED = 13  # days without movement left (P-42)
+S_LOST = 14  # days out of play left (P-38, P-41)
+S_BOARD_E = 15
+S_BOARD_A = 16
+S_TROPHY_MUTANT = 17
+S_TROPHY_STALKER = 18
+S_ART_COUNT = 19
+S_ART_VALUE = 20
+S_END = 21  # -1 while the game runs
+S_STOP = 22  # movement stops for today
+S_KO = 23
+S_CONCUSSIONS = 24
+S_EMISSIONS_HIT = 25
+S_EMISSIONS = 26
+S_ITEMS_USED = 27
+S_FIGHTS = 28
+S_KILLS = 29
+S_ANOMALIES = 30
+S_ARTIFACTS = 31
+S_EVENTS = 32
+S_EXPLORED = 33
+S_SIZE = 34
+
+
+@jit(inline="always")
+def _best_item(items, it, effect):
+    """Index of the held item of ``effect`` with the highest value (-1: none; Z-02, Z-10, Z-17)."""
+    best = -1
+    for i in range(items.shape[0]):
+        if items[i] > 0 and it[i, I_EFFECT] == effect:
+            if best < 0 or it[i, I_VALUE] > it[best, I_VALUE]:
+                best = i
+    return best
+
+
+@jit(inline="always")
+def _draw_card(deck_state, pool, habitat, want):
+    """Draw one card uniformly from those left in ``pool`` that suit habitat ``want``.
+
+    ``want < 0`` accepts every card (``habitat`` is then not read). Drawing
+    uniformly among the suitable cards is the same as drawing from the
+    shuffled deck until one suits and returning the others (Gap: what happens
+    to unsuitable cards). The card leaves the pool; -1 when none is left.
+    """
+    total = 0
+    for c in range(pool.shape[0]):
+        if want < 0 or habitat[c] == HAB_ANY or habitat[c] == want:
+            total += pool[c]
+    if total == 0:
+        return -1
+    j = rng.below(deck_state, total)
+    for c in range(pool.shape[0]):
+        if want < 0 or habitat[c] == HAB_ANY or habitat[c] == want:
+            if j < pool[c]:
+                pool[c] -= 1
+                return c
+            j -= pool[c]
+    return -1
+
+
+@jit(inline="always")
+def _pay_heal(st, cp):
+    """Heal wounds at ``economy.heal_price_per_wound`` while money lasts (P-37)."""
+    if cp[C_PAY_HEAL] == 0:
+        return
+    price = max(cp[C_HEAL_PRICE], 1)
+    heal = min(cp[C_HEALTH] - st[S_HEALTH], st[S_RUBLES] // price)
+    if heal > 0:
+        st[S_HEALTH] += heal
+        st[S_RUBLES] -= heal * cp[C_HEAL_PRICE]
+    heal = min(cp[C_WILLPOWER] - st[S_WILLPOWER], st[S_RUBLES] // price)
+    if heal > 0:
+        st[S_WILLPOWER] += heal
+        st[S_RUBLES] -= heal * cp[C_HEAL_PRICE]
+
+
+@jit(inline="always")
+def _lose_half(st, items, item_order):
+    """Lose half of all items and artefacts, rounded in the stalker's favour (P-37).
+
+    The player chooses what to lose (Gap); the policy gives up the cheapest
+    cards first (``item_order`` lists item kinds by price), artefacts last.
+    """
+    total = st[S_ART_COUNT]
+    for i in range(items.shape[0]):
+        total += items[i]
+    lose = total // 2
+    for j in range(item_order.shape[0]):
+        i = item_order[j]
+        while lose > 0 and items[i] > 0:
+            items[i] -= 1
+            lose -= 1
+    if lose > 0 and st[S_ART_COUNT] > 0:
+        st[S_ART_VALUE] -= st[S_ART_VALUE] * lose // st[S_ART_COUNT]
+        st[S_ART_COUNT] -= lose
+
+
+@jit(inline="always")
+def _hurt(st, cp):
+    """Whether a track is exhausted or over its maximum (work for :func:`_conditions`)."""
+    return (st[S_HEALTH] <= 0 or st[S_WILLPOWER] <= 0
+            or st[S_RADIATION] > cp[C_RADIATION_MAX])
+
+
+@jit(inline="always")
+def _conditions(st, cp, hexes, items, item_order):
+    """Resolve knock-out, concussion and deformation after a damage step (P-37..P-43, P-47).
+
+    Knocked out and concussed at once, or either in the Sarcophagus, is death
+    (P-43); the fifth Deformation card is death (P-39). Otherwise the stalker
+    is moved to the nearest bunker (after a lost day in a Secret Location,
+    P-38/P-41), loses half his items (P-37; Zone tokens of P-40 are not
+    modelled), is knocked down (P-42), regains 1 point and may pay to heal.
+    Each knock-out, concussion and deformation adds Emission tokens (P-47).
+    """
+    if st[S_LOST] > 0:
+        return  # out of play until placed in a bunker (P-38, P-41)
+    pos = st[S_POS]
+    if st[S_RADIATION] > cp[C_RADIATION_MAX]:
+        st[S_DEFORMATIONS] += 1
+        st[S_RADIATION] = 0
+        st[S_ETOKENS] += cp[C_TOKENS_DEFORMATION]
+        if st[S_DEFORMATIONS] >= cp[C_DEFORMATION_LIMIT]:
+            st[S_END] = DEATH_DEFORMATIONS
+            return
+    knocked = st[S_HEALTH] <= 0
+    concussed = st[S_WILLPOWER] <= 0
+    if not knocked and not concussed:
+        return
+    if knocked and concussed:
+        st[S_END] = DEATH_BOTH
+        return
+    if hexes[pos, H_KIND] == LOC_SARCOPHAGUS:
+        st[S_END] = DEATH_KNOCKOUT_SARCOPHAGUS if knocked else DEATH_CONCUSSION_SARCOPHAGUS
+        return
+    if knocked:
+        st[S_KO] += 1
+        st[S_ETOKENS] += cp[C_TOKENS_KNOCKOUT]
+        _lose_half(st, items, item_order)
+    else:
+        st[S_CONCUSSIONS] += 1
+        st[S_ETOKENS] += cp[C_TOKENS_CONCUSSION]
+    st[S_STOP] = 1
+    st[S_KNOCKED] = cp[C_KNOCKED_DOWN_DAYS]
+    if hexes[pos, H_KIND] == LOC_SECRET or hexes[pos, H_KIND] == LOC_COMPLEX:
+        st[S_LOST] = cp[C_LOST_DAYS]
+        return
+    _recover(st, cp, hexes)
+
+
+@jit(inline="always")
+def _recover(st, cp, hexes):
+    """In the bunker: regain a point of the exhausted track and pay to heal (P-37, P-40)."""
+    st[S_POS] = hexes[st[S_POS], H_BUNKER]
+    if st[S_HEALTH] <= 0:
+        st[S_HEALTH] = cp[C_KNOCKOUT_REGAIN]
+    if st[S_WILLPOWER] <= 0:
+        st[S_WILLPOWER] = cp[C_KNOCKOUT_REGAIN]
+    _pay_heal(st, cp)
+
+
+@jit(inline="always")
+def _hazard(st, dice, damage, target, resist, durability):
+    """Damage through the armour onto one track (P-02..P-05; P-37, P-39, P-40)."""
+    through, st[S_ARMOR] = armor_absorb(dice, damage, resist, durability, st[S_ARMOR])
+    if target == S.TARGET_HEALTH:
+        st[S_HEALTH] -= through
+    elif target == S.TARGET_RADIATION:
+        st[S_RADIATION] += through
+    else:
+        st[S_WILLPOWER] -= through
+
+
+@jit(inline="always")
+def _fight(st, cp, dice, e, e_params, e_bonus, e_spend, e_uses0, en, items, it, fparams, stims,
+           uses, fres, sneak):
+    """Fight enemy card ``e`` with the current Health, armour and stimulants (P-16..P-29).
+
+    Returns the fight outcome (a :mod:`sim.kernels.combat` code); trophies of
+    killed enemies are counted by kind (P-26..P-28).
+    """
+    for k in range(S.P_SIZE):
+        fparams[k] = e_params[e, k]
+    fparams[S.P_TOKENS] = st[S_ARMOR]
+    fparams[S.P_SNEAK] = sneak
+    n_stims = 0
+    if en[e, N_PSI] != 0:
+        fparams[S.P_START_HEALTH] = st[S_WILLPOWER]
+    else:
+        fparams[S.P_START_HEALTH] = st[S_HEALTH]
+        for i in range(items.shape[0]):
+            if it[i, I_EFFECT] == ITEM_STIMULANT:
+                for _ in range(items[i]):
+                    if n_stims < stims.shape[0] - 1:
+                        stims[n_stims] = it[i, I_VALUE]
+                        n_stims += 1
+    escape = _best_item(items, it, ITEM_ESCAPE)
+    fparams[S.P_ESCAPE_TARGET] = cp[C_REPUTATION] - (it[escape, I_VALUE] if escape >= 0 else 0)
+    stims[n_stims] = 0
+    fight(dice, fparams, stims[:n_stims + 1], e_uses0[e], uses, e_bonus[e], e_spend[e], fres)
+    outcome = fres[0]
+    st[S_ARMOR] = fres[3]
+    if en[e, N_PSI] != 0:
+        st[S_WILLPOWER] = fres[6]
+    else:
+        st[S_HEALTH] = fres[6]
+        used = fres[4]
+        st[S_ITEMS_USED] += used
+        for i in range(items.shape[0]):
+            if it[i, I_EFFECT] == ITEM_STIMULANT:
+                take = min(items[i], used)
+                items[i] -= take
+                used -= take
+    if outcome != FIGHT_AVOIDED:
+        st[S_FIGHTS] += 1
+    if outcome == FIGHT_KILLED:
+        st[S_KILLS] += 1
+        if en[e, N_KIND] == KIND_STALKER:
+            st[S_TROPHY_STALKER] += 1
+        else:
+            st[S_TROPHY_MUTANT] += 1
+    return outcome
+
+
+@jit(inline="always")
+def _anomaly(st, cp, dice, deck, a, a_params, art_deck, art_scratch, art_value, aparams,
+             ares):
+    """Meet anomaly card ``a`` (P-31..P-36); True when its card is kept as a trophy (P-34)."""
+    for k in range(S.A_SIZE):
+        aparams[k] = a_params[a, k]
+    aparams[S.A_TOKENS] = st[S_ARMOR]
+    aparams[S.A_HEALTH] = st[S_HEALTH]
+    aparams[S.A_RADIATION] = st[S_RADIATION]
+    aparams[S.A_WILLPOWER] = st[S_WILLPOWER]
+    anomaly_encounter(dice, deck, aparams, art_deck, art_scratch, ares)
+    target = aparams[S.A_TARGET]
+    lost = ares[2]
+    st[S_ARMOR] = ares[3]
+    if target == S.TARGET_HEALTH:
+        st[S_HEALTH] -= lost
+    elif target == S.TARGET_RADIATION:
+        st[S_RADIATION] += lost
+    else:
+        st[S_WILLPOWER] -= lost
+    if ares[0] != 0:  # not avoided: he was inside
+        st[S_ANOMALIES] += 1
+    if ares[7] != 0:
+        # The found card leaves the deck; cards set aside during the search go
+        # back (Gap, P-35).
+        want = aparams[S.A_ARTIFACT]
+        art_deck[want] -= 1
+        st[S_ARTIFACTS] += 1
+        st[S_ART_COUNT] += 1
+        st[S_ART_VALUE] += art_value[want]
+    return ares[0] == 1 or ares[0] == 2
+
+
+@jit(inline="always")
+def _event(st, cp, dice, v, ev, items, it):
+    """Draw-and-resolve event card ``v`` (Z-08..Z-10) with the best event item held."""
+    st[S_EVENTS] += 1
+    if ev[v, V_AVOID] > 0:
+        best = _best_item(items, it, ITEM_EVENT)
+        shift = 0
+        automatic = False
+        if best >= 0:
+            if it[best, I_VALUE] < 0:  # the Torsion scanner: no roll (Z-09)
+                automatic = True
+            else:
+                shift = it[best, I_VALUE]
+            if cp[C_EVENT_ITEMS_CONSUMED] != 0:
+                items[best] -= 1
+                st[S_ITEMS_USED] += 1
+        if automatic or d6_at_least(dice, ev[v, V_AVOID] - shift):
+            return
+    effect = ev[v, V_EFFECT]
+    if effect == S.EFFECT_DAMAGE:
+        _hazard(st, dice, ev[v, V_VALUE], ev[v, V_TARGET], ev[v, V_RESIST], cp[C_DURABILITY])
+    elif effect == S.EFFECT_LOST_DAY:
+        st[S_STOP] = 1
+        st[S_KNOCKED] += ev[v, V_VALUE]
+    elif effect == S.EFFECT_EMISSION_TOKENS:
+        st[S_ETOKENS] += ev[v, V_VALUE]
+
+
+@jit(inline="always")
+def _trade(st, cp, items, it, shopping):
+    """At a faction base: sell trophies and artefacts, then shop (P-11, P-26..P-28).
+
+    Duty buys mutant and animal trophies in lots (``economy.mutant_trophy_lot``
+    for ``economy.mutant_trophy_price``); Freedom gives one Gear for a lot of
+    stalker trophies (assumption: the first item of the shopping list);
+    artefacts sell for ``price // economy.artifact_sell_divisor``. Then each
+    item of the shopping list is bought once while money lasts.
+    """
+    lot = max(cp[C_TROPHY_LOT], 1)
+    lots = st[S_TROPHY_MUTANT] // lot
+    st[S_RUBLES] += lots * cp[C_TROPHY_PRICE]
+    st[S_TROPHY_MUTANT] -= lots * lot
+    gear = max(cp[C_GEAR_LOT], 1)
+    if cp[C_GEAR_ITEM] >= 0:
+        while st[S_TROPHY_STALKER] >= gear:
+            st[S_TROPHY_STALKER] -= gear
+            items[cp[C_GEAR_ITEM]] += 1
+    st[S_RUBLES] += st[S_ART_VALUE] // max(cp[C_SELL_DIVISOR], 1)
+    st[S_ART_VALUE] = 0
+    st[S_ART_COUNT] = 0
+    for j in range(shopping.shape[0]):
+        i = shopping[j]
+        if st[S_RUBLES] >= it[i, I_PRICE]:
+            st[S_RUBLES] -= it[i, I_PRICE]
+            items[i] += 1
+
+
+@jit(inline="always")
+def _use_medkits(st, cp, items, it):
+    """Outside combat, use medkits while Health is at or below ``medkit_at`` (Z-11..Z-14)."""
+    while st[S_HEALTH] <= cp[C_MEDKIT_AT] and st[S_HEALTH] < cp[C_HEALTH]:
+        best = _best_item(items, it, ITEM_MEDKIT)
+        if best < 0:
+            return
+        items[best] -= 1
+        st[S_ITEMS_USED] += 1
+        st[S_HEALTH] = min(cp[C_HEALTH], st[S_HEALTH] + it[best, I_VALUE])
+
+
+@jit(inline="always")
+def _place(env, board, placements, limit, on_board):
+    """Pick a location for a new card: -1 past the board limit (P-47), -2 if none is free."""
+    if on_board >= limit:
+        return -1
+    if placements.shape[0] == 0:
+        return -2
+    h = placements[rng.below(env, placements.shape[0])]
+    return h if board[h] == 0 else -2
+
+
+@jit(inline="always")
+def _emission(st, cp, dice, hexes, em):
+    """Emission check at the end of the Zone phase (P-48, P-49)."""
+    if st[S_ETOKENS] < cp[C_THRESHOLD]:
+        return
+    st[S_ETOKENS] = 0
+    k = min(st[S_ENEXT], em.shape[0] - 1)
+    st[S_ENEXT] += 1
+    st[S_EMISSIONS] += 1
+    if em[k, M_FINAL] != 0:
+        st[S_END] = DEATH_FINAL_EMISSION
+        return
+    st[S_ACC_W] += em[k, M_WOUNDS]
+    st[S_ACC_R] += em[k, M_RADIATION]
+    st[S_ACC_P] += em[k, M_PSI]
+    kind = hexes[st[S_POS], H_KIND]
+    sheltered = (kind == LOC_SECRET or kind == LOC_COMPLEX or kind == LOC_BUNKER
+                 or kind == LOC_BASE or st[S_LOST] > 0)
+    if sheltered:
+        return
+    st[S_EMISSIONS_HIT] += 1
+    wounds = st[S_ACC_W] if cp[C_ACCUMULATE] != 0 else em[k, M_WOUNDS]
+    doses = st[S_ACC_R] if cp[C_ACCUMULATE] != 0 else em[k, M_RADIATION]
+    psi = st[S_ACC_P] if cp[C_ACCUMULATE] != 0 else em[k, M_PSI]
+    _hazard(st, dice, wounds, S.TARGET_HEALTH, em[k, M_WOUND_RESIST], cp[C_DURABILITY])
+    _hazard(st, dice, doses, S.TARGET_RADIATION, em[k, M_RAD_RESIST], cp[C_DURABILITY])
+    st[S_WILLPOWER] -= psi
+
+
+@jit(inline="always")
+def _draw_event(st, cp, dice, deck, event_pool, ev, items, it):
+    """An empty location draws an event card (Z-08..Z-10).
+
+    Events are drawn without replacement and reshuffled when the deck runs out.
+    """
+    v = _draw_card(deck, event_pool, event_pool, -1)
+    if v < 0:
+        event_pool[:] = ev[:, V_COUNT]
+        v = _draw_card(deck, event_pool, event_pool, -1)
+    if v >= 0:
+        _event(st, cp, dice, v, ev, items, it)
+
+
+@jit(inline="always")
+def _zone(st, cp, env, deck, board, enemy_pool, anomaly_pool, habitats, place_open,
+          place_secret, place_any):
+    """Zone phase: new enemy and anomaly cards on the board, Environment change (P-47).
+
+    Each day ``zone.enemies_per_day`` enemy cards and ``zone.anomalies_per_day``
+    anomaly cards are drawn and laid on a random location suiting the card's
+    habitat (anomalies: any location). A card beyond the board limit
+    (``zone.enemy_limit``, ``zone.anomaly_limit``) is returned and adds
+    ``emission.tokens_per_limit`` tokens; a card whose location is taken is
+    returned. The Environment changes with ``zone.environment_change_chance``,
+    adding ``emission.tokens_per_environment`` tokens.
+    """
+    for _ in range(cp[C_ENEMIES_PER_DAY]):
+        e = _draw_card(deck, enemy_pool, habitats, -1)
+        if e < 0:
+            break
+        places = place_any
+        if habitats[e] == HAB_OPEN:
+            places = place_open
+        elif habitats[e] == HAB_SECRET:
+            places = place_secret
+        h = _place(env, board, places, cp[C_ENEMY_LIMIT], st[S_BOARD_E])
+        if h >= 0:
+            board[h] = e + 1
+            st[S_BOARD_E] += 1
+        else:
+            enemy_pool[e] += 1
+            if h == -1:
+                st[S_ETOKENS] += cp[C_TOKENS_LIMIT]
+    for _ in range(cp[C_ANOMALIES_PER_DAY]):
+        a = _draw_card(deck, anomaly_pool, anomaly_pool, -1)
+        if a < 0:
+            break
+        h = _place(env, board, place_any, cp[C_ANOMALY_LIMIT], st[S_BOARD_A])
+        if h >= 0:
+            board[h] = -(a + 1)
+            st[S_BOARD_A] += 1
+        else:
+            anomaly_pool[a] += 1
+            if h == -1:
+                st[S_ETOKENS] += cp[C_TOKENS_LIMIT]
+    if np.int64(rng.next_u64(env) >> np.uint64(2)) < cp[C_ENVIRONMENT_CHANCE]:
+        st[S_ETOKENS] += cp[C_TOKENS_ENVIRONMENT]
+
+
+@pjit
+def campaign_kernel(seed, n_trials, chunk_size, cp, hexes, day_table, day_len, target_hex,
+                    allowance_of_value, place_open, place_secret, place_any, it, item_order,
+                    shopping, e_params, e_bonus, e_spend, e_uses0, en, sarcophagus, a_params,
+                    a_count, art_deck0, art_value, ev, em, out):
+    """Run ``n_trials`` games; ``out`` has shape (n_chunks, HIST + N_ENDS * (max_days + 1)).
+
+    The arguments after ``chunk_size`` are the fields of
+    :class:`sim.campaign.compile.CampaignArrays`, in order; see there for
+    their shapes and meanings.
+    """
+    max_days = cp[C_MAX_DAYS]
+    n_objectives = cp[C_N_OBJECTIVES]
+    sneak = cp[C_SNEAK]
+    habitats = np.ascontiguousarray(en[:, N_HABITAT])
+    for c in prange(out.shape[0]):
+        dice = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
+        deck = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
+        env = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
+        st = np.zeros(S_SIZE, dtype=np.int64)
+        items = np.zeros(it.shape[0], dtype=np.int64)
+        enemy_pool = np.zeros(en.shape[0], dtype=np.int64)
+        anomaly_pool = np.zeros(a_count.shape[0], dtype=np.int64)
+        event_pool = np.zeros(ev.shape[0], dtype=np.int64)
+        art_deck = np.zeros(art_deck0.shape[0], dtype=np.int64)
+        art_scratch = np.zeros(art_deck0.shape[0], dtype=np.int64)
+        board = np.zeros(hexes.shape[0], dtype=np.int64)
+        fparams = np.zeros(S.P_SIZE, dtype=np.int64)
+        aparams = np.zeros(S.A_SIZE, dtype=np.int64)
+        stims = np.zeros(64, dtype=np.int64)
+        uses = np.zeros(e_uses0.shape[1], dtype=np.int64)
+        fres = np.zeros(RESULT_SIZE, dtype=np.int64)
+        ares = np.zeros(8, dtype=np.int64)
+        row = out[c]
+        for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
+            rng.seed_stream(dice, seed, t, rng.DICE)
+            rng.seed_stream(deck, seed, t, rng.DECK)
+            rng.seed_stream(env, seed, t, rng.ENVIRONMENT)
+            st[:] = 0
+            st[S_POS] = cp[C_START]
+            st[S_HEALTH] = cp[C_HEALTH]
+            st[S_WILLPOWER] = cp[C_WILLPOWER]
+            st[S_RUBLES] = cp[C_RUBLES]
+            st[S_END] = -1
+            for i in range(items.shape[0]):
+                items[i] = it[i, I_START]
+            for e in range(enemy_pool.shape[0]):
+                enemy_pool[e] = en[e, N_COUNT]
+            for v in range(event_pool.shape[0]):
+                event_pool[v] = ev[v, V_COUNT]
+            anomaly_pool[:] = a_count
+            art_deck[:] = art_deck0
+            board[:] = 0
+            day = 0
+            while st[S_END] < 0 and day < max_days:
+                day += 1
+                st[S_STOP] = 0
+                # --- 1. movement and encounters (or a lost / knocked-down day) ----------
+                if st[S_LOST] > 0:
+                    st[S_LOST] -= 1
+                    if st[S_LOST] == 0:
+                        _recover(st, cp, hexes)  # P-38: placed in a bunker now
+                elif st[S_KNOCKED] > 0:
+                    st[S_KNOCKED] -= 1  # P-42: no movement this day
+                else:
+                    retreat = (cp[C_RETREAT_AT] > 0 and st[S_HEALTH] <= cp[C_RETREAT_AT]
+                               and st[S_RUBLES] >= cp[C_HEAL_PRICE] and cp[C_PAY_HEAL] != 0)
+                    if retreat:
+                        target = hexes[st[S_POS], H_BUNKER_TARGET]
+                    elif st[S_OBJECTIVE] < n_objectives:
+                        target = st[S_OBJECTIVE]
+                    else:
+                        target = cp[C_SARCOPHAGUS_TARGET]
+                    goal = target_hex[target]
+                    allowance = cp[C_BASE_ALLOWANCE_INDEX]
+                    mover = _best_item(items, it, ITEM_MOVEMENT)
+                    if mover >= 0:
+                        allowance = allowance_of_value[it[mover, I_VALUE]]
+                    start = st[S_POS]
+                    downs = st[S_KO] + st[S_CONCUSSIONS]
+                    for i in range(day_len[start, target, allowance]):
+                        h = day_table[start, target, allowance, i]
+                        st[S_POS] = h
+                        kind = hexes[h, H_KIND]
+                        if kind == LOC_BASE:
+                            _trade(st, cp, items, it, shopping)
+                        elif kind == LOC_OPEN or kind == LOC_SECRET or kind == LOC_COMPLEX:
+                            card = board[h]
+                            draw = cp[C_OPEN_DRAW] if kind == LOC_OPEN else cp[C_SECRET_DRAW]
+                            if card > 0:
+                                # An enemy lying there (P-14): it stays unless killed (P-16).
+                                if _fight(st, cp, dice, card - 1, e_params, e_bonus, e_spend,
+                                          e_uses0, en, items, it, fparams, stims, uses, fres,
+                                          sneak) == FIGHT_KILLED:
+                                    board[h] = 0
+                                    st[S_BOARD_E] -= 1
+                            elif card < 0:
+                                # An anomaly (P-30): back to the pool unless kept as a trophy
+                                # (P-31, P-34).
+                                a = -card - 1
+                                if not _anomaly(st, cp, dice, deck, a, a_params, art_deck,
+                                                art_scratch, art_value, aparams, ares):
+                                    anomaly_pool[a] += 1
+                                board[h] = 0
+                                st[S_BOARD_A] -= 1
+                            elif draw == DRAW_EVENT:
+                                _draw_event(st, cp, dice, deck, event_pool, ev, items, it)
+                            elif draw == DRAW_ENEMY:
+                                # A drawn enemy not killed goes back into the pool (P-16).
+                                want = HAB_OPEN if kind == LOC_OPEN else HAB_SECRET
+                                e = _draw_card(deck, enemy_pool, habitats, want)
+                                if e >= 0 and _fight(
+                                        st, cp, dice, e, e_params, e_bonus, e_spend, e_uses0,
+                                        en, items, it, fparams, stims, uses, fres,
+                                        sneak) != FIGHT_KILLED:
+                                    enemy_pool[e] += 1
+                            elif draw == DRAW_ANOMALY:
+                                a = _draw_card(deck, anomaly_pool, anomaly_pool, -1)
+                                if a >= 0 and not _anomaly(st, cp, dice, deck, a, a_params,
+                                                           art_deck, art_scratch, art_value,
+                                                           aparams, ares):
+                                    anomaly_pool[a] += 1
+                            if _hurt(st, cp):
+                                _conditions(st, cp, hexes, items, item_order)
+                            if st[S_END] >= 0:
+                                break
+                            _use_medkits(st, cp, items, it)
+                        if (kind == LOC_SARCOPHAGUS and h == goal
+                                and target == cp[C_SARCOPHAGUS_TARGET]):
+                            # P-50: what waits in the Sarcophagus, fought in order; a
+                            # knock-out there is death (P-43).
+                            for j in range(sarcophagus.shape[0]):
+                                _fight(st, cp, dice, sarcophagus[j], e_params, e_bonus, e_spend,
+                                       e_uses0, en, items, it, fparams, stims, uses, fres,
+                                       sneak)
+                                _conditions(st, cp, hexes, items, item_order)
+                                if st[S_END] >= 0:
+                                    break
+                            if st[S_END] < 0:
+                                st[S_END] = REACHED
+                            break
+                        if st[S_STOP] != 0 or h == goal:
+                            break
+                    if st[S_END] < 0 and st[S_POS] == goal:
+                        if target > cp[C_SARCOPHAGUS_TARGET]:
+                            _pay_heal(st, cp)  # reached the bunker he retreated to (P-37)
+                        elif (target < n_objectives and st[S_KO] + st[S_CONCUSSIONS] == downs
+                              and st[S_LOST] == 0):
+                            # A Secret Complex is explored by reaching it and staying on
+                            # one's feet there (P-50; assumption).
+                            st[S_OBJECTIVE] += 1
+                            st[S_EXPLORED] += 1
+                if st[S_END] >= 0:
+                    break
+                if st[S_LOST] == 0:
+                    _use_medkits(st, cp, items, it)
+                # --- 2. Zone phase (P-47) ---------------------------------------------
+                _zone(st, cp, env, deck, board, enemy_pool, anomaly_pool, habitats,
+                      place_open, place_secret, place_any)
+                # --- 3. Emission check (P-48, P-49) -----------------------------------
+                if st[S_ETOKENS] >= cp[C_THRESHOLD]:
+                    _emission(st, cp, dice, hexes, em)
+                if st[S_END] < 0 and _hurt(st, cp):
+                    _conditions(st, cp, hexes, items, item_order)
+            end = st[S_END] if st[S_END] >= 0 else CAPPED
+            row[end] += 1
+            row[HIST + end * (max_days + 1) + day] += 1
+            row[SUM_KNOCKOUTS] += st[S_KO]
+            row[SUM_CONCUSSIONS] += st[S_CONCUSSIONS]
+            row[SUM_DEFORMATIONS] += st[S_DEFORMATIONS]
+            row[SUM_EMISSIONS_HIT] += st[S_EMISSIONS_HIT]
+            row[SUM_EMISSIONS] += st[S_EMISSIONS]
+            row[SUM_ITEMS_USED] += st[S_ITEMS_USED]
+            row[SUM_FIGHTS] += st[S_FIGHTS]
+            row[SUM_KILLS] += st[S_KILLS]
+            row[SUM_ANOMALIES] += st[S_ANOMALIES]
+            row[SUM_ARTIFACTS] += st[S_ARTIFACTS]
+            row[SUM_EVENTS] += st[S_EVENTS]
+            row[SUM_DAYS] += day
+            row[SUM_DAYS_SQ] += day * day
+            row[SUM_COMPLEXES] += st[S_EXPLORED]
+            row[SUM_RUBLES] += st[S_RUBLES]

@@ -1,0 +1,162 @@
+"""Campaign kernel (P-37..P-50, Z-18..Z-26) on hand-made scenarios with exact answers.
+
+Tiny rulesets are written to tmp_path: the base cards, a hand-made map and
+rules that switch encounters off, so that days and endings are known exactly.
+"""
+
+from __future__ import annotations
+
+import math
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim.campaign.api import run_campaign
+from sim.campaign.compile import compile_campaign
+from sim.campaign.route import plan_route
+from sim.campaign.scenario import load_scenario
+from sim.encounter.combat import CombatPolicy, compile_combat
+from sim.exact.combat import combat_exact
+from sim.paths import bundled_ruleset
+from tests.conftest import assert_matches_exact
+
+QUIET = """
+[dice]
+success_on = 5
+[campaign]
+open_location_draw = "nothing"
+secret_location_draw = "nothing"
+max_days = 60
+[zone]
+enemies_per_day = 0
+anomalies_per_day = 0
+environment_change_chance = 0.0
+"""
+
+HEADER = "q,r,terrain,location,name,faction,roads,notes\n"
+
+
+def line_map(length: int, terrain: int = 1) -> str:
+    """Start, ``length`` hexes of ``terrain`` ending in a Secret Complex, then the Sarcophagus.
+
+    The complex is the last of the ``length`` hexes; a bunker sits behind the start.
+    """
+    start_roads = "3-0" if terrain == 1 else "3"
+    rows = ["-1,0,1,bunker,Bunker,,0,\n", f"0,0,1,open,Start,,{start_roads},\n"]
+    for q in range(1, length + 1):
+        road = terrain == 1
+        roads = ("3" if q == length else "3-0") if road else ""
+        kind, name = ("complex", "Lab") if q == length else ("", "")
+        rows.append(f"{q},0,{terrain},{kind},{name},,{roads},\n")
+    rows.append(f"{length + 1},0,1,sarcophagus,Sarcophagus,,,\n")
+    return HEADER + "".join(rows)
+
+
+def make_scenario(tmp_path: Path, map_text: str, rules: str = QUIET, items=(),
+                  sarcophagus: str = "") -> Path:
+    rules_dir = tmp_path / "rules"
+    shutil.copytree(bundled_ruleset(), rules_dir)
+    (rules_dir / "map.csv").write_text(map_text)
+    (rules_dir / "rules.toml").write_text(rules)
+    (rules_dir / "sarcophagus.csv").write_text("name,order,enemy,notes\n" + sarcophagus)
+    items_toml = ", ".join(f'"{i}"' for i in items)
+    path = tmp_path / "scenario.toml"
+    path.write_text(f"""
+ruleset = "rules"
+stalker = "Strelok"
+start = "Start"
+[loadout]
+items = [{items_toml}]
+[policy]
+retreat_at = 0
+""")
+    return path
+
+
+@pytest.mark.parametrize("length", [1, 5, 6, 7, 12, 13, 20])
+def test_straight_road_takes_ceil_l_over_6_days(tmp_path, length):
+    # Z-19, Z-25: 6 steps a day at 1 step per road hex; reaching the complex ends the day,
+    # the Sarcophagus (cost movement.epicentre_cost = 5) is entered the next day.
+    scenario = load_scenario(make_scenario(tmp_path, line_map(length)))
+    result = run_campaign(scenario, trials=2000, seed=3).to_dict()
+    assert result["p_sarcophagus"]["mc"] == 1.0
+    expected = math.ceil(length / 6) + 1
+    assert result["days"]["histogram"][expected] == 2000
+
+
+@pytest.mark.parametrize("length", [8, 9, 10, 18])
+def test_jetpack_takes_ceil_l_over_9_days(tmp_path, length):
+    # Z-03: the jetpack gives 9 steps a day (but not in the Epicentre).
+    scenario = load_scenario(make_scenario(tmp_path, line_map(length), items=("Jetpack",)))
+    result = run_campaign(scenario, trials=500, seed=3).to_dict()
+    assert result["days"]["histogram"][math.ceil(length / 9) + 1] == 500
+
+
+def test_field_only_line(tmp_path):
+    # Z-21, Z-22: fields cost 2, so 3 a day.
+    scenario = load_scenario(make_scenario(tmp_path, line_map(10, terrain=2)))
+    result = run_campaign(scenario, trials=500, seed=3).to_dict()
+    assert result["days"]["histogram"][math.ceil(10 / 3) + 1] == 500
+
+
+def test_days_agree_with_the_route_planner_on_the_base_map(tmp_path):
+    # With encounters and emissions off, the game is the optimal route of
+    # sim.campaign.route, complex after complex, then the Sarcophagus.
+    base = (bundled_ruleset() / "map.csv").read_text()
+    path = make_scenario(tmp_path, base)
+    text = path.read_text().replace('start = "Start"', 'start = "Cordon"')
+    path.write_text(text)
+    scenario = load_scenario(path)
+    arrays = compile_campaign(scenario)
+    from sim.campaign.hexmap import compile_map
+
+    hexmap = compile_map(scenario.ruleset)
+    here, expected = int(arrays.cp[0]), 0
+    for goal in arrays.target_hex[: int(arrays.cp[27]) + 1]:
+        expected += plan_route(hexmap, here, int(goal), 6, scenario.ruleset.rules.movement).days
+        here = int(goal)
+    result = run_campaign(scenario, trials=200, seed=1).to_dict()
+    assert result["p_sarcophagus"]["mc"] == 1.0
+    assert result["days"]["histogram"][expected] == 200
+
+
+def test_final_emission_before_arrival(tmp_path):
+    # P-48, P-49: five tokens a day and a Final Emission on top of the deck: the game
+    # ends on day 1 for everyone still in the Zone.
+    rules = QUIET.replace("environment_change_chance = 0.0",
+                          "environment_change_chance = 1.0") + """
+[emission]
+threshold = 5
+tokens_per_environment = 5
+"""
+    path = make_scenario(tmp_path, line_map(20), rules=rules)
+    (tmp_path / "rules" / "emissions.csv").write_text(
+        "name,order,wounds,radiation,psi,final,notes\nFinal Emission,1,0,0,0,1,\n")
+    result = run_campaign(load_scenario(path), trials=1000, seed=2).to_dict()
+    assert result["p_final_emission"]["mc"] == 1.0
+    assert result["p_sarcophagus"]["mc"] == 0.0
+
+
+def test_sarcophagus_knockout_is_death(tmp_path):
+    # P-43, P-50: knocked out in the Sarcophagus is death. With nothing on the way the
+    # stalker arrives fresh, so P(death) is the exact P(knocked out) of that one fight.
+    path = make_scenario(tmp_path, line_map(3), sarcophagus="Beast,1,Boar,\n")
+    scenario = load_scenario(path)
+    trials = 200_000
+    result = run_campaign(scenario, trials=trials, seed=5).to_dict()
+    died = {c["cause"]: c["mc"] for c in result["causes"]}["knocked_out_in_sarcophagus"]
+    spec = compile_combat(scenario.ruleset, "Strelok", "Boar", None, (), (), CombatPolicy())
+    exact = combat_exact(spec).outcomes["knocked_out"]
+    assert 0.0 < exact < 1.0
+    assert_matches_exact([round(died * trials)], trials, [exact])
+    assert result["p_sarcophagus"]["mc"] + died == pytest.approx(1.0)
+
+
+def test_results_identical_for_threads_and_chunks():
+    scenario = load_scenario(None)
+    one = run_campaign(scenario, trials=4000, seed=11, threads=1)
+    two = run_campaign(scenario, trials=4000, seed=11, threads=2, chunk_size=333)
+    assert np.array_equal(one.counts, two.counts)
+    assert not np.array_equal(one.counts, run_campaign(scenario, trials=4000, seed=12).counts)
