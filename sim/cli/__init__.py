@@ -15,7 +15,9 @@ from sim.cli.combat import combat
 from sim.cli.compare import compare
 from sim.cli.event import event
 from sim.cli.prob import prob
+from sim.cli.report import report
 from sim.cli.skirmish import skirmish
+from sim.cli.sweep import sweep
 from sim.cli.tune import tune
 from sim.cli.validate import validate
 
@@ -45,3 +47,5 @@ main.add_command(anomaly)
 main.add_command(event)
 main.add_command(compare)
 main.add_command(tune)
+main.add_command(sweep)
+main.add_command(report)

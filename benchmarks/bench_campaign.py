@@ -1,0 +1,55 @@
+"""Campaign kernel speed against the plain-Python day loop, measured in the same run.
+
+Run: ``python benchmarks/bench_campaign.py`` (after ``pip install -e .``). Prints games
+per second of the numba kernel (2 threads) and of the reference (sim/reference/campaign.py)
+on the bundled base scenario, their ratio, peak memory after 1e5 and 1e7 games (flat:
+aggregation happens in the kernel), and the wall time of 1,000,000 games.
+"""
+
+from __future__ import annotations
+
+import resource
+import time
+
+from sim.campaign.api import simulate
+from sim.campaign.compile import compile_campaign
+from sim.campaign.scenario import load_scenario
+from sim.reference import campaign as reference
+
+
+def peak_rss_mib() -> float:
+    """Peak resident memory of this process so far (MiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def best_rate(func, trials: int, repeats: int = 3) -> float:
+    """Best of ``repeats`` runs, in games per second."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        func(trials)
+        best = min(best, time.perf_counter() - start)
+    return trials / best
+
+
+def main() -> None:
+    scenario = load_scenario(None)
+    arrays = compile_campaign(scenario)
+    simulate(arrays, 1000, 1, threads=2)  # compile or load from the cache
+    kernel = best_rate(lambda n: simulate(arrays, n, 7, threads=2), 1_000_000)
+    plain = best_rate(lambda n: reference.simulate(scenario, arrays, n, 7), 2000, repeats=2)
+    print(f"scenario: {scenario.name} ({scenario.stalker} from {scenario.start})")
+    print(f"kernel (2 threads): {kernel / 1e3:9.1f} k games/s")
+    print(f"plain Python      : {plain / 1e3:9.3f} k games/s")
+    print(f"ratio             : {kernel / plain:9.0f} x")
+    start = time.perf_counter()
+    simulate(arrays, 1_000_000, 11, threads=2)
+    print(f"1,000,000 games: {time.perf_counter() - start:.2f} s wall (kernel only)")
+    simulate(arrays, 100_000, 3, threads=2)
+    small = peak_rss_mib()
+    simulate(arrays, 10_000_000, 3, threads=2)
+    print(f"peak RSS after 1e5 games: {small:.1f} MiB; after 1e7: {peak_rss_mib():.1f} MiB")
+
+
+if __name__ == "__main__":
+    main()

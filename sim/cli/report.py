@@ -1,0 +1,77 @@
+"""``zonesim report``: the standard battery on a scenario, written as one results folder."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from sim.cli import common
+from sim.report import build
+from sim.rules import RulesetError
+
+
+def _input_errors() -> tuple[type[Exception], ...]:
+    """The library's errors for a scenario it cannot run (exit status 2)."""
+    from sim.compare import CompareInputError
+    from sim.encounter.anomaly import HazardInputError
+    from sim.encounter.combat import CombatInputError
+    errors: tuple[type[Exception], ...] = (CompareInputError, HazardInputError, CombatInputError)
+    try:
+        from sim.campaign.compile import CampaignInputError
+    except ImportError:
+        return errors
+    return (*errors, CampaignInputError)
+
+
+@click.command()
+@click.argument("scenario", required=False)
+@common.trials_option(build.DEFAULT_TRIALS)
+@click.option("--campaign-trials", type=click.IntRange(min=1),
+              default=build.DEFAULT_CAMPAIGN_TRIALS, show_default=True,
+              help="Games for the campaign statistics.")
+@common.seed_option
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="Results folder to create (default: results/<scenario>-<timestamp>/).")
+@common.format_option
+def report(scenario, trials, campaign_trials, seed, out, fmt):
+    """Run the standard battery on a scenario and write a report folder.
+
+    SCENARIO is a bundled scenario name or a scenario file (default: the
+    bundled base scenario). The battery: the enemy, anomaly and event deck
+    tables for the scenario's stalker, loadout and policy; item comparisons
+    (event items on the event deck, escape items and armours on the enemy
+    deck, on common random numbers); the campaign statistics; and each
+    target of the scenario judged PASS, FAIL or UNDECIDED on its 95 %
+    interval. --trials counts trials per encounter table, --campaign-trials
+    games. Writes results/<scenario>-<timestamp>/ (report.md, a
+    self-contained report.html, tables as CSV and Parquet, PNG plots,
+    metadata.json) all at once: a failed run leaves no folder. Prints the
+    headline numbers; progress goes to stderr when it is a terminal.
+
+    \b
+    Example:
+      zonesim report
+      zonesim report configs/scenarios/base.toml --seed 7 --campaign-trials 50000 --format json
+    """
+    progress = (lambda line: click.echo(f"zonesim report: {line}", err=True)) \
+        if sys.stderr.isatty() else None
+    try:
+        result = build.run_report(scenario, trials=trials, campaign_trials=campaign_trials,
+                                  seed=seed, out=out, progress=progress)
+    except RulesetError as error:
+        common.report_problems(error)
+        sys.exit(2)
+    except FileExistsError as error:
+        raise click.ClickException(str(error)) from None
+    except _input_errors() as error:
+        raise click.UsageError(str(error)) from None
+    shown = build.readable_summary(result.summary)
+    title = (f"report: {result.metadata['scenario']}; seed {seed}; {trials} trials per table, "
+             f"{campaign_trials} games; {result.metadata['wall_s']:.1f} s")
+    common.emit_frame(result.summary, fmt, result.to_dict(), title, shown)
+    if fmt == "table":
+        click.echo(f"written to {result.folder}")
+    elif fmt == "csv":
+        click.echo(f"zonesim report: written to {result.folder}", err=True)

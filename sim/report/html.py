@@ -1,0 +1,92 @@
+"""The report as one self-contained HTML page: inline CSS, figures embedded as base64 PNG.
+
+The page needs nothing else to be read: no scripts, no external style sheets,
+no image files (the PNGs beside it are the same images, for reuse).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import math
+from collections.abc import Mapping, Sequence
+
+import pandas as pd
+
+from sim.report.tables import Section
+
+STYLE = """
+body { font-family: system-ui, sans-serif; max-width: 70em; margin: 2em auto; padding: 0 1em;
+       color: #222; line-height: 1.45; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.85em; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; }
+th { background: #f0f0f0; }
+td.PASS { background: #d8f3dc; } td.FAIL { background: #ffd6d6; }
+td.UNDECIDED { background: #fff3c4; }
+figure { margin: 1em 0; } img { max-width: 100%; }
+.meta { font-size: 0.85em; color: #555; }
+code { background: #f4f4f4; padding: 0 0.2em; }
+"""
+
+
+def data_uri(png: bytes) -> str:
+    """``data:image/png;base64,...`` for PNG bytes."""
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+
+
+def _cell(value) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return str(value)
+
+
+def table(frame: pd.DataFrame) -> str:
+    """A DataFrame as an HTML table; verdict cells get a class for colour."""
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
+    rows = []
+    for row in frame.itertuples(index=False, name=None):
+        cells = []
+        for value in row:
+            text = _cell(value)
+            css = f' class="{text}"' if text in ("PASS", "FAIL", "UNDECIDED") else ""
+            cells.append(f"<td{css}>{html.escape(text)}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+def render(title: str, meta: Mapping, sections: Sequence[Section], summary: pd.DataFrame,
+           images: Mapping[str, bytes]) -> str:
+    """The whole page. ``images`` maps a figure name to its PNG bytes (embedded)."""
+    esc = html.escape
+    versions = ", ".join(f"{k} {v}" for k, v in meta.get("versions", {}).items() if v)
+    parts = [
+        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>",
+        f"<h1>{esc(title)}</h1>",
+        '<p class="meta">'
+        f"scenario <code>{esc(str(meta.get('scenario')))}</code> "
+        f"({esc(str(meta.get('scenario_path')))}); seed {esc(str(meta.get('seed')))}; "
+        f"{esc(str(meta.get('trials')))} trials per encounter table, "
+        f"{esc(str(meta.get('campaign_trials')))} games<br>"
+        f"ruleset <code>{esc(str(meta.get('ruleset_path')))}</code>, digest "
+        f"<code>{esc(str(meta.get('ruleset_digest')))}</code><br>"
+        f"created {esc(str(meta.get('created')))}; wall time "
+        f"{float(meta.get('wall_s', 0)):.1f} s; {esc(versions)}<br>"
+        f"command: <code>{esc(' '.join(meta.get('command', [])))}</code></p>",
+        "<nav><ul>" + "".join(f'<li><a href="#{esc(s.key)}">{esc(s.title)}</a></li>'
+                              for s in sections) + "</ul></nav>",
+        "<h2>Summary</h2>", table(summary),
+    ]
+    for section in sections:
+        parts.append(f'<h2 id="{esc(section.key)}">{esc(section.title)}</h2>')
+        parts += [f"<p>{esc(p)}</p>" for p in section.text]
+        for caption, frame in section.shown.items():
+            parts += [f"<h3>{esc(caption)}</h3>", table(frame)]
+        for name in section.figures:
+            if name in images:
+                parts.append(f'<figure><img alt="{esc(name)}" src="{data_uri(images[name])}">'
+                             f"<figcaption>{esc(name)}.png</figcaption></figure>")
+    parts.append("</body></html>")
+    return "\n".join(parts)

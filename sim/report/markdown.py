@@ -1,0 +1,60 @@
+"""The report as Markdown: headings, pipe tables and links to the PNG files beside it."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import pandas as pd
+
+from sim.report.tables import Section
+
+
+def _cell(value) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return str(value).replace("|", "\\|").replace("\n", " ")
+
+
+def table(frame: pd.DataFrame) -> str:
+    """A DataFrame as a GitHub-flavoured pipe table (no index)."""
+    head = "| " + " | ".join(_cell(c) for c in frame.columns) + " |"
+    rule = "| " + " | ".join("---" for _ in frame.columns) + " |"
+    rows = ["| " + " | ".join(_cell(v) for v in row) + " |"
+            for row in frame.itertuples(index=False, name=None)]
+    return "\n".join([head, rule, *rows])
+
+
+def provenance(meta: Mapping) -> list[str]:
+    """Bullet lines: scenario, seed, trials, ruleset digest, versions, wall time."""
+    versions = ", ".join(f"{k} {v}" for k, v in meta.get("versions", {}).items() if v)
+    return [
+        f"- scenario: `{meta.get('scenario')}` ({meta.get('scenario_path')})",
+        f"- seed {meta.get('seed')}; {meta.get('trials')} trials per encounter table, "
+        f"{meta.get('campaign_trials')} games",
+        f"- ruleset `{meta.get('ruleset_path')}`, digest `{meta.get('ruleset_digest')}`",
+        f"- created {meta.get('created')}; wall time {meta.get('wall_s', 0):.1f} s",
+        f"- versions: {versions}",
+        f"- command: `{' '.join(meta.get('command', []))}`",
+    ]
+
+
+def render(title: str, meta: Mapping, sections: Sequence[Section], summary: pd.DataFrame,
+           images: Mapping[str, str]) -> str:
+    """The whole page. ``images`` maps a figure name to its PNG file name."""
+    out = [f"# {title}", "", *provenance(meta), "", "## Summary", "", table(summary), ""]
+    for section in sections:
+        out += [f"## {section.title}", ""]
+        for paragraph in section.text:
+            out += [paragraph, ""]
+        for caption, frame in section.shown.items():
+            out += [f"**{caption}**", "", table(frame), ""]
+        for name in section.figures:
+            if name in images:
+                out += [f"![{name}]({images[name]})", ""]
+        if section.tables:
+            files = ", ".join(f"`{n}.csv`" for n in section.tables)
+            out += [f"Tables: {files} (and `.parquet`).", ""]
+    return "\n".join(out)

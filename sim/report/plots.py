@@ -1,0 +1,230 @@
+"""Figures for reports and sweeps, drawn with matplotlib's object API (no pyplot).
+
+Every function takes tidy tables (or the campaign's result dictionary) and
+returns a :class:`matplotlib.figure.Figure`; nothing here runs a simulation
+or touches global plotting state, so figures can be made from worker threads
+and in tests. Intervals are drawn as error bars or bands, exact values (where
+known) as open diamonds.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+CARD_COLUMNS = ("enemy", "anomaly", "event", "variant", "card")
+DPI = 100
+
+
+def png_bytes(figure: Figure) -> bytes:
+    """The figure as PNG bytes."""
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=DPI, bbox_inches="tight")
+    return buffer.getvalue()
+
+
+def save(figure: Figure, path: Path) -> bytes:
+    """Write the figure as a PNG file and return its bytes (to embed the same image)."""
+    data = png_bytes(figure)
+    Path(path).write_bytes(data)
+    return data
+
+
+def _errors(frame: pd.DataFrame, metric: str) -> np.ndarray:
+    """Asymmetric error bar lengths ``(2, n)`` from ``metric_ci_low/high`` (NaN -> 0)."""
+    mc = frame[metric].to_numpy(float)
+    low = frame[f"{metric}_ci_low"].to_numpy(float)
+    high = frame[f"{metric}_ci_high"].to_numpy(float)
+    return np.nan_to_num(np.clip(np.vstack([mc - low, high - mc]), 0.0, None))
+
+
+def label(metric: str) -> str:
+    """Axis label of a metric column: ``knocked_out`` -> ``P(knocked out)``, means as is."""
+    words = metric.replace("_", " ")
+    if metric.startswith(("mean_", "p_")) or metric in ("health_lost", "radiation", "psi",
+                                                          "days_lost", "emission_tokens",
+                                                          "draws_per_search"):
+        return words
+    return f"P({words})"
+
+
+def bars(frame: pd.DataFrame, name_col: str, metric: str, title: str) -> Figure:
+    """Horizontal bars of ``metric`` per row with 95 % intervals and exact markers.
+
+    Rows are drawn top to bottom in the frame's order (put the most dangerous
+    first).
+    """
+    n = len(frame)
+    figure = Figure(figsize=(7.0, 0.9 + 0.32 * max(n, 1)))
+    ax = figure.add_subplot()
+    y = np.arange(n)[::-1]
+    ax.barh(y, frame[metric].to_numpy(float), xerr=_errors(frame, metric), color="#c8553d",
+            alpha=0.8, ecolor="#333333", capsize=2, label="Monte Carlo, 95 % interval")
+    exact = f"{metric}_exact"
+    if exact in frame and frame[exact].notna().any():
+        ax.plot(frame[exact].to_numpy(float), y, "D", mfc="none", mec="black", ms=5,
+                label="exact")
+    ax.set_yticks(y, [str(v) for v in frame[name_col]])
+    ax.set_xlabel(label(metric))
+    ax.set_title(title)
+    ax.set_xlim(left=0)
+    ax.legend(loc="lower right", fontsize="small")
+    ax.grid(axis="x", alpha=0.3)
+    figure.tight_layout()
+    return figure
+
+
+def comparison(frame: pd.DataFrame, metrics: Sequence[str], title: str,
+               name_col: str = "variant") -> Figure:
+    """Item effectiveness: one panel per metric, one point with its interval per variant."""
+    metrics = [m for m in metrics if m in frame]
+    n = len(frame)
+    figure = Figure(figsize=(3.4 * max(len(metrics), 1), 0.9 + 0.35 * max(n, 1)))
+    axes = figure.subplots(1, max(len(metrics), 1), sharey=True, squeeze=False)[0]
+    y = np.arange(n)[::-1]
+    for ax, metric in zip(axes, metrics, strict=False):
+        ax.errorbar(frame[metric].to_numpy(float), y, xerr=_errors(frame, metric), fmt="o",
+                    color="#1f77b4", capsize=3, label="Monte Carlo, 95 % interval")
+        exact = f"{metric}_exact"
+        if exact in frame and frame[exact].notna().any():
+            ax.plot(frame[exact].to_numpy(float), y, "D", mfc="none", mec="black", ms=6,
+                    label="exact")
+        ax.set_xlabel(label(metric))
+        ax.grid(axis="x", alpha=0.3)
+    axes[0].set_yticks(y, [str(v) for v in frame[name_col]])
+    axes[0].legend(loc="best", fontsize="x-small")
+    figure.suptitle(title)
+    figure.tight_layout()
+    return figure
+
+
+def survival(curve: Sequence[dict], title: str = "Survival by day (Kaplan-Meier)") -> Figure:
+    """Step curve of P(still in the game) by day with its 95 % band."""
+    frame = pd.DataFrame(list(curve))
+    if "at_risk" in frame and (frame["at_risk"] > 0).any():
+        # after the last game has ended the curve is flat: stop a day later
+        frame = frame[frame["day"] <= frame.loc[frame["at_risk"] > 0, "day"].max() + 1]
+    figure = Figure(figsize=(7.0, 4.0))
+    ax = figure.add_subplot()
+    if len(frame):
+        ax.step(frame["day"], frame["survival"], where="post", color="#2a9d8f", label="survival")
+        ax.fill_between(frame["day"], frame["ci_low"], frame["ci_high"], step="post",
+                        color="#2a9d8f", alpha=0.25, label="95 % interval")
+    ax.set_xlabel("day")
+    ax.set_ylabel("P(stalker still alive)")
+    ax.set_ylim(0, 1.02)
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small")
+    figure.tight_layout()
+    return figure
+
+
+def days_histogram(days: dict, title: str = "Days to reach the Sarcophagus") -> Figure:
+    """Bars of games reaching the Sarcophagus by day, with mean and median marked."""
+    counts = np.asarray(days.get("histogram", []), dtype=float)
+    if counts.any():
+        counts = counts[:np.flatnonzero(counts).max() + 2]  # the empty tail says nothing
+    figure = Figure(figsize=(7.0, 4.0))
+    ax = figure.add_subplot()
+    ax.bar(np.arange(len(counts)), counts, color="#457b9d", width=0.9)
+    for key, style in (("median", "-"), ("mean", "--")):
+        value = days.get(key)
+        if value is not None and np.isfinite(value):
+            ax.axvline(value, color="black", ls=style, lw=1, label=f"{key} {value:.1f}")
+    ax.set_xlabel("day")
+    ax.set_ylabel("games")
+    ax.set_title(title)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize="small")
+    ax.grid(axis="y", alpha=0.3)
+    figure.tight_layout()
+    return figure
+
+
+def _card_column(frame: pd.DataFrame) -> str | None:
+    return next((c for c in CARD_COLUMNS if c in frame.columns), None)
+
+
+def sweep_figure(result, metric: str) -> Figure | None:
+    """The sweep's ``metric`` against the varied cells.
+
+    One varied cell: a line per card with its 95 % band. Two: a heatmap per
+    card (first cell down, second across). More than two: None (no plot).
+    """
+    params = result.parameter_columns
+    frame = result.frame
+    card = _card_column(frame)
+    groups = [(None, frame)] if card is None else list(frame.groupby(card, sort=False))
+    if len(params) == 1:
+        return _sweep_lines(groups, params[0], metric)
+    if len(params) == 2:
+        return _sweep_heatmaps(groups, params, metric)
+    return None
+
+
+def _positions(values: Sequence) -> tuple[np.ndarray, list[str]]:
+    return np.arange(len(values), dtype=float), [str(v) for v in values]
+
+
+def _sweep_lines(groups, param: str, metric: str) -> Figure:
+    figure = Figure(figsize=(8.0, 4.5))
+    ax = figure.add_subplot()
+    levels = list(dict.fromkeys(groups[0][1][param]))
+    numeric = all(isinstance(v, int | float | np.integer | np.floating) and not isinstance(
+        v, bool) for v in levels)
+    for name, sub in groups:
+        x = sub[param].to_numpy(float) if numeric else np.asarray(
+            [levels.index(v) for v in sub[param]], dtype=float)
+        line = ax.plot(x, sub[metric].to_numpy(float), marker="o", ms=3,
+                       label=str(name) if name is not None else metric)[0]
+        ax.fill_between(x, sub[f"{metric}_ci_low"].to_numpy(float),
+                        sub[f"{metric}_ci_high"].to_numpy(float), color=line.get_color(),
+                        alpha=0.2)
+    if not numeric:
+        ax.set_xticks(*_positions(levels))
+    ax.set_xlabel(param)
+    ax.set_ylabel(label(metric))
+    ax.set_title(f"{label(metric)} against {param} (bands: 95 % intervals)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="x-small", loc="center left", bbox_to_anchor=(1.01, 0.5))
+    figure.tight_layout()
+    return figure
+
+
+def _sweep_heatmaps(groups, params: list[str], metric: str, limit: int = 16) -> Figure:
+    groups = groups[:limit]
+    cols = min(4, len(groups))
+    rows = -(-len(groups) // cols)
+    figure = Figure(figsize=(max(3.6 * cols, 6.0), max(3.0 * rows + 0.6, 4.5)))
+    axes = figure.subplots(rows, cols, squeeze=False)
+    first, second = params
+    values = np.concatenate([g[metric].to_numpy(float) for _, g in groups])
+    vmin, vmax = float(np.nanmin(values)), float(np.nanmax(values))
+    image = None
+    for ax, (name, sub) in zip(axes.flat, groups, strict=False):
+        table = sub.pivot_table(index=first, columns=second, values=metric, sort=False)
+        grid = table.to_numpy(float)
+        image = ax.imshow(grid, aspect="auto", origin="lower", cmap="magma_r",
+                          vmin=vmin, vmax=vmax)
+        if grid.size <= 64:  # small grids: write each value in its cell
+            middle = (vmin + vmax) / 2
+            for (i, j), value in np.ndenumerate(grid):
+                ax.text(j, i, f"{value:.3f}", ha="center", va="center", fontsize="x-small",
+                        color="white" if value > middle else "black")
+        ax.set_yticks(*_positions(list(table.index)))
+        ax.set_xticks(*_positions(list(table.columns)))
+        ax.set_title(str(name) if name is not None else metric, fontsize="small")
+        ax.set_ylabel(first, fontsize="x-small")
+        ax.set_xlabel(second, fontsize="x-small")
+    for ax in list(axes.flat)[len(groups):]:
+        ax.set_visible(False)
+    if image is not None:
+        figure.colorbar(image, ax=axes.ravel().tolist(), label=label(metric), shrink=0.8)
+    figure.suptitle(f"{label(metric)} over {first} x {second}")
+    return figure

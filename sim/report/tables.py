@@ -1,0 +1,481 @@
+"""The report's battery: each section as tidy tables, figures and a few sentences.
+
+Every function here takes a scenario (its ruleset, stalker, loadout and
+policy) plus trials and seed, runs the library (never the CLI) and returns a
+:class:`Section`. :mod:`sim.report.build` runs them in order and writes the
+folder; :mod:`sim.report.markdown` and :mod:`sim.report.html` render them.
+
+Deck-level numbers ("a card drawn from the deck") and item comparisons come
+from :func:`sim.compare.compare`: every variant on common random numbers, the
+deck average weighted by card ``count``, intervals from the per-trial deck
+averages (so they account for the cards sharing their random numbers).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from sim import compare, stats
+from sim.campaign.scenario import Scenario
+from sim.encounter import anomaly as hazards
+from sim.encounter import combat
+from sim.report import plots
+from sim.targets import UNDECIDED, Target
+from sim.variants import apply_edits
+
+COMBAT_SHOWN = ("avoided", "killed", "fled", "knocked_out", "mean_wounds", "mean_rounds",
+                "armor_destroyed")
+ANOMALY_SHOWN = ("avoided", "unharmed", "damaged", "knocked_out", "artifact", "deformation",
+                 "mean_loss")
+EVENT_SHOWN = ("avoided", "happened", "knocked_out", "deformation", "health_lost", "radiation",
+               "psi", "days_lost")
+EVENT_ITEM_METRICS = ("avoided", "knocked_out", "health_lost", "radiation", "psi", "days_lost")
+ESCAPE_ITEM_METRICS = ("avoided", "knocked_out", "mean_wounds")
+ARMOR_METRICS = ("knocked_out", "mean_wounds", "armor_destroyed", "killed")
+NONE = "none"
+
+
+@dataclass
+class Section:
+    """One part of the report.
+
+    Attributes
+    ----------
+    key : str
+        Short name, used for file names and progress lines.
+    title : str
+        Heading.
+    text : list of str
+        Paragraphs (plain text, may hold ``code`` spans).
+    tables : dict of str to DataFrame
+        Tidy tables written as ``<name>.csv`` and ``<name>.parquet``.
+    shown : dict of str to DataFrame
+        Readable tables for the Markdown and HTML pages (caption -> table).
+    figures : dict of str to Figure
+        Figures written as ``<name>.png`` and embedded in the HTML page.
+    summary : list of dict
+        Headline rows ``{"section", "metric", "mc", "ci_low", "ci_high", "exact"}``.
+    values : dict
+        Metric name -> ``(value, ci_low, ci_high)`` for judging targets.
+    """
+
+    key: str
+    title: str
+    text: list[str] = field(default_factory=list)
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    shown: dict[str, pd.DataFrame] = field(default_factory=dict)
+    figures: dict[str, Figure] = field(default_factory=dict)
+    summary: list[dict] = field(default_factory=list)
+    values: dict[str, tuple] = field(default_factory=dict)
+
+
+# --- readable cells ---------------------------------------------------------------------------
+
+def cell_text(mc, low=None, high=None, exact=None, digits: int = 4) -> str:
+    """``estimate ±half-width (exact)``; missing parts are left out."""
+    if mc is None or (isinstance(mc, float) and math.isnan(mc)):
+        return ""
+    text = f"{mc:.{digits}f}"
+    if low is not None and high is not None and not (math.isnan(low) or math.isnan(high)):
+        text += f" ±{(high - low) / 2:.{digits}f}"
+    if exact is not None and not (isinstance(exact, float) and math.isnan(exact)):
+        text += f" ({exact:.{digits}f})"
+    return text
+
+
+def readable(frame: pd.DataFrame, keys: Sequence[str], metrics: Sequence[str]) -> pd.DataFrame:
+    """A flat result table with each metric as ``estimate ±half-width (exact)``."""
+    out = frame[[k for k in keys if k in frame]].copy()
+    for m in metrics:
+        if m not in frame:
+            continue
+        exact = frame.get(f"{m}_exact")
+        out[m] = [cell_text(frame[m].iloc[i], frame[f"{m}_ci_low"].iloc[i],
+                            frame[f"{m}_ci_high"].iloc[i],
+                            None if exact is None else exact.iloc[i])
+                  for i in range(len(frame))]
+    return out
+
+
+def _wide(comparison: compare.Comparison) -> pd.DataFrame:
+    """Comparison rows (variant x metric) as one row per variant with flat metric columns."""
+    rows: dict[str, dict] = {}
+    for r in comparison.rows:
+        row = rows.setdefault(r["variant"], {"variant": r["variant"]})
+        m = r["metric"]
+        row.update({m: r["mc"], f"{m}_ci_low": r["ci_low"], f"{m}_ci_high": r["ci_high"],
+                    f"{m}_exact": r["exact"], f"{m}_diff": r["diff"],
+                    f"{m}_diff_ci_low": r["diff_ci_low"], f"{m}_diff_ci_high": r["diff_ci_high"],
+                    f"{m}_verdict": r["verdict"]})
+    return pd.DataFrame(list(rows.values()))
+
+
+def _comparison_shown(comparison: compare.Comparison) -> pd.DataFrame:
+    table = comparison.to_table()
+    return table.pivot_table(index="variant", columns="metric", values="estimate",
+                             aggfunc="first", sort=False).reset_index()
+
+
+def _headline(section: str, rows: Sequence[dict], prefix: str) -> tuple[list[dict], dict]:
+    """Summary rows and target values from a single-variant comparison's rows."""
+    summary, values = [], {}
+    for r in rows:
+        name = f"{prefix}.{r['metric']}"
+        summary.append({"section": section, "metric": name, "mc": r["mc"],
+                        "ci_low": r["ci_low"], "ci_high": r["ci_high"], "exact": r["exact"]})
+        values[name] = (r["mc"], r["ci_low"], r["ci_high"])
+    return summary, values
+
+
+# --- the scenario as setups -------------------------------------------------------------------
+
+def combat_setup(sc: Scenario, enemy: str = "all") -> dict:
+    """The scenario's stalker, loadout and fight policy as a :mod:`sim.compare` setup."""
+    return {"stalker": sc.stalker, "enemy": enemy, "armor": sc.armor,
+            "weapons": tuple(sc.weapons), "items": tuple(sc.items),
+            "sneak": sc.policy.sneak, "flee_at": sc.policy.flee_at,
+            "heal_at": sc.policy.heal_at}
+
+
+def event_items(sc: Scenario) -> tuple[str, ...]:
+    """The loadout's event items (``event_avoid``; the best one counts, Z-10)."""
+    return tuple(n for n in sc.items if sc.ruleset.items[n].effect == "event_avoid")
+
+
+# --- deck sections ----------------------------------------------------------------------------
+
+def enemy_deck(sc: Scenario, trials: int, seed: int) -> Section:
+    """Every enemy card against the scenario's stalker, loadout and policy."""
+    rs = sc.ruleset
+    policy = combat.CombatPolicy(sneak=sc.policy.sneak, flee_at=sc.policy.flee_at,
+                                 heal_at=sc.policy.heal_at)
+    table = combat.combat_table(rs, sc.stalker, combat.deck_names(rs, "all"), sc.armor,
+                                sc.weapons, sc.items, policy, trials=trials, seed=seed)
+    frame = table.to_frame()
+    deck = compare.compare("combat", rs, combat_setup(sc), [compare.Variant("deck")],
+                           trials=trials, seed=seed, metrics=list(COMBAT_SHOWN))
+    summary, values = _headline("enemy deck", deck.rows, "enemies")
+    skipped = [n for n in rs.enemies if n not in set(frame["enemy"])]
+    text = [f"{sc.stalker} with armour {sc.armor or 'none'}, weapons "
+            f"{', '.join(sc.weapons) or 'none'} and items {', '.join(sc.items) or 'none'}; "
+            f"policy sneak={sc.policy.sneak}, flee_at={sc.policy.flee_at}, "
+            f"heal_at={sc.policy.heal_at}. One fight per card, most dangerous first; "
+            "cells: estimate ±95 % half-width (exact value from the Markov chain)."]
+    if skipped:
+        text.append("Not simulated (their fights have no end in the rules): "
+                    + ", ".join(skipped) + ".")
+    text.append(_deck_sentence(deck.rows, "a fight with a card drawn from the enemy deck"))
+    return Section(
+        "enemies", "Enemy deck", text, tables={"enemy_deck": frame},
+        shown={"Enemy cards": readable(frame, ("enemy",), COMBAT_SHOWN),
+               "Deck average (weighted by count)": readable(_wide(deck), ("variant",),
+                                                            COMBAT_SHOWN)},
+        figures={"enemy_deck": plots.bars(frame, "enemy", "knocked_out",
+                                          f"Enemy deck: P(knocked out), {sc.stalker}")},
+        summary=summary, values=values)
+
+
+def _deck_sentence(rows: Sequence[dict], what: str) -> str:
+    ko = next(r for r in rows if r["metric"] == "knocked_out")
+    value = cell_text(ko["mc"], ko["ci_low"], ko["ci_high"], ko["exact"])
+    return f"P(knocked out) in {what}: {value} (count-weighted deck average)."
+
+
+def anomaly_deck(sc: Scenario, trials: int, seed: int) -> Section:
+    """Every anomaly card for the scenario's stalker and armour (policy: enter or not)."""
+    rs = sc.ruleset
+    enter = sc.policy.enter_anomalies
+    table = hazards.anomaly_table(rs, sc.stalker, hazards.anomaly_names(rs, "all"), sc.armor,
+                                  enter=enter, trials=trials, seed=seed)
+    frame = table.to_frame()
+    setup = {"stalker": sc.stalker, "anomaly": "all", "armor": sc.armor, "enter": enter}
+    deck = compare.compare("anomaly", rs, setup, [compare.Variant("deck")], trials=trials,
+                           seed=seed, metrics=list(ANOMALY_SHOWN))
+    summary, values = _headline("anomaly deck", deck.rows, "anomalies")
+    text = [f"{sc.stalker} with armour {sc.armor or 'none'}; "
+            f"{'enters anomalies on purpose' if enter else 'goes around anomalies he notices'}"
+            " (policy enter_anomalies). Most dangerous first.",
+            _deck_sentence(deck.rows, "an encounter with a card drawn from the anomaly deck")]
+    return Section(
+        "anomalies", "Anomaly deck", text, tables={"anomaly_deck": frame},
+        shown={"Anomaly cards": readable(frame, ("anomaly",), ANOMALY_SHOWN),
+               "Deck average (weighted by count)": readable(_wide(deck), ("variant",),
+                                                            ANOMALY_SHOWN)},
+        figures={"anomaly_deck": plots.bars(frame, "anomaly", "knocked_out",
+                                            f"Anomaly deck: P(knocked out), {sc.stalker}")},
+        summary=summary, values=values)
+
+
+def event_deck(sc: Scenario, trials: int, seed: int) -> Section:
+    """Every event card for the scenario's stalker, armour and event items."""
+    rs = sc.ruleset
+    items = event_items(sc)
+    table = hazards.event_table(rs, sc.stalker, hazards.event_names(rs, "all"), sc.armor,
+                                items, trials=trials, seed=seed)
+    frame = table.to_frame()
+    setup = {"stalker": sc.stalker, "event": "all", "armor": sc.armor, "items": items}
+    deck = compare.compare("event", rs, setup, [compare.Variant("deck")], trials=trials,
+                           seed=seed, metrics=list(EVENT_SHOWN))
+    summary, values = _headline("event deck", deck.rows, "events")
+    text = [f"{sc.stalker} with armour {sc.armor or 'none'} and event items "
+            f"{', '.join(items) or 'none'} (the best one counts, Z-10). Most dangerous first.",
+            _deck_sentence(deck.rows, "a card drawn from the event deck")]
+    return Section(
+        "events", "Event deck", text, tables={"event_deck": frame},
+        shown={"Event cards": readable(frame, ("event",), EVENT_SHOWN),
+               "Deck average (weighted by count)": readable(_wide(deck), ("variant",),
+                                                            EVENT_SHOWN)},
+        figures={"event_deck": plots.bars(frame, "event", "knocked_out",
+                                          f"Event deck: P(knocked out), {sc.stalker}")},
+        summary=summary, values=values)
+
+
+# --- item comparisons -------------------------------------------------------------------------
+
+def _variants(names: Sequence[str], key: str, current: Sequence[str], wrap) -> list:
+    """A ``none`` baseline then one variant per card; the loadout's choice is marked."""
+    out = [compare.Variant(NONE, ((key, wrap(None)),))]
+    for name in names:
+        label = f"{name} (loadout)" if name in current else name
+        out.append(compare.Variant(label, ((key, wrap(name)),)))
+    return out
+
+
+def items_section(sc: Scenario, trials: int, seed: int) -> Section:
+    """Item categories side by side on common random numbers.
+
+    Event items on the event deck, escape items and armours on the enemy deck;
+    each against a ``none`` baseline, with the paired difference to it.
+    """
+    rs = sc.ruleset
+    section = Section("items", "Items compared")
+    section.text.append(
+        "Each row is a variant of the scenario's loadout; every variant meets the same "
+        "cards with the same random numbers (common random numbers), so the difference "
+        "to the baseline 'none' has a tight interval. Deck averages weighted by card count; "
+        "cells: estimate ±95 % half-width (exact).")
+
+    # Event items: the best one counts, so each variant carries exactly one.
+    names = [n for n, i in rs.items.items() if i.effect == "event_avoid"]
+    setup = {"stalker": sc.stalker, "event": "all", "armor": sc.armor, "items": ()}
+    result = compare.compare(
+        "event", rs, setup,
+        _variants(names, "items", event_items(sc), lambda n: () if n is None else (n,)),
+        trials=trials, seed=seed, metrics=list(EVENT_ITEM_METRICS))
+    _add_comparison(section, "items_event", "Event items on the event deck", result,
+                    ("avoided", "knocked_out", "health_lost"))
+
+    # Escape items act only when the fight is avoided by Reputation (Z-15..Z-17).
+    names = [n for n, i in rs.items.items() if i.effect == "escape"]
+    others = tuple(n for n in sc.items if rs.items[n].effect != "escape")
+    escape_rs = rs
+    if rs.rules.combat.avoid_rule != "reputation":
+        escape_rs = apply_edits(rs, ["rules.combat.avoid_rule=reputation"])
+        section.text.append(
+            "Escape items act only when fights are avoided by Reputation (Z-15..Z-17); this "
+            "ruleset avoids them by a Stealth test, so the escape items are compared under "
+            "the variant rules.combat.avoid_rule=reputation.")
+    current = [n for n in sc.items if rs.items[n].effect == "escape"]
+    result = compare.compare(
+        "combat", escape_rs, combat_setup(sc),
+        _variants(names, "items", current, lambda n: others if n is None else (*others, n)),
+        trials=trials, seed=seed, metrics=list(ESCAPE_ITEM_METRICS))
+    _add_comparison(section, "items_escape", "Escape items on the enemy deck", result,
+                    ESCAPE_ITEM_METRICS)
+
+    result = compare.compare(
+        "combat", rs, combat_setup(sc),
+        _variants(list(rs.armor), "armor", [sc.armor] if sc.armor else [], lambda n: n),
+        trials=trials, seed=seed, metrics=list(ARMOR_METRICS))
+    _add_comparison(section, "items_armor", "Armours on the enemy deck", result,
+                    ("knocked_out", "mean_wounds", "armor_destroyed"))
+    return section
+
+
+def _add_comparison(section: Section, key: str, title: str, result: compare.Comparison,
+                    plotted: Sequence[str]) -> None:
+    frame = result.to_frame()
+    section.tables[key] = frame
+    section.shown[title] = _comparison_shown(result)
+    section.figures[key] = plots.comparison(_wide(result), plotted, title)
+    best = _best(result)
+    if best:
+        section.text.append(f"{title}: {best}")
+
+
+def _best(result: compare.Comparison) -> str:
+    """One sentence: which variant lowers P(knocked out) most (or raises P(avoided))."""
+    rows = [r for r in result.rows if r["metric"] in ("knocked_out", "avoided")
+            and r["verdict"] == "better"]
+    if not rows:
+        return "no variant differs detectably from 'none' in P(knocked out) or P(avoided)."
+    r = max(rows, key=lambda r: abs(r["diff"]))
+    return (f"largest detectable change: {r['variant']}, {plots.label(r['metric'])} "
+            f"{r['diff']:+.4f} (95 % interval {r['diff_ci_low']:+.4f} to "
+            f"{r['diff_ci_high']:+.4f}) against 'none'.")
+
+
+# --- campaign ---------------------------------------------------------------------------------
+
+def quantile_interval(histogram: Sequence[int], q: float) -> tuple[float, float] | None:
+    """Distribution-free 95 % interval of the ``q`` quantile of a histogram of whole days.
+
+    The order statistics of ranks ``n q -+ z sqrt(n q (1 - q))`` bracket the
+    quantile with about 95 % coverage (normal approximation to the binomial
+    count of games below it); days are whole numbers, so the bounds are too.
+    None for an empty histogram.
+    """
+    counts = np.asarray(histogram, dtype=np.int64)
+    n = int(counts.sum())
+    if n == 0:
+        return None
+    half = stats.Z95 * math.sqrt(n * q * (1.0 - q))
+    low_rank = max(1, math.floor(n * q - half))
+    high_rank = min(n, math.ceil(n * q + half) + 1)
+    cum = np.cumsum(counts)
+    return (float(np.searchsorted(cum, low_rank)), float(np.searchsorted(cum, high_rank)))
+
+
+def _mean_interval(histogram: Sequence[int]) -> tuple[float, float, float] | None:
+    counts = np.asarray(histogram, dtype=np.float64)
+    n = counts.sum()
+    if n == 0:
+        return None
+    days = np.arange(len(counts))
+    return stats.mean_interval(float((counts * days).sum()), float((counts * days**2).sum()),
+                               int(n))
+
+
+def campaign_values(data: Mapping[str, Any]) -> dict[str, tuple]:
+    """Target-able campaign metrics: name -> ``(value, ci_low, ci_high)`` (None if unknown)."""
+    values: dict[str, tuple] = {}
+    for key, cell in data.items():
+        if isinstance(cell, Mapping) and "mc" in cell:
+            values[key] = (cell["mc"], cell.get("ci_low"), cell.get("ci_high"))
+        elif isinstance(cell, int | float) and not isinstance(cell, bool) \
+                and key not in ("trials", "seed"):
+            values[key] = (float(cell), None, None)
+    days = data.get("days", {})
+    hist = days.get("histogram", [])
+    for key, q in (("median", 0.5), ("p10", 0.1), ("p90", 0.9)):
+        if days.get(key) is not None:
+            interval = quantile_interval(hist, q) or (None, None)
+            values[f"days.{key}"] = (float(days[key]), *interval)
+    if days.get("mean") is not None:
+        mean = _mean_interval(hist)
+        values["days.mean"] = (float(days["mean"]), *(mean[1:] if mean else (None, None)))
+    for cause in data.get("causes", []):
+        values[f"causes.{cause['cause']}"] = (cause["mc"], cause.get("ci_low"),
+                                              cause.get("ci_high"))
+    return values
+
+
+def load_run_campaign() -> Callable | None:
+    """``sim.campaign.api.run_campaign``, or None where this version has no campaign."""
+    try:
+        from sim.campaign.api import run_campaign
+    except ImportError:
+        return None
+    return run_campaign
+
+
+def campaign_section(sc: Scenario, trials: int, seed: int) -> Section:
+    """Whole games of the scenario: outcomes, days to the Sarcophagus, survival by day."""
+    section = Section("campaign", "Campaign")
+    run_campaign = load_run_campaign()
+    if run_campaign is None:
+        section.text.append("campaign: not available (this version has no sim.campaign.api).")
+        section.summary.append({"section": "campaign", "metric": "campaign", "mc": None,
+                                "ci_low": None, "ci_high": None, "exact": None,
+                                "note": "not available"})
+        return section
+    data = run_campaign(sc, trials=trials, seed=seed).to_dict()
+    values = campaign_values(data)
+    section.values = values
+    headline = ["p_sarcophagus", "p_survive", "p_final_emission", "days.median", "days.mean"]
+    for name in headline:
+        if name in values:
+            v, low, high = values[name]
+            section.summary.append({"section": "campaign", "metric": name, "mc": v,
+                                    "ci_low": low, "ci_high": high, "exact": None})
+    rows = [{"metric": k, "value": v, "ci_low": lo, "ci_high": hi}
+            for k, (v, lo, hi) in values.items()]
+    summary = pd.DataFrame(rows)
+    causes = pd.DataFrame(data.get("causes", []))
+    survival = pd.DataFrame(data.get("survival", []))
+    hist = data.get("days", {}).get("histogram", [])
+    days = pd.DataFrame({"day": np.arange(len(hist)), "games": np.asarray(hist, dtype=np.int64)})
+    section.tables = {"campaign_summary": summary, "campaign_causes": causes,
+                      "campaign_survival": survival, "campaign_days": days}
+    section.shown = {"Campaign statistics": pd.DataFrame(
+        [{"metric": r["metric"], "value": cell_text(r["value"], r["ci_low"], r["ci_high"])}
+         for r in rows])}
+    if len(causes):
+        shares = causes.rename(columns={"mc": "p", "ci_low": "p_ci_low", "ci_high": "p_ci_high"})
+        section.shown["How games are lost"] = readable(shares, ("cause",), ("p",))
+        section.figures["campaign_causes"] = plots.bars(shares, "cause", "p",
+                                                        "How games are lost")
+    section.figures["campaign_survival"] = plots.survival(data.get("survival", []))
+    section.figures["campaign_days"] = plots.days_histogram(data.get("days", {}))
+    p = values.get("p_sarcophagus")
+    if p is not None:
+        section.text.append(
+            f"{trials} games of {sc.name}, seed {seed}: P(reach the Sarcophagus) "
+            f"{cell_text(p[0], p[1], p[2])}; days to get there: median "
+            f"{_fmt(data['days'].get('median'))}, 10th-90th percentile "
+            f"{_fmt(data['days'].get('p10'))}-{_fmt(data['days'].get('p90'))}. "
+            "Survival is a Kaplan-Meier curve (games that reached the Sarcophagus are "
+            "censored), with a Greenwood 95 % band.")
+    return section
+
+
+def _fmt(x) -> str:
+    return "-" if x is None else f"{x:g}"
+
+
+# --- targets ----------------------------------------------------------------------------------
+
+def targets_section(sc: Scenario, values: Mapping[str, tuple]) -> Section:
+    """Each scenario target judged PASS, FAIL or UNDECIDED on its estimate's 95 % interval.
+
+    PASS: the whole interval lies in the target range; FAIL: none of it does;
+    UNDECIDED: the interval straddles a bound (more trials may decide). A
+    metric without an interval is judged on its estimate alone (noted).
+    """
+    rows = []
+    for metric, (low, high) in sc.targets.items():
+        target = Target(metric, float(low), float(high), text=f"{metric} in {low:g}..{high:g}")
+        found = values.get(metric)
+        if found is None:
+            rows.append({"target": str(target), "metric": metric, "low": low, "high": high,
+                         "value": None, "ci_low": None, "ci_high": None,
+                         "verdict": UNDECIDED, "note": "no value for this metric in the report"})
+            continue
+        value, ci_low, ci_high = found
+        note = "" if ci_low is not None else "no interval: judged on the estimate alone"
+        rows.append({"target": str(target), "metric": metric, "low": low, "high": high,
+                     "value": value, "ci_low": ci_low, "ci_high": ci_high,
+                     "verdict": target.judge(value, ci_low, ci_high), "note": note})
+    frame = pd.DataFrame(rows, columns=["target", "metric", "low", "high", "value", "ci_low",
+                                        "ci_high", "verdict", "note"])
+    section = Section("targets", "Targets", tables={"targets": frame})
+    if not rows:
+        section.text.append("The scenario sets no targets ([targets] in its file).")
+        return section
+    section.text.append(
+        "PASS: the whole 95 % interval lies in the target range; FAIL: none of it does; "
+        "UNDECIDED: it straddles a bound (more trials may decide).")
+    section.shown["Targets"] = pd.DataFrame(
+        [{"target": r["target"], "estimate": cell_text(r["value"], r["ci_low"], r["ci_high"]),
+          "verdict": r["verdict"], "note": r["note"]} for r in rows])
+    section.summary = [{"section": "targets", "metric": r["target"], "mc": r["value"],
+                        "ci_low": r["ci_low"], "ci_high": r["ci_high"], "exact": None,
+                        "note": r["verdict"]} for r in rows]
+    return section

@@ -1,0 +1,191 @@
+"""Writing result folders: all or nothing, with a provenance manifest.
+
+A results folder is built in a hidden temporary folder beside its final
+place and renamed at the end (:func:`atomic_folder`), so a run that fails or
+is interrupted half-way leaves no half-written folder behind. Tables are
+written as CSV (for spreadsheets) and Parquet (typed, for pandas);
+``metadata.json`` records the seed, trials, ruleset digest, package versions,
+timings and command line.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import platform
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from importlib import metadata as importlib_metadata
+from pathlib import Path
+
+import pandas as pd
+
+RESULTS_DIR = Path("results")
+PACKAGES = ("zonesim", "numpy", "numba", "pandas", "matplotlib", "pyarrow", "click")
+
+
+def timestamp() -> str:
+    """Local time as ``YYYYmmdd-HHMMSS``, for folder names."""
+    return datetime.now().strftime("%Y%m%d-%H%M%S")
+
+
+def default_folder(stem: str, root: Path = RESULTS_DIR) -> Path:
+    """``root/<stem>-<timestamp>``, with ``-2``, ``-3``... if that folder exists already."""
+    base = Path(root) / f"{stem}-{timestamp()}"
+    folder, n = base, 1
+    while folder.exists():
+        n += 1
+        folder = base.with_name(f"{base.name}-{n}")
+    return folder
+
+
+@contextmanager
+def atomic_folder(final: Path) -> Iterator[Path]:
+    """Yield a fresh temporary folder that becomes ``final`` when the block succeeds.
+
+    The temporary folder is created beside ``final`` (same file system, so
+    the rename is atomic) with a hidden ``.tmp`` name; on any exception it is
+    removed and the exception propagates, so ``final`` never exists half
+    written.
+
+    Raises
+    ------
+    FileExistsError
+        If ``final`` exists already (results are never overwritten).
+    """
+    final = Path(final)
+    if final.exists():
+        raise FileExistsError(f"{final} exists already; results are never overwritten")
+    final.parent.mkdir(parents=True, exist_ok=True)
+    temp = Path(tempfile.mkdtemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent))
+    try:
+        yield temp
+        temp.chmod(0o755)  # mkdtemp makes it private (0o700); results are for sharing
+        os.rename(temp, final)
+    except BaseException:
+        shutil.rmtree(temp, ignore_errors=True)
+        raise
+
+
+def write_table(frame: pd.DataFrame, folder: Path, stem: str) -> list[Path]:
+    """Write ``frame`` as ``stem.csv`` and ``stem.parquet``; return both paths."""
+    csv, parquet = folder / f"{stem}.csv", folder / f"{stem}.parquet"
+    frame.to_csv(csv, index=False)
+    _parquet_ready(frame).to_parquet(parquet, index=False)
+    return [csv, parquet]
+
+
+def _parquet_ready(frame: pd.DataFrame) -> pd.DataFrame:
+    """Columns of mixed Python objects (``None`` beside text) become strings for Arrow."""
+    out = frame.copy()
+    for col in out.columns:
+        if out[col].dtype == object:
+            values = [v for v in out[col] if v is not None and not _isnan(v)]
+            if len({type(v) for v in values}) > 1:
+                out[col] = out[col].map(lambda v: None if v is None or _isnan(v) else str(v))
+    return out
+
+
+def _isnan(value) -> bool:
+    return isinstance(value, float) and math.isnan(value)
+
+
+def versions() -> dict[str, str | None]:
+    """Python and package versions (None for a package that is not installed)."""
+    out: dict[str, str | None] = {"python": platform.python_version()}
+    for name in PACKAGES:
+        try:
+            out[name] = importlib_metadata.version(name)
+        except importlib_metadata.PackageNotFoundError:
+            out[name] = None
+    return out
+
+
+def manifest(command: list[str] | None = None, **fields) -> dict:
+    """The common part of ``metadata.json``: creation time, versions, host, command line.
+
+    ``command`` defaults to ``sys.argv`` (the command line that made the folder).
+    """
+    return {"created": datetime.now().isoformat(timespec="seconds"),
+            "command": list(sys.argv if command is None else command),
+            "versions": versions(), "platform": platform.platform(),
+            "cpu_count": os.cpu_count(), **fields}
+
+
+def write_json(obj: dict, path: Path) -> Path:
+    """Write ``obj`` as indented JSON (numpy scalars and NaN made JSON-safe)."""
+    path.write_text(json.dumps(obj, indent=2, default=_json_default, allow_nan=False) + "\n",
+                    encoding="utf-8")
+    return path
+
+
+def _json_default(value):
+    if hasattr(value, "item"):
+        return value.item()
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, tuple | set | frozenset):
+        return list(value)
+    return str(value)
+
+
+def clean_json(obj):
+    """``obj`` with NaN floats replaced by None, recursively (JSON has no NaN)."""
+    if isinstance(obj, dict):
+        return {k: clean_json(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [clean_json(v) for v in obj]
+    if hasattr(obj, "item") and not isinstance(obj, str):
+        obj = obj.item()
+    if isinstance(obj, float) and math.isnan(obj):
+        return None
+    return obj
+
+
+class Stopwatch:
+    """Wall time per named section, for ``metadata.json``."""
+
+    def __init__(self) -> None:
+        self.start = time.perf_counter()
+        self.sections: dict[str, float] = {}
+
+    @contextmanager
+    def section(self, name: str) -> Iterator[None]:
+        """Time the enclosed block under ``name`` (seconds, rounded to ms)."""
+        t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.sections[name] = round(time.perf_counter() - t0, 3)
+
+    def total(self) -> float:
+        """Seconds since the stopwatch was made."""
+        return round(time.perf_counter() - self.start, 3)
+
+
+def write_sweep(result, folder: Path, metric: str, command: list[str] | None = None) -> Path:
+    """Write a :class:`~sim.sweep.SweepResult` folder atomically.
+
+    Files: ``sweep.csv``, ``sweep.parquet``, ``metadata.json`` and, for one or
+    two varied cells, ``sweep-<metric>.png`` (line plot or heatmaps).
+    """
+    from sim.report import plots
+
+    with atomic_folder(folder) as temp:
+        write_table(result.frame, temp, "sweep")
+        figure = plots.sweep_figure(result, metric)
+        files = ["sweep.csv", "sweep.parquet"]
+        if figure is not None:
+            plots.save(figure, temp / f"sweep-{metric}.png")
+            files.append(f"sweep-{metric}.png")
+        meta = manifest(command=command, **clean_json(result.metadata()))
+        meta["metric"] = metric
+        meta["files"] = files + ["metadata.json"]
+        write_json(meta, temp / "metadata.json")
+    return Path(folder)

@@ -1,0 +1,505 @@
+"""Parameter sweeps: vary card values over a grid and run one experiment per point.
+
+A designer asks "how does the Bloodsucker's danger change with its endurance,
+and with the Ecolog suit's durability?" A sweep takes one or more
+:class:`Vary` axes (``table.card.column`` and its values), forms their cross
+product (the first axis varies slowest), applies each point's card edits to
+the base ruleset (:func:`sim.variants.apply_edits`) and runs an experiment on
+the edited ruleset. Every point runs on the same seed (common random numbers),
+so a change between neighbouring points is the card change, not noise.
+
+An experiment is any function ``(ruleset, params, trials, seed) -> rows``
+where ``rows`` is a dict (one flat row), a list of flat dicts or a DataFrame;
+flat means each Monte Carlo cell is a column ``name`` with ``name_ci_low``,
+``name_ci_high`` and ``name_exact`` beside it. The built-in kinds are
+``combat``, ``anomaly``, ``event`` and ``campaign`` (:data:`EXPERIMENTS`).
+
+The grid runs in this process (``workers=1``), on a local process pool
+(``workers > 1``) or on a Dask distributed cluster (``scheduler=``); the
+result is bit-identical in all three, because a point's numbers depend only
+on its ruleset, parameters, trial count and seed. A task carries the ruleset
+folder and the edit texts, not the ruleset itself; the worker reloads the
+folder, checks its digest and applies the edits.
+
+Example::
+
+    from sim.sweep import Vary, run_sweep
+    result = run_sweep("configs/base", [Vary.parse("enemies.Bloodsucker.endurance=2..6")],
+                       "combat", {"stalker": "Strelok", "enemy": "Bloodsucker"},
+                       trials=100_000, seed=1)
+    result.frame[["enemies.Bloodsucker.endurance", "knocked_out", "knocked_out_ci_low"]]
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import multiprocessing
+import os
+import re
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from sim import runner
+from sim.rules import Ruleset, load_ruleset
+from sim.variants import VariantError, apply_edits, edit_value, parse_edit
+
+Rows = Mapping[str, Any] | Sequence[Mapping[str, Any]] | pd.DataFrame
+Experiment = Callable[[Ruleset, Mapping[str, Any], int, int], Rows]
+"""``(ruleset, params, trials, seed) -> rows``: one grid point's flat result rows."""
+
+_RANGE = re.compile(r"\s*([+-]?\d+)\s*\.\.\s*([+-]?\d+)\s*")
+MAX_POINTS = 10_000
+
+
+class SweepError(ValueError):
+    """A sweep that cannot run: bad --vary text, unknown experiment or metric."""
+
+
+@dataclass(frozen=True)
+class Vary:
+    """One axis of the grid: a cell ``table.card.column`` and the texts it takes.
+
+    Attributes
+    ----------
+    path : str
+        ``table.card.column`` (or ``rules.section.key``), as in :mod:`sim.variants`.
+    values : tuple of str
+        Values in grid order, as they would be written in the CSV cell.
+    """
+
+    path: str
+    values: tuple[str, ...]
+
+    @classmethod
+    def parse(cls, text: str) -> Vary:
+        """Parse ``table.card.column=a..b`` (integers a to b inclusive) or ``=v1,v2,...``.
+
+        Raises
+        ------
+        SweepError
+            If the text has no ``=``, an empty value, or a range with ``a > b``.
+        """
+        path, eq, spec = text.partition("=")
+        path = path.strip()
+        if not eq or not spec.strip():
+            raise SweepError(f"--vary {text!r}: expected table.card.column=a..b or "
+                             "table.card.column=v1,v2,... "
+                             "(e.g. enemies.Bloodsucker.endurance=2..6)")
+        try:
+            parse_edit(f"{path}=0")
+        except VariantError as error:
+            raise SweepError(f"--vary {text!r}: {error}") from None
+        match = _RANGE.fullmatch(spec)
+        if match:
+            low, high = int(match.group(1)), int(match.group(2))
+            if low > high:
+                raise SweepError(f"--vary {text!r}: range {low}..{high} is empty")
+            values = tuple(str(v) for v in range(low, high + 1))
+        else:
+            values = tuple(v.strip() for v in spec.split(","))
+            if any(v == "" for v in values):
+                raise SweepError(f"--vary {text!r}: empty value in the list")
+        if len(set(values)) != len(values):
+            raise SweepError(f"--vary {text!r}: a value is repeated")
+        return cls(path, values)
+
+    def __str__(self) -> str:
+        return f"{self.path}={','.join(self.values)}"
+
+
+def grid(varies: Sequence[Vary]) -> list[tuple[str, ...]]:
+    """Cross product of the axes' values, first axis slowest (edit texts per point)."""
+    paths = [v.path for v in varies]
+    if len(set(paths)) != len(paths):
+        raise SweepError("the same cell is varied twice: " + ", ".join(paths))
+    points = [tuple(f"{v.path}={value}" for v, value in zip(varies, combo, strict=True))
+              for combo in itertools.product(*(v.values for v in varies))]
+    if len(points) > MAX_POINTS:
+        raise SweepError(f"the grid has {len(points)} points; at most {MAX_POINTS} are allowed")
+    return points
+
+
+# --- experiments ------------------------------------------------------------------------------
+
+def _ordered(frame: pd.DataFrame, key: str, names: Sequence[str]) -> pd.DataFrame:
+    """Rows in deck (file) order instead of danger order, so every point lists cards alike."""
+    rank = {name: i for i, name in enumerate(names)}
+    return frame.sort_values(key, key=lambda s: s.map(rank), kind="stable").reset_index(drop=True)
+
+
+def combat_experiment(rs: Ruleset, params: Mapping[str, Any], trials: int,
+                      seed: int) -> pd.DataFrame:
+    """Fights of ``stalker`` against ``enemy`` (a card or ``all``): :func:`~sim.encounter.
+    combat.combat_table` rows, in deck order.
+
+    ``params`` keys: ``stalker`` (required), ``enemy`` (default ``all``),
+    ``armor``, ``weapons``, ``items``, ``sneak``, ``flee_at``, ``heal_at``.
+    """
+    from sim.encounter import combat
+
+    names = combat.deck_names(rs, params.get("enemy", "all"))
+    policy = combat.CombatPolicy(sneak=params.get("sneak", "always"),
+                                 flee_at=int(params.get("flee_at", 0)),
+                                 heal_at=int(params.get("heal_at", 0)))
+    table = combat.combat_table(rs, params["stalker"], names, params.get("armor"),
+                                tuple(params.get("weapons", ())), tuple(params.get("items", ())),
+                                policy, trials=trials, seed=seed)
+    return _ordered(table.to_frame(), "enemy", names)
+
+
+def anomaly_experiment(rs: Ruleset, params: Mapping[str, Any], trials: int,
+                       seed: int) -> pd.DataFrame:
+    """Encounters of ``stalker`` with ``anomaly`` (a card or ``all``), in deck order.
+
+    ``params`` keys: ``stalker`` (required), ``anomaly`` (default ``all``),
+    ``armor``, ``enter``.
+    """
+    from sim.encounter import anomaly
+
+    names = anomaly.anomaly_names(rs, params.get("anomaly", "all"))
+    table = anomaly.anomaly_table(rs, params["stalker"], names, params.get("armor"),
+                                  enter=bool(params.get("enter", False)), trials=trials,
+                                  seed=seed)
+    return _ordered(table.to_frame(), "anomaly", names)
+
+
+def event_experiment(rs: Ruleset, params: Mapping[str, Any], trials: int,
+                     seed: int) -> pd.DataFrame:
+    """Draws of ``event`` (a card or ``all``) for ``stalker``, in deck order.
+
+    ``params`` keys: ``stalker`` (required), ``event`` (default ``all``),
+    ``armor``, ``items`` (event items; the best one counts).
+    """
+    from sim.encounter import anomaly
+
+    names = anomaly.event_names(rs, params.get("event", "all"))
+    table = anomaly.event_table(rs, params["stalker"], names, params.get("armor"),
+                                tuple(params.get("items", ())), trials=trials, seed=seed)
+    return _ordered(table.to_frame(), "event", names)
+
+
+def campaign_experiment(rs: Ruleset, params: Mapping[str, Any], trials: int,
+                        seed: int) -> pd.DataFrame:
+    """Whole games of ``scenario`` (default ``base``) played on the edited ruleset.
+
+    One row: :meth:`CampaignResult.to_frame` of :func:`sim.campaign.api.run_campaign`.
+
+    Raises
+    ------
+    SweepError
+        If the campaign simulator (``sim.campaign.api``) is not installed.
+    """
+    import dataclasses
+
+    from sim.campaign.scenario import load_scenario
+    try:
+        from sim.campaign.api import run_campaign
+    except ImportError:
+        raise SweepError("the campaign experiment needs sim.campaign.api, which is not "
+                         "available in this version") from None
+    scenario = dataclasses.replace(load_scenario(params.get("scenario")), ruleset=rs)
+    return run_campaign(scenario, trials=trials, seed=seed).to_frame()
+
+
+EXPERIMENTS: dict[str, Experiment] = {
+    "combat": combat_experiment,
+    "anomaly": anomaly_experiment,
+    "event": event_experiment,
+    "campaign": campaign_experiment,
+}
+"""Built-in experiment kinds by name."""
+
+
+def experiment_of(experiment: str | Experiment) -> Experiment:
+    """The experiment function for a name of :data:`EXPERIMENTS` (or the function itself)."""
+    if callable(experiment):
+        return experiment
+    if experiment not in EXPERIMENTS:
+        raise SweepError(f"unknown experiment {experiment!r} (known: {', '.join(EXPERIMENTS)})")
+    return EXPERIMENTS[experiment]
+
+
+_SUFFIXES = ("_ci_low", "_ci_high", "_exact")
+_NOT_METRICS = frozenset({"trials", "seed", "point"})
+
+
+def _frame(rows: Rows) -> pd.DataFrame:
+    """An experiment's rows as a tidy frame: keys, then each metric's four columns.
+
+    A metric is a column with a ``_ci_low`` twin, or any other numeric (not
+    boolean) column except ``trials`` and ``seed``; missing ``_ci_low``,
+    ``_ci_high`` or ``_exact`` columns are added as NaN (unknown), so every
+    experiment's table has the same shape.
+    """
+    if isinstance(rows, pd.DataFrame):
+        frame = rows.reset_index(drop=True)
+    elif isinstance(rows, Mapping):
+        frame = pd.DataFrame([dict(rows)])
+    else:
+        frame = pd.DataFrame([dict(r) for r in rows])
+    columns = list(frame.columns)
+    suffixed = {f"{c}{s}" for c in columns for s in _SUFFIXES if f"{c}_ci_low" in columns}
+    metrics = [c for c in columns if c not in suffixed and c not in _NOT_METRICS
+               and (f"{c}_ci_low" in columns or (pd.api.types.is_numeric_dtype(frame[c])
+                                                  and not pd.api.types.is_bool_dtype(frame[c])))]
+    keys = [c for c in columns if c not in suffixed and c not in metrics]
+    data = {k: frame[k] for k in keys}
+    missing = pd.Series(float("nan"), index=frame.index)
+    for m in metrics:
+        data[m] = frame[m]
+        for name in (f"{m}{suffix}" for suffix in _SUFFIXES):
+            data[name] = frame[name].astype(float) if name in frame else missing
+    return pd.DataFrame(data, index=frame.index)
+
+
+# --- running a grid ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Task:
+    """What a worker needs for one grid point; plain data, so it pickles."""
+
+    point: int
+    rules_path: str
+    base_digest: str
+    edits: tuple[str, ...]
+    experiment: Experiment
+    params: Mapping[str, Any]
+    trials: int
+    seed: int
+    threads: int | None
+
+
+@functools.lru_cache(maxsize=4)
+def _base_ruleset(path: str, digest: str) -> Ruleset:
+    rs = load_ruleset(path)
+    if rs.digest() != digest:
+        raise SweepError(f"the ruleset at {path} changed while the sweep ran "
+                         f"(digest {rs.digest()[:12]}, expected {digest[:12]})")
+    return rs
+
+
+def _run_point(task: _Task, base: Ruleset | None = None) -> tuple[int, pd.DataFrame, str, float]:
+    """Run one grid point: ``(point, rows, edited ruleset digest, seconds)``.
+
+    ``base`` is the base ruleset when the point runs in the caller's process;
+    elsewhere it is reloaded from ``task.rules_path`` and its digest checked.
+    """
+    start = time.perf_counter()
+    if base is None:
+        base = _base_ruleset(task.rules_path, task.base_digest)
+    rs = apply_edits(base, task.edits)
+    with runner.thread_count(task.threads):
+        frame = _frame(task.experiment(rs, task.params, task.trials, task.seed))
+    return task.point, frame, rs.digest(), time.perf_counter() - start
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """A finished sweep: the tidy table and its provenance.
+
+    Attributes
+    ----------
+    frame : DataFrame
+        One row per grid point and card: ``point``, one column per varied
+        cell (named by its path, typed as the card column), then the
+        experiment's key columns and metric columns (``m``, ``m_ci_low``,
+        ``m_ci_high``, ``m_exact``). Rows in grid order, cards in deck order.
+    experiment : str
+        Experiment name (or the function's qualified name).
+    params : dict
+        The experiment's parameters.
+    varies : tuple of Vary
+        The axes, in the order given.
+    trials, seed : int
+        Per point; every point uses the same seed.
+    base_digest : str
+        ``ruleset.digest()`` of the base ruleset.
+    points : tuple of dict
+        Per point: ``point``, ``edits`` (texts), ``digest`` (of the edited
+        ruleset) and ``seconds``.
+    backend : str
+        ``serial``, ``processes:N`` or ``dask:ADDRESS``.
+    wall_s : float
+        Wall time of the whole grid.
+    """
+
+    frame: pd.DataFrame
+    experiment: str
+    params: dict
+    varies: tuple[Vary, ...]
+    trials: int
+    seed: int
+    base_digest: str
+    rules_path: str
+    points: tuple[dict, ...] = ()
+    backend: str = "serial"
+    wall_s: float = 0.0
+    metrics: tuple[str, ...] = field(default=())
+
+    @property
+    def parameter_columns(self) -> list[str]:
+        """Names of the varied-cell columns, in --vary order."""
+        return [v.path for v in self.varies]
+
+    def metadata(self) -> dict:
+        """Provenance for ``metadata.json``: everything needed to rerun the sweep."""
+        return {"kind": "sweep", "experiment": self.experiment, "params": self.params,
+                "varies": {v.path: list(v.values) for v in self.varies},
+                "trials": self.trials, "seed": self.seed, "rules_path": self.rules_path,
+                "ruleset_digest": self.base_digest, "points": list(self.points),
+                "backend": self.backend, "wall_s": self.wall_s,
+                "metrics": list(self.metrics)}
+
+    def to_dict(self) -> dict:
+        """JSON document: the metadata plus ``rows`` (records of :attr:`frame`)."""
+        out = self.metadata()
+        out["rows"] = self.frame.astype(object).where(self.frame.notna(), None) \
+            .to_dict(orient="records")
+        return out
+
+
+def metric_names(frame: pd.DataFrame) -> list[str]:
+    """Metric columns of a flat table: those with a ``_ci_low`` twin, in column order."""
+    return [c for c in frame.columns if f"{c}_ci_low" in frame.columns]
+
+
+def _threads_per_worker(workers: int) -> int | None:
+    if workers <= 1:
+        return None
+    return max(1, (os.cpu_count() or 1) // workers)
+
+
+def run_sweep(rules: str | Path | Ruleset | None, varies: Sequence[Vary | str],
+              experiment: str | Experiment, params: Mapping[str, Any], *, trials: int,
+              seed: int, workers: int = 1, scheduler: Any = None, threads: int | None = None,
+              progress: Callable[[int, int], None] | None = None) -> SweepResult:
+    """Run ``experiment`` at every point of the grid of ``varies``.
+
+    Parameters
+    ----------
+    rules : str, Path, Ruleset or None
+        The base ruleset: a folder, a loaded ruleset read from a folder (it is
+        reloaded in each worker and its digest checked), or None for the
+        bundled base set.
+    varies : sequence of Vary or str
+        The axes (``table.card.column=a..b`` or ``=v1,v2``); the grid is their
+        cross product, first axis slowest.
+    experiment : str or callable
+        A name of :data:`EXPERIMENTS` or a function ``(ruleset, params,
+        trials, seed) -> rows``; on a process pool or cluster it must be
+        importable or picklable.
+    params : mapping
+        The experiment's parameters (e.g. ``stalker``, ``enemy``, ``armor``).
+    trials, seed : int
+        Monte Carlo trials per point; the same seed at every point.
+    workers : int
+        1: run here, point after point; N > 1: a pool of N processes
+        (``spawn``, since numba's OpenMP layer is not fork-safe), each kernel
+        on ``cpu_count // N`` threads.
+    scheduler : str or distributed.Client, optional
+        Run each point as one task on a Dask distributed cluster at this
+        address (or through this client); results are gathered in grid order.
+    threads : int, optional
+        Kernel threads per grid point (default: all cores when running here or
+        on a cluster, ``cpu_count // workers`` on a pool). Never changes a result.
+    progress : callable, optional
+        Called as ``progress(done, total)`` after each point.
+
+    Returns
+    -------
+    SweepResult
+
+    Raises
+    ------
+    SweepError, VariantError
+        Bad axes or values (every point's edits are checked before running),
+        an unknown experiment.
+    """
+    func = experiment_of(experiment)
+    name = experiment if isinstance(experiment, str) else getattr(
+        experiment, "__qualname__", repr(experiment))
+    axes = tuple(v if isinstance(v, Vary) else Vary.parse(v) for v in varies)
+    if not axes:
+        raise SweepError("a sweep needs at least one --vary")
+    base = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
+    points = grid(axes)
+    edited = [apply_edits(base, edits) for edits in points]  # fail fast, before any run
+    values = [{a.path: edit_value(rs, a.path) for a in axes} for rs in edited]
+    remote = scheduler is not None or (workers > 1 and len(points) > 1)
+    if remote and load_ruleset(base.path).digest() != base.digest():
+        raise SweepError("this ruleset was changed in memory, so workers cannot reload it from "
+                         f"{base.path}; run the sweep with workers=1 and no scheduler")
+    if threads is None and scheduler is None:
+        threads = _threads_per_worker(workers)
+    tasks = [_Task(i, str(base.path), base.digest(), edits, func, dict(params), trials, seed,
+                   threads) for i, edits in enumerate(points)]
+    start = time.perf_counter()
+    if scheduler is not None:
+        outputs, backend = _run_dask(tasks, scheduler, progress)
+    elif workers > 1 and len(tasks) > 1:
+        outputs, backend = _run_pool(tasks, workers, progress), f"processes:{workers}"
+    else:
+        outputs, backend = [], "serial"
+        for task in tasks:
+            outputs.append(_run_point(task, base))
+            if progress is not None:
+                progress(len(outputs), len(tasks))
+    wall = time.perf_counter() - start
+    frames, meta = [], []
+    for (point, frame, digest, seconds), edits, cells in zip(outputs, points, values,
+                                                             strict=True):
+        head = pd.DataFrame({"point": [point] * len(frame),
+                             **{k: [v] * len(frame) for k, v in cells.items()}})
+        frames.append(pd.concat([head, frame], axis=1))
+        meta.append({"point": point, "edits": list(edits), "digest": digest,
+                     "seconds": round(seconds, 4)})
+    table = pd.concat(frames, ignore_index=True)
+    return SweepResult(frame=table, experiment=name, params=dict(params), varies=axes,
+                       trials=trials, seed=seed, base_digest=base.digest(),
+                       rules_path=str(base.path), points=tuple(meta), backend=backend,
+                       wall_s=wall, metrics=tuple(metric_names(table)))
+
+
+def _run_pool(tasks: list[_Task], workers: int, progress) -> list:
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=context) as pool:
+        futures = [pool.submit(_run_point, t) for t in tasks]
+        outputs = []
+        for future in futures:
+            outputs.append(future.result())
+            if progress is not None:
+                progress(len(outputs), len(tasks))
+    return outputs
+
+
+def _run_dask(tasks: list[_Task], scheduler: Any, progress) -> tuple[list, str]:
+    try:
+        from distributed import Client
+    except ImportError:
+        raise SweepError("--scheduler needs dask.distributed: pip install 'zonesim[dask]'") \
+            from None
+    own = not isinstance(scheduler, Client)
+    client = Client(scheduler) if own else scheduler
+    try:
+        # pure=False: tasks that look alike must still each run (no result sharing by key).
+        futures = client.map(_run_point, tasks, pure=False)
+        outputs = client.gather(futures)
+        if progress is not None:
+            progress(len(tasks), len(tasks))
+        address = client.scheduler.address if client.scheduler is not None else str(scheduler)
+    finally:
+        if own:
+            client.close()
+    return list(outputs), f"dask:{address}"
+
+
+__all__ = ["EXPERIMENTS", "Experiment", "SweepError", "SweepResult", "Vary",
+           "anomaly_experiment", "campaign_experiment", "combat_experiment", "event_experiment",
+           "experiment_of", "grid", "metric_names", "run_sweep"]
