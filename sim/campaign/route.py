@@ -186,20 +186,8 @@ def route_costs(
         Steps left on its last day; the allowance if start == target, 0 if
         unreachable.
     """
-    starts, targets, allowances, epis = _arrays(
-        hexmap, starts, targets, allowances, movement, epicentre_allowances
-    )
-    shape = (len(starts), len(targets), len(allowances))
-    days = np.empty(shape, dtype=np.int32)
-    left = np.empty(shape, dtype=np.int32)
-    width = max(1, int(allowances.max(initial=1)))
-    table = np.empty((*shape, width), dtype=np.int32)
-    lengths = np.empty(shape, dtype=np.int32)
-    _day_paths(
-        hexmap.neighbours, hexmap.cost, hexmap.epicentre, hexmap.road_seg, hexmap.max_segs + 1,
-        starts, targets, allowances, epis, int(movement.road_change_cost),
-        table, lengths, days, left,
-    )
+    _, _, days, left = _all_routes(hexmap, starts, targets, allowances, movement,
+                                   epicentre_allowances)
     return days, left
 
 
@@ -244,6 +232,14 @@ def day_paths(
         Hexes entered on that first day; 0 when start == target or the target
         is unreachable (the row of ``table`` is then all -1).
     """
+    table, lengths, _, _ = _all_routes(hexmap, starts, targets, allowances, movement,
+                                       epicentre_allowances)
+    return table, lengths
+
+
+def _all_routes(hexmap: HexMap, starts: Any, targets: Any, allowances: Any, movement: Any,
+                epicentre_allowances: Any) -> tuple[np.ndarray, ...]:
+    """First-day paths, their lengths, days and steps left for every route (one search each)."""
     starts, targets, allowances, epis = _arrays(
         hexmap, starts, targets, allowances, movement, epicentre_allowances
     )
@@ -258,7 +254,7 @@ def day_paths(
         starts, targets, allowances, epis, int(movement.road_change_cost),
         table, lengths, days, left,
     )
-    return table, lengths
+    return table, lengths, days, left
 
 
 def nearest_table(hexmap: HexMap, kind: str, movement: Any) -> np.ndarray:

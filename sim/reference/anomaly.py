@@ -18,6 +18,7 @@ from sim.encounter.spec import (
     AnomalySpec,
     EventSpec,
 )
+from sim.reference.dice import pool_test
 
 
 @dataclass
@@ -30,13 +31,6 @@ class AnomalyResult:
     deformation: bool
     draws: int
     artifact: bool
-
-
-def _test(rand: random.Random, dice: int, success_on: int, need: int) -> bool:
-    """A pool test (P-31, P-32): ``need`` successes among ``dice`` d6; need <= 0 passes."""
-    if need <= 0:
-        return True
-    return sum(rand.randint(1, 6) >= success_on for _ in range(dice)) >= need
 
 
 def _through_armor(rand: random.Random, points: int, resist: int, durability: int,
@@ -65,13 +59,13 @@ def _hurt(target: int, through: int, health: int, willpower: int, radiation: int
 def encounter(spec: AnomalySpec, rand: random.Random, deck_rand: random.Random) -> AnomalyResult:
     """Resolve one anomaly encounter exactly as the rules read."""
     # P-31: notice the anomaly.
-    perceived = _test(rand, spec.perception, spec.success_on, spec.perception_need)
+    perceived = pool_test(rand, spec.perception, spec.success_on, spec.perception_need)
     if perceived and not spec.enter:
         return AnomalyResult("avoided", True, 0, False, 0, False)
     # P-32, P-33: one Agility test; P-36: a bonus die after a pass on a voluntary entry.
     dice = spec.agility + (spec.bonus_dice if perceived else 0)
     lost, knocked_out, deformation = 0, False, False
-    if not _test(rand, dice, spec.success_on, spec.agility_need):
+    if not pool_test(rand, dice, spec.success_on, spec.agility_need):
         lost = _through_armor(rand, spec.damage, spec.effective_resist, spec.durability,
                               spec.tokens)
         knocked_out, deformation = _hurt(spec.target, lost, spec.health, spec.willpower,

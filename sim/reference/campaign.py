@@ -20,6 +20,7 @@ from sim.encounter import spec as S
 from sim.encounter.combat import CombatPolicy, compile_combat
 from sim.kernels import campaign as K
 from sim.reference.combat import fight
+from sim.reference.dice import pool_test
 
 OPEN, SECRET, COMPLEX, BUNKER, BASE, SARCOPHAGUS = (
     K.LOC_OPEN, K.LOC_SECRET, K.LOC_COMPLEX, K.LOC_BUNKER, K.LOC_BASE, K.LOC_SARCOPHAGUS)
@@ -52,13 +53,6 @@ class Stalker:
 
 def _roll(rand: random.Random) -> int:
     return rand.randint(1, 6)
-
-
-def _test(rand: random.Random, dice: int, success_on: int, need: int) -> bool:
-    """A pool test (P-16, P-19, P-31, P-32)."""
-    if need <= 0:
-        return True
-    return sum(_roll(rand) >= success_on for _ in range(dice)) >= need
 
 
 class Game:
@@ -230,12 +224,13 @@ class Game:
         """Meet an anomaly (P-31..P-36); True when its card is kept as a trophy (P-34)."""
         p = self.a.a_params[card]
         success_on = int(p[S.A_SUCCESS_ON])
-        seen = _test(self.rand, int(p[S.A_PERCEPTION]), success_on, int(p[S.A_PERCEPTION_NEED]))
+        seen = pool_test(self.rand, int(p[S.A_PERCEPTION]), success_on,
+                         int(p[S.A_PERCEPTION_NEED]))
         if seen and not p[S.A_ENTER]:
             return False
         self.me.tally["anomalies_entered"] += 1
         pool = int(p[S.A_AGILITY]) + (int(p[S.A_BONUS_DICE]) if seen else 0)
-        if not _test(self.rand, pool, success_on, int(p[S.A_AGILITY_NEED])):
+        if not pool_test(self.rand, pool, success_on, int(p[S.A_AGILITY_NEED])):
             self.hurt(int(p[S.A_DAMAGE]), int(p[S.A_TARGET]), int(p[S.A_RESIST]))
         target = int(p[S.A_TARGET])
         knocked = ((target == S.TARGET_HEALTH and self.me.health <= 0)

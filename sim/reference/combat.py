@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from sim.encounter.loadout import FIRST_ROUND, LATER_ROUNDS, best_selection
 from sim.encounter.spec import AVOID_STEALTH, CombatSpec
+from sim.reference.dice import pool_test
 
 
 @dataclass
@@ -22,13 +23,6 @@ class FightResult:
     health: int
 
 
-def _test(rand: random.Random, dice: int, success_on: int, need: int) -> bool:
-    """A pool test (P-16, P-19): need <= 0 passes without rolling."""
-    if need <= 0:
-        return True
-    return sum(rand.randint(1, 6) >= success_on for _ in range(dice)) >= need
-
-
 def fight(spec: CombatSpec, rand: random.Random) -> FightResult:
     """Resolve one fight exactly as the rules read."""
     health, tokens, stims = spec.start_health, spec.tokens, 0
@@ -41,7 +35,7 @@ def fight(spec: CombatSpec, rand: random.Random) -> FightResult:
 
     if spec.sneak:
         if spec.avoid_rule == AVOID_STEALTH:
-            avoided = _test(rand, spec.stealth, spec.success_on, spec.vigilance)
+            avoided = pool_test(rand, spec.stealth, spec.success_on, spec.vigilance)
         else:
             avoided = rand.randint(1, 6) >= spec.escape_target
         if avoided:
@@ -54,7 +48,7 @@ def fight(spec: CombatSpec, rand: random.Random) -> FightResult:
             stims += 1
         if rnd >= 2 and 0 < spec.flee_at and health <= spec.flee_at:
             # P-21: a Stealth test instead of attacking; a failure costs the enemy's damage.
-            if _test(rand, spec.stealth, spec.success_on, spec.vigilance):
+            if pool_test(rand, spec.stealth, spec.success_on, spec.vigilance):
                 return result("fled", rnd)
         else:
             # P-23, P-29: the best weapons within two hands for this round.
@@ -67,7 +61,7 @@ def fight(spec: CombatSpec, rand: random.Random) -> FightResult:
                 if i in chosen:
                     uses[j] -= 1
             pool = spec.combat + bonus
-            if _test(rand, pool, spec.success_on, spec.endurance):
+            if pool_test(rand, pool, spec.success_on, spec.endurance):
                 return result("killed", rnd)
         # P-20: the enemy deals its wounds; the armour rolls one die per wound (P-02..P-05).
         through = spec.wounds
