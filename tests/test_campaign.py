@@ -160,3 +160,30 @@ def test_results_identical_for_threads_and_chunks():
     two = run_campaign(scenario, trials=4000, seed=11, threads=2, chunk_size=333)
     assert np.array_equal(one.counts, two.counts)
     assert not np.array_equal(one.counts, run_campaign(scenario, trials=4000, seed=12).counts)
+
+
+ROAD_CHANGE_MAP = HEADER + "".join(f"{row}\n" for row in (
+    "-1,0,1,bunker,Bunker,,0,",
+    "0,0,1,open,Start,,3-0,",
+    "1,0,1,,,,3-0,",
+    "2,0,1,,,,3-0,",
+    "3,0,1,,,,3-0;1-4,",  # two roads crossing without a junction (Z-26)
+    "4,0,1,,,,3,",
+    "2,1,1,,,,1,",
+    "4,-1,1,,,,4-1,",
+    "5,-2,1,,,,4-1,",
+    "6,-3,1,complex,Lab,,4,",
+    "7,-4,1,sarcophagus,Sarcophagus,,,",
+))
+
+
+@pytest.mark.parametrize(("change_cost", "days"), [(2, 3), (0, 2)])
+def test_road_change_costs_two_steps(tmp_path, change_cost, days):
+    # Z-25, Z-26: the only way goes along one road to the crossing and leaves along the
+    # other. Day 1: three road hexes (3 steps), then the change (1 + 2 = 3 steps): 6.
+    # Day 2: two more hexes to the complex; day 3: the Sarcophagus. With no change cost
+    # the complex is reached on day 1 and the Sarcophagus on day 2.
+    rules = QUIET + f"[movement]\nroad_change_cost = {change_cost}\n"
+    scenario = load_scenario(make_scenario(tmp_path, ROAD_CHANGE_MAP, rules=rules))
+    result = run_campaign(scenario, trials=500, seed=3).to_dict()
+    assert result["days"]["histogram"][days] == 500
