@@ -3,7 +3,7 @@
 A *variant* is a set of overrides of a base setup (stalker, armour, weapons,
 items, policy) and/or card edits (:mod:`sim.variants`), written
 ``"armor=SEVA suit;weapon=AK-74;edit=enemies.Bloodsucker.endurance=4"``. An
-*experiment* (``combat``, ``anomaly``, ``event``; later ``campaign``) runs all
+*experiment* (``combat``, ``anomaly``, ``event``, ``campaign``) runs all
 variants on the same trials with the same (seed, trial, purpose) streams and
 returns per-trial-paired aggregates (:class:`PairedSums`): per variant the
 sums and sums of squares of each metric, and per variant ``v > 0`` the sums of
@@ -720,6 +720,9 @@ register_experiment(Experiment(
 register_experiment(Experiment(
     "event", EVENT_METRICS, {**_LOADOUT, "event": ("event", "str"), **_STATE}, run_event))
 
+# The campaign experiment lives with the campaign (sim/campaign/compare.py) and registers
+# itself; imported last because it builds on this module.
+from sim.campaign import compare as _campaign_experiment  # noqa: E402, F401
 
 __all__ = ["BASELINE", "EXPERIMENTS", "NO_DIFFERENCE", "ROW_KEYS", "Case", "CompareInputError",
            "Comparison", "Experiment", "Metric", "PairedSums", "Variant", "cases", "compare",

@@ -44,6 +44,57 @@ def simulate(arrays: CampaignArrays, trials: int, seed: int, threads: int | None
                              threads=threads, chunk_size=chunk_size)
 
 
+TRIAL_COLUMNS = ("end", "day", "knockouts", "concussions", "deformations",
+                 "emissions_suffered", "emissions", "items_used", "fights", "kills",
+                 "anomalies_entered", "artifacts_found", "events", "complexes_explored",
+                 "rubles_at_end")
+"""Columns of :func:`simulate_trials` (the kernel's ``G_*`` order)."""
+assert len(TRIAL_COLUMNS) == K.G_SIZE
+
+TRIAL_CHUNK = 1024
+"""Games per parallel task of :func:`simulate_trials` (any value gives the same rows)."""
+
+
+def simulate_trials(arrays: CampaignArrays, seed: int, first: int, n_trials: int,
+                    threads: int | None = None, out: np.ndarray | None = None) -> np.ndarray:
+    """Per-game results of trials ``first .. first + n_trials - 1`` of a run with ``seed``.
+
+    Game ``t`` plays on the streams of ``(seed, t)``, exactly as in
+    :func:`simulate`, so the rows of trials ``0 .. n - 1`` add up to
+    ``simulate(arrays, n, seed)`` bit for bit; two scenarios played over the
+    same trial indices share their dice, deck and environment streams (common
+    random numbers).
+
+    Parameters
+    ----------
+    arrays : CampaignArrays
+        A compiled scenario.
+    seed, first, n_trials : int
+        Run seed (``>= 0``), first trial index (``>= 0``) and number of games (``>= 1``).
+    threads : int, optional
+        Kernel threads; never changes a row.
+    out : ndarray of int64, shape (>= n_trials, G_SIZE), optional
+        A buffer to fill (its first ``n_trials`` rows), reused across blocks.
+
+    Returns
+    -------
+    ndarray of int64, shape (n_trials, G_SIZE)
+        One row per game, columns :data:`TRIAL_COLUMNS`: end code (``ENDS``
+        order), the day it ended, then the game's counters.
+    """
+    if seed < 0 or first < 0:
+        raise ValueError("seed and first must be >= 0")
+    if n_trials < 1:
+        raise ValueError("n_trials must be >= 1")
+    if out is None:
+        out = np.empty((n_trials, K.G_SIZE), dtype=np.int64)
+    rows = out[:n_trials]
+    runner.announce_compile(K.campaign_trials_kernel)
+    with runner.thread_count(threads):
+        K.campaign_trials_kernel(seed, first, TRIAL_CHUNK, *arrays.args(), rows)
+    return rows
+
+
 def _percentile(hist: np.ndarray, q: float) -> float | None:
     """The smallest day by which a fraction ``q`` of the histogram's games ended."""
     total = hist.sum()

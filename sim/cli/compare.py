@@ -9,9 +9,14 @@ import click
 
 from sim import compare as library
 from sim import targets as targets_lib
+from sim.campaign.compare import scenario_setup
+from sim.campaign.scenario import load_scenario
 from sim.cli import common
 from sim.cli.anomaly import state_options
 from sim.encounter.combat import SNEAK_POLICIES
+from sim.rules import RulesetError
+
+CAMPAIGN_TRIALS = 200_000
 
 _TITLE = ("{name}: {n} variants vs baseline {base!r}; {trials} trials, seed {seed}, common "
           "random numbers; cells: estimate ±95% half-width (exact); diff = variant - baseline")
@@ -61,8 +66,9 @@ def read_targets(texts, path) -> list:
 
 
 def _run(name: str, base: dict, variants, baseline, metrics, target_texts, targets_file,
-         trials, seed, rules_dir, fmt, threads) -> None:
-    rs = common.load_rules_or_exit(rules_dir)
+         trials, seed, rules_dir, fmt, threads, rs=None) -> None:
+    if rs is None:
+        rs = common.load_rules_or_exit(rules_dir)
     exp = library.experiment(name)
     specs = ([] if baseline is None else [baseline]) + list(variants)
     if len(specs) < 2:
@@ -99,6 +105,8 @@ def compare() -> None:
         --variant "armor=Ecolog suit" --variant "armor=SEVA suit"
       zonesim compare event --stalker Strelok --event all --variant "item=Bag of nuts" \\
         --variant "item=Dosimeter" --variant "item=Torsion scanner"
+      zonesim compare campaign --baseline "" --variant "item=Dosimeter" \\
+        --variant "armor=SEVA suit"
     """
 
 
@@ -201,3 +209,45 @@ def compare_event(stalker, event_name, armor, items, health, willpower, radiatio
             "health": health, "willpower": willpower, "radiation": radiation, "tokens": tokens}
     _run("event", base, variants, baseline, metrics, target_texts, targets_file, trials, seed,
          rules_dir, fmt, threads)
+
+
+@compare.command("campaign")
+@click.argument("scenario", required=False)
+@variant_options
+@common.trials_option(CAMPAIGN_TRIALS)
+@common.seed_option
+@click.option("--rules", "rules_dir", type=click.Path(path_type=Path), default=None,
+              help="Ruleset folder to use instead of the scenario's.")
+@common.format_option
+@common.threads_option
+def compare_campaign(scenario, variants, baseline, metrics, target_texts, targets_file, trials,
+                     seed, rules_dir, fmt, threads):
+    """Compare whole campaigns of a scenario under variants of loadout, policy or cards.
+
+    SCENARIO is a scenario file or a bundled scenario's name (default: base);
+    it is the base setup. Every variant plays the same games (trial t of each
+    variant on the streams of (seed, t)), so the paired difference to the
+    baseline is tight. Variant keys: stalker, start, armor (none = no
+    armour), weapon, item (repeatable; none = empty), rubles, route
+    (repeatable; none = nearest first), sneak, flee_at, heal_at, medkit_at,
+    enter_anomalies, retreat_at, pay_heal, shopping (repeatable), edit,
+    label. Metrics: p_sarcophagus, p_survive, p_final_emission, p_capped,
+    game_days (mean day a game ended), and per-game means knockouts,
+    concussions, deformations, emissions, emissions_suffered, items_used,
+    fights, kills, anomalies_entered, artifacts_found, events,
+    complexes_explored, rubles_at_end.
+
+    \b
+    Example:
+      zonesim compare campaign --baseline "" --variant "item=Dosimeter" \\
+        --variant "armor=SEVA suit"
+      zonesim compare campaign base --variant "label=now" \\
+        --variant "edit=enemies.Bloodsucker.endurance=6" --metric p_sarcophagus
+    """
+    try:
+        chosen = load_scenario(scenario)
+    except RulesetError as error:
+        common.exit_with_problems(error)
+    rs = chosen.ruleset if rules_dir is None else common.load_rules_or_exit(rules_dir)
+    _run("campaign", scenario_setup(chosen), variants, baseline, metrics, target_texts,
+         targets_file, trials, seed, rules_dir, fmt, threads, rs=rs)

@@ -19,9 +19,13 @@ Dice come from the trial's DICE stream, deck draws from its DECK stream, and
 board placements and Environment changes from its ENVIRONMENT stream, so a
 change of policy does not reshuffle the decks (common random numbers).
 
-Every array argument is a compiled table from :mod:`sim.campaign.compile`;
-per-chunk aggregates are integer counts and sums (columns below), so results
-do not depend on chunking or threads.
+Every array argument is a compiled table from :mod:`sim.campaign.compile`.
+The body of a game is one function, :func:`play_games`, shared by two kernels:
+:func:`campaign_kernel` adds the games up into per-chunk integer counts and
+sums (columns below), and :func:`campaign_trials_kernel` returns one row of
+results per game (``G_*`` columns), which ``zonesim compare campaign`` needs
+to pair the variants trial by trial. Either way a game depends only on
+(seed, trial index), so results do not depend on chunking or threads.
 """
 
 from __future__ import annotations
@@ -65,6 +69,25 @@ SUM_DAYS_SQ = 19
 SUM_COMPLEXES = 20
 SUM_RUBLES = 21
 HIST = 22  # histogram of the end day per end: HIST + end * (max_days + 1) + day
+
+# Per-game results (columns of play_games' ``out`` and of campaign_trials_kernel's rows).
+G_END = 0  # how the game ended (REACHED .. CAPPED)
+G_DAY = 1  # the day it ended (0 .. max_days)
+G_KNOCKOUTS = 2  # G_KNOCKOUTS .. G_EVENTS: the counters of SUM_KNOCKOUTS .. SUM_EVENTS, in order
+G_CONCUSSIONS = 3
+G_DEFORMATIONS = 4
+G_EMISSIONS_HIT = 5
+G_EMISSIONS = 6
+G_ITEMS_USED = 7
+G_FIGHTS = 8
+G_KILLS = 9
+G_ANOMALIES = 10
+G_ARTIFACTS = 11
+G_EVENTS = 12
+G_COMPLEXES = 13  # Secret Complexes explored
+G_RUBLES = 14  # rubles at the end
+G_SIZE = 15
+GAME_RUN = 256  # games per play_games call inside campaign_kernel (a 30 KiB buffer)
 
 # Location kinds on the map (codes shared with sim.campaign.compile).
 LOC_NONE = 0
@@ -617,6 +640,198 @@ def _zone(st, cp, env, deck, board, enemy_pool, anomaly_pool, habitats, place_op
         st[S_ETOKENS] += cp[C_TOKENS_ENVIRONMENT]
 
 
+@jit(inline="always")  # a called (not inlined) play_games ran ~35 % slower
+def play_games(seed, first, n_games, cp, hexes, day_table, day_len, target_hex,
+               allowance_of_value, place_open, place_secret, place_any, it, item_order,
+               shopping, e_params, e_bonus, e_spend, e_uses0, en, sarcophagus, a_params,
+               a_count, art_deck0, art_value, ev, em, out, row0):
+    """Play games ``first .. first + n_games - 1``; game ``first + i`` fills ``out[row0 + i]``.
+
+    The body of one game, shared by :func:`campaign_kernel` (which aggregates
+    the rows) and :func:`campaign_trials_kernel` (which keeps them). A game's
+    result depends only on ``(seed, trial index)``, never on how games are
+    grouped into calls. Scratch state is allocated once per call, so callers
+    pass runs of games rather than one at a time. Keep calls to it under 31
+    arguments: CPython compiles longer calls as ``f(*args)``, which numba
+    cannot inline.
+
+    Parameters
+    ----------
+    out : ndarray of int64, shape (n_rows, G_SIZE)
+        Per-game results (``G_*`` columns): end code, end day, the game's counters.
+    row0 : int
+        Row of ``out`` for game ``first``.
+    """
+    max_days = cp[C_MAX_DAYS]
+    n_objectives = cp[C_N_OBJECTIVES]
+    sneak = cp[C_SNEAK]
+    habitats = np.ascontiguousarray(en[:, N_HABITAT])
+    dice = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
+    deck = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
+    env = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
+    st = np.zeros(S_SIZE, dtype=np.int64)
+    items = np.zeros(it.shape[0], dtype=np.int64)
+    enemy_pool = np.zeros(en.shape[0], dtype=np.int64)
+    anomaly_pool = np.zeros(a_count.shape[0], dtype=np.int64)
+    event_pool = np.zeros(ev.shape[0], dtype=np.int64)
+    art_deck = np.zeros(art_deck0.shape[0], dtype=np.int64)
+    art_scratch = np.zeros(art_deck0.shape[0], dtype=np.int64)
+    board = np.zeros(hexes.shape[0], dtype=np.int64)
+    fparams = np.zeros(S.P_SIZE, dtype=np.int64)
+    aparams = np.zeros(S.A_SIZE, dtype=np.int64)
+    stims = np.zeros(64, dtype=np.int64)
+    uses = np.zeros(e_uses0.shape[1], dtype=np.int64)
+    fres = np.zeros(RESULT_SIZE, dtype=np.int64)
+    ares = np.zeros(8, dtype=np.int64)
+    for g in range(n_games):
+        t = first + g
+        rng.seed_stream(dice, seed, t, rng.DICE)
+        rng.seed_stream(deck, seed, t, rng.DECK)
+        rng.seed_stream(env, seed, t, rng.ENVIRONMENT)
+        st[:] = 0
+        st[S_POS] = cp[C_START]
+        st[S_HEALTH] = cp[C_HEALTH]
+        st[S_WILLPOWER] = cp[C_WILLPOWER]
+        st[S_RUBLES] = cp[C_RUBLES]
+        st[S_END] = -1
+        for i in range(items.shape[0]):
+            items[i] = it[i, I_START]
+        for e in range(enemy_pool.shape[0]):
+            enemy_pool[e] = en[e, N_COUNT]
+        for v in range(event_pool.shape[0]):
+            event_pool[v] = ev[v, V_COUNT]
+        anomaly_pool[:] = a_count
+        art_deck[:] = art_deck0
+        board[:] = 0
+        day = 0
+        while st[S_END] < 0 and day < max_days:
+            day += 1
+            st[S_STOP] = 0
+            # --- 1. movement and encounters (or a lost / knocked-down day) ----------
+            if st[S_LOST] > 0:
+                st[S_LOST] -= 1
+                if st[S_LOST] == 0:
+                    _recover(st, cp, hexes)  # P-38: placed in a bunker now
+            elif st[S_KNOCKED] > 0:
+                st[S_KNOCKED] -= 1  # P-42: no movement this day
+            else:
+                retreat = (cp[C_RETREAT_AT] > 0 and st[S_HEALTH] <= cp[C_RETREAT_AT]
+                           and st[S_RUBLES] >= cp[C_HEAL_PRICE] and cp[C_PAY_HEAL] != 0)
+                if retreat:
+                    target = hexes[st[S_POS], H_BUNKER_TARGET]
+                elif st[S_OBJECTIVE] < n_objectives:
+                    target = st[S_OBJECTIVE]
+                else:
+                    target = cp[C_SARCOPHAGUS_TARGET]
+                goal = target_hex[target]
+                allowance = cp[C_BASE_ALLOWANCE_INDEX]
+                mover = _best_item(items, it, ITEM_MOVEMENT)
+                if mover >= 0:
+                    allowance = allowance_of_value[it[mover, I_VALUE]]
+                start = st[S_POS]
+                downs = st[S_KO] + st[S_CONCUSSIONS]
+                for i in range(day_len[start, target, allowance]):
+                    h = day_table[start, target, allowance, i]
+                    st[S_POS] = h
+                    kind = hexes[h, H_KIND]
+                    if kind == LOC_BASE:
+                        _trade(st, cp, items, it, shopping)
+                    elif kind == LOC_OPEN or kind == LOC_SECRET or kind == LOC_COMPLEX:
+                        card = board[h]
+                        draw = cp[C_OPEN_DRAW] if kind == LOC_OPEN else cp[C_SECRET_DRAW]
+                        if card > 0:
+                            # An enemy lying there (P-14): it stays unless killed (P-16).
+                            if _fight(st, cp, dice, card - 1, e_params, e_bonus, e_spend,
+                                      e_uses0, en, items, it, fparams, stims, uses, fres,
+                                      sneak) == FIGHT_KILLED:
+                                board[h] = 0
+                                st[S_BOARD_E] -= 1
+                        elif card < 0:
+                            # An anomaly (P-30): back to the pool unless kept as a trophy
+                            # (P-31, P-34).
+                            a = -card - 1
+                            if not _anomaly(st, cp, dice, deck, a, a_params, art_deck,
+                                            art_scratch, art_value, aparams, ares):
+                                anomaly_pool[a] += 1
+                            board[h] = 0
+                            st[S_BOARD_A] -= 1
+                        elif draw == DRAW_EVENT:
+                            _draw_event(st, cp, dice, deck, event_pool, ev, items, it)
+                        elif draw == DRAW_ENEMY:
+                            # A drawn enemy not killed goes back into the pool (P-16).
+                            want = HAB_OPEN if kind == LOC_OPEN else HAB_SECRET
+                            e = _draw_card(deck, enemy_pool, habitats, want)
+                            if e >= 0 and _fight(
+                                    st, cp, dice, e, e_params, e_bonus, e_spend, e_uses0,
+                                    en, items, it, fparams, stims, uses, fres,
+                                    sneak) != FIGHT_KILLED:
+                                enemy_pool[e] += 1
+                        elif draw == DRAW_ANOMALY:
+                            a = _draw_card(deck, anomaly_pool, anomaly_pool, -1)
+                            if a >= 0 and not _anomaly(st, cp, dice, deck, a, a_params,
+                                                       art_deck, art_scratch, art_value,
+                                                       aparams, ares):
+                                anomaly_pool[a] += 1
+                        if _hurt(st, cp):
+                            _conditions(st, cp, hexes, items, item_order)
+                        if st[S_END] >= 0:
+                            break
+                        _use_medkits(st, cp, items, it)
+                    if (kind == LOC_SARCOPHAGUS and h == goal
+                            and target == cp[C_SARCOPHAGUS_TARGET]):
+                        # P-50: what waits in the Sarcophagus, fought in order; a
+                        # knock-out there is death (P-43).
+                        for j in range(sarcophagus.shape[0]):
+                            _fight(st, cp, dice, sarcophagus[j], e_params, e_bonus, e_spend,
+                                   e_uses0, en, items, it, fparams, stims, uses, fres,
+                                   sneak)
+                            _conditions(st, cp, hexes, items, item_order)
+                            if st[S_END] >= 0:
+                                break
+                        if st[S_END] < 0:
+                            st[S_END] = REACHED
+                        break
+                    if st[S_STOP] != 0 or h == goal:
+                        break
+                if st[S_END] < 0 and st[S_POS] == goal:
+                    if target > cp[C_SARCOPHAGUS_TARGET]:
+                        _pay_heal(st, cp)  # reached the bunker he retreated to (P-37)
+                    elif (target < n_objectives and st[S_KO] + st[S_CONCUSSIONS] == downs
+                          and st[S_LOST] == 0):
+                        # A Secret Complex is explored by reaching it and staying on
+                        # one's feet there (P-50; assumption).
+                        st[S_OBJECTIVE] += 1
+                        st[S_EXPLORED] += 1
+            if st[S_END] >= 0:
+                break
+            if st[S_LOST] == 0:
+                _use_medkits(st, cp, items, it)
+            # --- 2. Zone phase (P-47) ---------------------------------------------
+            _zone(st, cp, env, deck, board, enemy_pool, anomaly_pool, habitats,
+                  place_open, place_secret, place_any)
+            # --- 3. Emission check (P-48, P-49) -----------------------------------
+            if st[S_ETOKENS] >= cp[C_THRESHOLD]:
+                _emission(st, cp, dice, hexes, em)
+            if st[S_END] < 0 and _hurt(st, cp):
+                _conditions(st, cp, hexes, items, item_order)
+        res = out[row0 + g]
+        res[G_END] = st[S_END] if st[S_END] >= 0 else CAPPED
+        res[G_DAY] = day
+        res[G_KNOCKOUTS] = st[S_KO]
+        res[G_CONCUSSIONS] = st[S_CONCUSSIONS]
+        res[G_DEFORMATIONS] = st[S_DEFORMATIONS]
+        res[G_EMISSIONS_HIT] = st[S_EMISSIONS_HIT]
+        res[G_EMISSIONS] = st[S_EMISSIONS]
+        res[G_ITEMS_USED] = st[S_ITEMS_USED]
+        res[G_FIGHTS] = st[S_FIGHTS]
+        res[G_KILLS] = st[S_KILLS]
+        res[G_ANOMALIES] = st[S_ANOMALIES]
+        res[G_ARTIFACTS] = st[S_ARTIFACTS]
+        res[G_EVENTS] = st[S_EVENTS]
+        res[G_COMPLEXES] = st[S_EXPLORED]
+        res[G_RUBLES] = st[S_RUBLES]
+
+
 @pjit
 def campaign_kernel(seed, n_trials, chunk_size, cp, hexes, day_table, day_len, target_hex,
                     allowance_of_value, place_open, place_secret, place_any, it, item_order,
@@ -626,176 +841,62 @@ def campaign_kernel(seed, n_trials, chunk_size, cp, hexes, day_table, day_len, t
 
     The arguments after ``chunk_size`` are the fields of
     :class:`sim.campaign.compile.CampaignArrays`, in order; see there for
-    their shapes and meanings.
+    their shapes and meanings. Games are played by :func:`play_games` in runs
+    of ``GAME_RUN`` into a small buffer, whose rows are then added to the
+    chunk's counts (integers: the order of additions does not matter).
     """
     max_days = cp[C_MAX_DAYS]
-    n_objectives = cp[C_N_OBJECTIVES]
-    sneak = cp[C_SNEAK]
-    habitats = np.ascontiguousarray(en[:, N_HABITAT])
     for c in prange(out.shape[0]):
-        dice = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
-        deck = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
-        env = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
-        st = np.zeros(S_SIZE, dtype=np.int64)
-        items = np.zeros(it.shape[0], dtype=np.int64)
-        enemy_pool = np.zeros(en.shape[0], dtype=np.int64)
-        anomaly_pool = np.zeros(a_count.shape[0], dtype=np.int64)
-        event_pool = np.zeros(ev.shape[0], dtype=np.int64)
-        art_deck = np.zeros(art_deck0.shape[0], dtype=np.int64)
-        art_scratch = np.zeros(art_deck0.shape[0], dtype=np.int64)
-        board = np.zeros(hexes.shape[0], dtype=np.int64)
-        fparams = np.zeros(S.P_SIZE, dtype=np.int64)
-        aparams = np.zeros(S.A_SIZE, dtype=np.int64)
-        stims = np.zeros(64, dtype=np.int64)
-        uses = np.zeros(e_uses0.shape[1], dtype=np.int64)
-        fres = np.zeros(RESULT_SIZE, dtype=np.int64)
-        ares = np.zeros(8, dtype=np.int64)
+        games = np.zeros((GAME_RUN, G_SIZE), dtype=np.int64)
         row = out[c]
-        for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
-            rng.seed_stream(dice, seed, t, rng.DICE)
-            rng.seed_stream(deck, seed, t, rng.DECK)
-            rng.seed_stream(env, seed, t, rng.ENVIRONMENT)
-            st[:] = 0
-            st[S_POS] = cp[C_START]
-            st[S_HEALTH] = cp[C_HEALTH]
-            st[S_WILLPOWER] = cp[C_WILLPOWER]
-            st[S_RUBLES] = cp[C_RUBLES]
-            st[S_END] = -1
-            for i in range(items.shape[0]):
-                items[i] = it[i, I_START]
-            for e in range(enemy_pool.shape[0]):
-                enemy_pool[e] = en[e, N_COUNT]
-            for v in range(event_pool.shape[0]):
-                event_pool[v] = ev[v, V_COUNT]
-            anomaly_pool[:] = a_count
-            art_deck[:] = art_deck0
-            board[:] = 0
-            day = 0
-            while st[S_END] < 0 and day < max_days:
-                day += 1
-                st[S_STOP] = 0
-                # --- 1. movement and encounters (or a lost / knocked-down day) ----------
-                if st[S_LOST] > 0:
-                    st[S_LOST] -= 1
-                    if st[S_LOST] == 0:
-                        _recover(st, cp, hexes)  # P-38: placed in a bunker now
-                elif st[S_KNOCKED] > 0:
-                    st[S_KNOCKED] -= 1  # P-42: no movement this day
-                else:
-                    retreat = (cp[C_RETREAT_AT] > 0 and st[S_HEALTH] <= cp[C_RETREAT_AT]
-                               and st[S_RUBLES] >= cp[C_HEAL_PRICE] and cp[C_PAY_HEAL] != 0)
-                    if retreat:
-                        target = hexes[st[S_POS], H_BUNKER_TARGET]
-                    elif st[S_OBJECTIVE] < n_objectives:
-                        target = st[S_OBJECTIVE]
-                    else:
-                        target = cp[C_SARCOPHAGUS_TARGET]
-                    goal = target_hex[target]
-                    allowance = cp[C_BASE_ALLOWANCE_INDEX]
-                    mover = _best_item(items, it, ITEM_MOVEMENT)
-                    if mover >= 0:
-                        allowance = allowance_of_value[it[mover, I_VALUE]]
-                    start = st[S_POS]
-                    downs = st[S_KO] + st[S_CONCUSSIONS]
-                    for i in range(day_len[start, target, allowance]):
-                        h = day_table[start, target, allowance, i]
-                        st[S_POS] = h
-                        kind = hexes[h, H_KIND]
-                        if kind == LOC_BASE:
-                            _trade(st, cp, items, it, shopping)
-                        elif kind == LOC_OPEN or kind == LOC_SECRET or kind == LOC_COMPLEX:
-                            card = board[h]
-                            draw = cp[C_OPEN_DRAW] if kind == LOC_OPEN else cp[C_SECRET_DRAW]
-                            if card > 0:
-                                # An enemy lying there (P-14): it stays unless killed (P-16).
-                                if _fight(st, cp, dice, card - 1, e_params, e_bonus, e_spend,
-                                          e_uses0, en, items, it, fparams, stims, uses, fres,
-                                          sneak) == FIGHT_KILLED:
-                                    board[h] = 0
-                                    st[S_BOARD_E] -= 1
-                            elif card < 0:
-                                # An anomaly (P-30): back to the pool unless kept as a trophy
-                                # (P-31, P-34).
-                                a = -card - 1
-                                if not _anomaly(st, cp, dice, deck, a, a_params, art_deck,
-                                                art_scratch, art_value, aparams, ares):
-                                    anomaly_pool[a] += 1
-                                board[h] = 0
-                                st[S_BOARD_A] -= 1
-                            elif draw == DRAW_EVENT:
-                                _draw_event(st, cp, dice, deck, event_pool, ev, items, it)
-                            elif draw == DRAW_ENEMY:
-                                # A drawn enemy not killed goes back into the pool (P-16).
-                                want = HAB_OPEN if kind == LOC_OPEN else HAB_SECRET
-                                e = _draw_card(deck, enemy_pool, habitats, want)
-                                if e >= 0 and _fight(
-                                        st, cp, dice, e, e_params, e_bonus, e_spend, e_uses0,
-                                        en, items, it, fparams, stims, uses, fres,
-                                        sneak) != FIGHT_KILLED:
-                                    enemy_pool[e] += 1
-                            elif draw == DRAW_ANOMALY:
-                                a = _draw_card(deck, anomaly_pool, anomaly_pool, -1)
-                                if a >= 0 and not _anomaly(st, cp, dice, deck, a, a_params,
-                                                           art_deck, art_scratch, art_value,
-                                                           aparams, ares):
-                                    anomaly_pool[a] += 1
-                            if _hurt(st, cp):
-                                _conditions(st, cp, hexes, items, item_order)
-                            if st[S_END] >= 0:
-                                break
-                            _use_medkits(st, cp, items, it)
-                        if (kind == LOC_SARCOPHAGUS and h == goal
-                                and target == cp[C_SARCOPHAGUS_TARGET]):
-                            # P-50: what waits in the Sarcophagus, fought in order; a
-                            # knock-out there is death (P-43).
-                            for j in range(sarcophagus.shape[0]):
-                                _fight(st, cp, dice, sarcophagus[j], e_params, e_bonus, e_spend,
-                                       e_uses0, en, items, it, fparams, stims, uses, fres,
-                                       sneak)
-                                _conditions(st, cp, hexes, items, item_order)
-                                if st[S_END] >= 0:
-                                    break
-                            if st[S_END] < 0:
-                                st[S_END] = REACHED
-                            break
-                        if st[S_STOP] != 0 or h == goal:
-                            break
-                    if st[S_END] < 0 and st[S_POS] == goal:
-                        if target > cp[C_SARCOPHAGUS_TARGET]:
-                            _pay_heal(st, cp)  # reached the bunker he retreated to (P-37)
-                        elif (target < n_objectives and st[S_KO] + st[S_CONCUSSIONS] == downs
-                              and st[S_LOST] == 0):
-                            # A Secret Complex is explored by reaching it and staying on
-                            # one's feet there (P-50; assumption).
-                            st[S_OBJECTIVE] += 1
-                            st[S_EXPLORED] += 1
-                if st[S_END] >= 0:
-                    break
-                if st[S_LOST] == 0:
-                    _use_medkits(st, cp, items, it)
-                # --- 2. Zone phase (P-47) ---------------------------------------------
-                _zone(st, cp, env, deck, board, enemy_pool, anomaly_pool, habitats,
-                      place_open, place_secret, place_any)
-                # --- 3. Emission check (P-48, P-49) -----------------------------------
-                if st[S_ETOKENS] >= cp[C_THRESHOLD]:
-                    _emission(st, cp, dice, hexes, em)
-                if st[S_END] < 0 and _hurt(st, cp):
-                    _conditions(st, cp, hexes, items, item_order)
-            end = st[S_END] if st[S_END] >= 0 else CAPPED
-            row[end] += 1
-            row[HIST + end * (max_days + 1) + day] += 1
-            row[SUM_KNOCKOUTS] += st[S_KO]
-            row[SUM_CONCUSSIONS] += st[S_CONCUSSIONS]
-            row[SUM_DEFORMATIONS] += st[S_DEFORMATIONS]
-            row[SUM_EMISSIONS_HIT] += st[S_EMISSIONS_HIT]
-            row[SUM_EMISSIONS] += st[S_EMISSIONS]
-            row[SUM_ITEMS_USED] += st[S_ITEMS_USED]
-            row[SUM_FIGHTS] += st[S_FIGHTS]
-            row[SUM_KILLS] += st[S_KILLS]
-            row[SUM_ANOMALIES] += st[S_ANOMALIES]
-            row[SUM_ARTIFACTS] += st[S_ARTIFACTS]
-            row[SUM_EVENTS] += st[S_EVENTS]
-            row[SUM_DAYS] += day
-            row[SUM_DAYS_SQ] += day * day
-            row[SUM_COMPLEXES] += st[S_EXPLORED]
-            row[SUM_RUBLES] += st[S_RUBLES]
+        stop = min((c + 1) * chunk_size, n_trials)
+        for lo in range(c * chunk_size, stop, GAME_RUN):
+            n = min(GAME_RUN, stop - lo)
+            play_games(seed, lo, n, cp, hexes, day_table, day_len, target_hex,
+                       allowance_of_value, place_open, place_secret, place_any, it,
+                       item_order, shopping, e_params, e_bonus, e_spend, e_uses0, en,
+                       sarcophagus, a_params, a_count, art_deck0, art_value, ev, em, games, 0)
+            for g in range(n):
+                res = games[g]
+                end = res[G_END]
+                day = res[G_DAY]
+                row[end] += 1
+                row[HIST + end * (max_days + 1) + day] += 1
+                for k in range(G_KNOCKOUTS, G_EVENTS + 1):
+                    row[SUM_KNOCKOUTS + k - G_KNOCKOUTS] += res[k]
+                row[SUM_DAYS] += day
+                row[SUM_DAYS_SQ] += day * day
+                row[SUM_COMPLEXES] += res[G_COMPLEXES]
+                row[SUM_RUBLES] += res[G_RUBLES]
+
+
+@pjit
+def campaign_trials_kernel(seed, first_trial, chunk_size, cp, hexes, day_table, day_len,
+                           target_hex, allowance_of_value, place_open, place_secret, place_any,
+                           it, item_order, shopping, e_params, e_bonus, e_spend, e_uses0, en,
+                           sarcophagus, a_params, a_count, art_deck0, art_value, ev, em, out):
+    """Play games ``first_trial .. first_trial + out.shape[0] - 1``, one row of results each.
+
+    Parameters
+    ----------
+    seed : int
+        Run seed; game ``t`` plays on the streams of ``(seed, t)``, exactly as
+        in :func:`campaign_kernel` (so these rows add up to its counts).
+    first_trial : int
+        Trial index of row 0.
+    chunk_size : int
+        Games per parallel task (any value gives the same rows).
+    cp ... em :
+        The fields of :class:`sim.campaign.compile.CampaignArrays`, in order.
+    out : ndarray of int64, shape (n_games, G_SIZE)
+        Filled with each game's ``G_*`` results.
+    """
+    n_games = out.shape[0]
+    n_chunks = (n_games + chunk_size - 1) // chunk_size
+    for c in prange(n_chunks):
+        lo = c * chunk_size
+        n = min(chunk_size, n_games - lo)
+        play_games(seed, first_trial + lo, n, cp, hexes, day_table, day_len, target_hex,
+                   allowance_of_value, place_open, place_secret, place_any, it, item_order,
+                   shopping, e_params, e_bonus, e_spend, e_uses0, en, sarcophagus, a_params,
+                   a_count, art_deck0, art_value, ev, em, out, lo)
