@@ -12,8 +12,9 @@ fig : int64 (n_figures, N_FIG)
     Static figure data, columns ``F_*``; figures of group 0 come first.
 grp : int64 (2, N_GRP)
     Static group data, columns ``G_*``.
-fs : int64 (n_figures, N_FS)
-    Dynamic figure state of the current trial, columns ``S_*``.
+st : int64 (ST_SIZE,)
+    Flat state of one fight (firefight kernel only): per-figure columns ``C_*``
+    (static data, the fight's state, scratch lists) and per-side items ``K_*``.
 need : int64 (3,)
     Hit table (S-30): total of 1d6 + Skill needed with condition level 0, 1, 2.
 damage : int64 (7,)
@@ -40,16 +41,13 @@ ACTIVE, COWER, FLEE, OUT, LOST = 0, 1, 2, 3, 4
 OPEN, PARTIAL, COVER = 0, 1, 2
 # Damage outcomes (S-33).
 DMG_NONE, DMG_OUT = 0, 1
-# Target markers in S_TARGET.
+# Target markers in C_TARGET.
 NO_TARGET, CHOOSE = -1, -2
 
 F_GROUP, F_SKILL, F_DICE, F_RANGE, F_SUPP, F_TWO, F_SPEED, F_POS, F_HIDDEN, F_PRONE = range(10)
 N_FIG = 10
 G_START, G_STOP, G_LEADER, G_FLANKED, G_WITHDRAW = range(5)
 N_GRP = 5
-(S_STATUS, S_POS, S_PRONE, S_FAST, S_HIDDEN, S_MOVED, S_FIRED, S_TARGET, S_SMOD, S_UPON,
- S_HITS, S_SUPP, S_ATTACKER, S_TEST, S_NDECL) = range(15)
-N_FS = 15
 MAX_TARGETS = 6
 
 (P_ORDER, P_MAX_ROUNDS, P_MAX_CHAIN, P_TRIGGER, P_PRECEDENCE, P_PARTIAL_IS_COVER,
@@ -260,126 +258,254 @@ def group_reaction_kernel(seed, n_trials, chunk_size, skills, covering, extra, c
 
 
 # --- firefight --------------------------------------------------------------------------
+#
+# A firefight is one inlined body per trial (numba ``inline="always"``; each helper
+# below is called from one place, so inlining costs no code size): the hot path
+# makes no calls with dozens of array arguments. All per-figure data of a fight
+# lives in one flat int64 array ``st``: column ``c`` of figure ``f`` at
+# ``c * MAXF + f`` (constant column offsets, so an access is one load), indexed
+# with unsigned integers (no negative-index wraparound code). Instead of
+# rescanning the figures, per-side counters keep the number of figures in each
+# status, so "no figure in normal condition" (S-18), Recover (S-41) and the
+# tally are O(1); fired-upon and Fired marks are volley stamps, so no
+# per-volley reset loop is needed; the dice of a volley at one target are
+# counted branch-free. Every die and every policy draw is taken in the same
+# order as the reference (sim.skirmish.reference), which the tests check bit
+# for bit.
+
+MAXF = 64
+"""Room for figures in ``st`` (two groups of at most 30, sim.skirmish.loader.MAX_FIGURES)."""
+
+# Per-figure columns of ``st``. Static (set per chunk from ``fig``), then the
+# state of the current fight, then scratch lists of the current volley.
+(C_SKILL, C_DICE, C_RANGE, C_SUPP, C_TWO, C_SPEED, C_POS0, C_PRONE0, C_HIDDEN0, C_BY_RANGE,
+ C_STATUS, C_POS, C_PRONE, C_FAST, C_HIDDEN, C_MOVED, C_FIRED, C_TARGET, C_SMOD, C_UPON,
+ C_HITS, C_SUPPRESSED, C_ATTACKER, C_NDECL, C_BASE, C_CAND, C_LIST, C_DECL) = range(28)
+N_COLS = C_DECL + MAX_TARGETS  # C_DECL + j: the j-th declared target
+# Per-side data after the figure columns, at GRP0 + g * N_K + k: the number of
+# figures in each status (k = ACTIVE..LOST), whether some figure may carry a
+# Fast / Moved mark, and the static group data.
+K_FAST_ANY, K_MOVED_ANY, K_START, K_STOP, K_LEADER, K_FLANKED, K_WITHDRAW = range(5, 12)
+N_K = 12
+GRP0 = N_COLS * MAXF
+# The Received Fire table of each side (S-36) for the rule options, looked up
+# without branching at RF0 + _rf_index(g, k, pos, suppressed, fast).
+RF0 = GRP0 + 2 * N_K
+# The rule options (``params``) and the hit table (``need``) at P0 + P_*, P0 + P_NEED + level,
+# so that the fight needs no other arrays than ``st`` and the streams.
+P0 = RF0 + 2 * 3 * 3 * 2 * 2
+P_NEED = N_PARAMS
+ST_SIZE = P0 + P_NEED + 3
+
 
 @jit
-def _count(fs, grp, g, status):
-    n = 0
-    for f in range(grp[g, G_START], grp[g, G_STOP]):
-        if fs[f, S_STATUS] == status:
-            n += 1
-    return n
+def _f(c, f):
+    """Index of column ``c`` of figure ``f`` in ``st`` (unsigned: no wraparound check)."""
+    return np.uint64(c * MAXF + f)
 
 
 @jit
-def _ended(fs, grp):
+def _g(g, k):
+    """Index of item ``k`` of side ``g`` in ``st``."""
+    return np.uint64(GRP0 + g * N_K + k)
+
+
+@jit
+def _p(k):
+    """Index of rule option ``k`` (``P_*``, or ``P_NEED + level``) in ``st``."""
+    return np.uint64(P0 + k)
+
+
+@jit
+def _rf_index(g, k, pos, suppressed, fast):
+    """Index in ``st`` of the Received Fire result of side ``g`` for ``k`` dice passed."""
+    return np.uint64(RF0 + g * 36 + k * 12 + pos * 4 + suppressed * 2 + fast)
+
+
+@jit(inline="always")
+def _set_status(st, g, f, status):
+    """Change the status of figure ``f`` of side ``g``, keeping the side's counts."""
+    st[_g(g, st[_f(C_STATUS, f)])] -= 1
+    st[_g(g, status)] += 1
+    st[_f(C_STATUS, f)] = status
+
+
+@jit(inline="always")
+def _ended(st):
     """A side with no figure in normal condition can no longer fire (S-18)."""
-    return _count(fs, grp, 0, ACTIVE) == 0 or _count(fs, grp, 1, ACTIVE) == 0
+    return st[_g(0, ACTIVE)] == 0 or st[_g(1, ACTIVE)] == 0
 
 
-@jit
-def _in_cover(pos, params):
+@jit(inline="always")
+def _in_cover(pos, partial_is_cover):
     """'In cover' for the reaction tables; partial cover per ``reaction.partial_cover_is``."""
-    return pos == COVER or (pos == PARTIAL and params[P_PARTIAL_IS_COVER] != 0)
+    return pos == COVER or (pos == PARTIAL and partial_is_cover != 0)
 
 
-@jit
-def _targetable(fs, f):
+@jit(inline="always")
+def _targetable(st, f):
     """Visible and still on the field: in normal condition or cowering (S-16, S-38)."""
-    s = fs[f, S_STATUS]
-    return (s == ACTIVE or s == COWER) and fs[f, S_HIDDEN] == 0
+    return (st[_f(C_STATUS, f)] <= COWER) & (st[_f(C_HIDDEN, f)] == 0)
 
 
-@jit
-def _declare(pol, fig, fs, grp, params, decl, cand, s, enemy):
-    """Name the targets of shooter ``s`` into ``decl[s]`` (S-25, S-28, S-35); return how many.
+@jit(inline="always")
+def _count_at_least(state, n, face):
+    """:func:`sim.kernels.rng.count_at_least` (the same dice), inlined into the volley."""
+    counter, buffer, left = state[0], state[1], state[2]
+    hits = 0
+    for _ in range(n):
+        die, counter, buffer, left = rng._die(counter, buffer, left)
+        hits += np.int64(die >= face)  # branch-free: the comparison is a coin flip
+    state[0], state[1], state[2] = counter, buffer, left
+    return hits
+
+
+@jit(inline="always")
+def _mark_fired_upon(st, n_upon, s, t, vid, supp_cmp):
+    """Note that ``s`` fires at ``t`` in volley ``vid`` (S-32, S-35); return the list length.
+
+    ``C_LIST[:n_upon]`` lists the figures fired upon in the volley.
+    """
+    if st[_f(C_UPON, t)] != vid:
+        st[_f(C_UPON, t)] = vid
+        st[_f(C_HITS, t)] = 0
+        st[_f(C_SUPPRESSED, t)] = 0
+        st[_f(C_LIST, n_upon)] = t
+        n_upon += 1
+    st[_f(C_ATTACKER, t)] = s
+    if suppresses(st[_f(C_SUPP, s)], st[_f(C_SUPP, t)], supp_cmp):
+        st[_f(C_SUPPRESSED, t)] = 1
+    return n_upon
+
+
+@jit(inline="always")
+def _damage(dice, st, g, t, hits, dmg_out):
+    """Roll the damage table once per hit while ``t`` is not out (S-33).
+
+    ``dmg_out`` has bit ``face`` set when that face puts the target out of the
+    fight; a hit on a figure already out is wasted and rolls nothing.
+    """
+    for _ in range(hits):
+        if st[_f(C_STATUS, t)] == OUT:
+            return
+        if (dmg_out >> rng.d6(dice)) & 1:
+            _set_status(st, g, t, OUT)
+
+
+@jit(inline="always")
+def _target_level(st, t):
+    """Hit-table condition level of target ``t`` (:func:`target_level`)."""
+    return target_level(st[_f(C_POS, t)], st[_f(C_PRONE, t)], st[_f(C_FAST, t)])
+
+
+@jit(inline="always")
+def _declare(pol, st, nb, e0, e1, s, n_targets):
+    """Name the targets of shooter ``s`` into its ``C_DECL`` columns (S-25, S-28, S-35).
 
     A fixed target (return fire at the figure that fired, S-35) is kept if it
     can still be shot; otherwise up to ``shooting.targets_per_shooter``
-    distinct targets are drawn uniformly from the visible enemies (POLICY stream).
+    distinct targets are drawn uniformly from the visible enemies (POLICY
+    stream). ``C_BASE[:nb]`` lists the visible enemies in figure order; it is
+    filled on first use in the volley (``nb < 0``: not yet), since no figure
+    changes state while targets are named. Returns ``(targets, nb)``.
     """
-    t = fs[s, S_TARGET]
+    t = st[_f(C_TARGET, s)]
     if t >= 0:
-        if _targetable(fs, t):
-            decl[s, 0] = t
-            return 1
-        return 0
-    n = 0
-    for e in range(grp[enemy, G_START], grp[enemy, G_STOP]):
-        if _targetable(fs, e):
-            cand[n] = e
-            n += 1
-    m = min(params[P_TARGETS], n, fig[s, F_DICE])
-    for j in range(m):
-        # A draw only when there is a choice: a sole candidate takes no random number.
-        k = j + rng.below(pol, n - j) if n - j > 1 else j
-        tmp = cand[j]
-        cand[j] = cand[k]
-        cand[k] = tmp
-        decl[s, j] = cand[j]
-    return m
+        if _targetable(st, t):
+            st[_f(C_DECL, s)] = t
+            return 1, nb
+        return 0, nb
+    if nb < 0:
+        nb = 0
+        for e in range(e0, e1):
+            st[_f(C_BASE, nb)] = e  # branch-free compaction: being visible is a coin flip
+            nb += np.int64(_targetable(st, e))
+    m = min(n_targets, nb, st[_f(C_DICE, s)])
+    if m == 1:
+        # One target: the partial shuffle below reduces to one draw (none for a sole enemy).
+        st[_f(C_DECL, s)] = st[_f(C_BASE, rng.below(pol, nb) if nb > 1 else 0)]
+    elif m > 1:
+        for j in range(nb):
+            st[_f(C_CAND, j)] = st[_f(C_BASE, j)]
+        for j in range(m):
+            k = j + rng.below(pol, nb - j) if nb - j > 1 else j
+            tmp = st[_f(C_CAND, j)]
+            st[_f(C_CAND, j)] = st[_f(C_CAND, k)]
+            st[_f(C_CAND, k)] = tmp
+            st[_f(C_DECL + j, s)] = st[_f(C_CAND, j)]
+    return m, nb
 
 
-@jit
-def _volley(dice, pol, fig, fs, grp, dist, need, damage, params, decl, cand, buf, side):
+@jit(inline="always")
+def _volley(dice, pol, st, buf, dmg_out, side, dist, vid, n_targets, supp_cmp, trigger):
     """Group ``side`` fires at once (S-28..S-34, S-38); return the number of Received Fire testers.
 
     Every shooter with a target marker names its targets before any die is
     rolled (S-28); hits on a figure already out are wasted. A hit rolls on
     the damage table at once. Afterwards a cowering figure fired upon flees
     (S-38) and a figure in normal condition that meets the trigger
-    (``received_fire.trigger``) is marked to test (S-34, S-43).
+    (``received_fire.trigger``) tests (S-34, S-43): the testers are left in
+    ``C_LIST``, in no particular order (their results do not depend on it).
     """
     enemy = 1 - side
-    for f in range(fig.shape[0]):
-        fs[f, S_UPON] = 0
-        fs[f, S_HITS] = 0
-        fs[f, S_SUPP] = 0
-        fs[f, S_TEST] = 0
-    for s in range(grp[side, G_START], grp[side, G_STOP]):
-        fs[s, S_NDECL] = 0
-        if fs[s, S_TARGET] != NO_TARGET and fs[s, S_STATUS] == ACTIVE and dist <= fig[s, F_RANGE]:
-            fs[s, S_NDECL] = _declare(pol, fig, fs, grp, params, decl, cand, s, enemy)
-        fs[s, S_TARGET] = NO_TARGET
-    for s in range(grp[side, G_START], grp[side, G_STOP]):
-        m = fs[s, S_NDECL]
+    s0 = st[_g(side, K_START)]
+    s1 = st[_g(side, K_STOP)]
+    e0 = st[_g(enemy, K_START)]
+    e1 = st[_g(enemy, K_STOP)]
+    nb = -1
+    for s in range(s0, s1):
+        m = 0
+        if (st[_f(C_TARGET, s)] != NO_TARGET and st[_f(C_STATUS, s)] == ACTIVE
+                and dist <= st[_f(C_RANGE, s)]):
+            m, nb = _declare(pol, st, nb, e0, e1, s, n_targets)
+        st[_f(C_NDECL, s)] = m
+        st[_f(C_TARGET, s)] = NO_TARGET
+    n_upon = 0
+    for s in range(s0, s1):
+        m = st[_f(C_NDECL, s)]
         if m == 0:
-            fs[s, S_SMOD] = 0
+            st[_f(C_SMOD, s)] = 0
             continue
-        fs[s, S_HIDDEN] = 0
-        fs[s, S_FIRED] = 1
-        n = fig[s, F_DICE]
+        st[_f(C_HIDDEN, s)] = 0
+        st[_f(C_FIRED, s)] = vid
+        n = st[_f(C_DICE, s)]
+        skill = st[_f(C_SKILL, s)] + st[_f(C_SMOD, s)]
+        st[_f(C_SMOD, s)] = 0
+        s_lvl = shooter_level(st[_f(C_FAST, s)], st[_f(C_TWO, s)])
+        if m == 1:
+            # All dice at one target: the order of the dice does not matter, only
+            # how many hit (S-26); damage is rolled after the volley's dice.
+            t = st[_f(C_DECL, s)]
+            lvl = max(_target_level(st, t), s_lvl)
+            n_upon = _mark_fired_upon(st, n_upon, s, t, vid, supp_cmp)
+            h = _count_at_least(dice, n, st[_p(P_NEED + lvl)] - skill)
+            st[_f(C_HITS, t)] += h
+            _damage(dice, st, enemy, t, h, dmg_out)
+            continue
         roll_sorted(dice, n, buf)
-        skill = fig[s, F_SKILL] + fs[s, S_SMOD]
-        fs[s, S_SMOD] = 0
-        s_lvl = shooter_level(fs[s, S_FAST], fig[s, F_TWO])
         i = 0
         for j in range(m):
-            t = decl[s, j]
-            lvl = die_level(target_level(fs[t, S_POS], fs[t, S_PRONE], fs[t, S_FAST]), s_lvl, j)
-            fs[t, S_UPON] = 1
-            fs[t, S_ATTACKER] = s
-            if suppresses(fig[s, F_SUPP], fig[t, F_SUPP], params[P_SUPP_CMP]):
-                fs[t, S_SUPP] = 1
+            t = st[_f(C_DECL + j, s)]
+            lvl = die_level(_target_level(st, t), s_lvl, j)
+            n_upon = _mark_fired_upon(st, n_upon, s, t, vid, supp_cmp)
             for _ in range(allocate(n, m, j)):
-                if buf[i] + skill >= need[lvl]:
-                    fs[t, S_HITS] += 1
-                    if fs[t, S_STATUS] != OUT and damage[rng.d6(dice)] == DMG_OUT:
-                        fs[t, S_STATUS] = OUT
+                if buf[i] + skill >= st[_p(P_NEED + lvl)]:
+                    st[_f(C_HITS, t)] += 1
+                    _damage(dice, st, enemy, t, 1, dmg_out)
                 i += 1
     testers = 0
-    for t in range(grp[enemy, G_START], grp[enemy, G_STOP]):
-        if fs[t, S_UPON] == 0:
-            continue
-        if fs[t, S_STATUS] == COWER:
-            fs[t, S_STATUS] = FLEE
-        elif fs[t, S_STATUS] == ACTIVE and (params[P_TRIGGER] == TRIGGER_NO_DAMAGE
-                                            or fs[t, S_HITS] == 0):
-            fs[t, S_TEST] = 1
+    for i in range(n_upon):
+        t = st[_f(C_LIST, i)]
+        status = st[_f(C_STATUS, t)]
+        if status == COWER:
+            _set_status(st, enemy, t, FLEE)
+        elif status == ACTIVE and (trigger == TRIGGER_NO_DAMAGE or st[_f(C_HITS, t)] == 0):
+            st[_f(C_LIST, testers)] = t
             testers += 1
     return testers
 
 
-@jit
+@jit(inline="always")
 def received_fire_result(k, in_cover, suppressed, fast, flanked, precedence):
     """Result of the Received Fire table (S-36) for ``k`` dice passed."""
     if k >= 2:
@@ -401,78 +527,53 @@ def received_fire_result(k, in_cover, suppressed, fast, flanked, precedence):
     return R_COWER if in_cover else R_FLEE
 
 
-@jit
-def _apply(fs, f, result):
+@jit(inline="always")
+def _apply(st, g, f, result):
     """Carry out a reaction result that is not fire (S-15, S-36, S-38, S-39)."""
     if result == R_PRONE:
-        fs[f, S_PRONE] = 1
+        st[_f(C_PRONE, f)] = 1
     elif result == R_COVER_PRONE or result == R_HIDE:
-        fs[f, S_POS] = COVER
-        fs[f, S_PRONE] = 1 if result == R_COVER_PRONE else fs[f, S_PRONE]
+        st[_f(C_POS, f)] = COVER
+        if result == R_COVER_PRONE:
+            st[_f(C_PRONE, f)] = 1
     elif result == R_FLEE:
-        fs[f, S_STATUS] = FLEE
+        _set_status(st, g, f, FLEE)
     elif result == R_COWER:
-        fs[f, S_STATUS] = COWER
+        _set_status(st, g, f, COWER)
     elif result == R_REVEAL:
-        fs[f, S_HIDDEN] = 0
+        st[_f(C_HIDDEN, f)] = 0
 
 
-@jit
-def _received_fire(dice, fig, fs, grp, params, buf, g, allow_fire):
-    """Group ``g`` takes one Received Fire test on shared 2d6 (S-10..S-12, S-34..S-37).
+@jit(inline="always")
+def _received_fire(dice, st, n_test, g, allow_fire):
+    """The testers ``C_LIST[:n_test]`` of group ``g`` test Received Fire (S-10..S-12, S-34..S-37).
 
-    Returns how many figures fire back; each one targets the figure that fired
-    at it (S-35), with -1 Skill on a one-die pass.
+    One shared 2d6 for the group. Returns how many figures fire back; each one
+    targets the figure that fired at it (S-35), with -1 Skill on a one-die pass.
     """
-    testers = 0
-    for f in range(grp[g, G_START], grp[g, G_STOP]):
-        testers += fs[f, S_TEST]
-    if testers == 0:
+    if n_test == 0:
         return 0
-    roll(dice, 2, buf)
+    d1 = rng.d6(dice)
+    d2 = rng.d6(dice)
     back = 0
-    for f in range(grp[g, G_START], grp[g, G_STOP]):
-        if fs[f, S_TEST] == 0:
-            continue
-        fs[f, S_TEST] = 0
-        k = passes(buf, 2, fig[f, F_SKILL], 2)
-        r = received_fire_result(k, _in_cover(fs[f, S_POS], params), fs[f, S_SUPP] != 0,
-                                 fs[f, S_FAST] != 0, grp[g, G_FLANKED] != 0,
-                                 params[P_PRECEDENCE])
+    for i in range(n_test):
+        f = st[_f(C_LIST, i)]
+        skill = st[_f(C_SKILL, f)]
+        k = np.int64(d1 <= skill) + np.int64(d2 <= skill)
+        # The table (received_fire_result for the side's options) is read without
+        # branching: the dice passed and the conditions are coin flips.
+        r = st[_rf_index(g, k, st[_f(C_POS, f)], st[_f(C_SUPPRESSED, f)], st[_f(C_FAST, f)])]
         if r == R_FIRE or r == R_FIRE_M1:
             if allow_fire:
-                fs[f, S_TARGET] = fs[f, S_ATTACKER]
-                fs[f, S_SMOD] = -1 if r == R_FIRE_M1 else 0
+                st[_f(C_TARGET, f)] = st[_f(C_ATTACKER, f)]
+                st[_f(C_SMOD, f)] = -1 if r == R_FIRE_M1 else 0
                 back += 1
         else:
-            _apply(fs, f, r)
+            _apply(st, g, f, r)
     return back
 
 
-@jit
-def _exchange(dice, pol, fig, fs, grp, dist, need, damage, params, decl, cand, buf, side):
-    """A volley and the return fire it provokes, up to ``received_fire.max_chain`` volleys."""
-    depth = 1
-    while True:
-        _volley(dice, pol, fig, fs, grp, dist, need, damage, params, decl, cand, buf, side)
-        if _ended(fs, grp):
-            return
-        back = _received_fire(dice, fig, fs, grp, params, buf, 1 - side,
-                              depth < params[P_MAX_CHAIN])
-        if back == 0 or _ended(fs, grp):
-            return
-        side = 1 - side
-        depth += 1
-
-
-@jit
-def _covering(fs, f, params):
-    """Whether figure ``f`` counts as Covering for the In Sight test (S-15, ``covering.when``)."""
-    when = params[P_COVER_WHEN]
-    return when == COVER_ALWAYS or (when == COVER_STATIONARY and fs[f, S_MOVED] == 0)
-
-
-@jit
+@jit(inline="always")
 def in_sight_result(k, hidden, leader, in_cover, open_one, leader_choice):
     """Result of the In Sight table (S-15) for ``k`` dice passed."""
     if hidden:
@@ -492,79 +593,89 @@ def in_sight_result(k, hidden, leader, in_cover, open_one, leader_choice):
     return R_NONE
 
 
-@jit
-def _in_sight(dice, fig, fs, grp, params, buf, g, old_dist, dist):
+@jit(inline="always")
+def _covering(st, f, when):
+    """Whether figure ``f`` counts as Covering for the In Sight test (S-15, ``covering.when``)."""
+    return when == COVER_ALWAYS or (when == COVER_STATIONARY and st[_f(C_MOVED, f)] == 0)
+
+
+@jit(inline="always")
+def _in_sight(dice, st, buf, g, old_dist, dist):
     """Group ``g`` tests In Sight for figures the enemy moved into range of (S-14, S-15).
 
     Returns how many figures fire (their targets are chosen among the movers).
     """
+    when = st[_p(P_COVER_WHEN)]
     n_test = 0
     n_dice = 2
-    for f in range(grp[g, G_START], grp[g, G_STOP]):
-        r = fig[f, F_RANGE]
-        if fs[f, S_STATUS] == ACTIVE and old_dist > r >= dist:
-            fs[f, S_TEST] = 1
+    for f in range(st[_g(g, K_START)], st[_g(g, K_STOP)]):
+        r = st[_f(C_RANGE, f)]
+        if old_dist > r >= dist and st[_f(C_STATUS, f)] == ACTIVE:
+            st[_f(C_LIST, n_test)] = f
             n_test += 1
-            if _covering(fs, f, params):
-                n_dice = 2 + params[P_COVER_EXTRA]
+            if _covering(st, f, when):
+                n_dice = 2 + st[_p(P_COVER_EXTRA)]
     if n_test == 0:
         return 0
     roll(dice, n_dice, buf)
+    cap = st[_p(P_CAP)]
+    leader = st[_g(g, K_LEADER)] != 0
+    partial_is_cover = st[_p(P_PARTIAL_IS_COVER)]
     shooters = 0
-    for f in range(grp[g, G_START], grp[g, G_STOP]):
-        if fs[f, S_TEST] == 0:
-            continue
-        fs[f, S_TEST] = 0
-        k = passes(buf, n_dice if _covering(fs, f, params) else 2, fig[f, F_SKILL],
-                   params[P_CAP])
-        r = in_sight_result(k, fs[f, S_HIDDEN] != 0, grp[g, G_LEADER] != 0,
-                            _in_cover(fs[f, S_POS], params), params[P_OPEN_ONE],
-                            params[P_LEADER_CHOICE])
+    for i in range(n_test):
+        f = st[_f(C_LIST, i)]
+        k = passes(buf, n_dice if _covering(st, f, when) else 2, st[_f(C_SKILL, f)], cap)
+        r = in_sight_result(k, st[_f(C_HIDDEN, f)] != 0, leader,
+                            _in_cover(st[_f(C_POS, f)], partial_is_cover), st[_p(P_OPEN_ONE)],
+                            st[_p(P_LEADER_CHOICE)])
         if r == R_FIRE or r == R_FIRE_M1:
-            fs[f, S_TARGET] = CHOOSE
-            fs[f, S_SMOD] = -1 if r == R_FIRE_M1 else 0
+            st[_f(C_TARGET, f)] = CHOOSE
+            st[_f(C_SMOD, f)] = -1 if r == R_FIRE_M1 else 0
             shooters += 1
         else:
-            _apply(fs, f, r)
+            _apply(st, g, f, r)
     return shooters
 
 
-@jit
-def _recover(dice, fig, fs, grp, params, buf, g):
+@jit(inline="always")
+def _recover(dice, st, g):
     """Cowering and fleeing figures of ``g`` try to return (S-41, S-42) on shared 2d6.
 
     Only when a friend is in normal condition (the abstract battlefield keeps a
     group together, so "within 2 inches" always holds).
     """
-    best = -1
-    waiting = 0
-    for f in range(grp[g, G_START], grp[g, G_STOP]):
-        st = fs[f, S_STATUS]
-        if st == ACTIVE:
-            best = max(best, fig[f, F_SKILL])
-        elif st == COWER or st == FLEE:
-            waiting += 1
-    if waiting == 0 or best < 0 or params[P_RECOVER_ATTEMPT] == 0:
+    if (st[_g(g, COWER)] + st[_g(g, FLEE)] == 0 or st[_g(g, ACTIVE)] == 0
+            or st[_p(P_RECOVER_ATTEMPT)] == 0):
         return
-    roll(dice, 2, buf)
-    for f in range(grp[g, G_START], grp[g, G_STOP]):
-        st = fs[f, S_STATUS]
-        if st != COWER and st != FLEE:
+    g0 = st[_g(g, K_START)]
+    g1 = st[_g(g, K_STOP)]
+    best_rule = st[_p(P_RECOVER_SKILL)] == RECOVER_BEST
+    best = -1
+    if best_rule:
+        for f in range(g0, g1):
+            if st[_f(C_STATUS, f)] == ACTIVE:
+                best = max(best, st[_f(C_SKILL, f)])
+    d1 = rng.d6(dice)
+    d2 = rng.d6(dice)
+    partial_is_cover = st[_p(P_PARTIAL_IS_COVER)]
+    for f in range(g0, g1):
+        status = st[_f(C_STATUS, f)]
+        if status != COWER and status != FLEE:
             continue
-        skill = best if params[P_RECOVER_SKILL] == RECOVER_BEST else fig[f, F_SKILL]
-        k = passes(buf, 2, skill, 2)
-        sitting = st == COWER and _in_cover(fs[f, S_POS], params)
+        skill = best if best_rule else st[_f(C_SKILL, f)]
+        k = np.int64(d1 <= skill) + np.int64(d2 <= skill)
+        sitting = status == COWER and _in_cover(st[_f(C_POS, f)], partial_is_cover)
         if k == 2 or (k == 1 and sitting):
-            fs[f, S_STATUS] = ACTIVE
-            if st == FLEE:
-                fs[f, S_POS] = OPEN
-                fs[f, S_PRONE] = 0
+            _set_status(st, g, f, ACTIVE)
+            if status == FLEE:
+                st[_f(C_POS, f)] = OPEN
+                st[_f(C_PRONE, f)] = 0
         else:
-            fs[f, S_STATUS] = LOST
+            _set_status(st, g, f, LOST)
 
 
-@jit
-def _move(dice, fig, fs, grp, params, buf, g, dist):
+@jit(inline="always")
+def _move(dice, st, g, dist):
     """Group ``g`` advances (S-09) and may try to move fast; return the new distance.
 
     Each figure in normal condition moves its S-09 allowance plus
@@ -572,74 +683,41 @@ def _move(dice, fig, fs, grp, params, buf, g, dist):
     test; the group keeps together at the pace of its slowest member. Moving
     figures leave cover, stand up and are seen.
     """
-    if params[P_FAST_ATTEMPT] != 0:
-        roll(dice, 2, buf)
+    attempt = st[_p(P_FAST_ATTEMPT)] != 0
+    per_pass = st[_p(P_FAST_INCHES)]
+    d1 = 0
+    d2 = 0
+    if attempt:
+        d1 = rng.d6(dice)
+        d2 = rng.d6(dice)
     step = -1
-    for f in range(grp[g, G_START], grp[g, G_STOP]):
-        if fs[f, S_STATUS] != ACTIVE:
+    for f in range(st[_g(g, K_START)], st[_g(g, K_STOP)]):
+        if st[_f(C_STATUS, f)] != ACTIVE:
             continue
-        k = passes(buf, 2, fig[f, F_SKILL], 2) if params[P_FAST_ATTEMPT] != 0 else 0
-        inches = fig[f, F_SPEED] + k * params[P_FAST_INCHES]
+        k = 0
+        if attempt:
+            skill = st[_f(C_SKILL, f)]
+            k = np.int64(d1 <= skill) + np.int64(d2 <= skill)
+        inches = st[_f(C_SPEED, f)] + k * per_pass
         if step < 0 or inches < step:
             step = inches
-        fs[f, S_FAST] = 1 if k >= 1 else 0
-        fs[f, S_POS] = OPEN
-        fs[f, S_PRONE] = 0
-        fs[f, S_HIDDEN] = 0
-        fs[f, S_MOVED] = 1
+        st[_f(C_FAST, f)] = np.int64(k >= 1)
+        st[_f(C_POS, f)] = OPEN
+        st[_f(C_PRONE, f)] = 0
+        st[_f(C_HIDDEN, f)] = 0
+        st[_f(C_MOVED, f)] = 1
+    st[_g(g, K_FAST_ANY)] = 1
+    st[_g(g, K_MOVED_ANY)] = 1
     return max(dist - step, 0)
 
 
-@jit
-def _activate(dice, pol, fig, fs, grp, world, need, damage, params, decl, cand, buf, g):
-    """One activation of group ``g`` (Gap: turn structure); return True if the fight ended.
-
-    Order: voluntary exit (S-07), Recover (S-41, S-42), fleeing figures leave
-    the table (S-40, S-08), advance into range (S-09) with the enemy's In
-    Sight test and fire (S-14, S-15), then every figure in normal condition
-    that has not fired yet shoots (S-29).
-    """
-    if _count(fs, grp, g, ACTIVE) <= grp[g, G_WITHDRAW]:
-        world[1] = g + 1
-        return True
-    _recover(dice, fig, fs, grp, params, buf, g)
-    for f in range(grp[g, G_START], grp[g, G_STOP]):
-        if fs[f, S_STATUS] == FLEE:
-            fs[f, S_STATUS] = LOST
-        fs[f, S_FAST] = 0
-        fs[f, S_FIRED] = 0
-    dist = world[0]
-    advance = False
-    for f in range(grp[g, G_START], grp[g, G_STOP]):
-        if fs[f, S_STATUS] == ACTIVE and fig[f, F_RANGE] < dist:
-            advance = True
-    if advance:
-        world[0] = _move(dice, fig, fs, grp, params, buf, g, dist)
-        if _in_sight(dice, fig, fs, grp, params, buf, 1 - g, dist, world[0]) > 0:
-            _exchange(dice, pol, fig, fs, grp, world[0], need, damage, params, decl, cand, buf,
-                      1 - g)
-            if _ended(fs, grp):
-                return True
-    else:
-        for f in range(grp[g, G_START], grp[g, G_STOP]):
-            fs[f, S_MOVED] = 0
-    shooters = 0
-    for f in range(grp[g, G_START], grp[g, G_STOP]):
-        if fs[f, S_STATUS] == ACTIVE and fs[f, S_FIRED] == 0:
-            fs[f, S_TARGET] = CHOOSE
-            shooters += 1
-    if shooters > 0:
-        _exchange(dice, pol, fig, fs, grp, world[0], need, damage, params, decl, cand, buf, g)
-    return _ended(fs, grp)
-
-
-@jit
-def _first(dice, params, r):
+@jit(inline="always")
+def _first(dice, order, r):
     """Group activating first in round ``r`` (``activation.order``)."""
-    if params[P_ORDER] == ORDER_FIXED:
+    if order == ORDER_FIXED:
         return 0
-    if params[P_ORDER] == ORDER_ALTERNATE:
-        return (r - 1) % 2
+    if order == ORDER_ALTERNATE:
+        return (r - 1) & 1
     while True:
         a = rng.d6(dice)
         b = rng.d6(dice)
@@ -647,37 +725,131 @@ def _first(dice, params, r):
             return 0 if a > b else 1
 
 
-@jit
-def fight(dice, pol, fig, fs, grp, world, distance0, need, damage, params, decl, cand, buf):
+@jit(inline="always")
+def _start_activation(st, g, dist):
+    """Fleeing figures of ``g`` leave the table (S-40, S-08) and its Fast marks end;
+    return whether a figure in normal condition is out of range (S-09).
+
+    ``C_BY_RANGE`` lists each group's figures by increasing range, so the scan
+    stops at the first figure in range.
+    """
+    g0 = st[_g(g, K_START)]
+    g1 = st[_g(g, K_STOP)]
+    if st[_g(g, FLEE)] > 0 or st[_g(g, K_FAST_ANY)] != 0:
+        for f in range(g0, g1):
+            if st[_f(C_STATUS, f)] == FLEE:
+                _set_status(st, g, f, LOST)
+            st[_f(C_FAST, f)] = 0
+        st[_g(g, K_FAST_ANY)] = 0
+    for i in range(g0, g1):
+        f = st[_f(C_BY_RANGE, i)]
+        if st[_f(C_RANGE, f)] >= dist:
+            return False
+        if st[_f(C_STATUS, f)] == ACTIVE:
+            return True
+    return False
+
+
+@jit(inline="always")
+def _exchange(dice, pol, st, buf, dmg_out, side, dist, vid):
+    """A volley and the return fire it provokes, up to ``received_fire.max_chain`` volleys.
+
+    Returns the last volley stamp used.
+    """
+    max_chain = st[_p(P_MAX_CHAIN)]
+    n_targets = st[_p(P_TARGETS)]
+    supp_cmp = st[_p(P_SUPP_CMP)]
+    trigger = st[_p(P_TRIGGER)]
+    depth = 1
+    while True:
+        vid += 1
+        n_test = _volley(dice, pol, st, buf, dmg_out, side, dist, vid, n_targets,
+                         supp_cmp, trigger)
+        if _ended(st):
+            return vid
+        back = _received_fire(dice, st, n_test, 1 - side, depth < max_chain)
+        if back == 0 or _ended(st):
+            return vid
+        side = 1 - side
+        depth += 1
+
+
+@jit(inline="always")
+def fight(dice, pol, st, n_fig, distance0, dmg_out, buf, vid):
     """Play one firefight from the scenario's start; return the round it ended in.
 
-    ``world`` (int64, 3) receives the distance, the withdrawn group + 1 (0 if
-    none) and 1 if the fight ran to ``activation.max_rounds`` without ending.
+    ``st`` holds the static figure, group and rule data (:func:`_static_state`);
+    the fight's state is reset here. ``vid`` is the last volley stamp used
+    (C_UPON and C_FIRED hold the stamp of a figure's last volley); stamps keep
+    growing from fight to fight, so old ones need no reset. Returns
+    ``(rounds, withdrew, capped, vid)``: the round the fight ended in, the
+    withdrawn group + 1 (0 if none), whether the fight ran to
+    ``activation.max_rounds`` without ending, and the last stamp used.
+
+    An activation of group ``g`` (Gap: turn structure): voluntary exit (S-07),
+    Recover (S-41, S-42), fleeing figures leave the table (S-40, S-08),
+    advance into range (S-09) with the enemy's In Sight test and fire (S-14,
+    S-15), then every figure in normal condition that has not fired yet in
+    this activation shoots (S-29).
     """
-    for f in range(fig.shape[0]):
-        for k in range(N_FS):
-            fs[f, k] = 0
-        fs[f, S_POS] = fig[f, F_POS]
-        fs[f, S_PRONE] = fig[f, F_PRONE]
-        fs[f, S_HIDDEN] = fig[f, F_HIDDEN]
-        fs[f, S_TARGET] = NO_TARGET
-        fs[f, S_ATTACKER] = -1
-    world[0] = distance0
-    world[1] = 0
-    world[2] = 0
-    for r in range(1, params[P_MAX_ROUNDS] + 1):
-        g = _first(dice, params, r)
-        if _activate(dice, pol, fig, fs, grp, world, need, damage, params, decl, cand, buf, g):
-            return r
-        if _activate(dice, pol, fig, fs, grp, world, need, damage, params, decl, cand, buf,
-                     1 - g):
-            return r
-    world[2] = 1
-    return params[P_MAX_ROUNDS]
+    for f in range(n_fig):
+        st[_f(C_STATUS, f)] = ACTIVE
+        st[_f(C_POS, f)] = st[_f(C_POS0, f)]
+        st[_f(C_PRONE, f)] = st[_f(C_PRONE0, f)]
+        st[_f(C_HIDDEN, f)] = st[_f(C_HIDDEN0, f)]
+        st[_f(C_FAST, f)] = 0
+        st[_f(C_MOVED, f)] = 0
+        st[_f(C_TARGET, f)] = NO_TARGET
+        st[_f(C_SMOD, f)] = 0
+    for g in range(2):
+        for k in range(ACTIVE, K_MOVED_ANY + 1):
+            st[_g(g, k)] = 0
+        st[_g(g, ACTIVE)] = st[_g(g, K_STOP)] - st[_g(g, K_START)]
+    dist = distance0
+    order = st[_p(P_ORDER)]
+    for r in range(1, st[_p(P_MAX_ROUNDS)] + 1):
+        g = _first(dice, order, r)
+        for _ in range(2):
+            if st[_g(g, ACTIVE)] <= st[_g(g, K_WITHDRAW)]:
+                return r, g + 1, False, vid
+            _recover(dice, st, g)
+            advance = _start_activation(st, g, dist)
+            started = vid  # a figure with C_FIRED > started fired in this activation
+            for phase in range(2):
+                if phase == 0:
+                    if not advance:
+                        if st[_g(g, K_MOVED_ANY)] != 0:
+                            for f in range(st[_g(g, K_START)], st[_g(g, K_STOP)]):
+                                st[_f(C_MOVED, f)] = 0
+                            st[_g(g, K_MOVED_ANY)] = 0
+                        continue
+                    old = dist
+                    dist = _move(dice, st, g, dist)
+                    if _in_sight(dice, st, buf, 1 - g, old, dist) == 0:
+                        continue
+                    side = 1 - g
+                else:
+                    shooters = 0
+                    for f in range(st[_g(g, K_START)], st[_g(g, K_STOP)]):
+                        # Branch-free: no figure of g has a target marker here.
+                        fires = ((st[_f(C_STATUS, f)] == ACTIVE)
+                                 & (st[_f(C_FIRED, f)] <= started))
+                        st[_f(C_TARGET, f)] = CHOOSE if fires else NO_TARGET
+                        shooters += np.int64(fires)
+                    if shooters == 0:
+                        break
+                    side = g
+                vid = _exchange(dice, pol, st, buf, dmg_out, side, dist, vid)
+                if _ended(st):
+                    return r, 0, False, vid
+            if _ended(st):  # only an exchange of fire changes who is in normal condition
+                return r, 0, False, vid
+            g = 1 - g
+    return st[_p(P_MAX_ROUNDS)], 0, True, vid
 
 
-@jit
-def tally(fs, grp, world, params, rounds, row):
+@jit(inline="always")
+def tally(st, rounds, withdrew, capped, row):
     """Add one finished fight to an output row (layout: :func:`row_layout`).
 
     Winner: the side still in normal condition when the other has none, or
@@ -687,16 +859,15 @@ def tally(fs, grp, world, params, rounds, row):
     losing side (surrender, S-38, per ``end_of_fight.cowering``). Broken: no
     figure in normal condition at the end and not every figure shot.
     """
-    n0 = grp[0, G_STOP] - grp[0, G_START]
-    n1 = grp[1, G_STOP] - grp[1, G_START]
-    shot0, shot1, lost0, lost1, o_rounds, _ = row_layout(n0, n1, params[P_MAX_ROUNDS])
-    capped = world[2] != 0
+    n0 = st[_g(0, K_STOP)] - st[_g(0, K_START)]
+    n1 = st[_g(1, K_STOP)] - st[_g(1, K_START)]
+    shot0, shot1, lost0, lost1, o_rounds, _ = row_layout(n0, n1, st[_p(P_MAX_ROUNDS)])
     winner = -1
-    if world[1] != 0:
-        winner = 2 - world[1]
+    if withdrew != 0:
+        winner = 2 - withdrew
     elif not capped:
-        a0 = _count(fs, grp, 0, ACTIVE)
-        a1 = _count(fs, grp, 1, ACTIVE)
+        a0 = st[_g(0, ACTIVE)]
+        a1 = st[_g(1, ACTIVE)]
         if a0 > 0 and a1 == 0:
             winner = 0
         elif a1 > 0 and a0 == 0:
@@ -705,24 +876,69 @@ def tally(fs, grp, world, params, rounds, row):
         row[O_WIN + winner] += 1
     else:
         row[O_DRAW] += 1
-    if world[1] != 0:
-        row[O_WITHDREW + world[1] - 1] += 1
+    if withdrew != 0:
+        row[O_WITHDREW + withdrew - 1] += 1
     if capped:
         row[O_CAPPED] += 1
     row[O_ROUNDS_SUM] += rounds
     row[O_ROUNDS_SQ] += rounds * rounds
     row[o_rounds + rounds] += 1
+    surrender = st[_p(P_COWER_END)] == COWER_END_SURRENDER
     for g in range(2):
-        shot = _count(fs, grp, g, OUT)
-        lost = _count(fs, grp, g, LOST) + _count(fs, grp, g, FLEE)
-        if winner == 1 - g and params[P_COWER_END] == COWER_END_SURRENDER:
-            lost += _count(fs, grp, g, COWER)
+        shot = st[_g(g, OUT)]
+        lost = st[_g(g, LOST)] + st[_g(g, FLEE)]
+        if winner == 1 - g and surrender:
+            lost += st[_g(g, COWER)]
         row[(shot0 if g == 0 else shot1) + shot] += 1
         row[(lost0 if g == 0 else lost1) + lost] += 1
-        n = grp[g, G_STOP] - grp[g, G_START]
-        if (not capped and world[1] != g + 1 and _count(fs, grp, g, ACTIVE) == 0
-                and shot < n):
+        n = n0 if g == 0 else n1
+        if not capped and withdrew != g + 1 and st[_g(g, ACTIVE)] == 0 and shot < n:
             row[O_BROKEN + g] += 1
+
+
+@jit
+def _static_state(fig, grp, need, params):
+    """A fresh ``st`` (int64, ST_SIZE) with the scenario's static figure and group data.
+
+    ``C_BY_RANGE`` lists each group's figures by increasing range (stable); the
+    Received Fire tables are filled for the rule options.
+    """
+    st = np.zeros(ST_SIZE, dtype=np.int64)
+    for k in range(N_PARAMS):
+        st[_p(k)] = params[k]
+    for lvl in range(3):
+        st[_p(P_NEED + lvl)] = need[lvl]
+    for f in range(fig.shape[0]):
+        st[_f(C_SKILL, f)] = fig[f, F_SKILL]
+        st[_f(C_DICE, f)] = fig[f, F_DICE]
+        st[_f(C_RANGE, f)] = fig[f, F_RANGE]
+        st[_f(C_SUPP, f)] = fig[f, F_SUPP]
+        st[_f(C_TWO, f)] = fig[f, F_TWO]
+        st[_f(C_SPEED, f)] = fig[f, F_SPEED]
+        st[_f(C_POS0, f)] = fig[f, F_POS]
+        st[_f(C_PRONE0, f)] = fig[f, F_PRONE]
+        st[_f(C_HIDDEN0, f)] = fig[f, F_HIDDEN]
+    for g in range(2):
+        g0 = grp[g, G_START]
+        st[_g(g, K_START)] = g0
+        st[_g(g, K_STOP)] = grp[g, G_STOP]
+        st[_g(g, K_LEADER)] = grp[g, G_LEADER]
+        st[_g(g, K_FLANKED)] = grp[g, G_FLANKED]
+        st[_g(g, K_WITHDRAW)] = grp[g, G_WITHDRAW]
+        for i in range(g0, grp[g, G_STOP]):
+            j = i
+            while j > g0 and fig[st[_f(C_BY_RANGE, j - 1)], F_RANGE] > fig[i, F_RANGE]:
+                st[_f(C_BY_RANGE, j)] = st[_f(C_BY_RANGE, j - 1)]
+                j -= 1
+            st[_f(C_BY_RANGE, j)] = i
+        for k in range(3):
+            for pos in range(3):
+                for suppressed in range(2):
+                    for fast in range(2):
+                        st[_rf_index(g, k, pos, suppressed, fast)] = received_fire_result(
+                            k, _in_cover(pos, params[P_PARTIAL_IS_COVER]), suppressed != 0,
+                            fast != 0, grp[g, G_FLANKED] != 0, params[P_PRECEDENCE])
+    return st
 
 
 @pjit
@@ -734,17 +950,22 @@ def firefight_kernel(seed, n_trials, chunk_size, fig, grp, distance0, need, dama
     number of trials.
     """
     n_fig = fig.shape[0]
+    if n_fig > MAXF:
+        raise ValueError("too many figures for the firefight kernel (MAXF)")
+    dmg_out = 0
+    for face in range(1, 7):
+        if damage[face] == DMG_OUT:
+            dmg_out |= 1 << face
     for c in prange(out.shape[0]):
+        st = _static_state(fig, grp, need, params)
         dice = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         pol = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
-        fs = np.zeros((n_fig, N_FS), dtype=np.int64)
-        decl = np.zeros((n_fig, MAX_TARGETS), dtype=np.int64)
-        cand = np.zeros(n_fig, dtype=np.int64)
         buf = np.zeros(8, dtype=np.int64)
-        world = np.zeros(3, dtype=np.int64)
+        row = out[c]
+        vid = 0
         for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
             rng.seed_stream(dice, seed, t, rng.DICE)
             rng.seed_stream(pol, seed, t, rng.POLICY)
-            rounds = fight(dice, pol, fig, fs, grp, world, distance0, need, damage, params,
-                           decl, cand, buf)
-            tally(fs, grp, world, params, rounds, out[c])
+            rounds, withdrew, capped, vid = fight(dice, pol, st, n_fig, distance0, dmg_out, buf,
+                                                 vid)
+            tally(st, rounds, withdrew, capped, row)
