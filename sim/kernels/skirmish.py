@@ -259,19 +259,24 @@ def group_reaction_kernel(seed, n_trials, chunk_size, skills, covering, extra, c
 
 # --- firefight --------------------------------------------------------------------------
 #
-# A firefight is one inlined body per trial (numba ``inline="always"``; each helper
-# below is called from one place, so inlining costs no code size): the hot path
-# makes no calls with dozens of array arguments. All per-figure data of a fight
-# lives in one flat int64 array ``st``: column ``c`` of figure ``f`` at
-# ``c * MAXF + f`` (constant column offsets, so an access is one load), indexed
-# with unsigned integers (no negative-index wraparound code). Instead of
-# rescanning the figures, per-side counters keep the number of figures in each
-# status, so "no figure in normal condition" (S-18), Recover (S-41) and the
-# tally are O(1); fired-upon and Fired marks are volley stamps, so no
-# per-volley reset loop is needed; the dice of a volley at one target are
-# counted branch-free. Every die and every policy draw is taken in the same
-# order as the reference (sim.skirmish.reference), which the tests check bit
-# for bit.
+# A firefight is one inlined body per trial (numba ``inline="always"``; the big
+# helpers below are each called from one place, so inlining costs no code size,
+# and the tiny index helpers ``_f``, ``_g``, ``_p`` are plain jitted functions
+# that LLVM inlines, which keeps the compile time down): the hot path makes no
+# calls with dozens of array arguments. All data of a fight live in one flat
+# int64 array ``st`` (figures, sides, rule options), so few pointers compete for
+# registers: column ``c`` of figure ``f`` is at ``c * MAXF + f`` (a constant
+# offset per column), indexed with unsigned integers (no negative-index
+# wraparound code). Instead of rescanning the figures:
+# - per-side counters keep the number of figures in each status, so "no figure
+#   in normal condition" (S-18), Recover (S-41) and the tally are O(1);
+# - the figures about to fire are listed (``C_ARMED``), and the fired-upon
+#   figures too (``C_LIST``); fired-upon and Fired marks are volley stamps that
+#   keep growing from fight to fight, so nothing is reset per volley or fight;
+# - the Received Fire table is looked up rather than branched through, and the
+#   dice of a volley at one target are counted branch-free.
+# Every die and every policy draw is taken in the same order as the reference
+# (sim.skirmish.reference), which the tests check bit for bit.
 
 MAXF = 64
 """Room for figures in ``st`` (two groups of at most 30, sim.skirmish.loader.MAX_FIGURES)."""
@@ -280,7 +285,7 @@ MAXF = 64
 # state of the current fight, then scratch lists of the current volley.
 (C_SKILL, C_DICE, C_RANGE, C_SUPP, C_TWO, C_SPEED, C_POS0, C_PRONE0, C_HIDDEN0, C_BY_RANGE,
  C_STATUS, C_POS, C_PRONE, C_FAST, C_HIDDEN, C_MOVED, C_FIRED, C_TARGET, C_SMOD, C_UPON,
- C_HITS, C_SUPPRESSED, C_ATTACKER, C_NDECL, C_BASE, C_CAND, C_LIST, C_DECL) = range(28)
+ C_HITS, C_SUPPRESSED, C_ATTACKER, C_NDECL, C_ARMED, C_BASE, C_CAND, C_LIST, C_DECL) = range(29)
 N_COLS = C_DECL + MAX_TARGETS  # C_DECL + j: the j-th declared target
 # Per-side data after the figure columns, at GRP0 + g * N_K + k: the number of
 # figures in each status (k = ACTIVE..LOST), whether some figure may carry a
@@ -394,8 +399,10 @@ def _damage(dice, st, g, t, hits, dmg_out):
 
 @jit(inline="always")
 def _target_level(st, t):
-    """Hit-table condition level of target ``t`` (:func:`target_level`)."""
-    return target_level(st[_f(C_POS, t)], st[_f(C_PRONE, t)], st[_f(C_FAST, t)])
+    """Hit-table condition level of target ``t``: :func:`target_level`, without branching."""
+    pos = st[_f(C_POS, t)]
+    row8 = (pos == PARTIAL) | (st[_f(C_PRONE, t)] != 0) | (st[_f(C_FAST, t)] != 0)
+    return max(2 * np.int64(pos == COVER), np.int64(row8))
 
 
 @jit(inline="always")
@@ -437,31 +444,31 @@ def _declare(pol, st, nb, e0, e1, s, n_targets):
 
 
 @jit(inline="always")
-def _volley(dice, pol, st, buf, dmg_out, side, dist, vid, n_targets, supp_cmp, trigger):
+def _volley(dice, pol, st, buf, dmg_out, side, n_armed, dist, vid, n_targets, supp_cmp, trigger):
     """Group ``side`` fires at once (S-28..S-34, S-38); return the number of Received Fire testers.
 
-    Every shooter with a target marker names its targets before any die is
-    rolled (S-28); hits on a figure already out are wasted. A hit rolls on
+    The figures with a target marker are listed in ``C_ARMED[:n_armed]``, in
+    figure order. Every shooter names its targets before any die is rolled
+    (S-28); hits on a figure already out are wasted. A hit rolls on
     the damage table at once. Afterwards a cowering figure fired upon flees
     (S-38) and a figure in normal condition that meets the trigger
     (``received_fire.trigger``) tests (S-34, S-43): the testers are left in
     ``C_LIST``, in no particular order (their results do not depend on it).
     """
     enemy = 1 - side
-    s0 = st[_g(side, K_START)]
-    s1 = st[_g(side, K_STOP)]
     e0 = st[_g(enemy, K_START)]
     e1 = st[_g(enemy, K_STOP)]
     nb = -1
-    for s in range(s0, s1):
+    for i in range(n_armed):
+        s = st[_f(C_ARMED, i)]
         m = 0
-        if (st[_f(C_TARGET, s)] != NO_TARGET and st[_f(C_STATUS, s)] == ACTIVE
-                and dist <= st[_f(C_RANGE, s)]):
+        if st[_f(C_STATUS, s)] == ACTIVE and dist <= st[_f(C_RANGE, s)]:
             m, nb = _declare(pol, st, nb, e0, e1, s, n_targets)
         st[_f(C_NDECL, s)] = m
         st[_f(C_TARGET, s)] = NO_TARGET
     n_upon = 0
-    for s in range(s0, s1):
+    for i in range(n_armed):
+        s = st[_f(C_ARMED, i)]
         m = st[_f(C_NDECL, s)]
         if m == 0:
             st[_f(C_SMOD, s)] = 0
@@ -548,8 +555,9 @@ def _apply(st, g, f, result):
 def _received_fire(dice, st, n_test, g, allow_fire):
     """The testers ``C_LIST[:n_test]`` of group ``g`` test Received Fire (S-10..S-12, S-34..S-37).
 
-    One shared 2d6 for the group. Returns how many figures fire back; each one
-    targets the figure that fired at it (S-35), with -1 Skill on a one-die pass.
+    One shared 2d6 for the group. Returns how many figures fire back, listed in
+    figure order in ``C_ARMED``; each one targets the figure that fired at it
+    (S-35), with -1 Skill on a one-die pass.
     """
     if n_test == 0:
         return 0
@@ -567,6 +575,11 @@ def _received_fire(dice, st, n_test, g, allow_fire):
             if allow_fire:
                 st[_f(C_TARGET, f)] = st[_f(C_ATTACKER, f)]
                 st[_f(C_SMOD, f)] = -1 if r == R_FIRE_M1 else 0
+                j = back  # the testers come in no order; the shooters fire in figure order
+                while j > 0 and st[_f(C_ARMED, j - 1)] > f:
+                    st[_f(C_ARMED, j)] = st[_f(C_ARMED, j - 1)]
+                    j -= 1
+                st[_f(C_ARMED, j)] = f
                 back += 1
         else:
             _apply(st, g, f, r)
@@ -603,7 +616,8 @@ def _covering(st, f, when):
 def _in_sight(dice, st, buf, g, old_dist, dist):
     """Group ``g`` tests In Sight for figures the enemy moved into range of (S-14, S-15).
 
-    Returns how many figures fire (their targets are chosen among the movers).
+    Returns how many figures fire, listed in ``C_ARMED`` (their targets are
+    chosen among the movers).
     """
     when = st[_p(P_COVER_WHEN)]
     n_test = 0
@@ -631,6 +645,7 @@ def _in_sight(dice, st, buf, g, old_dist, dist):
         if r == R_FIRE or r == R_FIRE_M1:
             st[_f(C_TARGET, f)] = CHOOSE
             st[_f(C_SMOD, f)] = -1 if r == R_FIRE_M1 else 0
+            st[_f(C_ARMED, shooters)] = f
             shooters += 1
         else:
             _apply(st, g, f, r)
@@ -751,8 +766,10 @@ def _start_activation(st, g, dist):
 
 
 @jit(inline="always")
-def _exchange(dice, pol, st, buf, dmg_out, side, dist, vid):
+def _exchange(dice, pol, st, buf, dmg_out, side, n_armed, dist, vid):
     """A volley and the return fire it provokes, up to ``received_fire.max_chain`` volleys.
+
+    The first volley's shooters are listed in ``C_ARMED[:n_armed]``.
 
     Returns the last volley stamp used.
     """
@@ -763,12 +780,12 @@ def _exchange(dice, pol, st, buf, dmg_out, side, dist, vid):
     depth = 1
     while True:
         vid += 1
-        n_test = _volley(dice, pol, st, buf, dmg_out, side, dist, vid, n_targets,
+        n_test = _volley(dice, pol, st, buf, dmg_out, side, n_armed, dist, vid, n_targets,
                          supp_cmp, trigger)
         if _ended(st):
             return vid
-        back = _received_fire(dice, st, n_test, 1 - side, depth < max_chain)
-        if back == 0 or _ended(st):
+        n_armed = _received_fire(dice, st, n_test, 1 - side, depth < max_chain)
+        if n_armed == 0 or _ended(st):
             return vid
         side = 1 - side
         depth += 1
@@ -825,7 +842,8 @@ def fight(dice, pol, st, n_fig, distance0, dmg_out, buf, vid):
                         continue
                     old = dist
                     dist = _move(dice, st, g, dist)
-                    if _in_sight(dice, st, buf, 1 - g, old, dist) == 0:
+                    shooters = _in_sight(dice, st, buf, 1 - g, old, dist)
+                    if shooters == 0:
                         continue
                     side = 1 - g
                 else:
@@ -835,11 +853,12 @@ def fight(dice, pol, st, n_fig, distance0, dmg_out, buf, vid):
                         fires = ((st[_f(C_STATUS, f)] == ACTIVE)
                                  & (st[_f(C_FIRED, f)] <= started))
                         st[_f(C_TARGET, f)] = CHOOSE if fires else NO_TARGET
+                        st[_f(C_ARMED, shooters)] = f
                         shooters += np.int64(fires)
                     if shooters == 0:
                         break
                     side = g
-                vid = _exchange(dice, pol, st, buf, dmg_out, side, dist, vid)
+                vid = _exchange(dice, pol, st, buf, dmg_out, side, shooters, dist, vid)
                 if _ended(st):
                     return r, 0, False, vid
             if _ended(st):  # only an exchange of fire changes who is in normal condition
