@@ -14,6 +14,7 @@ from fractions import Fraction
 import pandas as pd
 
 from sim import runner, stats
+from sim.encounter.spec import AUTO_SHIFT
 from sim.exact import dice as exact
 from sim.kernels import dice as kernels
 
@@ -183,12 +184,25 @@ def _event_shift(item) -> tuple[int, bool]:
     return int(item.value), False
 
 
+def event_shift(item) -> int:
+    """Shift of an event item's avoid roll (Z-09): its value, or ``AUTO_SHIFT`` for ``auto``.
+
+    The Torsion scanner (``auto``) avoids without a roll; its shift is larger
+    than any rolled shift, so ranking items by shift is the one best-item rule
+    of every caller (encounter commands, paired kernels, campaign).
+    """
+    return AUTO_SHIFT if item.value == "auto" else int(item.value)
+
+
 def best_event_item(items: Iterable):
-    """The event item that helps most (Z-10: items never add up); None if none given."""
+    """The event item that helps most (Z-10: items never add up); None if none given.
+
+    The largest :func:`event_shift` wins; of equal ones, the first given.
+    """
     chosen = [i for i in items if i.effect == "event_avoid"]
     if not chosen:
         return None
-    return max(chosen, key=lambda i: (i.value == "auto", 0 if i.value == "auto" else i.value))
+    return max(chosen, key=event_shift)
 
 
 def best_escape_item(items: Iterable):

@@ -40,31 +40,41 @@ def _spec(**kw) -> AnomalySpec:
 
 
 def _brute_force(spec: AnomalySpec) -> dict:
-    """Every face of every die, full pools rolled (no early stop): P of each outcome."""
+    """Every face of every die, full pools rolled (no early stop): P of each outcome.
+
+    Dice: Perception (P-31), Agility with the bonus die (P-32, P-36), the armour
+    (P-02), then the find test (P-07, P-35), each die face compared with its own
+    test's face.
+    """
     n_p, n_a = spec.perception, spec.agility + spec.bonus_dice
-    n_d = spec.damage
+    n_d, n_f = spec.damage, spec.find_pool
     totals = {"avoided": Fraction(0), "unharmed": Fraction(0), "damaged": Fraction(0),
-              "knocked_out": Fraction(0), "deformation": Fraction(0), "loss": Fraction(0)}
-    weight = Fraction(1, 6 ** (n_p + n_a + n_d))
-    for faces in product(range(1, 7), repeat=n_p + n_a + n_d):
-        per, agi, arm = faces[:n_p], faces[n_p:n_p + n_a], faces[n_p + n_a:]
-        seen = sum(f >= spec.success_on for f in per) >= spec.perception_need
+              "knocked_out": Fraction(0), "deformation": Fraction(0), "loss": Fraction(0),
+              "searched": Fraction(0)}
+    weight = Fraction(1, 6 ** (n_p + n_a + n_d + n_f))
+    for faces in product(range(1, 7), repeat=n_p + n_a + n_d + n_f):
+        per, agi = faces[:n_p], faces[n_p:n_p + n_a]
+        arm, find = faces[n_p + n_a:n_p + n_a + n_d], faces[n_p + n_a + n_d:]
+        seen = (spec.perception_need <= 0
+                or sum(f >= spec.perception_face for f in per) >= spec.perception_need)
         if seen and not spec.enter:
             totals["avoided"] += weight
             continue
         pool = agi if seen else agi[:spec.agility]
-        if sum(f >= spec.success_on for f in pool) >= spec.agility_need:
-            totals["unharmed"] += weight
-            continue
-        resist = spec.effective_resist
-        hits = sum(f >= resist for f in arm) if resist else 0
-        through = spec.damage - min(hits, max(spec.durability - spec.tokens, 0))
+        through = 0
+        if (spec.agility_need > 0
+                and sum(f >= spec.agility_face for f in pool) < spec.agility_need):
+            resist = spec.effective_resist
+            hits = sum(f >= resist for f in arm) if resist else 0
+            through = spec.damage - min(hits, max(spec.durability - spec.tokens, 0))
         out, deformed = consequence(spec.target, through, spec.health, spec.willpower,
                                     spec.radiation, spec.radiation_max)
         key = "knocked_out" if out else "damaged" if through else "unharmed"
         totals[key] += weight
         totals["deformation"] += weight * deformed
         totals["loss"] += weight * through
+        found = spec.find_need <= 0 or sum(f >= spec.find_face for f in find) >= spec.find_need
+        totals["searched"] += weight * (not out and spec.artifact >= 0 and found)
     return totals
 
 
@@ -73,15 +83,19 @@ def _brute_force(spec: AnomalySpec) -> dict:
     {"target": TARGET_WILLPOWER, "willpower": 1, "enter": True},
     {"resist": 0}, {"tokens": 3}, {"perception_need": 0, "enter": True, "agility_need": 2},
     {"success_on": 3, "resist": 6, "durability": 1, "tokens": 0, "health": 1},
+    {"find_pool": 2, "find_need": 1}, {"find_pool": 2, "find_need": 2, "find_on": 3},
+    {"perception_on": 3, "agility_on": 6, "find_pool": 1, "find_need": 1, "find_on": 4},
 ])
 def test_exact_matches_brute_force(changes):
-    # P-31..P-33, P-36, P-02..P-06, P-37, P-39, P-40 by enumeration of every die face.
+    # P-31..P-33, P-36, P-02..P-06, P-37, P-39, P-40, P-07/P-35 by enumeration of every
+    # die face.
     spec = _spec(**changes)
     exact, brute = anomaly_exact(spec), _brute_force(spec)
     for name in ("avoided", "unharmed", "damaged", "knocked_out"):
         assert exact.outcomes[name] == brute[name], name
     assert exact.deformation == brute["deformation"]
     assert exact.mean_loss == brute["loss"]
+    assert exact.searched == brute["searched"]
 
 
 def test_burner_with_ecolog_suit_p06():
@@ -110,10 +124,11 @@ def test_voluntary_entry_bonus_die_p36():
     assert plain.outcomes["unharmed"] < exact.outcomes["unharmed"]
 
 
-def test_artifact_p35_found_iff_type_in_deck():
-    # P-35: with a full deck, found iff a card of the type exists; blank type yields nothing.
+def test_artifact_p35_found_iff_type_in_deck_and_find_test_passed():
+    # P-35: with a full deck, found iff the find test passes (P-07; Scar: Perception 3,
+    # one success needed) and a card of the type exists; blank type yields nothing.
     electro = anomaly_exact(compile_anomaly(RS, "Scar", "Electro"))
-    assert electro.artifact == electro.trophy == electro.searched
+    assert electro.artifact == electro.searched == electro.trophy * (1 - Fraction(2, 3) ** 3)
     n_cards = sum(a.count for a in RS.artifacts.values())
     n_electro = sum(a.count for a in RS.artifacts.values() if a.type == "electro")
     assert electro.draws_per_search == Fraction(n_cards + 1, n_electro + 1)
@@ -189,6 +204,7 @@ def specs(draw) -> AnomalySpec:
         success_on=draw(st.integers(2, 6)), enter=draw(st.booleans()),
         bonus_dice=draw(st.integers(0, 2)), deck=deck,
         artifact=draw(st.integers(-1, n_types - 1)),
+        find_pool=draw(st.integers(0, 4)), find_need=draw(st.integers(0, 2)),
     )
 
 

@@ -19,7 +19,9 @@ from sim.campaign.hexmap import HexMap, compile_map
 from sim.campaign.scenario import Scenario
 from sim.encounter import anomaly as hazards
 from sim.encounter.combat import CombatPolicy, compile_combat
+from sim.encounter.spec import A_SIZE
 from sim.kernels import campaign as K
+from sim.prob import event_shift
 from sim.rules import HEALTH_DAMAGE, Ruleset
 
 DRAWS = {"nothing": K.DRAW_NOTHING, "event": K.DRAW_EVENT, "enemy": K.DRAW_ENEMY,
@@ -28,7 +30,11 @@ HABITATS = {"open": K.HAB_OPEN, "secret": K.HAB_SECRET, "any": K.HAB_ANY}
 ENEMY_KINDS = {"mutant": K.KIND_MUTANT, "stalker": K.KIND_STALKER, "animal": K.KIND_ANIMAL}
 ITEM_EFFECTS = {"event_avoid": K.ITEM_EVENT, "escape": K.ITEM_ESCAPE, "medkit": K.ITEM_MEDKIT,
                 "stimulant": K.ITEM_STIMULANT, "movement": K.ITEM_MOVEMENT}
-AUTO_VALUE = -1  # item value of an automatic event item (Torsion scanner, Z-09)
+FACTIONS = {"": K.FACTION_NONE, "duty": K.FACTION_DUTY, "freedom": K.FACTION_FREEDOM,
+            "ecologists": K.FACTION_ECOLOGISTS, "military": K.FACTION_MILITARY}
+MAX_WEAPONS = 6
+"""Weapons a scenario may list: the fights are compiled for every subset still held
+after knock-out losses (P-37), 2**MAX_WEAPONS tables at most."""
 
 
 class CampaignInputError(ValueError):
@@ -48,8 +54,9 @@ class CampaignArrays:
     ----------
     cp : int64 (C_SIZE,)
         Scalar rules and policy (``C_*`` indices).
-    hexes : int64 (n_hex, 3)
-        Location kind code; nearest bunker hex (P-37); that bunker's objective index.
+    hexes : int64 (n_hex, 4)
+        Location kind code; nearest bunker hex (P-37); that bunker's objective
+        index; faction of a base (``FACTION_*``, P-26..P-28).
     day_table : int32 (n_hex, n_targets, n_allowances, width)
         First day of the optimal route (:func:`sim.campaign.route.day_paths`).
     day_len : int32 (n_hex, n_targets, n_allowances)
@@ -61,12 +68,18 @@ class CampaignArrays:
     place_open, place_secret, place_any : int64
         Location hexes for cards of each habitat (P-26..P-28).
     it : int64 (n_items, 4)
-        Per item card of ``items.csv``: effect code, value (-1: automatic),
+        Per item card of ``items.csv``: effect code, value (event items: the
+        shift of :func:`sim.prob.event_shift`, ``AUTO_SHIFT`` for ``auto``),
         price, starting count.
-    item_order, shopping : int64
-        Item kinds by price (cheapest first, P-37 losses); the shopping list.
+    lose_order : int64 (n_belongings, 2)
+        Belongings lost on a knock-out (P-37), cheapest first: kind
+        (``BELONG_*``) and item card index or weapon bit.
+    shopping : int64
+        The shopping list (item card indices).
     e_params, e_bonus, e_spend, e_uses0 : int64
-        Per enemy card, the packed fight (``P_*``) and its loadout tables.
+        Per set of weapons still held (a bit mask over the scenario's weapons,
+        P-37) and enemy card, the packed fight (``P_*``) and its loadout
+        tables, zero-padded to the largest number of limited weapons.
     en : int64 (n_enemies, 4)
         Per enemy card: trophy kind, habitat, psi flag, count.
     sarcophagus : int64
@@ -78,9 +91,10 @@ class CampaignArrays:
     ev : int64 (n_events, 6)
         Per event card: avoid roll (0: none), effect, value, track, armour
         resistance, count.
-    em : int64 (n_emissions, 6)
+    em : int64 (n_emissions, 7)
         Per Emission card in deck order: wounds, doses, disturbances, Final
-        flag, armour resistance to the wounds and to the doses.
+        flag, armour resistance to the wounds, to the doses and to the
+        disturbances (0: the armour does not roll).
     """
 
     cp: np.ndarray
@@ -93,7 +107,7 @@ class CampaignArrays:
     place_secret: np.ndarray
     place_any: np.ndarray
     it: np.ndarray
-    item_order: np.ndarray
+    lose_order: np.ndarray
     shopping: np.ndarray
     e_params: np.ndarray
     e_bonus: np.ndarray
@@ -120,6 +134,7 @@ class CampaignArrays:
     loc_kind = property(lambda self: self.hexes[:, K.H_KIND])
     nearest_bunker = property(lambda self: self.hexes[:, K.H_BUNKER])
     bunker_target = property(lambda self: self.hexes[:, K.H_BUNKER_TARGET])
+    faction = property(lambda self: self.hexes[:, K.H_FACTION])
     item_effect = property(lambda self: self.it[:, K.I_EFFECT])
     item_value = property(lambda self: self.it[:, K.I_VALUE])
     item_price = property(lambda self: self.it[:, K.I_PRICE])
@@ -140,6 +155,7 @@ class CampaignArrays:
     em_final = property(lambda self: self.em[:, K.M_FINAL])
     em_wound_resist = property(lambda self: self.em[:, K.M_WOUND_RESIST])
     em_rad_resist = property(lambda self: self.em[:, K.M_RAD_RESIST])
+    em_psi_resist = property(lambda self: self.em[:, K.M_PSI_RESIST])
 
 
 def _i64(values) -> np.ndarray:
@@ -154,15 +170,17 @@ def _table(rows, width: int) -> np.ndarray:
 def visiting_order(scenario: Scenario, hexmap: HexMap, start: int) -> list[int]:
     """Secret Complexes in the order the policy visits them (P-50).
 
-    ``policy.route`` lists them by name; an empty list means nearest first:
-    from the start, repeatedly the unexplored complex with the shortest route
-    (fewest days, then most steps left, base allowance), fixed for the game.
+    Every complex is visited exactly once before the Sarcophagus (P-50).
+    ``policy.route`` lists them by name (each at most once, checked when the
+    scenario is read); the complexes it leaves out follow nearest first: from
+    the last one listed (or the start), repeatedly the unexplored complex with
+    the shortest route (fewest days, then most steps left, base allowance),
+    fixed for the game.
     """
     movement = scenario.ruleset.rules.movement
-    if scenario.policy.route:
-        return [hexmap.index_of(name) for name in scenario.policy.route]
-    left = [int(h) for h in hexmap.of_kind("complex")]
-    order, here = [], start
+    order = [hexmap.index_of(name) for name in scenario.policy.route]
+    left = [int(h) for h in hexmap.of_kind("complex") if int(h) not in order]
+    here = order[-1] if order else start
     base = int(movement.base_steps)
     while left:
         days, steps = route.route_costs(hexmap, [here], left, [base], movement)
@@ -188,27 +206,49 @@ def _allowances(rs: Ruleset) -> tuple[list[int], np.ndarray]:
     return allowances, of_value
 
 
+def _pad(arrays: list[np.ndarray], shape: tuple[int, ...]) -> np.ndarray:
+    """Stack arrays of different sizes into one zero-padded int64 array of ``shape``."""
+    out = np.zeros(shape, dtype=np.int64)
+    for index, array in enumerate(arrays):
+        out[index][tuple(slice(0, n) for n in array.shape)] = array
+    return out
+
+
+def weapon_subsets(weapons: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """Every subset of the scenario's weapons, indexed by bit mask (bit j: weapon j held)."""
+    return [tuple(w for j, w in enumerate(weapons) if mask >> j & 1)
+            for mask in range(1 << len(weapons))]
+
+
 def _enemies(scenario: Scenario) -> dict:
+    """Fights of every enemy card with every subset of weapons still held (P-23, P-37)."""
     rs, policy = scenario.ruleset, scenario.policy
+    if len(scenario.weapons) > MAX_WEAPONS:
+        raise CampaignInputError(f"a scenario lists {len(scenario.weapons)} weapons; at most "
+                                 f"{MAX_WEAPONS} are simulated (two hands, P-23)")
     combat_policy = CombatPolicy(sneak=policy.sneak, flee_at=policy.flee_at,
                                  heal_at=policy.heal_at)
-    packed, meta = [], []
-    for name, card in rs.enemies.items():
-        if card.wound_type not in HEALTH_DAMAGE and card.wound_type != "psi":
-            continue  # radiation dealers have no fight end (see compile_combat)
-        spec = compile_combat(rs, scenario.stalker, name, scenario.armor, scenario.weapons,
-                              (), combat_policy)
-        packed.append(spec.pack())
-        meta.append((name, card))
-    if not packed:
+    meta = [(name, card) for name, card in rs.enemies.items()
+            if card.wound_type in HEALTH_DAMAGE or card.wound_type == "psi"]
+    if not meta:
         raise CampaignInputError("no enemy card can be fought")
+    packed = [[compile_combat(rs, scenario.stalker, name, scenario.armor, held, (),
+                              combat_policy).pack() for name, _ in meta]
+              for held in weapon_subsets(scenario.weapons)]
+    n_masks, n_cards = len(packed), len(meta)
+    width = max(p[3].shape[1] for row in packed for p in row)
+    limited = max(p[2].shape[0] for row in packed for p in row)
+    flat = [p for row in packed for p in row]
     index = {name: i for i, (name, _) in enumerate(meta)}
     sarcophagus = [index[n] for n in rs.sarcophagus_deck() if n in index]
     return {
-        "e_params": np.stack([p[0] for p in packed]),
-        "e_bonus": np.stack([p[3] for p in packed]),
-        "e_spend": np.stack([p[4] for p in packed]),
-        "e_uses0": np.stack([p[2] for p in packed]),
+        "e_params": np.stack([p[0] for p in flat]).reshape(n_masks, n_cards, -1),
+        "e_bonus": _pad([p[3] for p in flat], (n_masks * n_cards, 2, width)).reshape(
+            n_masks, n_cards, 2, width),
+        "e_spend": _pad([p[4] for p in flat], (n_masks * n_cards, 2, width)).reshape(
+            n_masks, n_cards, 2, width),
+        "e_uses0": _pad([p[2] for p in flat], (n_masks * n_cards, limited)).reshape(
+            n_masks, n_cards, limited),
         "en": _table([(ENEMY_KINDS[c.kind], HABITATS[c.habitat], c.wound_type == "psi", c.count)
                       for _, c in meta], 4),
         "sarcophagus": _i64(sarcophagus),
@@ -228,7 +268,7 @@ def _hazards(scenario: Scenario) -> dict:
               for name in rs.events]
     return {
         "a_params": np.stack([a.pack()[0] for a in anomalies]) if anomalies
-        else np.zeros((0, 17), dtype=np.int64),
+        else np.zeros((0, A_SIZE), dtype=np.int64),
         "a_count": _i64([c.count for c in rs.anomalies.values()]),
         "art_deck0": _i64(deck) if deck else _i64([0]),
         "art_value": _i64([sum(prices.get(t, [0])) // max(len(prices.get(t, [])), 1)
@@ -246,14 +286,40 @@ def _emissions(scenario: Scenario) -> dict:
     absorbs = bool(rs.rules.emission.armor_absorbs) and armor is not None
 
     def resist(damage_type: str) -> int:
+        """Absorbing face against one damage type of an Emission (0: no roll)."""
         if not absorbs or (damage_type == "radiation" and not rs.rules.armor.absorbs_radiation):
+            return 0
+        if damage_type == "psi" and not rs.rules.armor.absorbs_psi:
             return 0
         return armor.resistance(damage_type) or 0
 
     return {
         "em": _table([(c.wounds, c.radiation, c.psi, c.final, resist(c.wound_type),
-                       resist("radiation")) for c in deck], 6),
+                       resist("radiation"), resist("psi")) for c in deck], 7),
     }
+
+
+def lose_order(scenario: Scenario) -> list[tuple[int, int]]:
+    """Belongings in the order a knock-out loses them (P-37): cheapest first.
+
+    Item cards, the scenario's weapons (by bit) and the armour, sorted by
+    price (stable: items, then weapons, then armour on equal prices); the
+    player's choice is a Gap, and the policy keeps the dearest gear.
+    Artefacts are lost last, after all of these (see the kernel).
+    """
+    rs = scenario.ruleset
+    rows = [(c.price, K.BELONG_ITEM, i) for i, c in enumerate(rs.items.values())]
+    rows += [(rs.weapons[w].price, K.BELONG_WEAPON, j) for j, w in enumerate(scenario.weapons)]
+    if scenario.armor:
+        rows.append((rs.armor[scenario.armor].price, K.BELONG_ARMOR, 0))
+    return [(kind, index) for _, kind, index in sorted(rows, key=lambda r: r[0])]
+
+
+def _item_value(card) -> int:
+    """The kernel's ``I_VALUE`` of an item card (event items: their shift, Z-09)."""
+    if card.effect == "event_avoid":
+        return event_shift(card)
+    return card.value or 0
 
 
 def _items(scenario: Scenario) -> dict:
@@ -264,10 +330,9 @@ def _items(scenario: Scenario) -> dict:
     for name in scenario.items:
         start[names.index(name)] += 1
     return {
-        "it": _table([(ITEM_EFFECTS.get(c.effect, K.ITEM_OTHER),
-                       AUTO_VALUE if c.value == "auto" else (c.value or 0), c.price, n)
+        "it": _table([(ITEM_EFFECTS.get(c.effect, K.ITEM_OTHER), _item_value(c), c.price, n)
                       for c, n in zip(cards, start, strict=True)], 4),
-        "item_order": _i64(np.argsort([c.price for c in cards], kind="stable")),
+        "lose_order": _table(lose_order(scenario), 2),
         "shopping": _i64([names.index(n) for n in scenario.policy.shopping]),
     }
 
@@ -329,11 +394,15 @@ def compile_campaign(scenario: Scenario) -> CampaignArrays:
         K.C_SELL_DIVISOR: rules.economy.artifact_sell_divisor,
         K.C_EVENT_ITEMS_CONSUMED: rules.events.items_consumed, K.C_BASE_ALLOWANCE_INDEX: 0,
         K.C_SNEAK: policy.sneak == "always",
+        K.C_ESCAPE_ITEMS_CONSUMED: rules.escape.items_consumed,
+        K.C_MEDKITS_IN_COMBAT: rules.combat.medkits_in_combat,
+        K.C_WEAPONS: (1 << len(scenario.weapons)) - 1,
     }
     for index, value in values.items():
         cp[index] = int(value)
     return CampaignArrays(
-        cp=cp, hexes=np.stack([kinds, nearest.astype(np.int64), bunker_target], axis=1),
+        cp=cp, hexes=np.stack([kinds, nearest.astype(np.int64), bunker_target,
+                               _i64([FACTIONS[f or ""] for f in hexmap.factions])], axis=1),
         day_table=table, day_len=lengths,
         target_hex=_i64(targets), allowance_of_value=allowance_of_value,
         place_open=_i64(open_places), place_secret=_i64(secret_places),

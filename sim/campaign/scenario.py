@@ -28,8 +28,11 @@ class Policy:
     Attributes
     ----------
     route : tuple of str
-        Secret Complexes in visiting order; empty means "nearest first"
-        (greedy by route days from the start, fixed when the game starts).
+        Secret Complexes in visiting order, each at most once; empty means
+        "nearest first" (greedy by route days from the start, fixed when the
+        game starts). Complexes the list leaves out are visited after it,
+        nearest first, so that every one is explored before the Sarcophagus
+        (P-50).
     sneak : str
         ``always`` or ``never`` (P-16, P-17).
     flee_at, heal_at : int
@@ -211,10 +214,15 @@ def _policy(toml: TomlFile, given: dict, rs: Ruleset) -> Policy:
             toml.problem("policy.route", route, "is not 'nearest' or a list of complexes")
         route = []
     complexes = _complex_names(rs)
+    seen = set()
     for name in route:
         if name not in complexes:
             toml.problem("policy.route", name, "is not a Secret Complex on the map"
                          + suggest(str(name), complexes))
+        elif name in seen:
+            toml.problem("policy.route", name, "is listed twice: every Secret Complex is "
+                         "explored once before the Sarcophagus (P-50)")
+        seen.add(name)
     shopping = _names(toml, "policy.shopping", values.pop("shopping", []), rs.items, "item")
     return Policy(route=tuple(route), shopping=shopping, **values)
 

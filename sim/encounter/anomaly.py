@@ -12,8 +12,10 @@ cards are not blurred by independent noise.
 Modelling choices (ruleset keys in brackets; see docs/rules.md, "Anomalies"
 and "Events"):
 
-- A test passes with ``need`` successes, a die succeeding on
-  ``dice.success_on`` or more; ``need <= 0`` passes without rolling.
+- A test's modifier is read under ``dice.modifier``
+  (:mod:`sim.encounter.modifier`): by default it is the number of successes
+  needed, a die succeeding on ``dice.success_on`` or more; ``need <= 0``
+  passes without rolling.
 - Voluntary entry after a passed Perception test adds
   ``anomaly.voluntary_bonus_dice`` Agility dice (P-36); a failed Perception
   test falls in without a bonus.
@@ -24,6 +26,10 @@ and "Events"):
   knocked out; radiation above ``radiation_max`` is a deformation (P-39),
   reported as its own cell, not a knock-out. The trophy (P-34) and the
   artefact search (P-35) are kept after a deformation.
+- A survivor finds an artefact only by passing the find test (P-07
+  "passing the appropriate test", P-35 "has a chance to find"): pool =
+  ``anomaly.find_attribute``, modifier = the card's ``find`` column or
+  ``anomaly.find_need`` (0 = certain).
 - No item acts inside an anomaly (medkits and stimulants are not used there;
   event items act on events only), so items are refused for anomalies. For
   events only ``event_avoid`` items are accepted and the best one counts
@@ -41,6 +47,7 @@ import pandas as pd
 
 from sim import runner
 from sim.encounter import tables
+from sim.encounter.modifier import test_terms
 from sim.encounter.spec import (
     EFFECT_DAMAGE,
     EFFECT_EMISSION_TOKENS,
@@ -193,9 +200,14 @@ def compile_anomaly(rs: Ruleset, stalker: str, anomaly: str, armor: str | None =
     _items(rs, items, ANOMALY_ITEM_EFFECTS, "inside an anomaly")
     types, counts = artifact_deck(rs, deck)
     resist = suit.resistance(card.damage_type) if suit is not None else None
+    dice = rs.rules.dice
+    perception_on, perception_need = test_terms(card.perception, dice.success_on, dice.modifier)
+    agility_on, agility_need = test_terms(card.agility, dice.success_on, dice.modifier)
+    find = rs.rules.anomaly.find_need if card.find is None else card.find
+    find_on, find_need = test_terms(find, dice.success_on, dice.modifier)
     return AnomalySpec(
         perception=hero.perception, agility=hero.agility,
-        perception_need=card.perception, agility_need=card.agility,
+        perception_need=perception_need, agility_need=agility_need,
         damage=card.damage, target=target_of(card.damage_type),
         resist=resist or 0, durability=durability, tokens=state.tokens,
         armor_absorbs=_armor_rolls(rs, card.damage_type),
@@ -203,6 +215,9 @@ def compile_anomaly(rs: Ruleset, stalker: str, anomaly: str, armor: str | None =
         willpower=willpower, success_on=rs.rules.dice.success_on, enter=enter,
         bonus_dice=rs.rules.anomaly.voluntary_bonus_dice, deck=counts,
         artifact=types.index(card.artifact_type) if card.artifact_type in types else -1,
+        perception_on=perception_on, agility_on=agility_on,
+        find_pool=getattr(hero, rs.rules.anomaly.find_attribute), find_on=find_on,
+        find_need=find_need,
     )
 
 
@@ -337,7 +352,7 @@ def compile_event(rs: Ruleset, stalker: str, event: str, armor: str | None = Non
         resist=resist or 0, durability=durability, tokens=state.tokens,
         armor_absorbs=bool(damage_type) and _armor_rolls(rs, damage_type),
         health=health, radiation=state.radiation, radiation_max=hero.radiation_max,
-        willpower=willpower,
+        willpower=willpower, shift=shift,
     )
 
 

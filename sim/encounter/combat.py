@@ -18,6 +18,7 @@ import pandas as pd
 from sim import runner
 from sim.encounter import tables
 from sim.encounter.loadout import CloseCombatRules, WeaponSlot, tabulate
+from sim.encounter.modifier import test_terms
 from sim.encounter.spec import AVOID_REPUTATION, AVOID_STEALTH, CombatSpec
 from sim.exact.combat import OUTCOMES, combat_exact
 from sim.kernels import combat as kernel
@@ -52,6 +53,19 @@ class CombatPolicy:
     heal_at: int = 0
 
 
+def combat_heals(rs: Ruleset) -> tuple[str, ...]:
+    """Item effects that heal during a fight (Z-12, P-24).
+
+    Stimulants always (Z-12); medkits only under ``combat.medkits_in_combat``:
+    seed 000 (Z-12, where the medkits come from) keeps them out of combat,
+    seed 001 (P-24) lets hands-free "medkits and medicines" be used without
+    limit.
+    """
+    if rs.rules.combat.medkits_in_combat:
+        return ("stimulant", "medkit")
+    return ("stimulant",)
+
+
 def _card(table: dict, name: str, what: str):
     if name not in table:
         raise CombatInputError(f"unknown {what} {name!r} (known: {', '.join(table)})")
@@ -68,8 +82,11 @@ def compile_combat(rs: Ruleset, stalker: str, enemy: str, armor: str | None = No
     knock-out is a concussion (P-40), against which stimulants do not help.
     Radiation-dealing enemies are refused: a deformation (P-39) does not end
     a fight, so the fight has no rule-given end.
-    Items with no effect in combat (medkits, Z-12; event and movement items)
-    are accepted and ignored; stimulants are used in the order given.
+    Items with no effect in combat (event and movement items; medkits, Z-12,
+    unless ``combat.medkits_in_combat``, P-24) are accepted and ignored;
+    healing items are used in the order given. Stealth tests (P-16, P-21)
+    read the Vigilance modifier under ``dice.modifier``
+    (:func:`sim.encounter.modifier.test_terms`).
     """
     if policy.sneak not in SNEAK_POLICIES:
         raise CombatInputError(f"sneak policy {policy.sneak!r} is not one of always, never")
@@ -87,7 +104,7 @@ def compile_combat(rs: Ruleset, stalker: str, enemy: str, armor: str | None = No
     stimulants: tuple[int, ...] = ()
     if not psi:
         for item in held:
-            if item.effect == "stimulant":
+            if item.effect in combat_heals(rs):
                 doses = item.uses if item.uses is not None else rs.rules.combat.max_rounds
                 stimulants += (int(item.value),) * doses
     combat_rules = rs.rules.combat
@@ -97,12 +114,14 @@ def compile_combat(rs: Ruleset, stalker: str, enemy: str, armor: str | None = No
         short_range_full=combat_rules.short_range_close_combat == "full",
         melee_weapons_vs_ranged=combat_rules.melee_weapons_vs_ranged)
     escape = best_escape_item(held)
+    stealth_on, stealth_need = test_terms(foe.vigilance, rs.rules.dice.success_on,
+                                          rs.rules.dice.modifier)
     resist = suit.resistance(foe.wound_type) if suit is not None else None
     if psi and not rs.rules.armor.absorbs_psi:
         resist = None
     return CombatSpec(
         health=track, start_health=track, combat=hero.combat, stealth=hero.stealth,
-        vigilance=foe.vigilance, endurance=foe.endurance, wounds=foe.wounds,
+        vigilance=stealth_need, endurance=foe.endurance, wounds=foe.wounds,
         resist=resist or 0, durability=0 if suit is None else suit.durability, tokens=0,
         success_on=rs.rules.dice.success_on, sneak=policy.sneak == "always",
         avoid_rule=AVOID_REPUTATION if combat_rules.avoid_rule == "reputation"
@@ -110,6 +129,7 @@ def compile_combat(rs: Ruleset, stalker: str, enemy: str, armor: str | None = No
         escape_target=hero.reputation - (0 if escape is None else int(escape.value)),
         flee_at=policy.flee_at, heal_at=policy.heal_at, stimulants=stimulants,
         loadout=tabulate(slots, close), max_rounds=combat_rules.max_rounds,
+        stealth_on=stealth_on,
     )
 
 

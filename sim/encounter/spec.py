@@ -37,7 +37,8 @@ P_FLEE_AT = 14
 P_HEAL_AT = 15
 P_MAX_ROUNDS = 16
 P_N_LIMITED = 17
-P_SIZE = 18
+P_STEALTH_ON = 18
+P_SIZE = 19
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,10 @@ class CombatSpec:
         Per-round weapon choice (P-23, P-24, P-29).
     max_rounds : int
         Safety cap on rounds (``combat.max_rounds``).
+    stealth_on : int
+        Die face a Stealth die needs (P-16, P-21); 0 = ``success_on``. With
+        ``dice.modifier = "face"`` the Vigilance sets the face and ``vigilance``
+        holds the successes needed (see :func:`sim.encounter.modifier.test_terms`).
     """
 
     health: int
@@ -97,6 +102,12 @@ class CombatSpec:
     stimulants: tuple[int, ...]
     loadout: LoadoutTable
     max_rounds: int
+    stealth_on: int = 0
+
+    @property
+    def stealth_face(self) -> int:
+        """The die face a Stealth die needs (P-16, P-21)."""
+        return self.stealth_on or self.success_on
 
     def pack(self) -> tuple[np.ndarray, ...]:
         """Arrays for the kernel: ``(params, stimulants, uses, bonus, spend)``.
@@ -123,6 +134,7 @@ class CombatSpec:
         params[P_HEAL_AT] = self.heal_at
         params[P_MAX_ROUNDS] = self.max_rounds
         params[P_N_LIMITED] = len(self.loadout.limited)
+        params[P_STEALTH_ON] = self.stealth_face
         return (
             params,
             np.asarray(self.stimulants + (0,), dtype=np.int64),
@@ -155,7 +167,12 @@ A_SUCCESS_ON = 13
 A_ENTER = 14
 A_BONUS_DICE = 15
 A_ARTIFACT = 16
-A_SIZE = 17
+A_PERCEPTION_ON = 17
+A_AGILITY_ON = 18
+A_FIND_POOL = 19
+A_FIND_ON = 20
+A_FIND_NEED = 21
+A_SIZE = 22
 
 
 def target_of(damage_type: str) -> int:
@@ -203,6 +220,13 @@ class AnomalySpec:
         The artefact deck (P-35) as the number of cards of each artefact type.
     artifact : int
         Index in ``deck`` of the type this anomaly yields; -1 = yields none.
+    perception_on, agility_on : int
+        Die face a Perception / Agility die needs; 0 = ``success_on`` (see
+        :func:`sim.encounter.modifier.test_terms` for ``dice.modifier``).
+    find_pool, find_on, find_need : int
+        The artefact find test (P-07 "passing the appropriate test", P-35 "has
+        a chance to find"): pool, die face (0 = ``success_on``) and successes
+        needed; ``find_need <= 0`` finds without a test.
     """
 
     perception: int
@@ -224,6 +248,26 @@ class AnomalySpec:
     bonus_dice: int
     deck: tuple[int, ...] = ()
     artifact: int = -1
+    perception_on: int = 0
+    agility_on: int = 0
+    find_pool: int = 0
+    find_on: int = 0
+    find_need: int = 0
+
+    @property
+    def perception_face(self) -> int:
+        """The die face a Perception die needs (P-31)."""
+        return self.perception_on or self.success_on
+
+    @property
+    def agility_face(self) -> int:
+        """The die face an Agility die needs (P-32)."""
+        return self.agility_on or self.success_on
+
+    @property
+    def find_face(self) -> int:
+        """The die face a die of the artefact find test needs (P-07, P-35)."""
+        return self.find_on or self.success_on
 
     @property
     def effective_resist(self) -> int:
@@ -257,6 +301,11 @@ class AnomalySpec:
         params[A_ENTER] = int(self.enter)
         params[A_BONUS_DICE] = self.bonus_dice
         params[A_ARTIFACT] = self.artifact
+        params[A_PERCEPTION_ON] = self.perception_face
+        params[A_AGILITY_ON] = self.agility_face
+        params[A_FIND_POOL] = self.find_pool
+        params[A_FIND_ON] = self.find_face
+        params[A_FIND_NEED] = self.find_need
         deck = np.zeros(max(len(self.deck), 1), dtype=np.int64)
         deck[: len(self.deck)] = self.deck
         return params, deck
@@ -269,9 +318,8 @@ EFFECT_LOST_DAY = 2
 EFFECT_EMISSION_TOKENS = 3
 
 # Layout of the packed integer parameters of an event.
-E_ROLLS = 0
-E_AUTOMATIC = 1
-E_AVOID_TARGET = 2
+E_AVOID_ON = 0     # the card's avoid roll, 0 = none (the event always happens)
+E_SHIFT = 1        # shift of the best event item; AUTO_SHIFT = avoided without a roll
 E_EFFECT = 3
 E_VALUE = 4
 E_TARGET = 5
@@ -283,6 +331,13 @@ E_RADIATION = 10
 E_RADIATION_MAX = 11
 E_WILLPOWER = 12
 E_SIZE = 13
+
+AUTO_SHIFT = 1 << 20
+"""Shift of an automatic event item (the Torsion scanner avoids without a roll, Z-09).
+
+Larger than every rolled shift, so the best event item (Z-10) is always the
+one with the largest shift, in every caller (see
+:func:`sim.kernels.event.event_avoided`)."""
 
 
 @dataclass(frozen=True)
@@ -298,6 +353,8 @@ class EventSpec:
         The best event item avoids without a roll (Torsion scanner, Z-09).
     avoid_target : int
         Face needed on one d6: ``avoid_on`` minus the best item's shift (Z-09, Z-10).
+    shift : int
+        That shift (0 with no item or with an automatic one).
     effect : int
         ``EFFECT_NONE``, ``EFFECT_DAMAGE``, ``EFFECT_LOST_DAY`` or ``EFFECT_EMISSION_TOKENS``.
     value : int
@@ -324,6 +381,7 @@ class EventSpec:
     radiation: int
     radiation_max: int
     willpower: int
+    shift: int = 0
 
     @property
     def effective_resist(self) -> int:
@@ -335,9 +393,8 @@ class EventSpec:
     def pack(self) -> np.ndarray:
         """The kernel's int64 parameter array of length ``E_SIZE`` (``E_*`` indices)."""
         params = np.zeros(E_SIZE, dtype=np.int64)
-        params[E_ROLLS] = int(self.rolls)
-        params[E_AUTOMATIC] = int(self.automatic)
-        params[E_AVOID_TARGET] = self.avoid_target
+        params[E_AVOID_ON] = self.avoid_target + self.shift if self.rolls else 0
+        params[E_SHIFT] = AUTO_SHIFT if self.automatic else self.shift
         params[E_EFFECT] = self.effect
         params[E_VALUE] = self.value
         params[E_TARGET] = self.target

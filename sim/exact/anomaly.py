@@ -3,7 +3,8 @@
 An encounter has at most two branches into the anomaly (Perception passed
 with a voluntary entry, P-36, or failed, P-32), each with one Agility test
 (P-33) and, on a failure, one armour roll (P-02..P-06) whose distribution of
-points through is binomial and capped by the durability. Every outcome is a
+points through is binomial and capped by the durability; a survivor then
+makes the find test (P-07, P-35), independent of all that went before. Every outcome is a
 finite sum over (branch, points through), so all results below are exact
 rational numbers.
 """
@@ -37,7 +38,7 @@ class AnomalyExact:
         P(an artefact of the anomaly's type is found), P-35.
     searched : Fraction
         P(the stalker searches the deck): inside, not knocked out, the anomaly
-        yields a type.
+        yields a type, and the find test passed (P-07, P-35).
     draws_per_search : Fraction
         Expected cards drawn in one search (:func:`expected_draws`).
     mean_loss : Fraction
@@ -102,8 +103,7 @@ def damage_distribution(damage: int, resist: int, durability: int,
 
 def anomaly_exact(spec: AnomalySpec) -> AnomalyExact:
     """Exact outcome probabilities and expectations of one anomaly encounter (P-31..P-36)."""
-    s = spec.success_on
-    p_seen = dice.pool_pass(spec.perception, s, spec.perception_need)
+    p_seen = dice.pool_pass(spec.perception, spec.perception_face, spec.perception_need)
     if spec.enter:
         avoided = Fraction(0)
         branches = [(p_seen, spec.agility + spec.bonus_dice), (1 - p_seen, spec.agility)]
@@ -111,8 +111,8 @@ def anomaly_exact(spec: AnomalySpec) -> AnomalyExact:
         avoided = p_seen
         branches = [(1 - p_seen, spec.agility)]
     p_inside = sum((m for m, _ in branches), Fraction(0))
-    p_hit = sum((m * (1 - dice.pool_pass(pool, s, spec.agility_need)) for m, pool in branches),
-                Fraction(0))
+    p_hit = sum((m * (1 - dice.pool_pass(pool, spec.agility_face, spec.agility_need))
+                 for m, pool in branches), Fraction(0))
     through, destroyed = damage_distribution(spec.damage, spec.effective_resist,
                                              spec.durability, spec.tokens)
     unharmed = p_inside - p_hit + p_hit * through[0]
@@ -131,7 +131,9 @@ def anomaly_exact(spec: AnomalySpec) -> AnomalyExact:
             deformation += p_hit * p
     trophy = unharmed + damaged
     yields = spec.artifact >= 0
-    searched = trophy if yields else Fraction(0)
+    # P-07, P-35: the find test decides whether the deck is searched.
+    p_find = dice.pool_pass(spec.find_pool, spec.find_face, spec.find_need)
+    searched = trophy * p_find if yields else Fraction(0)
     n_cards = sum(spec.deck)
     n_matching = spec.deck[spec.artifact] if yields else 0
     return AnomalyExact(

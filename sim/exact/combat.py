@@ -81,13 +81,13 @@ def combat_exact(spec: CombatSpec) -> CombatExact:
     p_avoid = 0.0
     if spec.sneak:
         if spec.avoid_rule == AVOID_STEALTH:
-            p_avoid = _pass(spec.stealth, spec.success_on, spec.vigilance)
+            p_avoid = _pass(spec.stealth, spec.stealth_face, spec.vigilance)
         else:
             p_avoid = float(dice.threshold_pass(spec.escape_target))
     start_uses = spec.loadout.uses
     finish("avoided", p_avoid, spec.tokens, 0, start_uses)
     states = {(spec.start_health, spec.tokens, 0, start_uses): 1.0 - p_avoid}
-    p_flee = _pass(spec.stealth, spec.success_on, spec.vigilance)
+    p_flee = _pass(spec.stealth, spec.stealth_face, spec.vigilance)
 
     for rnd in range(1, spec.max_rounds + 1):
         following = defaultdict(float)

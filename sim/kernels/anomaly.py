@@ -10,8 +10,9 @@ One trial is one stalker meeting one anomaly card, resolved as in
 2. Agility test (P-32, made exactly once, P-33): need = the skull value; a
    failure deals the anomaly's damage through the armour (P-02..P-06) to
    Health, the radiation track or Willpower (:func:`take_damage`).
-3. Anyone inside who is not knocked out keeps the trophy (P-34) and searches
-   the artefact deck for the anomaly's type (P-35, :func:`draw_until`).
+3. Anyone inside who is not knocked out keeps the trophy (P-34); if he also
+   passes the find test (P-07, P-35: "a chance to find"), he searches the
+   artefact deck for the anomaly's type (P-35, :func:`draw_until`).
 
 Tests and armour use the trial's DICE stream; the artefact search uses its
 DECK stream, so a policy that rolls more dice does not reshuffle the deck
@@ -137,10 +138,11 @@ def encounter(state, deck_state, params, deck, scratch, result):
     """Resolve one anomaly encounter (P-31..P-36); fills ``result``.
 
     ``result`` (int64, length 8) = (outcome, perceived, points lost after the
-    armour, tokens after, deformation, searched, cards drawn, artefact found).
+    armour, tokens after, deformation, searched (passed the find test and
+    drew), cards drawn, artefact found).
     """
-    success_on = params[S.A_SUCCESS_ON]
-    seen = pool_test(state, params[S.A_PERCEPTION], success_on, params[S.A_PERCEPTION_NEED])
+    seen = pool_test(state, params[S.A_PERCEPTION], params[S.A_PERCEPTION_ON],
+                     params[S.A_PERCEPTION_NEED])
     for i in range(result.shape[0]):
         result[i] = 0
     result[1] = seen
@@ -151,7 +153,7 @@ def encounter(state, deck_state, params, deck, scratch, result):
     # P-36: preparation after a passed Perception test on a voluntary entry.
     pool = params[S.A_AGILITY] + (params[S.A_BONUS_DICE] if seen else 0)
     knocked_out = False
-    if not pool_test(state, pool, success_on, params[S.A_AGILITY_NEED]):
+    if not pool_test(state, pool, params[S.A_AGILITY_ON], params[S.A_AGILITY_NEED]):
         through, after, knocked_out, deformation = take_damage(
             state, params[S.A_DAMAGE], params[S.A_TARGET], params[S.A_RESIST],
             params[S.A_DURABILITY], params[S.A_TOKENS], params[S.A_HEALTH],
@@ -166,7 +168,11 @@ def encounter(state, deck_state, params, deck, scratch, result):
     else:
         result[0] = UNHARMED
     want = params[S.A_ARTIFACT]
-    if not knocked_out and want >= 0:
+    # P-07, P-35: a chance to find, decided by the find test (DICE stream)
+    # before the deck is searched (DECK stream).
+    if (not knocked_out and want >= 0
+            and pool_test(state, params[S.A_FIND_POOL], params[S.A_FIND_ON],
+                          params[S.A_FIND_NEED])):
         draws, found = draw_until(deck_state, deck, scratch, want)
         result[5] = 1
         result[6] = draws

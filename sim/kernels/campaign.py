@@ -40,7 +40,8 @@ from sim.kernels.anomaly import encounter as anomaly_encounter
 from sim.kernels.combat import AVOIDED as FIGHT_AVOIDED
 from sim.kernels.combat import KILLED as FIGHT_KILLED
 from sim.kernels.combat import RESULT_SIZE, fight
-from sim.kernels.dice import armor_absorb, d6_at_least
+from sim.kernels.dice import armor_absorb
+from sim.kernels.event import event_avoided
 
 # How a game ends (first columns of ``out``).
 REACHED = 0  # entered the Sarcophagus and survived it (P-50)
@@ -170,7 +171,10 @@ C_SELL_DIVISOR = 37
 C_EVENT_ITEMS_CONSUMED = 38
 C_BASE_ALLOWANCE_INDEX = 39
 C_SNEAK = 40
-C_SIZE = 41
+C_ESCAPE_ITEMS_CONSUMED = 41
+C_MEDKITS_IN_COMBAT = 42
+C_WEAPONS = 43  # bit mask of the scenario's weapons held at the start (P-37 losses)
+C_SIZE = 44
 
 
 
@@ -178,8 +182,9 @@ C_SIZE = 41
 H_KIND = 0  # hexes: location kind code
 H_BUNKER = 1  # hexes: nearest bunker (P-37)
 H_BUNKER_TARGET = 2  # hexes: objective index of that bunker
+H_FACTION = 3  # hexes: faction code of a base (FACTION_*; P-26, P-27)
 I_EFFECT = 0  # items: effect code
-I_VALUE = 1  # items: value (-1: automatic event item)
+I_VALUE = 1  # items: value (event items: the shift, AUTO_SHIFT for the Torsion scanner)
 I_PRICE = 2
 I_START = 3  # items: cards held at the start
 N_KIND = 0  # enemies: trophy kind
@@ -198,6 +203,21 @@ M_PSI = 2
 M_FINAL = 3
 M_WOUND_RESIST = 4
 M_RAD_RESIST = 5
+M_PSI_RESIST = 6
+L_KIND = 0  # belongings lost on a knock-out (P-37), cheapest first: BELONG_* kind
+L_INDEX = 1  # item card index or weapon bit
+
+# Kinds of belongings (P-37: half of all his belongings are lost).
+BELONG_ITEM = 0
+BELONG_WEAPON = 1
+BELONG_ARMOR = 2
+
+# Factions owning bases (P-26..P-28: who buys which trophies).
+FACTION_NONE = 0
+FACTION_DUTY = 1
+FACTION_FREEDOM = 2
+FACTION_ECOLOGISTS = 3
+FACTION_MILITARY = 4
 
 
 # Mutable state of one game (index constants into ``st``).
@@ -235,7 +255,8 @@ S_ANOMALIES = 30
 S_ARTIFACTS = 31
 S_EVENTS = 32
 S_EXPLORED = 33
-S_SIZE = 34
+S_WEAPONS = 34  # bit mask of the scenario's weapons still held (P-37)
+S_SIZE = 35
 
 
 @jit(inline="always")
@@ -291,20 +312,38 @@ def _pay_heal(st, cp):
 
 
 @jit(inline="always")
-def _lose_half(st, items, item_order):
-    """Lose half of all items and artefacts, rounded in the stalker's favour (P-37).
+def _lose_half(st, cp, items, lose_order):
+    """Lose half of all belongings, rounded in the stalker's favour (P-37).
 
-    The player chooses what to lose (Gap); the policy gives up the cheapest
-    cards first (``item_order`` lists item kinds by price), artefacts last.
+    Belongings are items, weapons, the armour (unless already destroyed,
+    P-05) and artefacts ("half of all his items, ordinary, rare and artefacts
+    alike"). The player chooses what goes (Gap); the policy gives up the
+    cheapest cards first (``lose_order``, compiled by price), artefacts last.
+    Lost armour counts as destroyed: its tokens are set to its durability.
     """
-    total = st[S_ART_COUNT]
+    armor = 1 if st[S_ARMOR] < cp[C_DURABILITY] else 0
+    total = st[S_ART_COUNT] + armor
     for i in range(items.shape[0]):
         total += items[i]
+    for j in range(lose_order.shape[0]):
+        if lose_order[j, L_KIND] == BELONG_WEAPON:
+            total += (st[S_WEAPONS] >> lose_order[j, L_INDEX]) & 1
     lose = total // 2
-    for j in range(item_order.shape[0]):
-        i = item_order[j]
-        while lose > 0 and items[i] > 0:
-            items[i] -= 1
+    for j in range(lose_order.shape[0]):
+        if lose == 0:
+            break
+        kind = lose_order[j, L_KIND]
+        i = lose_order[j, L_INDEX]
+        if kind == BELONG_ITEM:
+            take = min(items[i], lose)
+            items[i] -= take
+            lose -= take
+        elif kind == BELONG_WEAPON:
+            if (st[S_WEAPONS] >> i) & 1:
+                st[S_WEAPONS] &= ~(np.int64(1) << i)
+                lose -= 1
+        elif armor:
+            st[S_ARMOR] = cp[C_DURABILITY]
             lose -= 1
     if lose > 0 and st[S_ART_COUNT] > 0:
         st[S_ART_VALUE] -= st[S_ART_VALUE] * lose // st[S_ART_COUNT]
@@ -319,13 +358,13 @@ def _hurt(st, cp):
 
 
 @jit(inline="always")
-def _conditions(st, cp, hexes, items, item_order):
+def _conditions(st, cp, hexes, items, lose_order):
     """Resolve knock-out, concussion and deformation after a damage step (P-37..P-43, P-47).
 
     Knocked out and concussed at once, or either in the Sarcophagus, is death
     (P-43); the fifth Deformation card is death (P-39). Otherwise the stalker
     is moved to the nearest bunker (after a lost day in a Secret Location,
-    P-38/P-41), loses half his items (P-37; Zone tokens of P-40 are not
+    P-38/P-41), loses half his belongings (P-37; Zone tokens of P-40 are not
     modelled), is knocked down (P-42), regains 1 point and may pay to heal.
     Each knock-out, concussion and deformation adds Emission tokens (P-47).
     """
@@ -352,7 +391,7 @@ def _conditions(st, cp, hexes, items, item_order):
     if knocked:
         st[S_KO] += 1
         st[S_ETOKENS] += cp[C_TOKENS_KNOCKOUT]
-        _lose_half(st, items, item_order)
+        _lose_half(st, cp, items, lose_order)
     else:
         st[S_CONCUSSIONS] += 1
         st[S_ETOKENS] += cp[C_TOKENS_CONCUSSION]
@@ -388,15 +427,27 @@ def _hazard(st, dice, damage, target, resist, durability):
 
 
 @jit(inline="always")
+def _heals_in_combat(cp, effect):
+    """Whether an item of ``effect`` heals in a fight (Z-12; P-24 medkits, a key)."""
+    return effect == ITEM_STIMULANT or (effect == ITEM_MEDKIT and cp[C_MEDKITS_IN_COMBAT] != 0)
+
+
+@jit(inline="always")
 def _fight(st, cp, dice, e, e_params, e_bonus, e_spend, e_uses0, en, items, it, fparams, stims,
            uses, fres, sneak):
-    """Fight enemy card ``e`` with the current Health, armour and stimulants (P-16..P-29).
+    """Fight enemy card ``e`` with the current Health, armour, weapons and heals (P-16..P-29).
 
-    Returns the fight outcome (a :mod:`sim.kernels.combat` code); trophies of
-    killed enemies are counted by kind (P-26..P-28).
+    The fight tables of the weapons still held (``S_WEAPONS``, P-37) are
+    used. Stimulants heal in combat (Z-12), medkits too under
+    ``combat.medkits_in_combat`` (P-24); both are used in item-card order.
+    The best escape item helps a Reputation avoid roll (Z-15..Z-17) and is
+    used up under ``escape.items_consumed``. Returns the fight outcome (a
+    :mod:`sim.kernels.combat` code); trophies of killed enemies are counted
+    by kind (P-26..P-28).
     """
+    w = st[S_WEAPONS]
     for k in range(S.P_SIZE):
-        fparams[k] = e_params[e, k]
+        fparams[k] = e_params[w, e, k]
     fparams[S.P_TOKENS] = st[S_ARMOR]
     fparams[S.P_SNEAK] = sneak
     n_stims = 0
@@ -405,15 +456,20 @@ def _fight(st, cp, dice, e, e_params, e_bonus, e_spend, e_uses0, en, items, it, 
     else:
         fparams[S.P_START_HEALTH] = st[S_HEALTH]
         for i in range(items.shape[0]):
-            if it[i, I_EFFECT] == ITEM_STIMULANT:
+            if _heals_in_combat(cp, it[i, I_EFFECT]):
                 for _ in range(items[i]):
                     if n_stims < stims.shape[0] - 1:
                         stims[n_stims] = it[i, I_VALUE]
                         n_stims += 1
     escape = _best_item(items, it, ITEM_ESCAPE)
     fparams[S.P_ESCAPE_TARGET] = cp[C_REPUTATION] - (it[escape, I_VALUE] if escape >= 0 else 0)
+    if (escape >= 0 and sneak != 0 and cp[C_ESCAPE_ITEMS_CONSUMED] != 0
+            and fparams[S.P_AVOID_RULE] == S.AVOID_REPUTATION):
+        items[escape] -= 1  # used on the avoid roll, whatever its result (Z-15)
+        st[S_ITEMS_USED] += 1
     stims[n_stims] = 0
-    fight(dice, fparams, stims[:n_stims + 1], e_uses0[e], uses, e_bonus[e], e_spend[e], fres)
+    fight(dice, fparams, stims[:n_stims + 1], e_uses0[w, e], uses, e_bonus[w, e],
+          e_spend[w, e], fres)
     outcome = fres[0]
     st[S_ARMOR] = fres[3]
     if en[e, N_PSI] != 0:
@@ -423,7 +479,7 @@ def _fight(st, cp, dice, e, e_params, e_bonus, e_spend, e_uses0, en, items, it, 
         used = fres[4]
         st[S_ITEMS_USED] += used
         for i in range(items.shape[0]):
-            if it[i, I_EFFECT] == ITEM_STIMULANT:
+            if _heals_in_combat(cp, it[i, I_EFFECT]):
                 take = min(items[i], used)
                 items[i] -= take
                 used -= take
@@ -473,22 +529,23 @@ def _anomaly(st, cp, dice, deck, a, a_params, art_deck, art_scratch, art_value, 
 
 @jit(inline="always")
 def _event(st, cp, dice, v, ev, items, it):
-    """Draw-and-resolve event card ``v`` (Z-08..Z-10) with the best event item held."""
+    """Resolve event card ``v`` (Z-08..Z-10) with the best event item held.
+
+    The avoidance roll is :func:`sim.kernels.event.event_avoided`, the rule
+    of every caller; the best item is the one with the largest shift (the
+    Torsion scanner's ``AUTO_SHIFT`` above all, Z-10).
+    """
     st[S_EVENTS] += 1
+    shift = 0
     if ev[v, V_AVOID] > 0:
         best = _best_item(items, it, ITEM_EVENT)
-        shift = 0
-        automatic = False
         if best >= 0:
-            if it[best, I_VALUE] < 0:  # the Torsion scanner: no roll (Z-09)
-                automatic = True
-            else:
-                shift = it[best, I_VALUE]
+            shift = it[best, I_VALUE]
             if cp[C_EVENT_ITEMS_CONSUMED] != 0:
                 items[best] -= 1
                 st[S_ITEMS_USED] += 1
-        if automatic or d6_at_least(dice, ev[v, V_AVOID] - shift):
-            return
+    if event_avoided(dice, ev[v, V_AVOID], shift):
+        return
     effect = ev[v, V_EFFECT]
     if effect == S.EFFECT_DAMAGE:
         _hazard(st, dice, ev[v, V_VALUE], ev[v, V_TARGET], ev[v, V_RESIST], cp[C_DURABILITY])
@@ -500,21 +557,24 @@ def _event(st, cp, dice, v, ev, items, it):
 
 
 @jit(inline="always")
-def _trade(st, cp, items, it, shopping):
+def _trade(st, cp, items, it, shopping, faction):
     """At a faction base: sell trophies and artefacts, then shop (P-11, P-26..P-28).
 
-    Duty buys mutant and animal trophies in lots (``economy.mutant_trophy_lot``
-    for ``economy.mutant_trophy_price``); Freedom gives one Gear for a lot of
-    stalker trophies (assumption: the first item of the shopping list);
-    artefacts sell for ``price // economy.artifact_sell_divisor``. Then each
-    item of the shopping list is bought once while money lasts.
+    Only Duty, at its base, buys mutant and animal trophies, in lots
+    (``economy.mutant_trophy_lot`` for ``economy.mutant_trophy_price``; P-26,
+    P-28); only Freedom, at its base, gives one Gear for a lot of stalker
+    trophies (P-27; assumption: the first item of the shopping list).
+    Artefacts sell at any base for ``price // economy.artifact_sell_divisor``
+    (P-11). Then each item of the shopping list is bought once while money
+    lasts.
     """
     lot = max(cp[C_TROPHY_LOT], 1)
-    lots = st[S_TROPHY_MUTANT] // lot
-    st[S_RUBLES] += lots * cp[C_TROPHY_PRICE]
-    st[S_TROPHY_MUTANT] -= lots * lot
+    if faction == FACTION_DUTY:
+        lots = st[S_TROPHY_MUTANT] // lot
+        st[S_RUBLES] += lots * cp[C_TROPHY_PRICE]
+        st[S_TROPHY_MUTANT] -= lots * lot
     gear = max(cp[C_GEAR_LOT], 1)
-    if cp[C_GEAR_ITEM] >= 0:
+    if faction == FACTION_FREEDOM and cp[C_GEAR_ITEM] >= 0:
         while st[S_TROPHY_STALKER] >= gear:
             st[S_TROPHY_STALKER] -= gear
             items[cp[C_GEAR_ITEM]] += 1
@@ -577,7 +637,7 @@ def _emission(st, cp, dice, hexes, em):
     psi = st[S_ACC_P] if cp[C_ACCUMULATE] != 0 else em[k, M_PSI]
     _hazard(st, dice, wounds, S.TARGET_HEALTH, em[k, M_WOUND_RESIST], cp[C_DURABILITY])
     _hazard(st, dice, doses, S.TARGET_RADIATION, em[k, M_RAD_RESIST], cp[C_DURABILITY])
-    st[S_WILLPOWER] -= psi
+    _hazard(st, dice, psi, S.TARGET_WILLPOWER, em[k, M_PSI_RESIST], cp[C_DURABILITY])
 
 
 @jit(inline="always")
@@ -642,7 +702,7 @@ def _zone(st, cp, env, deck, board, enemy_pool, anomaly_pool, habitats, place_op
 
 @jit(inline="always")  # a called (not inlined) play_games ran ~35 % slower
 def play_games(seed, first, n_games, cp, hexes, day_table, day_len, target_hex,
-               allowance_of_value, place_open, place_secret, place_any, it, item_order,
+               allowance_of_value, place_open, place_secret, place_any, it, lose_order,
                shopping, e_params, e_bonus, e_spend, e_uses0, en, sarcophagus, a_params,
                a_count, art_deck0, art_value, ev, em, out, row0):
     """Play games ``first .. first + n_games - 1``; game ``first + i`` fills ``out[row0 + i]``.
@@ -680,7 +740,7 @@ def play_games(seed, first, n_games, cp, hexes, day_table, day_len, target_hex,
     fparams = np.zeros(S.P_SIZE, dtype=np.int64)
     aparams = np.zeros(S.A_SIZE, dtype=np.int64)
     stims = np.zeros(64, dtype=np.int64)
-    uses = np.zeros(e_uses0.shape[1], dtype=np.int64)
+    uses = np.zeros(e_uses0.shape[2], dtype=np.int64)
     fres = np.zeros(RESULT_SIZE, dtype=np.int64)
     ares = np.zeros(8, dtype=np.int64)
     for g in range(n_games):
@@ -694,6 +754,7 @@ def play_games(seed, first, n_games, cp, hexes, day_table, day_len, target_hex,
         st[S_WILLPOWER] = cp[C_WILLPOWER]
         st[S_RUBLES] = cp[C_RUBLES]
         st[S_END] = -1
+        st[S_WEAPONS] = cp[C_WEAPONS]
         for i in range(items.shape[0]):
             items[i] = it[i, I_START]
         for e in range(enemy_pool.shape[0]):
@@ -735,7 +796,7 @@ def play_games(seed, first, n_games, cp, hexes, day_table, day_len, target_hex,
                     st[S_POS] = h
                     kind = hexes[h, H_KIND]
                     if kind == LOC_BASE:
-                        _trade(st, cp, items, it, shopping)
+                        _trade(st, cp, items, it, shopping, hexes[h, H_FACTION])
                     elif kind == LOC_OPEN or kind == LOC_SECRET or kind == LOC_COMPLEX:
                         card = board[h]
                         draw = cp[C_OPEN_DRAW] if kind == LOC_OPEN else cp[C_SECRET_DRAW]
@@ -773,7 +834,7 @@ def play_games(seed, first, n_games, cp, hexes, day_table, day_len, target_hex,
                                                        aparams, ares):
                                 anomaly_pool[a] += 1
                         if _hurt(st, cp):
-                            _conditions(st, cp, hexes, items, item_order)
+                            _conditions(st, cp, hexes, items, lose_order)
                         if st[S_END] >= 0:
                             break
                         _use_medkits(st, cp, items, it)
@@ -785,7 +846,7 @@ def play_games(seed, first, n_games, cp, hexes, day_table, day_len, target_hex,
                             _fight(st, cp, dice, sarcophagus[j], e_params, e_bonus, e_spend,
                                    e_uses0, en, items, it, fparams, stims, uses, fres,
                                    sneak)
-                            _conditions(st, cp, hexes, items, item_order)
+                            _conditions(st, cp, hexes, items, lose_order)
                             if st[S_END] >= 0:
                                 break
                         if st[S_END] < 0:
@@ -813,7 +874,7 @@ def play_games(seed, first, n_games, cp, hexes, day_table, day_len, target_hex,
             if st[S_ETOKENS] >= cp[C_THRESHOLD]:
                 _emission(st, cp, dice, hexes, em)
             if st[S_END] < 0 and _hurt(st, cp):
-                _conditions(st, cp, hexes, items, item_order)
+                _conditions(st, cp, hexes, items, lose_order)
         res = out[row0 + g]
         res[G_END] = st[S_END] if st[S_END] >= 0 else CAPPED
         res[G_DAY] = day
@@ -834,7 +895,7 @@ def play_games(seed, first, n_games, cp, hexes, day_table, day_len, target_hex,
 
 @pjit
 def campaign_kernel(seed, n_trials, chunk_size, cp, hexes, day_table, day_len, target_hex,
-                    allowance_of_value, place_open, place_secret, place_any, it, item_order,
+                    allowance_of_value, place_open, place_secret, place_any, it, lose_order,
                     shopping, e_params, e_bonus, e_spend, e_uses0, en, sarcophagus, a_params,
                     a_count, art_deck0, art_value, ev, em, out):
     """Run ``n_trials`` games; ``out`` has shape (n_chunks, HIST + N_ENDS * (max_days + 1)).
@@ -854,7 +915,7 @@ def campaign_kernel(seed, n_trials, chunk_size, cp, hexes, day_table, day_len, t
             n = min(GAME_RUN, stop - lo)
             play_games(seed, lo, n, cp, hexes, day_table, day_len, target_hex,
                        allowance_of_value, place_open, place_secret, place_any, it,
-                       item_order, shopping, e_params, e_bonus, e_spend, e_uses0, en,
+                       lose_order, shopping, e_params, e_bonus, e_spend, e_uses0, en,
                        sarcophagus, a_params, a_count, art_deck0, art_value, ev, em, games, 0)
             for g in range(n):
                 res = games[g]
@@ -873,7 +934,7 @@ def campaign_kernel(seed, n_trials, chunk_size, cp, hexes, day_table, day_len, t
 @pjit
 def campaign_trials_kernel(seed, first_trial, chunk_size, cp, hexes, day_table, day_len,
                            target_hex, allowance_of_value, place_open, place_secret, place_any,
-                           it, item_order, shopping, e_params, e_bonus, e_spend, e_uses0, en,
+                           it, lose_order, shopping, e_params, e_bonus, e_spend, e_uses0, en,
                            sarcophagus, a_params, a_count, art_deck0, art_value, ev, em, out):
     """Play games ``first_trial .. first_trial + out.shape[0] - 1``, one row of results each.
 
@@ -897,6 +958,6 @@ def campaign_trials_kernel(seed, first_trial, chunk_size, cp, hexes, day_table, 
         lo = c * chunk_size
         n = min(chunk_size, n_games - lo)
         play_games(seed, first_trial + lo, n, cp, hexes, day_table, day_len, target_hex,
-                   allowance_of_value, place_open, place_secret, place_any, it, item_order,
+                   allowance_of_value, place_open, place_secret, place_any, it, lose_order,
                    shopping, e_params, e_bonus, e_spend, e_uses0, en, sarcophagus, a_params,
                    a_count, art_deck0, art_value, ev, em, out, lo)

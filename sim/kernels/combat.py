@@ -56,6 +56,7 @@ def fight(state, params, stimulants, uses0, uses, bonus, spend, result):
     health_max = params[S.P_HEALTH]
     success_on = params[S.P_SUCCESS_ON]
     stealth = params[S.P_STEALTH]
+    stealth_on = params[S.P_STEALTH_ON]
     vigilance = params[S.P_VIGILANCE]
     wounds = params[S.P_WOUNDS]
     resist = params[S.P_RESIST]
@@ -75,7 +76,7 @@ def fight(state, params, stimulants, uses0, uses, bonus, spend, result):
     avoided = False
     if params[S.P_SNEAK] != 0:
         if params[S.P_AVOID_RULE] == S.AVOID_STEALTH:
-            avoided = pool_test(state, stealth, success_on, vigilance)
+            avoided = pool_test(state, stealth, stealth_on, vigilance)
         else:
             avoided = d6_at_least(state, params[S.P_ESCAPE_TARGET])
     if avoided:
@@ -87,7 +88,7 @@ def fight(state, params, stimulants, uses0, uses, bonus, spend, result):
                 health = min(health_max, health + stimulants[stims])
                 stims += 1
             if rnd >= 2 and flee_at > 0 and health <= flee_at:
-                if pool_test(state, stealth, success_on, vigilance):
+                if pool_test(state, stealth, stealth_on, vigilance):
                     outcome = FLED
                     break
             else:

@@ -1,8 +1,12 @@
-"""Event kernel (Z-08..Z-10): many independent draws of one event card, counts per chunk.
+"""Event rule and kernel (Z-08..Z-10): one draw of an event card, and many of them.
 
-One trial: the avoidance roll (one d6 >= ``avoid_target``; none when the card
-has no roll; the Torsion scanner avoids without one, Z-09), then, if the
-event happens, its effect: damage through the armour to Health, radiation or
+:func:`event_avoided` is the avoidance rule and :func:`resolve_event` one
+whole draw; the event kernel, the paired kernel (:mod:`sim.kernels.paired`)
+and the campaign day loop (:mod:`sim.kernels.campaign`) all call them, so
+the rule is written once. One draw: the avoidance roll (one d6 >=
+``avoid_on`` minus the best event item's shift; none when the card has no
+roll; the Torsion scanner avoids without one, Z-09), then, if the event
+happens, its effect: damage through the armour to Health, radiation or
 Willpower (:func:`sim.kernels.anomaly.take_damage`), days lost or Emission
 tokens. Exact twin: :mod:`sim.exact.event`. All dice come from the trial's
 DICE stream.
@@ -15,7 +19,7 @@ from numba import prange
 
 from sim.encounter import spec as S
 from sim.kernels import rng
-from sim.kernels._jit import pjit
+from sim.kernels._jit import jit, pjit
 from sim.kernels.anomaly import take_damage
 from sim.kernels.dice import d6_at_least
 
@@ -38,6 +42,76 @@ SUM_TOKENS_SQ = 13
 DESTROYED = 14
 WIDTH = 15
 
+# Fields of resolve_event's ``result``.
+R_OUTCOME = 0      # AVOIDED, HAPPENED or KNOCKED_OUT
+R_LOST = 1         # points taken after the armour on the card's track
+R_DEFORMATION = 2
+R_DESTROYED = 3    # the armour was destroyed by this draw (P-05)
+R_DAYS = 4
+R_TOKENS = 5
+RESULT_SIZE = 6
+
+
+@jit
+def event_avoided(state, avoid_on, shift):
+    """The avoidance roll of an event card (Z-09, Z-10).
+
+    Parameters
+    ----------
+    state : ndarray of uint64
+        DICE stream state.
+    avoid_on : int
+        The card's ``avoid_on``; 0 = the card has no roll and always happens.
+    shift : int
+        Shift of the best event item held (Bag of nuts 1, Dosimeter 2;
+        0 = none). :data:`sim.encounter.spec.AUTO_SHIFT` or more is the
+        Torsion scanner, which avoids without a roll; since it is the largest
+        shift, "the best item" is always the item with the largest shift.
+
+    Returns
+    -------
+    bool
+        True when the event is avoided: one d6 >= ``avoid_on - shift``.
+    """
+    if avoid_on <= 0:
+        return False
+    if shift >= S.AUTO_SHIFT:
+        return True
+    return d6_at_least(state, avoid_on - shift)
+
+
+@jit
+def resolve_event(state, params, result):
+    """Resolve one draw of an event card (Z-08..Z-10); fills ``result`` (``R_*`` fields).
+
+    ``params`` is :meth:`sim.encounter.spec.EventSpec.pack`.
+    """
+    for i in range(result.shape[0]):
+        result[i] = 0
+    if event_avoided(state, params[S.E_AVOID_ON], params[S.E_SHIFT]):
+        result[R_OUTCOME] = AVOIDED
+        return
+    effect = params[S.E_EFFECT]
+    value = params[S.E_VALUE]
+    durability = params[S.E_DURABILITY]
+    start_tokens = params[S.E_TOKENS]
+    result[R_OUTCOME] = HAPPENED
+    if effect == S.EFFECT_DAMAGE:
+        through, after, knocked_out, deformation = take_damage(
+            state, value, params[S.E_TARGET], params[S.E_RESIST], durability, start_tokens,
+            params[S.E_HEALTH], params[S.E_RADIATION], params[S.E_RADIATION_MAX],
+            params[S.E_WILLPOWER])
+        if knocked_out:
+            result[R_OUTCOME] = KNOCKED_OUT
+        result[R_LOST] = through
+        result[R_DEFORMATION] = deformation
+        if durability > 0 and start_tokens < durability and after >= durability:
+            result[R_DESTROYED] = 1
+    elif effect == S.EFFECT_LOST_DAY:
+        result[R_DAYS] = value
+    elif effect == S.EFFECT_EMISSION_TOKENS:
+        result[R_TOKENS] = value
+
 
 @pjit
 def event_kernel(seed, n_trials, chunk_size, params, out):
@@ -50,41 +124,29 @@ def event_kernel(seed, n_trials, chunk_size, params, out):
     out : ndarray of int64, shape (n_chunks, WIDTH)
         Per-chunk counts (columns: the module constants).
     """
-    effect = params[S.E_EFFECT]
-    value = params[S.E_VALUE]
     target = params[S.E_TARGET]
-    durability = params[S.E_DURABILITY]
-    start_tokens = params[S.E_TOKENS]
     for c in prange(out.shape[0]):
         state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
+        result = np.zeros(RESULT_SIZE, dtype=np.int64)
         row = out[c]
         for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
             rng.seed_stream(state, seed, t, rng.DICE)
-            if params[S.E_ROLLS] != 0:
-                if params[S.E_AUTOMATIC] != 0 or d6_at_least(state, params[S.E_AVOID_TARGET]):
-                    row[AVOIDED] += 1
-                    continue
-            if effect == S.EFFECT_DAMAGE:
-                through, after, knocked_out, deformation = take_damage(
-                    state, value, target, params[S.E_RESIST], durability, start_tokens,
-                    params[S.E_HEALTH], params[S.E_RADIATION], params[S.E_RADIATION_MAX],
-                    params[S.E_WILLPOWER])
-                row[KNOCKED_OUT if knocked_out else HAPPENED] += 1
-                row[DEFORMATION] += deformation
+            resolve_event(state, params, result)
+            row[result[R_OUTCOME]] += 1
+            if result[R_OUTCOME] == AVOIDED:
+                continue
+            if params[S.E_EFFECT] == S.EFFECT_DAMAGE:
+                row[DEFORMATION] += result[R_DEFORMATION]
                 col = SUM_HEALTH
                 if target == S.TARGET_RADIATION:
                     col = SUM_RADIATION
                 elif target == S.TARGET_WILLPOWER:
                     col = SUM_PSI
-                row[col] += through
-                row[col + 1] += through * through
-                if durability > 0 and start_tokens < durability and after >= durability:
-                    row[DESTROYED] += 1
-            else:
-                row[HAPPENED] += 1
-                if effect == S.EFFECT_LOST_DAY:
-                    row[SUM_DAYS] += value
-                    row[SUM_DAYS_SQ] += value * value
-                elif effect == S.EFFECT_EMISSION_TOKENS:
-                    row[SUM_TOKENS] += value
-                    row[SUM_TOKENS_SQ] += value * value
+                lost = result[R_LOST]
+                row[col] += lost
+                row[col + 1] += lost * lost
+                row[DESTROYED] += result[R_DESTROYED]
+            row[SUM_DAYS] += result[R_DAYS]
+            row[SUM_DAYS_SQ] += result[R_DAYS] * result[R_DAYS]
+            row[SUM_TOKENS] += result[R_TOKENS]
+            row[SUM_TOKENS_SQ] += result[R_TOKENS] * result[R_TOKENS]

@@ -20,9 +20,8 @@ order, so results are bit-identical for any thread count (chunking is planned
 from the trial count only, :mod:`sim.kernels.chunks`).
 
 The one-trial logic is the scalar functions of the single-variant kernels
-(:func:`sim.kernels.combat.fight`, :func:`sim.kernels.anomaly.encounter`) and
-:func:`resolve_event`, which mirrors :func:`sim.kernels.event.event_kernel`
-line for line (that kernel has no scalar function).
+(:func:`sim.kernels.combat.fight`, :func:`sim.kernels.anomaly.encounter`,
+:func:`sim.kernels.event.resolve_event`): each rule is written once.
 """
 
 from __future__ import annotations
@@ -32,11 +31,12 @@ from numba import prange
 
 from sim.encounter import spec as S
 from sim.kernels import combat as _combat
+from sim.kernels import event as _event
 from sim.kernels import rng
 from sim.kernels._jit import jit, pjit
-from sim.kernels.anomaly import encounter, take_damage
+from sim.kernels.anomaly import encounter
 from sim.kernels.combat import CAPPED, fight
-from sim.kernels.dice import d6_at_least
+from sim.kernels.event import resolve_event
 
 # Length of fight()'s result buffer; read from the combat module so that a longer
 # buffer there (more per-fight values) cannot make fight() write past ours.
@@ -77,12 +77,6 @@ E_TOKENS = 8
 E_DESTROYED = 9
 EVENT_METRICS = 10
 
-# resolve_event outcomes (the event kernel's columns).
-EV_AVOIDED = 0
-EV_HAPPENED = 1
-EV_KNOCKED_OUT = 2
-
-
 @jit
 def accumulate(row, x):
     """Add one trial's metrics ``x`` (V, M) to a chunk's sums ``row`` (V, N_SUMS, M)."""
@@ -95,44 +89,6 @@ def accumulate(row, x):
                 d = a - x[0, m]
                 row[v, DIFF, m] += d
                 row[v, DIFF_SQ, m] += d * d
-
-
-@jit
-def resolve_event(state, params, result):
-    """Resolve one draw of an event card (Z-08..Z-10); fills ``result``.
-
-    Mirrors :func:`sim.kernels.event.event_kernel` for one trial: the
-    avoidance roll (none for a card without one; automatic with the Torsion
-    scanner, Z-09), then the effect. ``result`` (int64, length 6) =
-    (outcome ``EV_*``, points taken after the armour on ``params[E_TARGET]``,
-    deformation, armour destroyed, days lost, Emission tokens).
-    """
-    for i in range(result.shape[0]):
-        result[i] = 0
-    if params[S.E_ROLLS] != 0:
-        if params[S.E_AUTOMATIC] != 0 or d6_at_least(state, params[S.E_AVOID_TARGET]):
-            result[0] = EV_AVOIDED
-            return
-    effect = params[S.E_EFFECT]
-    value = params[S.E_VALUE]
-    durability = params[S.E_DURABILITY]
-    start_tokens = params[S.E_TOKENS]
-    result[0] = EV_HAPPENED
-    if effect == S.EFFECT_DAMAGE:
-        through, after, knocked_out, deformation = take_damage(
-            state, value, params[S.E_TARGET], params[S.E_RESIST], durability, start_tokens,
-            params[S.E_HEALTH], params[S.E_RADIATION], params[S.E_RADIATION_MAX],
-            params[S.E_WILLPOWER])
-        if knocked_out:
-            result[0] = EV_KNOCKED_OUT
-        result[1] = through
-        result[2] = deformation
-        if durability > 0 and start_tokens < durability and after >= durability:
-            result[3] = 1
-    elif effect == S.EFFECT_LOST_DAY:
-        result[4] = value
-    elif effect == S.EFFECT_EMISSION_TOKENS:
-        result[5] = value
 
 
 @pjit
@@ -252,7 +208,7 @@ def paired_event_kernel(seed, n_trials, chunk_size, params, weights, out):
     n_cards = params.shape[1]
     for c in prange(out.shape[0]):
         state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
-        result = np.zeros(6, dtype=np.int64)
+        result = np.zeros(_event.RESULT_SIZE, dtype=np.int64)
         x = np.zeros((n_var, out.shape[3]), dtype=np.float64)
         row = out[c]
         for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
@@ -265,16 +221,16 @@ def paired_event_kernel(seed, n_trials, chunk_size, params, weights, out):
                     p = params[v, k]
                     rng.seed_stream(state, seed, t, rng.DICE)
                     resolve_event(state, p, result)
-                    x[v, result[0]] += w
+                    x[v, result[_event.R_OUTCOME]] += w
                     target = p[S.E_TARGET]
                     col = E_HEALTH
                     if target == S.TARGET_RADIATION:
                         col = E_RADIATION
                     elif target == S.TARGET_WILLPOWER:
                         col = E_PSI
-                    x[v, col] += w * result[1]
-                    x[v, E_DEFORMATION] += w * result[2]
-                    x[v, E_DESTROYED] += w * result[3]
-                    x[v, E_DAYS] += w * result[4]
-                    x[v, E_TOKENS] += w * result[5]
+                    x[v, col] += w * result[_event.R_LOST]
+                    x[v, E_DEFORMATION] += w * result[_event.R_DEFORMATION]
+                    x[v, E_DESTROYED] += w * result[_event.R_DESTROYED]
+                    x[v, E_DAYS] += w * result[_event.R_DAYS]
+                    x[v, E_TOKENS] += w * result[_event.R_TOKENS]
             accumulate(row, x)

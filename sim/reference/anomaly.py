@@ -59,21 +59,23 @@ def _hurt(target: int, through: int, health: int, willpower: int, radiation: int
 def encounter(spec: AnomalySpec, rand: random.Random, deck_rand: random.Random) -> AnomalyResult:
     """Resolve one anomaly encounter exactly as the rules read."""
     # P-31: notice the anomaly.
-    perceived = pool_test(rand, spec.perception, spec.success_on, spec.perception_need)
+    perceived = pool_test(rand, spec.perception, spec.perception_face, spec.perception_need)
     if perceived and not spec.enter:
         return AnomalyResult("avoided", True, 0, False, 0, False)
     # P-32, P-33: one Agility test; P-36: a bonus die after a pass on a voluntary entry.
     dice = spec.agility + (spec.bonus_dice if perceived else 0)
     lost, knocked_out, deformation = 0, False, False
-    if not pool_test(rand, dice, spec.success_on, spec.agility_need):
+    if not pool_test(rand, dice, spec.agility_face, spec.agility_need):
         lost = _through_armor(rand, spec.damage, spec.effective_resist, spec.durability,
                               spec.tokens)
         knocked_out, deformation = _hurt(spec.target, lost, spec.health, spec.willpower,
                                          spec.radiation, spec.radiation_max)
     outcome = "knocked_out" if knocked_out else "damaged" if lost else "unharmed"
-    # P-34 trophy unless knocked out; P-35 draw until the anomaly's type turns up.
+    # P-34 trophy unless knocked out; P-07/P-35 a find test, then draw until the
+    # anomaly's type turns up.
     draws, found = 0, False
-    if not knocked_out and spec.artifact >= 0:
+    if (not knocked_out and spec.artifact >= 0
+            and pool_test(rand, spec.find_pool, spec.find_face, spec.find_need)):
         deck = [t for t, n in enumerate(spec.deck) for _ in range(n)]
         deck_rand.shuffle(deck)
         for card in deck:

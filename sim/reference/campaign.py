@@ -14,7 +14,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from sim.campaign.compile import CampaignArrays
+from sim.campaign.compile import CampaignArrays, weapon_subsets
 from sim.campaign.scenario import Scenario
 from sim.encounter import spec as S
 from sim.encounter.combat import CombatPolicy, compile_combat
@@ -40,6 +40,7 @@ class Stalker:
     deformations: int = 0
     armor_tokens: int = 0
     objective: int = 0
+    weapons: int = 0
     knocked_down: int = 0
     lost: int = 0
     trophies_mutant: int = 0
@@ -67,7 +68,8 @@ class Game:
         cp = arrays.cp
         self.me = Stalker(pos=int(cp[K.C_START]), health=int(cp[K.C_HEALTH]),
                           willpower=int(cp[K.C_WILLPOWER]), rubles=int(cp[K.C_RUBLES]),
-                          items=[int(x) for x in arrays.item_start])
+                          items=[int(x) for x in arrays.item_start],
+                          weapons=int(cp[K.C_WEAPONS]))
         self.enemies = [int(x) for x in arrays.e_count]
         self.anomalies = [int(x) for x in arrays.a_count]
         self.events = [int(x) for x in arrays.ev_count]
@@ -136,11 +138,25 @@ class Game:
         self.pay_heal()
 
     def lose_half(self) -> None:
-        """Lose half of all items and artefacts, rounded in his favour, cheapest first (P-37)."""
-        lose = (sum(self.me.items) + self.me.artifacts) // 2
-        for i in self.a.item_order:
-            while lose > 0 and self.me.items[i] > 0:
-                self.me.items[i] -= 1
+        """Lose half of all belongings, rounded in his favour, cheapest first (P-37).
+
+        Items, weapons, the armour (unless destroyed) and, last, artefacts.
+        """
+        me, durability = self.me, int(self.cp[K.C_DURABILITY])
+        weapons = [j for j in range(64) if me.weapons >> j & 1]
+        armor = me.armor_tokens < durability
+        lose = (sum(me.items) + len(weapons) + armor + me.artifacts) // 2
+        for kind, i in self.a.lose_order:
+            if kind == K.BELONG_ITEM:
+                while lose > 0 and me.items[i] > 0:
+                    me.items[i] -= 1
+                    lose -= 1
+            elif kind == K.BELONG_WEAPON:
+                if lose > 0 and i in weapons:
+                    me.weapons &= ~(1 << int(i))
+                    lose -= 1
+            elif lose > 0 and armor:
+                me.armor_tokens = durability
                 lose -= 1
         if lose > 0 and self.me.artifacts > 0:
             self.me.artifact_value -= self.me.artifact_value * lose // self.me.artifacts
@@ -182,18 +198,28 @@ class Game:
             self.recover()
 
     # --- encounters --------------------------------------------------------------------
+    def heals_in_combat(self, i: int) -> bool:
+        """Stimulants heal in a fight (Z-12); medkits under combat.medkits_in_combat (P-24)."""
+        effect = self.a.item_effect[i]
+        return effect == K.ITEM_STIMULANT or (effect == K.ITEM_MEDKIT
+                                              and bool(self.cp[K.C_MEDKITS_IN_COMBAT]))
+
     def fight(self, enemy: int, sneak: bool) -> str:
         """Fight an enemy card with the current Health, armour and stimulants (P-16..P-29)."""
         me = self.me
-        base = self.fights[enemy]
+        base = self.fights[me.weapons, enemy]
         psi = bool(self.a.e_psi[enemy])
         stimulants = ()
         if not psi:
             for i, n in enumerate(me.items):
-                if self.a.item_effect[i] == K.ITEM_STIMULANT:
+                if self.heals_in_combat(i):
                     stimulants += (int(self.a.item_value[i]),) * n
         escape = self.best(K.ITEM_ESCAPE)
         rating = int(self.a.item_value[escape]) if escape >= 0 else 0
+        if (escape >= 0 and sneak and self.cp[K.C_ESCAPE_ITEMS_CONSUMED]
+                and base.avoid_rule == S.AVOID_REPUTATION):
+            me.items[escape] -= 1  # Z-15: used on the avoid roll, under escape.items_consumed
+            me.tally["items_used"] += 1
         spec = replace(base, start_health=me.willpower if psi else me.health,
                        tokens=me.armor_tokens, sneak=sneak, stimulants=stimulants[:63],
                        escape_target=int(self.cp[K.C_REPUTATION]) - rating)
@@ -206,7 +232,7 @@ class Game:
             used = result.stimulants
             me.tally["items_used"] += used
             for i, n in enumerate(me.items):
-                if self.a.item_effect[i] == K.ITEM_STIMULANT:
+                if self.heals_in_combat(i):
                     take = min(n, used)
                     me.items[i] -= take
                     used -= take
@@ -258,14 +284,12 @@ class Game:
         me.tally["events"] += 1
         if a.ev_avoid[card] > 0:
             best = self.best(K.ITEM_EVENT)
-            shift, automatic = 0, False
-            if best >= 0:
-                automatic = a.item_value[best] < 0
-                shift = 0 if automatic else int(a.item_value[best])
-                if self.cp[K.C_EVENT_ITEMS_CONSUMED]:
-                    me.items[best] -= 1
-                    me.tally["items_used"] += 1
-            if automatic or _roll(self.rand) >= a.ev_avoid[card] - shift:
+            shift = int(a.item_value[best]) if best >= 0 else 0
+            if best >= 0 and self.cp[K.C_EVENT_ITEMS_CONSUMED]:
+                me.items[best] -= 1
+                me.tally["items_used"] += 1
+            # Z-09: the Torsion scanner (AUTO_SHIFT) avoids without a roll.
+            if shift >= S.AUTO_SHIFT or _roll(self.rand) >= a.ev_avoid[card] - shift:
                 return
         effect, value = int(a.ev_effect[card]), int(a.ev_value[card])
         if effect == S.EFFECT_DAMAGE:
@@ -308,16 +332,21 @@ class Game:
             if card >= 0 and not self.anomaly(card):
                 self.anomalies[card] += 1
 
-    def trade(self) -> None:
-        """Sell trophies and artefacts, then shop (P-11, P-26..P-28)."""
+    def trade(self, faction: int) -> None:
+        """Sell trophies and artefacts, then shop (P-11, P-26..P-28).
+
+        Duty buys mutant and animal trophies, Freedom stalker trophies, each
+        only at its own base; artefacts sell at any base.
+        """
         me, cp = self.me, self.cp
         me.tally["trades"] += 1
         lot = max(int(cp[K.C_TROPHY_LOT]), 1)
-        lots = me.trophies_mutant // lot
-        me.rubles += lots * int(cp[K.C_TROPHY_PRICE])
-        me.trophies_mutant -= lots * lot
+        if faction == K.FACTION_DUTY:
+            lots = me.trophies_mutant // lot
+            me.rubles += lots * int(cp[K.C_TROPHY_PRICE])
+            me.trophies_mutant -= lots * lot
         gear = max(int(cp[K.C_GEAR_LOT]), 1)
-        if cp[K.C_GEAR_ITEM] >= 0:
+        if faction == K.FACTION_FREEDOM and cp[K.C_GEAR_ITEM] >= 0:
             while me.trophies_stalker >= gear:
                 me.trophies_stalker -= gear
                 me.items[int(cp[K.C_GEAR_ITEM])] += 1
@@ -360,7 +389,7 @@ class Game:
             me.pos = h
             kind = int(a.loc_kind[h])
             if kind == BASE:
-                self.trade()
+                self.trade(int(a.faction[h]))
             elif kind in (OPEN, SECRET, COMPLEX):
                 self.enter(h, kind)
                 self.conditions()
@@ -439,7 +468,7 @@ class Game:
         wounds, doses, psi = self.accumulated if cp[K.C_ACCUMULATE] else card
         self.hurt(wounds, S.TARGET_HEALTH, int(a.em_wound_resist[k]))
         self.hurt(doses, S.TARGET_RADIATION, int(a.em_rad_resist[k]))
-        me.willpower -= psi
+        self.hurt(psi, S.TARGET_WILLPOWER, int(a.em_psi_resist[k]))
 
     def play(self, observer=None) -> tuple[str, int]:
         """Play days until the game ends; returns (end, day).
@@ -474,12 +503,14 @@ class Game:
 
 
 def reference_fights(scenario: Scenario, arrays: CampaignArrays) -> dict:
-    """A CombatSpec per enemy card index of ``arrays`` (the fights the game starts from)."""
+    """A CombatSpec per (weapons still held as a bit mask, enemy card index of ``arrays``)."""
     rs, policy = scenario.ruleset, scenario.policy
     combat = CombatPolicy(sneak=policy.sneak, flee_at=policy.flee_at, heal_at=policy.heal_at)
     names = [n for n, c in rs.enemies.items() if c.wound_type != "radiation"]
-    return {i: compile_combat(rs, scenario.stalker, name, scenario.armor, scenario.weapons,
-                              (), combat) for i, name in enumerate(names)}
+    return {(mask, i): compile_combat(rs, scenario.stalker, name, scenario.armor, held, (),
+                                      combat)
+            for mask, held in enumerate(weapon_subsets(scenario.weapons))
+            for i, name in enumerate(names)}
 
 
 def simulate(scenario: Scenario, arrays: CampaignArrays, n_trials: int, seed: int) -> Counter:

@@ -35,20 +35,21 @@ def fight(spec: CombatSpec, rand: random.Random) -> FightResult:
 
     if spec.sneak:
         if spec.avoid_rule == AVOID_STEALTH:
-            avoided = pool_test(rand, spec.stealth, spec.success_on, spec.vigilance)
+            avoided = pool_test(rand, spec.stealth, spec.stealth_face, spec.vigilance)
         else:
             avoided = rand.randint(1, 6) >= spec.escape_target
         if avoided:
             return result("avoided", 0)
 
     for rnd in range(1, spec.max_rounds + 1):
-        # Stimulants need no hands and work in combat (Z-12, P-24), capped at maximum (Z-14).
+        # Stimulants (and medkits under combat.medkits_in_combat) need no hands and work
+        # in combat (Z-12, P-24), capped at maximum (Z-14).
         while stims < len(spec.stimulants) and health <= spec.heal_at and health < spec.health:
             health = min(spec.health, health + spec.stimulants[stims])
             stims += 1
         if rnd >= 2 and 0 < spec.flee_at and health <= spec.flee_at:
             # P-21: a Stealth test instead of attacking; a failure costs the enemy's damage.
-            if pool_test(rand, spec.stealth, spec.success_on, spec.vigilance):
+            if pool_test(rand, spec.stealth, spec.stealth_face, spec.vigilance):
                 return result("fled", rnd)
         else:
             # P-23, P-29: the best weapons within two hands for this round.

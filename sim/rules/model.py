@@ -53,7 +53,11 @@ class Enemy:
 
 @dataclass(frozen=True)
 class Anomaly:
-    """An anomaly card (P-30 to P-36). ``artifact_type`` empty: yields no artefact."""
+    """An anomaly card (P-30 to P-36). ``artifact_type`` empty: yields no artefact.
+
+    ``find`` is the modifier of the artefact find test on this card (P-07, P-35);
+    None = the ruleset's ``anomaly.find_need``.
+    """
 
     name: str
     count: int
@@ -62,6 +66,7 @@ class Anomaly:
     agility: int
     damage: int
     damage_type: str
+    find: int | None = None
     notes: str = ""
 
 

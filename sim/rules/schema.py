@@ -124,6 +124,8 @@ TABLES: dict[str, tuple[Column, ...]] = {
         _int("agility", 0, POOL),  # P-32
         _int("damage", 0, POOL),  # P-32
         _enum("damage_type", DAMAGE_TYPES),  # P-32
+        # P-07, P-35: the find test's modifier from the card text; empty = anomaly.find_need
+        _int("find", 0, POOL, required=False, blank=True),
         NOTES,
     ),
     "armor": (
@@ -258,6 +260,9 @@ class Param:
 
 PARAMS: tuple[Param, ...] = (
     Param("dice", "success_on", int, 5, 2, 6, "Gap: test procedure (seed 001); P-02"),
+    Param("dice", "modifier", str, "successes",
+          rules="P-16, P-31, P-32; Gap: what a test's modifier does",
+          choices=("successes", "face")),
     Param("movement", "base_steps", int, 6, 1, 30, "Z-19"),
     Param("movement", "epicentre_cost", int, 5, 1, 30, "Z-03; Gap: Epicentre hex costs"),
     Param("movement", "road_change_cost", int, 2, 0, 30, "Z-26; Gap: replace or add (add)"),
@@ -280,7 +285,14 @@ PARAMS: tuple[Param, ...] = (
     Param("combat", "melee_weapons_vs_ranged", bool, False,
           rules="Gap: melee weapons against non-Melee enemies (P-29)"),
     Param("combat", "max_rounds", int, 100, 1, 10_000, "safety cap (P-18)"),
+    Param("combat", "medkits_in_combat", bool, False,
+          rules="P-24 (seed 001) vs Z-12 (seed 000): medkits usable in combat"),
     Param("anomaly", "voluntary_bonus_dice", int, 1, 0, 10, "P-36"),
+    Param("anomaly", "find_attribute", str, "perception",
+          rules="P-07, P-35; Gap: the 'appropriate test' of the artefact search",
+          choices=("perception", "agility", "intellect", "stealth", "combat")),
+    Param("anomaly", "find_need", int, 1, 0, 10,
+          "P-07, P-35: 'has a chance to find'; Gap: the test's modifier (0 = certain)"),
     Param("armor", "absorbs_radiation", bool, True, rules="P-01, P-03; Gap: radiation procedure"),
     Param("armor", "absorbs_psi", bool, True, rules="Gap: armour against mental disturbances"),
     Param("economy", "stalker_trophy_lot", int, 5, 1, 99, "P-27"),
