@@ -12,6 +12,7 @@ from typing import NoReturn
 import click
 import pandas as pd
 
+from sim.paths import resolve_ruleset
 from sim.rules import Ruleset, RulesetError, load_ruleset
 
 FORMATS = ("table", "json", "csv")
@@ -42,7 +43,8 @@ def threads_option(func: Callable) -> Callable:
 def rules_option(func: Callable) -> Callable:
     """``--rules DIR``: the ruleset folder (default: the bundled base set)."""
     return click.option("--rules", "rules_dir", type=click.Path(path_type=Path), default=None,
-                        help="Ruleset folder (default: the bundled base set).")(func)
+                        help="Ruleset folder, or a bundled ruleset's name (default: base); "
+                             "write ./base for a local folder of that name.")(func)
 
 
 def format_option(func: Callable) -> Callable:
@@ -54,7 +56,7 @@ def format_option(func: Callable) -> Callable:
 def load_rules_or_exit(path: Path | None) -> Ruleset:
     """Load a ruleset; on problems print every one of them and exit with status 2."""
     try:
-        return load_ruleset(path)
+        return load_ruleset(resolve_ruleset(path))
     except RulesetError as error:
         exit_with_problems(error)
 
