@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import multiprocessing
 import os
 import re
@@ -54,7 +55,7 @@ Rows = Mapping[str, Any] | Sequence[Mapping[str, Any]] | pd.DataFrame
 Experiment = Callable[[Ruleset, Mapping[str, Any], int, int], Rows]
 """``(ruleset, params, trials, seed) -> rows``: one grid point's flat result rows."""
 
-_RANGE = re.compile(r"\s*([+-]?\d+)\s*\.\.\s*([+-]?\d+)\s*")
+_RANGE = re.compile(r"\s*([+-]?\d{1,18})\s*\.\.\s*([+-]?\d{1,18})\s*")
 MAX_POINTS = 10_000
 
 
@@ -101,7 +102,13 @@ class Vary:
             low, high = int(match.group(1)), int(match.group(2))
             if low > high:
                 raise SweepError(f"--vary {text!r}: range {low}..{high} is empty")
+            if high - low >= MAX_POINTS:  # refused before a single value is made
+                raise SweepError(f"--vary {text!r}: {high - low + 1} values; at most "
+                                 f"{MAX_POINTS} grid points are allowed")
             values = tuple(str(v) for v in range(low, high + 1))
+        elif ".." in spec:
+            raise SweepError(f"--vary {text!r}: a range is two integers of at most 18 digits, "
+                             "e.g. 2..6")
         else:
             values = tuple(v.strip() for v in spec.split(","))
             if any(v == "" for v in values):
@@ -119,11 +126,11 @@ def grid(varies: Sequence[Vary]) -> list[tuple[str, ...]]:
     paths = [v.path for v in varies]
     if len(set(paths)) != len(paths):
         raise SweepError("the same cell is varied twice: " + ", ".join(paths))
-    points = [tuple(f"{v.path}={value}" for v, value in zip(varies, combo, strict=True))
-              for combo in itertools.product(*(v.values for v in varies))]
-    if len(points) > MAX_POINTS:
-        raise SweepError(f"the grid has {len(points)} points; at most {MAX_POINTS} are allowed")
-    return points
+    size = math.prod(len(v.values) for v in varies)
+    if size > MAX_POINTS:  # counted, not built: a 10**9-point grid is refused in kilobytes
+        raise SweepError(f"the grid has {size} points; at most {MAX_POINTS} are allowed")
+    return [tuple(f"{v.path}={value}" for v, value in zip(varies, combo, strict=True))
+            for combo in itertools.product(*(v.values for v in varies))]
 
 
 # --- experiments ------------------------------------------------------------------------------

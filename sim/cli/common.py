@@ -18,12 +18,22 @@ from sim.rules import Ruleset, RulesetError, load_ruleset
 FORMATS = ("table", "json", "csv")
 DEFAULT_TRIALS = 1_000_000
 DEFAULT_SEED = 20261129
+MAX_TRIALS = 10**12
+"""Most trials one command runs: hours of kernel time already, and far inside int64."""
+MAX_SMALL = 1000
+"""Bound of every other integer option (Health, thresholds, dice, workers, threads)."""
+
+
+def small_int(low: int = 0) -> click.IntRange:
+    """An integer option from ``low`` to :data:`MAX_SMALL`, so kernels never see an overflow."""
+    return click.IntRange(min=low, max=MAX_SMALL)
 
 
 def trials_option(default: int = DEFAULT_TRIALS) -> Callable:
     """``--trials N``: number of Monte Carlo trials."""
-    return click.option("--trials", type=click.IntRange(min=1), default=default,
-                        show_default=True, help="Number of Monte Carlo trials.")
+    return click.option("--trials", type=click.IntRange(min=1, max=MAX_TRIALS), default=default,
+                        show_default=True,
+                        help=f"Number of Monte Carlo trials (at most {MAX_TRIALS:.0e}).")
 
 
 def seed_option(func: Callable) -> Callable:
@@ -35,7 +45,7 @@ def seed_option(func: Callable) -> Callable:
 
 def threads_option(func: Callable) -> Callable:
     """``--threads K``: kernel threads; never changes a result."""
-    return click.option("--threads", type=click.IntRange(min=1), default=None,
+    return click.option("--threads", type=small_int(1), default=None,
                         help="Threads for the kernels (default: all cores). "
                              "Results do not depend on it.")(func)
 

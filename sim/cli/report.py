@@ -28,7 +28,7 @@ def _input_errors() -> tuple[type[Exception], ...]:
 @click.command()
 @click.argument("scenario", required=False)
 @common.trials_option(build.DEFAULT_TRIALS)
-@click.option("--campaign-trials", type=click.IntRange(min=1),
+@click.option("--campaign-trials", type=click.IntRange(min=1, max=common.MAX_TRIALS),
               default=build.DEFAULT_CAMPAIGN_TRIALS, show_default=True,
               help="Games for the campaign statistics.")
 @common.seed_option

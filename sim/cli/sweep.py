@@ -69,9 +69,9 @@ def _progress(done: int, total: int) -> None:
               help="Item carried (repeatable; combat and event, as in those commands).")
 @click.option("--sneak", type=click.Choice(SNEAK_POLICIES), default="always", show_default=True,
               help="Try to avoid fights first, or fight for the trophy (combat).")
-@click.option("--flee-at", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--flee-at", type=common.small_int(0), default=0, show_default=True,
               help="From round 2, flee at this Health or less (combat; 0 = never).")
-@click.option("--heal-at", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--heal-at", type=common.small_int(0), default=0, show_default=True,
               help="Use stimulants at this Health or less (combat; 0 = never).")
 @click.option("--enter", is_flag=True, default=False,
               help="Enter anomalies on purpose after noticing them (anomaly).")
@@ -81,7 +81,7 @@ def _progress(done: int, total: int) -> None:
               help="Metric printed and plotted.")
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Results folder to create (default: results/sweep-<timestamp>/).")
-@click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1,
+@click.option("--workers", type=common.small_int(1), default=os.cpu_count() or 1,
               show_default="the number of cores",
               help="Local worker processes; results do not depend on it.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
