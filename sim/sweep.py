@@ -38,6 +38,7 @@ import math
 import multiprocessing
 import os
 import re
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -474,15 +475,40 @@ def run_sweep(rules: str | Path | Ruleset | None, varies: Sequence[Vary | str],
                        wall_s=wall, metrics=tuple(metric_names(table)))
 
 
+def _exit_with_parent(parent: int) -> None:
+    """Pool initializer: end this worker as soon as the sweep's process is gone.
+
+    A parent killed outright (SIGKILL) cannot stop its workers, and a worker in
+    the middle of a long point would run on as an orphan; a daemon thread
+    notices the new parent id and ends the worker.
+    """
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def _run_pool(tasks: list[_Task], workers: int, progress) -> list:
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=context) as pool:
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=context,
+                               initializer=_exit_with_parent, initargs=(os.getpid(),))
+    try:
         futures = [pool.submit(_run_point, t) for t in tasks]
         outputs = []
         for future in futures:
             outputs.append(future.result())
             if progress is not None:
                 progress(len(outputs), len(tasks))
+    except BaseException:
+        # Stopped, interrupted or failed: waiting for running points would only delay the
+        # cleanup, so the workers are ended now (the executor has no public way to do it).
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     return outputs
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import math
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import NoReturn
 
@@ -83,6 +84,27 @@ def report_problems(error: RulesetError) -> None:
         click.echo(str(problem), err=True)
     n = len(error.problems)
     click.echo(f"zonesim: {n} problem{'s' if n != 1 else ''} in the ruleset", err=True)
+
+
+@contextmanager
+def writing_results() -> Iterator[None]:
+    """Run a command that writes a results folder: file-system faults and stop signals
+    become one line, with nothing left behind.
+
+    A :class:`~sim.report.staging.WriteError` (read-only folder, permission
+    denied, disk full) exits with status 1; SIGTERM or SIGHUP exit with
+    128 + the signal number, after the temporary folder is removed.
+    """
+    from sim.report import staging
+
+    try:
+        with staging.stop_on_signals():
+            yield
+    except staging.WriteError as error:
+        raise click.ClickException(str(error)) from None
+    except staging.Stopped as stop:
+        click.echo(f"zonesim: {stop}; no results folder was written", err=True)
+        sys.exit(128 + stop.signum)
 
 
 def _clean(value):

@@ -58,8 +58,9 @@ def report(scenario, trials, campaign_trials, seed, out, fmt):
     progress = (lambda line: click.echo(f"zonesim report: {line}", err=True)) \
         if sys.stderr.isatty() else None
     try:
-        result = build.run_report(scenario, trials=trials, campaign_trials=campaign_trials,
-                                  seed=seed, out=out, progress=progress)
+        with common.writing_results():
+            result = build.run_report(scenario, trials=trials, campaign_trials=campaign_trials,
+                                      seed=seed, out=out, progress=progress)
     except RulesetError as error:
         common.report_problems(error)
         sys.exit(2)
