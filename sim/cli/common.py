@@ -53,7 +53,7 @@ def threads_option(func: Callable) -> Callable:
 
 def rules_option(func: Callable) -> Callable:
     """``--rules DIR``: the ruleset folder (default: the bundled base set)."""
-    return click.option("--rules", "rules_dir", type=click.Path(path_type=Path), default=None,
+    return click.option("--rules", "rules_dir", type=click.Path(), default=None,
                         help="Ruleset folder, or a bundled ruleset's name (default: base); "
                              "write ./base for a local folder of that name.")(func)
 
@@ -64,7 +64,7 @@ def format_option(func: Callable) -> Callable:
                         show_default=True, help="Output format.")(func)
 
 
-def load_rules_or_exit(path: Path | None) -> Ruleset:
+def load_rules_or_exit(path: str | Path | None) -> Ruleset:
     """Load a ruleset; on problems print every one of them and exit with status 2."""
     try:
         return load_ruleset(resolve_ruleset(path))

@@ -216,7 +216,7 @@ def compare_event(stalker, event_name, armor, items, health, willpower, radiatio
 @variant_options
 @common.trials_option(CAMPAIGN_TRIALS)
 @common.seed_option
-@click.option("--rules", "rules_dir", type=click.Path(path_type=Path), default=None,
+@click.option("--rules", "rules_dir", type=click.Path(), default=None,
               help="Ruleset folder to use instead of the scenario's.")
 @common.format_option
 @common.threads_option

@@ -91,17 +91,20 @@ def clean_stale(folder: Path) -> list[Path]:
     return removed
 
 
-def _make_parents(folder: Path) -> list[Path]:
-    """Create ``folder`` and its missing parents; return those created, deepest first."""
+def _make_parents(final: Path) -> list[Path]:
+    """Create the parents of ``final`` that are missing; return them, deepest first."""
+    folder = final.parent
     missing = []
     for parent in (folder, *folder.parents):
         if parent.exists():
+            if not parent.is_dir():
+                raise WriteError(final, f"{parent} is not a folder")
             break
         missing.append(parent)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise WriteError(folder, _cause(exc)) from None
+        raise WriteError(final, _cause(exc)) from None
     return missing
 
 
@@ -129,7 +132,7 @@ def _rename(temp: Path, final: Path) -> Path:
 def probe(final: Path) -> None:
     """Check before a long run that a folder can be made beside ``final`` (WriteError if not)."""
     final = Path(final)
-    made = _make_parents(final.parent)
+    made = _make_parents(final)
     try:
         Path(tempfile.mkdtemp(prefix=f".{final.name}.{os.getpid()}.", suffix=".tmp",
                               dir=final.parent)).rmdir()
@@ -149,7 +152,7 @@ def staged(final: Path) -> Iterator[Staged]:
     :class:`WriteError`.
     """
     final = Path(final)
-    made = _make_parents(final.parent)
+    made = _make_parents(final)
     clean_stale(final.parent)
     try:
         temp = Path(tempfile.mkdtemp(prefix=f".{final.name}.{os.getpid()}.", suffix=".tmp",
