@@ -408,7 +408,7 @@ def test_report_stopped_by_a_signal_leaves_nothing(tmp_path, signum):
         raise
     assert proc.returncode == 128 + signum, err
     assert "Traceback" not in err and "no results folder was written" in err
-    assert list((tmp_path / "results").iterdir()) == []
+    assert not (tmp_path / "results").exists()  # made for this run, removed with it
 
 
 def test_report_killed_is_cleaned_by_the_next_command(tmp_path):
