@@ -458,3 +458,25 @@ def test_library_errors_carry_every_problem(tmp_path):
         load_scenario(path)
     keys = {p.column for p in info.value.problems}
     assert {"stalker", "stalkers"} <= keys
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    (f"[targets]\nknocked_out = [0, {HUGE}]\n", "t.toml:2: an integer has thousands of digits"),
+    ("[targets]\nx = " + "[" * 3000 + "]" * 3000 + "\n", "t.toml:2: arrays or tables nested"),
+    (b"[targets]\n\xff = 1\n", "t.toml:2: not UTF-8"),
+])
+def test_targets_file_faults_are_target_errors(tmp_path, text, expected):
+    from sim.targets import TargetError, load_targets
+    path = tmp_path / "t.toml"
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    with pytest.raises(TargetError, match=expected.replace("(", r"\(")):
+        load_targets(path)
+
+
+def test_targets_file_fifo_is_refused(tmp_path):
+    code = ("from sim.targets import TargetError, load_targets\n"
+            "try:\n    load_targets('t.toml')\nexcept TargetError as e:\n    print(e)\n")
+    os.mkfifo(tmp_path / "t.toml")
+    result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                            text=True, timeout=60)
+    assert "t.toml: is not a regular file" in result.stdout
