@@ -45,9 +45,22 @@ def announce_compile(kernel) -> None:
     if kernel.signatures or name in _announced or _is_cached(kernel):
         return
     _announced.add(name)
-    where = os.environ.get("NUMBA_CACHE_DIR", "numba's __pycache__")
-    print(f"zonesim: compiling kernel {name} (first run only; cached in {where})",
-          file=sys.stderr, flush=True)
+    where = cache_folder(kernel)
+    note = "not cached: no writable cache folder" if where is None else \
+        f"first run only; cached in {where}"
+    print(f"zonesim: compiling kernel {name} ({note})", file=sys.stderr, flush=True)
+
+
+def cache_folder(kernel) -> str | None:
+    """The folder numba actually caches ``kernel`` in, or None when it is not cached.
+
+    ``NUMBA_CACHE_DIR`` may be unwritable, in which case numba quietly falls back
+    to ``__pycache__`` beside the source or a per-user folder; the notice names
+    the folder in use, not the one asked for.
+    """
+    cache = getattr(kernel, "_cache", None)
+    path = getattr(cache, "_cache_path", None)
+    return None if path is None else str(path)
 
 
 @contextmanager

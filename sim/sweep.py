@@ -34,9 +34,11 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import multiprocessing
 import os
 import re
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -54,7 +56,7 @@ Rows = Mapping[str, Any] | Sequence[Mapping[str, Any]] | pd.DataFrame
 Experiment = Callable[[Ruleset, Mapping[str, Any], int, int], Rows]
 """``(ruleset, params, trials, seed) -> rows``: one grid point's flat result rows."""
 
-_RANGE = re.compile(r"\s*([+-]?\d+)\s*\.\.\s*([+-]?\d+)\s*")
+_RANGE = re.compile(r"\s*([+-]?\d{1,18})\s*\.\.\s*([+-]?\d{1,18})\s*")
 MAX_POINTS = 10_000
 
 
@@ -101,7 +103,13 @@ class Vary:
             low, high = int(match.group(1)), int(match.group(2))
             if low > high:
                 raise SweepError(f"--vary {text!r}: range {low}..{high} is empty")
+            if high - low >= MAX_POINTS:  # refused before a single value is made
+                raise SweepError(f"--vary {text!r}: {high - low + 1} values; at most "
+                                 f"{MAX_POINTS} grid points are allowed")
             values = tuple(str(v) for v in range(low, high + 1))
+        elif ".." in spec:
+            raise SweepError(f"--vary {text!r}: a range is two integers of at most 18 digits, "
+                             "e.g. 2..6")
         else:
             values = tuple(v.strip() for v in spec.split(","))
             if any(v == "" for v in values):
@@ -119,11 +127,11 @@ def grid(varies: Sequence[Vary]) -> list[tuple[str, ...]]:
     paths = [v.path for v in varies]
     if len(set(paths)) != len(paths):
         raise SweepError("the same cell is varied twice: " + ", ".join(paths))
-    points = [tuple(f"{v.path}={value}" for v, value in zip(varies, combo, strict=True))
-              for combo in itertools.product(*(v.values for v in varies))]
-    if len(points) > MAX_POINTS:
-        raise SweepError(f"the grid has {len(points)} points; at most {MAX_POINTS} are allowed")
-    return points
+    size = math.prod(len(v.values) for v in varies)
+    if size > MAX_POINTS:  # counted, not built: a 10**9-point grid is refused in kilobytes
+        raise SweepError(f"the grid has {size} points; at most {MAX_POINTS} are allowed")
+    return [tuple(f"{v.path}={value}" for v, value in zip(varies, combo, strict=True))
+            for combo in itertools.product(*(v.values for v in varies))]
 
 
 # --- experiments ------------------------------------------------------------------------------
@@ -467,15 +475,40 @@ def run_sweep(rules: str | Path | Ruleset | None, varies: Sequence[Vary | str],
                        wall_s=wall, metrics=tuple(metric_names(table)))
 
 
+def _exit_with_parent(parent: int) -> None:
+    """Pool initializer: end this worker as soon as the sweep's process is gone.
+
+    A parent killed outright (SIGKILL) cannot stop its workers, and a worker in
+    the middle of a long point would run on as an orphan; a daemon thread
+    notices the new parent id and ends the worker.
+    """
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def _run_pool(tasks: list[_Task], workers: int, progress) -> list:
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=context) as pool:
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=context,
+                               initializer=_exit_with_parent, initargs=(os.getpid(),))
+    try:
         futures = [pool.submit(_run_point, t) for t in tasks]
         outputs = []
         for future in futures:
             outputs.append(future.result())
             if progress is not None:
                 progress(len(outputs), len(tasks))
+    except BaseException:
+        # Stopped, interrupted or failed: waiting for running points would only delay the
+        # cleanup, so the workers are ended now (the executor has no public way to do it).
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     return outputs
 
 

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+from sim.rules.files import decode, parse_toml, read_regular
 
 PASS = "PASS"
 FAIL = "FAIL"
@@ -185,10 +186,14 @@ def load_targets(path: str | Path) -> tuple[Target, ...]:
         If the file cannot be read or parsed, has no ``[targets]`` table, or
         an entry is invalid; the message names the file.
     """
-    try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise TargetError(f"{path}: {error}") from None
+    raw, message = read_regular(path)
+    text, line, decode_message = decode(raw) if raw is not None else (None, None, message)
+    if text is None:
+        where = f"{path}:{line}" if line else f"{path}"
+        raise TargetError(f"{where}: {decode_message}")
+    data, line, message = parse_toml(text)
+    if message is not None:
+        raise TargetError(f"{path}:{line}: {message}" if line else f"{path}: {message}")
     table = data.get("targets")
     if not isinstance(table, Mapping):
         raise TargetError(f"{path}: no [targets] table")

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import difflib
 import re
-import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 
 from sim.rules.errors import Problem
+from sim.rules.files import decode, parse_toml, read_regular
 
 _PART = r"""(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')"""
 _KEY = re.compile(rf"^({_PART}(?:\s*\.\s*{_PART})*)\s*=")
@@ -54,12 +54,20 @@ def show(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int) or (isinstance(value, str) and _INT.fullmatch(value)):
-        return str(value)
+        return _cut(str(value))
     if isinstance(value, str):
         return repr(value)
+    if isinstance(value, dict):
+        return "a table"
     if isinstance(value, list):
         return "[" + ", ".join(show(v) for v in value) + "]"
     return repr(value)
+
+
+def _cut(digits: str) -> str:
+    """A long integer shortened for a message (it may have thousands of digits)."""
+    n = len(digits.lstrip("+-"))
+    return digits if n <= 18 else f"{digits[:12]}... ({n} digits)"
 
 
 class TomlFile:
@@ -77,20 +85,20 @@ class TomlFile:
         self.problems: list[Problem] = []
         self.data: dict = {}
         self.lines: dict[str, int] = {}
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as error:
+        data, message = read_regular(path)
+        if data is None:
             self.problems.append(Problem(self.name, None, None, None,
-                                         f"cannot read file: {error.strerror}"))
+                                         f"cannot read file: {message}"))
+            return
+        text, line, message = decode(data)
+        if text is None:
+            self.problems.append(Problem(self.name, line, None, None, message))
             return
         self.lines = key_lines(text)
-        try:
-            self.data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as error:
-            match = re.search(r"line (\d+)", str(error))
-            line = int(match.group(1)) if match else None
+        self.data, line, message = parse_toml(text)
+        if message is not None:
             self.problems.append(Problem(self.name, line, None, None,
-                                         f"not valid TOML: {error}"))
+                                         f"not valid TOML: {message}"))
 
     def line(self, key: str) -> int | None:
         """Line of ``key``, or of its nearest parent table that has one."""

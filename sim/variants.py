@@ -146,7 +146,9 @@ def _param_value(p: Param, text: str) -> object:
     value: object
     if p.type is int:
         if not _INT.fullmatch(text):
-            raise VariantError(f"key '{dotted}': {text!r} is not an integer")
+            raise VariantError(f"key '{dotted}': {v.show(text)} is not an integer")
+        if len(text.lstrip("+-")) > v.MAX_DIGITS:
+            raise VariantError(f"key '{dotted}': {v.show(text)} is not in {p.lo}..{p.hi}")
         value = int(text)
     elif p.type is float:
         if not _FLOAT.fullmatch(text):

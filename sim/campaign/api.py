@@ -35,6 +35,12 @@ MEANS = {"knockouts": K.SUM_KNOCKOUTS, "concussions": K.SUM_CONCUSSIONS,
          "artifacts_found": K.SUM_ARTIFACTS, "events": K.SUM_EVENTS,
          "complexes_explored": K.SUM_COMPLEXES, "rubles_at_end": K.SUM_RUBLES}
 
+PROBABILITIES = ("p_sarcophagus", "p_survive", "p_final_emission", "p_capped")
+DAY_STATS = ("mean", "median", "p10", "p90")
+FRAME_METRICS = (*PROBABILITIES, *(f"days_{k}" for k in DAY_STATS),
+                 *(f"death_{c}" for c in DEATHS), *MEANS)
+"""Metric columns of :meth:`CampaignResult.to_frame`, known before any game is played."""
+
 
 def simulate(arrays: CampaignArrays, trials: int, seed: int, threads: int | None = None,
              chunk_size: int | None = None) -> np.ndarray:
@@ -195,11 +201,11 @@ class CampaignResult:
         """One flat row: each probability with its interval, the day statistics and means."""
         data = self.to_dict()
         row = {"scenario": self.scenario, "trials": self.trials, "seed": self.seed}
-        for key in ("p_sarcophagus", "p_survive", "p_final_emission", "p_capped"):
+        for key in PROBABILITIES:
             row[key] = data[key]["mc"]
             row[f"{key}_ci_low"] = data[key]["ci_low"]
             row[f"{key}_ci_high"] = data[key]["ci_high"]
-        for key in ("mean", "median", "p10", "p90"):
+        for key in DAY_STATS:
             row[f"days_{key}"] = data["days"][key]
         for cause in data["causes"]:
             row[f"death_{cause['cause']}"] = cause["mc"]

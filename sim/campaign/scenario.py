@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sim.paths import bundled_ruleset, configs_root
+from sim.paths import bundled_or_path, configs_root
 from sim.rules import Ruleset, RulesetError, load_ruleset
 from sim.tomlfile import TomlFile, suggest
 
@@ -19,6 +19,12 @@ BASE_SCENARIO = "base"
 SNEAK = ("always", "never")
 TOP_KEYS = {"ruleset", "stalker", "start", "stalkers", "loadout", "policy", "targets"}
 LOADOUT_KEYS = {"armor", "weapons", "items", "rubles"}
+MAX_THRESHOLD = 1000
+"""Largest policy threshold (Health, steps): far above any card, well inside int64."""
+MAX_RUBLES = 10**9
+"""Largest starting money: far above any price, well inside int64."""
+MAX_BOUND = 10**300
+"""Largest integer target bound; larger integers do not convert to float (floats may be inf)."""
 
 
 @dataclass(frozen=True)
@@ -108,13 +114,14 @@ class Scenario:
 
 
 def scenario_path(name_or_path: str | Path | None) -> Path:
-    """A scenario file: a path, or the name of a bundled scenario (default: base)."""
-    if name_or_path is None:
-        name_or_path = BASE_SCENARIO
-    path = Path(name_or_path)
-    if path.suffix != ".toml" and not path.exists():
-        return configs_root() / "scenarios" / f"{path.name}.toml"
-    return path
+    """A scenario file: a path, or the name of a bundled scenario (default: base).
+
+    A bare name (no folder part, no ``.toml``) of a bundled scenario always
+    means the bundled one, so a file or folder called ``base`` in the working
+    directory never shadows it; write ``./base.toml`` for a local file.
+    """
+    return bundled_or_path(BASE_SCENARIO if name_or_path is None else name_or_path,
+                           configs_root() / "scenarios", ".toml")
 
 
 def load_scenario(name_or_path: str | Path | None = None) -> Scenario:
@@ -129,10 +136,10 @@ def load_scenario(name_or_path: str | Path | None = None) -> Scenario:
         if key not in TOP_KEYS:
             toml.problem(key, None, "unknown key" + suggest(key, TOP_KEYS))
     ruleset_name = data.get("ruleset", "base")
-    rules_dir = Path(ruleset_name)
-    if not rules_dir.is_absolute():
-        beside = path.parent / rules_dir
-        rules_dir = beside if beside.is_dir() else bundled_ruleset(str(ruleset_name))
+    if not isinstance(ruleset_name, str) or not ruleset_name.strip():
+        toml.problem("ruleset", ruleset_name, "is not a ruleset name or folder (a string)")
+        raise RulesetError(toml.problems)
+    rules_dir = bundled_or_path(ruleset_name, configs_root(), "", path.parent)
     try:
         rs = load_ruleset(rules_dir)
     except RulesetError as error:
@@ -144,9 +151,11 @@ def load_scenario(name_or_path: str | Path | None = None) -> Scenario:
         toml.problem("start", start, "is not a named location on the map"
                      + suggest(str(start), locations))
     stalkers = data.get("stalkers", 1)
-    if stalkers != 1:
+    if not isinstance(stalkers, int) or isinstance(stalkers, bool):
+        toml.problem("stalkers", stalkers, "is not a whole number of stalkers")
+    elif stalkers != 1:
         toml.problem("stalkers", stalkers, "is not supported: only 1 stalker is simulated yet")
-    loadout = data.get("loadout", {})
+    loadout = _table(toml, data, "loadout")
     for key in loadout:
         if key not in LOADOUT_KEYS:
             toml.problem(f"loadout.{key}", None, "unknown key" + suggest(key, LOADOUT_KEYS))
@@ -156,14 +165,16 @@ def load_scenario(name_or_path: str | Path | None = None) -> Scenario:
     weapons = _names(toml, "loadout.weapons", loadout.get("weapons", []), rs.weapons, "weapon")
     items = _names(toml, "loadout.items", loadout.get("items", []), rs.items, "item")
     rubles = loadout.get("rubles")
-    if rubles is None and stalker in rs.stalkers:
+    if rubles is None and isinstance(stalker, str) and stalker in rs.stalkers:
         rubles = rs.stalkers[stalker].rubles
-    if not isinstance(rubles, int) or isinstance(rubles, bool) or rubles < 0:
-        toml.problem("loadout.rubles", rubles, "is not a whole number of rubles >= 0")
-    policy = _policy(toml, data.get("policy", {}), rs)
-    targets = _targets(toml, data.get("targets", {}))
+    if rubles is None and not isinstance(stalker, str):
+        rubles = 0  # the stalker is already reported; its card's money is unknown
+    if not isinstance(rubles, int) or isinstance(rubles, bool) or not 0 <= rubles <= MAX_RUBLES:
+        toml.problem("loadout.rubles", rubles, f"is not a whole number of rubles 0..{MAX_RUBLES}")
+    policy = _policy(toml, _table(toml, data, "policy"), rs)
+    targets = _targets(toml, _table(toml, data, "targets"))
     if toml.problems:
-        raise RulesetError(toml.problems)
+        raise RulesetError(sorted(toml.problems, key=lambda p: p.line or 0))
     return Scenario(path=path, name=path.stem, ruleset=rs, stalker=stalker, start=start,
                     stalkers=stalkers, armor=armor, weapons=weapons, items=items,
                     rubles=rubles, policy=policy, targets=targets)
@@ -176,9 +187,22 @@ def _location_names(rs: Ruleset) -> list[str]:
     return [h.name for h in hexmap.hexes if h.name]
 
 
+def _table(toml: TomlFile, data: dict, key: str) -> dict:
+    """The table ``key`` (empty if absent); a value that is not a table is a problem."""
+    value = data.get(key, {})
+    if isinstance(value, dict):
+        return value
+    toml.problem(key, value, f"is not a table; write [{key}] and its keys below it")
+    return {}
+
+
 def _name(toml: TomlFile, key: str, value, table, what: str):
-    if not isinstance(value, str) or value not in table:
-        toml.problem(key, value, f"is not a {what} in the ruleset" + suggest(str(value), table))
+    article = "an" if what[0] in "aeiou" else "a"
+    if not isinstance(value, str):
+        toml.problem(key, value, f"is not {article} {what} name (a string)")
+    elif value not in table:
+        toml.problem(key, value, f"is not {article} {what} in the ruleset"
+                     + suggest(value, table))
     return value
 
 
@@ -202,8 +226,9 @@ def _policy(toml: TomlFile, given: dict, rs: Ruleset) -> Policy:
         if not isinstance(value, wanted) or (wanted is int and isinstance(value, bool)):
             toml.problem(dotted, value, "has the wrong type")
             continue
-        if isinstance(value, int) and not isinstance(value, bool) and value < 0:
-            toml.problem(dotted, value, "is negative")
+        if isinstance(value, int) and not isinstance(value, bool) \
+                and not 0 <= value <= MAX_THRESHOLD:
+            toml.problem(dotted, value, f"is not in 0..{MAX_THRESHOLD}")
             continue
         values[key] = value
     if values.get("sneak", "always") not in SNEAK:
@@ -239,7 +264,8 @@ def _targets(toml: TomlFile, given: dict) -> dict:
     for metric, bounds in given.items():
         key = f"targets.{metric}"
         ok = (isinstance(bounds, list) and len(bounds) == 2
-              and all(isinstance(b, int | float) and not isinstance(b, bool) for b in bounds)
+              and all(isinstance(b, int | float) and not isinstance(b, bool)
+                      and (isinstance(b, float) or abs(b) <= MAX_BOUND) for b in bounds)
               and bounds[0] <= bounds[1])
         if not ok:
             toml.problem(key, bounds, "is not a range [low, high]")

@@ -20,6 +20,7 @@ from sim.cli.skirmish import skirmish
 from sim.cli.sweep import sweep
 from sim.cli.tune import tune
 from sim.cli.validate import validate
+from sim.report import staging
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -36,6 +37,7 @@ def main() -> None:
       zonesim validate configs/base
       zonesim prob armor --wounds 3 --resist 3 --durability 4 --tokens 3
     """
+    staging.clean_stale(staging.RESULTS_DIR)  # folders of runs killed before they could clean
 
 
 main.add_command(validate)

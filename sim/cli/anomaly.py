@@ -13,13 +13,13 @@ from sim.encounter import anomaly as library
 def state_options(func: Callable) -> Callable:
     """``--health``, ``--willpower``, ``--radiation``, ``--tokens``: the starting state."""
     options = (
-        click.option("--health", type=click.IntRange(min=1), default=None,
+        click.option("--health", type=common.small_int(1), default=None,
                      help="Health at the start (default: the stalker's maximum)."),
-        click.option("--willpower", type=click.IntRange(min=1), default=None,
+        click.option("--willpower", type=common.small_int(1), default=None,
                      help="Willpower at the start (default: the stalker's maximum)."),
-        click.option("--radiation", type=click.IntRange(min=0), default=0, show_default=True,
+        click.option("--radiation", type=common.small_int(0), default=0, show_default=True,
                      help="Radiation doses already taken."),
-        click.option("--tokens", type=click.IntRange(min=0), default=0, show_default=True,
+        click.option("--tokens", type=common.small_int(0), default=0, show_default=True,
                      help="Damage tokens already on the armour."),
     )
     for option in reversed(options):

@@ -20,9 +20,9 @@ from sim.encounter import combat as library
                    "escape item helps under combat.avoid_rule = reputation; others are ignored.")
 @click.option("--sneak", type=click.Choice(library.SNEAK_POLICIES), default="always",
               show_default=True, help="Try to avoid the fight first, or fight for the trophy.")
-@click.option("--flee-at", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--flee-at", type=common.small_int(0), default=0, show_default=True,
               help="From round 2, try to flee at this Health or less (0 = never; P-21).")
-@click.option("--heal-at", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--heal-at", type=common.small_int(0), default=0, show_default=True,
               help="Use stimulants at this Health or less (0 = never; Z-12..Z-14).")
 @common.trials_option()
 @common.seed_option

@@ -5,24 +5,36 @@ from __future__ import annotations
 import json
 import math
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import NoReturn
 
 import click
 import pandas as pd
 
+from sim.paths import resolve_ruleset
 from sim.rules import Ruleset, RulesetError, load_ruleset
 
 FORMATS = ("table", "json", "csv")
 DEFAULT_TRIALS = 1_000_000
 DEFAULT_SEED = 20261129
+MAX_TRIALS = 10**12
+"""Most trials one command runs: hours of kernel time already, and far inside int64."""
+MAX_SMALL = 1000
+"""Bound of every other integer option (Health, thresholds, dice, workers, threads)."""
+
+
+def small_int(low: int = 0) -> click.IntRange:
+    """An integer option from ``low`` to :data:`MAX_SMALL`, so kernels never see an overflow."""
+    return click.IntRange(min=low, max=MAX_SMALL)
 
 
 def trials_option(default: int = DEFAULT_TRIALS) -> Callable:
     """``--trials N``: number of Monte Carlo trials."""
-    return click.option("--trials", type=click.IntRange(min=1), default=default,
-                        show_default=True, help="Number of Monte Carlo trials.")
+    return click.option("--trials", type=click.IntRange(min=1, max=MAX_TRIALS), default=default,
+                        show_default=True,
+                        help=f"Number of Monte Carlo trials (at most {MAX_TRIALS:.0e}).")
 
 
 def seed_option(func: Callable) -> Callable:
@@ -34,15 +46,16 @@ def seed_option(func: Callable) -> Callable:
 
 def threads_option(func: Callable) -> Callable:
     """``--threads K``: kernel threads; never changes a result."""
-    return click.option("--threads", type=click.IntRange(min=1), default=None,
+    return click.option("--threads", type=small_int(1), default=None,
                         help="Threads for the kernels (default: all cores). "
                              "Results do not depend on it.")(func)
 
 
 def rules_option(func: Callable) -> Callable:
     """``--rules DIR``: the ruleset folder (default: the bundled base set)."""
-    return click.option("--rules", "rules_dir", type=click.Path(path_type=Path), default=None,
-                        help="Ruleset folder (default: the bundled base set).")(func)
+    return click.option("--rules", "rules_dir", type=click.Path(), default=None,
+                        help="Ruleset folder, or a bundled ruleset's name (default: base); "
+                             "write ./base for a local folder of that name.")(func)
 
 
 def format_option(func: Callable) -> Callable:
@@ -51,10 +64,10 @@ def format_option(func: Callable) -> Callable:
                         show_default=True, help="Output format.")(func)
 
 
-def load_rules_or_exit(path: Path | None) -> Ruleset:
+def load_rules_or_exit(path: str | Path | None) -> Ruleset:
     """Load a ruleset; on problems print every one of them and exit with status 2."""
     try:
-        return load_ruleset(path)
+        return load_ruleset(resolve_ruleset(path))
     except RulesetError as error:
         exit_with_problems(error)
 
@@ -71,6 +84,27 @@ def report_problems(error: RulesetError) -> None:
         click.echo(str(problem), err=True)
     n = len(error.problems)
     click.echo(f"zonesim: {n} problem{'s' if n != 1 else ''} in the ruleset", err=True)
+
+
+@contextmanager
+def writing_results() -> Iterator[None]:
+    """Run a command that writes a results folder: file-system faults and stop signals
+    become one line, with nothing left behind.
+
+    A :class:`~sim.report.staging.WriteError` (read-only folder, permission
+    denied, disk full) exits with status 1; SIGTERM or SIGHUP exit with
+    128 + the signal number, after the temporary folder is removed.
+    """
+    from sim.report import staging
+
+    try:
+        with staging.stop_on_signals():
+            yield
+    except staging.WriteError as error:
+        raise click.ClickException(str(error)) from None
+    except staging.Stopped as stop:
+        click.echo(f"zonesim: {stop}; no results folder was written", err=True)
+        sys.exit(128 + stop.signum)
 
 
 def _clean(value):

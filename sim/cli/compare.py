@@ -118,9 +118,9 @@ def compare() -> None:
 @click.option("--item", "items", multiple=True, metavar="NAME", help="Item (repeatable).")
 @click.option("--sneak", type=click.Choice(SNEAK_POLICIES), default="always", show_default=True,
               help="Try to avoid the fight first, or fight for the trophy.")
-@click.option("--flee-at", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--flee-at", type=common.small_int(0), default=0, show_default=True,
               help="From round 2, try to flee at this Health or less (0 = never; P-21).")
-@click.option("--heal-at", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--heal-at", type=common.small_int(0), default=0, show_default=True,
               help="Use stimulants at this Health or less (0 = never; Z-12..Z-14).")
 @variant_options
 @common_options
@@ -216,7 +216,7 @@ def compare_event(stalker, event_name, armor, items, health, willpower, radiatio
 @variant_options
 @common.trials_option(CAMPAIGN_TRIALS)
 @common.seed_option
-@click.option("--rules", "rules_dir", type=click.Path(path_type=Path), default=None,
+@click.option("--rules", "rules_dir", type=click.Path(), default=None,
               help="Ruleset folder to use instead of the scenario's.")
 @common.format_option
 @common.threads_option

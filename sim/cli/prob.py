@@ -9,6 +9,9 @@ import click
 from sim import prob as primitives
 from sim.cli import common
 
+INT = common.small_int(-common.MAX_SMALL)
+"""A primitive's integer option: bounded, so no value overflows a kernel argument."""
+
 
 def _common(func: Callable) -> Callable:
     for option in (common.trials_option(), common.seed_option, common.rules_option,
@@ -57,10 +60,10 @@ def prob() -> None:
 
 
 @prob.command()
-@click.option("--dice", type=int, required=True, help="Pool size n (number of d6).")
-@click.option("--success-on", type=int, default=None,
+@click.option("--dice", type=INT, required=True, help="Pool size n (number of d6).")
+@click.option("--success-on", type=INT, default=None,
               help="Die face that counts as a success (default: the ruleset's dice.success_on).")
-@click.option("--need", type=int, default=1, show_default=True,
+@click.option("--need", type=INT, default=1, show_default=True,
               help="Successes needed to pass; 0 or less passes without rolling.")
 @_common
 def pool(dice, success_on, need, trials, seed, rules_dir, fmt, threads):
@@ -77,11 +80,11 @@ def pool(dice, success_on, need, trials, seed, rules_dir, fmt, threads):
 
 
 @prob.command()
-@click.option("--wounds", type=int, required=True, help="Incoming wounds W of one type.")
-@click.option("--resist", type=int, default=None,
+@click.option("--wounds", type=INT, required=True, help="Incoming wounds W of one type.")
+@click.option("--resist", type=INT, default=None,
               help="Die face that absorbs (2..6); omit for no protection.")
-@click.option("--durability", type=int, required=True, help="Armour durability D.")
-@click.option("--tokens", type=int, default=0, show_default=True,
+@click.option("--durability", type=INT, required=True, help="Armour durability D.")
+@click.option("--tokens", type=INT, default=0, show_default=True,
               help="Damage tokens already on the armour (0..D-1).")
 @_common
 def armor(wounds, resist, durability, tokens, trials, seed, rules_dir, fmt, threads):
@@ -97,7 +100,7 @@ def armor(wounds, resist, durability, tokens, trials, seed, rules_dir, fmt, thre
 
 
 @prob.command()
-@click.option("--avoid-on", type=int, required=True,
+@click.option("--avoid-on", type=INT, required=True,
               help="The event's avoid roll: avoided on a d6 of this or more.")
 @_items_option
 @_common
@@ -114,7 +117,7 @@ def event(avoid_on, item_names, trials, seed, rules_dir, fmt, threads):
 
 
 @prob.command()
-@click.option("--reputation", type=int, required=True, help="The stalker's Reputation.")
+@click.option("--reputation", type=INT, required=True, help="The stalker's Reputation.")
 @_items_option
 @_common
 def escape(reputation, item_names, trials, seed, rules_dir, fmt, threads):
@@ -130,7 +133,7 @@ def escape(reputation, item_names, trials, seed, rules_dir, fmt, threads):
 
 
 @prob.command()
-@click.option("--skill", type=int, required=True, help="The figure's Skill.")
+@click.option("--skill", type=INT, required=True, help="The figure's Skill.")
 @click.option("--covering", is_flag=True, help="The figure is Covering: one more die (S-15).")
 @_common
 def reaction(skill, covering, trials, seed, rules_dir, fmt, threads):

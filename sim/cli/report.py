@@ -28,7 +28,7 @@ def _input_errors() -> tuple[type[Exception], ...]:
 @click.command()
 @click.argument("scenario", required=False)
 @common.trials_option(build.DEFAULT_TRIALS)
-@click.option("--campaign-trials", type=click.IntRange(min=1),
+@click.option("--campaign-trials", type=click.IntRange(min=1, max=common.MAX_TRIALS),
               default=build.DEFAULT_CAMPAIGN_TRIALS, show_default=True,
               help="Games for the campaign statistics.")
 @common.seed_option
@@ -58,8 +58,9 @@ def report(scenario, trials, campaign_trials, seed, out, fmt):
     progress = (lambda line: click.echo(f"zonesim report: {line}", err=True)) \
         if sys.stderr.isatty() else None
     try:
-        result = build.run_report(scenario, trials=trials, campaign_trials=campaign_trials,
-                                  seed=seed, out=out, progress=progress)
+        with common.writing_results():
+            result = build.run_report(scenario, trials=trials, campaign_trials=campaign_trials,
+                                      seed=seed, out=out, progress=progress)
     except RulesetError as error:
         common.report_problems(error)
         sys.exit(2)

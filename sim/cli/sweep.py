@@ -13,7 +13,9 @@ from sim.cli import common
 from sim.encounter.anomaly import HazardInputError
 from sim.encounter.combat import SNEAK_POLICIES, CombatInputError
 from sim.encounter.tables import compact
+from sim.report.staging import probe
 from sim.sweep import EXPERIMENTS, SweepError, run_sweep
+from sim.tomlfile import suggest
 from sim.variants import VariantError
 
 DEFAULT_TRIALS = 100_000
@@ -69,19 +71,20 @@ def _progress(done: int, total: int) -> None:
               help="Item carried (repeatable; combat and event, as in those commands).")
 @click.option("--sneak", type=click.Choice(SNEAK_POLICIES), default="always", show_default=True,
               help="Try to avoid fights first, or fight for the trophy (combat).")
-@click.option("--flee-at", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--flee-at", type=common.small_int(0), default=0, show_default=True,
               help="From round 2, flee at this Health or less (combat; 0 = never).")
-@click.option("--heal-at", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--heal-at", type=common.small_int(0), default=0, show_default=True,
               help="Use stimulants at this Health or less (combat; 0 = never).")
 @click.option("--enter", is_flag=True, default=False,
               help="Enter anomalies on purpose after noticing them (anomaly).")
 @click.option("--scenario", default="base", show_default=True,
               help="Scenario name or file (campaign); its ruleset is the one varied.")
-@click.option("--metric", default="knocked_out", show_default=True,
-              help="Metric printed and plotted.")
+@click.option("--metric", default=None,
+              show_default="knocked_out; p_sarcophagus for --experiment campaign",
+              help="Metric printed and plotted (checked before the first point runs).")
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Results folder to create (default: results/sweep-<timestamp>/).")
-@click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1,
+@click.option("--workers", type=common.small_int(1), default=os.cpu_count() or 1,
               show_default="the number of cores",
               help="Local worker processes; results do not depend on it.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
@@ -123,28 +126,45 @@ def sweep(varies, experiment, stalker, enemy, anomaly_name, event_name, armor, w
         except RulesetError as error:
             common.report_problems(error)
             sys.exit(2)
-    known = ENCOUNTER_METRICS.get(experiment)
-    if known is not None and metric not in known:
-        raise click.BadParameter(f"{metric!r} is not a {experiment} metric "
-                                 f"(known: {', '.join(known)})", param_hint="--metric")
+    if metric is None:
+        metric = "p_sarcophagus" if experiment == "campaign" else "knocked_out"
+    known = _metrics(experiment)
+    if metric not in known:
+        raise click.BadParameter(f"{metric!r} is not a {experiment} metric"
+                                 + suggest(metric, known) + f" (known: {', '.join(known)})",
+                                 param_hint="--metric")
     params = _params(experiment, stalker, enemy, anomaly_name, event_name, armor, weapons, items,
                      sneak, flee_at, heal_at, enter, scenario)
-    try:
-        result = run_sweep(rs, varies, experiment, params, trials=trials, seed=seed,
-                           workers=workers, scheduler=scheduler, threads=threads,
-                           progress=_progress if sys.stderr.isatty() else None)
-    except (SweepError, VariantError, CombatInputError, HazardInputError) as error:
-        raise click.UsageError(str(error)) from None
-    if metric not in result.metrics:
-        raise click.BadParameter(f"{metric!r} is not a metric of this sweep "
-                                 f"(known: {', '.join(result.metrics)})", param_hint="--metric")
-    from sim.report.writer import RESULTS_DIR, default_folder, write_sweep
+    from sim.report.writer import RESULTS_DIR, default_folder, refuse_existing, write_sweep
     folder = out if out is not None else default_folder("sweep", RESULTS_DIR)
-    try:
-        write_sweep(result, folder, metric)
-    except FileExistsError as error:
-        raise click.ClickException(str(error)) from None
-    _emit(result, metric, fmt, folder)
+    with common.writing_results():
+        try:
+            refuse_existing(folder)
+        except FileExistsError as error:
+            raise click.ClickException(str(error)) from None
+        probe(folder)
+        try:
+            result = run_sweep(rs, varies, experiment, params, trials=trials, seed=seed,
+                               workers=workers, scheduler=scheduler, threads=threads,
+                               progress=_progress if sys.stderr.isatty() else None)
+        except (SweepError, VariantError, CombatInputError, HazardInputError) as error:
+            raise click.UsageError(str(error)) from None
+        if metric not in result.metrics:
+            raise click.BadParameter(f"{metric!r} is not a metric of this sweep "
+                                     f"(known: {', '.join(result.metrics)})",
+                                     param_hint="--metric")
+        written = write_sweep(result, folder, metric)
+    if written != folder:
+        click.echo(f"zonesim sweep: {folder} was taken meanwhile; written beside it", err=True)
+    _emit(result, metric, fmt, written)
+
+
+def _metrics(experiment: str) -> tuple[str, ...]:
+    """The experiment's metric names, known before any point runs."""
+    if experiment == "campaign":
+        from sim.campaign.api import FRAME_METRICS
+        return FRAME_METRICS
+    return ENCOUNTER_METRICS[experiment]
 
 
 def _emit(result, metric: str, fmt: str, folder: Path) -> None:

@@ -65,9 +65,9 @@ def _campaign_base(ctx: click.Context, scenario, values: dict):
 @click.option("--item", "items", multiple=True, metavar="NAME", help="Item (repeatable).")
 @click.option("--sneak", type=click.Choice(SNEAK_POLICIES), default="always", show_default=True,
               help="Combat: try to avoid the fight first, or fight for the trophy.")
-@click.option("--flee-at", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--flee-at", type=common.small_int(0), default=0, show_default=True,
               help="Combat: from round 2, flee at this Health or less (0 = never).")
-@click.option("--heal-at", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--heal-at", type=common.small_int(0), default=0, show_default=True,
               help="Combat: use stimulants at this Health or less (0 = never).")
 @click.option("--enter", is_flag=True, default=False,
               help="Anomaly: enter on purpose even after noticing it (P-36).")

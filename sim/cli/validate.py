@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from sim.cli import common
 
 
 @click.command()
-@click.argument("ruleset_dir", required=False, type=click.Path(path_type=Path))
-def validate(ruleset_dir: Path | None) -> None:
+@click.argument("ruleset_dir", required=False, type=click.Path())
+def validate(ruleset_dir: str | None) -> None:
     """Check a ruleset folder (default: the bundled base set).
 
     Every problem is printed as FILE:LINE: column 'NAME': VALUE ..., all at

@@ -26,6 +26,8 @@ import pandas as pd
 
 from sim.campaign.scenario import Scenario, load_scenario
 from sim.report import html, markdown, plots, tables, writer
+from sim.rules import RulesetError
+from sim.tomlfile import TomlFile, suggest
 
 DEFAULT_TRIALS = 500_000
 """Trials per encounter table: a card's 95 % half-width is then at most 0.0014."""
@@ -110,11 +112,12 @@ def run_report(scenario: str | Path | Scenario | None = None, *, trials: int = D
     Raises
     ------
     RulesetError
-        The scenario or its ruleset is invalid.
+        The scenario or its ruleset is invalid, or a target names an unknown metric.
     FileExistsError
         ``out`` exists already.
     """
     sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
+    _check_targets(sc)
     folder = Path(out) if out is not None else writer.default_folder(sc.name, results_dir)
     say = progress or (lambda line: None)
     watch = writer.Stopwatch()
@@ -123,7 +126,8 @@ def run_report(scenario: str | Path | Scenario | None = None, *, trials: int = D
     files: list[str] = []
     steps = _steps(trials, campaign_trials)
     total = len(steps) + 1
-    with writer.atomic_folder(folder) as temp:
+    with writer.atomic_folder(folder) as staged:
+        temp = staged.temp
         values: dict[str, tuple] = {}
         for i, (name, func, n) in enumerate(steps, start=1):
             say(f"[{i}/{total}] {name} ({n} trials)")
@@ -162,7 +166,20 @@ def run_report(scenario: str | Path | Scenario | None = None, *, trials: int = D
         writer.write_json(writer.clean_json(meta), temp / "metadata.json")
     for section in sections:
         section.figures = dict.fromkeys(section.figures)  # drop the figures, keep the names
-    return Report(folder, summary, tuple(sections), meta)
+    return Report(staged.path, summary, tuple(sections), meta)
+
+
+def _check_targets(sc: Scenario) -> None:
+    """Refuse, before any run, a target whose metric the report does not produce."""
+    known = tables.target_metrics()
+    unknown = [m for m in sc.targets if m not in known]
+    if not unknown:
+        return
+    toml = TomlFile(sc.path)
+    for metric in unknown:
+        toml.problem(f"targets.{metric}", None,
+                     f"unknown metric '{metric}'" + suggest(metric, known))
+    raise RulesetError(toml.problems)
 
 
 def _write_section(section: tables.Section, folder: Path, images: dict[str, bytes]) -> list[str]:

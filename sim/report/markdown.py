@@ -3,11 +3,25 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
 from sim.report.tables import Section
+
+_HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+_MARKUP = re.compile(r"([\\`*_\[\]|~])")
+
+
+def escape(text: str) -> str:
+    """Text shown literally in Markdown: HTML entities for ``&<>``, a backslash before markup.
+
+    Card names come from the designer's CSV files, so a name like
+    ``<img src=x onerror=...>`` or ``**Bloodsucker**`` must not become markup.
+    """
+    text = "".join(_HTML.get(c, c) for c in text)
+    return _MARKUP.sub(r"\\\1", text).replace("\n", " ")
 
 
 def _cell(value) -> str:
@@ -15,7 +29,7 @@ def _cell(value) -> str:
         return ""
     if isinstance(value, float):
         return f"{value:.6g}"
-    return str(value).replace("|", "\\|").replace("\n", " ")
+    return escape(str(value))
 
 
 def table(frame: pd.DataFrame) -> str:

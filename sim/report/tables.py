@@ -442,6 +442,19 @@ def _fmt(x) -> str:
 
 # --- targets ----------------------------------------------------------------------------------
 
+def target_metrics() -> list[str]:
+    """Every metric a scenario target may name: the deck headlines and the campaign's."""
+    names = [f"{prefix}.{m}" for prefix, shown in (("enemies", COMBAT_SHOWN),
+                                                   ("anomalies", ANOMALY_SHOWN),
+                                                   ("events", EVENT_SHOWN)) for m in shown]
+    names += ["p_sarcophagus", "p_survive", "p_final_emission", "p_capped", "game_days",
+              *(f"days.{k}" for k in ("mean", "median", "p10", "p90"))]
+    if load_run_campaign() is not None:
+        from sim.campaign import api
+        names += [f"causes.{c}" for c in api.DEATHS] + list(api.MEANS)
+    return names
+
+
 def targets_section(sc: Scenario, values: Mapping[str, tuple]) -> Section:
     """Each scenario target judged PASS, FAIL or UNDECIDED on its estimate's 95 % interval.
 

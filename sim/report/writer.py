@@ -14,9 +14,7 @@ import json
 import math
 import os
 import platform
-import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,7 +24,9 @@ from pathlib import Path
 
 import pandas as pd
 
-RESULTS_DIR = Path("results")
+from sim.report import staging
+
+RESULTS_DIR = staging.RESULTS_DIR
 PACKAGES = ("zonesim", "numpy", "numba", "pandas", "matplotlib", "pyarrow", "click")
 
 
@@ -45,32 +45,32 @@ def default_folder(stem: str, root: Path = RESULTS_DIR) -> Path:
     return folder
 
 
-@contextmanager
-def atomic_folder(final: Path) -> Iterator[Path]:
-    """Yield a fresh temporary folder that becomes ``final`` when the block succeeds.
+def refuse_existing(final: Path) -> None:
+    """Raise FileExistsError if ``final`` exists (results are never overwritten)."""
+    if Path(final).exists():
+        raise FileExistsError(f"{final} exists already; results are never overwritten")
 
-    The temporary folder is created beside ``final`` (same file system, so
-    the rename is atomic) with a hidden ``.tmp`` name; on any exception it is
-    removed and the exception propagates, so ``final`` never exists half
-    written.
+
+@contextmanager
+def atomic_folder(final: Path) -> Iterator[staging.Staged]:
+    """Yield a :class:`~sim.report.staging.Staged` folder that becomes ``final`` on success.
+
+    The temporary folder ``.temp`` is created beside ``final`` (same file
+    system, so the rename is atomic) with a hidden ``.tmp`` name; on any
+    exception it is removed and the exception propagates, so ``final`` never
+    exists half written. If another run takes the name meanwhile, the folder
+    is written beside it (``.path`` says where).
 
     Raises
     ------
     FileExistsError
         If ``final`` exists already (results are never overwritten).
+    WriteError
+        The file system refused (read-only, permission denied, disk full).
     """
-    final = Path(final)
-    if final.exists():
-        raise FileExistsError(f"{final} exists already; results are never overwritten")
-    final.parent.mkdir(parents=True, exist_ok=True)
-    temp = Path(tempfile.mkdtemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent))
-    try:
-        yield temp
-        temp.chmod(0o755)  # mkdtemp makes it private (0o700); results are for sharing
-        os.rename(temp, final)
-    except BaseException:
-        shutil.rmtree(temp, ignore_errors=True)
-        raise
+    refuse_existing(final)
+    with staging.staged(final) as folder:
+        yield folder
 
 
 def write_table(frame: pd.DataFrame, folder: Path, stem: str) -> list[Path]:
@@ -170,14 +170,15 @@ class Stopwatch:
 
 
 def write_sweep(result, folder: Path, metric: str, command: list[str] | None = None) -> Path:
-    """Write a :class:`~sim.sweep.SweepResult` folder atomically.
+    """Write a :class:`~sim.sweep.SweepResult` folder atomically; return where it went.
 
     Files: ``sweep.csv``, ``sweep.parquet``, ``metadata.json`` and, for one or
     two varied cells, ``sweep-<metric>.png`` (line plot or heatmaps).
     """
     from sim.report import plots
 
-    with atomic_folder(folder) as temp:
+    with atomic_folder(folder) as staged:
+        temp = staged.temp
         write_table(result.frame, temp, "sweep")
         figure = plots.sweep_figure(result, metric)
         files = ["sweep.csv", "sweep.parquet"]
@@ -188,4 +189,4 @@ def write_sweep(result, folder: Path, metric: str, command: list[str] | None = N
         meta["metric"] = metric
         meta["files"] = files + ["metadata.json"]
         write_json(meta, temp / "metadata.json")
-    return Path(folder)
+    return staged.path

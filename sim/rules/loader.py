@@ -13,7 +13,6 @@ import csv
 import hashlib
 import io
 import re
-import tomllib
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -21,6 +20,7 @@ from typing import Any
 from sim.paths import bundled_ruleset
 from sim.rules import validate as v
 from sim.rules.errors import Problem, RulesetError
+from sim.rules.files import decode, first_line, parse_toml, read_regular
 from sim.rules.model import CARD_TYPES, SECTION_TYPES, Hex, Map, Rules, Ruleset
 from sim.rules.schema import MAP, MAP_COLUMNS, TABLES, Column, Param, sections
 
@@ -109,24 +109,17 @@ def _load(path: str | Path | None) -> tuple[Ruleset | None, list[Problem]]:
 
 
 def _read_bytes(file: Path, problems: list[Problem]) -> bytes | None:
-    try:
-        return file.read_bytes()
-    except FileNotFoundError:
-        problems.append(Problem(str(file), None, None, None, "file not found"))
-    except OSError as exc:
-        problems.append(Problem(str(file), None, None, None, f"cannot read: {exc.strerror}"))
-    return None
+    data, message = read_regular(file)
+    if message is not None:
+        problems.append(Problem(str(file), None, None, None, message))
+    return data
 
 
 def _decode(file: str, data: bytes, problems: list[Problem]) -> str | None:
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        byte = f"0x{data[exc.start]:02x}"
-        msg = f"not UTF-8 text (byte {byte}); save the file as UTF-8"
-        problems.append(Problem(file, line, None, byte, msg))
-        return None
+    text, line, message = decode(data)
+    if message is not None:
+        problems.append(Problem(file, line, None, None, message))
+    return text
 
 
 # --- CSV tables ------------------------------------------------------------------------------
@@ -168,16 +161,8 @@ def _read_table(
         line = text[: text.index("\0")].count("\n") + 1
         problems.append(Problem(file, line, None, None, "not a CSV text file (NUL byte)"))
         return None
-    reader = csv.reader(io.StringIO(text, newline=""))
-    records: list[tuple[int, list[str]]] = []
-    try:
-        start = 1
-        for record in reader:
-            if any(cell.strip() for cell in record):  # empty lines are ignored
-                records.append((start, [cell.strip() for cell in record]))
-            start = reader.line_num + 1
-    except csv.Error as exc:
-        problems.append(Problem(file, reader.line_num, None, None, f"not a valid CSV file: {exc}"))
+    records = _records(file, text, problems)
+    if records is None:
         return None
     if not records:
         problems.append(Problem(file, None, None, None, "file is empty; expected a header line"))
@@ -215,6 +200,42 @@ def _read_table(
     return rows
 
 
+def _records(file: str, text: str, problems: list[Problem]) -> list[tuple[int, list[str]]] | None:
+    """``(line, stripped cells)`` of every non-empty line; None if the file is not CSV at all.
+
+    Each physical line is parsed on its own, so a record never spans lines: a
+    quote left open does not swallow the rest of the table (a card cell never
+    holds a line break), every line that cannot be parsed is reported, and the
+    number of rows read always equals the number of data lines in the file.
+    """
+    records: list[tuple[int, list[str]]] = []
+    n_before = len(problems)
+    for number, line in enumerate(io.StringIO(text, newline=""), start=1):
+        try:
+            record = next(csv.reader([line.rstrip("\r\n")], strict=True), [])
+        except csv.Error as exc:
+            problems.append(Problem(file, number, None, None, _csv_message(line, exc)))
+            continue
+        if any(cell.strip() for cell in record):  # empty lines are ignored
+            records.append((number, [cell.strip() for cell in record]))
+    if records and len(records[0][1]) == 1 and len(problems) == n_before:
+        for delimiter, name in ((";", "semicolons"), ("\t", "tabs")):
+            if delimiter in records[0][1][0]:
+                msg = (f"the header has no commas but is split by {name}; zonesim reads"
+                       " comma-separated files: save the file with ',' as the delimiter")
+                problems.append(Problem(file, records[0][0], None, None, msg))
+                return None
+    return records
+
+
+def _csv_message(line: str, exc: csv.Error) -> str:
+    """A CSV parse error in the words of a designer, for one physical line."""
+    if "unexpected end of data" in str(exc):
+        return ("unterminated quote: a cell opened with '\"' is not closed on this line"
+                " (close the quote, or write a quote inside a cell as '\"\"')")
+    return f"cannot parse this line as CSV ({exc}); quote a cell that holds ',' or '\"'"
+
+
 def _check_header(
     file: str, line: int, header: list[str], columns: tuple[Column, ...], problems: list[Problem]
 ) -> dict[str, int]:
@@ -239,7 +260,6 @@ def _check_header(
 
 # --- rules.toml ------------------------------------------------------------------------------
 
-_TOML_LINE = re.compile(r"\(at line (\d+)")
 _HEADER = re.compile(r"\s*\[\s*([^\]]+?)\s*\]")
 _KEY = re.compile(r"\s*([A-Za-z0-9_.\-\"' ]+?)\s*=")
 
@@ -250,13 +270,9 @@ def _read_rules(file: str, data: bytes | None, problems: list[Problem]) -> Any:
     if data is not None:
         text = _decode(file, data, problems)
         if text is not None:
-            try:
-                values = tomllib.loads(text)
-            except tomllib.TOMLDecodeError as exc:
-                m = _TOML_LINE.search(str(exc))
-                line = int(m.group(1)) if m else None
-                problems.append(Problem(file, line, None, None, f"malformed TOML: {exc}"))
-                values = {}
+            values, line, error = parse_toml(text)
+            if error is not None:
+                problems.append(Problem(file, line, None, None, f"malformed TOML: {error}"))
             lines = _key_lines(text)
             values = _check_rules(file, values, lines, problems)
             cost = values.get("movement", {}).get("epicentre_cost")
@@ -293,7 +309,7 @@ def _check_rules(
     for section, table in values.items():
         if section not in specs:
             msg = "unknown section" + v.suggest(section, specs)
-            problems.append(Problem(file, lines.get(section), section, None, msg))
+            problems.append(Problem(file, first_line(lines, section), section, None, msg))
             continue
         if not isinstance(table, dict):
             msg = f"{_show(table)} is not a table; write [{section}] and its keys below it"
@@ -338,4 +354,6 @@ def _show(value: object) -> str:
         return repr(value)
     if isinstance(value, dict):
         return "a table"
+    if isinstance(value, int):
+        return v.show(str(value))
     return str(value)

@@ -34,9 +34,16 @@ class Row:
     cells: dict[str, str]
 
 
+MAX_DIGITS = 18
+"""Digits of the longest integer a cell may hold (int64 takes 18 safely; no card needs more)."""
+
+
 def show(text: str) -> str:
-    """Render a raw cell for a message: integers bare, anything else quoted."""
-    return text if _INT.fullmatch(text) else repr(text)
+    """Render a raw cell for a message: integers bare, anything else quoted, long text cut."""
+    if _INT.fullmatch(text):
+        digits = len(text.lstrip("+-"))
+        return text if digits <= MAX_DIGITS else f"{text[:12]}... ({digits} digits)"
+    return repr(text if len(text) <= 60 else text[:57] + "...")
 
 
 def suggest(word: str, choices: Iterable[str]) -> str:
@@ -80,8 +87,11 @@ def parse_cell(col: Column, text: str) -> tuple[object, str | None]:
     if not _INT.fullmatch(text):
         what = _expected(col) if col.kind != "int" else "an integer"
         return None, f"{show(text)} is not {what}"
-    value = int(text)
     lo, hi = (2, 6) if col.kind == "die" else (col.lo, col.hi)
+    if len(text.lstrip("+-")) > MAX_DIGITS:  # int() refuses thousands of digits; none is in range
+        what = "a die face" if col.kind == "die" else "in"
+        return None, f"{show(text)} is not {what} {lo}..{hi}"
+    value = int(text)
     if not lo <= value <= hi:
         what = "a die face" if col.kind == "die" else "in"
         return None, f"{value} is not {what} {lo}..{hi}"
@@ -256,6 +266,9 @@ def emission_order(file: str, rows: list[Row]) -> list[Problem]:
             if order > len(rows):
                 msg = f"{order} is not in 1..{len(rows)} (orders must be 1..number of emissions)"
                 out.append(Problem(file, row.line, "order", str(order), msg))
+    if not rows:
+        return [Problem(file, None, None, None,
+                        "no emission cards; the deck needs exactly one Final Emission (P-49)")]
     finals = [r for r in rows if r.values.get("final") is True]
     if rows and not finals and all(isinstance(r.values.get("final"), bool) for r in rows):
         out.append(Problem(file, None, "final", None, "no card has final=1 (P-49: Final Emission)"))
