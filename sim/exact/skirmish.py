@@ -10,6 +10,9 @@
 - :func:`duel`: a Markov chain of the whole firefight between one figure and
   another already in range of each other, the exact counterpart of
   :func:`sim.kernels.skirmish.firefight_kernel` on such scenarios.
+- :func:`small_fight`: an exact chain of a firefight of a few figures a side, all
+  visible and in range, written from the rules on the scenario model without the
+  kernel's code or constants, so that it checks the kernel from outside.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from itertools import combinations_with_replacement, product
 from math import factorial
 
@@ -294,3 +298,451 @@ def duel(fight: CompiledFight) -> DuelExact:
         If the scenario is not one visible figure against one, in range.
     """
     return _Duel(fight).solve()
+
+
+# --- small firefights, written from the rules ------------------------------------------
+#
+# An exact chain for a few figures a side, written from the seed's text (S-07..S-43) and
+# the assumptions documented in docs/skirmish.md, on the validated scenario model
+# (sim.skirmish.model), not on the compiled arrays: it shares no code, constant or
+# random stream with the firefight kernel or the plain-Python reference, so that the
+# tests comparing them check the kernel from outside.
+
+NORMAL, COWERING, FLEEING, SHOT, LOST = "normal", "cowering", "fleeing", "out", "lost"
+"""Figure statuses: normal condition, Cower (S-38), Flee (S-39), out of the fight from
+damage (S-33), lost in the Zone (fled over the edge, S-08; removed from play, S-42)."""
+
+
+@dataclass(frozen=True)
+class FightExact:
+    """Exact outcome distribution of a small firefight (the quantities of ``zonesim skirmish``).
+
+    Attributes
+    ----------
+    p_win, p_broken, p_withdrew : tuple of Fraction
+        Per side (first group listed = side 0).
+    p_draw, p_capped : Fraction
+    shot, lost : tuple of list of Fraction
+        Per side, P(k figures out of the fight / lost), k = 0..figures.
+    rounds : list of Fraction
+        P(the fight ends in round r), r = 0..max_rounds (r = 0 has probability 0).
+    """
+
+    p_win: tuple[Fraction, Fraction]
+    p_draw: Fraction
+    p_capped: Fraction
+    p_broken: tuple[Fraction, Fraction]
+    p_withdrew: tuple[Fraction, Fraction]
+    shot: tuple[list[Fraction], list[Fraction]]
+    lost: tuple[list[Fraction], list[Fraction]]
+    rounds: list[Fraction]
+
+
+def _add(out: dict, key, p: Fraction) -> None:
+    out[key] = out.get(key, Fraction(0)) + p
+
+
+@cache
+def _shared_roll(skills: tuple[int, ...]) -> dict[tuple[int, ...], Fraction]:
+    """Dice passed by each of several figures on one shared 2d6 (S-10, S-11).
+
+    Enumerates the 36 rolls: a die is passed by a figure when it shows the
+    figure's Skill or less.
+    """
+    out: dict = {}
+    for dice in product(FACES, repeat=2):
+        _add(out, tuple(sum(d <= s for d in dice) for s in skills), Fraction(1, 36))
+    return out
+
+
+class _SmallFight:
+    """The chain behind :func:`small_fight`.
+
+    A state is a tuple with one ``(status, cover, prone)`` per figure, side 0
+    first; it is the whole memory of the fight between activations, since nobody
+    moves (everyone starts in range), nobody is hidden and Fast marks never arise.
+    """
+
+    def __init__(self, scenario) -> None:
+        rules = scenario.rules
+        self.rules = rules
+        self.figures = []                                   # (side, skill, weapon)
+        self.sides: list[list[int]] = [[], []]
+        start = []
+        for g, group in enumerate(scenario.groups):
+            if group.hidden:
+                raise ValueError("the exact small fight needs visible figures (S-16)")
+            for f in group.figures:
+                if f.weapon.range < scenario.distance:
+                    raise ValueError("the exact small fight needs every figure in range (S-09)")
+                self.sides[g].append(len(self.figures))
+                self.figures.append((g, f.skill, f.weapon))
+                start.append((NORMAL, f.cover, bool(f.prone)))
+        if rules.shooting_targets_per_shooter != 1:
+            raise ValueError("the exact small fight needs shooting.targets_per_shooter = 1")
+        self.start = tuple(start)
+        self.flanked = [group.flanked for group in scenario.groups]
+        self.withdraw_at = [group.withdraw_at for group in scenario.groups]
+        self.q_out = Fraction(rules.damage_faces.count("out"), 6)   # S-33, one d6 per hit
+        self.memo_activation: dict = {}
+        self.memo_exchange: dict = {}
+
+    # -- rules of one figure ----------------------------------------------------------
+    def in_cover(self, cover: str) -> bool:
+        """'In cover' on the reaction tables (S-36, S-42; ``reaction.partial_cover_is``)."""
+        return cover == "cover" or (cover == "partial"
+                                    and self.rules.reaction_partial_cover_is == "cover")
+
+    def p_hit(self, shooter: int, skill: int, target: tuple) -> Fraction:
+        """One die of 1d6 + Skill at a sole (first) target, read off the S-30 rows.
+
+        The last row (``need[2]``, "10+") always hits; the 9 row misses a target
+        in cover; the 8 row also misses a partly covered or prone target and a
+        shooter with two weapons (S-31; nobody moves fast here). Lower totals miss.
+        """
+        row8, row9, row10 = self.rules.hit_need
+        _, cover, prone = target
+        two = self.figures[shooter][2].two_weapons
+        hits = 0
+        for die in FACES:
+            total = die + skill
+            if total >= row10:
+                hits += 1
+            elif total >= row9:
+                hits += cover != "cover"
+            elif total >= row8:
+                hits += cover == "open" and not prone and not two
+        return Fraction(hits, 6)
+
+    def suppresses(self, shooter: int, target: int) -> bool:
+        """S-32: the shooter's rating against the target's weapon (``suppression.compare``)."""
+        a = self.figures[shooter][2].suppression
+        b = self.figures[target][2].suppression
+        return a >= b if self.rules.suppression_compare == "greater_or_equal" else a > b
+
+    def received_fire_table(self, passed: int, cover: str, suppressed: bool,
+                            flanked: bool) -> str:
+        """The S-36 table, rows in the text's order; nobody here moved, so none moved fast.
+
+        Returns ``"fire"``, ``"fire-1"``, ``"prone"``, ``"cower"`` or ``"flee"``. In the
+        open a suppressed figure that did not move fast goes prone (the "moved
+        normally" row). On the one-die rows the text lists flank before suppressed
+        in cover and suppressed before flank in the open; ``received_fire.precedence``
+        keeps that order or puts one condition first on both.
+        """
+        covered = self.in_cover(cover)
+        if passed == 2:
+            return "prone" if suppressed else "fire"
+        if passed == 0:
+            return "cower" if covered else "flee"
+        rows = [("flank", flanked, "flee"), ("suppressed", suppressed, "prone")]
+        if not covered:
+            rows.reverse()
+        precedence = self.rules.received_fire_precedence
+        if precedence == "suppressed_first":
+            rows.sort(key=lambda row: row[0] != "suppressed")
+        elif precedence == "flank_first":
+            rows.sort(key=lambda row: row[0] != "flank")
+        for _, applies, result in rows:
+            if applies:
+                return result
+        return "fire-1"
+
+    # -- a volley and the exchange it starts -------------------------------------------
+    def volley(self, state: tuple, side: int, shooters: tuple) -> dict:
+        """One volley of ``side`` (S-25..S-34, S-38).
+
+        ``shooters``: ``(figure, fixed target or None, Skill modifier)`` in figure
+        order. Every target is named before any die (S-28): a fixed target (return
+        fire, S-35) if it can still be shot, else a visible enemy in normal
+        condition or cowering, uniformly at random. Returns ``{(state, testers):
+        p}`` with ``testers`` the Received Fire testers ``(figure, attacker,
+        suppressed)``; the attacker of a figure fired upon by several is the last
+        of them in figure order.
+        """
+        enemy = self.sides[1 - side]
+        shootable = [e for e in enemy if state[e][0] in (NORMAL, COWERING)]
+        choices = []
+        for s, fixed, _ in shooters:
+            if state[s][0] != NORMAL:
+                choices.append([(None, Fraction(1))])
+            elif fixed is not None:
+                choices.append([(fixed if fixed in shootable else None, Fraction(1))])
+            elif shootable:
+                choices.append([(t, Fraction(1, len(shootable))) for t in shootable])
+            else:
+                choices.append([(None, Fraction(1))])
+        out: dict = {}
+        for picks in product(*choices):
+            w = Fraction(1)
+            for _, p in picks:
+                w *= p
+            declared = [(s, smod, t) for (s, _, smod), (t, _) in zip(shooters, picks, strict=True)
+                        if t is not None]
+            for key, p in self._fire(state, declared).items():
+                _add(out, key, w * p)
+        return out
+
+    def _fire(self, state: tuple, declared: list) -> dict:
+        """Roll the declared shots and settle the targets (S-29..S-34, S-38)."""
+        attacker: dict = {}
+        suppressed: dict = {}
+        for s, _, t in declared:
+            attacker[t] = s
+            suppressed[t] = suppressed.get(t, False) or self.suppresses(s, t)
+        # Branches: per target, (put out of the fight, hit at least once).
+        branches = {tuple((t, False, False) for t in sorted(attacker)): Fraction(1)}
+        for s, smod, t in declared:
+            n = self.figures[s][2].dice
+            p = self.p_hit(s, self.figures[s][1] + smod, state[t])
+            p_stays = (1 - p * self.q_out) ** n       # every hit's damage die spares it
+            p_miss = (1 - p) ** n
+            nxt: dict = {}
+            for b, w in branches.items():
+                i = [x[0] for x in b].index(t)
+                _, out_, hit = b[i]
+                if out_:
+                    _add(nxt, b, w)                   # hits on a figure already out are wasted
+                    continue
+                outcomes = (((t, True, True), 1 - p_stays),          # put out (S-33)
+                            ((t, False, True), p_stays - p_miss),    # hit, no damage
+                            ((t, False, hit), p_miss))               # every die missed
+                for new, p_new in outcomes:
+                    _add(nxt, b[:i] + (new,) + b[i + 1:], w * p_new)
+            branches = nxt
+        out: dict = {}
+        for b, w in branches.items():
+            new = list(state)
+            testers = []
+            for t, out_, hit in b:
+                status, cover, prone = state[t]
+                if out_:
+                    new[t] = (SHOT, cover, prone)
+                elif status == COWERING:
+                    new[t] = (FLEEING, cover, prone)           # S-38
+                elif not hit or self.rules.received_fire_trigger == "no_damage":
+                    testers.append((t, attacker[t], suppressed[t]))   # S-34 / S-43
+            _add(out, (tuple(new), tuple(testers)), w)
+        return out
+
+    def received_fire(self, state: tuple, g: int, testers: tuple, may_fire: bool) -> dict:
+        """Group ``g`` takes one Received Fire test on a shared 2d6 (S-10..S-12, S-34..S-37).
+
+        Returns ``{(state, shooters): p}``: the figures told to fire back shoot at
+        their attacker (S-35), with -1 Skill on one die passed.
+        """
+        out: dict = {}
+        for passes, p in _shared_roll(tuple(self.figures[f][1] for f, _, _ in testers)).items():
+            new = list(state)
+            back = []
+            for (f, attacker, suppressed), passed in zip(testers, passes, strict=True):
+                status, cover, prone = state[f]
+                r = self.received_fire_table(passed, cover, suppressed, self.flanked[g])
+                if r in ("fire", "fire-1"):
+                    if may_fire:
+                        back.append((f, attacker, -1 if r == "fire-1" else 0))
+                elif r == "prone":
+                    new[f] = (status, cover, True)
+                elif r == "cower":
+                    new[f] = (COWERING, cover, prone)
+                else:
+                    new[f] = (FLEEING, cover, prone)
+            _add(out, (tuple(new), tuple(sorted(back))), p)
+        return out
+
+    def ended(self, state: tuple) -> bool:
+        """S-18: a side with no figure in normal condition can no longer fire."""
+        return any(all(state[f][0] != NORMAL for f in side) for side in self.sides)
+
+    def exchange(self, state: tuple, side: int, shooters: tuple, depth: int) -> dict:
+        """A volley and the return fire it provokes, ``received_fire.max_chain`` volleys at most.
+
+        Returns ``{state: p}`` at the end of the exchange.
+        """
+        key = (state, side, shooters, depth)
+        if key in self.memo_exchange:
+            return self.memo_exchange[key]
+        out: dict = {}
+        for (s1, testers), p1 in self.volley(state, side, shooters).items():
+            if self.ended(s1) or not testers:
+                _add(out, s1, p1)
+                continue
+            may_fire = depth < self.rules.received_fire_max_chain
+            for (s2, back), p2 in self.received_fire(s1, 1 - side, testers, may_fire).items():
+                if self.ended(s2) or not back:
+                    _add(out, s2, p1 * p2)
+                    continue
+                for s3, p3 in self.exchange(s2, 1 - side, back, depth + 1).items():
+                    _add(out, s3, p1 * p2 * p3)
+        self.memo_exchange[key] = out
+        return out
+
+    # -- an activation --------------------------------------------------------------------
+    def recover(self, state: tuple, g: int) -> dict:
+        """Recover test of group ``g`` (S-41, S-42) on a shared 2d6.
+
+        Returns ``{(state, waiting): p}``, ``waiting`` the figures that returned
+        on one die: back in the fight, but without the two-dice result's "may
+        immediately take any action", so they do not act in this activation.
+        """
+        mine = self.sides[g]
+        trying = [f for f in mine if state[f][0] in (COWERING, FLEEING)]
+        friends = [f for f in mine if state[f][0] == NORMAL]
+        if not trying or not friends or not self.rules.recover_attempt:
+            return {(state, ()): Fraction(1)}
+        best = max(self.figures[f][1] for f in friends)
+        skills = tuple(best if self.rules.recover_skill == "best_in_group" else self.figures[f][1]
+                       for f in trying)
+        out: dict = {}
+        for passes, p in _shared_roll(skills).items():
+            new = list(state)
+            waiting = []
+            for f, passed in zip(trying, passes, strict=True):
+                status, cover, prone = state[f]
+                if passed == 2:
+                    new[f] = (NORMAL, "open", False) if status == FLEEING else (NORMAL, cover,
+                                                                                 prone)
+                elif passed == 1 and status == COWERING and self.in_cover(cover):
+                    new[f] = (NORMAL, cover, prone)
+                    waiting.append(f)
+                else:
+                    new[f] = (LOST, cover, prone)              # removed from play
+            _add(out, (tuple(new), tuple(waiting)), p)
+        return out
+
+    def activation(self, state: tuple, g: int) -> dict:
+        """One activation of group ``g``: ``{("go" | "end" | "withdrew", state): p}``.
+
+        Voluntary exit (S-07) when ``withdraw_at`` or fewer figures are in normal
+        condition; Recover (S-41, S-42); fleeing figures leave the table (S-40,
+        S-08); then every figure in normal condition that may act fires at a
+        target of its choice (S-25, S-35) and the exchange runs its course.
+        """
+        key = (state, g)
+        if key in self.memo_activation:
+            return self.memo_activation[key]
+        mine = self.sides[g]
+        out: dict = {}
+        if sum(state[f][0] == NORMAL for f in mine) <= self.withdraw_at[g]:
+            out[("withdrew", state)] = Fraction(1)
+        else:
+            for (s1, waiting), p1 in self.recover(state, g).items():
+                s2 = tuple((LOST, c, pr) if f in mine and st == FLEEING else (st, c, pr)
+                           for f, (st, c, pr) in enumerate(s1))
+                shooters = tuple((f, None, 0) for f in mine
+                                 if s2[f][0] == NORMAL and f not in waiting)
+                ends = self.exchange(s2, g, shooters, 1) if shooters else {s2: Fraction(1)}
+                for s3, p3 in ends.items():
+                    _add(out, ("end" if self.ended(s3) else "go", s3), p1 * p3)
+        self.memo_activation[key] = out
+        return out
+
+    def first(self, r: int) -> list[tuple[int, Fraction]]:
+        """Who activates first in round ``r`` (``activation.order``)."""
+        order = self.rules.activation_order
+        if order == "fixed":
+            return [(0, Fraction(1))]
+        if order == "alternate":
+            return [((r - 1) % 2, Fraction(1))]
+        return [(0, Fraction(1, 2)), (1, Fraction(1, 2))]
+
+    def solve(self) -> FightExact:
+        """Play the rounds up to ``activation.max_rounds``; then the fight is capped.
+
+        A round is two activations; the fight stops at the first activation that
+        ends it. The states between the two are merged before the second.
+        """
+        max_rounds = self.rules.activation_max_rounds
+        ends: dict = {}                       # (kind, state, group, round) -> p
+        states = {self.start: Fraction(1)}
+        for r in range(1, max_rounds + 1):
+            nxt: dict = {}
+            for g, p_first in self.first(r):
+                mid: dict = {}
+                for state, p in states.items():
+                    for (kind, s1), p1 in self.activation(state, g).items():
+                        _add(mid if kind == "go" else ends,
+                             s1 if kind == "go" else (kind, s1, g, r), p * p_first * p1)
+                for state, p in mid.items():
+                    for (kind, s2), p2 in self.activation(state, 1 - g).items():
+                        _add(nxt if kind == "go" else ends,
+                             s2 if kind == "go" else (kind, s2, 1 - g, r), p * p2)
+            states = nxt
+        for state, p in states.items():
+            _add(ends, ("capped", state, -1, max_rounds), p)
+        return self.tally(ends)
+
+    def tally(self, ends: dict) -> FightExact:
+        """The quantities of docs/skirmish.md from the end states.
+
+        Winner: the side still in normal condition, or the side that stayed when
+        the other withdrew (S-07); a draw if neither or at the round cap. Lost:
+        fled, removed or still fleeing, plus cowering figures of a losing side
+        under ``end_of_fight.cowering = "surrender"`` (S-38). Broken: no figure
+        in normal condition at the end, not all of them out of the fight.
+        """
+        zero = Fraction(0)
+        sizes = [len(side) for side in self.sides]
+        win, broken, withdrew = [zero, zero], [zero, zero], [zero, zero]
+        shot = ([zero] * (sizes[0] + 1), [zero] * (sizes[1] + 1))
+        lost = ([zero] * (sizes[0] + 1), [zero] * (sizes[1] + 1))
+        rounds = [zero] * (self.rules.activation_max_rounds + 1)
+        draw = capped = zero
+        surrender = self.rules.end_of_fight_cowering == "surrender"
+        for (kind, state, who, r), p in ends.items():
+            rounds[r] += p
+            normal = [sum(state[f][0] == NORMAL for f in side) for side in self.sides]
+            winner = -1
+            if kind == "withdrew":
+                winner = 1 - who
+                withdrew[who] += p
+            elif kind == "capped":
+                capped += p
+            elif normal[0] > 0 and normal[1] == 0:
+                winner = 0
+            elif normal[1] > 0 and normal[0] == 0:
+                winner = 1
+            if winner >= 0:
+                win[winner] += p
+            else:
+                draw += p
+            for g, side in enumerate(self.sides):
+                statuses = [state[f][0] for f in side]
+                n_shot = statuses.count(SHOT)
+                n_lost = statuses.count(LOST) + statuses.count(FLEEING)
+                if surrender and winner == 1 - g:
+                    n_lost += statuses.count(COWERING)
+                shot[g][n_shot] += p
+                lost[g][n_lost] += p
+                if (kind == "end" or (kind == "withdrew" and who != g)) and normal[g] == 0 \
+                        and n_shot < sizes[g]:
+                    broken[g] += p
+        return FightExact(p_win=(win[0], win[1]), p_draw=draw, p_capped=capped,
+                          p_broken=(broken[0], broken[1]), p_withdrew=(withdrew[0], withdrew[1]),
+                          shot=shot, lost=lost, rounds=rounds)
+
+
+def small_fight(scenario) -> FightExact:
+    """Exact outcome of a small firefight whose figures all start visible and in range.
+
+    A Markov chain over the status, cover and posture of every figure, played
+    activation by activation up to ``activation.max_rounds`` rounds, written
+    from the rules (S-07..S-43) and the documented assumptions (docs/skirmish.md)
+    on the scenario model, independently of the kernel: volleys with targets
+    named before the dice (S-28), the hit table (S-30, S-31), the damage table
+    (S-33), suppression (S-32), Received Fire on shared dice (S-10, S-34..S-36)
+    with return fire (S-35), Cower and Flee (S-38..S-40), Recover (S-41, S-42)
+    and voluntary exit (S-07). Two against two takes a few seconds.
+
+    Parameters
+    ----------
+    scenario : sim.skirmish.model.Scenario
+        A validated scenario with no hidden group, every weapon's range at least
+        the distance, and ``shooting.targets_per_shooter = 1``.
+
+    Raises
+    ------
+    ValueError
+        If the scenario is outside that scope.
+    """
+    return _SmallFight(scenario).solve()

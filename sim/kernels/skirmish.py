@@ -283,6 +283,9 @@ MAXF = 64
 
 # Per-figure columns of ``st``. Static (set per chunk from ``fig``), then the
 # state of the current fight, then scratch lists of the current volley.
+# C_FIRED is a volley stamp: a figure whose C_FIRED is above its group's
+# ``started`` stamp (see :func:`fight`) has had its action in the activation,
+# because it fired, or because it returned on one die (S-42).
 (C_SKILL, C_DICE, C_RANGE, C_SUPP, C_TWO, C_SPEED, C_POS0, C_PRONE0, C_HIDDEN0, C_BY_RANGE,
  C_STATUS, C_POS, C_PRONE, C_FAST, C_HIDDEN, C_MOVED, C_FIRED, C_TARGET, C_SMOD, C_UPON,
  C_HITS, C_SUPPRESSED, C_ATTACKER, C_NDECL, C_ARMED, C_BASE, C_CAND, C_LIST, C_DECL) = range(29)
@@ -653,15 +656,21 @@ def _in_sight(dice, st, buf, g, old_dist, dist):
 
 
 @jit(inline="always")
-def _recover(dice, st, g):
+def _recover(dice, st, g, vid):
     """Cowering and fleeing figures of ``g`` try to return (S-41, S-42) on shared 2d6.
 
     Only when a friend is in normal condition (the abstract battlefield keeps a
-    group together, so "within 2 inches" always holds).
+    group together, so "within 2 inches" always holds). Two dice passed: the
+    figure returns and "may immediately take any action", so it moves and
+    fires with its group in this activation. One die passed (a cowering figure
+    in cover): it returns to the fight without that licence, so it takes no
+    action in this activation: it gets the unused stamp ``vid + 1`` in
+    ``C_FIRED`` (as if it had fired after the activation began) and stays
+    where it is (``C_MOVED`` cleared). Returns the last stamp used.
     """
     if (st[_g(g, COWER)] + st[_g(g, FLEE)] == 0 or st[_g(g, ACTIVE)] == 0
             or st[_p(P_RECOVER_ATTEMPT)] == 0):
-        return
+        return vid
     g0 = st[_g(g, K_START)]
     g1 = st[_g(g, K_STOP)]
     best_rule = st[_p(P_RECOVER_SKILL)] == RECOVER_BEST
@@ -673,6 +682,7 @@ def _recover(dice, st, g):
     d1 = rng.d6(dice)
     d2 = rng.d6(dice)
     partial_is_cover = st[_p(P_PARTIAL_IS_COVER)]
+    waited = False
     for f in range(g0, g1):
         status = st[_f(C_STATUS, f)]
         if status != COWER and status != FLEE:
@@ -680,22 +690,29 @@ def _recover(dice, st, g):
         skill = best if best_rule else st[_f(C_SKILL, f)]
         k = np.int64(d1 <= skill) + np.int64(d2 <= skill)
         sitting = status == COWER and _in_cover(st[_f(C_POS, f)], partial_is_cover)
-        if k == 2 or (k == 1 and sitting):
+        if k == 2:
             _set_status(st, g, f, ACTIVE)
             if status == FLEE:
                 st[_f(C_POS, f)] = OPEN
                 st[_f(C_PRONE, f)] = 0
+        elif k == 1 and sitting:
+            _set_status(st, g, f, ACTIVE)
+            st[_f(C_FIRED, f)] = vid + 1
+            st[_f(C_MOVED, f)] = 0
+            waited = True
         else:
             _set_status(st, g, f, LOST)
+    return vid + 1 if waited else vid
 
 
 @jit(inline="always")
-def _move(dice, st, g, dist):
+def _move(dice, st, g, dist, started):
     """Group ``g`` advances (S-09) and may try to move fast; return the new distance.
 
-    Each figure in normal condition moves its S-09 allowance plus
+    Each figure in normal condition that may act (``C_FIRED <= started``; a
+    one-die returner may not, S-42) moves its S-09 allowance plus
     ``fast_move.inches_per_pass`` per die passed on a shared 2d6 fast-move
-    test; the group keeps together at the pace of its slowest member. Moving
+    test; the group keeps together at the pace of its slowest mover. Moving
     figures leave cover, stand up and are seen.
     """
     attempt = st[_p(P_FAST_ATTEMPT)] != 0
@@ -707,7 +724,7 @@ def _move(dice, st, g, dist):
         d2 = rng.d6(dice)
     step = -1
     for f in range(st[_g(g, K_START)], st[_g(g, K_STOP)]):
-        if st[_f(C_STATUS, f)] != ACTIVE:
+        if st[_f(C_STATUS, f)] != ACTIVE or st[_f(C_FIRED, f)] > started:
             continue
         k = 0
         if attempt:
@@ -741,9 +758,10 @@ def _first(dice, order, r):
 
 
 @jit(inline="always")
-def _start_activation(st, g, dist):
+def _start_activation(st, g, dist, started):
     """Fleeing figures of ``g`` leave the table (S-40, S-08) and its Fast marks end;
-    return whether a figure in normal condition is out of range (S-09).
+    return whether a figure in normal condition that may act (not a one-die
+    returner, S-42) is out of range (S-09).
 
     ``C_BY_RANGE`` lists each group's figures by increasing range, so the scan
     stops at the first figure in range.
@@ -760,7 +778,7 @@ def _start_activation(st, g, dist):
         f = st[_f(C_BY_RANGE, i)]
         if st[_f(C_RANGE, f)] >= dist:
             return False
-        if st[_f(C_STATUS, f)] == ACTIVE:
+        if st[_f(C_STATUS, f)] == ACTIVE and st[_f(C_FIRED, f)] <= started:
             return True
     return False
 
@@ -807,7 +825,9 @@ def fight(dice, pol, st, n_fig, distance0, dmg_out, buf, vid):
     Recover (S-41, S-42), fleeing figures leave the table (S-40, S-08),
     advance into range (S-09) with the enemy's In Sight test and fire (S-14,
     S-15), then every figure in normal condition that has not fired yet in
-    this activation shoots (S-29).
+    this activation shoots (S-29). A figure that returned on one die in this
+    activation neither advances nor shoots in it (S-42), but it reacts to
+    enemy fire like any figure in normal condition (S-34..S-36).
     """
     for f in range(n_fig):
         st[_f(C_STATUS, f)] = ACTIVE
@@ -829,9 +849,11 @@ def fight(dice, pol, st, n_fig, distance0, dmg_out, buf, vid):
         for _ in range(2):
             if st[_g(g, ACTIVE)] <= st[_g(g, K_WITHDRAW)]:
                 return r, g + 1, False, vid
-            _recover(dice, st, g)
-            advance = _start_activation(st, g, dist)
-            started = vid  # a figure with C_FIRED > started fired in this activation
+            # A figure with C_FIRED > started has acted in this activation: it fired,
+            # or it returned on one die and may not act (S-42).
+            started = vid
+            vid = _recover(dice, st, g, vid)
+            advance = _start_activation(st, g, dist, started)
             for phase in range(2):
                 if phase == 0:
                     if not advance:
@@ -841,7 +863,7 @@ def fight(dice, pol, st, n_fig, distance0, dmg_out, buf, vid):
                             st[_g(g, K_MOVED_ANY)] = 0
                         continue
                     old = dist
-                    dist = _move(dice, st, g, dist)
+                    dist = _move(dice, st, g, dist, started)
                     shooters = _in_sight(dice, st, buf, 1 - g, old, dist)
                     if shooters == 0:
                         continue

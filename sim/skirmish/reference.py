@@ -95,6 +95,7 @@ class Figure:
     suppressed: bool = False
     attacker: int = -1
     testing: bool = False
+    waiting: bool = False
     declared: list = field(default_factory=list)
 
 
@@ -137,6 +138,10 @@ class Fight:
     def active(self, g: int) -> list[Figure]:
         """Figures of group ``g`` in normal condition."""
         return [f for f in self.groups[g] if f.status == k.ACTIVE]
+
+    def acting(self, g: int) -> list[Figure]:
+        """Figures of group ``g`` that may act in its activation: not one-die returners (S-42)."""
+        return [f for f in self.active(g) if not f.waiting]
 
     def ended(self) -> bool:
         """S-18: the fight is over when a side has nobody left who can fire."""
@@ -337,7 +342,15 @@ class Fight:
         return shooters
 
     def recover(self, g: int) -> None:
-        """Cowering and fleeing figures try to return (S-41, S-42) on shared 2d6."""
+        """Cowering and fleeing figures try to return (S-41, S-42) on shared 2d6.
+
+        Two dice passed: back in the fight and "may immediately take any
+        action". One die passed (cowering in cover): back in the fight, but it
+        waits, taking no action in this activation (no advance, no fire); it
+        still reacts to enemy fire.
+        """
+        for f in self.groups[g]:
+            f.waiting = False
         friends = self.active(g)
         waiting = [f for f in self.groups[g] if f.status in (k.COWER, k.FLEE)]
         if not waiting or not friends or self.p[k.P_RECOVER_ATTEMPT] == 0:
@@ -348,10 +361,12 @@ class Fight:
             skill = best if self.p[k.P_RECOVER_SKILL] == k.RECOVER_BEST else f.skill
             n = self.passes(dice, skill)
             sitting = f.status == k.COWER and self.in_cover(f)
-            if n == 2 or (n == 1 and sitting):
+            if n == 2:
                 if f.status == k.FLEE:
                     f.pos, f.prone = k.OPEN, False
                 f.status = k.ACTIVE
+            elif n == 1 and sitting:
+                f.status, f.waiting, f.moved = k.ACTIVE, True, False
             else:
                 f.status = k.LOST
 
@@ -359,7 +374,7 @@ class Fight:
         """Advance at the slowest figure's pace, with a fast-move test (S-09, S-31)."""
         dice = self.roll(2) if self.p[k.P_FAST_ATTEMPT] else []
         step = None
-        for f in self.active(g):
+        for f in self.acting(g):
             n = self.passes(dice, f.skill) if dice else 0
             inches = f.speed + n * self.p[k.P_FAST_INCHES]
             step = inches if step is None else min(step, inches)
@@ -376,7 +391,7 @@ class Fight:
             if f.status == k.FLEE:
                 f.status = k.LOST                                   # S-40, S-08
             f.fast = f.fired = False
-        if any(f.range < self.distance for f in self.active(g)):
+        if any(f.range < self.distance for f in self.acting(g)):
             old = self.distance
             self.move(g)
             if self.in_sight(1 - g, old) > 0:
@@ -386,7 +401,7 @@ class Fight:
         else:
             for f in self.groups[g]:
                 f.moved = False
-        shooters = [f for f in self.active(g) if not f.fired]
+        shooters = [f for f in self.acting(g) if not f.fired]
         for f in shooters:
             f.target = k.CHOOSE
         if shooters:
