@@ -11,10 +11,10 @@ from __future__ import annotations
 import resource
 import time
 
-from sim.campaign.api import simulate
 from sim.campaign.compile import compile_campaign
-from sim.campaign.scenario import load_scenario
+from sim.experiments.campaign import simulate
 from sim.reference import campaign as reference
+from sim.rules.scenario import load_scenario
 
 
 def peak_rss_mib() -> float:

@@ -14,6 +14,7 @@ import sys
 import time
 
 from sim.encounter import combat as lib
+from sim.experiments import combat as combat_experiment
 from sim.reference import combat as reference
 from sim.rules import load_ruleset
 
@@ -48,17 +49,17 @@ def main() -> None:
     rs = load_ruleset(None)
     spec = lib.compile_combat(rs, FIGHT["stalker"], FIGHT["enemy"], FIGHT["armor"],
                               FIGHT["weapons"], FIGHT["items"], FIGHT["policy"])
-    lib.simulate(spec, 1000, 1, threads=2)  # compile or load from cache
-    kernel_rate = rate(lambda n: lib.simulate(spec, n, 7, threads=2), 10_000_000)
+    combat_experiment.simulate(spec, 1000, 1, threads=2)  # compile or load from cache
+    kernel_rate = rate(lambda n: combat_experiment.simulate(spec, n, 7, threads=2), 10_000_000)
     reference_rate = rate(lambda n: reference.simulate(spec, n, 7), 30_000)
     print(f"fight: {FIGHT['stalker']} vs {FIGHT['enemy']}, {FIGHT['armor']}, "
           f"{', '.join(FIGHT['weapons'])}")
     print(f"kernel (2 threads): {kernel_rate / 1e6:8.2f} M combats/s")
     print(f"plain Python      : {reference_rate / 1e3:8.2f} k combats/s")
     print(f"ratio             : {kernel_rate / reference_rate:8.0f} x")
-    lib.simulate(spec, 1_000_000, 3, threads=2)
+    combat_experiment.simulate(spec, 1_000_000, 3, threads=2)
     after_1e6 = peak_rss_mib()
-    lib.simulate(spec, 100_000_000, 3, threads=2)
+    combat_experiment.simulate(spec, 100_000_000, 3, threads=2)
     after_1e8 = peak_rss_mib()
     print(f"peak RSS after 1e6 trials: {after_1e6:.1f} MiB; after 1e8: {after_1e8:.1f} MiB")
     single = wall("combat", "--stalker", "Strelok", "--enemy", "Bloodsucker", "--trials",

@@ -20,9 +20,10 @@ import tracemalloc
 
 import numpy as np
 
-from sim.skirmish import api, load_scenario
+from sim.experiments import skirmish as api
+from sim.reference.skirmish import run_reference
+from sim.rules.skirmish_loader import load_scenario
 from sim.skirmish.compile import compile_scenario
-from sim.skirmish.reference import run_reference
 
 
 def _peak_kib(fight, trials: int, threads: int) -> tuple[float, float]:

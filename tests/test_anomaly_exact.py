@@ -17,14 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.encounter.anomaly import StartState, compile_anomaly, compile_event
-from sim.encounter.spec import (
-    TARGET_HEALTH,
-    TARGET_RADIATION,
-    TARGET_WILLPOWER,
-    AnomalySpec,
-)
+from sim.encounter.spec import AnomalySpec
 from sim.exact.anomaly import anomaly_exact, consequence, expected_draws
 from sim.exact.event import event_exact
+from sim.kernels.layout import TARGET_HEALTH, TARGET_RADIATION, TARGET_WILLPOWER
 from sim.rules import load_ruleset
 
 RS = load_ruleset(None)

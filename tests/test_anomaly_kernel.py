@@ -15,13 +15,9 @@ import numpy as np
 import pytest
 
 from sim import runner, stats
-from sim.encounter.anomaly import (
-    StartState,
-    anomaly_table,
-    compile_anomaly,
-    simulate_anomaly,
-)
+from sim.encounter.anomaly import StartState, compile_anomaly
 from sim.exact.anomaly import OUTCOMES, anomaly_exact
+from sim.experiments.anomaly import anomaly_table, simulate_anomaly
 from sim.kernels import anomaly as k
 from sim.reference import anomaly as reference
 from sim.rules import load_ruleset

@@ -13,13 +13,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.campaign.api import run_campaign
 from sim.campaign.compile import compile_campaign
 from sim.campaign.route import plan_route
-from sim.campaign.scenario import load_scenario
 from sim.encounter.combat import CombatPolicy, compile_combat
 from sim.exact.combat import combat_exact
+from sim.experiments.campaign import run_campaign
 from sim.paths import bundled_ruleset
+from sim.rules.scenario import load_scenario
 from tests.conftest import assert_matches_exact
 
 QUIET = """

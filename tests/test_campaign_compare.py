@@ -17,26 +17,27 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from sim import compare as C
-from sim.campaign import compare as CC
-from sim.campaign.api import run_campaign, simulate, simulate_trials
 from sim.campaign.compile import compile_campaign
-from sim.campaign.scenario import load_scenario
 from sim.cli import main as cli
+from sim.experiments import base, registry
+from sim.experiments import campaign_paired as CC
+from sim.experiments.campaign import run_campaign, simulate, simulate_trials
 from sim.kernels import campaign as K
+from sim.rules.scenario import load_scenario
+from sim.workflows import compare as C
 
 SCENARIO = load_scenario(None)
 RS = SCENARIO.ruleset
 BASE = CC.scenario_setup(SCENARIO)
-EXP = C.experiment("campaign")
+EXP = registry.experiment("campaign")
 
 
-def _cases(*specs: str) -> list[C.Case]:
+def _cases(*specs: str) -> list[base.Case]:
     return C.cases(RS, BASE, [C.parse_variant(s, EXP) for s in specs])
 
 
 def test_setup_round_trip_compiles_the_same_arrays():
-    again = compile_campaign(CC.scenario_of(C.Case(RS, BASE)))
+    again = compile_campaign(CC.scenario_of(base.Case(RS, BASE)))
     for mine, theirs in zip(again.args(), compile_campaign(SCENARIO).args(), strict=True):
         assert np.array_equal(mine, theirs)
 
@@ -91,7 +92,8 @@ def test_block_sums_equal_run_campaign_counts():
 
 
 def test_identical_variants_have_no_difference():
-    result = C.compare("campaign", RS, BASE, [C.Variant("a"), C.Variant("b")], trials=2000,
+    result = C.compare(registry.experiment("campaign"), RS, BASE, [C.Variant("a"), C.Variant("b")],
+                       trials=2000,
                        seed=3, metrics=["p_sarcophagus", "knockouts"])
     for row in result.rows[2:]:
         assert row["diff"] == 0.0 and row["diff_ci_low"] == 0.0 == row["diff_ci_high"]
@@ -133,11 +135,11 @@ def test_crn_shrinks_the_variance_of_a_campaign_difference():
 
 
 def test_bad_variants_are_refused():
-    with pytest.raises(C.CompareInputError, match="item 'Nope'"):
+    with pytest.raises(base.CompareInputError, match="item 'Nope'"):
         CC.run_campaign_compare(_cases("item=Nope"), trials=10, seed=1)
-    with pytest.raises(C.CompareInputError, match="start"):
+    with pytest.raises(base.CompareInputError, match="start"):
         CC.run_campaign_compare(_cases("start=Atlantis"), trials=10, seed=1)
-    with pytest.raises(C.CompareInputError, match="unknown key"):
+    with pytest.raises(base.CompareInputError, match="unknown key"):
         C.parse_variant("enemy=Boar", EXP)
 
 

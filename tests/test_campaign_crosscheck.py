@@ -18,15 +18,15 @@ import shutil
 
 import pytest
 
-from sim.campaign.api import run_campaign
-from sim.campaign.scenario import load_scenario
 from sim.encounter.anomaly import compile_anomaly, compile_event
 from sim.encounter.combat import CombatPolicy, compile_combat
 from sim.exact.anomaly import anomaly_exact
 from sim.exact.combat import combat_exact
 from sim.exact.event import event_exact
+from sim.experiments.campaign import run_campaign
 from sim.paths import bundled_ruleset
 from sim.rules import load_ruleset
+from sim.rules.scenario import load_scenario
 from tests.conftest import assert_matches_exact
 
 TRIALS = 20_000

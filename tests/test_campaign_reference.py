@@ -15,12 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.campaign.api import ENDS, run_campaign
 from sim.campaign.compile import compile_campaign
-from sim.campaign.scenario import load_scenario
+from sim.experiments.campaign import ENDS, run_campaign
 from sim.kernels import campaign as K
 from sim.paths import bundled_ruleset
 from sim.reference import campaign as reference
+from sim.rules.scenario import load_scenario
 from tests.conftest import Z_TOL
 
 

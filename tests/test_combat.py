@@ -16,9 +16,11 @@ import pytest
 from sim import stats
 from sim.encounter import combat as lib
 from sim.encounter.loadout import CloseCombatRules, WeaponSlot, tabulate
-from sim.encounter.spec import AVOID_REPUTATION, CombatSpec
+from sim.encounter.spec import CombatSpec
 from sim.exact.combat import OUTCOMES, combat_exact
+from sim.experiments import combat as combat_experiment
 from sim.kernels import combat as kernel
+from sim.kernels.layout import AVOID_REPUTATION
 from sim.reference import combat as reference
 from sim.rules import load_ruleset
 from tests.conftest import MC_TRIALS, Z_TOL, assert_matches_exact
@@ -28,7 +30,7 @@ SEED = 424242
 
 
 def check_spec(spec: CombatSpec, trials: int = MC_TRIALS, seed: int = SEED):
-    counts = lib.simulate(spec, trials, seed)
+    counts = combat_experiment.simulate(spec, trials, seed)
     exact = combat_exact(spec)
     assert sum(exact.outcomes.values()) == pytest.approx(1.0, abs=1e-12)
     assert_matches_exact(counts[:kernel.N_OUTCOMES], trials,
@@ -128,10 +130,10 @@ def test_plain_python_reference_matches_exact(changes):
 
 def test_counts_identical_for_one_and_two_threads():
     spec = _spec(sneak=False, flee_at=2, stimulants=(1,), heal_at=2)
-    one = lib.simulate(spec, 300_000, 11, threads=1)
-    two = lib.simulate(spec, 300_000, 11, threads=2)
+    one = combat_experiment.simulate(spec, 300_000, 11, threads=1)
+    two = combat_experiment.simulate(spec, 300_000, 11, threads=2)
     assert np.array_equal(one, two)
-    assert not np.array_equal(one, lib.simulate(spec, 300_000, 12, threads=2))
+    assert not np.array_equal(one, combat_experiment.simulate(spec, 300_000, 12, threads=2))
 
 
 def test_loadout_table_p23_p29():

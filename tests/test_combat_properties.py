@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.encounter.loadout import CloseCombatRules, WeaponSlot, tabulate
-from sim.encounter.spec import AVOID_STEALTH, CombatSpec
+from sim.encounter.spec import CombatSpec
 from sim.exact.combat import combat_exact
+from sim.kernels.layout import AVOID_STEALTH
 
 EPS = 1e-12
 

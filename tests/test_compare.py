@@ -1,4 +1,4 @@
-"""``sim.compare`` and ``zonesim compare``: variants, rows, verdicts, exact values, CLI."""
+"""``sim.workflows.compare`` and ``zonesim compare``: variants, rows, verdicts, exact, CLI."""
 
 from __future__ import annotations
 
@@ -7,17 +7,19 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from sim import compare as C
 from sim.cli import main
 from sim.encounter.anomaly import compile_event
 from sim.exact.event import event_exact
+from sim.experiments import base, registry
+from sim.experiments import event as event_experiment
 from sim.rules import load_ruleset
-from sim.targets import parse_target
+from sim.workflows import compare as C
+from sim.workflows.targets import parse_target
 from tests.conftest import Z_TOL
 
 RS = load_ruleset(None)
 RUNNER = CliRunner()
-COMBAT = C.experiment("combat")
+COMBAT = registry.experiment("combat")
 
 
 def run(*args: str):
@@ -35,17 +37,17 @@ def test_parse_variant_keys():
     assert C.parse_variant("armor=none;weapon=none;label=naked", COMBAT).setup(
         {"armor": "SEVA suit", "weapons": ("AK-74",)}) == {"armor": None, "weapons": ()}
     assert C.parse_variant("", COMBAT).label == "base"
-    with pytest.raises(C.CompareInputError, match="unknown key 'armour'"):
+    with pytest.raises(base.CompareInputError, match="unknown key 'armour'"):
         C.parse_variant("armour=SEVA suit", COMBAT)
-    with pytest.raises(C.CompareInputError, match="not an integer"):
+    with pytest.raises(base.CompareInputError, match="not an integer"):
         C.parse_variant("flee_at=two", COMBAT)
-    with pytest.raises(C.CompareInputError, match="unknown key 'weapon'"):
-        C.parse_variant("weapon=AK-74", C.experiment("event"))
+    with pytest.raises(base.CompareInputError, match="unknown key 'weapon'"):
+        C.parse_variant("weapon=AK-74", registry.experiment("event"))
 
 
 def _compare(name, base, specs, **kw):
-    exp = C.experiment(name)
-    return C.compare(name, RS, base, [C.parse_variant(s, exp) for s in specs], **kw)
+    exp = registry.experiment(name)
+    return C.compare(exp, RS, base, [C.parse_variant(s, exp) for s in specs], **kw)
 
 
 def test_rows_verdicts_and_exact_values_of_an_event_item_comparison():
@@ -122,7 +124,7 @@ def test_targets_add_a_verdict_column():
     (["armor=Ecolog suit"], {"metrics": ["dead"]}, "unknown metric 'dead'"),
 ])
 def test_input_errors(specs, kw, message):
-    with pytest.raises(C.CompareInputError, match=message):
+    with pytest.raises(base.CompareInputError, match=message):
         _compare("combat", {"stalker": "Strelok", "enemy": "Bloodsucker"}, specs,
                  trials=100, seed=1, **kw)
 
@@ -138,7 +140,7 @@ def test_cli_compare_event_json():
             "ruleset_sha256", "targets"} <= set(data)
     assert data["experiment"] == "event" and data["trials"] == 20000 and data["seed"] == 8
     assert data["baseline"] == "item=Bag of nuts"
-    assert len(data["rows"]) == 3 * len(C.EVENT_METRICS)
+    assert len(data["rows"]) == 3 * len(event_experiment.EVENT_METRICS)
     assert set(C.ROW_KEYS) <= set(data["rows"][0])
     assert {r["verdict"] for r in data["rows"]} <= {
         "baseline", "better", "worse", "higher", "lower", "no detectable difference"}

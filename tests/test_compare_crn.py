@@ -25,14 +25,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim import compare as C
+from sim.experiments import combat as combat_experiment
+from sim.experiments import registry
 from sim.kernels import paired
 from sim.kernels.combat import KNOCKED_OUT
 from sim.rules import load_ruleset
+from sim.workflows import compare as C
 
 RS = load_ruleset(None)
 BASE = {"stalker": "Strelok", "enemy": "Bloodsucker", "weapons": ("AK-74",)}
-EXP = C.experiment("combat")
+EXP = registry.experiment("combat")
 CASES = C.cases(RS, BASE, [C.parse_variant("armor=Ecolog suit", EXP),
                            C.parse_variant("armor=SEVA suit", EXP)])
 METRICS = (KNOCKED_OUT, paired.C_WOUNDS)
@@ -45,9 +47,9 @@ def _var(total, total_sq, n):
 
 def test_crn_variance_ratio_within_one_run():
     n = 200_000
-    both = C.run_combat(CASES, trials=n, seed=11, exact=False).sums
-    alone0 = C.run_combat(CASES[:1], trials=n, seed=12, exact=False).sums[0]
-    alone1 = C.run_combat(CASES[1:], trials=n, seed=13, exact=False).sums[0]
+    both = combat_experiment.run_combat(CASES, trials=n, seed=11, exact=False).sums
+    alone0 = combat_experiment.run_combat(CASES[:1], trials=n, seed=12, exact=False).sums[0]
+    alone1 = combat_experiment.run_combat(CASES[1:], trials=n, seed=13, exact=False).sums[0]
     for m in METRICS:
         var_paired = _var(both[1, paired.DIFF, m], both[1, paired.DIFF_SQ, m], n)
         var_indep = (_var(alone0[paired.SUM, m], alone0[paired.SUM_SQ, m], n)
@@ -61,7 +63,7 @@ def test_crn_variance_ratio_within_one_run():
 
 def _per_chunk(cases, seed, n, reps):
     """Sums of each block of ``n`` trials: one kernel call, one chunk per replicate."""
-    args, _, _ = C.combat_inputs(cases, exact=False)
+    args, _, _ = combat_experiment.combat_inputs(cases, exact=False)
     out = np.zeros((reps, len(cases), paired.N_SUMS, paired.COMBAT_METRICS))
     paired.paired_combat_kernel(seed, n * reps, n, *args, out)
     return out

@@ -12,12 +12,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim import compare as C
 from sim import runner
 from sim.encounter import anomaly as hz
 from sim.encounter import combat as cb
 from sim.exact.event import OUTCOMES as EVENT_OUTCOMES
 from sim.exact.event import event_exact
+from sim.experiments import anomaly as AX
+from sim.experiments import base
+from sim.experiments import combat as CX
+from sim.experiments import event as EX
 from sim.kernels import anomaly as ka
 from sim.kernels import chunks, paired
 from sim.kernels import combat as kc
@@ -31,8 +34,8 @@ SEED = 4242
 FRAGILE = hz.StartState(health=1, willpower=1, radiation=4)
 
 
-def _case(**setup) -> C.Case:
-    return C.Case(RS, setup)
+def _case(**setup) -> base.Case:
+    return base.Case(RS, setup)
 
 
 COMBAT_SETUPS = [
@@ -49,11 +52,11 @@ def _combat_counts(setup) -> np.ndarray:
                              setup.get("heal_at", 0))
     spec = cb.compile_combat(RS, setup["stalker"], setup["enemy"], setup.get("armor"),
                              setup.get("weapons", ()), setup.get("items", ()), policy)
-    return cb.simulate(spec, TRIALS, SEED)
+    return CX.simulate(spec, TRIALS, SEED)
 
 
 def test_paired_combat_equals_single_kernel_per_variant():
-    result = C.run_combat([_case(**s) for s in COMBAT_SETUPS], trials=TRIALS, seed=SEED,
+    result = CX.run_combat([_case(**s) for s in COMBAT_SETUPS], trials=TRIALS, seed=SEED,
                           exact=False)
     for v, setup in enumerate(COMBAT_SETUPS):
         counts = _combat_counts(setup)
@@ -78,11 +81,11 @@ def test_paired_anomaly_equals_single_kernel(anomaly):
     setups = [dict(stalker="Ghost", anomaly=anomaly, armor=None, enter=False),
               dict(stalker="Ghost", anomaly=anomaly, armor="SEVA suit", enter=True, health=1,
                    willpower=1, radiation=4, tokens=1)]
-    result = C.run_anomaly([_case(**s) for s in setups], trials=TRIALS, seed=SEED, exact=False)
+    result = AX.run_anomaly([_case(**s) for s in setups], trials=TRIALS, seed=SEED, exact=False)
     for v, s in enumerate(setups):
         spec = hz.compile_anomaly(RS, "Ghost", anomaly, s["armor"], enter=s["enter"],
-                                  state=C._state(s))
-        counts = hz.simulate_anomaly(spec, TRIALS, SEED)
+                                  state=AX._state(s))
+        counts = AX.simulate_anomaly(spec, TRIALS, SEED)
         sums = result.sums[v, paired.SUM]
         assert np.array_equal(sums[: ka.N_OUTCOMES], counts[: ka.N_OUTCOMES])
         assert sums[paired.A_ARTIFACT] == counts[ka.ARTIFACT]
@@ -101,11 +104,11 @@ def test_resolve_event_equals_event_kernel_on_every_card(armor):
     items = [(), ("Bag of nuts",), ("Dosimeter",), ("Torsion scanner",)]
     cases = [_case(stalker="Ghost", event=e, armor=armor, items=i, health=1, willpower=1,
                    radiation=4) for e in names for i in items]
-    result = C.run_event(cases, trials=TRIALS, seed=SEED, exact=False)
+    result = EX.run_event(cases, trials=TRIALS, seed=SEED, exact=False)
     for v, case in enumerate(cases):
         spec = hz.compile_event(RS, "Ghost", case.setup["event"], armor, case.setup["items"],
                                 state=FRAGILE)
-        counts = hz.simulate_event(spec, TRIALS, SEED)
+        counts = EX.simulate_event(spec, TRIALS, SEED)
         sums, squares = result.sums[v, paired.SUM], result.sums[v, paired.SUM_SQ]
         assert np.array_equal(sums[: ke.N_OUTCOMES], counts[: ke.N_OUTCOMES])
         for col, m in ((ke.SUM_HEALTH, paired.E_HEALTH), (ke.SUM_RADIATION, paired.E_RADIATION),
@@ -125,7 +128,7 @@ def test_resolve_event_matches_exact_twin(item):
     trials = 200_000
     cases = [_case(stalker="Ghost", event=e, armor="SEVA suit", items=item, health=1,
                    willpower=1, radiation=4) for e in RS.events]
-    result = C.run_event(cases, trials=trials, seed=SEED + 1, exact=False)
+    result = EX.run_event(cases, trials=trials, seed=SEED + 1, exact=False)
     for v, name in enumerate(RS.events):
         exact = event_exact(hz.compile_event(RS, "Ghost", name, "SEVA suit", item, state=FRAGILE))
         sums = result.sums[v, paired.SUM]
@@ -138,21 +141,21 @@ def test_resolve_event_matches_exact_twin(item):
 def test_bit_identical_for_one_and_two_threads():
     setups = [dict(stalker="Strelok", enemy="all", armor="Ecolog suit"),
               dict(stalker="Strelok", enemy="all", armor="SEVA suit", weapons=("AK-74",))]
-    one = C.run_combat([_case(**s) for s in setups], trials=30_000, seed=9, threads=1,
+    one = CX.run_combat([_case(**s) for s in setups], trials=30_000, seed=9, threads=1,
                        exact=False)
-    two = C.run_combat([_case(**s) for s in setups], trials=30_000, seed=9, threads=2,
+    two = CX.run_combat([_case(**s) for s in setups], trials=30_000, seed=9, threads=2,
                        exact=False)
     assert one.sums.tobytes() == two.sums.tobytes()
     ev = [_case(stalker="Strelok", event="all", armor=None, items=i)
           for i in [("Bag of nuts",), ("Dosimeter",)]]
-    assert (C.run_event(ev, trials=30_000, seed=9, threads=1, exact=False).sums.tobytes()
-            == C.run_event(ev, trials=30_000, seed=9, threads=2, exact=False).sums.tobytes())
+    assert (EX.run_event(ev, trials=30_000, seed=9, threads=1, exact=False).sums.tobytes()
+            == EX.run_event(ev, trials=30_000, seed=9, threads=2, exact=False).sums.tobytes())
 
 
 def test_memory_does_not_grow_with_trials():
     """Aggregates are one (V, 4, M) block per chunk, and chunks are capped."""
     assert chunks.plan(10**9)[0] <= chunks.MAX_CHUNKS
-    result = C.run_combat([_case(stalker="Strelok", enemy="Bandit")] * 3, trials=50_000,
+    result = CX.run_combat([_case(stalker="Strelok", enemy="Bandit")] * 3, trials=50_000,
                           seed=1, exact=False)
     assert result.sums.shape == (3, paired.N_SUMS, paired.COMBAT_METRICS)
 
@@ -160,17 +163,17 @@ def test_memory_does_not_grow_with_trials():
 def test_deck_is_the_count_weighted_average_of_its_cards():
     """With 'all' every card meets the same streams, so the deck's sums are the weighted
     sums of the single-card runs on the same seed (up to float rounding of the weights)."""
-    deck = C.run_combat([_case(stalker="Strelok", enemy="all", armor="Ecolog suit")],
+    deck = CX.run_combat([_case(stalker="Strelok", enemy="all", armor="Ecolog suit")],
                         trials=TRIALS, seed=SEED)
-    names = cb.deck_names(RS, "all")
+    names = CX.deck_names(RS, "all")
     total = sum(RS.enemies[n].count for n in names)
     expected = np.zeros(kc.N_OUTCOMES)
     exact = 0.0
     for name in names:
         spec = cb.compile_combat(RS, "Strelok", name, "Ecolog suit")
         w = RS.enemies[name].count / total
-        expected += w * cb.simulate(spec, TRIALS, SEED)[: kc.N_OUTCOMES]
-        exact += w * C._combat_exact(spec)[kc.KNOCKED_OUT]
+        expected += w * CX.simulate(spec, TRIALS, SEED)[: kc.N_OUTCOMES]
+        exact += w * CX._combat_exact(spec)[kc.KNOCKED_OUT]
     assert deck.sums[0, paired.SUM, : kc.N_OUTCOMES] == pytest.approx(expected, rel=1e-12)
     assert deck.exact[0, kc.KNOCKED_OUT] == pytest.approx(exact, rel=1e-12)
     assert not deck.indicator

@@ -12,8 +12,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from sim import prob
 from sim.exact import dice as exact
+from sim.experiments import primitives as prob
 from sim.kernels import dice as kernels
 from tests.conftest import MC_TRIALS, assert_matches_exact
 

@@ -17,14 +17,9 @@ from click.testing import CliRunner
 
 from sim import stats
 from sim.cli import main
-from sim.encounter.anomaly import (
-    HazardInputError,
-    StartState,
-    compile_event,
-    event_table,
-    simulate_event,
-)
+from sim.encounter.anomaly import HazardInputError, StartState, compile_event
 from sim.exact.event import OUTCOMES, event_exact
+from sim.experiments.event import event_table, simulate_event
 from sim.kernels import event as k
 from sim.reference import anomaly as reference
 from sim.rules import load_ruleset

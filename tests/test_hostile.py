@@ -24,13 +24,13 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from sim.campaign.scenario import load_scenario, scenario_path
 from sim.cli import main
 from sim.paths import bundled_ruleset, configs_root, resolve_ruleset
 from sim.report import markdown, staging
 from sim.rules import RulesetError, load_ruleset
+from sim.rules.scenario import load_scenario, scenario_path
 from sim.rules.schema import MAP, TABLES
-from sim.sweep import SweepError, Vary, grid
+from sim.workflows.sweep import SweepError, Vary, grid
 
 BASE = bundled_ruleset()
 SCENARIO = configs_root() / "scenarios" / "base.toml"
@@ -346,9 +346,9 @@ def test_sweep_checks_its_metric_before_the_first_point(tmp_path, monkeypatch, a
 
 
 def test_sweep_default_metric_of_a_campaign_is_a_campaign_metric():
-    from sim.campaign.api import FRAME_METRICS
-    from sim.cli.sweep import _metrics
-    assert "p_sarcophagus" in _metrics("campaign") == FRAME_METRICS
+    from sim.experiments import registry
+    from sim.experiments.campaign import FRAME_METRICS
+    assert "p_sarcophagus" in registry.experiment("campaign").sweep_metrics == FRAME_METRICS
 
 
 def test_sweep_refuses_an_existing_out_before_running(tmp_path, monkeypatch):
@@ -424,7 +424,7 @@ def test_report_killed_is_cleaned_by_the_next_command(tmp_path):
 
 
 def test_pool_workers_end_when_their_parent_is_gone(tmp_path):
-    code = ("import time; from sim.sweep import _exit_with_parent; "
+    code = ("import time; from sim.workflows.sweep import _exit_with_parent; "
             "_exit_with_parent(-1); time.sleep(60)")
     start = time.monotonic()
     result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, timeout=60)
@@ -466,7 +466,7 @@ def test_library_errors_carry_every_problem(tmp_path):
     (b"[targets]\n\xff = 1\n", "t.toml:2: not UTF-8"),
 ])
 def test_targets_file_faults_are_target_errors(tmp_path, text, expected):
-    from sim.targets import TargetError, load_targets
+    from sim.workflows.targets import TargetError, load_targets
     path = tmp_path / "t.toml"
     path.write_bytes(text if isinstance(text, bytes) else text.encode())
     with pytest.raises(TargetError, match=expected.replace("(", r"\(")):
@@ -474,7 +474,7 @@ def test_targets_file_faults_are_target_errors(tmp_path, text, expected):
 
 
 def test_targets_file_fifo_is_refused(tmp_path):
-    code = ("from sim.targets import TargetError, load_targets\n"
+    code = ("from sim.workflows.targets import TargetError, load_targets\n"
             "try:\n    load_targets('t.toml')\nexcept TargetError as e:\n    print(e)\n")
     os.mkfifo(tmp_path / "t.toml")
     result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,

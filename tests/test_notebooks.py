@@ -17,7 +17,7 @@ nbclient = pytest.importorskip("nbclient")
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-NEEDS = {"campaign_balance.ipynb": "sim.campaign.api"}
+NEEDS = {"campaign_balance.ipynb": "sim.experiments.campaign"}
 
 
 def test_there_are_notebooks():

@@ -1,6 +1,6 @@
 """``zonesim report``: the folder's files, embedded plots, all-or-nothing writing, targets.
 
-The campaign statistics come from ``sim.campaign.api.run_campaign``; these tests use a fake
+The campaign statistics come from ``sim.experiments.campaign.run_campaign``; these tests use a fake
 with the same result shape (``to_dict``/``to_frame``), so they check the report, not the
 campaign model, and run in seconds.
 """
@@ -16,9 +16,9 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from sim.campaign.scenario import load_scenario
 from sim.cli import main
 from sim.report import build, html, tables
+from sim.rules.scenario import load_scenario
 
 TRIALS = 2_000
 GAMES = 100
@@ -57,14 +57,14 @@ class FakeCampaign:
 @pytest.fixture
 def fake_campaign(monkeypatch):
     calls = []
-    module = types.ModuleType("sim.campaign.api")
+    module = types.ModuleType("sim.experiments.campaign")
 
     def run_campaign(scenario, *, trials, seed, threads=None):
         calls.append((scenario.name, trials, seed))
         return FakeCampaign(trials, seed)
 
     module.run_campaign = run_campaign
-    monkeypatch.setitem(sys.modules, "sim.campaign.api", module)
+    monkeypatch.setitem(sys.modules, "sim.experiments.campaign", module)
     return calls
 
 
@@ -145,7 +145,7 @@ def test_a_failure_half_way_leaves_no_folder(fake_campaign, tmp_path, scenario, 
 
 
 def test_without_the_campaign_module_the_section_says_so(monkeypatch, tmp_path, scenario):
-    monkeypatch.setitem(sys.modules, "sim.campaign.api", None)  # import raises ImportError
+    monkeypatch.setitem(sys.modules, "sim.experiments.campaign", None)  # import raises ImportError
     report = build.run_report(scenario, trials=500, campaign_trials=GAMES, seed=1,
                               out=tmp_path / "r")
     assert "campaign: not available" in (tmp_path / "r" / "report.md").read_text()

@@ -17,21 +17,21 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from sim.campaign.api import simulate_trials
 from sim.campaign.compile import CampaignInputError, compile_campaign, visiting_order
 from sim.campaign.hexmap import compile_map
-from sim.campaign.scenario import load_scenario
 from sim.encounter.anomaly import compile_anomaly
 from sim.encounter.combat import CombatPolicy, compile_combat
+from sim.encounter.items import best_event_item
 from sim.encounter.modifier import test_terms as terms_of
 from sim.exact import dice as exact_dice
 from sim.exact.anomaly import anomaly_exact
 from sim.exact.combat import combat_exact
+from sim.experiments.campaign import simulate_trials
 from sim.kernels import campaign as K
 from sim.kernels import rng
 from sim.paths import bundled_ruleset
-from sim.prob import best_event_item
 from sim.rules import RulesetError, load_ruleset
+from sim.rules.scenario import load_scenario
 
 RS = load_ruleset()
 
@@ -65,7 +65,7 @@ def _ruleset(tmp_path, **keys):
 def test_campaign_ranks_the_torsion_scanner_first():
     # Z-09: the Torsion scanner avoids "without rolling", better than any shift; Z-10:
     # only the best item counts. The campaign's item values must rank it first, as
-    # sim.prob.best_event_item does for `zonesim event`.
+    # sim.experiments.primitives.best_event_item does for `zonesim event`.
     scenario = load_scenario(None)
     arrays = compile_campaign(scenario)
     names = list(RS.items)

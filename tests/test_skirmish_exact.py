@@ -10,7 +10,7 @@ import pytest
 
 from sim.exact import dice as exact_dice
 from sim.exact import skirmish as ex
-from sim.skirmish import load_scenario
+from sim.rules.skirmish_loader import load_scenario
 from sim.skirmish.compile import compile_scenario
 
 

@@ -12,9 +12,10 @@ import numpy as np
 import pytest
 
 from sim.exact import skirmish as ex
-from sim.skirmish import api, load_scenario
+from sim.experiments import skirmish as api
+from sim.reference.skirmish import Stream, run_reference
+from sim.rules.skirmish_loader import load_scenario
 from sim.skirmish.compile import compile_scenario
-from sim.skirmish.reference import Stream, run_reference
 from tests.conftest import MC_TRIALS, assert_matches_exact
 
 SEED = 4242

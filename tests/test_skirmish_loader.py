@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sim.rules.errors import RulesetError
-from sim.skirmish import load_rules, load_scenario
-from sim.skirmish.loader import skirmish_root
+from sim.rules.skirmish_loader import load_rules, load_scenario, skirmish_root
 
 
 def test_bundled_files_load():

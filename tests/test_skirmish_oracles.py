@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from sim.exact import skirmish as ex
-from sim.skirmish import api, load_scenario
+from sim.experiments import skirmish as api
+from sim.rules.skirmish_loader import load_scenario
 from sim.skirmish.compile import compile_scenario
 from tests.conftest import MC_TRIALS, assert_matches_exact
 

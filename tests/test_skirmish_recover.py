@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from sim.kernels import skirmish as k
-from sim.skirmish import load_scenario
+from sim.reference.skirmish import Fight, Stream
+from sim.rules.skirmish_loader import load_scenario
 from sim.skirmish.compile import compile_scenario
-from sim.skirmish.reference import Fight, Stream
 
 TWO_V_ONE = load_scenario(Path(__file__).parent / "data" / "skirmish" / "two_v_one.toml")
 

@@ -13,8 +13,8 @@ from click.testing import CliRunner
 from sim.cli import main
 from sim.report.writer import write_sweep
 from sim.rules import load_ruleset
-from sim.sweep import SweepError, Vary, grid, metric_names, run_sweep
-from sim.variants import VariantError, apply_edits
+from sim.rules.variants import VariantError, apply_edits
+from sim.workflows.sweep import SweepError, Vary, grid, metric_names, run_sweep
 
 TRIALS = 4_000
 COMBAT = {"stalker": "Strelok", "enemy": "all", "armor": "Ecolog suit", "weapons": ["AK-74"]}
@@ -195,8 +195,7 @@ def test_cli_sweep_bad_input_exits_2(args, tmp_path):
 
 
 def test_campaign_experiment_plays_the_edited_ruleset(monkeypatch):
-    import sys
-    import types
+    from sim.experiments import campaign_paired
 
     class Result:
         def __init__(self, scenario, trials, seed):
@@ -209,10 +208,9 @@ def test_campaign_experiment_plays_the_edited_ruleset(monkeypatch):
                                   "p_sarcophagus": p, "p_sarcophagus_ci_low": p - 0.01,
                                   "p_sarcophagus_ci_high": p + 0.01, "days_median": 20.0}])
 
-    module = types.ModuleType("sim.campaign.api")
-    module.run_campaign = lambda scenario, *, trials, seed, threads=None: Result(scenario,
-                                                                                  trials, seed)
-    monkeypatch.setitem(sys.modules, "sim.campaign.api", module)
+    monkeypatch.setattr(campaign_paired, "run_campaign",
+                        lambda scenario, *, trials, seed, threads=None: Result(scenario, trials,
+                                                                                seed))
     result = run_sweep(None, ["enemies.Bloodsucker.endurance=3..5"], "campaign",
                        {"scenario": "base"}, trials=100, seed=4)
     frame = result.frame

@@ -1,4 +1,4 @@
-"""Balance targets (sim.targets): parsing and PASS / FAIL / UNDECIDED on hand-made intervals."""
+"""Balance targets (sim.workflows.targets): parsing, PASS / FAIL / UNDECIDED on hand-made CIs."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from sim.targets import (
+from sim.workflows.targets import (
     FAIL,
     PASS,
     UNDECIDED,

@@ -1,4 +1,4 @@
-"""``sim.tune`` and ``zonesim tune``: the search finds answers known from the exact twin.
+"""``sim.workflows.tune`` and ``zonesim tune``: the search finds answers known from the exact twin.
 
 The known answers come from :mod:`sim.exact.combat` (the Markov chain of the
 fight, P-14..P-29): for Strelok with Ecolog suit and AK-74 against the
@@ -15,13 +15,13 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from sim import tune as T
 from sim.cli import main
 from sim.encounter.combat import compile_combat
 from sim.exact.combat import combat_exact
 from sim.rules import load_ruleset
-from sim.targets import PASS, Target, parse_target
-from sim.variants import apply_edits
+from sim.rules.variants import apply_edits
+from sim.workflows import tune as T
+from sim.workflows.targets import PASS, Target, parse_target
 
 RS = load_ruleset(None)
 BASE = {"stalker": "Strelok", "enemy": "Bloodsucker", "armor": "Ecolog suit",

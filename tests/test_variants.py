@@ -1,4 +1,4 @@
-"""Card edits on an immutable ruleset (sim.variants): parsing, validation, immutability."""
+"""Card edits on an immutable ruleset (sim.rules.variants): parsing, validation, immutability."""
 
 from __future__ import annotations
 
@@ -6,7 +6,14 @@ import pytest
 
 from sim.encounter.combat import compile_combat
 from sim.rules import load_ruleset
-from sim.variants import CardEdit, VariantError, apply_edits, edit_value, format_value, parse_edit
+from sim.rules.variants import (
+    CardEdit,
+    VariantError,
+    apply_edits,
+    edit_value,
+    format_value,
+    parse_edit,
+)
 
 RS = load_ruleset(None)
 

@@ -16,13 +16,14 @@ import numpy as np
 
 from sim.campaign import route
 from sim.campaign.hexmap import HexMap, compile_map
-from sim.campaign.scenario import Scenario
 from sim.encounter import anomaly as hazards
 from sim.encounter.combat import CombatPolicy, compile_combat
-from sim.encounter.spec import A_SIZE
+from sim.encounter.items import event_shift
+from sim.errors import InputError
 from sim.kernels import campaign as K
-from sim.prob import event_shift
+from sim.kernels.layout import A_SIZE
 from sim.rules import HEALTH_DAMAGE, Ruleset
+from sim.rules.scenario import Scenario
 
 DRAWS = {"nothing": K.DRAW_NOTHING, "event": K.DRAW_EVENT, "enemy": K.DRAW_ENEMY,
          "anomaly": K.DRAW_ANOMALY}
@@ -37,7 +38,7 @@ MAX_WEAPONS = 6
 after knock-out losses (P-37), 2**MAX_WEAPONS tables at most."""
 
 
-class CampaignInputError(ValueError):
+class CampaignInputError(InputError):
     """A scenario the campaign model cannot run (reported, exit status 2)."""
 
 
@@ -69,7 +70,7 @@ class CampaignArrays:
         Location hexes for cards of each habitat (P-26..P-28).
     it : int64 (n_items, 4)
         Per item card of ``items.csv``: effect code, value (event items: the
-        shift of :func:`sim.prob.event_shift`, ``AUTO_SHIFT`` for ``auto``),
+        shift of :func:`sim.experiments.primitives.event_shift`, ``AUTO_SHIFT`` for ``auto``),
         price, starting count.
     lose_order : int64 (n_belongings, 2)
         Belongings lost on a knock-out (P-37), cheapest first: kind

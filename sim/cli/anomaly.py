@@ -8,6 +8,7 @@ import click
 
 from sim.cli import common
 from sim.encounter import anomaly as library
+from sim.experiments import anomaly as anomaly_experiment
 
 
 def state_options(func: Callable) -> Callable:
@@ -27,15 +28,7 @@ def state_options(func: Callable) -> Callable:
     return func
 
 
-def run_or_exit(func: Callable, *args, **kwargs):
-    """Call the library; a :class:`~sim.encounter.anomaly.HazardInputError` exits with 2."""
-    try:
-        return func(*args, **kwargs)
-    except library.HazardInputError as error:
-        raise click.BadParameter(str(error), param_hint=error.param) from None
-
-
-@click.command()
+@click.command(cls=common.Command)
 @click.option("--stalker", required=True, help="Stalker card name.")
 @click.option("--anomaly", "anomaly_name", required=True,
               help="Anomaly card name, or 'all' for the deck table.")
@@ -76,9 +69,9 @@ def anomaly(stalker, anomaly_name, armor, items, enter, health, willpower, radia
     rs = common.load_rules_or_exit(rules_dir)
     state = library.StartState(health=health, willpower=willpower, radiation=radiation,
                                tokens=tokens)
-    result = run_or_exit(library.anomaly_table, rs, stalker,
-                         library.anomaly_names(rs, anomaly_name), armor, items, enter=enter,
-                         state=state, trials=trials, seed=seed, threads=threads)
+    result = anomaly_experiment.anomaly_table(
+        rs, stalker, anomaly_experiment.anomaly_names(rs, anomaly_name), armor, items,
+        enter=enter, state=state, trials=trials, seed=seed, threads=threads)
     title = (f"anomaly: {stalker} vs {anomaly_name}; armour {armor or 'none'}; "
              f"{'enter' if enter else 'go around if noticed'}; {trials} trials, seed {seed}; "
              "cells: estimate ±95% half-width (exact)")

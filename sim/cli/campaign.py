@@ -5,11 +5,9 @@ from __future__ import annotations
 import click
 import pandas as pd
 
-from sim.campaign.api import run_campaign
-from sim.campaign.compile import CampaignInputError
-from sim.campaign.scenario import load_scenario
 from sim.cli import common
-from sim.rules import RulesetError
+from sim.experiments.campaign import run_campaign
+from sim.rules.scenario import load_scenario
 
 DEFAULT_TRIALS = 200_000
 
@@ -32,7 +30,7 @@ def _summary(data: dict) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-@click.command()
+@click.command(cls=common.Command)
 @click.argument("scenario", required=False)
 @common.trials_option(DEFAULT_TRIALS)
 @common.seed_option
@@ -52,13 +50,8 @@ def campaign(scenario, trials, seed, fmt, threads):
       zonesim campaign --trials 1000000
       zonesim campaign configs/scenarios/base.toml --seed 7 --format json
     """
-    try:
-        chosen = load_scenario(scenario)
-        result = run_campaign(chosen, trials=trials, seed=seed, threads=threads)
-    except RulesetError as error:
-        common.exit_with_problems(error)
-    except CampaignInputError as error:
-        raise click.UsageError(str(error)) from None
+    chosen = load_scenario(scenario)
+    result = run_campaign(chosen, trials=trials, seed=seed, threads=threads)
     data = result.to_dict()
     title = (f"campaign: {chosen.name} ({chosen.stalker} from {chosen.start}); {trials} games, "
              f"seed {seed}; ci = 95% interval")

@@ -6,24 +6,14 @@ import click
 
 from sim.cli import common
 from sim.encounter import combat as library
+from sim.experiments import combat as combat_experiment
 
 
-@click.command()
+@click.command(cls=common.Command)
 @click.option("--stalker", required=True, help="Stalker card name.")
 @click.option("--enemy", required=True, help="Enemy card name, or 'all' for the deck table.")
-@click.option("--armor", default=None, help="Armour worn (default: none).")
-@click.option("--weapon", "weapons", multiple=True, metavar="NAME",
-              help="Weapon card carried (repeatable); the best within 2 hands is used "
-                   "each round (P-23, P-29).")
-@click.option("--item", "items", multiple=True, metavar="NAME",
-              help="Item carried (repeatable): stimulants heal in combat (Z-12), the best "
-                   "escape item helps under combat.avoid_rule = reputation; others are ignored.")
-@click.option("--sneak", type=click.Choice(library.SNEAK_POLICIES), default="always",
-              show_default=True, help="Try to avoid the fight first, or fight for the trophy.")
-@click.option("--flee-at", type=common.small_int(0), default=0, show_default=True,
-              help="From round 2, try to flee at this Health or less (0 = never; P-21).")
-@click.option("--heal-at", type=common.small_int(0), default=0, show_default=True,
-              help="Use stimulants at this Health or less (0 = never; Z-12..Z-14).")
+@common.loadout_options
+@common.fight_policy_options
 @common.trials_option()
 @common.seed_option
 @common.rules_option
@@ -45,12 +35,9 @@ def combat(stalker, enemy, armor, weapons, items, sneak, flee_at, heal_at, trial
     """
     rs = common.load_rules_or_exit(rules_dir)
     policy = library.CombatPolicy(sneak=sneak, flee_at=flee_at, heal_at=heal_at)
-    try:
-        result = library.combat_table(rs, stalker, library.deck_names(rs, enemy), armor,
-                                      weapons, items, policy, trials=trials, seed=seed,
-                                      threads=threads)
-    except library.CombatInputError as error:
-        raise click.UsageError(str(error)) from None
+    result = combat_experiment.combat_table(
+        rs, stalker, combat_experiment.deck_names(rs, enemy), armor, weapons, items, policy,
+        trials=trials, seed=seed, threads=threads)
     title = (f"combat: {stalker} vs {enemy}; armour {armor or 'none'}; {trials} trials, "
              f"seed {seed}; cells: estimate ±95% half-width (exact, Markov chain)")
     common.emit_frame(result.to_frame(), fmt, result.to_dict(), title, result.to_table())

@@ -13,6 +13,8 @@ from typing import NoReturn
 import click
 import pandas as pd
 
+from sim.encounter.combat import SNEAK_POLICIES
+from sim.errors import InputError
 from sim.paths import resolve_ruleset
 from sim.rules import Ruleset, RulesetError, load_ruleset
 
@@ -23,6 +25,33 @@ MAX_TRIALS = 10**12
 """Most trials one command runs: hours of kernel time already, and far inside int64."""
 MAX_SMALL = 1000
 """Bound of every other integer option (Health, thresholds, dice, workers, threads)."""
+
+
+class Command(click.Command):
+    """A zonesim command: the one handler of every error a user can cause.
+
+    A :class:`~sim.rules.RulesetError` prints every problem and exits with
+    status 2; any other :class:`~sim.errors.InputError` becomes a click usage
+    error (exit status 2, no traceback), naming the option of its ``field``.
+    """
+
+    def invoke(self, ctx: click.Context):
+        """Run the command, turning library input errors into messages."""
+        try:
+            return super().invoke(ctx)
+        except RulesetError as error:
+            exit_with_problems(error)
+        except InputError as error:
+            if error.field:
+                raise click.BadParameter(str(error), ctx=ctx,
+                                         param_hint=f"--{error.field.replace('_', '-')}") from None
+            raise click.UsageError(str(error), ctx=ctx) from None
+
+
+class Group(click.Group):
+    """A zonesim command group whose subcommands are :class:`Command`."""
+
+    command_class = Command
 
 
 def small_int(low: int = 0) -> click.IntRange:
@@ -56,6 +85,39 @@ def rules_option(func: Callable) -> Callable:
     return click.option("--rules", "rules_dir", type=click.Path(), default=None,
                         help="Ruleset folder, or a bundled ruleset's name (default: base); "
                              "write ./base for a local folder of that name.")(func)
+
+
+def _apply(func: Callable, options: list[Callable]) -> Callable:
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def loadout_options(func: Callable) -> Callable:
+    """``--armor``, ``--weapon`` (repeatable), ``--item`` (repeatable): what the stalker carries."""
+    return _apply(func, [
+        click.option("--armor", default=None, help="Armour worn (default: none)."),
+        click.option("--weapon", "weapons", multiple=True, metavar="NAME",
+                     help="Weapon card carried (repeatable); the best within 2 hands is used "
+                          "each round (P-23, P-29)."),
+        click.option("--item", "items", multiple=True, metavar="NAME",
+                     help="Item carried (repeatable): stimulants heal in combat (Z-12), the best "
+                          "escape item helps under combat.avoid_rule = reputation, the best "
+                          "event item on events (Z-10); others are ignored."),
+    ])
+
+
+def fight_policy_options(func: Callable) -> Callable:
+    """``--sneak``, ``--flee-at``, ``--heal-at``: the stalker's choices in a fight."""
+    return _apply(func, [
+        click.option("--sneak", type=click.Choice(SNEAK_POLICIES), default="always",
+                     show_default=True,
+                     help="Try to avoid the fight first, or fight for the trophy (P-16, P-17)."),
+        click.option("--flee-at", type=small_int(0), default=0, show_default=True,
+                     help="From round 2, try to flee at this Health or less (0 = never; P-21)."),
+        click.option("--heal-at", type=small_int(0), default=0, show_default=True,
+                     help="Use stimulants at this Health or less (0 = never; Z-12..Z-14)."),
+    ])
 
 
 def format_option(func: Callable) -> Callable:

@@ -7,14 +7,13 @@ from pathlib import Path
 
 import click
 
-from sim import compare as library
-from sim import targets as targets_lib
-from sim.campaign.compare import scenario_setup
-from sim.campaign.scenario import load_scenario
 from sim.cli import common
 from sim.cli.anomaly import state_options
-from sim.encounter.combat import SNEAK_POLICIES
-from sim.rules import RulesetError
+from sim.experiments import registry
+from sim.experiments.campaign_paired import scenario_setup
+from sim.rules.scenario import load_scenario
+from sim.workflows import compare as library
+from sim.workflows import targets as targets_lib
 
 CAMPAIGN_TRIALS = 200_000
 
@@ -69,24 +68,21 @@ def _run(name: str, base: dict, variants, baseline, metrics, target_texts, targe
          trials, seed, rules_dir, fmt, threads, rs=None) -> None:
     if rs is None:
         rs = common.load_rules_or_exit(rules_dir)
-    exp = library.experiment(name)
+    exp = registry.experiment(name)
     specs = ([] if baseline is None else [baseline]) + list(variants)
     if len(specs) < 2:
         raise click.UsageError("give at least two variants (--variant ... --variant ...), or "
                                "one --variant and a --baseline ('' = the options as given)")
     targets = read_targets(target_texts, targets_file)
-    try:
-        parsed = [library.parse_variant(s, exp) for s in specs]
-        result = library.compare(name, rs, base, parsed, trials=trials, seed=seed,
-                                 threads=threads, metrics=metrics or None, targets=targets)
-    except library.CompareInputError as error:
-        raise click.UsageError(str(error)) from None
+    parsed = [library.parse_variant(s, exp) for s in specs]
+    result = library.compare(exp, rs, base, parsed, trials=trials, seed=seed, threads=threads,
+                             metrics=metrics or None, targets=targets)
     title = _TITLE.format(name=name, n=len(parsed), base=parsed[0].label, trials=trials,
                           seed=seed)
     common.emit_frame(result.to_frame(), fmt, result.to_dict(), title, result.to_table())
 
 
-@click.group()
+@click.group(cls=common.Group)
 def compare() -> None:
     """Compare variants (loadouts, cards, card edits) on common random numbers.
 
@@ -113,15 +109,8 @@ def compare() -> None:
 @compare.command("combat")
 @click.option("--stalker", required=True, help="Stalker card name.")
 @click.option("--enemy", required=True, help="Enemy card name, or 'all' for the deck.")
-@click.option("--armor", default=None, help="Armour worn (default: none).")
-@click.option("--weapon", "weapons", multiple=True, metavar="NAME", help="Weapon (repeatable).")
-@click.option("--item", "items", multiple=True, metavar="NAME", help="Item (repeatable).")
-@click.option("--sneak", type=click.Choice(SNEAK_POLICIES), default="always", show_default=True,
-              help="Try to avoid the fight first, or fight for the trophy.")
-@click.option("--flee-at", type=common.small_int(0), default=0, show_default=True,
-              help="From round 2, try to flee at this Health or less (0 = never; P-21).")
-@click.option("--heal-at", type=common.small_int(0), default=0, show_default=True,
-              help="Use stimulants at this Health or less (0 = never; Z-12..Z-14).")
+@common.loadout_options
+@common.fight_policy_options
 @variant_options
 @common_options
 def compare_combat(stalker, enemy, armor, weapons, items, sneak, flee_at, heal_at, variants,
@@ -244,10 +233,7 @@ def compare_campaign(scenario, variants, baseline, metrics, target_texts, target
       zonesim compare campaign base --variant "label=now" \\
         --variant "edit=enemies.Bloodsucker.endurance=6" --metric p_sarcophagus
     """
-    try:
-        chosen = load_scenario(scenario)
-    except RulesetError as error:
-        common.exit_with_problems(error)
+    chosen = load_scenario(scenario)
     rs = chosen.ruleset if rules_dir is None else common.load_rules_or_exit(rules_dir)
     _run("campaign", scenario_setup(chosen), variants, baseline, metrics, target_texts,
          targets_file, trials, seed, rules_dir, fmt, threads, rs=rs)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import click
 
 from sim.cli import common
-from sim.cli.anomaly import run_or_exit, state_options
+from sim.cli.anomaly import state_options
 from sim.encounter import anomaly as library
+from sim.experiments import event as event_experiment
 
 
-@click.command()
+@click.command(cls=common.Command)
 @click.option("--stalker", required=True, help="Stalker card name.")
 @click.option("--event", "event_name", required=True,
               help="Event card name, or 'all' for the deck table.")
@@ -44,8 +45,9 @@ def event(stalker, event_name, armor, items, health, willpower, radiation, token
     rs = common.load_rules_or_exit(rules_dir)
     state = library.StartState(health=health, willpower=willpower, radiation=radiation,
                                tokens=tokens)
-    result = run_or_exit(library.event_table, rs, stalker, library.event_names(rs, event_name),
-                         armor, items, state=state, trials=trials, seed=seed, threads=threads)
+    result = event_experiment.event_table(
+        rs, stalker, event_experiment.event_names(rs, event_name), armor, items, state=state,
+        trials=trials, seed=seed, threads=threads)
     best = result.rows[0]["item"]
     title = (f"event: {stalker} vs {event_name}; armour {armor or 'none'}; item {best or 'none'}; "
              f"{trials} trials, seed {seed}; cells: estimate ±95% half-width (exact)")

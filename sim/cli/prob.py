@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 import click
 
-from sim import prob as primitives
 from sim.cli import common
+from sim.experiments import primitives as primitives
 
 INT = common.small_int(-common.MAX_SMALL)
 """A primitive's integer option: bounded, so no value overflows a kernel argument."""
@@ -41,14 +41,7 @@ def _emit(result: primitives.PrimitiveResult, fmt: str) -> None:
     common.emit_frame(result.to_frame(), fmt, result.to_dict(), title)
 
 
-def _run(func: Callable, *args, **kwargs) -> primitives.PrimitiveResult:
-    try:
-        return func(*args, **kwargs)
-    except primitives.PrimitiveInputError as error:
-        raise click.UsageError(str(error)) from None
-
-
-@click.group()
+@click.group(cls=common.Group)
 def prob() -> None:
     """Exact probability, Monte Carlo estimate and 95 % interval of one dice primitive.
 
@@ -75,7 +68,7 @@ def pool(dice, success_on, need, trials, seed, rules_dir, fmt, threads):
     """
     ruleset = common.load_rules_or_exit(rules_dir)
     face = ruleset.rules.dice.success_on if success_on is None else success_on
-    _emit(_run(primitives.pool, dice, face, need, trials=trials, seed=seed, threads=threads),
+    _emit(primitives.pool(dice, face, need, trials=trials, seed=seed, threads=threads),
           fmt)
 
 
@@ -95,7 +88,7 @@ def armor(wounds, resist, durability, tokens, trials, seed, rules_dir, fmt, thre
       zonesim prob armor --wounds 3 --resist 3 --durability 4 --tokens 3
     """
     common.load_rules_or_exit(rules_dir)
-    _emit(_run(primitives.armor, wounds, resist, durability, tokens, trials=trials, seed=seed,
+    _emit(primitives.armor(wounds, resist, durability, tokens, trials=trials, seed=seed,
                threads=threads), fmt)
 
 
@@ -112,7 +105,7 @@ def event(avoid_on, item_names, trials, seed, rules_dir, fmt, threads):
       zonesim prob event --avoid-on 4 --item Dosimeter
     """
     ruleset = common.load_rules_or_exit(rules_dir)
-    _emit(_run(primitives.event, avoid_on, _items(ruleset, item_names), trials=trials,
+    _emit(primitives.event(avoid_on, _items(ruleset, item_names), trials=trials,
                seed=seed, threads=threads), fmt)
 
 
@@ -128,7 +121,7 @@ def escape(reputation, item_names, trials, seed, rules_dir, fmt, threads):
       zonesim prob escape --reputation 5 --item "Camouflage cloak"
     """
     ruleset = common.load_rules_or_exit(rules_dir)
-    _emit(_run(primitives.escape, reputation, _items(ruleset, item_names), trials=trials,
+    _emit(primitives.escape(reputation, _items(ruleset, item_names), trials=trials,
                seed=seed, threads=threads), fmt)
 
 
@@ -147,7 +140,7 @@ def reaction(skill, covering, trials, seed, rules_dir, fmt, threads):
       zonesim prob reaction --skill 4 --covering
     """
     ruleset = common.load_rules_or_exit(rules_dir)
-    _emit(_run(primitives.reaction, skill, covering,
+    _emit(primitives.reaction(skill, covering,
                extra_dice=ruleset.rules.reaction.covering_extra_dice,
                cap=ruleset.rules.reaction.result_cap, trials=trials, seed=seed,
                threads=threads), fmt)

@@ -9,23 +9,9 @@ import click
 
 from sim.cli import common
 from sim.report import build
-from sim.rules import RulesetError
 
 
-def _input_errors() -> tuple[type[Exception], ...]:
-    """The library's errors for a scenario it cannot run (exit status 2)."""
-    from sim.compare import CompareInputError
-    from sim.encounter.anomaly import HazardInputError
-    from sim.encounter.combat import CombatInputError
-    errors: tuple[type[Exception], ...] = (CompareInputError, HazardInputError, CombatInputError)
-    try:
-        from sim.campaign.compile import CampaignInputError
-    except ImportError:
-        return errors
-    return (*errors, CampaignInputError)
-
-
-@click.command()
+@click.command(cls=common.Command)
 @click.argument("scenario", required=False)
 @common.trials_option(build.DEFAULT_TRIALS)
 @click.option("--campaign-trials", type=click.IntRange(min=1, max=common.MAX_TRIALS),
@@ -61,13 +47,8 @@ def report(scenario, trials, campaign_trials, seed, out, fmt):
         with common.writing_results():
             result = build.run_report(scenario, trials=trials, campaign_trials=campaign_trials,
                                       seed=seed, out=out, progress=progress)
-    except RulesetError as error:
-        common.report_problems(error)
-        sys.exit(2)
     except FileExistsError as error:
         raise click.ClickException(str(error)) from None
-    except _input_errors() as error:
-        raise click.UsageError(str(error)) from None
     shown = build.readable_summary(result.summary)
     title = (f"report: {result.metadata['scenario']}; seed {seed}; {trials} trials per table, "
              f"{campaign_trials} games; {result.metadata['wall_s']:.1f} s")

@@ -8,13 +8,14 @@ from pathlib import Path
 import click
 
 from sim.cli import common
+from sim.experiments.skirmish import simulate
 from sim.rules.errors import RulesetError
-from sim.skirmish import load_scenario, simulate
+from sim.rules.skirmish_loader import load_scenario
 
 DEFAULT_TRIALS = 200_000
 
 
-@click.command()
+@click.command(cls=common.Command)
 @click.argument("scenario", required=False, type=click.Path(path_type=Path))
 @common.trials_option(DEFAULT_TRIALS)
 @common.seed_option

@@ -10,25 +10,13 @@ import click
 import pandas as pd
 
 from sim.cli import common
-from sim.encounter.anomaly import HazardInputError
-from sim.encounter.combat import SNEAK_POLICIES, CombatInputError
-from sim.encounter.tables import compact
+from sim.experiments import registry
+from sim.experiments.tables import compact
 from sim.report.staging import probe
-from sim.sweep import EXPERIMENTS, SweepError, run_sweep
-from sim.tomlfile import suggest
-from sim.variants import VariantError
+from sim.rules.tomlfile import suggest
+from sim.workflows.sweep import EXPERIMENTS, run_sweep
 
 DEFAULT_TRIALS = 100_000
-ENCOUNTER_METRICS = {
-    "combat": ("avoided", "killed", "fled", "knocked_out", "capped", "mean_wounds",
-               "mean_rounds", "armor_destroyed", "mean_stimulants", "mean_limited_spent"),
-    "anomaly": ("avoided", "unharmed", "damaged", "knocked_out", "artifact", "trophy",
-                "deformation", "perceived", "mean_loss", "armor_destroyed", "draws_per_search"),
-    "event": ("avoided", "happened", "knocked_out", "deformation", "health_lost", "radiation",
-              "psi", "days_lost", "emission_tokens", "armor_destroyed"),
-}
-
-
 def _params(experiment, stalker, enemy, anomaly, event, armor, weapons, items, sneak, flee_at,
             heal_at, enter, scenario) -> dict:
     if experiment == "campaign":
@@ -50,7 +38,7 @@ def _progress(done: int, total: int) -> None:
     click.echo(f"zonesim sweep: point {done}/{total}", err=True)
 
 
-@click.command()
+@click.command(cls=common.Command)
 @click.option("--vary", "varies", multiple=True, required=True, metavar="CELL=VALUES",
               help="A card cell and its values: table.card.column=a..b (integers a to b "
                    "inclusive) or table.card.column=v1,v2,... (repeatable; the grid is the "
@@ -64,17 +52,8 @@ def _progress(done: int, total: int) -> None:
               help="Anomaly card, or 'all' (anomaly).")
 @click.option("--event", "event_name", default="all", show_default=True,
               help="Event card, or 'all' (event).")
-@click.option("--armor", default=None, help="Armour worn (default: none).")
-@click.option("--weapon", "weapons", multiple=True, metavar="NAME",
-              help="Weapon carried (repeatable; combat).")
-@click.option("--item", "items", multiple=True, metavar="NAME",
-              help="Item carried (repeatable; combat and event, as in those commands).")
-@click.option("--sneak", type=click.Choice(SNEAK_POLICIES), default="always", show_default=True,
-              help="Try to avoid fights first, or fight for the trophy (combat).")
-@click.option("--flee-at", type=common.small_int(0), default=0, show_default=True,
-              help="From round 2, flee at this Health or less (combat; 0 = never).")
-@click.option("--heal-at", type=common.small_int(0), default=0, show_default=True,
-              help="Use stimulants at this Health or less (combat; 0 = never).")
+@common.loadout_options
+@common.fight_policy_options
 @click.option("--enter", is_flag=True, default=False,
               help="Enter anomalies on purpose after noticing them (anomaly).")
 @click.option("--scenario", default="base", show_default=True,
@@ -119,16 +98,11 @@ def sweep(varies, experiment, stalker, enemy, anomaly_name, event_name, armor, w
     """
     rs = common.load_rules_or_exit(rules_dir)
     if experiment == "campaign":
-        from sim.campaign.scenario import load_scenario
-        from sim.rules import RulesetError
-        try:
-            rs = load_scenario(scenario).ruleset
-        except RulesetError as error:
-            common.report_problems(error)
-            sys.exit(2)
+        from sim.rules.scenario import load_scenario
+        rs = load_scenario(scenario).ruleset
     if metric is None:
         metric = "p_sarcophagus" if experiment == "campaign" else "knocked_out"
-    known = _metrics(experiment)
+    known = registry.experiment(experiment).sweep_metrics
     if metric not in known:
         raise click.BadParameter(f"{metric!r} is not a {experiment} metric"
                                  + suggest(metric, known) + f" (known: {', '.join(known)})",
@@ -143,12 +117,9 @@ def sweep(varies, experiment, stalker, enemy, anomaly_name, event_name, armor, w
         except FileExistsError as error:
             raise click.ClickException(str(error)) from None
         probe(folder)
-        try:
-            result = run_sweep(rs, varies, experiment, params, trials=trials, seed=seed,
-                               workers=workers, scheduler=scheduler, threads=threads,
-                               progress=_progress if sys.stderr.isatty() else None)
-        except (SweepError, VariantError, CombatInputError, HazardInputError) as error:
-            raise click.UsageError(str(error)) from None
+        result = run_sweep(rs, varies, experiment, params, trials=trials, seed=seed,
+                           workers=workers, scheduler=scheduler, threads=threads,
+                           progress=_progress if sys.stderr.isatty() else None)
         if metric not in result.metrics:
             raise click.BadParameter(f"{metric!r} is not a metric of this sweep "
                                      f"(known: {', '.join(result.metrics)})",
@@ -157,14 +128,6 @@ def sweep(varies, experiment, stalker, enemy, anomaly_name, event_name, armor, w
     if written != folder:
         click.echo(f"zonesim sweep: {folder} was taken meanwhile; written beside it", err=True)
     _emit(result, metric, fmt, written)
-
-
-def _metrics(experiment: str) -> tuple[str, ...]:
-    """The experiment's metric names, known before any point runs."""
-    if experiment == "campaign":
-        from sim.campaign.api import FRAME_METRICS
-        return FRAME_METRICS
-    return ENCOUNTER_METRICS[experiment]
 
 
 def _emit(result, metric: str, fmt: str, folder: Path) -> None:

@@ -5,16 +5,14 @@ from __future__ import annotations
 import click
 from click.core import ParameterSource
 
-from sim import compare as compare_lib
-from sim import targets as targets_lib
-from sim import tune as library
-from sim.campaign.compare import scenario_setup
-from sim.campaign.scenario import load_scenario
 from sim.cli import common
 from sim.cli.anomaly import state_options
 from sim.cli.compare import CAMPAIGN_TRIALS, common_options
-from sim.encounter.combat import SNEAK_POLICIES
-from sim.rules import RulesetError
+from sim.experiments.campaign_paired import scenario_setup
+from sim.rules.scenario import load_scenario
+from sim.workflows import compare as compare_lib
+from sim.workflows import targets as targets_lib
+from sim.workflows import tune as library
 
 # Options a campaign tune takes as overrides of the scenario (when given), and setup keys.
 _CAMPAIGN_OVERRIDES = {"stalker": "stalker", "armor": "armor", "weapons": "weapons",
@@ -36,10 +34,7 @@ def _campaign_base(ctx: click.Context, scenario, values: dict):
         if _given(ctx, name):
             option = "--" + name.removesuffix("_name").replace("_", "-")
             raise click.UsageError(f"{option} is for encounters, not for 'tune campaign'")
-    try:
-        chosen = load_scenario(scenario)
-    except RulesetError as error:
-        common.exit_with_problems(error)
+    chosen = load_scenario(scenario)
     base = scenario_setup(chosen)
     for option, key in _CAMPAIGN_OVERRIDES.items():
         if _given(ctx, option):
@@ -50,7 +45,7 @@ def _campaign_base(ctx: click.Context, scenario, values: dict):
     return base, chosen.ruleset
 
 
-@click.command()
+@click.command(cls=common.Command)
 @click.argument("experiment_name", required=False, metavar="[campaign [SCENARIO]]")
 @click.argument("scenario", required=False, metavar="")
 @click.option("--stalker", default=None, help="Stalker card name (required for encounters).")
@@ -59,16 +54,8 @@ def _campaign_base(ctx: click.Context, scenario, values: dict):
               help="Anomaly card (or 'all'): tune an anomaly encounter.")
 @click.option("--event", "event_name", default=None,
               help="Event card (or 'all'): tune an event draw.")
-@click.option("--armor", default=None, help="Armour worn (default: none).")
-@click.option("--weapon", "weapons", multiple=True, metavar="NAME",
-              help="Weapon (repeatable; combat).")
-@click.option("--item", "items", multiple=True, metavar="NAME", help="Item (repeatable).")
-@click.option("--sneak", type=click.Choice(SNEAK_POLICIES), default="always", show_default=True,
-              help="Combat: try to avoid the fight first, or fight for the trophy.")
-@click.option("--flee-at", type=common.small_int(0), default=0, show_default=True,
-              help="Combat: from round 2, flee at this Health or less (0 = never).")
-@click.option("--heal-at", type=common.small_int(0), default=0, show_default=True,
-              help="Combat: use stimulants at this Health or less (0 = never).")
+@common.loadout_options
+@common.fight_policy_options
 @click.option("--enter", is_flag=True, default=False,
               help="Anomaly: enter on purpose even after noticing it (P-36).")
 @state_options
@@ -150,12 +137,9 @@ def _search(name, rs, base, edits, vary, target_text, method, trials, seed, fmt,
         target = targets_lib.parse_target(target_text)
     except targets_lib.TargetError as error:
         raise click.BadParameter(str(error), param_hint="--target") from None
-    try:
-        result = library.tune(name, rs, base, vary, target, trials=trials, seed=seed,
-                              threads=threads, method=method,
-                              variant=compare_lib.Variant("base", (), tuple(edits)))
-    except (library.TuneInputError, compare_lib.CompareInputError) as error:
-        raise click.UsageError(str(error)) from None
+    result = library.tune(name, rs, base, vary, target, trials=trials, seed=seed,
+                          threads=threads, method=method,
+                          variant=compare_lib.Variant("base", (), tuple(edits)))
     title = (f"tune {result.path} (now {result.current}) for {target} by {result.method}: "
              f"{trials} trials per candidate, seed {seed}, common random numbers")
     if fmt == "table":

@@ -7,7 +7,7 @@ import click
 from sim.cli import common
 
 
-@click.command()
+@click.command(cls=common.Command)
 @click.argument("ruleset_dir", required=False, type=click.Path())
 def validate(ruleset_dir: str | None) -> None:
     """Check a ruleset folder (default: the bundled base set).

@@ -13,22 +13,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import pandas as pd
-
-from sim import runner
-from sim.encounter import tables
+from sim.encounter.items import best_escape_item
 from sim.encounter.loadout import CloseCombatRules, WeaponSlot, tabulate
 from sim.encounter.modifier import test_terms
-from sim.encounter.spec import AVOID_REPUTATION, AVOID_STEALTH, CombatSpec
-from sim.exact.combat import OUTCOMES, combat_exact
-from sim.kernels import combat as kernel
-from sim.prob import best_escape_item
-from sim.rules import HEALTH_DAMAGE, Ruleset
+from sim.encounter.spec import CombatSpec
+from sim.errors import InputError
+from sim.kernels.layout import AVOID_REPUTATION, AVOID_STEALTH
+from sim.rules import Ruleset
 
 SNEAK_POLICIES = ("always", "never")
 
 
-class CombatInputError(ValueError):
+class CombatInputError(InputError):
     """A fight that the model cannot run (reported to the user, exit status 2)."""
 
 
@@ -133,75 +129,11 @@ def compile_combat(rs: Ruleset, stalker: str, enemy: str, armor: str | None = No
     )
 
 
-def simulate(spec: CombatSpec, trials: int, seed: int, threads: int | None = None):
-    """Kernel aggregates of ``trials`` fights (see :mod:`sim.kernels.combat` columns)."""
-    return runner.run_counts(kernel.combat_kernel, seed, trials, (kernel.width(spec.durability),),
-                             *spec.pack(), threads=threads)
 
 
-def summarize(spec: CombatSpec, counts, trials: int) -> dict:
-    """One result row from kernel counts and the exact twin (issue JSON shape)."""
-    exact = combat_exact(spec)
-    outcomes = {name: tables.proportion(counts[i], trials, exact.outcomes[name])
-                for i, name in enumerate(OUTCOMES)}
-    return {
-        "outcomes": outcomes,
-        "mean_wounds": tables.mean(counts[kernel.SUM_WOUNDS], counts[kernel.SUM_WOUNDS_SQ],
-                                   trials, exact.mean_wounds),
-        "mean_rounds": tables.mean(counts[kernel.SUM_ROUNDS], counts[kernel.SUM_ROUNDS_SQ],
-                                   trials, exact.mean_rounds),
-        "armor_destroyed": tables.proportion(counts[kernel.DESTROYED], trials,
-                                             exact.p_destroyed),
-        "mean_stimulants": {"mc": counts[kernel.SUM_STIMULANTS] / trials,
-                            "exact": exact.mean_stimulants},
-        "mean_limited_spent": {"mc": counts[kernel.SUM_SPENT] / trials,
-                               "exact": exact.mean_limited_spent},
-    }
 
 
-@dataclass(frozen=True)
-class CombatTable:
-    """Rows of ``zonesim combat``: one per enemy, sorted by danger."""
-
-    trials: int
-    seed: int
-    rows: tuple[dict, ...]
-
-    def to_dict(self) -> dict:
-        """The issue's JSON: ``{"trials", "seed", "rows": [...]}``."""
-        return {"trials": self.trials, "seed": self.seed, "rows": list(self.rows)}
-
-    def to_frame(self) -> pd.DataFrame:
-        """One flat row per enemy: each cell as estimate, interval bounds and exact value."""
-        return pd.DataFrame([tables.flatten(r, ("stalker", "enemy")) for r in self.rows])
-
-    def to_table(self) -> pd.DataFrame:
-        """Readable rows: each cell as ``estimate ±half-width (exact)``."""
-        return pd.DataFrame([tables.compact(r, ("enemy",)) for r in self.rows])
 
 
-def combat_table(rs: Ruleset, stalker: str, enemies: Sequence[str], armor: str | None = None,
-                 weapons: Sequence[str] = (), items: Sequence[str] = (),
-                 policy: CombatPolicy = CombatPolicy(), *, trials: int, seed: int,
-                 threads: int | None = None) -> CombatTable:
-    """Fight each enemy in turn and tabulate, most dangerous (P(knocked out)) first.
-
-    Every enemy is fought on the same seed, so differences between cards are
-    not blurred by independent noise (common random numbers).
-    """
-    rows = []
-    for enemy in enemies:
-        spec = compile_combat(rs, stalker, enemy, armor, weapons, items, policy)
-        row = {"stalker": stalker, "enemy": enemy}
-        row.update(summarize(spec, simulate(spec, trials, seed, threads), trials))
-        rows.append(row)
-    rows.sort(key=lambda r: -r["outcomes"]["knocked_out"]["mc"])
-    return CombatTable(trials, seed, tuple(rows))
 
 
-def deck_names(rs: Ruleset, which: str) -> list[str]:
-    """``all`` -> every enemy the model can fight (not radiation dealers); else [which]."""
-    if which != "all":
-        return [which]
-    return [name for name, foe in rs.enemies.items()
-            if foe.wound_type in HEALTH_DAMAGE or foe.wound_type == "psi"]

@@ -14,8 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from sim.encounter.spec import TARGET_HEALTH, TARGET_WILLPOWER, AnomalySpec
+from sim.encounter.spec import AnomalySpec
 from sim.exact import dice
+from sim.kernels.layout import TARGET_HEALTH, TARGET_WILLPOWER
 
 OUTCOMES = ("avoided", "unharmed", "damaged", "knocked_out")
 

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from functools import cache
 
 from sim.encounter.loadout import FIRST_ROUND, LATER_ROUNDS
-from sim.encounter.spec import AVOID_STEALTH, CombatSpec
+from sim.encounter.spec import CombatSpec
 from sim.exact import dice
+from sim.kernels.layout import AVOID_STEALTH
 
 OUTCOMES = ("avoided", "killed", "fled", "knocked_out", "capped")
 

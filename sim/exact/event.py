@@ -11,17 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from sim.encounter.spec import (
+from sim.encounter.spec import EventSpec
+from sim.exact import dice
+from sim.exact.anomaly import consequence, damage_distribution
+from sim.kernels.layout import (
     EFFECT_DAMAGE,
     EFFECT_EMISSION_TOKENS,
     EFFECT_LOST_DAY,
     TARGET_HEALTH,
     TARGET_RADIATION,
     TARGET_WILLPOWER,
-    EventSpec,
 )
-from sim.exact import dice
-from sim.exact.anomaly import consequence, damage_distribution
 
 OUTCOMES = ("avoided", "happened", "knocked_out")
 

@@ -304,7 +304,7 @@ def duel(fight: CompiledFight) -> DuelExact:
 #
 # An exact chain for a few figures a side, written from the seed's text (S-07..S-43) and
 # the assumptions documented in docs/skirmish.md, on the validated scenario model
-# (sim.skirmish.model), not on the compiled arrays: it shares no code, constant or
+# (sim.rules.skirmish_model), not on the compiled arrays: it shares no code, constant or
 # random stream with the firefight kernel or the plain-Python reference, so that the
 # tests comparing them check the kernel from outside.
 
@@ -736,7 +736,7 @@ def small_fight(scenario) -> FightExact:
 
     Parameters
     ----------
-    scenario : sim.skirmish.model.Scenario
+    scenario : sim.rules.skirmish_model.Scenario
         A validated scenario with no hidden group, every weapon's range at least
         the distance, and ``shooting.targets_per_shooter = 1``.
 

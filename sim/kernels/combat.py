@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from sim.encounter import spec as S
+from sim.kernels import layout as S
 from sim.kernels import rng
 from sim.kernels._jit import jit, pjit
 from sim.kernels.dice import armor_absorb, d6_at_least, pool_test

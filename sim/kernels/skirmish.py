@@ -3,7 +3,7 @@
 Everything here works on plain integer arrays compiled by
 :mod:`sim.skirmish.compile`; every rule choice the seed leaves open arrives in
 the ``params`` vector (indices ``P_*`` below), never as a constant in the code.
-The plain-Python twin, draw for draw, is :mod:`sim.skirmish.reference`; exact
+The plain-Python twin, draw for draw, is :mod:`sim.reference.skirmish`; exact
 twins are in :mod:`sim.exact.skirmish`.
 
 Array layouts
@@ -276,10 +276,10 @@ def group_reaction_kernel(seed, n_trials, chunk_size, skills, covering, extra, c
 # - the Received Fire table is looked up rather than branched through, and the
 #   dice of a volley at one target are counted branch-free.
 # Every die and every policy draw is taken in the same order as the reference
-# (sim.skirmish.reference), which the tests check bit for bit.
+# (sim.reference.skirmish), which the tests check bit for bit.
 
 MAXF = 64
-"""Room for figures in ``st`` (two groups of at most 30, sim.skirmish.loader.MAX_FIGURES)."""
+"""Room for figures in ``st`` (two groups of at most 30, sim.rules.skirmish_loader.MAX_FIGURES)."""
 
 # Per-figure columns of ``st``. Static (set per chunk from ``fig``), then the
 # state of the current fight, then scratch lists of the current volley.

@@ -11,13 +11,8 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from sim.encounter.spec import (
-    EFFECT_DAMAGE,
-    TARGET_HEALTH,
-    TARGET_RADIATION,
-    AnomalySpec,
-    EventSpec,
-)
+from sim.encounter.spec import AnomalySpec, EventSpec
+from sim.kernels.layout import EFFECT_DAMAGE, TARGET_HEALTH, TARGET_RADIATION
 from sim.reference.dice import pool_test
 
 

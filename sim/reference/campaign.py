@@ -15,12 +15,12 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from sim.campaign.compile import CampaignArrays, weapon_subsets
-from sim.campaign.scenario import Scenario
-from sim.encounter import spec as S
 from sim.encounter.combat import CombatPolicy, compile_combat
 from sim.kernels import campaign as K
+from sim.kernels import layout as S
 from sim.reference.combat import fight
 from sim.reference.dice import pool_test
+from sim.rules.scenario import Scenario
 
 OPEN, SECRET, COMPLEX, BUNKER, BASE, SARCOPHAGUS = (
     K.LOC_OPEN, K.LOC_SECRET, K.LOC_COMPLEX, K.LOC_BUNKER, K.LOC_BASE, K.LOC_SARCOPHAGUS)

@@ -6,7 +6,8 @@ import random
 from dataclasses import dataclass
 
 from sim.encounter.loadout import FIRST_ROUND, LATER_ROUNDS, best_selection
-from sim.encounter.spec import AVOID_STEALTH, CombatSpec
+from sim.encounter.spec import CombatSpec
+from sim.kernels.layout import AVOID_STEALTH
 from sim.reference.dice import pool_test
 
 

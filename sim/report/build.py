@@ -24,10 +24,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from sim.campaign.scenario import Scenario, load_scenario
 from sim.report import html, markdown, plots, tables, writer
 from sim.rules import RulesetError
-from sim.tomlfile import TomlFile, suggest
+from sim.rules.scenario import Scenario, load_scenario
+from sim.rules.tomlfile import TomlFile, suggest
 
 DEFAULT_TRIALS = 500_000
 """Trials per encounter table: a card's 95 % half-width is then at most 0.0014."""

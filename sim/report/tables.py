@@ -6,7 +6,7 @@ policy) plus trials and seed, runs the library (never the CLI) and returns a
 folder; :mod:`sim.report.markdown` and :mod:`sim.report.html` render them.
 
 Deck-level numbers ("a card drawn from the deck") and item comparisons come
-from :func:`sim.compare.compare`: every variant on common random numbers, the
+from :func:`sim.workflows.compare.compare`: every variant on common random numbers, the
 deck average weighted by card ``count``, intervals from the per-trial deck
 averages (so they account for the cards sharing their random numbers).
 """
@@ -22,13 +22,18 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from sim import compare, stats
-from sim.campaign.scenario import Scenario
-from sim.encounter import anomaly as hazards
+from sim import stats
 from sim.encounter import combat
+from sim.experiments import anomaly as anomaly_experiment
+from sim.experiments import combat as combat_experiment
+from sim.experiments import event as event_experiment
+from sim.experiments import registry
+from sim.experiments.tables import cell_text
 from sim.report import plots
-from sim.targets import UNDECIDED, Target
-from sim.variants import apply_edits
+from sim.rules.scenario import Scenario
+from sim.rules.variants import apply_edits
+from sim.workflows import compare
+from sim.workflows.targets import UNDECIDED, Target
 
 COMBAT_SHOWN = ("avoided", "killed", "fled", "knocked_out", "mean_wounds", "mean_rounds",
                 "armor_destroyed")
@@ -78,18 +83,6 @@ class Section:
 
 # --- readable cells ---------------------------------------------------------------------------
 
-def cell_text(mc, low=None, high=None, exact=None, digits: int = 4) -> str:
-    """``estimate ±half-width (exact)``; missing parts are left out."""
-    if mc is None or (isinstance(mc, float) and math.isnan(mc)):
-        return ""
-    text = f"{mc:.{digits}f}"
-    if low is not None and high is not None and not (math.isnan(low) or math.isnan(high)):
-        text += f" ±{(high - low) / 2:.{digits}f}"
-    if exact is not None and not (isinstance(exact, float) and math.isnan(exact)):
-        text += f" ({exact:.{digits}f})"
-    return text
-
-
 def readable(frame: pd.DataFrame, keys: Sequence[str], metrics: Sequence[str]) -> pd.DataFrame:
     """A flat result table with each metric as ``estimate ±half-width (exact)``."""
     out = frame[[k for k in keys if k in frame]].copy()
@@ -137,7 +130,7 @@ def _headline(section: str, rows: Sequence[dict], prefix: str) -> tuple[list[dic
 # --- the scenario as setups -------------------------------------------------------------------
 
 def combat_setup(sc: Scenario, enemy: str = "all") -> dict:
-    """The scenario's stalker, loadout and fight policy as a :mod:`sim.compare` setup."""
+    """The scenario's stalker, loadout and fight policy as a :mod:`sim.workflows.compare` setup."""
     return {"stalker": sc.stalker, "enemy": enemy, "armor": sc.armor,
             "weapons": tuple(sc.weapons), "items": tuple(sc.items),
             "sneak": sc.policy.sneak, "flee_at": sc.policy.flee_at,
@@ -156,11 +149,13 @@ def enemy_deck(sc: Scenario, trials: int, seed: int) -> Section:
     rs = sc.ruleset
     policy = combat.CombatPolicy(sneak=sc.policy.sneak, flee_at=sc.policy.flee_at,
                                  heal_at=sc.policy.heal_at)
-    table = combat.combat_table(rs, sc.stalker, combat.deck_names(rs, "all"), sc.armor,
-                                sc.weapons, sc.items, policy, trials=trials, seed=seed)
+    table = combat_experiment.combat_table(
+        rs, sc.stalker, combat_experiment.deck_names(rs, "all"), sc.armor, sc.weapons, sc.items,
+        policy, trials=trials, seed=seed)
     frame = table.to_frame()
-    deck = compare.compare("combat", rs, combat_setup(sc), [compare.Variant("deck")],
-                           trials=trials, seed=seed, metrics=list(COMBAT_SHOWN))
+    deck = compare.compare(registry.experiment("combat"), rs, combat_setup(sc),
+                           [compare.Variant("deck")], trials=trials, seed=seed,
+                           metrics=list(COMBAT_SHOWN))
     summary, values = _headline("enemy deck", deck.rows, "enemies")
     skipped = [n for n in rs.enemies if n not in set(frame["enemy"])]
     text = [f"{sc.stalker} with armour {sc.armor or 'none'}, weapons "
@@ -192,12 +187,13 @@ def anomaly_deck(sc: Scenario, trials: int, seed: int) -> Section:
     """Every anomaly card for the scenario's stalker and armour (policy: enter or not)."""
     rs = sc.ruleset
     enter = sc.policy.enter_anomalies
-    table = hazards.anomaly_table(rs, sc.stalker, hazards.anomaly_names(rs, "all"), sc.armor,
-                                  enter=enter, trials=trials, seed=seed)
+    table = anomaly_experiment.anomaly_table(
+        rs, sc.stalker, anomaly_experiment.anomaly_names(rs, "all"), sc.armor, enter=enter,
+        trials=trials, seed=seed)
     frame = table.to_frame()
     setup = {"stalker": sc.stalker, "anomaly": "all", "armor": sc.armor, "enter": enter}
-    deck = compare.compare("anomaly", rs, setup, [compare.Variant("deck")], trials=trials,
-                           seed=seed, metrics=list(ANOMALY_SHOWN))
+    deck = compare.compare(registry.experiment("anomaly"), rs, setup, [compare.Variant("deck")],
+                           trials=trials, seed=seed, metrics=list(ANOMALY_SHOWN))
     summary, values = _headline("anomaly deck", deck.rows, "anomalies")
     text = [f"{sc.stalker} with armour {sc.armor or 'none'}; "
             f"{'enters anomalies on purpose' if enter else 'goes around anomalies he notices'}"
@@ -217,12 +213,13 @@ def event_deck(sc: Scenario, trials: int, seed: int) -> Section:
     """Every event card for the scenario's stalker, armour and event items."""
     rs = sc.ruleset
     items = event_items(sc)
-    table = hazards.event_table(rs, sc.stalker, hazards.event_names(rs, "all"), sc.armor,
-                                items, trials=trials, seed=seed)
+    table = event_experiment.event_table(
+        rs, sc.stalker, event_experiment.event_names(rs, "all"), sc.armor, items, trials=trials,
+        seed=seed)
     frame = table.to_frame()
     setup = {"stalker": sc.stalker, "event": "all", "armor": sc.armor, "items": items}
-    deck = compare.compare("event", rs, setup, [compare.Variant("deck")], trials=trials,
-                           seed=seed, metrics=list(EVENT_SHOWN))
+    deck = compare.compare(registry.experiment("event"), rs, setup, [compare.Variant("deck")],
+                           trials=trials, seed=seed, metrics=list(EVENT_SHOWN))
     summary, values = _headline("event deck", deck.rows, "events")
     text = [f"{sc.stalker} with armour {sc.armor or 'none'} and event items "
             f"{', '.join(items) or 'none'} (the best one counts, Z-10). Most dangerous first.",
@@ -265,8 +262,7 @@ def items_section(sc: Scenario, trials: int, seed: int) -> Section:
     # Event items: the best one counts, so each variant carries exactly one.
     names = [n for n, i in rs.items.items() if i.effect == "event_avoid"]
     setup = {"stalker": sc.stalker, "event": "all", "armor": sc.armor, "items": ()}
-    result = compare.compare(
-        "event", rs, setup,
+    result = compare.compare(registry.experiment("event"), rs, setup,
         _variants(names, "items", event_items(sc), lambda n: () if n is None else (n,)),
         trials=trials, seed=seed, metrics=list(EVENT_ITEM_METRICS))
     _add_comparison(section, "items_event", "Event items on the event deck", result,
@@ -283,15 +279,13 @@ def items_section(sc: Scenario, trials: int, seed: int) -> Section:
             "ruleset avoids them by a Stealth test, so the escape items are compared under "
             "the variant rules.combat.avoid_rule=reputation.")
     current = [n for n in sc.items if rs.items[n].effect == "escape"]
-    result = compare.compare(
-        "combat", escape_rs, combat_setup(sc),
+    result = compare.compare(registry.experiment("combat"), escape_rs, combat_setup(sc),
         _variants(names, "items", current, lambda n: others if n is None else (*others, n)),
         trials=trials, seed=seed, metrics=list(ESCAPE_ITEM_METRICS))
     _add_comparison(section, "items_escape", "Escape items on the enemy deck", result,
                     ESCAPE_ITEM_METRICS)
 
-    result = compare.compare(
-        "combat", rs, combat_setup(sc),
+    result = compare.compare(registry.experiment("combat"), rs, combat_setup(sc),
         _variants(list(rs.armor), "armor", [sc.armor] if sc.armor else [], lambda n: n),
         trials=trials, seed=seed, metrics=list(ARMOR_METRICS))
     _add_comparison(section, "items_armor", "Armours on the enemy deck", result,
@@ -378,9 +372,9 @@ def campaign_values(data: Mapping[str, Any]) -> dict[str, tuple]:
 
 
 def load_run_campaign() -> Callable | None:
-    """``sim.campaign.api.run_campaign``, or None where this version has no campaign."""
+    """``sim.experiments.campaign.run_campaign``, or None where this version has no campaign."""
     try:
-        from sim.campaign.api import run_campaign
+        from sim.experiments.campaign import run_campaign
     except ImportError:
         return None
     return run_campaign
@@ -391,7 +385,8 @@ def campaign_section(sc: Scenario, trials: int, seed: int) -> Section:
     section = Section("campaign", "Campaign")
     run_campaign = load_run_campaign()
     if run_campaign is None:
-        section.text.append("campaign: not available (this version has no sim.campaign.api).")
+        section.text.append("campaign: not available (this version has no "
+                            "sim.experiments.campaign).")
         section.summary.append({"section": "campaign", "metric": "campaign", "mc": None,
                                 "ci_low": None, "ci_high": None, "exact": None,
                                 "note": "not available"})
@@ -450,7 +445,7 @@ def target_metrics() -> list[str]:
     names += ["p_sarcophagus", "p_survive", "p_final_emission", "p_capped", "game_days",
               *(f"days.{k}" for k in ("mean", "median", "p10", "p90"))]
     if load_run_campaign() is not None:
-        from sim.campaign import api
+        from sim.experiments import campaign as api
         names += [f"causes.{c}" for c in api.DEATHS] + list(api.MEANS)
     return names
 

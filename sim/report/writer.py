@@ -170,7 +170,7 @@ class Stopwatch:
 
 
 def write_sweep(result, folder: Path, metric: str, command: list[str] | None = None) -> Path:
-    """Write a :class:`~sim.sweep.SweepResult` folder atomically; return where it went.
+    """Write a :class:`~sim.workflows.sweep.SweepResult` folder atomically; return where it went.
 
     Files: ``sweep.csv``, ``sweep.parquet``, ``metadata.json`` and, for one or
     two varied cells, ``sweep-<metric>.png`` (line plot or heatmaps).

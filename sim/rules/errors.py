@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sim.errors import InputError
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -43,7 +45,7 @@ class Problem:
         return f"{where}: {label} '{self.column}': {self.message}"
 
 
-class RulesetError(Exception):
+class RulesetError(InputError):
     """A ruleset could not be loaded; ``problems`` lists every reason.
 
     Parameters

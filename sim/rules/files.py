@@ -4,8 +4,8 @@ A designer can point zonesim at anything: a FIFO (reading it would block
 forever), a folder, a file that is not UTF-8, TOML with an integer of
 thousands of digits (Python refuses to convert it) or nested thousands deep
 (the parser runs out of stack). Each of these becomes a message with a line
-number here, so every reader (:mod:`sim.rules.loader`, :mod:`sim.tomlfile`,
-:mod:`sim.targets`) reports it like any other problem.
+number here, so every reader (:mod:`sim.rules.loader`, :mod:`sim.rules.tomlfile`,
+:mod:`sim.workflows.targets`) reports it like any other problem.
 """
 
 from __future__ import annotations

@@ -1,12 +1,7 @@
-"""Skirmish firefights (seed 003): scenario model, loading, compiling and the library API.
+"""Skirmish firefights (seed 003): the compile step (scenario model -> arrays).
 
-Data flows one way: ``configs/skirmish/*.toml`` -> :mod:`sim.skirmish.loader`
-(validated :mod:`sim.skirmish.model`) -> :mod:`sim.skirmish.compile` (arrays)
--> :mod:`sim.kernels.skirmish` (counts) -> :mod:`sim.skirmish.api` (tidy
+Data flows one way: ``configs/skirmish/*.toml`` -> :mod:`sim.rules.skirmish_loader`
+(validated :mod:`sim.rules.skirmish_model`) -> :mod:`sim.skirmish.compile` (arrays)
+-> :mod:`sim.kernels.skirmish` (counts) -> :mod:`sim.experiments.skirmish` (tidy
 results) -> ``zonesim skirmish``.
 """
-
-from sim.skirmish.api import FightResult, simulate
-from sim.skirmish.loader import load_rules, load_scenario
-
-__all__ = ["FightResult", "load_rules", "load_scenario", "simulate"]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.kernels import skirmish as k
-from sim.skirmish.model import Scenario, SkirmishRules
+from sim.rules.skirmish_model import Scenario, SkirmishRules
 
 # The In Sight, Received Fire and Recover tables have rows for 0, 1 and 2 dice
 # passed (S-15, S-36, S-42): with the Covering die a third pass reads as 2.
@@ -91,7 +91,7 @@ def compile_rules(rules: SkirmishRules) -> tuple[np.ndarray, np.ndarray, np.ndar
 
 
 def compile_scenario(scenario: Scenario) -> CompiledFight:
-    """Turn a validated :class:`~sim.skirmish.model.Scenario` into kernel arrays."""
+    """Turn a validated :class:`~sim.rules.skirmish_model.Scenario` into kernel arrays."""
     rules = scenario.rules
     rows = []
     grp = np.zeros((2, k.N_GRP), dtype=np.int64)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from sim.paths import bundled_or_path, configs_root
 from sim.rules import Ruleset, RulesetError, load_ruleset
-from sim.tomlfile import TomlFile, suggest
+from sim.rules.tomlfile import TomlFile, suggest
 
 BASE_SCENARIO = "base"
 SNEAK = ("always", "never")

@@ -14,8 +14,8 @@ from types import MappingProxyType
 
 from sim.paths import configs_root
 from sim.rules.errors import RulesetError
-from sim.skirmish.model import Figure, Group, Scenario, SkirmishRules, Weapon
-from sim.tomlfile import TomlFile, suggest
+from sim.rules.skirmish_model import Figure, Group, Scenario, SkirmishRules, Weapon
+from sim.rules.tomlfile import TomlFile, suggest
 
 DEFAULT_SCENARIO = "street.toml"
 RULES_FILE = "rules.toml"

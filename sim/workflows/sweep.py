@@ -4,7 +4,7 @@ A designer asks "how does the Bloodsucker's danger change with its endurance,
 and with the Ecolog suit's durability?" A sweep takes one or more
 :class:`Vary` axes (``table.card.column`` and its values), forms their cross
 product (the first axis varies slowest), applies each point's card edits to
-the base ruleset (:func:`sim.variants.apply_edits`) and runs an experiment on
+the base ruleset (:func:`sim.rules.variants.apply_edits`) and runs an experiment on
 the edited ruleset. Every point runs on the same seed (common random numbers),
 so a change between neighbouring points is the card change, not noise.
 
@@ -23,7 +23,7 @@ folder, checks its digest and applies the edits.
 
 Example::
 
-    from sim.sweep import Vary, run_sweep
+    from sim.workflows.sweep import Vary, run_sweep
     result = run_sweep("configs/base", [Vary.parse("enemies.Bloodsucker.endurance=2..6")],
                        "combat", {"stalker": "Strelok", "enemy": "Bloodsucker"},
                        trials=100_000, seed=1)
@@ -37,7 +37,6 @@ import itertools
 import math
 import multiprocessing
 import os
-import re
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -49,18 +48,20 @@ from typing import Any
 import pandas as pd
 
 from sim import runner
+from sim.errors import InputError
+from sim.experiments import registry
 from sim.rules import Ruleset, load_ruleset
-from sim.variants import VariantError, apply_edits, edit_value, parse_edit
+from sim.rules.grid import parse_grid
+from sim.rules.variants import VariantError, apply_edits, edit_value
 
 Rows = Mapping[str, Any] | Sequence[Mapping[str, Any]] | pd.DataFrame
 Experiment = Callable[[Ruleset, Mapping[str, Any], int, int], Rows]
 """``(ruleset, params, trials, seed) -> rows``: one grid point's flat result rows."""
 
-_RANGE = re.compile(r"\s*([+-]?\d{1,18})\s*\.\.\s*([+-]?\d{1,18})\s*")
 MAX_POINTS = 10_000
 
 
-class SweepError(ValueError):
+class SweepError(InputError):
     """A sweep that cannot run: bad --vary text, unknown experiment or metric."""
 
 
@@ -71,7 +72,7 @@ class Vary:
     Attributes
     ----------
     path : str
-        ``table.card.column`` (or ``rules.section.key``), as in :mod:`sim.variants`.
+        ``table.card.column`` (or ``rules.section.key``), as in :mod:`sim.rules.variants`.
     values : tuple of str
         Values in grid order, as they would be written in the CSV cell.
     """
@@ -81,42 +82,19 @@ class Vary:
 
     @classmethod
     def parse(cls, text: str) -> Vary:
-        """Parse ``table.card.column=a..b`` (integers a to b inclusive) or ``=v1,v2,...``.
+        """Parse one ``--vary`` value with the grid grammar of :mod:`sim.rules.grid`.
 
         Raises
         ------
         SweepError
-            If the text has no ``=``, an empty value, or a range with ``a > b``.
+            Malformed text, an unknown path, an empty range, a repeated value,
+            or more than ``MAX_POINTS`` values.
         """
-        path, eq, spec = text.partition("=")
-        path = path.strip()
-        if not eq or not spec.strip():
-            raise SweepError(f"--vary {text!r}: expected table.card.column=a..b or "
-                             "table.card.column=v1,v2,... "
-                             "(e.g. enemies.Bloodsucker.endurance=2..6)")
         try:
-            parse_edit(f"{path}=0")
+            grid = parse_grid(text, MAX_POINTS)
         except VariantError as error:
-            raise SweepError(f"--vary {text!r}: {error}") from None
-        match = _RANGE.fullmatch(spec)
-        if match:
-            low, high = int(match.group(1)), int(match.group(2))
-            if low > high:
-                raise SweepError(f"--vary {text!r}: range {low}..{high} is empty")
-            if high - low >= MAX_POINTS:  # refused before a single value is made
-                raise SweepError(f"--vary {text!r}: {high - low + 1} values; at most "
-                                 f"{MAX_POINTS} grid points are allowed")
-            values = tuple(str(v) for v in range(low, high + 1))
-        elif ".." in spec:
-            raise SweepError(f"--vary {text!r}: a range is two integers of at most 18 digits, "
-                             "e.g. 2..6")
-        else:
-            values = tuple(v.strip() for v in spec.split(","))
-            if any(v == "" for v in values):
-                raise SweepError(f"--vary {text!r}: empty value in the list")
-        if len(set(values)) != len(values):
-            raise SweepError(f"--vary {text!r}: a value is repeated")
-        return cls(path, values)
+            raise SweepError(str(error), error.field) from None
+        return cls(grid.path, grid.values)
 
     def __str__(self) -> str:
         return f"{self.path}={','.join(self.values)}"
@@ -134,95 +112,9 @@ def grid(varies: Sequence[Vary]) -> list[tuple[str, ...]]:
             for combo in itertools.product(*(v.values for v in varies))]
 
 
-# --- experiments ------------------------------------------------------------------------------
-
-def _ordered(frame: pd.DataFrame, key: str, names: Sequence[str]) -> pd.DataFrame:
-    """Rows in deck (file) order instead of danger order, so every point lists cards alike."""
-    rank = {name: i for i, name in enumerate(names)}
-    return frame.sort_values(key, key=lambda s: s.map(rank), kind="stable").reset_index(drop=True)
-
-
-def combat_experiment(rs: Ruleset, params: Mapping[str, Any], trials: int,
-                      seed: int) -> pd.DataFrame:
-    """Fights of ``stalker`` against ``enemy`` (a card or ``all``): :func:`~sim.encounter.
-    combat.combat_table` rows, in deck order.
-
-    ``params`` keys: ``stalker`` (required), ``enemy`` (default ``all``),
-    ``armor``, ``weapons``, ``items``, ``sneak``, ``flee_at``, ``heal_at``.
-    """
-    from sim.encounter import combat
-
-    names = combat.deck_names(rs, params.get("enemy", "all"))
-    policy = combat.CombatPolicy(sneak=params.get("sneak", "always"),
-                                 flee_at=int(params.get("flee_at", 0)),
-                                 heal_at=int(params.get("heal_at", 0)))
-    table = combat.combat_table(rs, params["stalker"], names, params.get("armor"),
-                                tuple(params.get("weapons", ())), tuple(params.get("items", ())),
-                                policy, trials=trials, seed=seed)
-    return _ordered(table.to_frame(), "enemy", names)
-
-
-def anomaly_experiment(rs: Ruleset, params: Mapping[str, Any], trials: int,
-                       seed: int) -> pd.DataFrame:
-    """Encounters of ``stalker`` with ``anomaly`` (a card or ``all``), in deck order.
-
-    ``params`` keys: ``stalker`` (required), ``anomaly`` (default ``all``),
-    ``armor``, ``enter``.
-    """
-    from sim.encounter import anomaly
-
-    names = anomaly.anomaly_names(rs, params.get("anomaly", "all"))
-    table = anomaly.anomaly_table(rs, params["stalker"], names, params.get("armor"),
-                                  enter=bool(params.get("enter", False)), trials=trials,
-                                  seed=seed)
-    return _ordered(table.to_frame(), "anomaly", names)
-
-
-def event_experiment(rs: Ruleset, params: Mapping[str, Any], trials: int,
-                     seed: int) -> pd.DataFrame:
-    """Draws of ``event`` (a card or ``all``) for ``stalker``, in deck order.
-
-    ``params`` keys: ``stalker`` (required), ``event`` (default ``all``),
-    ``armor``, ``items`` (event items; the best one counts).
-    """
-    from sim.encounter import anomaly
-
-    names = anomaly.event_names(rs, params.get("event", "all"))
-    table = anomaly.event_table(rs, params["stalker"], names, params.get("armor"),
-                                tuple(params.get("items", ())), trials=trials, seed=seed)
-    return _ordered(table.to_frame(), "event", names)
-
-
-def campaign_experiment(rs: Ruleset, params: Mapping[str, Any], trials: int,
-                        seed: int) -> pd.DataFrame:
-    """Whole games of ``scenario`` (default ``base``) played on the edited ruleset.
-
-    One row: :meth:`CampaignResult.to_frame` of :func:`sim.campaign.api.run_campaign`.
-
-    Raises
-    ------
-    SweepError
-        If the campaign simulator (``sim.campaign.api``) is not installed.
-    """
-    import dataclasses
-
-    from sim.campaign.scenario import load_scenario
-    try:
-        from sim.campaign.api import run_campaign
-    except ImportError:
-        raise SweepError("the campaign experiment needs sim.campaign.api, which is not "
-                         "available in this version") from None
-    scenario = dataclasses.replace(load_scenario(params.get("scenario")), ruleset=rs)
-    return run_campaign(scenario, trials=trials, seed=seed).to_frame()
-
-
 EXPERIMENTS: dict[str, Experiment] = {
-    "combat": combat_experiment,
-    "anomaly": anomaly_experiment,
-    "event": event_experiment,
-    "campaign": campaign_experiment,
-}
-"""Built-in experiment kinds by name."""
+    name: experiment.sweep_rows for name, experiment in registry.EXPERIMENTS.items()}
+"""Built-in experiment kinds by name (:mod:`sim.experiments.registry`)."""
 
 
 def experiment_of(experiment: str | Experiment) -> Experiment:
@@ -534,5 +426,4 @@ def _run_dask(tasks: list[_Task], scheduler: Any, progress) -> tuple[list, str]:
 
 
 __all__ = ["EXPERIMENTS", "Experiment", "SweepError", "SweepResult", "Vary",
-           "anomaly_experiment", "campaign_experiment", "combat_experiment", "event_experiment",
            "experiment_of", "grid", "metric_names", "run_sweep"]

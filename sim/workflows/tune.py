@@ -1,8 +1,8 @@
 """Search one card value to hit a balance target: the library behind ``zonesim tune``.
 
 ``tune`` varies one cell (``enemies.Bloodsucker.endurance=1..8``, any edit
-path of :mod:`sim.variants`) and evaluates candidates of an experiment of
-:mod:`sim.compare` on the same seed, so every candidate sees the same dice
+path of :mod:`sim.rules.variants`) and evaluates candidates of an experiment of
+:mod:`sim.workflows.compare` on the same seed, so every candidate sees the same dice
 (common random numbers): the estimates of neighbouring candidates differ by
 the effect of the change, not by noise, and the search cannot be misled by
 noise that changes from one candidate to the next.
@@ -24,28 +24,27 @@ with its estimate, interval, exact value (where known) and verdict.
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
-from sim.compare import CompareInputError, Variant, compare, experiment
+from sim.errors import InputError
+from sim.experiments.base import CompareInputError
+from sim.experiments.registry import experiment
 from sim.rules import Ruleset
-from sim.targets import FAIL, PASS, UNDECIDED, Target
-from sim.variants import VariantError, edit_value, format_value, parse_edit
+from sim.rules.grid import number, parse_grid
+from sim.rules.variants import VariantError, edit_value, format_value
+from sim.workflows.compare import Variant, compare
+from sim.workflows.targets import FAIL, PASS, UNDECIDED, Target
 
 METHODS = ("auto", "bisect", "scan")
 _RANK = {PASS: 0, UNDECIDED: 1, FAIL: 2}
-_NUM = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
-_RANGE = re.compile(rf"^\s*({_NUM})\s*\.\.\s*({_NUM})\s*(?::\s*({_NUM})\s*)?$")
-_INT = re.compile(r"^[+-]?\d+$")
 MAX_CANDIDATES = 1000
 
 
-class TuneInputError(ValueError):
+class TuneInputError(InputError):
     """A search that cannot be run (reported to the user, exit status 2)."""
 
 
@@ -69,46 +68,24 @@ class Vary:
     integer_range: bool = False
 
 
-def _number(text: str) -> int | float:
-    return int(text) if _INT.match(text) else float(text)
-
-
 def parse_vary(text: str) -> Vary:
-    """Parse ``table.card.column=lo..hi``, ``=lo..hi:step`` or ``=a,b,c``.
+    """Parse ``table.card.column=lo..hi``, ``=lo..hi:step`` or ``=a,b,c`` (:mod:`sim.rules.grid`).
 
     Raises
     ------
     TuneInputError
-        Malformed text, an empty range, a non-positive step, or too many candidates.
+        Malformed text, an empty range, a non-positive step, too many
+        candidates, or a candidate that is not a number.
     """
-    path, eq, spec = text.partition("=")
     try:
-        parse_edit(f"{path}=0")
-    except VariantError:
-        eq = ""
-    if not eq or not spec.strip():
-        raise TuneInputError(f"--vary {text!r}: expected table.card.column=lo..hi, "
-                             "=lo..hi:step or =a,b,c (e.g. enemies.Bloodsucker.endurance=1..8)")
-    path = path.strip()
-    if m := _RANGE.match(spec):
-        lo, hi = _number(m.group(1)), _number(m.group(2))
-        step = 1 if m.group(3) is None else _number(m.group(3))
-        if step <= 0 or hi < lo:
-            raise TuneInputError(f"--vary {text!r}: empty range (need lo <= hi and step > 0)")
-        n = math.floor((hi - lo) / step + 1e-9) + 1
-        if n > MAX_CANDIDATES:
-            raise TuneInputError(f"--vary {text!r}: {n} candidates (at most {MAX_CANDIDATES})")
-        if all(isinstance(x, int) for x in (lo, hi, step)):
-            values: tuple[int | float, ...] = tuple(range(int(lo), int(hi) + 1, int(step)))
-        else:
-            values = tuple(round(lo + i * step, 12) for i in range(n))
-        return Vary(path, values, integer_range=m.group(3) is None and isinstance(lo, int)
-                    and isinstance(hi, int))
-    items = [s.strip() for s in spec.split(",")]
-    if not all(re.fullmatch(_NUM, s) for s in items):
-        raise TuneInputError(f"--vary {text!r}: {spec!r} is not lo..hi, lo..hi:step or a "
-                             "comma-separated list of numbers")
-    return Vary(path, tuple(_number(s) for s in items))
+        grid = parse_grid(text, MAX_CANDIDATES)
+    except VariantError as error:
+        raise TuneInputError(str(error), error.field) from None
+    try:
+        values = tuple(number(v) for v in grid.values)
+    except ValueError:
+        raise TuneInputError(f"{text!r}: every candidate must be a number", "vary") from None
+    return Vary(grid.path, values, integer_range=grid.integer_range)
 
 
 @dataclass(frozen=True)
@@ -170,8 +147,8 @@ def _evaluate(name: str, rs: Ruleset, base: Mapping[str, Any], vary: Vary, value
     variants = [Variant(format_value(x), variant.overrides,
                         (*variant.edits, f"{vary.path}={format_value(x)}")) for x in values]
     try:
-        result = compare(name, rs, base, variants, trials=trials, seed=seed, threads=threads,
-                         metrics=[target.metric])
+        result = compare(experiment(name), rs, base, variants, trials=trials, seed=seed,
+                         threads=threads, metrics=[target.metric])
     except CompareInputError as error:
         raise TuneInputError(str(error)) from None
     out = {}

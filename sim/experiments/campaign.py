@@ -19,8 +19,8 @@ import pandas as pd
 
 from sim import runner, stats
 from sim.campaign.compile import CampaignArrays, compile_campaign
-from sim.campaign.scenario import Scenario
 from sim.kernels import campaign as K
+from sim.rules.scenario import Scenario
 
 ENDS = ("reached", "knocked_out_in_sarcophagus", "concussion_in_sarcophagus",
         "fifth_deformation", "knockout_and_concussion", "final_emission", "capped")

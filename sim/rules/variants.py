@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from sim.errors import InputError
 from sim.rules import Ruleset
 from sim.rules import validate as v
 from sim.rules.schema import TABLES, Column, Param, sections
@@ -40,7 +41,7 @@ _INT = re.compile(r"[+-]?\d+")
 _FLOAT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 
 
-class VariantError(ValueError):
+class VariantError(InputError):
     """An edit that cannot be applied (bad syntax, unknown card or column, invalid value)."""
 
 

@@ -2,7 +2,7 @@
 
 A variant of a scenario changes its loadout (``item``, ``armor``, ``weapon``,
 ``rubles``), stalker or start, a policy key (``sneak``, ``retreat_at``,
-``shopping``, ...) or any card or rule (``edit=...``, :mod:`sim.variants`).
+``shopping``, ...) or any card or rule (``edit=...``, :mod:`sim.rules.variants`).
 Every variant plays the same trial indices with the same (seed, trial,
 purpose) streams: game ``t`` of every variant rolls the DICE stream of
 ``(seed, t)``, draws from its DECK stream and places cards with its
@@ -11,33 +11,36 @@ ENVIRONMENT stream, so two variants part only where the change makes them part.
 Variants may differ in their array shapes (another map, more cards), so they
 are not stacked into one kernel call. Trials are processed in blocks of
 :data:`BLOCK`: for each block, every variant plays trials ``[first, first +
-block)`` with :func:`sim.campaign.api.simulate_trials` (one row of results
+block)`` with :func:`sim.experiments.campaign.simulate_trials` (one row of results
 per game), the rows become per-trial metric values, and per variant the
 sums and squares of each metric, and of its difference to the baseline on
 the same trial, are added up. The sums are exact integers (Python ints
 across blocks), so results are bit-identical for any thread count and block
-size, and equal :func:`sim.campaign.api.run_campaign`'s counts for the same
+size, and equal :func:`sim.experiments.campaign.run_campaign`'s counts for the same
 seed; memory stays one block whatever the number of trials.
 
 :func:`scenario_setup` turns a scenario into the experiment's base setup;
-the experiment is registered with :func:`sim.compare.register_experiment`
-as ``campaign``, so ``compare``, targets and ``tune`` work on it.
+:data:`EXPERIMENT` is listed in :mod:`sim.experiments.registry` as
+``campaign``, so ``compare``, targets and ``tune`` work on it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
-from sim.campaign.api import simulate_trials
 from sim.campaign.compile import CampaignArrays, CampaignInputError, compile_campaign
-from sim.campaign.scenario import SNEAK, Policy, Scenario
-from sim.compare import Case, CompareInputError, Experiment, Metric, PairedSums, register_experiment
+from sim.experiments.base import Case, CompareInputError, Experiment, Metric, PairedSums
+from sim.experiments.campaign import FRAME_METRICS, run_campaign, simulate_trials
 from sim.kernels import campaign as K
+from sim.rules import Ruleset
+from sim.rules.scenario import SNEAK, Policy, Scenario, load_scenario
 
 NAME = "campaign"
 BLOCK = 65_536
@@ -209,7 +212,7 @@ def paired_block_sums(arrays: Sequence[CampaignArrays], *, trials: int, seed: in
     -------
     ndarray of object (Python int), shape (V, 4, M)
         Per variant: sum of x, of x**2, of x - x_baseline and of its square
-        (the :class:`sim.compare.PairedSums` layout; zero differences for the
+        (the :class:`sim.workflows.compare.PairedSums` layout; zero differences for the
         baseline), for the metrics :data:`CAMPAIGN_METRICS`.
     """
     if trials < 1:
@@ -245,7 +248,7 @@ def run_campaign_compare(cases: Sequence[Case], *, trials: int, seed: int,
 
     Setup keys: ``scenario`` (its path, for provenance), ``stalker``, ``start``,
     ``armor``, ``weapons``, ``items``, ``rubles`` (None: the stalker card's),
-    and the policy keys of :class:`sim.campaign.scenario.Policy`
+    and the policy keys of :class:`sim.rules.scenario.Policy`
     (:func:`scenario_setup` builds them from a scenario). There are no exact
     values (NaN).
     """
@@ -257,8 +260,22 @@ def run_campaign_compare(cases: Sequence[Case], *, trials: int, seed: int,
     return PairedSums(trials, CAMPAIGN_METRICS, sums, exact, indicator=True)
 
 
-register_experiment(Experiment(NAME, CAMPAIGN_METRICS, CAMPAIGN_KEYS, run_campaign_compare))
 
 __all__ = ["BLOCK", "CAMPAIGN_KEYS", "CAMPAIGN_METRICS", "NAME", "compile_cases",
            "paired_block_sums", "run_campaign_compare", "scenario_of", "scenario_setup",
            "trial_metrics"]
+
+
+def sweep_rows(rs: Ruleset, params: Mapping[str, Any], trials: int,
+                        seed: int) -> pd.DataFrame:
+    """Whole games of ``scenario`` (default ``base``) played on the edited ruleset.
+
+    One row: :meth:`CampaignResult.to_frame` of :func:`sim.experiments.campaign.run_campaign`.
+    """
+    scenario = dataclasses.replace(load_scenario(params.get("scenario")), ruleset=rs)
+    return run_campaign(scenario, trials=trials, seed=seed).to_frame()
+
+
+EXPERIMENT = Experiment(NAME, CAMPAIGN_METRICS, CAMPAIGN_KEYS, run_campaign_compare, sweep_rows,
+                        FRAME_METRICS)
+"""Whole campaigns compared on common random numbers (``zonesim compare campaign``)."""

@@ -14,12 +14,13 @@ from fractions import Fraction
 import pandas as pd
 
 from sim import runner, stats
-from sim.encounter.spec import AUTO_SHIFT
+from sim.encounter.items import best_escape_item, best_event_item
+from sim.errors import InputError
 from sim.exact import dice as exact
 from sim.kernels import dice as kernels
 
 
-class PrimitiveInputError(ValueError):
+class PrimitiveInputError(InputError):
     """A parameter of a primitive is outside its domain (reported, not raised as a bug)."""
 
 
@@ -77,15 +78,17 @@ def _outcomes(values: Sequence, counts: Sequence[int], exacts: Sequence[Fraction
 
 
 def _check(condition: bool, message: str) -> None:
+    """Raise :class:`PrimitiveInputError` with ``field: text`` split into field and text."""
     if not condition:
-        raise PrimitiveInputError(message)
+        field, _, text = message.partition(": ")
+        raise PrimitiveInputError(text, field)
 
 
 def pool(dice: int, success_on: int, need: int, *, trials: int, seed: int,
          threads: int | None = None) -> PrimitiveResult:
     """Pool test (P-16, P-19, P-31, P-32): successes 0..n, plus ``"pass"`` (>= need)."""
-    _check(0 <= dice <= 60, f"--dice: {dice} is not in 0..60")
-    _check(2 <= success_on <= 6, f"--success-on: {success_on} is not a die face 2..6")
+    _check(0 <= dice <= 60, f"dice: {dice} is not in 0..60")
+    _check(2 <= success_on <= 6, f"success_on: {success_on} is not a die face 2..6")
     counts = runner.run_counts(kernels.pool_kernel, seed, trials, (dice + 1,), dice,
                                success_on, threads=threads)
     dist = exact.pool_distribution(dice, success_on)
@@ -100,10 +103,10 @@ def pool(dice: int, success_on: int, need: int, *, trials: int, seed: int,
 def armor(wounds: int, resist: int | None, durability: int, tokens: int, *, trials: int,
           seed: int, threads: int | None = None) -> PrimitiveResult:
     """Armour absorption (P-02..P-06): wounds through 0..W, plus ``"destroyed"``."""
-    _check(0 <= wounds <= 60, f"--wounds: {wounds} is not in 0..60")
-    _check(resist is None or 2 <= resist <= 6, f"--resist: {resist} is not a die face 2..6")
-    _check(1 <= durability <= 60, f"--durability: {durability} is not in 1..60")
-    _check(0 <= tokens < durability, f"--tokens: {tokens} is not in 0..{durability - 1}")
+    _check(0 <= wounds <= 60, f"wounds: {wounds} is not in 0..60")
+    _check(resist is None or 2 <= resist <= 6, f"resist: {resist} is not a die face 2..6")
+    _check(1 <= durability <= 60, f"durability: {durability} is not in 1..60")
+    _check(0 <= tokens < durability, f"tokens: {tokens} is not in 0..{durability - 1}")
     counts = runner.run_counts(kernels.armor_kernel, seed, trials, (wounds + 2,), wounds,
                                resist or 0, durability, tokens, threads=threads)
     through, destroyed = exact.armor_distribution(wounds, resist, durability, tokens)
@@ -132,7 +135,7 @@ def event(avoid_on: int, items: Iterable = (), *, trials: int, seed: int,
     ``items`` are item cards; only the best one with effect ``event_avoid``
     counts (Z-10). The Torsion scanner (value ``auto``) avoids without a roll.
     """
-    _check(1 <= avoid_on <= 7, f"--avoid-on: {avoid_on} is not in 1..7")
+    _check(1 <= avoid_on <= 7, f"avoid_on: {avoid_on} is not in 1..7")
     items = _only(items, "event_avoid")
     best = best_event_item(items)
     shift, automatic = (0, False) if best is None else _event_shift(best)
@@ -145,7 +148,7 @@ def event(avoid_on: int, items: Iterable = (), *, trials: int, seed: int,
 def escape(reputation: int, items: Iterable = (), *, trials: int, seed: int,
            threads: int | None = None) -> PrimitiveResult:
     """Escape by Reputation (Z-15..Z-17): d6 >= Reputation - rating of the best escape item."""
-    _check(0 <= reputation <= 12, f"--reputation: {reputation} is not in 0..12")
+    _check(0 <= reputation <= 12, f"reputation: {reputation} is not in 0..12")
     items = _only(items, "escape")
     best = best_escape_item(items)
     rating = 0 if best is None else int(best.value)
@@ -158,7 +161,7 @@ def escape(reputation: int, items: Iterable = (), *, trials: int, seed: int,
 def reaction(skill: int, covering: bool, *, extra_dice: int, cap: int, trials: int, seed: int,
              threads: int | None = None) -> PrimitiveResult:
     """Reaction test (S-11, S-15): dice passed 0..cap among 2d6 (+extra dice if Covering)."""
-    _check(0 <= skill <= 12, f"--skill: {skill} is not in 0..12")
+    _check(0 <= skill <= 12, f"skill: {skill} is not in 0..12")
     n_dice = 2 + (extra_dice if covering else 0)
     counts = runner.run_counts(kernels.reaction_kernel, seed, trials, (cap + 1,), skill,
                                n_dice, cap, threads=threads)
@@ -174,7 +177,7 @@ def _only(items: Iterable, effect: str) -> list:
     items = list(items)
     for item in items:
         _check(item.effect == effect,
-               f"--item: '{item.name}' has effect '{item.effect}', not {effect}")
+               f"item: '{item.name}' has effect '{item.effect}', not {effect}")
     return items
 
 
@@ -184,28 +187,7 @@ def _event_shift(item) -> tuple[int, bool]:
     return int(item.value), False
 
 
-def event_shift(item) -> int:
-    """Shift of an event item's avoid roll (Z-09): its value, or ``AUTO_SHIFT`` for ``auto``.
-
-    The Torsion scanner (``auto``) avoids without a roll; its shift is larger
-    than any rolled shift, so ranking items by shift is the one best-item rule
-    of every caller (encounter commands, paired kernels, campaign).
-    """
-    return AUTO_SHIFT if item.value == "auto" else int(item.value)
 
 
-def best_event_item(items: Iterable):
-    """The event item that helps most (Z-10: items never add up); None if none given.
-
-    The largest :func:`event_shift` wins; of equal ones, the first given.
-    """
-    chosen = [i for i in items if i.effect == "event_avoid"]
-    if not chosen:
-        return None
-    return max(chosen, key=event_shift)
 
 
-def best_escape_item(items: Iterable):
-    """The escape item with the highest rating (Z-17: items never add up); None if none."""
-    chosen = [i for i in items if i.effect == "escape"]
-    return max(chosen, key=lambda i: int(i.value)) if chosen else None

@@ -16,8 +16,8 @@ import pandas as pd
 
 from sim import runner, stats
 from sim.kernels import skirmish as k
+from sim.rules.skirmish_model import Scenario
 from sim.skirmish.compile import CompiledFight, compile_scenario
-from sim.skirmish.model import Scenario
 
 
 @dataclass(frozen=True)
@@ -143,7 +143,7 @@ def simulate(scenario: Scenario, *, trials: int, seed: int, threads: int | None 
     Parameters
     ----------
     scenario : Scenario
-        A validated scenario (:func:`sim.skirmish.loader.load_scenario`).
+        A validated scenario (:func:`sim.rules.skirmish_loader.load_scenario`).
     trials : int
         Number of fights, ``>= 1``.
     seed : int

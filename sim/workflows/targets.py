@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from sim.errors import InputError
 from sim.rules.files import decode, parse_toml, read_regular
 
 PASS = "PASS"
@@ -37,7 +38,7 @@ _RANGE = re.compile(rf"^\s*({_METRIC})\s+in\s+[\[(]?\s*({_NUMBER})\s*(?:\.\.|,)\
                     rf"\s*[\])]?\s*$")
 
 
-class TargetError(ValueError):
+class TargetError(InputError):
     """A target that cannot be parsed."""
 
 

@@ -1,0 +1,175 @@
+"""The anomaly experiment (P-30..P-36): run encounters, summarise, name the metrics.
+
+The library behind ``zonesim anomaly``: :func:`anomaly_table` compiles each
+anomaly (:func:`sim.encounter.anomaly.compile_anomaly`), runs the kernel and
+the exact twin on it and returns one row per card, most dangerous first, all
+on the same seed (common random numbers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim import runner
+from sim.encounter.anomaly import StartState, compile_anomaly
+from sim.encounter.spec import AnomalySpec
+from sim.exact.anomaly import OUTCOMES as ANOMALY_OUTCOMES
+from sim.exact.anomaly import anomaly_exact
+from sim.experiments import tables
+from sim.experiments.base import Case, Experiment, Metric, PairedSums
+from sim.experiments.paired import (
+    LOADOUT_KEYS,
+    STATE_KEYS,
+    _exact,
+    _pad,
+    _run_paired,
+    _single,
+    _weights,
+    deck_cases,
+)
+from sim.experiments.tables import HazardTable, _danger, _ordered
+from sim.kernels import anomaly as anomaly_kernel
+from sim.kernels import paired
+from sim.rules import Ruleset
+
+
+def simulate_anomaly(spec: AnomalySpec, trials: int, seed: int,
+                     threads: int | None = None) -> np.ndarray:
+    """Kernel aggregates of ``trials`` encounters (columns of :mod:`sim.kernels.anomaly`)."""
+    return runner.run_counts(anomaly_kernel.anomaly_kernel, seed, trials,
+                             (anomaly_kernel.WIDTH,), *spec.pack(), threads=threads)
+
+
+def summarize_anomaly(spec: AnomalySpec, counts: np.ndarray, trials: int) -> dict:
+    """Result cells from kernel counts and the exact twin.
+
+    Outcomes ``avoided``, ``unharmed``, ``damaged``, ``knocked_out`` (they sum
+    to 1), then ``artifact`` (P-35), ``trophy`` (P-34), ``deformation``
+    (P-39), ``perceived`` (P-31), ``mean_loss`` (points lost after the armour,
+    a mean over all encounters), ``armor_destroyed`` (P-05) and, when anyone
+    searched, ``draws_per_search`` (cards drawn per search, P-35).
+    """
+    k = anomaly_kernel
+    exact = anomaly_exact(spec)
+    row = {
+        "outcomes": {name: tables.proportion(counts[i], trials, exact.outcomes[name])
+                     for i, name in enumerate(ANOMALY_OUTCOMES)},
+        "artifact": tables.proportion(counts[k.ARTIFACT], trials, exact.artifact),
+        "trophy": tables.proportion(counts[k.UNHARMED] + counts[k.DAMAGED], trials,
+                                    exact.trophy),
+        "deformation": tables.proportion(counts[k.DEFORMATION], trials, exact.deformation),
+        "perceived": tables.proportion(counts[k.PERCEIVED], trials, exact.perceived),
+        "mean_loss": tables.mean(counts[k.SUM_LOSS], counts[k.SUM_LOSS_SQ], trials,
+                                 exact.mean_loss),
+        "armor_destroyed": tables.proportion(counts[k.DESTROYED], trials,
+                                             exact.armor_destroyed),
+    }
+    if counts[k.SEARCHES] > 0:
+        row["draws_per_search"] = tables.mean(counts[k.SUM_DRAWS], counts[k.SUM_DRAWS_SQ],
+                                              int(counts[k.SEARCHES]), exact.draws_per_search)
+    return row
+
+
+def anomaly_table(rs: Ruleset, stalker: str, anomalies: Sequence[str], armor: str | None = None,
+                  items: Sequence[str] = (), *, enter: bool = False,
+                  state: StartState = StartState(), trials: int, seed: int,
+                  threads: int | None = None) -> HazardTable:
+    """Meet each anomaly in turn; rows sorted by danger (exact P(knocked out) first).
+
+    Each row holds ``stalker``, ``anomaly``, ``armor``, ``enter`` and the
+    cells of :func:`summarize_anomaly`.
+    """
+    rows = []
+    for name in anomalies:
+        spec = compile_anomaly(rs, stalker, name, armor, items, enter=enter, state=state)
+        row = {"stalker": stalker, "anomaly": name, "armor": armor, "enter": enter}
+        row.update(summarize_anomaly(spec, simulate_anomaly(spec, trials, seed, threads),
+                                     trials))
+        rows.append(row)
+    rows.sort(key=_danger)
+    return HazardTable(trials, seed, "anomaly", tuple(rows))
+
+
+def anomaly_names(rs: Ruleset, which: str) -> list[str]:
+    """``all`` -> every anomaly card; else ``[which]`` (checked later)."""
+    return list(rs.anomalies) if which == "all" else [which]
+
+
+ANOMALY_METRICS: tuple[Metric, ...] = (
+    Metric("avoided", "proportion", None),
+    Metric("unharmed", "proportion", "higher"),
+    Metric("damaged", "proportion", "lower"),
+    Metric("knocked_out", "proportion", "lower"),
+    Metric("artifact", "proportion", "higher"),
+    Metric("trophy", "proportion", "higher"),
+    Metric("deformation", "proportion", "lower"),
+    Metric("perceived", "proportion", None),
+    Metric("mean_loss", "mean", "lower"),
+    Metric("armor_destroyed", "proportion", "lower"),
+)
+"""Anomaly metrics (cells of ``zonesim anomaly``; outcomes sum to 1)."""
+assert tuple(m.name for m in ANOMALY_METRICS[:4]) == ANOMALY_OUTCOMES
+assert len(ANOMALY_METRICS) == paired.ANOMALY_METRICS
+
+
+def _state(s: Mapping[str, Any]) -> StartState:
+    """The starting state of a case (``health``, ``willpower``, ``radiation``, ``tokens``)."""
+    return StartState(health=s.get("health"), willpower=s.get("willpower"),
+                      radiation=int(s.get("radiation", 0)), tokens=int(s.get("tokens", 0)))
+
+
+def run_anomaly(cases: Sequence[Case], *, trials: int, seed: int, exact: bool = True,
+                threads: int | None = None) -> PairedSums:
+    """Anomaly encounters (P-30..P-36) of every case on common random numbers.
+
+    Setup keys: ``stalker``, ``anomaly`` (a card or ``all``), ``armor``,
+    ``items`` (refused: no item acts inside an anomaly), ``enter``,
+    ``health``, ``willpower``, ``radiation``, ``tokens``. ``exact=False``
+    skips the exact twin (NaN exact values; faster for many short runs).
+    """
+    decks, packs, exacts = deck_cases(
+        cases, "anomaly", lambda rs: rs.anomalies, anomaly_names,
+        lambda rs, s, name: compile_anomaly(
+            rs, str(s["stalker"]), name, s.get("armor"), tuple(s.get("items", ())),
+            enter=bool(s.get("enter", False)), state=_state(s)),
+        _anomaly_exact, exact)
+    params, deck_arr = (_pad([[p[i] for p in row] for row in packs]) for i in range(2))
+    weights = _weights(decks)
+    sums = _run_paired(paired.paired_anomaly_kernel, paired.ANOMALY_METRICS, trials, seed,
+                       threads, params, deck_arr, weights)
+    return PairedSums(trials, ANOMALY_METRICS, sums,
+                      _exact(exacts, decks, paired.ANOMALY_METRICS), _single(decks))
+
+
+def _anomaly_exact(spec) -> np.ndarray:
+    e = anomaly_exact(spec)
+    return np.asarray([*(e.outcomes[o] for o in ANOMALY_OUTCOMES), e.artifact, e.trophy,
+                       e.deformation, e.perceived, e.mean_loss, e.armor_destroyed], dtype=float)
+
+
+
+
+def sweep_rows(rs: Ruleset, params: Mapping[str, Any], trials: int,
+                       seed: int) -> pd.DataFrame:
+    """Encounters of ``stalker`` with ``anomaly`` (a card or ``all``), in deck order.
+
+    ``params`` keys: ``stalker`` (required), ``anomaly`` (default ``all``),
+    ``armor``, ``enter``.
+    """
+    names = anomaly_names(rs, params.get("anomaly", "all"))
+    table = anomaly_table(rs, params["stalker"], names, params.get("armor"),
+                                  enter=bool(params.get("enter", False)), trials=trials,
+                                  seed=seed)
+    return _ordered(table.to_frame(), "anomaly", names)
+
+
+EXPERIMENT = Experiment(
+    "anomaly", ANOMALY_METRICS,
+    {**LOADOUT_KEYS, "anomaly": ("anomaly", "str"), "enter": ("enter", "bool"), **STATE_KEYS},
+    run_anomaly,
+    sweep_rows, (*(m.name for m in ANOMALY_METRICS), "draws_per_search"))
+"""Anomaly encounters compared on common random numbers (``zonesim compare anomaly``)."""

@@ -1,0 +1,217 @@
+"""The combat experiment (P-14..P-29, Z-12..Z-17): run fights, summarise, name the metrics.
+
+The library behind ``zonesim combat``: :func:`combat_table` compiles each
+fight (:func:`sim.encounter.combat.compile_combat`), runs the kernel and the
+exact Markov chain on it and shapes one result row per enemy, all on the same
+seed (common random numbers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim import runner
+from sim.encounter.combat import CombatInputError, CombatPolicy, compile_combat
+from sim.encounter.spec import CombatSpec
+from sim.exact.combat import OUTCOMES, combat_exact
+from sim.exact.combat import OUTCOMES as COMBAT_OUTCOMES
+from sim.experiments import tables
+from sim.experiments.base import Case, CompareInputError, Experiment, Metric, PairedSums
+from sim.experiments.paired import (
+    _NO_EXACT,
+    LOADOUT_KEYS,
+    _deck,
+    _exact,
+    _pad,
+    _run_paired,
+    _single,
+    _weights,
+)
+from sim.experiments.tables import _ordered
+from sim.kernels import combat as kernel
+from sim.kernels import paired
+from sim.rules import HEALTH_DAMAGE, Ruleset
+
+
+def simulate(spec: CombatSpec, trials: int, seed: int, threads: int | None = None):
+    """Kernel aggregates of ``trials`` fights (see :mod:`sim.kernels.combat` columns)."""
+    return runner.run_counts(kernel.combat_kernel, seed, trials, (kernel.width(spec.durability),),
+                             *spec.pack(), threads=threads)
+
+
+def summarize(spec: CombatSpec, counts, trials: int) -> dict:
+    """One result row from kernel counts and the exact twin (issue JSON shape)."""
+    exact = combat_exact(spec)
+    outcomes = {name: tables.proportion(counts[i], trials, exact.outcomes[name])
+                for i, name in enumerate(OUTCOMES)}
+    return {
+        "outcomes": outcomes,
+        "mean_wounds": tables.mean(counts[kernel.SUM_WOUNDS], counts[kernel.SUM_WOUNDS_SQ],
+                                   trials, exact.mean_wounds),
+        "mean_rounds": tables.mean(counts[kernel.SUM_ROUNDS], counts[kernel.SUM_ROUNDS_SQ],
+                                   trials, exact.mean_rounds),
+        "armor_destroyed": tables.proportion(counts[kernel.DESTROYED], trials,
+                                             exact.p_destroyed),
+        "mean_stimulants": {"mc": counts[kernel.SUM_STIMULANTS] / trials,
+                            "exact": exact.mean_stimulants},
+        "mean_limited_spent": {"mc": counts[kernel.SUM_SPENT] / trials,
+                               "exact": exact.mean_limited_spent},
+    }
+
+
+@dataclass(frozen=True)
+class CombatTable:
+    """Rows of ``zonesim combat``: one per enemy, sorted by danger."""
+
+    trials: int
+    seed: int
+    rows: tuple[dict, ...]
+
+    def to_dict(self) -> dict:
+        """The issue's JSON: ``{"trials", "seed", "rows": [...]}``."""
+        return {"trials": self.trials, "seed": self.seed, "rows": list(self.rows)}
+
+    def to_frame(self) -> pd.DataFrame:
+        """One flat row per enemy: each cell as estimate, interval bounds and exact value."""
+        return pd.DataFrame([tables.flatten(r, ("stalker", "enemy")) for r in self.rows])
+
+    def to_table(self) -> pd.DataFrame:
+        """Readable rows: each cell as ``estimate ±half-width (exact)``."""
+        return pd.DataFrame([tables.compact(r, ("enemy",)) for r in self.rows])
+
+
+def combat_table(rs: Ruleset, stalker: str, enemies: Sequence[str], armor: str | None = None,
+                 weapons: Sequence[str] = (), items: Sequence[str] = (),
+                 policy: CombatPolicy = CombatPolicy(), *, trials: int, seed: int,
+                 threads: int | None = None) -> CombatTable:
+    """Fight each enemy in turn and tabulate, most dangerous (P(knocked out)) first.
+
+    Every enemy is fought on the same seed, so differences between cards are
+    not blurred by independent noise (common random numbers).
+    """
+    rows = []
+    for enemy in enemies:
+        spec = compile_combat(rs, stalker, enemy, armor, weapons, items, policy)
+        row = {"stalker": stalker, "enemy": enemy}
+        row.update(summarize(spec, simulate(spec, trials, seed, threads), trials))
+        rows.append(row)
+    rows.sort(key=lambda r: -r["outcomes"]["knocked_out"]["mc"])
+    return CombatTable(trials, seed, tuple(rows))
+
+
+def deck_names(rs: Ruleset, which: str) -> list[str]:
+    """``all`` -> every enemy the model can fight (not radiation dealers); else [which]."""
+    if which != "all":
+        return [which]
+    return [name for name, foe in rs.enemies.items()
+            if foe.wound_type in HEALTH_DAMAGE or foe.wound_type == "psi"]
+
+
+COMBAT_METRICS: tuple[Metric, ...] = (
+    Metric("avoided", "proportion", "higher"),
+    Metric("killed", "proportion", None),
+    Metric("fled", "proportion", None),
+    Metric("knocked_out", "proportion", "lower"),
+    Metric("capped", "proportion", None),
+    Metric("mean_wounds", "mean", "lower"),
+    Metric("mean_rounds", "mean", None),
+    Metric("armor_destroyed", "proportion", "lower"),
+    Metric("mean_stimulants", "mean", None),
+    Metric("mean_limited_spent", "mean", None),
+)
+"""Combat metrics (the cells of ``zonesim combat``); outcomes sum to 1."""
+assert tuple(m.name for m in COMBAT_METRICS[:5]) == COMBAT_OUTCOMES
+assert len(COMBAT_METRICS) == paired.COMBAT_METRICS
+
+
+def combat_inputs(cases: Sequence[Case], exact: bool = True
+                  ) -> tuple[tuple[np.ndarray, ...], np.ndarray, bool]:
+    """Kernel arguments of :func:`paired.paired_combat_kernel` for ``cases``.
+
+    Returns
+    -------
+    tuple
+        ``(args, exact, indicator)``: the arrays from ``params`` to
+        ``weights``; exact values (V, M), NaN without ``exact``; whether every
+        case is a single card.
+    """
+    decks, packs, exacts = [], [], []
+    for case in cases:
+        s, rs = case.setup, case.ruleset
+        names = deck_names(rs, str(s["enemy"]))
+        deck = _deck(rs.enemies, names, str(s["enemy"]))
+        policy = CombatPolicy(sneak=str(s.get("sneak", "always")),
+                                         flee_at=int(s.get("flee_at", 0)),
+                                         heal_at=int(s.get("heal_at", 0)))
+        specs = []
+        for enemy, _ in deck:
+            try:
+                specs.append(compile_combat(
+                    rs, str(s["stalker"]), enemy, s.get("armor"),
+                    tuple(s.get("weapons", ())), tuple(s.get("items", ())),
+                    policy))
+            except CombatInputError as error:
+                raise CompareInputError(str(error)) from None
+        decks.append(deck)
+        packs.append([sp.pack() for sp in specs])
+        exacts.append([_combat_exact(sp) if exact else _NO_EXACT for sp in specs])
+    params, stims, uses, bonus, spend = (
+        _pad([[p[i] for p in row] for row in packs]) for i in range(5))
+    n_stims = np.asarray([[len(p[1]) - 1 for p in row] + [0] * (params.shape[1] - len(row))
+                          for row in packs], dtype=np.int64)
+    args = (params, n_stims, stims, uses, bonus, spend, _weights(decks))
+    return args, _exact(exacts, decks, paired.COMBAT_METRICS), _single(decks)
+
+
+def run_combat(cases: Sequence[Case], *, trials: int, seed: int, exact: bool = True,
+               threads: int | None = None) -> PairedSums:
+    """Fights (P-14..P-29, Z-12..Z-17) of every case on common random numbers.
+
+    Setup keys: ``stalker``, ``enemy`` (a card or ``all``), ``armor``,
+    ``weapons``, ``items``, ``sneak``, ``flee_at``, ``heal_at``. ``exact=False``
+    skips the exact twin (NaN exact values; faster for many short runs).
+    """
+    args, exact_values, indicator = combat_inputs(cases, exact)
+    sums = _run_paired(paired.paired_combat_kernel, paired.COMBAT_METRICS, trials, seed,
+                       threads, *args)
+    return PairedSums(trials, COMBAT_METRICS, sums, exact_values, indicator)
+
+
+def _combat_exact(spec) -> np.ndarray:
+    e = combat_exact(spec)
+    return np.asarray([*(e.outcomes[o] for o in COMBAT_OUTCOMES), e.mean_wounds, e.mean_rounds,
+                       e.p_destroyed, e.mean_stimulants, e.mean_limited_spent], dtype=float)
+
+
+
+
+def sweep_rows(rs: Ruleset, params: Mapping[str, Any], trials: int,
+                      seed: int) -> pd.DataFrame:
+    """Fights of ``stalker`` against ``enemy`` (a card or ``all``): :func:`~sim.encounter.
+    combat_table` rows, in deck order.
+
+    ``params`` keys: ``stalker`` (required), ``enemy`` (default ``all``),
+    ``armor``, ``weapons``, ``items``, ``sneak``, ``flee_at``, ``heal_at``.
+    """
+    names = deck_names(rs, params.get("enemy", "all"))
+    policy = CombatPolicy(sneak=params.get("sneak", "always"),
+                                 flee_at=int(params.get("flee_at", 0)),
+                                 heal_at=int(params.get("heal_at", 0)))
+    table = combat_table(rs, params["stalker"], names, params.get("armor"),
+                                tuple(params.get("weapons", ())), tuple(params.get("items", ())),
+                                policy, trials=trials, seed=seed)
+    return _ordered(table.to_frame(), "enemy", names)
+
+
+EXPERIMENT = Experiment(
+    "combat", COMBAT_METRICS,
+    {**LOADOUT_KEYS, "enemy": ("enemy", "str"), "weapon": ("weapons", "list"),
+     "sneak": ("sneak", "str"), "flee_at": ("flee_at", "int"), "heal_at": ("heal_at", "int")},
+    run_combat,
+    sweep_rows, tuple(m.name for m in COMBAT_METRICS))
+"""Fights compared on common random numbers (``zonesim compare combat``)."""

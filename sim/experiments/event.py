@@ -1,0 +1,171 @@
+"""The event experiment (Z-08..Z-10): run event draws, summarise, name the metrics.
+
+The library behind ``zonesim event``: :func:`event_table` compiles each event
+card with the best event item held (:func:`sim.encounter.anomaly.compile_event`),
+runs the kernel and the exact twin on it and returns one row per card, most
+dangerous first, all on the same seed (common random numbers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim import runner
+from sim.encounter.anomaly import (
+    EVENT_ITEM_EFFECTS,
+    StartState,
+    _items,
+    compile_event,
+)
+from sim.encounter.items import best_event_item
+from sim.encounter.spec import EventSpec
+from sim.exact.event import OUTCOMES as EVENT_OUTCOMES
+from sim.exact.event import event_exact
+from sim.experiments import tables
+from sim.experiments.anomaly import _state
+from sim.experiments.base import Case, Experiment, Metric, PairedSums
+from sim.experiments.paired import (
+    LOADOUT_KEYS,
+    STATE_KEYS,
+    _exact,
+    _pad,
+    _run_paired,
+    _single,
+    _weights,
+    deck_cases,
+)
+from sim.experiments.tables import HazardTable, _danger, _ordered
+from sim.kernels import event as event_kernel
+from sim.kernels import paired
+from sim.rules import Ruleset
+
+
+def simulate_event(spec: EventSpec, trials: int, seed: int,
+                   threads: int | None = None) -> np.ndarray:
+    """Kernel aggregates of ``trials`` draws of one event (see :mod:`sim.kernels.event`)."""
+    return runner.run_counts(event_kernel.event_kernel, seed, trials, (event_kernel.WIDTH,),
+                             spec.pack(), threads=threads)
+
+
+def summarize_event(spec: EventSpec, counts: np.ndarray, trials: int) -> dict:
+    """Result cells from kernel counts and the exact twin.
+
+    Outcomes ``avoided``, ``happened`` (took place, stalker still conscious)
+    and ``knocked_out`` (took place, Health or Willpower <= 0) sum to 1, so
+    P(the event took place) = 1 - avoided. Then ``deformation`` (P-39),
+    ``health_lost``, ``radiation``, ``psi`` (means after the armour),
+    ``days_lost``, ``emission_tokens`` (means) and ``armor_destroyed``.
+    """
+    k = event_kernel
+    exact = event_exact(spec)
+
+    def mean(col: int, value) -> dict:
+        return tables.mean(counts[col], counts[col + 1], trials, value)
+
+    return {
+        "outcomes": {name: tables.proportion(counts[i], trials, exact.outcomes[name])
+                     for i, name in enumerate(EVENT_OUTCOMES)},
+        "deformation": tables.proportion(counts[k.DEFORMATION], trials, exact.deformation),
+        "health_lost": mean(k.SUM_HEALTH, exact.health_lost),
+        "radiation": mean(k.SUM_RADIATION, exact.radiation),
+        "psi": mean(k.SUM_PSI, exact.psi),
+        "days_lost": mean(k.SUM_DAYS, exact.days_lost),
+        "emission_tokens": mean(k.SUM_TOKENS, exact.emission_tokens),
+        "armor_destroyed": tables.proportion(counts[k.DESTROYED], trials,
+                                             exact.armor_destroyed),
+    }
+
+
+def event_table(rs: Ruleset, stalker: str, events: Sequence[str], armor: str | None = None,
+                items: Sequence[str] = (), *, state: StartState = StartState(), trials: int,
+                seed: int, threads: int | None = None) -> HazardTable:
+    """Draw each event in turn; rows sorted by danger (exact P(knocked out) first).
+
+    Each row holds ``stalker``, ``event``, ``item`` (the best event item used,
+    or None), ``armor`` and the cells of :func:`summarize_event`.
+    """
+    best = best_event_item(_items(rs, items, EVENT_ITEM_EFFECTS, "on an event"))
+    rows = []
+    for name in events:
+        spec = compile_event(rs, stalker, name, armor, items, state=state)
+        row = {"stalker": stalker, "event": name, "item": None if best is None else best.name,
+               "armor": armor}
+        row.update(summarize_event(spec, simulate_event(spec, trials, seed, threads), trials))
+        rows.append(row)
+    rows.sort(key=_danger)
+    return HazardTable(trials, seed, "event", tuple(rows))
+
+
+def event_names(rs: Ruleset, which: str) -> list[str]:
+    """``all`` -> every event card; else ``[which]`` (checked later)."""
+    return list(rs.events) if which == "all" else [which]
+
+
+EVENT_METRICS: tuple[Metric, ...] = (
+    Metric("avoided", "proportion", "higher"),
+    Metric("happened", "proportion", "lower"),
+    Metric("knocked_out", "proportion", "lower"),
+    Metric("deformation", "proportion", "lower"),
+    Metric("health_lost", "mean", "lower"),
+    Metric("radiation", "mean", "lower"),
+    Metric("psi", "mean", "lower"),
+    Metric("days_lost", "mean", "lower"),
+    Metric("emission_tokens", "mean", "lower"),
+    Metric("armor_destroyed", "proportion", "lower"),
+)
+"""Event metrics (cells of ``zonesim event``; outcomes sum to 1)."""
+assert tuple(m.name for m in EVENT_METRICS[:3]) == EVENT_OUTCOMES
+assert len(EVENT_METRICS) == paired.EVENT_METRICS
+
+
+def run_event(cases: Sequence[Case], *, trials: int, seed: int, exact: bool = True,
+              threads: int | None = None) -> PairedSums:
+    """Event draws (Z-08..Z-10) of every case on common random numbers.
+
+    Setup keys: ``stalker``, ``event`` (a card or ``all``), ``armor``, ``items``
+    (``event_avoid`` only; the best counts, Z-10), ``health``, ``willpower``,
+    ``radiation``, ``tokens``. ``exact=False`` skips the exact twin.
+    """
+    decks, packs, exacts = deck_cases(
+        cases, "event", lambda rs: rs.events, event_names,
+        lambda rs, s, name: compile_event(rs, str(s["stalker"]), name, s.get("armor"),
+                                          tuple(s.get("items", ())), state=_state(s)),
+        _event_exact, exact)
+    params = _pad(packs)
+    weights = _weights(decks)
+    sums = _run_paired(paired.paired_event_kernel, paired.EVENT_METRICS, trials, seed,
+                       threads, params, weights)
+    return PairedSums(trials, EVENT_METRICS, sums,
+                      _exact(exacts, decks, paired.EVENT_METRICS), _single(decks))
+
+
+def _event_exact(spec) -> np.ndarray:
+    e = event_exact(spec)
+    return np.asarray([*(e.outcomes[o] for o in EVENT_OUTCOMES), e.deformation,
+                       e.health_lost, e.radiation, e.psi, e.days_lost, e.emission_tokens,
+                       e.armor_destroyed], dtype=float)
+
+
+
+
+def sweep_rows(rs: Ruleset, params: Mapping[str, Any], trials: int,
+                     seed: int) -> pd.DataFrame:
+    """Draws of ``event`` (a card or ``all``) for ``stalker``, in deck order.
+
+    ``params`` keys: ``stalker`` (required), ``event`` (default ``all``),
+    ``armor``, ``items`` (event items; the best one counts).
+    """
+    names = event_names(rs, params.get("event", "all"))
+    table = event_table(rs, params["stalker"], names, params.get("armor"),
+                                tuple(params.get("items", ())), trials=trials, seed=seed)
+    return _ordered(table.to_frame(), "event", names)
+
+
+EXPERIMENT = Experiment(
+    "event", EVENT_METRICS, {**LOADOUT_KEYS, "event": ("event", "str"), **STATE_KEYS}, run_event,
+    sweep_rows, tuple(m.name for m in EVENT_METRICS))
+"""Event draws compared on common random numbers (``zonesim compare event``)."""

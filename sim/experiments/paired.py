@@ -1,0 +1,103 @@
+"""Common-random-numbers plumbing of the encounter experiments (combat, anomaly, event).
+
+A case is one card or a whole deck weighted by card count; these helpers
+stack the cases' packed specs into the padded arrays of
+:mod:`sim.kernels.paired` and weight the exact values the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
+
+from sim import runner
+from sim.errors import InputError
+from sim.experiments.base import Case, CompareInputError
+from sim.kernels import paired
+
+
+def _deck(table: Mapping, names: Sequence[str], which: str) -> list[tuple[str, float]]:
+    """``(card, weight)``: one card with weight 1, or a deck weighted by ``count``."""
+    if which != "all":
+        return [(which, 1.0)]
+    total = sum(table[n].count for n in names)
+    if total <= 0:
+        raise CompareInputError("the deck has no cards (every count is 0)")
+    return [(n, table[n].count / total) for n in names if table[n].count > 0]
+
+
+def _pad(arrays: list[list[np.ndarray]], dtype=np.int64) -> np.ndarray:
+    """Stack a V x K grid of arrays into one zero-padded array (V, K, *max shape)."""
+    shape = np.max([a.shape for row in arrays for a in row], axis=0)
+    n_cards = max(len(row) for row in arrays)
+    out = np.zeros((len(arrays), n_cards, *shape), dtype=dtype)
+    for v, row in enumerate(arrays):
+        for k, a in enumerate(row):
+            out[(v, k, *(slice(0, s) for s in a.shape))] = a
+    return out
+
+
+def _weights(decks: list[list[tuple[str, float]]]) -> np.ndarray:
+    out = np.zeros((len(decks), max(len(d) for d in decks)), dtype=np.float64)
+    for v, deck in enumerate(decks):
+        out[v, : len(deck)] = [w for _, w in deck]
+    return out
+
+
+def _exact(per_card: list[list[np.ndarray]], decks, n_metrics: int) -> np.ndarray:
+    out = np.zeros((len(decks), n_metrics))
+    for v, deck in enumerate(decks):
+        for (_, w), values in zip(deck, per_card[v], strict=True):
+            out[v] += w * values[:n_metrics]
+    return out
+
+
+def _run_paired(kernel, width: int, trials: int, seed: int, threads, *params) -> np.ndarray:
+    n_var = params[-1].shape[0]  # the weights come last
+    return runner.run_counts(kernel, seed, trials, (n_var, paired.N_SUMS, width), *params,
+                             threads=threads, dtype=np.float64)
+
+
+_NO_EXACT = np.full(max(paired.COMBAT_METRICS, paired.ANOMALY_METRICS, paired.EVENT_METRICS),
+                    np.nan)
+
+
+def _single(decks) -> bool:
+    return all(len(d) == 1 and d[0][1] == 1.0 for d in decks)
+
+
+LOADOUT_KEYS = {"stalker": ("stalker", "str"), "armor": ("armor", "optional"),
+            "item": ("items", "list")}
+
+
+STATE_KEYS = {"health": ("health", "int"), "willpower": ("willpower", "int"),
+          "radiation": ("radiation", "int"), "tokens": ("tokens", "int")}
+
+
+def deck_cases(cases: Sequence[Case], key: str, table_of: Callable, names_of: Callable,
+               compile_card: Callable, exact_of: Callable, exact: bool
+               ) -> tuple[list, list, list]:
+    """Compile every case's card or deck: ``(decks, packed specs, exact values)``.
+
+    ``key`` is the setup key naming the card (``anomaly``, ``event``);
+    ``table_of(rs)`` its card table, ``names_of(rs, which)`` the cards of
+    ``which`` (a card or ``all``), ``compile_card(rs, setup, name)`` one spec
+    and ``exact_of(spec)`` its exact metric values (NaN without ``exact``).
+    An input error of a card becomes a :class:`CompareInputError`.
+    """
+    decks, packs, exacts = [], [], []
+    for case in cases:
+        s, rs = case.setup, case.ruleset
+        which, table = str(s[key]), table_of(rs)
+        if which != "all" and which not in table:
+            raise CompareInputError(f"unknown {key} {which!r} (known: {', '.join(table)})")
+        deck = _deck(table, names_of(rs, which), which)
+        try:
+            specs = [compile_card(rs, s, name) for name, _ in deck]
+        except InputError as error:
+            raise CompareInputError(str(error)) from None
+        decks.append(deck)
+        packs.append([sp.pack() for sp in specs])
+        exacts.append([exact_of(sp) if exact else _NO_EXACT for sp in specs])
+    return decks, packs, exacts

@@ -1,0 +1,128 @@
+"""Turning kernel counts and exact values into result rows.
+
+Every estimate is reported with its 95 % interval and, where one exists, the
+exact value: ``{"mc", "ci_low", "ci_high", "exact"}``. These helpers are the
+only place where encounter results are shaped, so every command and report
+prints the same keys.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+from sim import stats
+
+
+def _missing(x) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+def cell_text(mc, low=None, high=None, exact=None, digits: int = 4, signed: bool = False) -> str:
+    """``estimate ±half-width (exact)``, the one readable form of a result cell.
+
+    The half-width is half the 95 % interval ``low..high``; missing parts (None
+    or NaN) are left out, and a missing estimate gives ``""``. ``signed``
+    writes a difference with its sign (``+0.0123``).
+    """
+    if _missing(mc):
+        return ""
+    form = f"+.{digits}f" if signed else f".{digits}f"
+    text = format(mc, form)
+    if not (_missing(low) or _missing(high)):
+        text += f" ±{(high - low) / 2:.{digits}f}"
+    if not _missing(exact):
+        text += f" ({format(exact, form)})"
+    return text
+
+
+def proportion(count: int, trials: int, exact: float | None = None) -> dict:
+    """A probability estimate with its Wilson interval and exact value."""
+    low, high = stats.wilson(int(count), trials)
+    return {"mc": int(count) / trials, "ci_low": low, "ci_high": high,
+            "exact": None if exact is None else float(exact)}
+
+
+def mean(total: int, total_sq: int, trials: int, exact: float | None = None) -> dict:
+    """A mean estimate with its normal interval and exact value."""
+    value, low, high = stats.mean_interval(float(total), float(total_sq), trials)
+    return {"mc": value, "ci_low": low, "ci_high": high,
+            "exact": None if exact is None else float(exact)}
+
+
+def flatten(row: dict, keys: tuple[str, ...]) -> dict:
+    """One flat table row: nested ``{"mc", ...}`` cells become ``name``, ``name_ci_low``..."""
+    flat = {k: row[k] for k in keys}
+    for name, cell in row.get("outcomes", {}).items():
+        flat.update(_cell(name, cell))
+    for name, cell in row.items():
+        if name not in keys and name != "outcomes" and isinstance(cell, dict):
+            flat.update(_cell(name, cell))
+    return flat
+
+
+def compact(row: dict, keys: tuple[str, ...]) -> dict:
+    """One readable table row: each cell as ``estimate ±half-width (exact)``.
+
+    The half-width is half the 95 % interval; CSV and JSON keep the exact
+    bounds.
+    """
+    flat = {k: row[k] for k in keys}
+    cells = dict(row.get("outcomes", {}))
+    cells.update({k: v for k, v in row.items()
+                  if k not in keys and k != "outcomes" and isinstance(v, dict)})
+    for name, cell in cells.items():
+        flat[name] = cell_text(cell["mc"], cell.get("ci_low"), cell.get("ci_high"),
+                               cell.get("exact"))
+    return flat
+
+
+def _cell(name: str, cell: dict) -> dict:
+    return {name: cell["mc"], f"{name}_ci_low": cell.get("ci_low"),
+            f"{name}_ci_high": cell.get("ci_high"), f"{name}_exact": cell.get("exact")}
+
+
+@dataclass(frozen=True)
+class HazardTable:
+    """Rows of ``zonesim anomaly`` or ``zonesim event``: one per card, most dangerous first.
+
+    ``card`` is the row key naming the card (``"anomaly"`` or ``"event"``).
+    """
+
+    trials: int
+    seed: int
+    card: str
+    rows: tuple[dict, ...]
+
+    def to_dict(self) -> dict:
+        """The issue's JSON: ``{"trials", "seed", "rows": [...]}``."""
+        return {"trials": self.trials, "seed": self.seed, "rows": list(self.rows)}
+
+    def to_frame(self) -> pd.DataFrame:
+        """One flat row per card: each cell as estimate, interval bounds and exact value."""
+        keys = tuple(k for k in self.rows[0] if not isinstance(self.rows[0][k], dict))
+        return pd.DataFrame([flatten(r, keys) for r in self.rows])
+
+    def to_table(self) -> pd.DataFrame:
+        """Readable rows: each cell as ``estimate ±half-width (exact)``."""
+        return pd.DataFrame([compact(r, (self.card,)) for r in self.rows])
+
+
+def _danger(row: dict) -> tuple:
+    """Sort key, most dangerous first: exact P(knocked out), P(deformation), mean
+    points lost after the armour, then P(not avoided).
+    """
+    out = row["outcomes"]
+    lost = sum(row[k]["exact"] for k in ("mean_loss", "health_lost", "radiation", "psi")
+               if k in row)
+    return (-out["knocked_out"]["exact"], -row["deformation"]["exact"], -lost,
+            -(1.0 - out["avoided"]["exact"]))
+
+
+def _ordered(frame: pd.DataFrame, key: str, names: Sequence[str]) -> pd.DataFrame:
+    """Rows in deck (file) order instead of danger order, so every point lists cards alike."""
+    rank = {name: i for i, name in enumerate(names)}
+    return frame.sort_values(key, key=lambda s: s.map(rank), kind="stable").reset_index(drop=True)

@@ -1,0 +1,356 @@
+"""Variants side by side on common random numbers: the library behind ``zonesim compare``.
+
+A *variant* is a set of overrides of a base setup (stalker, armour, weapons,
+items, policy) and/or card edits (:mod:`sim.rules.variants`), written
+``"armor=SEVA suit;weapon=AK-74;edit=enemies.Bloodsucker.endurance=4"``. An
+*experiment* (``combat``, ``anomaly``, ``event``, ``campaign``) runs all
+variants on the same trials with the same (seed, trial, purpose) streams and
+returns per-trial-paired aggregates (:class:`PairedSums`): per variant the
+sums and sums of squares of each metric, and per variant ``v > 0`` the sums of
+``x_v - x_0`` and its square. :func:`compare` turns them into tidy rows: each
+variant's estimate with its 95 % interval (and exact value where the exact
+twin has one), and the paired difference to the baseline (variant 0) with its
+interval and a verdict.
+
+Because the variants share their random numbers, the difference of two close
+variants has a much smaller variance than that of two independent runs
+(``tests/test_compare_crn.py`` measures the ratio).
+
+Deck tables (``--enemy all`` etc.): each trial meets every card of the deck
+(each card on the same streams), and the trial's metric is the average over
+the deck weighted by card ``count`` (P(knocked out) of "a card drawn from the
+deck"). The interval comes from the per-trial deck averages, so it accounts
+for the cards sharing their streams; the exact value is the count-weighted
+average of the cards' exact values.
+
+Plugging in another experiment: write a function
+``run(cases, *, trials, seed, threads) -> PairedSums`` where ``cases`` holds one
+:class:`Case` (ruleset with the variant's edits applied, merged setup) per
+variant, and register it with :func:`register_experiment` together with its
+metrics and the setup keys a variant may override.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+from sim import stats
+from sim.experiments import tables
+from sim.experiments.base import Case, CompareInputError, Experiment, Metric, PairedSums
+from sim.experiments.tables import cell_text
+from sim.rules import Ruleset
+from sim.rules.variants import VariantError, apply_edits
+from sim.workflows.targets import Target, judge_rows
+
+BASELINE = "baseline"
+NO_DIFFERENCE = "no detectable difference"
+ROW_KEYS = ("variant", "metric", "mc", "ci_low", "ci_high", "exact", "diff", "diff_ci_low",
+            "diff_ci_high", "diff_exact", "verdict")
+"""Keys of a comparison row, in order (``target``/``target_verdict`` follow with targets)."""
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+# --- variants ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Variant:
+    """Overrides of the base setup and card edits.
+
+    Attributes
+    ----------
+    label : str
+        Name in the results (default: the spec text, or ``base``).
+    overrides : tuple of (str, object)
+        Setup key and value, applied in order.
+    edits : tuple of str
+        Card edits ``table.card.column=value`` (:mod:`sim.rules.variants`).
+    """
+
+    label: str = "base"
+    overrides: tuple[tuple[str, object], ...] = ()
+    edits: tuple[str, ...] = ()
+
+    def setup(self, base: Mapping[str, object]) -> dict:
+        """The base setup with this variant's overrides."""
+        out = dict(base)
+        out.update(self.overrides)
+        return out
+
+
+def parse_variant(text: str, exp: Experiment, label: str | None = None) -> Variant:
+    """Parse ``key=value;key=value;...`` into a :class:`Variant` for ``exp``.
+
+    Keys are those of ``exp.keys`` plus ``edit`` (repeatable card edit) and
+    ``label``. Repeating a list key (``weapon``, ``item``) adds to the list;
+    the first occurrence replaces the base setup's list. An empty text is the
+    base setup itself.
+
+    Raises
+    ------
+    CompareInputError
+        Unknown keys or values that are not of the key's type.
+    """
+    overrides: dict[str, object] = {}
+    edits: list[str] = []
+    name = label
+    for part in (p.strip() for p in text.split(";")):
+        if not part:
+            continue
+        key, eq, value = part.partition("=")
+        key, value = key.strip().replace("-", "_"), value.strip()
+        if not eq:
+            raise CompareInputError(f"variant {text!r}: {part!r} is not key=value")
+        if key == "edit":
+            edits.append(value)
+        elif key == "label":
+            name = value
+        elif key in exp.keys:
+            target, kind = exp.keys[key]
+            overrides[target] = _read(text, key, kind, value, overrides.get(target))
+        else:
+            known = ", ".join(sorted((*exp.keys, "edit", "label")))
+            raise CompareInputError(f"variant {text!r}: unknown key {key!r} for "
+                                    f"{exp.name} (known: {known})")
+    return Variant(name or text.strip() or "base", tuple(overrides.items()), tuple(edits))
+
+
+def _read(text: str, key: str, kind: str, value: str, previous: object) -> object:
+    if kind == "list":
+        if value.lower() == "none":
+            return ()
+        return (*(previous if isinstance(previous, tuple) else ()), value)
+    if kind == "optional":
+        return None if value.lower() == "none" else value
+    if kind == "int":
+        try:
+            return int(value)
+        except ValueError:
+            raise CompareInputError(f"variant {text!r}: {key}={value!r} is not an integer") \
+                from None
+    if kind == "bool":
+        if value.lower() in ("1", "true", "yes"):
+            return True
+        if value.lower() in ("0", "false", "no"):
+            return False
+        raise CompareInputError(f"variant {text!r}: {key}={value!r} is not true or false")
+    return value
+
+
+def cases(rs: Ruleset, base: Mapping[str, object], variants: Sequence[Variant]) -> list[Case]:
+    """One :class:`Case` per variant: edits applied to ``rs``, overrides to ``base``.
+
+    Raises
+    ------
+    CompareInputError
+        An edit that cannot be applied (the message names the variant).
+    """
+    out = []
+    for variant in variants:
+        try:
+            ruleset = apply_edits(rs, variant.edits)
+        except VariantError as error:
+            raise CompareInputError(f"variant {variant.label!r}: {error}") from None
+        out.append(Case(ruleset, variant.setup(base)))
+    return out
+
+
+# --- shaping results --------------------------------------------------------------------------
+
+
+def verdict(metric: Metric, diff: float, low: float, high: float) -> str:
+    """``no detectable difference`` if the interval spans 0, else the direction.
+
+    The direction is ``better``/``worse`` for a metric with a preferred
+    direction and ``higher``/``lower`` for a neutral one.
+    """
+    if low <= 0.0 <= high:
+        return NO_DIFFERENCE
+    up = diff > 0
+    if metric.better is None:
+        return "higher" if up else "lower"
+    return "better" if up == (metric.better == "higher") else "worse"
+
+
+def _none_if_nan(x: float) -> float | None:
+    return None if math.isnan(x) else float(x)
+
+
+def paired_rows(result: PairedSums, labels: Sequence[str],
+                metrics: Sequence[str] | None = None) -> list[dict]:
+    """Tidy rows (keys :data:`ROW_KEYS`), one per variant and metric, variants in order.
+
+    Parameters
+    ----------
+    result : PairedSums
+        An experiment's aggregates; variant 0 is the baseline.
+    labels : sequence of str
+        Variant names, length V.
+    metrics : sequence of str, optional
+        Metric names to keep (default: all, in the experiment's order).
+    """
+    names = [m.name for m in result.metrics]
+    chosen = names if metrics is None else list(metrics)
+    n = result.trials
+    rows = []
+    for v, label in enumerate(labels):
+        for name in chosen:
+            m = names.index(name)
+            metric = result.metrics[m]
+            s, s2, d, d2 = (float(x) for x in result.sums[v, :, m])
+            exact = _none_if_nan(result.exact[v, m])
+            if metric.kind == "proportion" and result.indicator:
+                cell = tables.proportion(round(s), n, exact)
+            else:
+                cell = tables.mean(s, s2, n, exact)
+            row = {"variant": label, "metric": name, **cell}
+            if v == 0:
+                row.update(diff=0.0, diff_ci_low=0.0, diff_ci_high=0.0,
+                           diff_exact=None if exact is None else 0.0, verdict=BASELINE)
+            else:
+                diff, low, high = stats.mean_interval(d, d2, n)
+                base_exact = _none_if_nan(result.exact[0, m])
+                row.update(diff=diff, diff_ci_low=low, diff_ci_high=high,
+                           diff_exact=None if exact is None or base_exact is None
+                           else exact - base_exact,
+                           verdict=verdict(metric, diff, low, high))
+            rows.append(row)
+    return rows
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Result of :func:`compare`: tidy rows plus provenance.
+
+    Attributes
+    ----------
+    experiment : str
+        ``combat``, ``anomaly``, ``event``, ...
+    trials, seed : int
+        The run's trials and seed (every variant on the same streams).
+    setup : dict
+        The base setup.
+    variants : tuple of dict
+        ``{"label", "overrides", "edits"}`` per variant; the first is the baseline.
+    rows : tuple of dict
+        Keys :data:`ROW_KEYS` (and ``target``, ``target_verdict`` with targets).
+    ruleset : str
+        SHA-256 of the base ruleset.
+    targets : tuple of str
+        The balance targets judged, as written.
+    """
+
+    experiment: str
+    trials: int
+    seed: int
+    setup: dict
+    variants: tuple[dict, ...]
+    rows: tuple[dict, ...]
+    ruleset: str = ""
+    targets: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        """JSON document: provenance, ``baseline``, ``variants`` and ``rows``."""
+        return {"experiment": self.experiment, "trials": self.trials, "seed": self.seed,
+                "ruleset_sha256": self.ruleset, "setup": self.setup,
+                "baseline": self.variants[0]["label"], "variants": list(self.variants),
+                "targets": list(self.targets), "rows": list(self.rows)}
+
+    def to_frame(self) -> pd.DataFrame:
+        """One flat row per (variant, metric)."""
+        return pd.DataFrame(list(self.rows))
+
+    def to_table(self) -> pd.DataFrame:
+        """Readable rows: ``estimate ±half-width (exact)`` and the difference likewise."""
+        out = []
+        for r in self.rows:
+            row = {"variant": r["variant"], "metric": r["metric"],
+                   "estimate": cell_text(r["mc"], r["ci_low"], r["ci_high"], r["exact"]),
+                   "diff": "" if r["verdict"] == BASELINE else
+                   cell_text(r["diff"], r["diff_ci_low"], r["diff_ci_high"], r["diff_exact"],
+                         signed=True),
+                   "verdict": r["verdict"]}
+            if "target_verdict" in r:
+                row["target"] = r["target_verdict"] or ""
+            out.append(row)
+        return pd.DataFrame(out)
+
+
+def compare(exp: Experiment, rs: Ruleset, base: Mapping[str, object],
+            variants: Sequence[Variant],
+            *, trials: int, seed: int, threads: int | None = None,
+            metrics: Sequence[str] | None = None,
+            targets: Sequence[Target] = ()) -> Comparison:
+    """Run ``variants`` of a base setup on common random numbers and tabulate them.
+
+    Parameters
+    ----------
+    exp : Experiment
+        The experiment to run (from :mod:`sim.experiments.registry`; this
+        framework imports none).
+    rs : Ruleset
+        The base ruleset; each variant's edits are applied to it.
+    base : mapping
+        Base setup (the experiment's keys, e.g. ``stalker``, ``enemy``, ``armor``).
+    variants : sequence of Variant
+        At least one; the first is the baseline.
+    trials, seed, threads :
+        As for every command; results do not depend on ``threads``.
+    metrics : sequence of str, optional
+        Metrics to report (default all).
+    targets : sequence of Target
+        Balance targets; rows of their metrics get a ``target_verdict`` (their
+        metrics are added to ``metrics``).
+
+    Raises
+    ------
+    CompareInputError
+        Unknown metrics, bad edits, or cards the experiment cannot run.
+    """
+    name = exp.name
+    if not variants:
+        raise CompareInputError("give at least one variant")
+    labels = [v.label for v in variants]
+    if len(set(labels)) != len(labels):
+        raise CompareInputError(f"variant labels must differ (got {labels}); "
+                                "name them with label=...")
+    known = [m.name for m in exp.metrics]
+    for metric in (*(metrics or ()), *(t.metric for t in targets)):
+        if metric not in known:
+            raise CompareInputError(f"unknown metric {metric!r} for {name} "
+                                    f"(known: {', '.join(known)})")
+    if metrics:  # a target's metric is reported even when not asked for
+        metrics = [*metrics, *(t.metric for t in targets if t.metric not in metrics)]
+    result = exp.run(cases(rs, base, variants), trials=trials, seed=seed, threads=threads)
+    rows = paired_rows(result, labels, metrics)
+    if targets:
+        rows = judge_rows(targets, rows)
+    described = tuple({"label": v.label, "overrides": dict(v.overrides), "edits": list(v.edits)}
+                      for v in variants)
+    return Comparison(name, trials, seed, dict(base), described, tuple(rows), rs.sha256,
+                      tuple(str(t) for t in targets))
+
+
+__all__ = ["BASELINE", "NO_DIFFERENCE", "ROW_KEYS", "Comparison", "Variant", "cases", "compare",
+           "paired_rows", "parse_variant", "verdict"]
