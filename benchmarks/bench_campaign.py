@@ -37,7 +37,7 @@ def main() -> None:
     arrays = compile_campaign(scenario)
     simulate(arrays, 1000, 1, threads=2)  # compile or load from the cache
     kernel = best_rate(lambda n: simulate(arrays, n, 7, threads=2), 1_000_000)
-    plain = best_rate(lambda n: reference.simulate(scenario, arrays, n, 7), 2000, repeats=2)
+    plain = best_rate(lambda n: reference.simulate(scenario, n, 7), 2000, repeats=2)
     print(f"scenario: {scenario.name} ({scenario.stalker} from {scenario.start})")
     print(f"kernel (2 threads): {kernel / 1e3:9.1f} k games/s")
     print(f"plain Python      : {plain / 1e3:9.3f} k games/s")

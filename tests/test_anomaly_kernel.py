@@ -100,14 +100,18 @@ def test_results_do_not_depend_on_threads_or_chunks():
 
 
 def test_policy_does_not_reshuffle_the_deck():
-    # Common random numbers: the DECK stream is apart from the DICE stream, so entering
-    # (more dice rolled) leaves the trial's deck order alone. A spec that always falls in
-    # and never gets hurt searches on every trial with either policy: identical draws.
+    # Common random numbers: the DECK stream is apart from the DICE stream, so a policy
+    # that rolls more dice leaves the trial's deck order alone. Both specs search on every
+    # trial (never hurt, a certain find): one falls in unseen without a roll, the other
+    # rolls a Perception test first and enters on purpose. Identical draws, and not 0 == 0.
     spec = compile_anomaly(RS, "Strelok", "Burner")
-    safe = replace(spec, perception_need=99, agility_need=0)
-    around = simulate_anomaly(safe, 100_000, 3)
-    entered = simulate_anomaly(replace(safe, enter=True, perception=6), 100_000, 3)
-    assert around[k.SUM_DRAWS] == entered[k.SUM_DRAWS]
+    around = replace(spec, perception_need=99, agility_need=0, find_need=0)
+    entered = replace(around, perception_need=1, perception=6, enter=True)
+    a, e = simulate_anomaly(around, 100_000, 3), simulate_anomaly(entered, 100_000, 3)
+    assert a[k.SEARCHES] == e[k.SEARCHES] == 100_000
+    assert e[k.PERCEIVED] > 0 and a[k.PERCEIVED] == 0  # the DICE streams differ in use
+    assert a[k.SUM_DRAWS] == e[k.SUM_DRAWS] > 100_000
+    assert a[k.SUM_DRAWS_SQ] == e[k.SUM_DRAWS_SQ]
 
 
 @pytest.mark.parametrize(("anomaly", "stalker", "state", "armor", "enter"), [

@@ -13,12 +13,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.campaign.compile import compile_campaign
-from sim.campaign.route import plan_route
 from sim.encounter.combat import CombatPolicy, compile_combat
 from sim.exact.combat import combat_exact
 from sim.experiments.campaign import run_campaign
 from sim.paths import bundled_ruleset
+from sim.reference.route import Terrain
 from sim.rules.scenario import load_scenario
 from tests.conftest import assert_matches_exact
 
@@ -101,22 +100,27 @@ def test_field_only_line(tmp_path):
     assert result["days"]["histogram"][math.ceil(10 / 3) + 1] == 500
 
 
-def test_days_agree_with_the_route_planner_on_the_base_map(tmp_path):
-    # With encounters and emissions off, the game is the optimal route of
-    # sim.campaign.route, complex after complex, then the Sarcophagus.
+def test_days_agree_with_a_brute_force_walker_on_the_base_map(tmp_path):
+    # With encounters and Emissions off, a game is one optimal route per leg (P-50): each
+    # Secret Complex nearest first (fewest days, then most steps left, then first in
+    # map.csv), then the Sarcophagus. The days of each leg come from the exhaustive walker
+    # of sim/reference/route.py (every walk, optional rests), not from the route planner.
     base = (bundled_ruleset() / "map.csv").read_text()
     path = make_scenario(tmp_path, base)
-    text = path.read_text().replace('start = "Start"', 'start = "Cordon"')
-    path.write_text(text)
+    path.write_text(path.read_text().replace('start = "Start"', 'start = "Cordon"'))
     scenario = load_scenario(path)
-    arrays = compile_campaign(scenario)
-    from sim.campaign.hexmap import compile_map
-
-    hexmap = compile_map(scenario.ruleset)
-    here, expected = int(arrays.cp[0]), 0
-    for goal in arrays.target_hex[: int(arrays.cp[27]) + 1]:
-        expected += plan_route(hexmap, here, int(goal), 6, scenario.ruleset.rules.movement).days
-        here = int(goal)
+    hexes = scenario.ruleset.map.hexes
+    terrain = Terrain(scenario.ruleset.map, scenario.ruleset.rules.movement)
+    here = next(i for i, h in enumerate(hexes) if h.name == "Cordon")
+    left = [i for i, h in enumerate(hexes) if h.location == "complex"]
+    expected = 0
+    while left:
+        legs = {h: terrain.walk(here, h, 6) for h in left}
+        here = min(left, key=lambda h: (legs[h][0], -legs[h][1], h))
+        expected += legs[here][0]
+        left.remove(here)
+    sarcophagus = next(i for i, h in enumerate(hexes) if h.location == "sarcophagus")
+    expected += terrain.walk(here, sarcophagus, 6)[0]
     result = run_campaign(scenario, trials=200, seed=1).to_dict()
     assert result["p_sarcophagus"]["mc"] == 1.0
     assert result["days"]["histogram"][expected] == 200

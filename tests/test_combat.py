@@ -7,7 +7,7 @@ mean rounds within 4.5 sample standard errors.
 
 from __future__ import annotations
 
-import itertools
+import random
 from dataclasses import replace
 
 import numpy as np
@@ -55,10 +55,34 @@ POLICIES = [lib.CombatPolicy(), lib.CombatPolicy(sneak="never"),
 ITEMS = [(), ("Stimulant", "Stimulant"), ("Medkit",)]
 
 
+FACTORS = (STALKERS, list(RS.enemies), ARMOURS, LOADOUTS, POLICIES, ITEMS)
+GRID_SIZE = 60
+
+
 def _grid():
-    """60 base-set combinations, chosen by stepping through the product."""
-    cases = list(itertools.product(STALKERS, RS.enemies, ARMOURS, LOADOUTS, POLICIES, ITEMS))
-    return cases[:: len(cases) // 60][:60]
+    """60 base-set combinations: a seeded random sample covering every level of every factor.
+
+    Each factor's levels are dealt round-robin into 60 slots and shuffled
+    independently of the other factors, so every stalker, enemy, armour,
+    loadout, policy and item set is run at least 60 // levels times, in
+    random company (a plain stride through the product tied the policy to the
+    items and never ran some policies).
+    """
+    rand = random.Random(SEED)
+    columns = []
+    for levels in FACTORS:
+        column = [levels[i % len(levels)] for i in range(GRID_SIZE)]
+        rand.shuffle(column)
+        columns.append(column)
+    return list(zip(*columns, strict=True))
+
+
+def test_grid_covers_every_level_of_every_factor():
+    grid = _grid()
+    assert len(set(grid)) == GRID_SIZE
+    for k, levels in enumerate(FACTORS):
+        counts = [sum(case[k] == level for case in grid) for level in levels]
+        assert min(counts) >= GRID_SIZE // len(levels), (k, counts)
 
 
 @pytest.mark.parametrize(("stalker", "enemy", "armor", "weapons", "policy", "items"), _grid())

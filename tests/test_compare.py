@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 from click.testing import CliRunner
@@ -78,20 +79,31 @@ def test_rows_verdicts_and_exact_values_of_an_event_item_comparison():
 
 
 def test_paired_difference_interval_covers_the_exact_difference():
-    result = _compare("combat", {"stalker": "Strelok", "enemy": "Bloodsucker",
-                                 "weapons": ("AK-74",)},
-                      ["armor=Ecolog suit", "armor=SEVA suit",
-                       "edit=enemies.Bloodsucker.endurance=3;armor=Ecolog suit"],
-                      trials=100_000, seed=17)
+    # The standard error comes from the raw paired sums of the same run (not from the
+    # interval under test), and the reported half-width must be 1.96 of it.
+    base = {"stalker": "Strelok", "enemy": "Bloodsucker", "weapons": ("AK-74",)}
+    specs = ["armor=Ecolog suit", "armor=SEVA suit",
+             "edit=enemies.Bloodsucker.endurance=3;armor=Ecolog suit"]
+    variants = [C.parse_variant(s, COMBAT) for s in specs]
+    result = C.compare(registry.experiment("combat"), RS, base, variants, trials=100_000, seed=17)
+    sums = COMBAT.run(C.cases(RS, base, variants), trials=100_000, seed=17, threads=None)
+    names = [m.name for m in sums.metrics]
+    checked = 0
     for row in result.rows:
         if row["verdict"] == C.BASELINE or row["diff_exact"] is None:
             continue
+        d, d2 = (float(x) for x in sums.sums[specs.index(row["variant"]), 2:,
+                                             names.index(row["metric"])])
+        n = sums.trials
+        se = math.sqrt(max(d2 - d * d / n, 0.0) / (n - 1) / n)
         half = (row["diff_ci_high"] - row["diff_ci_low"]) / 2
-        se = half / 1.959963984540054
+        assert half == pytest.approx(1.959963984540054 * se, rel=1e-9, abs=1e-15), row
         if se > 0:
             assert abs(row["diff"] - row["diff_exact"]) < Z_TOL * se, row
+            checked += 1
         else:
             assert row["diff"] == pytest.approx(row["diff_exact"], abs=1e-12), row
+    assert checked >= 10
 
 
 def test_deck_average_is_weighted_by_card_count():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import distributed  # a declared test dependency: missing, it fails the run (no skip)
 import numpy as np
 import pandas as pd
 import pytest
@@ -105,7 +106,6 @@ def test_process_pool_gives_identical_results(serial):
 
 
 def test_dask_local_cluster_gives_identical_results(serial):
-    distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                   dashboard_address=None) as cluster:
         remote = run_sweep(None, VARIES, "combat", COMBAT, trials=TRIALS, seed=11,

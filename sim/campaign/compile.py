@@ -70,7 +70,7 @@ class CampaignArrays:
         Location hexes for cards of each habitat (P-26..P-28).
     it : int64 (n_items, 4)
         Per item card of ``items.csv``: effect code, value (event items: the
-        shift of :func:`sim.experiments.primitives.event_shift`, ``AUTO_SHIFT`` for ``auto``),
+        shift of :func:`sim.encounter.items.event_shift`, ``AUTO_SHIFT`` for ``auto``),
         price, starting count.
     lose_order : int64 (n_belongings, 2)
         Belongings lost on a knock-out (P-37), cheapest first: kind
