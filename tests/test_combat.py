@@ -117,6 +117,9 @@ EDGE_CASES = {
     "need 0 kills at once": dict(endurance=0, sneak=False),
     "vigilance 0 always avoided": dict(vigilance=0),
     "flee policy": dict(sneak=False, flee_at=5),
+    # P-21: fleeing is tried "in the next round", never in round 1, even when the stalker
+    # starts at or below his flee threshold.
+    "flee wanted from round 1": dict(sneak=False, start_health=2, flee_at=3),
     "stimulants in combat": dict(stimulants=(1, 2, 1), heal_at=4, sneak=False),
     "reputation avoid rule (Z-16)": dict(avoid_rule=AVOID_REPUTATION, escape_target=3),
     "capped fight": dict(wounds=0, combat=0, loadout=_loadout(), sneak=False, max_rounds=7),
