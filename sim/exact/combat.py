@@ -57,6 +57,15 @@ def _pass(n_dice: int, success_on: int, need: int) -> float:
     return float(dice.pool_pass(n_dice, success_on, need))
 
 
+def _p_avoid(spec: CombatSpec) -> float:
+    """P(the fight is avoided): a Stealth test (P-16) or d6 >= Reputation - escape item (Z-16)."""
+    if not spec.sneak:
+        return 0.0
+    if spec.avoid_rule == AVOID_STEALTH:
+        return _pass(spec.stealth, spec.stealth_face, spec.vigilance)
+    return float(dice.threshold_pass(spec.escape_target))
+
+
 def combat_exact(spec: CombatSpec) -> CombatExact:
     """Exact outcome probabilities and expectations of one fight (P-16..P-29, Z-12..Z-17)."""
 
@@ -79,12 +88,7 @@ def combat_exact(spec: CombatSpec) -> CombatExact:
         sums["stims"] += mass * stims
         sums["spent"] += mass * (sum(spec.loadout.uses) - sum(uses))
 
-    p_avoid = 0.0
-    if spec.sneak:
-        if spec.avoid_rule == AVOID_STEALTH:
-            p_avoid = _pass(spec.stealth, spec.stealth_face, spec.vigilance)
-        else:
-            p_avoid = float(dice.threshold_pass(spec.escape_target))
+    p_avoid = _p_avoid(spec)
     start_uses = spec.loadout.uses
     finish("avoided", p_avoid, spec.tokens, 0, start_uses)
     states = {(spec.start_health, spec.tokens, 0, start_uses): 1.0 - p_avoid}
