@@ -408,8 +408,8 @@ def _run_dask(tasks: list[_Task], scheduler: Any, progress) -> tuple[list, str]:
     try:
         from distributed import Client
     except ImportError:
-        raise SweepError("--scheduler needs dask.distributed: pip install 'zonesim[dask]'") \
-            from None
+        raise SweepError("a scheduler needs dask.distributed: pip install 'zonesim[dask]'",
+                         "scheduler") from None
     own = not isinstance(scheduler, Client)
     client = Client(scheduler) if own else scheduler
     try:
