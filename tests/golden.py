@@ -4,7 +4,8 @@ A refactor changes no number. This module runs one command per command and
 experiment of ``zonesim`` (small trial counts, seed 7) in-process and keeps
 what each prints with ``--format json`` (for ``report`` and ``sweep`` also
 the tables they write, without the folder's name, its timings and the
-platform). ``tests/golden/outputs.json`` holds the outputs of the last
+platform; the checkout's own path is written ``<root>``, so the file is the
+same in every clone). ``tests/golden/outputs.json`` holds the outputs of the last
 intended change; ``tests/test_golden.py`` checks every command against it.
 
 When numbers are meant to change (a rule fix, a new card value), regenerate
@@ -24,6 +25,8 @@ import tempfile
 from pathlib import Path
 
 GOLDEN = Path(__file__).parent / "golden" / "outputs.json"
+ROOT = Path(__file__).resolve().parents[1]
+"""The checkout's folder: written as ``<root>`` so the file holds no machine's path."""
 
 STRELOK = ["--stalker", "Strelok", "--armor", "Stalker suit", "--weapon", "SVD sniper rifle",
            "--weapon", "Knife"]
@@ -106,7 +109,7 @@ def run(name: str) -> str:
         parts = {"stdout": _strip(json.loads(result.stdout))}
         if folder.is_dir():
             parts["tables"] = {p.name: p.read_text() for p in sorted(folder.glob("*.csv"))}
-    return json.dumps(parts, indent=1, sort_keys=True)
+    return json.dumps(parts, indent=1, sort_keys=True).replace(str(ROOT), "<root>")
 
 
 def outputs(names=None) -> dict[str, str]:
