@@ -61,6 +61,8 @@ def metric(name: str) -> str:
     if name in CAMPAIGN:
         return CAMPAIGN[name]
     head, dot, tail = name.partition(".")
+    if dot and head == "p_sarcophagus":
+        return f"win, {tail}"
     if dot and head == "causes":
         return CAUSES.get(tail, tail.replace("_", " "))
     if dot and head in DECKS:

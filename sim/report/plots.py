@@ -155,7 +155,7 @@ def outcomes_by_day(frame: pd.DataFrame,
     ax.set_ylabel("share of games (%)")
     ax.set_ylim(0, 100)
     ax.set_title(title)
-    ax.legend(fontsize="small", loc="center left")
+    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=3)
     ax.grid(alpha=0.3)
     figure.tight_layout()
     return figure

@@ -152,7 +152,7 @@ def _per_1000_text(row) -> str:
     if pd.isna(row["per_1000"]):
         return ""
     return cell_text(row["per_1000"], row["per_1000_ci_low"], row["per_1000_ci_high"],
-                     signed=True)
+                     digits=2, signed=True)
 
 
 def _headline(section: str, rows: Sequence[dict], prefix: str) -> tuple[list[dict], dict]:
@@ -216,6 +216,16 @@ def enemy_deck(sc: Scenario, trials: int, seed: int) -> Section:
         summary=summary, values=values)
 
 
+def _deck_bars(frame: pd.DataFrame, column: str, harm: str, title: str):
+    """Bars of P(knocked out) per card, or of ``harm`` when no card knocks the stalker out."""
+    metric = harm if always_zero(frame, "knocked_out") and harm in frame else "knocked_out"
+    order = frame.sort_values(metric, ascending=False, kind="stable")
+    return plots.bars(order, column, metric, f"{title}: {labels.metric(metric)}"
+                      + ("" if metric == "knocked_out" else " (no card knocks him out)"),
+                      xlabel=labels.metric(metric) + ("" if metric != "knocked_out"
+                                                      else " (share of encounters)"))
+
+
 def _deck_sentence(rows: Sequence[dict], what: str) -> str:
     ko = next(r for r in rows if r["metric"] == "knocked_out")
     value = cell_text(ko["mc"], ko["ci_low"], ko["ci_high"], ko["exact"])
@@ -243,8 +253,8 @@ def anomaly_deck(sc: Scenario, trials: int, seed: int) -> Section:
         shown={"Anomaly cards": readable(frame, ("anomaly",), ANOMALY_SHOWN),
                "Deck average (weighted by count)": readable(_wide(deck), ("variant",),
                                                             ANOMALY_SHOWN)},
-        figures={"anomaly_deck": plots.bars(frame, "anomaly", "knocked_out",
-                                            f"Anomaly deck: P(knocked out), {sc.stalker}")},
+        figures={"anomaly_deck": _deck_bars(frame, "anomaly", "mean_loss",
+                                            f"Anomaly deck, {sc.stalker}")},
         summary=summary, values=values)
 
 
@@ -268,8 +278,8 @@ def event_deck(sc: Scenario, trials: int, seed: int) -> Section:
         shown={"Event cards": readable(frame, ("event",), EVENT_SHOWN),
                "Deck average (weighted by count)": readable(_wide(deck), ("variant",),
                                                             EVENT_SHOWN)},
-        figures={"event_deck": plots.bars(frame, "event", "knocked_out",
-                                          f"Event deck: P(knocked out), {sc.stalker}")},
+        figures={"event_deck": _deck_bars(frame, "event", "health_lost",
+                                          f"Event deck, {sc.stalker}")},
         summary=summary, values=values)
 
 
@@ -373,7 +383,9 @@ def items_section(sc: Scenario, trials: int, seed: int) -> Section:
     names = [n for n, i in rs.items.items() if i.effect == "escape"]
     others = tuple(n for n in sc.items if rs.items[n].effect != "escape")
     escape_rs = rs
+    escape_title = "Escape items on the enemy deck"
     if rs.rules.combat.avoid_rule != "reputation":
+        escape_title += " (under avoid_rule=reputation)"
         escape_rs = apply_edits(rs, ["rules.combat.avoid_rule=reputation"])
         section.text.append(
             "Escape items act only when fights are avoided by Reputation (Z-15..Z-17); this "
@@ -383,8 +395,8 @@ def items_section(sc: Scenario, trials: int, seed: int) -> Section:
     result = compare.compare(registry.experiment("combat"), escape_rs, combat_setup(sc),
         _variants(names, "items", current, lambda n: others if n is None else (*others, n)),
         trials=trials, seed=seed, metrics=list(ESCAPE_ITEM_METRICS))
-    _add_comparison(section, "items_escape", "Escape items on the enemy deck", result,
-                    ESCAPE_ITEM_METRICS, prices, ESCAPE_WORTH)
+    _add_comparison(section, "items_escape", escape_title, result, ESCAPE_ITEM_METRICS, prices,
+                    ESCAPE_WORTH)
 
     result = compare.compare(registry.experiment("combat"), rs, combat_setup(sc),
         _variants(list(rs.armor), "armor", [sc.armor] if sc.armor else [], lambda n: n),
@@ -393,7 +405,7 @@ def items_section(sc: Scenario, trials: int, seed: int) -> Section:
                     ("knocked_out", "mean_wounds", "armor_destroyed"),
                     {n: a.price for n, a in rs.armor.items()}, ARMOR_WORTH)
     section.text.append(
-        "Prices are the cards' `price` column; the help per 1,000 rubles is the paired "
+        "Prices are the cards' price column; the help per 1,000 rubles is the paired "
         "difference to 'none' (in points of percent) divided by the price, with its 95 % "
         "interval.")
     return section
