@@ -1,5 +1,7 @@
 """The notebooks in notebooks/: committed without outputs, each runs and shows its key result.
 
+Each executed notebook must hold at least one image output (its plots shown as PNG).
+
 Each notebook is executed in a temporary copy (its outputs never touch the repository)
 with a Jupyter kernel of this Python; small trial counts keep each one to seconds.
 """
@@ -23,7 +25,9 @@ ends = sum(e["mc"] for e in data["ends"])
 assert abs(ends - 1) < 1e-9 and 0 < data["p_sarcophagus"]["mc"] < 1, data
 assert data["days"]["p10"] <= data["days"]["median"] <= data["days"]["p90"]
 assert len(section.tables["targets"]) >= 2
-assert changed.to_dict()["p_sarcophagus"]["mc"] != data["p_sarcophagus"]["mc"]
+win = paired.to_frame().set_index(["variant", "metric"]).loc[
+    ("Bloodsucker endurance 5", "p_sarcophagus")]
+assert win["diff_ci_high"] < 0 and win["verdict"] == "worse", win   # paired, and detectable
 """,
     "compare_items.ipynb": """
 gain = dict(zip(avoided["variant"], avoided["diff_exact"], strict=True))
@@ -31,6 +35,7 @@ assert [n.split(" (")[0] for n in sorted(gain, key=gain.get)] == [
     "Bag of nuts", "Dosimeter", "Torsion scanner"], gain   # Z-09: +1, +2, automatic
 assert all(v > 0 for v in gain.values())
 assert set(armours.to_frame()["variant"]) == {"none", *rs.armor}
+assert (value["price"].iloc[1:] == [a.price for a in rs.armor.values()]).all()
 """,
     "tune_enemy_deck.ipynb": """
 assert len(frame) == 12 and (frame["verdict"] == "PASS").any(), frame
@@ -69,6 +74,8 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
     client = nbclient.NotebookClient(book, timeout=120, kernel_name="python3",
                                      resources={"metadata": {"path": str(tmp_path)}})
     client.execute()
-    errors = [o for c in book.cells if c.cell_type == "code" for o in c.outputs
-              if o.output_type == "error"]
-    assert not errors
+    outputs = [o for c in book.cells if c.cell_type == "code" for o in c.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    # plots are shown as images, not as "<Figure size 700x400 with 1 Axes>"
+    assert any("image/png" in o.get("data", {}) for o in outputs), path.name
+    assert not any("<Figure size" in o.get("data", {}).get("text/plain", "") for o in outputs)

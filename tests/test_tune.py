@@ -94,6 +94,40 @@ def test_no_candidate_passes_reports_the_closest():
     assert result.verdict != PASS and result.chosen in (3, 4)
 
 
+@pytest.mark.parametrize("method", ["bisect", "scan"])
+def test_the_passing_value_nearest_the_current_one_is_chosen(method):
+    """``knocked_out in 0..0.45`` passes at endurance 1, 2 and 3 (exact 0.002, 0.068, 0.404).
+
+    The aim point 0.225 is nearer endurance 2, but the current value is 4: the
+    smallest change that passes is 3, and bisection must find that edge too.
+    """
+    assert [e for e, p in EXACT.items() if p < 0.44] == [1, 2, 3]
+    result = T.tune("combat", RS, BASE, VARY, parse_target("knocked_out in 0..0.45"),
+                    trials=TRIALS, seed=8, method=method)
+    assert result.chosen == 3 and result.verdict == PASS
+    assert result.note == "smallest change that passes: enemies.Bloodsucker.endurance from 4 to 3"
+    assert result.jumps_over is None
+
+
+def test_a_current_value_that_passes_is_kept():
+    """Endurance 4 gives 0.811 (exact): a band around it keeps 4, whatever the aim point."""
+    result = T.tune("combat", RS, BASE, VARY, parse_target("knocked_out in 0.7..0.99"),
+                    trials=TRIALS, seed=8)
+    assert result.chosen == 4 and result.verdict == PASS
+    assert "already passes" in result.note
+
+
+def test_one_step_over_the_band_is_reported():
+    """The bare stalker: exact 0.04 at endurance 1, 0.35 at 2, so 0.2..0.3 lies between."""
+    bare = {"stalker": "Strelok", "enemy": "Bloodsucker"}
+    for method in ("bisect", "scan"):
+        result = T.tune("combat", RS, bare, VARY, parse_target("knocked_out in 0.2..0.3"),
+                        trials=TRIALS, seed=2, method=method)
+        assert result.verdict != PASS and result.jumps_over == (1, 2)
+        assert "jumps over the target band 0.2..0.3" in result.note
+        assert result.to_dict()["jumps_over"] == [1, 2]
+
+
 def test_parse_vary():
     assert T.parse_vary(VARY) == T.Vary("enemies.Bloodsucker.endurance", tuple(range(1, 9)), True)
     assert T.parse_vary("armor.SEVA suit.durability=2..10:4").values == (2, 6, 10)
@@ -145,6 +179,7 @@ def test_cli_tune_issue_example_and_event():
         "--trials", "5000"])
     assert result.exit_code == 0, result.output
     assert "no candidate passes" in result.output
+    assert "one step from 1 to 2 jumps over the target band" in result.output
     event = CliRunner().invoke(main, [
         "tune", "--stalker", "Strelok", "--event", "Radiation spike",
         "--vary", "events.Radiation spike.avoid_on=2..6", "--target", "avoided in 0.4..0.6",

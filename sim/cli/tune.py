@@ -149,5 +149,6 @@ def _search(name, rs, base, edits, vary, target_text, method, trials, seed, fmt,
                   f"({result.verdict})")
         common.emit_frame(result.to_frame(), fmt, result.to_dict(), title)
         click.echo(footer)
+        click.echo(result.note)
     else:
         common.emit_frame(result.to_frame(), fmt, result.to_dict(), title)

@@ -197,6 +197,33 @@ class CampaignResult:
             **means,
         }
 
+    def outcomes_by_day(self) -> list[dict]:
+        """Where the games stand at the end of each day: won, dead or still in the Zone.
+
+        The three shares add up to 1 every day (a game capped after the last
+        day counts as still in the Zone), so they stack into one chart; each
+        carries its Wilson 95 % interval.
+
+        Returns
+        -------
+        list of dict
+            ``{"day", "won", "won_ci_low", "won_ci_high", "dead", ..., "in_zone", ...}``
+            for days 0..max_days.
+        """
+        won = np.cumsum(self.histogram(K.REACHED))
+        dead = np.cumsum(sum(self.histogram(e) for e in range(1, 6)))
+        rows = []
+        for day in range(self.max_days + 1):
+            row: dict = {"day": day}
+            counts = (("won", won[day]), ("dead", dead[day]),
+                      ("in_zone", self.trials - won[day] - dead[day]))
+            for key, count in counts:
+                share = self._share(count)
+                row.update({key: share["mc"], f"{key}_ci_low": share["ci_low"],
+                            f"{key}_ci_high": share["ci_high"]})
+            rows.append(row)
+        return rows
+
     def to_frame(self) -> pd.DataFrame:
         """One flat row: each probability with its interval, the day statistics and means."""
         data = self.to_dict()

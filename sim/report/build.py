@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from sim.report import html, markdown, plots, tables, writer
+from sim.report import html, labels, markdown, plots, tables, verdict, writer
 from sim.rules import RulesetError
 from sim.rules.scenario import Scenario, load_scenario
 from sim.rules.tomlfile import TomlFile, suggest
@@ -33,6 +33,10 @@ DEFAULT_TRIALS = 500_000
 """Trials per encounter table: a card's 95 % half-width is then at most 0.0014."""
 DEFAULT_CAMPAIGN_TRIALS = 200_000
 """Games: P(reach the Sarcophagus) to within +-0.002 (95 %); about a second of kernel time."""
+CHARACTER_SHARE = 4
+"""Each character plays ``campaign_trials // CHARACTER_SHARE`` paired games: +-0.004 on a win
+rate at the default, and the differences between characters tighter still (common random
+numbers), for about a quarter of the campaign's time per character."""
 
 SUMMARY_COLUMNS = ["section", "metric", "mc", "ci_low", "ci_high", "exact", "note"]
 
@@ -76,7 +80,9 @@ def _steps(trials: int, campaign_trials: int) -> list[tuple[str, Callable, int]]
             ("anomaly deck", tables.anomaly_deck, trials),
             ("event deck", tables.event_deck, trials),
             ("item comparisons", tables.items_section, trials),
-            ("campaign", tables.campaign_section, campaign_trials)]
+            ("campaign", tables.campaign_section, campaign_trials),
+            ("characters", tables.characters_section,
+             max(1, campaign_trials // CHARACTER_SHARE))]
 
 
 def run_report(scenario: str | Path | Scenario | None = None, *, trials: int = DEFAULT_TRIALS,
@@ -152,13 +158,14 @@ def run_report(scenario: str | Path | Scenario | None = None, *, trials: int = D
             meta["targets"] = {r["target"]: r["verdict"]
                                for r in section.tables["targets"].to_dict(orient="records")}
             title = f"zonesim report: {sc.name}"
-            shown_summary = readable_summary(summary)
+            shown_summary = page_summary(summary)
+            pages = [verdict.verdict_section(sc, sections), *sections]
             pngs = {name: f"{name}.png" for name in images}
             meta["wall_s"] = watch.total()
             (temp / "report.md").write_text(
-                markdown.render(title, meta, sections, shown_summary, pngs), encoding="utf-8")
+                markdown.render(title, meta, pages, shown_summary, pngs), encoding="utf-8")
             (temp / "report.html").write_text(
-                html.render(title, meta, sections, shown_summary, images), encoding="utf-8")
+                html.render(title, meta, pages, shown_summary, images), encoding="utf-8")
             files += ["report.md", "report.html"]
         meta["timings"] = dict(watch.sections)
         meta["wall_s"] = watch.total()
@@ -191,6 +198,25 @@ def _write_section(section: tables.Section, folder: Path, images: dict[str, byte
         images[name] = plots.save(figure, folder / f"{name}.png")
         names.append(f"{name}.png")
     return names
+
+
+def page_summary(summary: pd.DataFrame) -> pd.DataFrame:
+    """The summary for the pages: plain labels first, rows estimated as exactly 0 left out.
+
+    A row that is 0 with an exact value of 0 (or none), such as the P(fled)
+    of a stalker who never flees, says nothing; ``summary.csv`` keeps it.
+    """
+    rows = []
+    for r in summary.to_dict(orient="records"):
+        exact = r["exact"]
+        if r["mc"] == 0 and (exact is None or pd.isna(exact) or exact == 0):
+            continue
+        rows.append({"what": labels.metric(r["metric"]), "section": r["section"],
+                     "name": r["metric"],
+                     "estimate": tables.cell_text(r["mc"], r["ci_low"], r["ci_high"],
+                                                  r["exact"]),
+                     "note": r["note"] if isinstance(r["note"], str) else ""})
+    return pd.DataFrame(rows, columns=["what", "section", "name", "estimate", "note"])
 
 
 def readable_summary(summary: pd.DataFrame) -> pd.DataFrame:

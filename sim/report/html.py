@@ -9,7 +9,9 @@ from __future__ import annotations
 import base64
 import html
 import math
+import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import pandas as pd
 
@@ -21,8 +23,10 @@ body { font-family: system-ui, sans-serif; max-width: 70em; margin: 2em auto; pa
 table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.85em; }
 th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; }
 th { background: #f0f0f0; }
-td.PASS { background: #d8f3dc; } td.FAIL { background: #ffd6d6; }
-td.UNDECIDED { background: #fff3c4; }
+td.PASS, span.PASS { background: #d8f3dc; } td.FAIL, span.FAIL { background: #ffd6d6; }
+td.UNDECIDED, span.UNDECIDED { background: #fff3c4; }
+span.PASS, span.FAIL, span.UNDECIDED { font-weight: bold; padding: 0 0.2em; }
+#verdict + p { font-size: 1.2em; }
 figure { margin: 1em 0; } img { max-width: 100%; }
 .meta { font-size: 0.85em; color: #555; }
 code { background: #f4f4f4; padding: 0 0.2em; }
@@ -56,15 +60,57 @@ def table(frame: pd.DataFrame) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
 
+@dataclass(frozen=True)
+class _Anchor:
+    key: str
+    title: str
+
+
+_VERDICT = re.compile(r"\b(PASS|FAIL|UNDECIDED)\b")
+
+
+def _verdicts(text: str) -> str:
+    """Escaped text with each verdict word coloured like the verdict cells."""
+    return _VERDICT.sub(r'<span class="\1">\1</span>', text)
+
+
 def render(title: str, meta: Mapping, sections: Sequence[Section], summary: pd.DataFrame,
            images: Mapping[str, bytes]) -> str:
-    """The whole page. ``images`` maps a figure name to its PNG bytes (embedded)."""
+    """The whole page. ``images`` maps a figure name to its PNG bytes (embedded).
+
+    The first section (the verdict) comes right under the title, so the first
+    screen answers; a table of contents follows it, and the summary table and
+    the provenance close the page.
+    """
     esc = html.escape
     versions = ", ".join(f"{k} {v}" for k, v in meta.get("versions", {}).items() if v)
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>",
         f"<h1>{esc(title)}</h1>",
+    ]
+    for i, section in enumerate(sections):
+        parts.append(f'<h2 id="{esc(section.key)}">{esc(section.title)}</h2>')
+        for paragraph in section.text:
+            if isinstance(paragraph, str):
+                parts.append(f"<p>{_verdicts(esc(paragraph))}</p>")
+            else:
+                parts.append("<ul>" + "".join(f"<li>{esc(line)}</li>" for line in paragraph)
+                             + "</ul>")
+        for caption, frame in section.shown.items():
+            parts += [f"<h3>{esc(caption)}</h3>", table(frame)]
+        for name in section.figures:
+            if name in images:
+                parts.append(f'<figure><img alt="{esc(name)}" src="{data_uri(images[name])}">'
+                             f"<figcaption>{esc(name)}.png</figcaption></figure>")
+        if i == 0:
+            parts.append("<nav><ul>" + "".join(
+                f'<li><a href="#{esc(s.key)}">{esc(s.title)}</a></li>'
+                for s in [*sections[1:], _Anchor("summary", "Summary"),
+                          _Anchor("provenance", "Provenance")]) + "</ul></nav>")
+    parts += [
+        '<h2 id="summary">Summary</h2>', table(summary),
+        '<h2 id="provenance">Provenance</h2>',
         '<p class="meta">'
         f"scenario <code>{esc(str(meta.get('scenario')))}</code> "
         f"({esc(str(meta.get('scenario_path')))}); seed {esc(str(meta.get('seed')))}; "
@@ -75,18 +121,6 @@ def render(title: str, meta: Mapping, sections: Sequence[Section], summary: pd.D
         f"created {esc(str(meta.get('created')))}; wall time "
         f"{float(meta.get('wall_s', 0)):.1f} s; {esc(versions)}<br>"
         f"command: <code>{esc(' '.join(meta.get('command', [])))}</code></p>",
-        "<nav><ul>" + "".join(f'<li><a href="#{esc(s.key)}">{esc(s.title)}</a></li>'
-                              for s in sections) + "</ul></nav>",
-        "<h2>Summary</h2>", table(summary),
     ]
-    for section in sections:
-        parts.append(f'<h2 id="{esc(section.key)}">{esc(section.title)}</h2>')
-        parts += [f"<p>{esc(p)}</p>" for p in section.text]
-        for caption, frame in section.shown.items():
-            parts += [f"<h3>{esc(caption)}</h3>", table(frame)]
-        for name in section.figures:
-            if name in images:
-                parts.append(f'<figure><img alt="{esc(name)}" src="{data_uri(images[name])}">'
-                             f"<figcaption>{esc(name)}.png</figcaption></figure>")
     parts.append("</body></html>")
     return "\n".join(parts)

@@ -57,12 +57,19 @@ def provenance(meta: Mapping) -> list[str]:
 
 def render(title: str, meta: Mapping, sections: Sequence[Section], summary: pd.DataFrame,
            images: Mapping[str, str]) -> str:
-    """The whole page. ``images`` maps a figure name to its PNG file name."""
-    out = [f"# {title}", "", *provenance(meta), "", "## Summary", "", table(summary), ""]
+    """The whole page. ``images`` maps a figure name to its PNG file name.
+
+    The sections come first (the first one is the verdict, so the page opens
+    with the answers), then the summary table and the provenance.
+    """
+    out = [f"# {title}", ""]
     for section in sections:
         out += [f"## {section.title}", ""]
         for paragraph in section.text:
-            out += [paragraph, ""]
+            if isinstance(paragraph, str):
+                out += [paragraph, ""]
+            else:
+                out += [*(f"- {escape(line)}" for line in paragraph), ""]
         for caption, frame in section.shown.items():
             out += [f"**{caption}**", "", table(frame), ""]
         for name in section.figures:
@@ -71,4 +78,5 @@ def render(title: str, meta: Mapping, sections: Sequence[Section], summary: pd.D
         if section.tables:
             files = ", ".join(f"`{n}.csv`" for n in section.tables)
             out += [f"Tables: {files} (and `.parquet`).", ""]
+    out += ["## Summary", "", table(summary), "", "## Provenance", "", *provenance(meta), ""]
     return "\n".join(out)

@@ -53,11 +53,12 @@ def label(metric: str) -> str:
     return f"P({words})"
 
 
-def bars(frame: pd.DataFrame, name_col: str, metric: str, title: str) -> Figure:
+def bars(frame: pd.DataFrame, name_col: str, metric: str, title: str,
+         xlabel: str | None = None) -> Figure:
     """Horizontal bars of ``metric`` per row with 95 % intervals and exact markers.
 
     Rows are drawn top to bottom in the frame's order (put the most dangerous
-    first).
+    first). ``xlabel`` names the axis in words (default :func:`label`).
     """
     n = len(frame)
     figure = Figure(figsize=(7.0, 0.9 + 0.32 * max(n, 1)))
@@ -70,7 +71,7 @@ def bars(frame: pd.DataFrame, name_col: str, metric: str, title: str) -> Figure:
         ax.plot(frame[exact].to_numpy(float), y, "D", mfc="none", mec="black", ms=5,
                 label="exact")
     ax.set_yticks(y, [str(v) for v in frame[name_col]])
-    ax.set_xlabel(label(metric))
+    ax.set_xlabel(xlabel or label(metric))
     ax.set_title(title)
     ax.set_xlim(left=0)
     ax.legend(loc="lower right", fontsize="small")
@@ -121,6 +122,41 @@ def survival(curve: Sequence[dict], title: str = "Survival by day (Kaplan-Meier)
     ax.set_title(title)
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small")
+    figure.tight_layout()
+    return figure
+
+
+OUTCOME_COLOURS = {"won": "#2a9d8f", "in_zone": "#d9d9d9", "dead": "#c8553d"}
+OUTCOME_WORDS = {"won": "won (reached and survived the Sarcophagus)",
+                 "in_zone": "still in the Zone", "dead": "lost (dead or caught)"}
+
+
+def outcomes_by_day(frame: pd.DataFrame,
+                    title: str = "Where the games stand at the end of each day") -> Figure:
+    """Stacked shares of games won, still in the Zone and lost, by day.
+
+    ``frame`` has ``day``, ``won``, ``in_zone``, ``dead`` (shares adding up to
+    1). The days after every game has ended are cut off. The per-day 95 %
+    intervals (in the table) are narrower than a line at the report's game
+    counts, so they are not drawn.
+    """
+    frame = frame.reset_index(drop=True)
+    if len(frame) and (frame["in_zone"] > 0).any():
+        last = int(frame.index[frame["in_zone"] > 0].max())
+        frame = frame.iloc[:last + 2]
+    figure = Figure(figsize=(7.0, 4.0))
+    ax = figure.add_subplot()
+    if len(frame):
+        keys = ("won", "in_zone", "dead")
+        ax.stackplot(frame["day"], *(100 * frame[k].to_numpy(float) for k in keys),
+                     labels=[OUTCOME_WORDS[k] for k in keys],
+                     colors=[OUTCOME_COLOURS[k] for k in keys], step="post")
+    ax.set_xlabel("day")
+    ax.set_ylabel("share of games (%)")
+    ax.set_ylim(0, 100)
+    ax.set_title(title)
+    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=3)
+    ax.grid(alpha=0.3)
     figure.tight_layout()
     return figure
 

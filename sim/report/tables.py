@@ -29,7 +29,7 @@ from sim.experiments import combat as combat_experiment
 from sim.experiments import event as event_experiment
 from sim.experiments import registry
 from sim.experiments.tables import cell_text
-from sim.report import plots
+from sim.report import labels, plots
 from sim.rules.scenario import Scenario
 from sim.rules.variants import apply_edits
 from sim.workflows import compare
@@ -57,8 +57,9 @@ class Section:
         Short name, used for file names and progress lines.
     title : str
         Heading.
-    text : list of str
-        Paragraphs (plain text, may hold ``code`` spans).
+    text : list of str or list of str
+        Paragraphs (plain text, may hold ``code`` spans); an item that is a
+        list of strings is a bulleted list.
     tables : dict of str to DataFrame
         Tidy tables written as ``<name>.csv`` and ``<name>.parquet``.
     shown : dict of str to DataFrame
@@ -69,31 +70,47 @@ class Section:
         Headline rows ``{"section", "metric", "mc", "ci_low", "ci_high", "exact"}``.
     values : dict
         Metric name -> ``(value, ci_low, ci_high)`` for judging targets.
+    data : dict
+        Results the verdict reads (deck tables, item values, campaign data);
+        not written as files.
     """
 
     key: str
     title: str
-    text: list[str] = field(default_factory=list)
+    text: list = field(default_factory=list)
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     shown: dict[str, pd.DataFrame] = field(default_factory=dict)
     figures: dict[str, Figure] = field(default_factory=dict)
     summary: list[dict] = field(default_factory=list)
     values: dict[str, tuple] = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)
 
 
 # --- readable cells ---------------------------------------------------------------------------
 
+def always_zero(frame: pd.DataFrame, metric: str) -> bool:
+    """Whether ``metric`` is 0 on every row, estimated and exact (nothing to read in it)."""
+    values = frame[metric].to_numpy(float)
+    exact = frame.get(f"{metric}_exact")
+    exact_zero = exact is None or bool(np.all(np.nan_to_num(exact.to_numpy(float)) == 0))
+    return bool(np.all(values == 0)) and exact_zero
+
+
 def readable(frame: pd.DataFrame, keys: Sequence[str], metrics: Sequence[str]) -> pd.DataFrame:
-    """A flat result table with each metric as ``estimate ±half-width (exact)``."""
+    """A flat result table with each metric as ``estimate ±half-width (exact)``.
+
+    Columns are headed by the metric's plain label; a metric that is zero on
+    every row is left out (the CSV files keep it).
+    """
     out = frame[[k for k in keys if k in frame]].copy()
     for m in metrics:
-        if m not in frame:
+        if m not in frame or always_zero(frame, m):
             continue
         exact = frame.get(f"{m}_exact")
-        out[m] = [cell_text(frame[m].iloc[i], frame[f"{m}_ci_low"].iloc[i],
-                            frame[f"{m}_ci_high"].iloc[i],
-                            None if exact is None else exact.iloc[i])
-                  for i in range(len(frame))]
+        out[labels.metric(m)] = [cell_text(frame[m].iloc[i], frame[f"{m}_ci_low"].iloc[i],
+                                           frame[f"{m}_ci_high"].iloc[i],
+                                           None if exact is None else exact.iloc[i])
+                                 for i in range(len(frame))]
     return out
 
 
@@ -110,10 +127,32 @@ def _wide(comparison: compare.Comparison) -> pd.DataFrame:
     return pd.DataFrame(list(rows.values()))
 
 
-def _comparison_shown(comparison: compare.Comparison) -> pd.DataFrame:
+def _comparison_shown(comparison: compare.Comparison, value: pd.DataFrame) -> pd.DataFrame:
+    """Variant x metric estimates, with the price and the help per 1,000 rubles in front."""
+    frame = comparison.to_frame()
+    zero = {m for m, g in frame.groupby("metric", sort=False)
+            if (g["mc"] == 0).all() and (g["exact"].fillna(0) == 0).all()}
     table = comparison.to_table()
-    return table.pivot_table(index="variant", columns="metric", values="estimate",
+    table = table[~table["metric"].isin(zero)]
+    wide = table.pivot_table(index="variant", columns="metric", values="estimate",
                              aggfunc="first", sort=False).reset_index()
+    wide.columns = ["variant", *(labels.metric(c) for c in wide.columns[1:])]
+    by_variant = value.set_index("variant")
+    wide.insert(1, "price (rubles)", [_rubles(by_variant.at[v, "price"]) for v in wide["variant"]])
+    wide.insert(2, f"{value['help'].iloc[0]} per 1,000 rubles (percentage points)",
+                [_per_1000_text(by_variant.loc[v]) for v in wide["variant"]])
+    return wide
+
+
+def _rubles(price) -> str:
+    return "" if pd.isna(price) else f"{int(price):,}"
+
+
+def _per_1000_text(row) -> str:
+    if pd.isna(row["per_1000"]):
+        return ""
+    return cell_text(row["per_1000"], row["per_1000_ci_low"], row["per_1000_ci_high"],
+                     digits=2, signed=True)
 
 
 def _headline(section: str, rows: Sequence[dict], prefix: str) -> tuple[list[dict], dict]:
@@ -177,6 +216,16 @@ def enemy_deck(sc: Scenario, trials: int, seed: int) -> Section:
         summary=summary, values=values)
 
 
+def _deck_bars(frame: pd.DataFrame, column: str, harm: str, title: str):
+    """Bars of P(knocked out) per card, or of ``harm`` when no card knocks the stalker out."""
+    metric = harm if always_zero(frame, "knocked_out") and harm in frame else "knocked_out"
+    order = frame.sort_values(metric, ascending=False, kind="stable")
+    return plots.bars(order, column, metric, f"{title}: {labels.metric(metric)}"
+                      + ("" if metric == "knocked_out" else " (no card knocks him out)"),
+                      xlabel=labels.metric(metric) + ("" if metric != "knocked_out"
+                                                      else " (share of encounters)"))
+
+
 def _deck_sentence(rows: Sequence[dict], what: str) -> str:
     ko = next(r for r in rows if r["metric"] == "knocked_out")
     value = cell_text(ko["mc"], ko["ci_low"], ko["ci_high"], ko["exact"])
@@ -204,8 +253,8 @@ def anomaly_deck(sc: Scenario, trials: int, seed: int) -> Section:
         shown={"Anomaly cards": readable(frame, ("anomaly",), ANOMALY_SHOWN),
                "Deck average (weighted by count)": readable(_wide(deck), ("variant",),
                                                             ANOMALY_SHOWN)},
-        figures={"anomaly_deck": plots.bars(frame, "anomaly", "knocked_out",
-                                            f"Anomaly deck: P(knocked out), {sc.stalker}")},
+        figures={"anomaly_deck": _deck_bars(frame, "anomaly", "mean_loss",
+                                            f"Anomaly deck, {sc.stalker}")},
         summary=summary, values=values)
 
 
@@ -229,8 +278,8 @@ def event_deck(sc: Scenario, trials: int, seed: int) -> Section:
         shown={"Event cards": readable(frame, ("event",), EVENT_SHOWN),
                "Deck average (weighted by count)": readable(_wide(deck), ("variant",),
                                                             EVENT_SHOWN)},
-        figures={"event_deck": plots.bars(frame, "event", "knocked_out",
-                                          f"Event deck: P(knocked out), {sc.stalker}")},
+        figures={"event_deck": _deck_bars(frame, "event", "health_lost",
+                                          f"Event deck, {sc.stalker}")},
         summary=summary, values=values)
 
 
@@ -243,6 +292,67 @@ def _variants(names: Sequence[str], key: str, current: Sequence[str], wrap) -> l
         label = f"{name} (loadout)" if name in current else name
         out.append(compare.Variant(label, ((key, wrap(name)),)))
     return out
+
+
+@dataclass(frozen=True)
+class Worth:
+    """How an item category's help is measured against its price.
+
+    Attributes
+    ----------
+    metric : str
+        The metric the category acts on (``avoided`` for event and escape
+        items, ``knocked_out`` for armours).
+    sign : int
+        +1 if a larger value helps the stalker, -1 if a smaller one does; the
+        help is ``sign *`` the paired difference to ``none``.
+    help : str
+        Plain words for the help, counted in percentage points (table
+        headings, the verdict).
+    """
+
+    metric: str
+    sign: int
+    help: str
+
+
+EVENT_WORTH = Worth("avoided", 1, "events avoided")
+ESCAPE_WORTH = Worth("avoided", 1, "fights avoided")
+ARMOR_WORTH = Worth("knocked_out", -1, "knock-outs prevented")
+
+
+def item_value(result: compare.Comparison, prices: Mapping[str, float | None],
+               worth: Worth) -> pd.DataFrame:
+    """Per variant: price, help against ``none`` and help per 1,000 rubles, with 95 % intervals.
+
+    The help is the paired difference to the ``none`` baseline in
+    ``worth.metric``, signed so that helping is positive, in points of
+    percent; dividing by the price (a constant) scales its interval
+    alike. Variants without a price (``none``, or a price of 0) get NaN per
+    1,000 rubles.
+
+    Returns
+    -------
+    DataFrame
+        ``variant``, ``name``, ``price``, ``help`` (the words), ``value``,
+        ``value_ci_low``, ``value_ci_high`` (help, points of %),
+        ``per_1000``, ``per_1000_ci_low``, ``per_1000_ci_high``.
+    """
+    rows = []
+    for r in result.rows:
+        if r["metric"] != worth.metric:
+            continue
+        name = r["variant"].removesuffix(" (loadout)")
+        price = prices.get(name)
+        lo, hi = sorted((worth.sign * r["diff_ci_low"], worth.sign * r["diff_ci_high"]))
+        value = (100 * worth.sign * r["diff"], 100 * lo, 100 * hi)
+        per = [v * 1000 / price for v in value] if price else [math.nan] * 3
+        rows.append({"variant": r["variant"], "name": name,
+                     "price": math.nan if price is None else float(price),
+                     "help": worth.help, "value": value[0], "value_ci_low": value[1],
+                     "value_ci_high": value[2], "per_1000": per[0], "per_1000_ci_low": per[1],
+                     "per_1000_ci_high": per[2]})
+    return pd.DataFrame(rows)
 
 
 def items_section(sc: Scenario, trials: int, seed: int) -> Section:
@@ -262,17 +372,20 @@ def items_section(sc: Scenario, trials: int, seed: int) -> Section:
     # Event items: the best one counts, so each variant carries exactly one.
     names = [n for n, i in rs.items.items() if i.effect == "event_avoid"]
     setup = {"stalker": sc.stalker, "event": "all", "armor": sc.armor, "items": ()}
+    prices = {n: i.price for n, i in rs.items.items()}
     result = compare.compare(registry.experiment("event"), rs, setup,
         _variants(names, "items", event_items(sc), lambda n: () if n is None else (n,)),
         trials=trials, seed=seed, metrics=list(EVENT_ITEM_METRICS))
     _add_comparison(section, "items_event", "Event items on the event deck", result,
-                    ("avoided", "knocked_out", "health_lost"))
+                    ("avoided", "knocked_out", "health_lost"), prices, EVENT_WORTH)
 
     # Escape items act only when the fight is avoided by Reputation (Z-15..Z-17).
     names = [n for n, i in rs.items.items() if i.effect == "escape"]
     others = tuple(n for n in sc.items if rs.items[n].effect != "escape")
     escape_rs = rs
+    escape_title = "Escape items on the enemy deck"
     if rs.rules.combat.avoid_rule != "reputation":
+        escape_title += " (under avoid_rule=reputation)"
         escape_rs = apply_edits(rs, ["rules.combat.avoid_rule=reputation"])
         section.text.append(
             "Escape items act only when fights are avoided by Reputation (Z-15..Z-17); this "
@@ -282,22 +395,41 @@ def items_section(sc: Scenario, trials: int, seed: int) -> Section:
     result = compare.compare(registry.experiment("combat"), escape_rs, combat_setup(sc),
         _variants(names, "items", current, lambda n: others if n is None else (*others, n)),
         trials=trials, seed=seed, metrics=list(ESCAPE_ITEM_METRICS))
-    _add_comparison(section, "items_escape", "Escape items on the enemy deck", result,
-                    ESCAPE_ITEM_METRICS)
+    _add_comparison(section, "items_escape", escape_title, result, ESCAPE_ITEM_METRICS, prices,
+                    ESCAPE_WORTH)
 
     result = compare.compare(registry.experiment("combat"), rs, combat_setup(sc),
         _variants(list(rs.armor), "armor", [sc.armor] if sc.armor else [], lambda n: n),
         trials=trials, seed=seed, metrics=list(ARMOR_METRICS))
     _add_comparison(section, "items_armor", "Armours on the enemy deck", result,
-                    ("knocked_out", "mean_wounds", "armor_destroyed"))
+                    ("knocked_out", "mean_wounds", "armor_destroyed"),
+                    {n: a.price for n, a in rs.armor.items()}, ARMOR_WORTH)
+    section.text.append(
+        "Prices are the cards' price column; the help per 1,000 rubles is the paired "
+        "difference to 'none' (in points of percent) divided by the price, with its 95 % "
+        "interval.")
     return section
 
 
 def _add_comparison(section: Section, key: str, title: str, result: compare.Comparison,
-                    plotted: Sequence[str]) -> None:
+                    plotted: Sequence[str], prices: Mapping[str, float | None],
+                    worth: Worth) -> None:
+    """Add a comparison's table (with price and change per 1,000 rubles), figure and sentence.
+
+    The CSV keeps the tidy rows of :meth:`Comparison.to_frame` and adds, per
+    row, the variant's ``price`` and the paired difference per 1,000 rubles
+    (``diff_per_1000`` with its interval): the same change, priced.
+    """
     frame = result.to_frame()
+    price = frame["variant"].map(lambda v: prices.get(v.removesuffix(" (loadout)")))
+    frame["price"] = price.astype(float)
+    scale = 1000 / frame["price"].where(frame["price"] > 0)
+    for col in ("diff", "diff_ci_low", "diff_ci_high"):
+        frame[col.replace("diff", "diff_per_1000")] = frame[col] * scale
     section.tables[key] = frame
-    section.shown[title] = _comparison_shown(result)
+    value = item_value(result, prices, worth)
+    section.data.setdefault("item_values", {})[title] = value
+    section.shown[title] = _comparison_shown(result, value)
     section.figures[key] = plots.comparison(_wide(result), plotted, title)
     best = _best(result)
     if best:
@@ -391,7 +523,8 @@ def campaign_section(sc: Scenario, trials: int, seed: int) -> Section:
                                 "ci_low": None, "ci_high": None, "exact": None,
                                 "note": "not available"})
         return section
-    data = run_campaign(sc, trials=trials, seed=seed).to_dict()
+    result = run_campaign(sc, trials=trials, seed=seed)
+    data = result.to_dict()
     values = campaign_values(data)
     section.values = values
     headline = ["p_sarcophagus", "p_survive", "p_final_emission", "days.median", "days.mean"]
@@ -407,16 +540,27 @@ def campaign_section(sc: Scenario, trials: int, seed: int) -> Section:
     survival = pd.DataFrame(data.get("survival", []))
     hist = data.get("days", {}).get("histogram", [])
     days = pd.DataFrame({"day": np.arange(len(hist)), "games": np.asarray(hist, dtype=np.int64)})
+    outcomes = pd.DataFrame(result.outcomes_by_day())
     section.tables = {"campaign_summary": summary, "campaign_causes": causes,
-                      "campaign_survival": survival, "campaign_days": days}
+                      "campaign_survival": survival, "campaign_days": days,
+                      "campaign_outcomes": outcomes}
+    section.data = {"campaign": data, "guardians": sc.ruleset.sarcophagus_deck()}
     section.shown = {"Campaign statistics": pd.DataFrame(
-        [{"metric": r["metric"], "value": cell_text(r["value"], r["ci_low"], r["ci_high"])}
-         for r in rows])}
+        [{"metric": labels.metric(r["metric"]), "name": r["metric"],
+          "value": cell_text(r["value"], r["ci_low"], r["ci_high"])}
+         for r in rows if r["value"] != 0])}
     if len(causes):
         shares = causes.rename(columns={"mc": "p", "ci_low": "p_ci_low", "ci_high": "p_ci_high"})
-        section.shown["How games are lost"] = readable(shares, ("cause",), ("p",))
-        section.figures["campaign_causes"] = plots.bars(shares, "cause", "p",
-                                                        "How games are lost")
+        shares = shares[shares["p"] > 0].sort_values("p", ascending=False, kind="stable")
+        shares.insert(0, "how", [labels.cause(c, section.data["guardians"])
+                                 for c in shares["cause"]])
+        section.shown["How games are lost"] = pd.DataFrame(
+            {"how": shares["how"], "share of games": [labels.percent(*x) for x in zip(
+                shares["p"], shares["p_ci_low"], shares["p_ci_high"], strict=True)]})
+        section.figures["campaign_causes"] = plots.bars(
+            shares, "how", "p", "How games are lost (share of all games)",
+            xlabel="share of all games lost this way")
+    section.figures["campaign_outcomes"] = plots.outcomes_by_day(outcomes)
     section.figures["campaign_survival"] = plots.survival(data.get("survival", []))
     section.figures["campaign_days"] = plots.days_histogram(data.get("days", {}))
     p = values.get("p_sarcophagus")
@@ -426,13 +570,59 @@ def campaign_section(sc: Scenario, trials: int, seed: int) -> Section:
             f"{cell_text(p[0], p[1], p[2])}; days to get there: median "
             f"{_fmt(data['days'].get('median'))}, 10th-90th percentile "
             f"{_fmt(data['days'].get('p10'))}-{_fmt(data['days'].get('p90'))}. "
-            "Survival is a Kaplan-Meier curve (games that reached the Sarcophagus are "
-            "censored), with a Greenwood 95 % band.")
+            "The stacked chart shows, at the end of each day, the share of games won, lost "
+            "and still in the Zone; survival is a Kaplan-Meier curve (games that reached the "
+            "Sarcophagus are censored), with a Greenwood 95 % band.")
     return section
 
 
 def _fmt(x) -> str:
     return "-" if x is None else f"{x:g}"
+
+
+def characters_section(sc: Scenario, trials: int, seed: int) -> Section:
+    """Each character's win rate with the scenario's loadout and policy, in paired games.
+
+    One comparison of whole campaigns (the ``campaign`` experiment of
+    :mod:`sim.workflows.compare`): the scenario's own stalker first (the
+    baseline), then every other stalker card in its place, every variant on
+    the same games (common random numbers), so the difference to the
+    scenario's stalker has a tight interval. Starting money follows the
+    stalker card unless the scenario's loadout sets it.
+    """
+    section = Section("characters", "Characters")
+    if load_run_campaign() is None:
+        section.text.append("characters: not available (this version has no "
+                            "sim.experiments.campaign).")
+        return section
+    from sim.experiments.campaign_paired import scenario_setup
+
+    rs = sc.ruleset
+    names = [sc.stalker, *(n for n in rs.stalkers if n != sc.stalker)]
+    variants = [compare.Variant(f"{n} (scenario)" if n == sc.stalker else n, (("stalker", n),))
+                for n in names]
+    result = compare.compare(registry.experiment("campaign"), rs, scenario_setup(sc), variants,
+                             trials=trials, seed=seed, metrics=["p_sarcophagus"])
+    frame = result.to_frame()
+    frame.insert(1, "stalker", names)
+    section.tables["characters"] = frame
+    section.data["characters"] = frame
+    section.shown["Win rate by character"] = pd.DataFrame(
+        {"character": frame["variant"],
+         "win": [labels.percent(*x) for x in zip(frame["mc"], frame["ci_low"],
+                                                   frame["ci_high"], strict=True)],
+         f"difference to {sc.stalker}": [
+             "" if i == 0 else labels.percent(*x, signed=True) for i, x in enumerate(zip(
+                 frame["diff"], frame["diff_ci_low"], frame["diff_ci_high"], strict=True))]})
+    section.text.append(
+        f"{trials} games per character of {sc.name}, seed {seed}, with the scenario's "
+        "loadout and policy; every character plays the same games (common random numbers), "
+        f"so the difference to {sc.stalker} is paired. Win: reach and survive the "
+        "Sarcophagus; percent with the 95 % interval in brackets.")
+    section.summary = [{"section": "characters", "metric": f"p_sarcophagus.{n}", "mc": r["mc"],
+                        "ci_low": r["ci_low"], "ci_high": r["ci_high"], "exact": None}
+                       for n, r in zip(names, frame.to_dict(orient="records"), strict=True)]
+    return section
 
 
 # --- targets ----------------------------------------------------------------------------------

@@ -16,10 +16,18 @@ list ``a,b,c``. Methods:
   ``O(log n)`` evaluations.
 - ``scan``: evaluate every candidate (in one paired run).
 
-The chosen value is, among the evaluated candidates, a ``PASS`` one if any
-(else ``UNDECIDED``, else ``FAIL``), closest to the aim point; ties go to the
-candidate listed first. Every evaluated candidate is reported as evidence
-with its estimate, interval, exact value (where known) and verdict.
+The chosen value is the smallest change that works: among the evaluated
+``PASS`` candidates, the one nearest the cell's current value (a designer
+moves a card as little as possible; when the current value passes, it is
+kept). A bisection therefore also searches, after the aim point, for the edge
+of the passing band on the current value's side. Without a ``PASS``, the
+chosen value is an ``UNDECIDED`` candidate, else a ``FAIL`` one, closest to the
+aim point. Ties go to the candidate listed first. When two neighbouring
+candidates lie on opposite sides of the target band (one wholly below it, the
+next wholly above), one step of the cell jumps over the band: the result says
+so (``jumps_over``, ``note``), since no value on this grid can pass. Every
+evaluated candidate is reported as evidence with its estimate, interval,
+exact value (where known) and verdict.
 """
 
 from __future__ import annotations
@@ -115,6 +123,9 @@ class Tuning:
         Trials per candidate and the common seed.
     setup : dict
         The base setup.
+    jumps_over : tuple of two values or None
+        Two neighbouring candidates whose estimates lie wholly on opposite
+        sides of the target band (one step of the cell jumps over it), else None.
     """
 
     experiment: str
@@ -128,6 +139,22 @@ class Tuning:
     trials: int
     seed: int
     setup: dict
+    jumps_over: tuple | None = None
+
+    @property
+    def note(self) -> str:
+        """One sentence for the designer: the change chosen, or why none works."""
+        if self.verdict == PASS:
+            if self.chosen == self.current:
+                return f"the current value {self.path}={self.current} already passes"
+            return (f"smallest change that passes: {self.path} from {self.current} to "
+                    f"{self.chosen}")
+        if self.jumps_over is not None:
+            a, b = self.jumps_over
+            return (f"one step from {a} to {b} jumps over the target band "
+                    f"{self.target.low:g}..{self.target.high:g}: no value of this grid "
+                    "passes; try a finer step or tune another cell with it")
+        return "no candidate passes"
 
     def to_dict(self) -> dict:
         """JSON document."""
@@ -135,7 +162,9 @@ class Tuning:
                 "target": str(self.target), "metric": self.target.metric,
                 "method": self.method, "trials": self.trials, "seed": self.seed,
                 "setup": self.setup, "chosen": self.chosen, "verdict": self.verdict,
-                "evidence": list(self.evidence)}
+                "evidence": list(self.evidence),
+                "jumps_over": None if self.jumps_over is None else list(self.jumps_over),
+                "note": self.note}
 
     def to_frame(self) -> pd.DataFrame:
         """One row per evaluated candidate."""
@@ -212,14 +241,81 @@ def tune(name: str, rs: Ruleset, base: Mapping[str, Any], vary: Vary | str, targ
     if method == "scan":
         seen = _evaluate(*args, values=vary.values, **kw)
     else:
-        seen = _bisect(vary.values, target.aim, lambda xs: _evaluate(*args, values=xs, **kw))
+        def evaluate(xs):
+            return _evaluate(*args, values=xs, **kw)
+        seen = _bisect(vary.values, target.aim, evaluate)
+        _toward_current(vary.values, current, seen, evaluate)
     order = {x: i for i, x in enumerate(vary.values)}
-    best = min(seen.values(), key=lambda r: (_RANK[r["verdict"]], abs(r["mc"] - target.aim),
-                                             order[r["value"]]))
+    best = min(seen.values(), key=lambda r: _preference(r, target, current, order))
     evidence = tuple({**seen[x], "chosen": x == best["value"]}
                      for x in sorted(seen, key=order.__getitem__))
     return Tuning(name, vary.path, current, target, method, best["value"], best["verdict"],
-                  evidence, trials, seed, dict(base))
+                  evidence, trials, seed, dict(base),
+                  _jump(vary.values, seen, target) if best["verdict"] != PASS else None)
+
+
+def _distance(value, current) -> float:
+    """How far a candidate is from the current value (0 when the cell is not a number)."""
+    if isinstance(current, bool) or not isinstance(current, int | float):
+        return 0.0
+    return abs(value - current)
+
+
+def _preference(row: dict, target: Target, current, order: Mapping) -> tuple:
+    """Sort key of a candidate: PASS nearest the current value first, else nearest the aim."""
+    rank = _RANK[row["verdict"]]
+    if rank == 0:
+        return (rank, _distance(row["value"], current), abs(row["mc"] - target.aim),
+                order[row["value"]])
+    return (rank, 0.0, abs(row["mc"] - target.aim), order[row["value"]])
+
+
+def _side(row: dict, target: Target) -> int:
+    """-1 if the estimate lies wholly below the band, +1 wholly above, 0 otherwise."""
+    low = row["ci_low"] if row["ci_low"] is not None else row["mc"]
+    high = row["ci_high"] if row["ci_high"] is not None else row["mc"]
+    if high < target.low:
+        return -1
+    if low > target.high:
+        return 1
+    return 0
+
+
+def _jump(values: Sequence, seen: Mapping, target: Target) -> tuple | None:
+    """The first pair of neighbouring candidates on opposite sides of the band, if any."""
+    for a, b in zip(values, values[1:], strict=False):
+        if a in seen and b in seen and _side(seen[a], target) * _side(seen[b], target) < 0:
+            return (a, b)
+    return None
+
+
+def _toward_current(values: Sequence, current, seen: dict, evaluate) -> None:
+    """Bisect from the passing candidate nearest ``current`` toward it, for the band's edge.
+
+    The metric is monotone, so the ``PASS`` candidates form one run of
+    neighbours: between a passing candidate and the current value there is one
+    edge, found in ``O(log n)`` further evaluations (added to ``seen``).
+    """
+    passing = [i for i, x in enumerate(values) if x in seen and seen[x]["verdict"] == PASS]
+    if not passing or isinstance(current, bool) or not isinstance(current, int | float):
+        return
+    goal = min(range(len(values)), key=lambda i: abs(values[i] - current))
+    inside = min(passing, key=lambda i: abs(i - goal))
+
+    def passes(i: int) -> bool:
+        if values[i] not in seen:
+            seen.update(evaluate([values[i]]))
+        return seen[values[i]]["verdict"] == PASS
+
+    if passes(goal):
+        return
+    outside = goal  # invariant: passes(inside), not passes(outside)
+    while abs(outside - inside) > 1:
+        mid = (inside + outside) // 2
+        if passes(mid):
+            inside = mid
+        else:
+            outside = mid
 
 
 def _bisect(values: Sequence, aim: float, evaluate) -> dict:

@@ -1,0 +1,215 @@
+"""The report's first screen: the answers a designer acts on, in plain words with intervals.
+
+Built from the sections the battery already ran (nothing is simulated here):
+
+- the win rate (reach and survive the Sarcophagus) against the scenario's
+  target, PASS/FAIL/UNDECIDED on its 95 % interval;
+- how games are lost, largest first, in words ("knocked out in the
+  Sarcophagus by Monolith fighter");
+- the most lethal cards of each deck for the scenario's stalker and loadout;
+- items and armours that are dominated (another costs no more and helps at
+  least as much) or overpriced (help per 1,000 rubles far below the rest of
+  their category);
+- each character's win rate with the scenario's loadout and policy.
+
+A paragraph is a string; a list of strings is a bulleted list (see
+:class:`sim.report.tables.Section`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import pandas as pd
+
+from sim.report import labels
+from sim.report.tables import Section
+from sim.rules.scenario import Scenario
+
+TOP_CARDS = 3
+"""Cards named per deck."""
+OVERPRICED_RATIO = 1 / 3
+"""Overpriced: help per 1,000 rubles below this fraction of the median of its category."""
+
+DECKS = (("enemies", "enemy_deck", "enemy", "mean_wounds", "of fights", "wounds per fight"),
+         ("anomalies", "anomaly_deck", "anomaly", "mean_loss", "of encounters",
+          "Health lost per encounter"),
+         ("events", "event_deck", "event", "health_lost", "of draws", "Health lost per draw"))
+"""Per deck: section key, table, card column, the harm metric used when no card knocks the
+stalker out, and the words for both."""
+
+
+def win_rate(sections: Mapping[str, Section]) -> str | None:
+    """The win rate with its interval, and the target verdict when the scenario sets one."""
+    campaign = sections.get("campaign")
+    found = campaign.values.get("p_sarcophagus") if campaign else None
+    if found is None:
+        return None
+    text = (f"Win rate: {labels.percent(*found)} of games reach and survive the "
+            "Sarcophagus")
+    targets = sections.get("targets")
+    frame = targets.tables.get("targets") if targets else None
+    rows = [] if frame is None else frame[frame["metric"] == "p_sarcophagus"].to_dict("records")
+    if rows:
+        r = rows[0]
+        text += (f"; target {100 * r['low']:g}-{100 * r['high']:g} %: {r['verdict']}"
+                 f"{_verdict_words(r['verdict'])}.")
+    else:
+        text += "; the scenario sets no target for it ([targets] p_sarcophagus)."
+    return text
+
+
+def _verdict_words(verdict: str) -> str:
+    return {"PASS": " (the whole interval lies in the target)",
+            "FAIL": " (the whole interval lies outside the target)",
+            "UNDECIDED": " (the interval straddles a bound: more games would tell)"}.get(verdict,
+                                                                                      "")
+
+
+def losses(sections: Mapping[str, Section]) -> list[str]:
+    """How games are lost, largest first: one line per cause that happened."""
+    campaign = sections.get("campaign")
+    if campaign is None or "campaign" not in campaign.data:
+        return []
+    guardians = tuple(campaign.data.get("guardians", ()))
+    causes = sorted((c for c in campaign.data["campaign"].get("causes", []) if c["mc"] > 0),
+                    key=lambda c: -c["mc"])
+    return [f"{labels.percent(c['mc'], c.get('ci_low'), c.get('ci_high'))} "
+            f"{labels.cause(c['cause'], guardians)}" for c in causes]
+
+
+def lethal_cards(sections: Mapping[str, Section], stalker: str) -> list[str]:
+    """Per deck, the cards most likely to knock the stalker out (else the most harmful)."""
+    out = []
+    for key, table, column, harm, per, harm_words in DECKS:
+        section = sections.get(key)
+        frame = section.tables.get(table) if section else None
+        if frame is None or not len(frame):
+            continue
+        deck = labels.DECKS[key]
+        if (frame["knocked_out"] > 0).any():
+            top = frame.sort_values("knocked_out", ascending=False, kind="stable").head(TOP_CARDS)
+            cards = [(r[column], labels.percent(r["knocked_out"], r["knocked_out_ci_low"],
+                                                r["knocked_out_ci_high"]))
+                     for r in top.to_dict("records")]
+            (name, pct), rest = cards[0], cards[1:]
+            out.append(f"{deck}: {name} knocks {stalker} out in {pct} {per}"
+                       + "".join(f", {n} {p}" for n, p in rest))
+        elif harm in frame and (frame[harm] > 0).any():
+            top = frame.sort_values(harm, ascending=False, kind="stable").head(TOP_CARDS)
+            cards = ", ".join(
+                f"{r[column]} {labels.number(r[harm], r[f'{harm}_ci_low'], r[f'{harm}_ci_high'])}"
+                for r in top.to_dict("records"))
+            out.append(f"{deck}: no card knocks {stalker} out; most harmful ({harm_words}): "
+                       f"{cards}")
+        else:
+            out.append(f"{deck}: no card harms {stalker}")
+    return out
+
+
+def judge_items(value: pd.DataFrame) -> list[dict]:
+    """Dominated and overpriced cards of one category (rows of :func:`tables.item_value`).
+
+    Dominated: another card costs no more and helps at least as much (its
+    estimate is not below), and is cheaper or detectably better (intervals
+    apart). Overpriced: not dominated, and its help per 1,000 rubles is below
+    :data:`OVERPRICED_RATIO` of the median of the other cards of the category,
+    or its help is not detectably above zero.
+
+    Returns
+    -------
+    list of dict
+        ``{"name", "kind" ("dominated" or "overpriced"), "by" (the dominating
+        card or None), "row", "by_row"}``.
+    """
+    cards = [r for r in value.to_dict("records")
+             if r["variant"] != "none" and not math.isnan(r["price"]) and r["price"] > 0]
+    found = []
+    for a in cards:
+        better = [b for b in cards if b is not a and b["price"] <= a["price"]
+                  and b["value"] >= a["value"]
+                  and (b["price"] < a["price"] or b["value_ci_low"] > a["value_ci_high"])]
+        if better:
+            b = min(better, key=lambda b: (b["price"], -b["value"]))
+            found.append({"name": a["name"], "kind": "dominated", "by": b["name"], "row": a,
+                          "by_row": b})
+            continue
+        others = [b["per_1000"] for b in cards if b is not a]
+        median = float(pd.Series(others).median()) if others else math.nan
+        if a["value_ci_low"] <= 0 or (others and median > 0
+                                      and a["per_1000"] < OVERPRICED_RATIO * median):
+            found.append({"name": a["name"], "kind": "overpriced", "by": None, "row": a,
+                          "by_row": None, "median": median})
+    return found
+
+
+def _help(row: Mapping) -> str:
+    return labels.number(row["value"], row["value_ci_low"], row["value_ci_high"], signed=True,
+                         digits=1)
+
+
+def items_lines(sections: Mapping[str, Section]) -> list[str]:
+    """One line per dominated or overpriced item or armour, or one saying there is none."""
+    items = sections.get("items")
+    values = items.data.get("item_values", {}) if items else {}
+    out = []
+    for title, value in values.items():
+        for f in judge_items(value):
+            a = f["row"]
+            head = f"{f['name']} ({int(a['price']):,} rubles, {title.lower()})"
+            if f["kind"] == "dominated":
+                b = f["by_row"]
+                out.append(f"dominated: {head}: {b['name']} costs {int(b['price']):,} and helps "
+                           f"at least as much ({a['help']}: {_help(b)} against {_help(a)} "
+                           "percentage points)")
+            elif a["value_ci_low"] <= 0:
+                out.append(f"overpriced: {head}: no detectable help ({a['help']}: "
+                           f"{_help(a)} percentage points)")
+            else:
+                per = labels.number(a["per_1000"], a["per_1000_ci_low"], a["per_1000_ci_high"],
+                                    digits=1)
+                out.append(f"overpriced: {head}: {per} percentage points of {a['help']} per "
+                           f"1,000 rubles, against a median of {f['median']:.1f} for the "
+                           "others of its kind")
+    if values and not out:
+        out.append("no item or armour is dominated or overpriced")
+    return out
+
+
+def characters_line(sections: Mapping[str, Section]) -> str | None:
+    """Each character's win rate, best first, with the scenario's loadout and policy."""
+    section = sections.get("characters")
+    frame = section.data.get("characters") if section else None
+    if frame is None or not len(frame):
+        return None
+    rows = sorted(frame.to_dict("records"), key=lambda r: -r["mc"])
+    return ("Win rate by character (the scenario's loadout and policy, same games): "
+            + "; ".join(f"{r['variant']} {labels.percent(r['mc'], r['ci_low'], r['ci_high'])}"
+                        for r in rows) + ".")
+
+
+def verdict_section(sc: Scenario, sections: Sequence[Section]) -> Section:
+    """The first section of the report, from the battery's sections."""
+    by_key = {s.key: s for s in sections}
+    section = Section("verdict", "Verdict")
+    text: list = []
+    win = win_rate(by_key)
+    text.append(win or "Win rate: not available (no campaign in this version).")
+    lost = losses(by_key)
+    if lost:
+        text += ["How games are lost, largest first:", lost]
+    loadout = ", ".join([sc.armor or "no armour", *sc.weapons, *sc.items])
+    text += [f"Most lethal cards for {sc.stalker} ({loadout}; policy sneak="
+             f"{sc.policy.sneak}), per card met:", lethal_cards(by_key, sc.stalker)]
+    items = items_lines(by_key)
+    if items:
+        text += ["Items and armours for the money (help: paired difference to carrying none, "
+                 "on the deck):", items]
+    characters = characters_line(by_key)
+    if characters:
+        text.append(characters)
+    text.append("Percentages and numbers: estimate (95 % interval). Details and every "
+                "table follow; the provenance and the full summary are at the end.")
+    section.text = text
+    return section
