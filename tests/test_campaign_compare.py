@@ -38,7 +38,7 @@ def _cases(*specs: str) -> list[base.Case]:
 
 def test_setup_round_trip_compiles_the_same_arrays():
     again = compile_campaign(CC.scenario_of(base.Case(RS, BASE)))
-    for mine, theirs in zip(again.args(), compile_campaign(SCENARIO).args(), strict=True):
+    for mine, theirs in zip(again.pack(), compile_campaign(SCENARIO).pack(), strict=True):
         assert np.array_equal(mine, theirs)
 
 

@@ -44,10 +44,11 @@ class CampaignInputError(InputError):
 
 @dataclass(frozen=True, eq=False)
 class CampaignArrays:
-    """The campaign kernel's arguments, in order (see :mod:`sim.kernels.campaign`).
+    """A compiled scenario: the campaign kernels' tables (see :mod:`sim.kernels.campaign`).
 
-    Per-card tables are packed into a few 2-D int64 arrays (fewer kernel
-    arguments make calls between jitted functions cheap); their columns are
+    The kernels take these fields as one argument, :meth:`pack`'s
+    :class:`sim.kernels.campaign.CampaignTables` (same names, same order).
+    Per-card tables are packed into a few 2-D int64 arrays; their columns are
     the ``H_*``, ``I_*``, ``N_*``, ``V_*`` and ``M_*`` constants of the kernel
     module, and the properties below name them for readers.
 
@@ -123,9 +124,9 @@ class CampaignArrays:
     ev: np.ndarray
     em: np.ndarray
 
-    def args(self) -> tuple[np.ndarray, ...]:
-        """The arrays in kernel order."""
-        return tuple(getattr(self, f.name) for f in fields(self))
+    def pack(self) -> K.CampaignTables:
+        """The arrays as the kernels take them: one named tuple (field by field)."""
+        return K.CampaignTables(**{f.name: getattr(self, f.name) for f in fields(self)})
 
     @property
     def max_days(self) -> int:

@@ -46,7 +46,7 @@ def simulate(arrays: CampaignArrays, trials: int, seed: int, threads: int | None
              chunk_size: int | None = None) -> np.ndarray:
     """Kernel aggregates of ``trials`` games (columns of :mod:`sim.kernels.campaign`)."""
     width = K.HIST + K.N_ENDS * (arrays.max_days + 1)
-    return runner.run_counts(K.campaign_kernel, seed, trials, (width,), *arrays.args(),
+    return runner.run_counts(K.campaign_kernel, seed, trials, (width,), arrays.pack(),
                              threads=threads, chunk_size=chunk_size)
 
 
@@ -97,7 +97,7 @@ def simulate_trials(arrays: CampaignArrays, seed: int, first: int, n_trials: int
     rows = out[:n_trials]
     runner.announce_compile(K.campaign_trials_kernel)
     with runner.thread_count(threads):
-        K.campaign_trials_kernel(seed, first, TRIAL_CHUNK, *arrays.args(), rows)
+        K.campaign_trials_kernel(seed, first, TRIAL_CHUNK, arrays.pack(), rows)
     return rows
 
 

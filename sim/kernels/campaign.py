@@ -19,16 +19,27 @@ Dice come from the trial's DICE stream, deck draws from its DECK stream, and
 board placements and Environment changes from its ENVIRONMENT stream, so a
 change of policy does not reshuffle the decks (common random numbers).
 
-Every array argument is a compiled table from :mod:`sim.campaign.compile`.
-The body of a game is one function, :func:`play_games`, shared by two kernels:
-:func:`campaign_kernel` adds the games up into per-chunk integer counts and
-sums (columns below), and :func:`campaign_trials_kernel` returns one row of
-results per game (``G_*`` columns), which ``zonesim compare campaign`` needs
-to pair the variants trial by trial. Either way a game depends only on
-(seed, trial index), so results do not depend on chunking or threads.
+The compiled scenario travels as one argument, :class:`CampaignTables` (the
+arrays of :class:`sim.campaign.compile.CampaignArrays`), and a game's scratch
+state as another, :class:`GameState`. A game is :func:`_play_game`, made of
+named parts (:func:`_new_game`, :func:`_play_day`, :func:`_move`,
+:func:`_location`, :func:`_sarcophagus`, :func:`_end_of_day`, ...) that numba
+inlines into it. :func:`play_games` runs games on one scratch state and is
+shared by two kernels: :func:`campaign_kernel` adds the games up into
+per-chunk integer counts and sums (columns below), and
+:func:`campaign_trials_kernel` returns one row of results per game (``G_*``
+columns), which ``zonesim compare campaign`` needs to pair the variants trial
+by trial. Either way a game depends only on (seed, trial index), so results
+do not depend on chunking or threads.
+
+:func:`play_games` is called, not inlined, by the parallel kernels: numba's
+parallel passes do not see writes made through a named tuple built inside a
+``prange`` body and drop them as dead stores.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import prange
@@ -259,7 +270,86 @@ S_WEAPONS = 34  # bit mask of the scenario's weapons still held (P-37)
 S_SIZE = 35
 
 
-@jit(inline="always")
+part = jit(inline="always", _nrt=False)
+"""Compile a part of the game body: inlined into :func:`_play_game`, no reference counts.
+
+Inlined, the parts make one function that LLVM optimises as a whole; called
+instead, each big part gets its ~40 arrays as ~300 scalar arguments, and the
+game body ran 2.8 times slower (base scenario). The parts allocate
+nothing (numba refuses to compile one that does), so they need no reference
+counting; with it, each call counts every array of ``tables`` and ``game``
+up and down, with atomic operations on counters that all threads share for
+``tables``: 6 times slower inlined, 14 times called.
+"""
+
+
+class CampaignTables(NamedTuple):
+    """A compiled scenario as the kernels take it: one argument instead of 24 arrays.
+
+    The fields of :class:`sim.campaign.compile.CampaignArrays`, in the same
+    order and with the same names (``CampaignArrays.pack()`` builds it; see
+    there for shapes and meanings). Numba passes a named tuple of arrays as
+    one typed argument (and caches kernels taking it), so every jitted
+    function takes ``tables`` and reads the fields it needs.
+    """
+
+    cp: np.ndarray
+    hexes: np.ndarray
+    day_table: np.ndarray
+    day_len: np.ndarray
+    target_hex: np.ndarray
+    allowance_of_value: np.ndarray
+    place_open: np.ndarray
+    place_secret: np.ndarray
+    place_any: np.ndarray
+    it: np.ndarray
+    lose_order: np.ndarray
+    shopping: np.ndarray
+    e_params: np.ndarray
+    e_bonus: np.ndarray
+    e_spend: np.ndarray
+    e_uses0: np.ndarray
+    en: np.ndarray
+    sarcophagus: np.ndarray
+    a_params: np.ndarray
+    a_count: np.ndarray
+    art_deck0: np.ndarray
+    art_value: np.ndarray
+    ev: np.ndarray
+    em: np.ndarray
+
+
+class GameState(NamedTuple):
+    """Scratch arrays of one game, allocated once per :func:`play_games` call.
+
+    ``st`` holds the scalar state (``S_*`` indices); the pools hold the cards
+    left in each deck; ``board`` the card lying on each hex (enemy ``e``:
+    ``e + 1``, anomaly ``a``: ``-(a + 1)``); ``dice``, ``deck`` and ``env``
+    the trial's three random streams (common random numbers); the rest are
+    buffers of the fight and anomaly primitives.
+    """
+
+    st: np.ndarray
+    items: np.ndarray
+    enemy_pool: np.ndarray
+    anomaly_pool: np.ndarray
+    event_pool: np.ndarray
+    art_deck: np.ndarray
+    art_scratch: np.ndarray
+    board: np.ndarray
+    habitats: np.ndarray
+    dice: np.ndarray
+    deck: np.ndarray
+    env: np.ndarray
+    fparams: np.ndarray
+    aparams: np.ndarray
+    stims: np.ndarray
+    uses: np.ndarray
+    fres: np.ndarray
+    ares: np.ndarray
+
+
+@part
 def _best_item(items, it, effect):
     """Index of the held item of ``effect`` with the highest value (-1: none; Z-02, Z-10, Z-17)."""
     best = -1
@@ -270,7 +360,7 @@ def _best_item(items, it, effect):
     return best
 
 
-@jit(inline="always")
+@part
 def _draw_card(deck_state, pool, habitat, want):
     """Draw one card uniformly from those left in ``pool`` that suit habitat ``want``.
 
@@ -295,7 +385,7 @@ def _draw_card(deck_state, pool, habitat, want):
     return -1
 
 
-@jit(inline="always")
+@part
 def _pay_heal(st, cp):
     """Heal wounds at ``economy.heal_price_per_wound`` while money lasts (P-37)."""
     if cp[C_PAY_HEAL] == 0:
@@ -311,7 +401,7 @@ def _pay_heal(st, cp):
         st[S_RUBLES] -= heal * cp[C_HEAL_PRICE]
 
 
-@jit(inline="always")
+@part
 def _lose_half(st, cp, items, lose_order):
     """Lose half of all belongings, rounded in the stalker's favour (P-37).
 
@@ -350,14 +440,14 @@ def _lose_half(st, cp, items, lose_order):
         st[S_ART_COUNT] -= lose
 
 
-@jit(inline="always")
+@part
 def _hurt(st, cp):
     """Whether a track is exhausted or over its maximum (work for :func:`_conditions`)."""
     return (st[S_HEALTH] <= 0 or st[S_WILLPOWER] <= 0
             or st[S_RADIATION] > cp[C_RADIATION_MAX])
 
 
-@jit(inline="always")
+@part
 def _conditions(st, cp, hexes, items, lose_order):
     """Resolve knock-out, concussion and deformation after a damage step (P-37..P-43, P-47).
 
@@ -403,7 +493,7 @@ def _conditions(st, cp, hexes, items, lose_order):
     _recover(st, cp, hexes)
 
 
-@jit(inline="always")
+@part
 def _recover(st, cp, hexes):
     """In the bunker: regain a point of the exhausted track and pay to heal (P-37, P-40)."""
     st[S_POS] = hexes[st[S_POS], H_BUNKER]
@@ -414,7 +504,7 @@ def _recover(st, cp, hexes):
     _pay_heal(st, cp)
 
 
-@jit(inline="always")
+@part
 def _hazard(st, dice, damage, target, resist, durability):
     """Damage through the armour onto one track (P-02..P-05; P-37, P-39, P-40)."""
     through, st[S_ARMOR] = armor_absorb(dice, damage, resist, durability, st[S_ARMOR])
@@ -426,15 +516,14 @@ def _hazard(st, dice, damage, target, resist, durability):
         st[S_WILLPOWER] -= through
 
 
-@jit(inline="always")
+@part
 def _heals_in_combat(cp, effect):
     """Whether an item of ``effect`` heals in a fight (Z-12; P-24 medkits, a key)."""
     return effect == ITEM_STIMULANT or (effect == ITEM_MEDKIT and cp[C_MEDKITS_IN_COMBAT] != 0)
 
 
-@jit(inline="always")
-def _fight(st, cp, dice, e, e_params, e_bonus, e_spend, e_uses0, en, items, it, fparams, stims,
-           uses, fres, sneak):
+@part
+def _fight(tables, game, e):
     """Fight enemy card ``e`` with the current Health, armour, weapons and heals (P-16..P-29).
 
     The fight tables of the weapons still held (``S_WEAPONS``, P-37) are
@@ -445,9 +534,12 @@ def _fight(st, cp, dice, e, e_params, e_bonus, e_spend, e_uses0, en, items, it, 
     :mod:`sim.kernels.combat` code); trophies of killed enemies are counted
     by kind (P-26..P-28).
     """
+    cp, en, it = tables.cp, tables.en, tables.it
+    st, items, fparams, stims, fres = game.st, game.items, game.fparams, game.stims, game.fres
+    sneak = cp[C_SNEAK]
     w = st[S_WEAPONS]
     for k in range(S.P_SIZE):
-        fparams[k] = e_params[w, e, k]
+        fparams[k] = tables.e_params[w, e, k]
     fparams[S.P_TOKENS] = st[S_ARMOR]
     fparams[S.P_SNEAK] = sneak
     n_stims = 0
@@ -468,8 +560,8 @@ def _fight(st, cp, dice, e, e_params, e_bonus, e_spend, e_uses0, en, items, it, 
         items[escape] -= 1  # used on the avoid roll, whatever its result (Z-15)
         st[S_ITEMS_USED] += 1
     stims[n_stims] = 0
-    fight(dice, fparams, stims[:n_stims + 1], e_uses0[w, e], uses, e_bonus[w, e],
-          e_spend[w, e], fres)
+    fight(game.dice, fparams, stims[:n_stims + 1], tables.e_uses0[w, e], game.uses,
+          tables.e_bonus[w, e], tables.e_spend[w, e], fres)
     outcome = fres[0]
     st[S_ARMOR] = fres[3]
     if en[e, N_PSI] != 0:
@@ -494,17 +586,17 @@ def _fight(st, cp, dice, e, e_params, e_bonus, e_spend, e_uses0, en, items, it, 
     return outcome
 
 
-@jit(inline="always")
-def _anomaly(st, cp, dice, deck, a, a_params, art_deck, art_scratch, art_value, aparams,
-             ares):
+@part
+def _anomaly(tables, game, a):
     """Meet anomaly card ``a`` (P-31..P-36); True when its card is kept as a trophy (P-34)."""
+    st, aparams, ares, art_deck = game.st, game.aparams, game.ares, game.art_deck
     for k in range(S.A_SIZE):
-        aparams[k] = a_params[a, k]
+        aparams[k] = tables.a_params[a, k]
     aparams[S.A_TOKENS] = st[S_ARMOR]
     aparams[S.A_HEALTH] = st[S_HEALTH]
     aparams[S.A_RADIATION] = st[S_RADIATION]
     aparams[S.A_WILLPOWER] = st[S_WILLPOWER]
-    anomaly_encounter(dice, deck, aparams, art_deck, art_scratch, ares)
+    anomaly_encounter(game.dice, game.deck, aparams, art_deck, game.art_scratch, ares)
     target = aparams[S.A_TARGET]
     lost = ares[2]
     st[S_ARMOR] = ares[3]
@@ -523,11 +615,11 @@ def _anomaly(st, cp, dice, deck, a, a_params, art_deck, art_scratch, art_value, 
         art_deck[want] -= 1
         st[S_ARTIFACTS] += 1
         st[S_ART_COUNT] += 1
-        st[S_ART_VALUE] += art_value[want]
+        st[S_ART_VALUE] += tables.art_value[want]
     return ares[0] == 1 or ares[0] == 2
 
 
-@jit(inline="always")
+@part
 def _event(st, cp, dice, v, ev, items, it):
     """Resolve event card ``v`` (Z-08..Z-10) with the best event item held.
 
@@ -556,7 +648,7 @@ def _event(st, cp, dice, v, ev, items, it):
         st[S_ETOKENS] += ev[v, V_VALUE]
 
 
-@jit(inline="always")
+@part
 def _trade(st, cp, items, it, shopping, faction):
     """At a faction base: sell trophies and artefacts, then shop (P-11, P-26..P-28).
 
@@ -588,7 +680,7 @@ def _trade(st, cp, items, it, shopping, faction):
             items[i] += 1
 
 
-@jit(inline="always")
+@part
 def _use_medkits(st, cp, items, it):
     """Outside combat, use medkits while Health is at or below ``medkit_at`` (Z-11..Z-14)."""
     while st[S_HEALTH] <= cp[C_MEDKIT_AT] and st[S_HEALTH] < cp[C_HEALTH]:
@@ -600,7 +692,7 @@ def _use_medkits(st, cp, items, it):
         st[S_HEALTH] = min(cp[C_HEALTH], st[S_HEALTH] + it[best, I_VALUE])
 
 
-@jit(inline="always")
+@part
 def _place(env, board, placements, limit, on_board):
     """Pick a location for a new card: -1 past the board limit (P-47), -2 if none is free."""
     if on_board >= limit:
@@ -611,7 +703,7 @@ def _place(env, board, placements, limit, on_board):
     return h if board[h] == 0 else -2
 
 
-@jit(inline="always")
+@part
 def _emission(st, cp, dice, hexes, em):
     """Emission check at the end of the Zone phase (P-48, P-49)."""
     if st[S_ETOKENS] < cp[C_THRESHOLD]:
@@ -640,23 +732,24 @@ def _emission(st, cp, dice, hexes, em):
     _hazard(st, dice, psi, S.TARGET_WILLPOWER, em[k, M_PSI_RESIST], cp[C_DURABILITY])
 
 
-@jit(inline="always")
-def _draw_event(st, cp, dice, deck, event_pool, ev, items, it):
+@part
+def _draw_event(tables, game):
     """An empty location draws an event card (Z-08..Z-10).
 
     Events are drawn without replacement and reshuffled when the deck runs out.
     """
-    v = _draw_card(deck, event_pool, event_pool, -1)
+    event_pool = game.event_pool
+    v = _draw_card(game.deck, event_pool, event_pool, -1)
     if v < 0:
-        event_pool[:] = ev[:, V_COUNT]
-        v = _draw_card(deck, event_pool, event_pool, -1)
+        for i in range(event_pool.shape[0]):
+            event_pool[i] = tables.ev[i, V_COUNT]
+        v = _draw_card(game.deck, event_pool, event_pool, -1)
     if v >= 0:
-        _event(st, cp, dice, v, ev, items, it)
+        _event(game.st, tables.cp, game.dice, v, tables.ev, game.items, tables.it)
 
 
-@jit(inline="always")
-def _zone(st, cp, env, deck, board, enemy_pool, anomaly_pool, habitats, place_open,
-          place_secret, place_any):
+@part
+def _zone(tables, game):
     """Zone phase: new enemy and anomaly cards on the board, Environment change (P-47).
 
     Each day ``zone.enemies_per_day`` enemy cards and ``zone.anomalies_per_day``
@@ -667,15 +760,17 @@ def _zone(st, cp, env, deck, board, enemy_pool, anomaly_pool, habitats, place_op
     returned. The Environment changes with ``zone.environment_change_chance``,
     adding ``emission.tokens_per_environment`` tokens.
     """
+    st, cp, env, deck, board = game.st, tables.cp, game.env, game.deck, game.board
+    enemy_pool, anomaly_pool, habitats = game.enemy_pool, game.anomaly_pool, game.habitats
     for _ in range(cp[C_ENEMIES_PER_DAY]):
         e = _draw_card(deck, enemy_pool, habitats, -1)
         if e < 0:
             break
-        places = place_any
+        places = tables.place_any
         if habitats[e] == HAB_OPEN:
-            places = place_open
+            places = tables.place_open
         elif habitats[e] == HAB_SECRET:
-            places = place_secret
+            places = tables.place_secret
         h = _place(env, board, places, cp[C_ENEMY_LIMIT], st[S_BOARD_E])
         if h >= 0:
             board[h] = e + 1
@@ -688,7 +783,7 @@ def _zone(st, cp, env, deck, board, enemy_pool, anomaly_pool, habitats, place_op
         a = _draw_card(deck, anomaly_pool, anomaly_pool, -1)
         if a < 0:
             break
-        h = _place(env, board, place_any, cp[C_ANOMALY_LIMIT], st[S_BOARD_A])
+        h = _place(env, board, tables.place_any, cp[C_ANOMALY_LIMIT], st[S_BOARD_A])
         if h >= 0:
             board[h] = -(a + 1)
             st[S_BOARD_A] += 1
@@ -700,223 +795,290 @@ def _zone(st, cp, env, deck, board, enemy_pool, anomaly_pool, habitats, place_op
         st[S_ETOKENS] += cp[C_TOKENS_ENVIRONMENT]
 
 
-@jit(inline="always")  # a called (not inlined) play_games ran ~35 % slower
-def play_games(seed, first, n_games, cp, hexes, day_table, day_len, target_hex,
-               allowance_of_value, place_open, place_secret, place_any, it, lose_order,
-               shopping, e_params, e_bonus, e_spend, e_uses0, en, sarcophagus, a_params,
-               a_count, art_deck0, art_value, ev, em, out, row0):
+@part
+def _new_game(tables, game, seed, t):
+    """Set up game ``t``: its streams, the stalker at the start hex, full decks, an empty board.
+
+    The dice, deck and environment streams are keyed on ``(seed, t)``, so a
+    game depends on nothing else (common random numbers across variants).
+    The stalker starts with the scenario's Health, Willpower, rubles, items
+    and weapons (P-37), no Emission tokens (P-47) and no cards on the board.
+    """
+    rng.seed_stream(game.dice, seed, t, rng.DICE)
+    rng.seed_stream(game.deck, seed, t, rng.DECK)
+    rng.seed_stream(game.env, seed, t, rng.ENVIRONMENT)
+    cp, st, items = tables.cp, game.st, game.items
+    st[:] = 0
+    st[S_POS] = cp[C_START]
+    st[S_HEALTH] = cp[C_HEALTH]
+    st[S_WILLPOWER] = cp[C_WILLPOWER]
+    st[S_RUBLES] = cp[C_RUBLES]
+    st[S_END] = -1
+    st[S_WEAPONS] = cp[C_WEAPONS]
+    for i in range(items.shape[0]):
+        items[i] = tables.it[i, I_START]
+    for e in range(game.enemy_pool.shape[0]):
+        game.enemy_pool[e] = tables.en[e, N_COUNT]
+    for v in range(game.event_pool.shape[0]):
+        game.event_pool[v] = tables.ev[v, V_COUNT]
+    for a in range(game.anomaly_pool.shape[0]):
+        game.anomaly_pool[a] = tables.a_count[a]
+    for a in range(game.art_deck.shape[0]):
+        game.art_deck[a] = tables.art_deck0[a]
+    game.board[:] = 0
+
+
+@part
+def _target(tables, st):
+    """Objective index of today's route (P-37, P-50).
+
+    The nearest bunker when Health is down to the policy's ``retreat_at`` and
+    he can pay to heal there; otherwise the next Secret Complex in visiting
+    order, and after the last one the Sarcophagus.
+    """
+    cp = tables.cp
+    if (cp[C_RETREAT_AT] > 0 and st[S_HEALTH] <= cp[C_RETREAT_AT]
+            and st[S_RUBLES] >= cp[C_HEAL_PRICE] and cp[C_PAY_HEAL] != 0):
+        return tables.hexes[st[S_POS], H_BUNKER_TARGET]
+    if st[S_OBJECTIVE] < cp[C_N_OBJECTIVES]:
+        return st[S_OBJECTIVE]
+    return cp[C_SARCOPHAGUS_TARGET]
+
+
+@part
+def _location(tables, game, h, kind):
+    """Enter location ``h`` of ``kind``: the card lying there, else a draw (P-14..P-16, P-30..P-34).
+
+    An enemy lying there stays unless killed (P-16); an anomaly lying there
+    goes back to its pool unless kept as a trophy (P-31, P-34). An empty
+    location draws what ``campaign.open_location_draw`` or
+    ``campaign.secret_location_draw`` says: an event (Z-08..Z-10), an enemy
+    suiting the location's habitat (back into the pool unless killed, P-16),
+    or an anomaly. Damage then resolves into conditions (P-37..P-43).
+    """
+    st, cp, board = game.st, tables.cp, game.board
+    card = board[h]
+    draw = cp[C_OPEN_DRAW] if kind == LOC_OPEN else cp[C_SECRET_DRAW]
+    if card > 0:
+        if _fight(tables, game, card - 1) == FIGHT_KILLED:
+            board[h] = 0
+            st[S_BOARD_E] -= 1
+    elif card < 0:
+        a = -card - 1
+        if not _anomaly(tables, game, a):
+            game.anomaly_pool[a] += 1
+        board[h] = 0
+        st[S_BOARD_A] -= 1
+    elif draw == DRAW_EVENT:
+        _draw_event(tables, game)
+    elif draw == DRAW_ENEMY:
+        want = HAB_OPEN if kind == LOC_OPEN else HAB_SECRET
+        e = _draw_card(game.deck, game.enemy_pool, game.habitats, want)
+        if e >= 0 and _fight(tables, game, e) != FIGHT_KILLED:
+            game.enemy_pool[e] += 1
+    elif draw == DRAW_ANOMALY:
+        a = _draw_card(game.deck, game.anomaly_pool, game.anomaly_pool, -1)
+        if a >= 0 and not _anomaly(tables, game, a):
+            game.anomaly_pool[a] += 1
+    if _hurt(st, cp):
+        _conditions(st, cp, tables.hexes, game.items, tables.lose_order)
+
+
+@part
+def _sarcophagus(tables, game):
+    """What waits in the Sarcophagus, fought in order (P-50); surviving it ends the game.
+
+    A knock-out or concussion there is death (P-43), so conditions are
+    resolved after every fight.
+    """
+    st = game.st
+    for j in range(tables.sarcophagus.shape[0]):
+        _fight(tables, game, tables.sarcophagus[j])
+        _conditions(st, tables.cp, tables.hexes, game.items, tables.lose_order)
+        if st[S_END] >= 0:
+            break
+    if st[S_END] < 0:
+        st[S_END] = REACHED
+
+
+@part
+def _move(tables, game):
+    """One day's movement along the first day of the optimal route (Z-01..Z-03, Z-18..Z-26).
+
+    The best movement item sets the allowance (Z-01..Z-03). Each hex entered
+    is resolved: a base trades (P-11, P-26..P-28), a location its card
+    (:func:`_location`), then medkits (Z-11); the Sarcophagus as the final
+    objective is fought through (P-50). Movement ends at the day's goal, when
+    something stops it (``S_STOP``: knock-out, lost day) or with the game.
+    Arriving at a bunker he retreated to, he pays to heal (P-37); arriving at
+    a Secret Complex on his feet, he has explored it (P-50; assumption).
+    """
+    st, cp, hexes, items, it = game.st, tables.cp, tables.hexes, game.items, tables.it
+    target = _target(tables, st)
+    goal = tables.target_hex[target]
+    allowance = cp[C_BASE_ALLOWANCE_INDEX]
+    mover = _best_item(items, it, ITEM_MOVEMENT)
+    if mover >= 0:
+        allowance = tables.allowance_of_value[it[mover, I_VALUE]]
+    start = st[S_POS]
+    downs = st[S_KO] + st[S_CONCUSSIONS]
+    for i in range(tables.day_len[start, target, allowance]):
+        h = tables.day_table[start, target, allowance, i]
+        st[S_POS] = h
+        kind = hexes[h, H_KIND]
+        if kind == LOC_BASE:
+            _trade(st, cp, items, it, tables.shopping, hexes[h, H_FACTION])
+        elif kind == LOC_OPEN or kind == LOC_SECRET or kind == LOC_COMPLEX:
+            _location(tables, game, h, kind)
+            if st[S_END] >= 0:
+                return
+            _use_medkits(st, cp, items, it)
+        if kind == LOC_SARCOPHAGUS and h == goal and target == cp[C_SARCOPHAGUS_TARGET]:
+            _sarcophagus(tables, game)
+            return
+        if st[S_STOP] != 0 or h == goal:
+            break
+    if st[S_END] < 0 and st[S_POS] == goal:
+        if target > cp[C_SARCOPHAGUS_TARGET]:
+            _pay_heal(st, cp)
+        elif (target < cp[C_N_OBJECTIVES] and st[S_KO] + st[S_CONCUSSIONS] == downs
+              and st[S_LOST] == 0):
+            st[S_OBJECTIVE] += 1
+            st[S_EXPLORED] += 1
+
+
+@part
+def _end_of_day(tables, game):
+    """Medkits, the Zone phase (P-47) and the Emission check (P-48, P-49) closing a day."""
+    st, cp = game.st, tables.cp
+    if st[S_LOST] == 0:
+        _use_medkits(st, cp, game.items, tables.it)
+    _zone(tables, game)
+    if st[S_ETOKENS] >= cp[C_THRESHOLD]:
+        _emission(st, cp, game.dice, tables.hexes, tables.em)
+    if st[S_END] < 0 and _hurt(st, cp):
+        _conditions(st, cp, tables.hexes, game.items, tables.lose_order)
+
+
+@part
+def _play_day(tables, game):
+    """One day: movement and encounters, or a day out of play; then the day's end phases.
+
+    A stalker lost in a Secret Location is out of play and placed in a bunker
+    when his lost days run out (P-38, P-41); a knocked-down one does not move
+    (P-42); otherwise he moves (:func:`_move`). Unless the game ended, the
+    Zone phase and the Emission check follow (:func:`_end_of_day`).
+    """
+    st = game.st
+    st[S_STOP] = 0
+    if st[S_LOST] > 0:
+        st[S_LOST] -= 1
+        if st[S_LOST] == 0:
+            _recover(st, tables.cp, tables.hexes)
+    elif st[S_KNOCKED] > 0:
+        st[S_KNOCKED] -= 1
+    else:
+        _move(tables, game)
+    if st[S_END] < 0:
+        _end_of_day(tables, game)
+
+
+@part
+def _write_result(st, day, res):
+    """Fill one ``G_*`` result row from a finished game's state (``CAPPED`` if still running)."""
+    res[G_END] = st[S_END] if st[S_END] >= 0 else CAPPED
+    res[G_DAY] = day
+    res[G_KNOCKOUTS] = st[S_KO]
+    res[G_CONCUSSIONS] = st[S_CONCUSSIONS]
+    res[G_DEFORMATIONS] = st[S_DEFORMATIONS]
+    res[G_EMISSIONS_HIT] = st[S_EMISSIONS_HIT]
+    res[G_EMISSIONS] = st[S_EMISSIONS]
+    res[G_ITEMS_USED] = st[S_ITEMS_USED]
+    res[G_FIGHTS] = st[S_FIGHTS]
+    res[G_KILLS] = st[S_KILLS]
+    res[G_ANOMALIES] = st[S_ANOMALIES]
+    res[G_ARTIFACTS] = st[S_ARTIFACTS]
+    res[G_EVENTS] = st[S_EVENTS]
+    res[G_COMPLEXES] = st[S_EXPLORED]
+    res[G_RUBLES] = st[S_RUBLES]
+
+
+@jit(_nrt=False)  # the root the parts are inlined into (see ``part``); allocates nothing
+def _play_game(tables, game, seed, t, res):
+    """Play game ``t`` day by day on the scratch state ``game``; its results fill ``res``.
+
+    Days run until the game ends or ``campaign.max_days`` have passed
+    (``CAPPED``). Each day is :func:`_play_day`.
+    """
+    _new_game(tables, game, seed, t)
+    st = game.st
+    max_days = tables.cp[C_MAX_DAYS]
+    day = 0
+    while st[S_END] < 0 and day < max_days:
+        day += 1
+        _play_day(tables, game)
+    _write_result(st, day, res)
+
+
+@jit
+def play_games(seed, first, n_games, tables, out, row0):
     """Play games ``first .. first + n_games - 1``; game ``first + i`` fills ``out[row0 + i]``.
 
     The body of one game, shared by :func:`campaign_kernel` (which aggregates
-    the rows) and :func:`campaign_trials_kernel` (which keeps them). A game's
-    result depends only on ``(seed, trial index)``, never on how games are
-    grouped into calls. Scratch state is allocated once per call, so callers
-    pass runs of games rather than one at a time. Keep calls to it under 31
-    arguments: CPython compiles longer calls as ``f(*args)``, which numba
-    cannot inline.
+    the rows) and :func:`campaign_trials_kernel` (which keeps them), compiled
+    once for both. A game's result depends only on ``(seed, trial index)``,
+    never on how games are grouped into calls. Scratch state
+    (:class:`GameState`) is allocated once per call, so callers pass runs of
+    games rather than one at a time.
 
     Parameters
     ----------
+    seed : int
+        Run seed.
+    first, n_games : int
+        Trial index of the first game and number of games.
+    tables : CampaignTables
+        The compiled scenario.
     out : ndarray of int64, shape (n_rows, G_SIZE)
         Per-game results (``G_*`` columns): end code, end day, the game's counters.
     row0 : int
         Row of ``out`` for game ``first``.
     """
-    max_days = cp[C_MAX_DAYS]
-    n_objectives = cp[C_N_OBJECTIVES]
-    sneak = cp[C_SNEAK]
-    habitats = np.ascontiguousarray(en[:, N_HABITAT])
-    dice = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
-    deck = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
-    env = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
-    st = np.zeros(S_SIZE, dtype=np.int64)
-    items = np.zeros(it.shape[0], dtype=np.int64)
-    enemy_pool = np.zeros(en.shape[0], dtype=np.int64)
-    anomaly_pool = np.zeros(a_count.shape[0], dtype=np.int64)
-    event_pool = np.zeros(ev.shape[0], dtype=np.int64)
-    art_deck = np.zeros(art_deck0.shape[0], dtype=np.int64)
-    art_scratch = np.zeros(art_deck0.shape[0], dtype=np.int64)
-    board = np.zeros(hexes.shape[0], dtype=np.int64)
-    fparams = np.zeros(S.P_SIZE, dtype=np.int64)
-    aparams = np.zeros(S.A_SIZE, dtype=np.int64)
-    stims = np.zeros(64, dtype=np.int64)
-    uses = np.zeros(e_uses0.shape[2], dtype=np.int64)
-    fres = np.zeros(RESULT_SIZE, dtype=np.int64)
-    ares = np.zeros(8, dtype=np.int64)
+    game = GameState(
+        np.zeros(S_SIZE, dtype=np.int64), np.zeros(tables.it.shape[0], dtype=np.int64),
+        np.zeros(tables.en.shape[0], dtype=np.int64),
+        np.zeros(tables.a_count.shape[0], dtype=np.int64),
+        np.zeros(tables.ev.shape[0], dtype=np.int64),
+        np.zeros(tables.art_deck0.shape[0], dtype=np.int64),
+        np.zeros(tables.art_deck0.shape[0], dtype=np.int64),
+        np.zeros(tables.hexes.shape[0], dtype=np.int64),
+        np.ascontiguousarray(tables.en[:, N_HABITAT]),
+        np.zeros(rng.STATE_SIZE, dtype=np.uint64), np.zeros(rng.STATE_SIZE, dtype=np.uint64),
+        np.zeros(rng.STATE_SIZE, dtype=np.uint64),
+        np.zeros(S.P_SIZE, dtype=np.int64), np.zeros(S.A_SIZE, dtype=np.int64),
+        np.zeros(64, dtype=np.int64), np.zeros(tables.e_uses0.shape[2], dtype=np.int64),
+        np.zeros(RESULT_SIZE, dtype=np.int64), np.zeros(8, dtype=np.int64))
     for g in range(n_games):
-        t = first + g
-        rng.seed_stream(dice, seed, t, rng.DICE)
-        rng.seed_stream(deck, seed, t, rng.DECK)
-        rng.seed_stream(env, seed, t, rng.ENVIRONMENT)
-        st[:] = 0
-        st[S_POS] = cp[C_START]
-        st[S_HEALTH] = cp[C_HEALTH]
-        st[S_WILLPOWER] = cp[C_WILLPOWER]
-        st[S_RUBLES] = cp[C_RUBLES]
-        st[S_END] = -1
-        st[S_WEAPONS] = cp[C_WEAPONS]
-        for i in range(items.shape[0]):
-            items[i] = it[i, I_START]
-        for e in range(enemy_pool.shape[0]):
-            enemy_pool[e] = en[e, N_COUNT]
-        for v in range(event_pool.shape[0]):
-            event_pool[v] = ev[v, V_COUNT]
-        anomaly_pool[:] = a_count
-        art_deck[:] = art_deck0
-        board[:] = 0
-        day = 0
-        while st[S_END] < 0 and day < max_days:
-            day += 1
-            st[S_STOP] = 0
-            # --- 1. movement and encounters (or a lost / knocked-down day) ----------
-            if st[S_LOST] > 0:
-                st[S_LOST] -= 1
-                if st[S_LOST] == 0:
-                    _recover(st, cp, hexes)  # P-38: placed in a bunker now
-            elif st[S_KNOCKED] > 0:
-                st[S_KNOCKED] -= 1  # P-42: no movement this day
-            else:
-                retreat = (cp[C_RETREAT_AT] > 0 and st[S_HEALTH] <= cp[C_RETREAT_AT]
-                           and st[S_RUBLES] >= cp[C_HEAL_PRICE] and cp[C_PAY_HEAL] != 0)
-                if retreat:
-                    target = hexes[st[S_POS], H_BUNKER_TARGET]
-                elif st[S_OBJECTIVE] < n_objectives:
-                    target = st[S_OBJECTIVE]
-                else:
-                    target = cp[C_SARCOPHAGUS_TARGET]
-                goal = target_hex[target]
-                allowance = cp[C_BASE_ALLOWANCE_INDEX]
-                mover = _best_item(items, it, ITEM_MOVEMENT)
-                if mover >= 0:
-                    allowance = allowance_of_value[it[mover, I_VALUE]]
-                start = st[S_POS]
-                downs = st[S_KO] + st[S_CONCUSSIONS]
-                for i in range(day_len[start, target, allowance]):
-                    h = day_table[start, target, allowance, i]
-                    st[S_POS] = h
-                    kind = hexes[h, H_KIND]
-                    if kind == LOC_BASE:
-                        _trade(st, cp, items, it, shopping, hexes[h, H_FACTION])
-                    elif kind == LOC_OPEN or kind == LOC_SECRET or kind == LOC_COMPLEX:
-                        card = board[h]
-                        draw = cp[C_OPEN_DRAW] if kind == LOC_OPEN else cp[C_SECRET_DRAW]
-                        if card > 0:
-                            # An enemy lying there (P-14): it stays unless killed (P-16).
-                            if _fight(st, cp, dice, card - 1, e_params, e_bonus, e_spend,
-                                      e_uses0, en, items, it, fparams, stims, uses, fres,
-                                      sneak) == FIGHT_KILLED:
-                                board[h] = 0
-                                st[S_BOARD_E] -= 1
-                        elif card < 0:
-                            # An anomaly (P-30): back to the pool unless kept as a trophy
-                            # (P-31, P-34).
-                            a = -card - 1
-                            if not _anomaly(st, cp, dice, deck, a, a_params, art_deck,
-                                            art_scratch, art_value, aparams, ares):
-                                anomaly_pool[a] += 1
-                            board[h] = 0
-                            st[S_BOARD_A] -= 1
-                        elif draw == DRAW_EVENT:
-                            _draw_event(st, cp, dice, deck, event_pool, ev, items, it)
-                        elif draw == DRAW_ENEMY:
-                            # A drawn enemy not killed goes back into the pool (P-16).
-                            want = HAB_OPEN if kind == LOC_OPEN else HAB_SECRET
-                            e = _draw_card(deck, enemy_pool, habitats, want)
-                            if e >= 0 and _fight(
-                                    st, cp, dice, e, e_params, e_bonus, e_spend, e_uses0,
-                                    en, items, it, fparams, stims, uses, fres,
-                                    sneak) != FIGHT_KILLED:
-                                enemy_pool[e] += 1
-                        elif draw == DRAW_ANOMALY:
-                            a = _draw_card(deck, anomaly_pool, anomaly_pool, -1)
-                            if a >= 0 and not _anomaly(st, cp, dice, deck, a, a_params,
-                                                       art_deck, art_scratch, art_value,
-                                                       aparams, ares):
-                                anomaly_pool[a] += 1
-                        if _hurt(st, cp):
-                            _conditions(st, cp, hexes, items, lose_order)
-                        if st[S_END] >= 0:
-                            break
-                        _use_medkits(st, cp, items, it)
-                    if (kind == LOC_SARCOPHAGUS and h == goal
-                            and target == cp[C_SARCOPHAGUS_TARGET]):
-                        # P-50: what waits in the Sarcophagus, fought in order; a
-                        # knock-out there is death (P-43).
-                        for j in range(sarcophagus.shape[0]):
-                            _fight(st, cp, dice, sarcophagus[j], e_params, e_bonus, e_spend,
-                                   e_uses0, en, items, it, fparams, stims, uses, fres,
-                                   sneak)
-                            _conditions(st, cp, hexes, items, lose_order)
-                            if st[S_END] >= 0:
-                                break
-                        if st[S_END] < 0:
-                            st[S_END] = REACHED
-                        break
-                    if st[S_STOP] != 0 or h == goal:
-                        break
-                if st[S_END] < 0 and st[S_POS] == goal:
-                    if target > cp[C_SARCOPHAGUS_TARGET]:
-                        _pay_heal(st, cp)  # reached the bunker he retreated to (P-37)
-                    elif (target < n_objectives and st[S_KO] + st[S_CONCUSSIONS] == downs
-                          and st[S_LOST] == 0):
-                        # A Secret Complex is explored by reaching it and staying on
-                        # one's feet there (P-50; assumption).
-                        st[S_OBJECTIVE] += 1
-                        st[S_EXPLORED] += 1
-            if st[S_END] >= 0:
-                break
-            if st[S_LOST] == 0:
-                _use_medkits(st, cp, items, it)
-            # --- 2. Zone phase (P-47) ---------------------------------------------
-            _zone(st, cp, env, deck, board, enemy_pool, anomaly_pool, habitats,
-                  place_open, place_secret, place_any)
-            # --- 3. Emission check (P-48, P-49) -----------------------------------
-            if st[S_ETOKENS] >= cp[C_THRESHOLD]:
-                _emission(st, cp, dice, hexes, em)
-            if st[S_END] < 0 and _hurt(st, cp):
-                _conditions(st, cp, hexes, items, lose_order)
-        res = out[row0 + g]
-        res[G_END] = st[S_END] if st[S_END] >= 0 else CAPPED
-        res[G_DAY] = day
-        res[G_KNOCKOUTS] = st[S_KO]
-        res[G_CONCUSSIONS] = st[S_CONCUSSIONS]
-        res[G_DEFORMATIONS] = st[S_DEFORMATIONS]
-        res[G_EMISSIONS_HIT] = st[S_EMISSIONS_HIT]
-        res[G_EMISSIONS] = st[S_EMISSIONS]
-        res[G_ITEMS_USED] = st[S_ITEMS_USED]
-        res[G_FIGHTS] = st[S_FIGHTS]
-        res[G_KILLS] = st[S_KILLS]
-        res[G_ANOMALIES] = st[S_ANOMALIES]
-        res[G_ARTIFACTS] = st[S_ARTIFACTS]
-        res[G_EVENTS] = st[S_EVENTS]
-        res[G_COMPLEXES] = st[S_EXPLORED]
-        res[G_RUBLES] = st[S_RUBLES]
+        _play_game(tables, game, seed, first + g, out[row0 + g])
 
 
 @pjit
-def campaign_kernel(seed, n_trials, chunk_size, cp, hexes, day_table, day_len, target_hex,
-                    allowance_of_value, place_open, place_secret, place_any, it, lose_order,
-                    shopping, e_params, e_bonus, e_spend, e_uses0, en, sarcophagus, a_params,
-                    a_count, art_deck0, art_value, ev, em, out):
+def campaign_kernel(seed, n_trials, chunk_size, tables, out):
     """Run ``n_trials`` games; ``out`` has shape (n_chunks, HIST + N_ENDS * (max_days + 1)).
 
-    The arguments after ``chunk_size`` are the fields of
-    :class:`sim.campaign.compile.CampaignArrays`, in order; see there for
-    their shapes and meanings. Games are played by :func:`play_games` in runs
-    of ``GAME_RUN`` into a small buffer, whose rows are then added to the
-    chunk's counts (integers: the order of additions does not matter).
+    ``tables`` is the compiled scenario (:class:`CampaignTables`). Games are
+    played by :func:`play_games` in runs of ``GAME_RUN`` into a small buffer,
+    whose rows are then added to the chunk's counts (integers: the order of
+    additions does not matter).
     """
-    max_days = cp[C_MAX_DAYS]
+    max_days = tables.cp[C_MAX_DAYS]
     for c in prange(out.shape[0]):
         games = np.zeros((GAME_RUN, G_SIZE), dtype=np.int64)
         row = out[c]
         stop = min((c + 1) * chunk_size, n_trials)
         for lo in range(c * chunk_size, stop, GAME_RUN):
             n = min(GAME_RUN, stop - lo)
-            play_games(seed, lo, n, cp, hexes, day_table, day_len, target_hex,
-                       allowance_of_value, place_open, place_secret, place_any, it,
-                       lose_order, shopping, e_params, e_bonus, e_spend, e_uses0, en,
-                       sarcophagus, a_params, a_count, art_deck0, art_value, ev, em, games, 0)
+            play_games(seed, lo, n, tables, games, 0)
             for g in range(n):
                 res = games[g]
                 end = res[G_END]
@@ -932,10 +1094,7 @@ def campaign_kernel(seed, n_trials, chunk_size, cp, hexes, day_table, day_len, t
 
 
 @pjit
-def campaign_trials_kernel(seed, first_trial, chunk_size, cp, hexes, day_table, day_len,
-                           target_hex, allowance_of_value, place_open, place_secret, place_any,
-                           it, lose_order, shopping, e_params, e_bonus, e_spend, e_uses0, en,
-                           sarcophagus, a_params, a_count, art_deck0, art_value, ev, em, out):
+def campaign_trials_kernel(seed, first_trial, chunk_size, tables, out):
     """Play games ``first_trial .. first_trial + out.shape[0] - 1``, one row of results each.
 
     Parameters
@@ -947,8 +1106,8 @@ def campaign_trials_kernel(seed, first_trial, chunk_size, cp, hexes, day_table, 
         Trial index of row 0.
     chunk_size : int
         Games per parallel task (any value gives the same rows).
-    cp ... em :
-        The fields of :class:`sim.campaign.compile.CampaignArrays`, in order.
+    tables : CampaignTables
+        The compiled scenario.
     out : ndarray of int64, shape (n_games, G_SIZE)
         Filled with each game's ``G_*`` results.
     """
@@ -957,7 +1116,4 @@ def campaign_trials_kernel(seed, first_trial, chunk_size, cp, hexes, day_table, 
     for c in prange(n_chunks):
         lo = c * chunk_size
         n = min(chunk_size, n_games - lo)
-        play_games(seed, first_trial + lo, n, cp, hexes, day_table, day_len, target_hex,
-                   allowance_of_value, place_open, place_secret, place_any, it, lose_order,
-                   shopping, e_params, e_bonus, e_spend, e_uses0, en, sarcophagus, a_params,
-                   a_count, art_deck0, art_value, ev, em, out, lo)
+        play_games(seed, first_trial + lo, n, tables, out, lo)
