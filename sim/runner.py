@@ -1,22 +1,33 @@
-"""Orchestration of kernel runs: chunks, threads, seeds and compile notices.
+"""Orchestration of kernel runs: chunks, threads, seeds, progress and compile notices.
 
 Kernels share one calling convention::
 
-    kernel(seed, n_trials, chunk_size, *params, out)
+    kernel(seed, n_trials, chunk_size, first_chunk, *params, out)
 
 where ``out`` is an ``int64`` (or ``float64``) array of shape
-``(n_chunks, ...)`` that the kernel fills with per-chunk aggregates. This
-module plans the chunks, sets the thread count, announces a first-time
-compile on stderr, and sums the chunk rows. Chunking and thread count never
-change a result, because each trial's random streams are keyed by its index.
+``(n, ...)`` whose row ``r`` the kernel fills with the aggregates of chunk
+``first_chunk + r`` (trials ``c * chunk_size`` up to ``(c + 1) * chunk_size``,
+at most ``n_trials``). This module plans the chunks, sets the thread count,
+announces a first-time compile on stderr, runs the plan in batches of chunks
+and sums the chunk rows. Chunking, batching and thread count never change a
+result, because each trial's random streams are keyed by its index and every
+chunk keeps its own row until the final sum.
+
+Running in batches is what makes long runs observable and stoppable: between
+two batches a :class:`Progress` installed with :func:`reporting` hears how
+many trials are done, and a pending ``KeyboardInterrupt`` (Ctrl-C) is raised,
+since Python delivers signals only between calls into compiled code.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Protocol
 
 import numba
 import numpy as np
@@ -24,6 +35,46 @@ import numpy as np
 from sim.kernels import chunks
 
 _announced: set[str] = set()
+
+BATCH_SECONDS = 0.25
+"""Kernel time aimed at per batch of chunks: Ctrl-C and progress wait at most about this."""
+
+COMPILE_SECONDS = {
+    "combat_kernel": 25, "anomaly_kernel": 20, "event_kernel": 10, "campaign_kernel": 120,
+    "campaign_trials_kernel": 120, "paired_combat_kernel": 30, "paired_anomaly_kernel": 25,
+    "paired_event_kernel": 15, "firefight_kernel": 60, "volley_kernel": 10,
+    "group_reaction_kernel": 10, "pool_kernel": 5, "armor_kernel": 5, "threshold_kernel": 5,
+    "reaction_kernel": 5,
+}
+"""Rough first-compile time of each kernel, in seconds, as measured on two loaded cores
+(``benchmarks/bench_startup.py --compile``); only the compile notice reads it."""
+
+
+class Progress(Protocol):
+    """What a kernel run tells whoever watches it (see :func:`reporting`)."""
+
+    def started(self, trials: int) -> None:
+        """A kernel run of ``trials`` trials begins."""
+
+    def advanced(self, trials: int) -> None:
+        """``trials`` more trials of the current run are done."""
+
+
+_progress: ContextVar[Progress | None] = ContextVar("zonesim_progress", default=None)
+
+
+@contextmanager
+def reporting(progress: Progress | None) -> Iterator[None]:
+    """Tell ``progress`` about every kernel run in the enclosed block (None: nobody).
+
+    The library itself prints nothing; the command line installs a progress
+    bar here. Results never depend on whether anyone watches.
+    """
+    token = _progress.set(progress)
+    try:
+        yield
+    finally:
+        _progress.reset(token)
 
 
 def _is_cached(kernel) -> bool:
@@ -48,7 +99,9 @@ def announce_compile(kernel) -> None:
     where = cache_folder(kernel)
     note = "not cached: no writable cache folder" if where is None else \
         f"first run only; cached in {where}"
-    print(f"zonesim: compiling kernel {name} ({note})", file=sys.stderr, flush=True)
+    seconds = COMPILE_SECONDS.get(name)
+    took = "" if seconds is None else f", about {seconds} s"
+    print(f"zonesim: compiling kernel {name}{took} ({note})", file=sys.stderr, flush=True)
 
 
 def cache_folder(kernel) -> str | None:
@@ -100,7 +153,7 @@ def run_counts(
     shape : tuple of int
         Shape of one chunk's aggregate row (e.g. ``(n_outcomes,)``).
     *params
-        Kernel parameters between ``chunk_size`` and ``out``.
+        Kernel parameters between ``first_chunk`` and ``out``.
     threads : int, optional
         Number of threads; results are identical for any value.
     chunk_size : int, optional
@@ -117,6 +170,44 @@ def run_counts(
     n_chunks, size = chunks.plan(n_trials, chunk_size)
     out = np.zeros((n_chunks, *shape), dtype=dtype)
     announce_compile(kernel)
+    progress = _progress.get()
+    if progress is not None:
+        progress.started(n_trials)
     with thread_count(threads):
-        kernel(seed, n_trials, size, *params, out)
+        for first, stop in batches(n_chunks, numba.get_num_threads()):
+            kernel(seed, n_trials, size, first, *params, out[first:stop])
+            if progress is not None:
+                progress.advanced(min(stop * size, n_trials) - min(first * size, n_trials))
     return out.sum(axis=0)
+
+
+def batches(n_chunks: int, threads: int,
+            clock: Callable[[], float] = time.perf_counter) -> Iterator[tuple[int, int]]:
+    """Yield ``(first, stop)`` chunk ranges covering ``range(n_chunks)``, in order.
+
+    The first batch is one chunk per thread; each later one is sized from the
+    time the previous one took (which, for the first, includes any compile),
+    so that it lasts about :data:`BATCH_SECONDS`: whole rounds of ``threads``
+    chunks, at most double the previous batch. Only the batching, never a
+    result, depends on the timing. The caller runs each range before asking
+    for the next.
+
+    Parameters
+    ----------
+    n_chunks : int
+        Chunks of the plan (:func:`sim.kernels.chunks.plan`).
+    threads : int
+        Threads the kernel runs on (``>= 1``).
+    clock : callable
+        Seconds as a float (tests pass a fake one).
+    """
+    threads = max(1, threads)
+    first, size = 0, threads
+    while first < n_chunks:
+        stop = min(first + size, n_chunks)
+        start = clock()
+        yield first, stop
+        per_round = (clock() - start) * threads / (stop - first)
+        rounds = int(BATCH_SECONDS / per_round) if per_round > 0 else 2 * size
+        size = max(threads, min(2 * size, rounds * threads))
+        first = stop

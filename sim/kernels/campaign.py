@@ -894,22 +894,23 @@ def play_games(seed, first, n_games, cp, hexes, day_table, day_len, target_hex,
 
 
 @pjit
-def campaign_kernel(seed, n_trials, chunk_size, cp, hexes, day_table, day_len, target_hex,
-                    allowance_of_value, place_open, place_secret, place_any, it, lose_order,
-                    shopping, e_params, e_bonus, e_spend, e_uses0, en, sarcophagus, a_params,
-                    a_count, art_deck0, art_value, ev, em, out):
+def campaign_kernel(seed, n_trials, chunk_size, first_chunk, cp, hexes, day_table, day_len,
+                    target_hex, allowance_of_value, place_open, place_secret, place_any, it,
+                    lose_order, shopping, e_params, e_bonus, e_spend, e_uses0, en, sarcophagus,
+                    a_params, a_count, art_deck0, art_value, ev, em, out):
     """Run ``n_trials`` games; ``out`` has shape (n_chunks, HIST + N_ENDS * (max_days + 1)).
 
-    The arguments after ``chunk_size`` are the fields of
+    The arguments after ``first_chunk`` are the fields of
     :class:`sim.campaign.compile.CampaignArrays`, in order; see there for
     their shapes and meanings. Games are played by :func:`play_games` in runs
     of ``GAME_RUN`` into a small buffer, whose rows are then added to the
     chunk's counts (integers: the order of additions does not matter).
     """
     max_days = cp[C_MAX_DAYS]
-    for c in prange(out.shape[0]):
+    for r in prange(out.shape[0]):
+        c = first_chunk + r
         games = np.zeros((GAME_RUN, G_SIZE), dtype=np.int64)
-        row = out[c]
+        row = out[r]
         stop = min((c + 1) * chunk_size, n_trials)
         for lo in range(c * chunk_size, stop, GAME_RUN):
             n = min(GAME_RUN, stop - lo)
