@@ -72,13 +72,15 @@ class Bar:
             self.close()
 
     def note(self, line: str) -> None:
-        """Print ``line`` on stderr (if enabled), above the bar when one is showing."""
+        """Print ``line`` on stderr (if enabled), after erasing a bar that is showing.
+
+        Notes mark a new stage (a report's section), so the next kernel run
+        starts a fresh bar below them.
+        """
         if not self.enabled:
             return
-        if self._bar is None:
-            print(line, file=sys.stderr, flush=True)
-        else:
-            self._bar.write(line, file=sys.stderr)
+        self.close()
+        print(line, file=sys.stderr, flush=True)
 
     def close(self) -> None:
         """Erase the bar, if one is showing."""
