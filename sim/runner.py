@@ -10,8 +10,9 @@ where ``out`` is an ``int64`` (or ``float64``) array of shape
 at most ``n_trials``). This module plans the chunks, sets the thread count,
 announces a first-time compile on stderr, runs the plan in batches of chunks
 and sums the chunk rows. Chunking, batching and thread count never change a
-result, because each trial's random streams are keyed by its index and every
-chunk keeps its own row until the final sum.
+result, because each trial's random streams are keyed by its index, integer
+counts add up exactly in any grouping, and float rows (the paired kernels)
+are kept one per chunk and summed in chunk order, as in a single call.
 
 Running in batches is what makes long runs observable and stoppable: between
 two batches a :class:`Progress` installed with :func:`reporting` hears how
@@ -38,6 +39,14 @@ _announced: set[str] = set()
 
 BATCH_SECONDS = 0.25
 """Kernel time aimed at per batch of chunks: Ctrl-C and progress wait at most about this."""
+
+STOP_CHUNK = 8192
+"""Most trials per chunk of an integer kernel: a batch is at least one chunk per thread,
+so this bounds the wait for Ctrl-C on slow trials (a whole campaign is milliseconds).
+Integer counts add up exactly in any grouping, so the finer plan changes no result."""
+
+MAX_BATCH = 1024
+"""Most chunks per batch of an integer kernel (rows of its reused buffer)."""
 
 COMPILE_SECONDS = {
     "combat_kernel": 25, "anomaly_kernel": 20, "event_kernel": 10, "campaign_kernel": 120,
@@ -167,21 +176,35 @@ def run_counts(
     """
     if seed < 0:
         raise ValueError("seed must be >= 0")
+    exact = np.issubdtype(dtype, np.integer)
     n_chunks, size = chunks.plan(n_trials, chunk_size)
-    out = np.zeros((n_chunks, *shape), dtype=dtype)
+    if exact and chunk_size is None and size > STOP_CHUNK:
+        n_chunks, size = chunks.plan(n_trials, STOP_CHUNK)
+    # Integer rows are summed batch by batch into a small buffer (memory stays flat);
+    # float rows keep one row per chunk until the end, so their sum is taken in the
+    # same order, and rounds the same way, as in one call.
     announce_compile(kernel)
     progress = _progress.get()
     if progress is not None:
         progress.started(n_trials)
     with thread_count(threads):
-        for first, stop in batches(n_chunks, numba.get_num_threads()):
-            kernel(seed, n_trials, size, first, *params, out[first:stop])
+        n_threads = numba.get_num_threads()
+        cap = min(n_chunks, max(MAX_BATCH, n_threads)) if exact else n_chunks
+        out = np.zeros((cap, *shape), dtype=dtype)
+        total = np.zeros(shape, dtype=dtype)
+        for first, stop in batches(n_chunks, n_threads, cap):
+            rows = out[:stop - first] if exact else out[first:stop]
+            if exact:
+                rows[...] = 0
+            kernel(seed, n_trials, size, first, *params, rows)
+            if exact:
+                total += rows.sum(axis=0)
             if progress is not None:
                 progress.advanced(min(stop * size, n_trials) - min(first * size, n_trials))
-    return out.sum(axis=0)
+    return total if exact else out.sum(axis=0)
 
 
-def batches(n_chunks: int, threads: int,
+def batches(n_chunks: int, threads: int, max_size: int | None = None,
             clock: Callable[[], float] = time.perf_counter) -> Iterator[tuple[int, int]]:
     """Yield ``(first, stop)`` chunk ranges covering ``range(n_chunks)``, in order.
 
@@ -198,6 +221,8 @@ def batches(n_chunks: int, threads: int,
         Chunks of the plan (:func:`sim.kernels.chunks.plan`).
     threads : int
         Threads the kernel runs on (``>= 1``).
+    max_size : int, optional
+        Most chunks in one batch (the caller's buffer); at least ``threads`` are run.
     clock : callable
         Seconds as a float (tests pass a fake one).
     """
@@ -209,5 +234,5 @@ def batches(n_chunks: int, threads: int,
         yield first, stop
         per_round = (clock() - start) * threads / (stop - first)
         rounds = int(BATCH_SECONDS / per_round) if per_round > 0 else 2 * size
-        size = max(threads, min(2 * size, rounds * threads))
+        size = max(threads, min(2 * size, rounds * threads, max_size or n_chunks))
         first = stop

@@ -68,6 +68,16 @@ def test_batching_never_changes_a_result(monkeypatch, batch_seconds):
         assert len(seen.events) == 1 + 51
 
 
+def test_integer_runs_use_short_chunks_with_the_same_counts():
+    args = (dice.pool_kernel, 5, 3_000_001, (4,), 3, 5)
+    coarse = runner.run_counts(*args, chunk_size=3_000_001 // 7)
+    seen = Recorder()
+    with runner.reporting(seen):
+        fine = runner.run_counts(*args)  # plan of 11719 trials per chunk, cut to STOP_CHUNK
+    np.testing.assert_array_equal(fine, coarse)
+    assert sum(n for kind, n in seen.events[1:]) == 3_000_001
+
+
 def test_bar_is_silent_when_disabled(capsys):
     bar = progress.Bar("combat", enabled=False)
     bar.expect(10)
