@@ -72,6 +72,24 @@ class Progress(Protocol):
 _progress: ContextVar[Progress | None] = ContextVar("zonesim_progress", default=None)
 
 
+def started(trials: int) -> None:
+    """Tell the watching :class:`Progress`, if any, that a run of ``trials`` trials begins.
+
+    :func:`run_counts` calls it; so does an experiment that drives a kernel
+    itself, block by block (the per-game campaign kernel).
+    """
+    progress = _progress.get()
+    if progress is not None:
+        progress.started(trials)
+
+
+def advanced(trials: int) -> None:
+    """Tell the watching :class:`Progress`, if any, that ``trials`` more trials are done."""
+    progress = _progress.get()
+    if progress is not None:
+        progress.advanced(trials)
+
+
 @contextmanager
 def reporting(progress: Progress | None) -> Iterator[None]:
     """Tell ``progress`` about every kernel run in the enclosed block (None: nobody).
@@ -184,9 +202,7 @@ def run_counts(
     # float rows keep one row per chunk until the end, so their sum is taken in the
     # same order, and rounds the same way, as in one call.
     announce_compile(kernel)
-    progress = _progress.get()
-    if progress is not None:
-        progress.started(n_trials)
+    started(n_trials)
     with thread_count(threads):
         n_threads = numba.get_num_threads()
         cap = min(n_chunks, max(MAX_BATCH, n_threads)) if exact else n_chunks
@@ -199,8 +215,7 @@ def run_counts(
             kernel(seed, n_trials, size, first, *params, rows)
             if exact:
                 total += rows.sum(axis=0)
-            if progress is not None:
-                progress.advanced(min(stop * size, n_trials) - min(first * size, n_trials))
+            advanced(min(stop * size, n_trials) - min(first * size, n_trials))
     return total if exact else out.sum(axis=0)
 
 
