@@ -14,9 +14,10 @@ load, and is printed with the 1-minute load average of this machine during its r
 (other jobs share it). Kernel speed is measured in-process through ``sim.runner`` (the
 issue allows at most a 10 % drop).
 
-``--compile`` instead times each command's first run in an empty numba cache, minus
-its cached run: the compile time of its kernels (the figures behind the compile notice
-and the README's first-run statement).
+``--compile`` instead runs, in an empty numba cache, commands that between them compile
+every kernel (``zonesim report`` first) and prints each kernel's compile time and each
+command's first-run wall time (the figures behind the compile notice and the README's
+first-run statement).
 """
 
 from __future__ import annotations
@@ -64,28 +65,17 @@ print(best(lambda n: combat.simulate(spec, n, 7, threads=2), 10_000_000),
       best(lambda n: campaign.simulate(arrays, n, 7, threads=2), 200_000))
 """
 
-FIRST_RUN = {
-    "prob (4 dice kernels)": [["prob", "pool", "--dice", "3", "--need", "2"],
-                              ["prob", "armor", "--wounds", "3", "--resist", "3",
-                               "--durability", "4", "--tokens", "3"],
-                              ["prob", "event", "--avoid-on", "4"],
-                              ["prob", "reaction", "--skill", "3"]],
-    "combat": [["combat", "--stalker", "Strelok", "--enemy", "Bloodsucker", "--trials", "1000"]],
-    "anomaly": [["anomaly", "--stalker", "Strelok", "--anomaly", "all", "--trials", "1000"]],
-    "event": [["event", "--stalker", "Strelok", "--event", "all", "--trials", "1000"]],
-    "campaign": [["campaign", "--trials", "1000"]],
-    "skirmish": [["skirmish", "--trials", "1000"]],
-    "compare combat/anomaly/event (paired kernels)": [
-        ["compare", "combat", "--stalker", "Strelok", "--enemy", "all", "--baseline", "",
-         "--variant", "armor=SEVA suit", "--trials", "1000"],
-        ["compare", "anomaly", "--stalker", "Strelok", "--anomaly", "all", "--baseline", "",
-         "--variant", "armor=SEVA suit", "--trials", "1000"],
-        ["compare", "event", "--stalker", "Strelok", "--event", "all", "--baseline", "",
-         "--variant", "item=Dosimeter", "--trials", "1000"]],
-    "compare campaign (per-game kernel)": [
-        ["compare", "campaign", "--baseline", "", "--variant", "item=Dosimeter",
-         "--trials", "1000"]],
-}
+FIRST_RUN = [
+    ["report", "--trials", "2000", "--campaign-trials", "2000", "--format", "json"],
+    ["skirmish", "--trials", "2000"],
+    ["compare", "campaign", "--baseline", "", "--variant", "item=Dosimeter", "--trials", "2000"],
+    ["prob", "pool", "--dice", "3", "--need", "2", "--trials", "2000"],
+    ["prob", "armor", "--wounds", "3", "--resist", "3", "--durability", "4", "--tokens", "3",
+     "--trials", "2000"],
+    ["prob", "event", "--avoid-on", "4", "--trials", "2000"],
+    ["prob", "reaction", "--skill", "3", "--trials", "2000"],
+]
+"""Commands that between them compile every kernel; ``report`` first, as a new user runs it."""
 
 
 def checkout(python: str) -> Path:
@@ -94,7 +84,11 @@ def checkout(python: str) -> Path:
 
 
 def env_for(python: str, cache: Path | None = None) -> dict:
-    """Environment with that checkout's numba cache (or ``cache``) and no progress bar."""
+    """Environment with that checkout's numba cache (or ``cache``).
+
+    Every run also starts in its checkout, so that ``python -c`` imports that
+    checkout's ``sim`` rather than the one in the current folder.
+    """
     return {**os.environ, "NUMBA_CACHE_DIR": str(cache or checkout(python) / ".numba_cache")}
 
 
@@ -106,15 +100,15 @@ def zonesim(python: str) -> str:
 def wall(cmd: list[str], env: dict) -> tuple[float, float]:
     """Wall seconds of one run, and the 1-minute load average just after it."""
     start = time.perf_counter()
-    subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL,
+    subprocess.run(cmd, env=env, cwd=checkout(cmd[0]), check=True, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL)
     return time.perf_counter() - start, os.getloadavg()[0]
 
 
 def import_seconds(python: str, env: dict) -> tuple[float, float]:
     """Cumulative import time of sim.cli from ``-X importtime`` (seconds), and the load."""
-    done = subprocess.run([python, "-X", "importtime", "-c", IMPORT], env=env, check=True,
-                          capture_output=True, text=True)
+    done = subprocess.run([python, "-X", "importtime", "-c", IMPORT], env=env,
+                          cwd=checkout(python), check=True, capture_output=True, text=True)
     line = [r for r in done.stderr.splitlines() if r.rstrip().endswith("| sim.cli")][-1]
     return int(line.split("|")[1]) / 1e6, os.getloadavg()[0]
 
@@ -127,8 +121,8 @@ def median(samples: list[tuple[float, float]]) -> tuple[float, float]:
 def warm(python: str) -> None:
     """Run every benchmarked command once, so the numba cache holds its kernels."""
     for args in COMMANDS.values():
-        subprocess.run([zonesim(python), *args], env=env_for(python), check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run([zonesim(python), *args], env=env_for(python), cwd=checkout(python),
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def startup_table(sides: dict[str, str], repeat: int) -> None:
@@ -167,26 +161,34 @@ def startup_table(sides: dict[str, str], repeat: int) -> None:
 
 def kernel_speed(python: str) -> tuple[tuple[float, float], float]:
     """Combats and games per second through ``sim.runner``, and the load after."""
-    done = subprocess.run([python, "-c", KERNEL_SPEED], env=env_for(python), check=True,
-                          capture_output=True, text=True)
+    done = subprocess.run([python, "-c", KERNEL_SPEED], env=env_for(python),
+                          cwd=checkout(python), check=True, capture_output=True, text=True)
     combat, campaign = (float(x) for x in done.stdout.split())
     return (combat, campaign), os.getloadavg()[0]
 
 
 def compile_table(python: str) -> None:
-    """Each command's compile time: first run in an empty cache minus a cached run."""
+    """Time each kernel's first compile: the commands of :data:`FIRST_RUN` in an empty cache.
+
+    A kernel's time runs from its compile notice to the next notice or the end
+    of its command (its tiny run included), read from stderr as it arrives.
+    """
     with tempfile.TemporaryDirectory() as cache:
         env = env_for(python, Path(cache))
-        print(f"{'first run in an empty numba cache':50} {'first (s)':>9} {'cached (s)':>10} "
-              f"{'compile (s)':>11} {'load':>5}")
-        total = 0.0
-        for name, runs in FIRST_RUN.items():
-            first = sum(wall([zonesim(python), *args], env)[0] for args in runs)
-            cached = sum(wall([zonesim(python), *args], env)[0] for args in runs)
-            total += first - cached
-            print(f"{name:50} {first:9.1f} {cached:10.1f} {first - cached:11.1f} "
+        print(f"{'first run in an empty numba cache':60} {'seconds':>8} {'load':>5}")
+        for args in FIRST_RUN:
+            start = time.perf_counter()
+            proc = subprocess.Popen([zonesim(python), *args], env=env, cwd=checkout(python),
+                                    text=True,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            marks = [(line.split()[3].rstrip(","), time.perf_counter())
+                     for line in proc.stderr if line.startswith("zonesim: compiling kernel")]
+            proc.wait()
+            end = time.perf_counter()
+            for (name, at), (_, until) in zip(marks, [*marks[1:], ("", end)], strict=True):
+                print(f"  {name:58} {until - at:8.1f} {os.getloadavg()[0]:5.2f}")
+            print(f"{'zonesim ' + ' '.join(args[:2]):60} {end - start:8.1f} "
                   f"{os.getloadavg()[0]:5.2f}")
-        print(f"{'all kernels':50} {'':>9} {'':>10} {total:11.1f}")
 
 
 def main() -> None:
