@@ -37,7 +37,7 @@ from sim.kernels import chunks
 
 _announced: set[str] = set()
 
-BATCH_SECONDS = 0.25
+BATCH_SECONDS = 0.5
 """Kernel time aimed at per batch of chunks: Ctrl-C and progress wait at most about this."""
 
 STOP_CHUNK = 8192
@@ -45,8 +45,12 @@ STOP_CHUNK = 8192
 so this bounds the wait for Ctrl-C on slow trials (a whole campaign is milliseconds).
 Integer counts add up exactly in any grouping, so the finer plan changes no result."""
 
-MAX_BATCH = 1024
-"""Most chunks per batch of an integer kernel (rows of its reused buffer)."""
+FIRST_TRIALS = 131_072
+"""Trials in the first batch of a run: milliseconds for a fight, under a second for whole
+campaigns, so that a short run needs few batches and a slow one is soon stoppable."""
+
+GROWTH = 8
+"""Most a batch may grow over the one before (while the timing is still uncertain)."""
 
 COMPILE_SECONDS = {
     "combat_kernel": 25, "anomaly_kernel": 20, "event_kernel": 10, "campaign_kernel": 120,
@@ -198,20 +202,17 @@ def run_counts(
     n_chunks, size = chunks.plan(n_trials, chunk_size)
     if exact and chunk_size is None and size > STOP_CHUNK:
         n_chunks, size = chunks.plan(n_trials, STOP_CHUNK)
-    # Integer rows are summed batch by batch into a small buffer (memory stays flat);
-    # float rows keep one row per chunk until the end, so their sum is taken in the
-    # same order, and rounds the same way, as in one call.
+    # Integer rows are summed batch by batch (memory stays flat); float rows keep one
+    # row per chunk until the end, so their sum is taken in the same order, and rounds
+    # the same way, as in one call.
+    out = None if exact else np.zeros((n_chunks, *shape), dtype=dtype)
+    total = np.zeros(shape, dtype=dtype)
     announce_compile(kernel)
     started(n_trials)
     with thread_count(threads):
-        n_threads = numba.get_num_threads()
-        cap = min(n_chunks, max(MAX_BATCH, n_threads)) if exact else n_chunks
-        out = np.zeros((cap, *shape), dtype=dtype)
-        total = np.zeros(shape, dtype=dtype)
-        for first, stop in batches(n_chunks, n_threads, cap):
-            rows = out[:stop - first] if exact else out[first:stop]
-            if exact:
-                rows[...] = 0
+        for first, stop in batches(n_chunks, numba.get_num_threads(),
+                                   max(1, FIRST_TRIALS // size)):
+            rows = np.zeros((stop - first, *shape), dtype=dtype) if exact else out[first:stop]
             kernel(seed, n_trials, size, first, *params, rows)
             if exact:
                 total += rows.sum(axis=0)
@@ -219,16 +220,19 @@ def run_counts(
     return total if exact else out.sum(axis=0)
 
 
-def batches(n_chunks: int, threads: int, max_size: int | None = None,
+def batches(n_chunks: int, threads: int, first_size: int = 1,
             clock: Callable[[], float] = time.perf_counter) -> Iterator[tuple[int, int]]:
     """Yield ``(first, stop)`` chunk ranges covering ``range(n_chunks)``, in order.
 
-    The first batch is one chunk per thread; each later one is sized from the
-    time the previous one took (which, for the first, includes any compile),
-    so that it lasts about :data:`BATCH_SECONDS`: whole rounds of ``threads``
-    chunks, at most double the previous batch. Only the batching, never a
-    result, depends on the timing. The caller runs each range before asking
-    for the next.
+    The first batch is ``first_size`` chunks, in whole rounds of ``threads``
+    (one chunk per thread at least). Each later one is sized from the time
+    the previous one took (which, for the first, includes any compile) so
+    that it lasts about :data:`BATCH_SECONDS`, in whole rounds, at most
+    :data:`GROWTH` times the previous one; a remainder under half a batch
+    joins the batch before it. Few batches keep the cost small:
+    each call wakes the kernel's threads, which takes milliseconds on a busy
+    machine. Only the batching, never a result, depends on the timing. The
+    caller runs each range before asking for the next.
 
     Parameters
     ----------
@@ -236,18 +240,20 @@ def batches(n_chunks: int, threads: int, max_size: int | None = None,
         Chunks of the plan (:func:`sim.kernels.chunks.plan`).
     threads : int
         Threads the kernel runs on (``>= 1``).
-    max_size : int, optional
-        Most chunks in one batch (the caller's buffer); at least ``threads`` are run.
+    first_size : int
+        Chunks wanted in the first batch.
     clock : callable
         Seconds as a float (tests pass a fake one).
     """
     threads = max(1, threads)
-    first, size = 0, threads
+    first, size = 0, threads * max(1, -(-first_size // threads))
     while first < n_chunks:
-        stop = min(first + size, n_chunks)
+        stop = first + size
+        if n_chunks - stop < size // 2:  # a short remainder joins this batch: one call fewer
+            stop = n_chunks
         start = clock()
         yield first, stop
         per_round = (clock() - start) * threads / (stop - first)
-        rounds = int(BATCH_SECONDS / per_round) if per_round > 0 else 2 * size
-        size = max(threads, min(2 * size, rounds * threads, max_size or n_chunks))
+        rounds = int(BATCH_SECONDS / per_round) if per_round > 0 else GROWTH * size
+        size = max(threads, min(GROWTH * size, rounds * threads))
         first = stop
