@@ -53,13 +53,13 @@ GROWTH = 8
 """Most a batch may grow over the one before (while the timing is still uncertain)."""
 
 COMPILE_SECONDS = {
-    "combat_kernel": 25, "anomaly_kernel": 20, "event_kernel": 10, "campaign_kernel": 120,
-    "campaign_trials_kernel": 120, "paired_combat_kernel": 30, "paired_anomaly_kernel": 25,
-    "paired_event_kernel": 15, "firefight_kernel": 60, "volley_kernel": 10,
-    "group_reaction_kernel": 10, "pool_kernel": 5, "armor_kernel": 5, "threshold_kernel": 5,
-    "reaction_kernel": 5,
+    "combat_kernel": 5, "anomaly_kernel": 5, "event_kernel": 2, "paired_combat_kernel": 5,
+    "paired_anomaly_kernel": 5, "paired_event_kernel": 5, "campaign_kernel": 170,
+    "campaign_trials_kernel": 170, "firefight_kernel": 40, "volley_kernel": 5,
+    "group_reaction_kernel": 5, "pool_kernel": 2, "armor_kernel": 2, "threshold_kernel": 2,
+    "reaction_kernel": 2,
 }
-"""Rough first-compile time of each kernel, in seconds, as measured on two loaded cores
+"""Rough first-compile time of each kernel, in seconds, measured on two cores at load 1.2
 (``benchmarks/bench_startup.py --compile``); only the compile notice reads it."""
 
 
@@ -131,7 +131,8 @@ def announce_compile(kernel) -> None:
     note = "not cached: no writable cache folder" if where is None else \
         f"first run only; cached in {where}"
     seconds = COMPILE_SECONDS.get(name)
-    took = "" if seconds is None else f", about {seconds} s"
+    took = "" if seconds is None else \
+        f", about {seconds} s" if seconds < 90 else f", about {round(seconds / 60)} min"
     print(f"zonesim: compiling kernel {name}{took} ({note})", file=sys.stderr, flush=True)
 
 

@@ -160,3 +160,17 @@ def test_ctrl_c_leaves_no_results_folder(tmp_path):
     assert done.returncode == 130, done.stderr
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "results").exists() or not any((tmp_path / "results").iterdir())
+
+
+def test_compile_notice_names_the_kernel_and_its_rough_time_once(capsys, tmp_path):
+    from types import SimpleNamespace
+
+    cache = SimpleNamespace(_cache_file=SimpleNamespace(_index_path=str(tmp_path / "none")),
+                            _cache_path=str(tmp_path))
+    kernel = SimpleNamespace(__name__="campaign_kernel", signatures=[], _cache=cache)
+    runner._announced.discard("campaign_kernel")
+    runner.announce_compile(kernel)
+    runner.announce_compile(kernel)
+    err = capsys.readouterr().err
+    assert err == (f"zonesim: compiling kernel campaign_kernel, about 3 min (first run only; "
+                   f"cached in {tmp_path})\n")
