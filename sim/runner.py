@@ -1,22 +1,34 @@
-"""Orchestration of kernel runs: chunks, threads, seeds and compile notices.
+"""Orchestration of kernel runs: chunks, threads, seeds, progress and compile notices.
 
 Kernels share one calling convention::
 
-    kernel(seed, n_trials, chunk_size, *params, out)
+    kernel(seed, n_trials, chunk_size, first_chunk, *params, out)
 
 where ``out`` is an ``int64`` (or ``float64``) array of shape
-``(n_chunks, ...)`` that the kernel fills with per-chunk aggregates. This
-module plans the chunks, sets the thread count, announces a first-time
-compile on stderr, and sums the chunk rows. Chunking and thread count never
-change a result, because each trial's random streams are keyed by its index.
+``(n, ...)`` whose row ``r`` the kernel fills with the aggregates of chunk
+``first_chunk + r`` (trials ``c * chunk_size`` up to ``(c + 1) * chunk_size``,
+at most ``n_trials``). This module plans the chunks, sets the thread count,
+announces a first-time compile on stderr, runs the plan in batches of chunks
+and sums the chunk rows. Chunking, batching and thread count never change a
+result, because each trial's random streams are keyed by its index, integer
+counts add up exactly in any grouping, and float rows (the paired kernels)
+are kept one per chunk and summed in chunk order, as in a single call.
+
+Running in batches is what makes long runs observable and stoppable: between
+two batches a :class:`Progress` installed with :func:`reporting` hears how
+many trials are done, and a pending ``KeyboardInterrupt`` (Ctrl-C) is raised,
+since Python delivers signals only between calls into compiled code.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Protocol
 
 import numba
 import numpy as np
@@ -24,6 +36,76 @@ import numpy as np
 from sim.kernels import chunks
 
 _announced: set[str] = set()
+
+BATCH_SECONDS = 0.5
+"""Kernel time aimed at per batch of chunks: Ctrl-C and progress wait at most about this."""
+
+STOP_CHUNK = 8192
+"""Most trials per chunk of an integer kernel: a batch is at least one chunk per thread,
+so this bounds the wait for Ctrl-C on slow trials (a whole campaign is milliseconds).
+Integer counts add up exactly in any grouping, so the finer plan changes no result."""
+
+FIRST_TRIALS = 131_072
+"""Trials in the first batch of a run: milliseconds for a fight, under a second for whole
+campaigns, so that a short run needs few batches and a slow one is soon stoppable."""
+
+GROWTH = 8
+"""Most a batch may grow over the one before (while the timing is still uncertain)."""
+
+COMPILE_SECONDS = {
+    "combat_kernel": 5, "anomaly_kernel": 5, "event_kernel": 2, "paired_combat_kernel": 5,
+    "paired_anomaly_kernel": 5, "paired_event_kernel": 5, "campaign_kernel": 170,
+    "campaign_trials_kernel": 170, "firefight_kernel": 40, "volley_kernel": 5,
+    "group_reaction_kernel": 5, "pool_kernel": 2, "armor_kernel": 2, "threshold_kernel": 2,
+    "reaction_kernel": 2,
+}
+"""Rough first-compile time of each kernel, in seconds, measured on two cores at load 1.2
+(``benchmarks/bench_startup.py --compile``); only the compile notice reads it."""
+
+
+class Progress(Protocol):
+    """What a kernel run tells whoever watches it (see :func:`reporting`)."""
+
+    def started(self, trials: int) -> None:
+        """A kernel run of ``trials`` trials begins."""
+
+    def advanced(self, trials: int) -> None:
+        """``trials`` more trials of the current run are done."""
+
+
+_progress: ContextVar[Progress | None] = ContextVar("zonesim_progress", default=None)
+
+
+def started(trials: int) -> None:
+    """Tell the watching :class:`Progress`, if any, that a run of ``trials`` trials begins.
+
+    :func:`run_counts` calls it; so does an experiment that drives a kernel
+    itself, block by block (the per-game campaign kernel).
+    """
+    progress = _progress.get()
+    if progress is not None:
+        progress.started(trials)
+
+
+def advanced(trials: int) -> None:
+    """Tell the watching :class:`Progress`, if any, that ``trials`` more trials are done."""
+    progress = _progress.get()
+    if progress is not None:
+        progress.advanced(trials)
+
+
+@contextmanager
+def reporting(progress: Progress | None) -> Iterator[None]:
+    """Tell ``progress`` about every kernel run in the enclosed block (None: nobody).
+
+    The library itself prints nothing; the command line installs a progress
+    bar here. Results never depend on whether anyone watches.
+    """
+    token = _progress.set(progress)
+    try:
+        yield
+    finally:
+        _progress.reset(token)
 
 
 def _is_cached(kernel) -> bool:
@@ -48,7 +130,10 @@ def announce_compile(kernel) -> None:
     where = cache_folder(kernel)
     note = "not cached: no writable cache folder" if where is None else \
         f"first run only; cached in {where}"
-    print(f"zonesim: compiling kernel {name} ({note})", file=sys.stderr, flush=True)
+    seconds = COMPILE_SECONDS.get(name)
+    took = "" if seconds is None else \
+        f", about {seconds} s" if seconds < 90 else f", about {round(seconds / 60)} min"
+    print(f"zonesim: compiling kernel {name}{took} ({note})", file=sys.stderr, flush=True)
 
 
 def cache_folder(kernel) -> str | None:
@@ -100,7 +185,7 @@ def run_counts(
     shape : tuple of int
         Shape of one chunk's aggregate row (e.g. ``(n_outcomes,)``).
     *params
-        Kernel parameters between ``chunk_size`` and ``out``.
+        Kernel parameters between ``first_chunk`` and ``out``.
     threads : int, optional
         Number of threads; results are identical for any value.
     chunk_size : int, optional
@@ -114,9 +199,62 @@ def run_counts(
     """
     if seed < 0:
         raise ValueError("seed must be >= 0")
+    exact = np.issubdtype(dtype, np.integer)
     n_chunks, size = chunks.plan(n_trials, chunk_size)
-    out = np.zeros((n_chunks, *shape), dtype=dtype)
+    if exact and chunk_size is None and size > STOP_CHUNK:
+        n_chunks, size = chunks.plan(n_trials, STOP_CHUNK)
+    # Integer rows are summed batch by batch (memory stays flat); float rows keep one
+    # row per chunk until the end, so their sum is taken in the same order, and rounds
+    # the same way, as in one call.
+    out = None if exact else np.zeros((n_chunks, *shape), dtype=dtype)
+    total = np.zeros(shape, dtype=dtype)
     announce_compile(kernel)
+    started(n_trials)
     with thread_count(threads):
-        kernel(seed, n_trials, size, *params, out)
-    return out.sum(axis=0)
+        for first, stop in batches(n_chunks, numba.get_num_threads(),
+                                   max(1, FIRST_TRIALS // size)):
+            rows = np.zeros((stop - first, *shape), dtype=dtype) if exact else out[first:stop]
+            kernel(seed, n_trials, size, first, *params, rows)
+            if exact:
+                total += rows.sum(axis=0)
+            advanced(min(stop * size, n_trials) - min(first * size, n_trials))
+    return total if exact else out.sum(axis=0)
+
+
+def batches(n_chunks: int, threads: int, first_size: int = 1,
+            clock: Callable[[], float] = time.perf_counter) -> Iterator[tuple[int, int]]:
+    """Yield ``(first, stop)`` chunk ranges covering ``range(n_chunks)``, in order.
+
+    The first batch is ``first_size`` chunks, in whole rounds of ``threads``
+    (one chunk per thread at least). Each later one is sized from the time
+    the previous one took (which, for the first, includes any compile) so
+    that it lasts about :data:`BATCH_SECONDS`, in whole rounds, at most
+    :data:`GROWTH` times the previous one; a remainder under half a batch
+    joins the batch before it. Few batches keep the cost small:
+    each call wakes the kernel's threads, which takes milliseconds on a busy
+    machine. Only the batching, never a result, depends on the timing. The
+    caller runs each range before asking for the next.
+
+    Parameters
+    ----------
+    n_chunks : int
+        Chunks of the plan (:func:`sim.kernels.chunks.plan`).
+    threads : int
+        Threads the kernel runs on (``>= 1``).
+    first_size : int
+        Chunks wanted in the first batch.
+    clock : callable
+        Seconds as a float (tests pass a fake one).
+    """
+    threads = max(1, threads)
+    first, size = 0, threads * max(1, -(-first_size // threads))
+    while first < n_chunks:
+        stop = first + size
+        if n_chunks - stop < size // 2:  # a short remainder joins this batch: one call fewer
+            stop = n_chunks
+        start = clock()
+        yield first, stop
+        per_round = (clock() - start) * threads / (stop - first)
+        rounds = int(BATCH_SECONDS / per_round) if per_round > 0 else GROWTH * size
+        size = max(threads, min(GROWTH * size, rounds * threads))
+        first = stop

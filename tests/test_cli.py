@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import click
 import pytest
 from click.testing import CliRunner
 
-from sim.cli import main
+from sim.cli import COMMANDS, main
 from sim.paths import bundled_ruleset
 
 RUNNER = CliRunner()
@@ -21,10 +23,33 @@ def run(*args: str):
 
 
 def _commands(group: click.Group, prefix=()):
-    for name, command in group.commands.items():
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
         yield (*prefix, name), command
         if isinstance(command, click.Group):
             yield from _commands(command, (*prefix, name))
+
+
+def test_every_command_is_listed():
+    assert len(list(_commands(main))) >= 11 + 5 + 4  # commands, prob and compare subcommands
+
+
+def test_command_list_help_is_each_command_s_own():
+    ctx = click.Context(main)
+    for name, (module, short) in COMMANDS.items():
+        command = main.get_command(ctx, name)
+        assert command.callback.__module__ == module
+        assert command.get_short_help_str(limit=10**6) == short, name
+
+
+def test_help_lists_commands_without_importing_them():
+    code = ("import sys; from click.testing import CliRunner; from sim.cli import main; "
+            "out = CliRunner().invoke(main, ['--help']).output; "
+            "assert 'combat    Fight one enemy card' in out, out; "
+            "heavy = {'numba', 'pandas', 'matplotlib', 'sim.cli.combat'} & set(sys.modules); "
+            "assert not heavy, heavy")
+    subprocess.run([sys.executable, "-c", code], check=True)
 
 
 @pytest.mark.parametrize(("path", "command"), list(_commands(main)),

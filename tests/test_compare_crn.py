@@ -65,7 +65,7 @@ def _per_chunk(cases, seed, n, reps):
     """Sums of each block of ``n`` trials: one kernel call, one chunk per replicate."""
     args, _, _ = combat_experiment.combat_inputs(cases, exact=False)
     out = np.zeros((reps, len(cases), paired.N_SUMS, paired.COMBAT_METRICS))
-    paired.paired_combat_kernel(seed, n * reps, n, *args, out)
+    paired.paired_combat_kernel(seed, n * reps, n, 0, *args, out)
     return out
 
 

@@ -277,10 +277,11 @@ def test_no_writable_numba_cache_still_runs(tmp_path):
            "NUMBA_CACHE_LOCATOR_CLASSES": "numba.core.caching.UserProvidedCacheLocator"}
     result = zonesim("--help", cwd=tmp_path, env=env, timeout=60)
     assert result.returncode == 0 and "Traceback" not in result.stderr
-    assert "no writable numba cache folder" in result.stderr
+    assert result.stderr == ""  # --help loads no kernel module (lazy commands), so no warning
     result = zonesim("prob", "pool", "--dice", "2", "--trials", "10", cwd=tmp_path, env=env)
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr
+    assert "no writable numba cache folder" in result.stderr
 
 
 def test_results_under_a_file_is_one_line_and_exit_1(tmp_path, monkeypatch):

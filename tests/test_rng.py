@@ -13,13 +13,14 @@ from tests.conftest import MC_TRIALS, assert_matches_exact
 
 
 @pjit
-def _face_kernel(seed, n_trials, chunk_size, purpose, out):
-    for c in prange(out.shape[0]):
+def _face_kernel(seed, n_trials, chunk_size, first_chunk, purpose, out):
+    for r in prange(out.shape[0]):
+        c = first_chunk + r
         state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
             rng.seed_stream(state, seed, t, purpose)
-            out[c, rng.d6(state) - 1] += 1
-            out[c, 6 + rng.below(state, 5)] += 1
+            out[r, rng.d6(state) - 1] += 1
+            out[r, 6 + rng.below(state, 5)] += 1
 
 
 @jit
@@ -73,12 +74,13 @@ def test_counts_identical_for_any_threads_and_chunking():
 
 
 @pjit
-def _below_kernel(seed, n_trials, chunk_size, n, buckets, out):
-    for c in prange(out.shape[0]):
+def _below_kernel(seed, n_trials, chunk_size, first_chunk, n, buckets, out):
+    for r in prange(out.shape[0]):
+        c = first_chunk + r
         state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
             rng.seed_stream(state, seed, t, rng.DECK)
-            out[c, rng.below(state, n) % buckets] += 1
+            out[r, rng.below(state, n) % buckets] += 1
 
 
 @pytest.mark.parametrize(("n", "buckets"), [(3, 3), (7, 7), (1000, 10), (2**33 + 2, 2)])

@@ -2,28 +2,95 @@
 
 Each command lives in its own module and only parses options, calls the
 library and formats what it returns; it does no arithmetic of its own.
+
+The commands are loaded lazily: a command's module (and with it numpy,
+numba, pandas or matplotlib) is imported only when that command runs or shows
+its help, so ``zonesim --help`` and every command start without paying for the
+others (issue 13).
 """
 
 from __future__ import annotations
 
+import importlib
+import sys
+
 import click
 
 from sim import __version__
-from sim.cli.anomaly import anomaly
-from sim.cli.campaign import campaign
-from sim.cli.combat import combat
-from sim.cli.compare import compare
-from sim.cli.event import event
-from sim.cli.prob import prob
-from sim.cli.report import report
-from sim.cli.skirmish import skirmish
-from sim.cli.sweep import sweep
-from sim.cli.tune import tune
-from sim.cli.validate import validate
 from sim.report import staging
 
+COMMANDS: dict[str, tuple[str, str]] = {
+    "anomaly": ("sim.cli.anomaly",
+                "Meet one anomaly card (or every card) many times: outcome probabilities."),
+    "campaign": ("sim.cli.campaign",
+                 "Play whole games of a scenario: P(reach the Sarcophagus), survival, days."),
+    "combat": ("sim.cli.combat",
+               "Fight one enemy card (or every card) many times: outcome probabilities."),
+    "compare": ("sim.cli.compare",
+                "Compare variants (loadouts, cards, card edits) on common random numbers."),
+    "event": ("sim.cli.event",
+              "Draw one event card (or every card) many times: outcome probabilities."),
+    "prob": ("sim.cli.prob",
+             "Exact probability, Monte Carlo estimate and 95 % interval of one dice primitive."),
+    "report": ("sim.cli.report",
+               "Run the standard battery on a scenario and write a report folder."),
+    "skirmish": ("sim.cli.skirmish", "Play a firefight scenario many times (S-07..S-43): wins, "
+                                     "breaks, casualties, rounds."),
+    "sweep": ("sim.cli.sweep",
+              "Vary card values over a grid and run an experiment at every point."),
+    "tune": ("sim.cli.tune", "Search one card value so that a metric meets a target."),
+    "validate": ("sim.cli.validate", "Check a ruleset folder (default: the bundled base set)."),
+}
+"""Command name -> (module defining a command of that name, its one-line help).
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+The one-line help is the first line of the command's docstring, kept here so
+that listing the commands imports none of them; ``tests/test_cli.py`` checks
+that both agree."""
+
+INTERRUPTED = 130
+"""Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
+
+
+class LazyGroup(click.Group):
+    """The root group: lists :data:`COMMANDS` and imports a command's module on first use.
+
+    Ctrl-C anywhere in a command ends it with one line on stderr and exit
+    status :data:`INTERRUPTED`: kernels run in short batches
+    (:mod:`sim.runner`), so the interrupt arrives within about a second, and
+    results folders are written all or nothing, so none is left behind.
+    """
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command name, sorted."""
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """Import and return the command ``cmd_name`` (None if there is none)."""
+        if cmd_name not in COMMANDS:
+            return None
+        module = importlib.import_module(COMMANDS[cmd_name][0])
+        return getattr(module, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list of ``--help``, from :data:`COMMANDS` without importing any."""
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = [(name, click.Command(name, help=COMMANDS[name][1]).get_short_help_str(limit))
+                for name in names]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def invoke(self, ctx: click.Context):
+        """Run the command; Ctrl-C becomes one line and exit status 130, no traceback."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("zonesim: interrupted; nothing was written", err=True)
+            sys.exit(INTERRUPTED)
+
+
+@click.group(cls=LazyGroup,
+             context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="zonesim")
 def main() -> None:
     """zonesim: Monte Carlo balance simulator for the Zone board game.
@@ -38,16 +105,3 @@ def main() -> None:
       zonesim prob armor --wounds 3 --resist 3 --durability 4 --tokens 3
     """
     staging.clean_stale(staging.RESULTS_DIR)  # folders of runs killed before they could clean
-
-
-main.add_command(validate)
-main.add_command(prob)
-main.add_command(skirmish)
-main.add_command(combat)
-main.add_command(campaign)
-main.add_command(anomaly)
-main.add_command(event)
-main.add_command(compare)
-main.add_command(tune)
-main.add_command(sweep)
-main.add_command(report)

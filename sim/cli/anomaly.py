@@ -46,6 +46,7 @@ def state_options(func: Callable) -> Callable:
 @common.rules_option
 @common.format_option
 @common.threads_option
+@common.quiet_option
 def anomaly(stalker, anomaly_name, armor, items, enter, health, willpower, radiation, tokens,
             trials, seed, rules_dir, fmt, threads):
     """Meet one anomaly card (or every card) many times: outcome probabilities.
@@ -69,9 +70,11 @@ def anomaly(stalker, anomaly_name, armor, items, enter, health, willpower, radia
     rs = common.load_rules_or_exit(rules_dir)
     state = library.StartState(health=health, willpower=willpower, radiation=radiation,
                                tokens=tokens)
-    result = anomaly_experiment.anomaly_table(
-        rs, stalker, anomaly_experiment.anomaly_names(rs, anomaly_name), armor, items,
-        enter=enter, state=state, trials=trials, seed=seed, threads=threads)
+    names = anomaly_experiment.anomaly_names(rs, anomaly_name)
+    common.bar().expect(len(names) * trials)
+    result = anomaly_experiment.anomaly_table(rs, stalker, names, armor, items, enter=enter,
+                                              state=state, trials=trials, seed=seed,
+                                              threads=threads)
     title = (f"anomaly: {stalker} vs {anomaly_name}; armour {armor or 'none'}; "
              f"{'enter' if enter else 'go around if noticed'}; {trials} trials, seed {seed}; "
              "cells: estimate ±95% half-width (exact)")

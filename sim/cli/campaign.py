@@ -36,6 +36,7 @@ def _summary(data: dict) -> pd.DataFrame:
 @common.seed_option
 @common.format_option
 @common.threads_option
+@common.quiet_option
 def campaign(scenario, trials, seed, fmt, threads):
     """Play whole games of a scenario: P(reach the Sarcophagus), survival, days.
 

@@ -19,6 +19,7 @@ from sim.experiments import combat as combat_experiment
 @common.rules_option
 @common.format_option
 @common.threads_option
+@common.quiet_option
 def combat(stalker, enemy, armor, weapons, items, sneak, flee_at, heal_at, trials, seed,
            rules_dir, fmt, threads):
     """Fight one enemy card (or every card) many times: outcome probabilities.
@@ -35,9 +36,10 @@ def combat(stalker, enemy, armor, weapons, items, sneak, flee_at, heal_at, trial
     """
     rs = common.load_rules_or_exit(rules_dir)
     policy = library.CombatPolicy(sneak=sneak, flee_at=flee_at, heal_at=heal_at)
-    result = combat_experiment.combat_table(
-        rs, stalker, combat_experiment.deck_names(rs, enemy), armor, weapons, items, policy,
-        trials=trials, seed=seed, threads=threads)
+    names = combat_experiment.deck_names(rs, enemy)
+    common.bar().expect(len(names) * trials)
+    result = combat_experiment.combat_table(rs, stalker, names, armor, weapons, items, policy,
+                                            trials=trials, seed=seed, threads=threads)
     title = (f"combat: {stalker} vs {enemy}; armour {armor or 'none'}; {trials} trials, "
              f"seed {seed}; cells: estimate ±95% half-width (exact, Markov chain)")
     common.emit_frame(result.to_frame(), fmt, result.to_dict(), title, result.to_table())

@@ -13,6 +13,8 @@ from typing import NoReturn
 import click
 import pandas as pd
 
+from sim import runner
+from sim.cli import progress
 from sim.encounter.combat import SNEAK_POLICIES
 from sim.errors import InputError
 from sim.paths import resolve_ruleset
@@ -36,9 +38,18 @@ class Command(click.Command):
     """
 
     def invoke(self, ctx: click.Context):
-        """Run the command, turning library input errors into messages."""
+        """Run the command, turning library input errors into messages.
+
+        Its kernel runs report to the command's progress :func:`bar`, which
+        is erased before anything else (an error, Ctrl-C) is printed.
+        """
+        shown = bar(ctx)
         try:
-            return super().invoke(ctx)
+            try:
+                with runner.reporting(shown if shown.enabled else None):
+                    return super().invoke(ctx)
+            finally:
+                shown.close()
         except RulesetError as error:
             exit_with_problems(error)
         except InputError as error:
@@ -52,6 +63,33 @@ class Group(click.Group):
     """A zonesim command group whose subcommands are :class:`Command`."""
 
     command_class = Command
+
+
+_QUIET = "zonesim.quiet"
+_BAR = "zonesim.bar"
+
+
+def quiet_option(func: Callable) -> Callable:
+    """``--quiet``: no progress bar or progress lines on stderr."""
+    def remember(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+        if value:
+            ctx.meta[_QUIET] = True
+
+    return click.option("--quiet", "-q", is_flag=True, expose_value=False, callback=remember,
+                        help="Show no progress on stderr (bar, time left, section lines).")(func)
+
+
+def bar(ctx: click.Context | None = None) -> progress.Bar:
+    """The progress bar of the running command (created on first use).
+
+    It shows only when stderr is a terminal and ``--quiet`` was not given, so
+    piped output and logs stay clean.
+    """
+    ctx = ctx or click.get_current_context()
+    if _BAR not in ctx.meta:
+        label = " ".join(ctx.command_path.split()[1:]) or ctx.info_name or "zonesim"
+        ctx.meta[_BAR] = progress.Bar(label, not ctx.meta.get(_QUIET) and sys.stderr.isatty())
+    return ctx.meta[_BAR]
 
 
 def small_int(low: int = 0) -> click.IntRange:

@@ -48,7 +48,7 @@ def variant_options(func: Callable) -> Callable:
 def common_options(func: Callable) -> Callable:
     """The options every results command has."""
     for option in reversed((common.trials_option(), common.seed_option, common.rules_option,
-                            common.format_option, common.threads_option)):
+                            common.format_option, common.threads_option, common.quiet_option)):
         func = option(func)
     return func
 
@@ -209,6 +209,7 @@ def compare_event(stalker, event_name, armor, items, health, willpower, radiatio
               help="Ruleset folder to use instead of the scenario's.")
 @common.format_option
 @common.threads_option
+@common.quiet_option
 def compare_campaign(scenario, variants, baseline, metrics, target_texts, targets_file, trials,
                      seed, rules_dir, fmt, threads):
     """Compare whole campaigns of a scenario under variants of loadout, policy or cards.

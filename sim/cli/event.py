@@ -24,6 +24,7 @@ from sim.experiments import event as event_experiment
 @common.rules_option
 @common.format_option
 @common.threads_option
+@common.quiet_option
 def event(stalker, event_name, armor, items, health, willpower, radiation, tokens, trials, seed,
           rules_dir, fmt, threads):
     """Draw one event card (or every card) many times: outcome probabilities.
@@ -45,9 +46,10 @@ def event(stalker, event_name, armor, items, health, willpower, radiation, token
     rs = common.load_rules_or_exit(rules_dir)
     state = library.StartState(health=health, willpower=willpower, radiation=radiation,
                                tokens=tokens)
-    result = event_experiment.event_table(
-        rs, stalker, event_experiment.event_names(rs, event_name), armor, items, state=state,
-        trials=trials, seed=seed, threads=threads)
+    names = event_experiment.event_names(rs, event_name)
+    common.bar().expect(len(names) * trials)
+    result = event_experiment.event_table(rs, stalker, names, armor, items, state=state,
+                                          trials=trials, seed=seed, threads=threads)
     best = result.rows[0]["item"]
     title = (f"event: {stalker} vs {event_name}; armour {armor or 'none'}; item {best or 'none'}; "
              f"{trials} trials, seed {seed}; cells: estimate ±95% half-width (exact)")

@@ -15,7 +15,7 @@ INT = common.small_int(-common.MAX_SMALL)
 
 def _common(func: Callable) -> Callable:
     for option in (common.trials_option(), common.seed_option, common.rules_option,
-                   common.format_option, common.threads_option):
+                   common.format_option, common.threads_option, common.quiet_option):
         func = option(func)
     return func
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
@@ -21,6 +20,7 @@ from sim.report import build
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Results folder to create (default: results/<scenario>-<timestamp>/).")
 @common.format_option
+@common.quiet_option
 def report(scenario, trials, campaign_trials, seed, out, fmt):
     """Run the standard battery on a scenario and write a report folder.
 
@@ -41,8 +41,8 @@ def report(scenario, trials, campaign_trials, seed, out, fmt):
       zonesim report
       zonesim report configs/scenarios/base.toml --seed 7 --campaign-trials 50000 --format json
     """
-    progress = (lambda line: click.echo(f"zonesim report: {line}", err=True)) \
-        if sys.stderr.isatty() else None
+    bar = common.bar()
+    progress = (lambda line: bar.note(f"zonesim report: {line}")) if bar.enabled else None
     try:
         with common.writing_results():
             result = build.run_report(scenario, trials=trials, campaign_trials=campaign_trials,

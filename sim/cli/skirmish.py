@@ -20,6 +20,7 @@ DEFAULT_TRIALS = 200_000
 @common.trials_option(DEFAULT_TRIALS)
 @common.seed_option
 @common.threads_option
+@common.quiet_option
 @common.format_option
 def skirmish(scenario: Path | None, trials: int, seed: int, threads: int | None,
              fmt: str) -> None:

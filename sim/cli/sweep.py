@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 import click
 import pandas as pd
 
+from sim import runner
 from sim.cli import common
 from sim.experiments import registry
 from sim.experiments.tables import compact
@@ -32,10 +32,6 @@ def _params(experiment, stalker, enemy, anomaly, event, armor, weapons, items, s
     else:
         params.update(event=event, items=list(items))
     return params
-
-
-def _progress(done: int, total: int) -> None:
-    click.echo(f"zonesim sweep: point {done}/{total}", err=True)
 
 
 @click.command(cls=common.Command)
@@ -74,6 +70,7 @@ def _progress(done: int, total: int) -> None:
 @common.rules_option
 @common.format_option
 @common.threads_option
+@common.quiet_option
 def sweep(varies, experiment, stalker, enemy, anomaly_name, event_name, armor, weapons, items,
           sneak, flee_at, heal_at, enter, scenario, metric, out, workers, scheduler, trials,
           seed, rules_dir, fmt, threads):
@@ -117,9 +114,11 @@ def sweep(varies, experiment, stalker, enemy, anomaly_name, event_name, armor, w
         except FileExistsError as error:
             raise click.ClickException(str(error)) from None
         probe(folder)
-        result = run_sweep(rs, varies, experiment, params, trials=trials, seed=seed,
-                           workers=workers, scheduler=scheduler, threads=threads,
-                           progress=_progress if sys.stderr.isatty() else None)
+        bar = common.bar()
+        with runner.reporting(None):  # one bar over the grid's points, not one per point
+            result = run_sweep(rs, varies, experiment, params, trials=trials, seed=seed,
+                               workers=workers, scheduler=scheduler, threads=threads,
+                               progress=bar.points if bar.enabled else None)
         if metric not in result.metrics:
             raise click.BadParameter(f"{metric!r} is not a metric of this sweep "
                                      f"(known: {', '.join(result.metrics)})",

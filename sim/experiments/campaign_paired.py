@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim import runner
 from sim.campaign.compile import CampaignArrays, CampaignInputError, compile_campaign
 from sim.experiments.base import Case, CompareInputError, Experiment, Metric, PairedSums
 from sim.experiments.campaign import FRAME_METRICS, run_campaign, simulate_trials
@@ -225,11 +226,13 @@ def paired_block_sums(arrays: Sequence[CampaignArrays], *, trials: int, seed: in
     totals = np.zeros((n_var, 4, n_met), dtype=object)
     totals[...] = 0
     buffer = np.empty((min(block, trials), K.G_SIZE), dtype=np.int64)
+    runner.started(trials * n_var)
     for first in range(0, trials, block):
         n = min(block, trials - first)
         base = None
         for v, compiled in enumerate(arrays):
             x = trial_metrics(simulate_trials(compiled, seed, first, n, threads, out=buffer))
+            runner.advanced(n)
             s, s2 = _sums(x)
             totals[v, 0] += s
             totals[v, 1] += s2

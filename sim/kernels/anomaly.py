@@ -180,7 +180,7 @@ def encounter(state, deck_state, params, deck, scratch, result):
 
 
 @pjit
-def anomaly_kernel(seed, n_trials, chunk_size, params, deck, out):
+def anomaly_kernel(seed, n_trials, chunk_size, first_chunk, params, deck, out):
     """Run ``n_trials`` encounters; ``out`` has shape (n_chunks, WIDTH).
 
     Parameters
@@ -194,12 +194,13 @@ def anomaly_kernel(seed, n_trials, chunk_size, params, deck, out):
     """
     durability = params[S.A_DURABILITY]
     start_tokens = params[S.A_TOKENS]
-    for c in prange(out.shape[0]):
+    for r in prange(out.shape[0]):
+        c = first_chunk + r
         state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         deck_state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         scratch = np.zeros(deck.shape[0], dtype=np.int64)
         result = np.zeros(8, dtype=np.int64)
-        row = out[c]
+        row = out[r]
         for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
             rng.seed_stream(state, seed, t, rng.DICE)
             rng.seed_stream(deck_state, seed, t, rng.DECK)

@@ -1063,8 +1063,9 @@ def play_games(seed, first, n_games, tables, out, row0):
 
 
 @pjit
-def campaign_kernel(seed, n_trials, chunk_size, tables, out):
-    """Run ``n_trials`` games; ``out`` has shape (n_chunks, HIST + N_ENDS * (max_days + 1)).
+def campaign_kernel(seed, n_trials, chunk_size, first_chunk, tables, out):
+    """Run chunks ``first_chunk ..`` of ``n_trials`` games; ``out`` has shape
+    (n_chunks, HIST + N_ENDS * (max_days + 1)), row ``r`` for chunk ``first_chunk + r``.
 
     ``tables`` is the compiled scenario (:class:`CampaignTables`). Games are
     played by :func:`play_games` in runs of ``GAME_RUN`` into a small buffer,
@@ -1072,9 +1073,10 @@ def campaign_kernel(seed, n_trials, chunk_size, tables, out):
     additions does not matter).
     """
     max_days = tables.cp[C_MAX_DAYS]
-    for c in prange(out.shape[0]):
+    for r in prange(out.shape[0]):
+        c = first_chunk + r
         games = np.zeros((GAME_RUN, G_SIZE), dtype=np.int64)
-        row = out[c]
+        row = out[r]
         stop = min((c + 1) * chunk_size, n_trials)
         for lo in range(c * chunk_size, stop, GAME_RUN):
             n = min(GAME_RUN, stop - lo)

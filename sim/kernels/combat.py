@@ -124,15 +124,17 @@ def fight(state, params, stimulants, uses0, uses, bonus, spend, result):
 
 
 @pjit
-def combat_kernel(seed, n_trials, chunk_size, params, stimulants, uses0, bonus, spend, out):
+def combat_kernel(seed, n_trials, chunk_size, first_chunk, params, stimulants, uses0, bonus,
+                  spend, out):
     """Run ``n_trials`` fights; ``out`` has shape (n_chunks, width(durability))."""
     durability = params[S.P_DURABILITY]
     start_tokens = params[S.P_TOKENS]
-    for c in prange(out.shape[0]):
+    for r in prange(out.shape[0]):
+        c = first_chunk + r
         state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         uses = np.zeros(uses0.shape[0], dtype=np.int64)
         result = np.zeros(RESULT_SIZE, dtype=np.int64)
-        row = out[c]
+        row = out[r]
         for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
             rng.seed_stream(state, seed, t, rng.DICE)
             fight(state, params, stimulants, uses0, uses, bonus, spend, result)

@@ -151,58 +151,62 @@ def reaction_passes(state, skill, n_dice, cap):
 
 
 @pjit
-def pool_kernel(seed, n_trials, chunk_size, n_dice, success_on, out):
+def pool_kernel(seed, n_trials, chunk_size, first_chunk, n_dice, success_on, out):
     """Histogram of pool successes; ``out`` has shape (n_chunks, n_dice + 1)."""
-    for c in prange(out.shape[0]):
+    for r in prange(out.shape[0]):
+        c = first_chunk + r
         state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         start = c * chunk_size
         stop = min(start + chunk_size, n_trials)
         for t in range(start, stop):
             rng.seed_stream(state, seed, t, rng.DICE)
-            out[c, pool_successes(state, n_dice, success_on)] += 1
+            out[r, pool_successes(state, n_dice, success_on)] += 1
 
 
 @pjit
-def armor_kernel(seed, n_trials, chunk_size, wounds, resist, durability, tokens, out):
+def armor_kernel(seed, n_trials, chunk_size, first_chunk, wounds, resist, durability, tokens, out):
     """Histogram of wounds through (0..W) plus destruction count in column W + 1."""
-    for c in prange(out.shape[0]):
+    for r in prange(out.shape[0]):
+        c = first_chunk + r
         state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         start = c * chunk_size
         stop = min(start + chunk_size, n_trials)
         for t in range(start, stop):
             rng.seed_stream(state, seed, t, rng.DICE)
             through, after = armor_absorb(state, wounds, resist, durability, tokens)
-            out[c, through] += 1
+            out[r, through] += 1
             if after >= durability and tokens < durability and resist > 0:
-                out[c, wounds + 1] += 1
+                out[r, wounds + 1] += 1
 
 
 @pjit
-def threshold_kernel(seed, n_trials, chunk_size, target, automatic, out):
+def threshold_kernel(seed, n_trials, chunk_size, first_chunk, target, automatic, out):
     """Count of d6 >= ``target`` passes (event avoidance, escape); ``out`` (n_chunks, 1).
 
     ``automatic`` (the Torsion scanner, Z-09) passes without a roll.
     """
-    for c in prange(out.shape[0]):
+    for r in prange(out.shape[0]):
+        c = first_chunk + r
         state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         start = c * chunk_size
         stop = min(start + chunk_size, n_trials)
         for t in range(start, stop):
             if automatic:
-                out[c, 0] += 1
+                out[r, 0] += 1
                 continue
             rng.seed_stream(state, seed, t, rng.DICE)
             if d6_at_least(state, target):
-                out[c, 0] += 1
+                out[r, 0] += 1
 
 
 @pjit
-def reaction_kernel(seed, n_trials, chunk_size, skill, n_dice, cap, out):
+def reaction_kernel(seed, n_trials, chunk_size, first_chunk, skill, n_dice, cap, out):
     """Histogram of reaction-test results 0..cap; ``out`` (n_chunks, cap + 1)."""
-    for c in prange(out.shape[0]):
+    for r in prange(out.shape[0]):
+        c = first_chunk + r
         state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         start = c * chunk_size
         stop = min(start + chunk_size, n_trials)
         for t in range(start, stop):
             rng.seed_stream(state, seed, t, rng.DICE)
-            out[c, reaction_passes(state, skill, n_dice, cap)] += 1
+            out[r, reaction_passes(state, skill, n_dice, cap)] += 1

@@ -114,7 +114,7 @@ def resolve_event(state, params, result):
 
 
 @pjit
-def event_kernel(seed, n_trials, chunk_size, params, out):
+def event_kernel(seed, n_trials, chunk_size, first_chunk, params, out):
     """Run ``n_trials`` draws of one event; ``out`` has shape (n_chunks, WIDTH).
 
     Parameters
@@ -125,10 +125,11 @@ def event_kernel(seed, n_trials, chunk_size, params, out):
         Per-chunk counts (columns: the module constants).
     """
     target = params[S.E_TARGET]
-    for c in prange(out.shape[0]):
+    for r in prange(out.shape[0]):
+        c = first_chunk + r
         state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         result = np.zeros(RESULT_SIZE, dtype=np.int64)
-        row = out[c]
+        row = out[r]
         for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
             rng.seed_stream(state, seed, t, rng.DICE)
             resolve_event(state, params, result)

@@ -6,12 +6,13 @@ is re-seeded before each (variant, card), so all of them see the same dice
 and the same deck draws. The per-trial metric of a variant is the weighted
 sum over cards ``x[v, m] = sum_k weights[v, k] * metric_m(v, k)`` (a single
 card has weight 1; a deck table uses ``count / total count``, so ``x`` is the
-deck average of that trial). The kernels then accumulate, per chunk::
+deck average of that trial). The kernels then accumulate, per chunk ``c``
+(row ``r = c - first_chunk`` of ``out``)::
 
-    out[c, v, SUM, m]     += x[v, m]
-    out[c, v, SUM_SQ, m]  += x[v, m] ** 2
-    out[c, v, DIFF, m]    += x[v, m] - x[0, m]          (zero for v = 0)
-    out[c, v, DIFF_SQ, m] += (x[v, m] - x[0, m]) ** 2
+    out[r, v, SUM, m]     += x[v, m]
+    out[r, v, SUM_SQ, m]  += x[v, m] ** 2
+    out[r, v, DIFF, m]    += x[v, m] - x[0, m]          (zero for v = 0)
+    out[r, v, DIFF_SQ, m] += (x[v, m] - x[0, m]) ** 2
 
 so a mean and the paired difference to variant 0 both come with an interval,
 and memory stays ``n_chunks * V * 4 * M`` whatever the number of trials. The
@@ -92,8 +93,8 @@ def accumulate(row, x):
 
 
 @pjit
-def paired_combat_kernel(seed, n_trials, chunk_size, params, n_stims, stimulants, uses0,
-                         bonus, spend, weights, out):
+def paired_combat_kernel(seed, n_trials, chunk_size, first_chunk, params, n_stims, stimulants,
+                         uses0, bonus, spend, weights, out):
     """Run ``n_trials`` fights of V variants x K cards on common random numbers.
 
     Parameters
@@ -115,12 +116,13 @@ def paired_combat_kernel(seed, n_trials, chunk_size, params, n_stims, stimulants
     """
     n_var = params.shape[0]
     n_cards = params.shape[1]
-    for c in prange(out.shape[0]):
+    for r in prange(out.shape[0]):
+        c = first_chunk + r
         state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         uses = np.zeros(uses0.shape[2], dtype=np.int64)
         result = np.zeros(FIGHT_RESULT, dtype=np.int64)
         x = np.zeros((n_var, out.shape[3]), dtype=np.float64)
-        row = out[c]
+        row = out[r]
         for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
             x[:, :] = 0.0
             for v in range(n_var):
@@ -144,7 +146,7 @@ def paired_combat_kernel(seed, n_trials, chunk_size, params, n_stims, stimulants
 
 
 @pjit
-def paired_anomaly_kernel(seed, n_trials, chunk_size, params, deck, weights, out):
+def paired_anomaly_kernel(seed, n_trials, chunk_size, first_chunk, params, deck, weights, out):
     """Run ``n_trials`` anomaly encounters of V variants x K cards on common random numbers.
 
     Parameters
@@ -160,13 +162,14 @@ def paired_anomaly_kernel(seed, n_trials, chunk_size, params, deck, weights, out
     """
     n_var = params.shape[0]
     n_cards = params.shape[1]
-    for c in prange(out.shape[0]):
+    for r in prange(out.shape[0]):
+        c = first_chunk + r
         state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         deck_state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         scratch = np.zeros(deck.shape[2], dtype=np.int64)
         result = np.zeros(8, dtype=np.int64)
         x = np.zeros((n_var, out.shape[3]), dtype=np.float64)
-        row = out[c]
+        row = out[r]
         for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
             x[:, :] = 0.0
             for v in range(n_var):
@@ -192,7 +195,7 @@ def paired_anomaly_kernel(seed, n_trials, chunk_size, params, deck, weights, out
 
 
 @pjit
-def paired_event_kernel(seed, n_trials, chunk_size, params, weights, out):
+def paired_event_kernel(seed, n_trials, chunk_size, first_chunk, params, weights, out):
     """Run ``n_trials`` event draws of V variants x K cards on common random numbers.
 
     Parameters
@@ -206,11 +209,12 @@ def paired_event_kernel(seed, n_trials, chunk_size, params, weights, out):
     """
     n_var = params.shape[0]
     n_cards = params.shape[1]
-    for c in prange(out.shape[0]):
+    for r in prange(out.shape[0]):
+        c = first_chunk + r
         state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         result = np.zeros(_event.RESULT_SIZE, dtype=np.int64)
         x = np.zeros((n_var, out.shape[3]), dtype=np.float64)
-        row = out[c]
+        row = out[r]
         for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
             x[:, :] = 0.0
             for v in range(n_var):

@@ -210,7 +210,7 @@ def volley_hits(state, buf, n_dice, skill, alloc, levels, need, hits):
 
 
 @pjit
-def volley_kernel(seed, n_trials, chunk_size, skill, alloc, levels, need, out):
+def volley_kernel(seed, n_trials, chunk_size, first_chunk, skill, alloc, levels, need, out):
     """Joint histogram of hits per target of one volley; ``out`` (n_chunks, prod(alloc + 1)).
 
     The bin of hits ``(h_0, ..., h_{m-1})`` is the mixed-radix number with
@@ -219,7 +219,8 @@ def volley_kernel(seed, n_trials, chunk_size, skill, alloc, levels, need, out):
     n_dice = 0
     for j in range(alloc.shape[0]):
         n_dice += alloc[j]
-    for c in prange(out.shape[0]):
+    for r in prange(out.shape[0]):
+        c = first_chunk + r
         state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         buf = np.zeros(max(n_dice, 1), dtype=np.int64)
         hits = np.zeros(alloc.shape[0], dtype=np.int64)
@@ -229,11 +230,12 @@ def volley_kernel(seed, n_trials, chunk_size, skill, alloc, levels, need, out):
             b = 0
             for j in range(alloc.shape[0]):
                 b = b * (alloc[j] + 1) + hits[j]
-            out[c, b] += 1
+            out[r, b] += 1
 
 
 @pjit
-def group_reaction_kernel(seed, n_trials, chunk_size, skills, covering, extra, cap, out):
+def group_reaction_kernel(seed, n_trials, chunk_size, first_chunk, skills, covering, extra, cap,
+                          out):
     """Joint histogram of dice passed by each member of a group on shared dice (S-10, S-11).
 
     The group rolls 2d6, plus ``extra`` dice if any member is Covering (S-15);
@@ -245,7 +247,8 @@ def group_reaction_kernel(seed, n_trials, chunk_size, skills, covering, extra, c
     for i in range(covering.shape[0]):
         if covering[i] != 0:
             n = 2 + extra
-    for c in prange(out.shape[0]):
+    for r in prange(out.shape[0]):
+        c = first_chunk + r
         state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         buf = np.zeros(n, dtype=np.int64)
         for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
@@ -254,7 +257,7 @@ def group_reaction_kernel(seed, n_trials, chunk_size, skills, covering, extra, c
             b = 0
             for i in range(skills.shape[0]):
                 b = b * (cap + 1) + passes(buf, n if covering[i] != 0 else 2, skills[i], cap)
-            out[c, b] += 1
+            out[r, b] += 1
 
 
 # --- firefight --------------------------------------------------------------------------
@@ -983,8 +986,8 @@ def _static_state(fig, grp, need, params):
 
 
 @pjit
-def firefight_kernel(seed, n_trials, chunk_size, fig, grp, distance0, need, damage, params,
-                     out):
+def firefight_kernel(seed, n_trials, chunk_size, first_chunk, fig, grp, distance0, need, damage,
+                     params, out):
     """Play ``n_trials`` firefights; ``out`` (n_chunks, width) of :func:`row_layout` counts.
 
     Per chunk only one row of counts is kept, so memory does not grow with the
@@ -997,12 +1000,13 @@ def firefight_kernel(seed, n_trials, chunk_size, fig, grp, distance0, need, dama
     for face in range(1, 7):
         if damage[face] == DMG_OUT:
             dmg_out |= 1 << face
-    for c in prange(out.shape[0]):
+    for r in prange(out.shape[0]):
+        c = first_chunk + r
         st = _static_state(fig, grp, need, params)
         dice = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         pol = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         buf = np.zeros(8, dtype=np.int64)
-        row = out[c]
+        row = out[r]
         vid = 0
         for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
             rng.seed_stream(dice, seed, t, rng.DICE)

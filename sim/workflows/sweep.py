@@ -37,6 +37,7 @@ import itertools
 import math
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -372,8 +373,12 @@ def _exit_with_parent(parent: int) -> None:
 
     A parent killed outright (SIGKILL) cannot stop its workers, and a worker in
     the middle of a long point would run on as an orphan; a daemon thread
-    notices the new parent id and ends the worker.
+    notices the new parent id and ends the worker. Ctrl-C reaches every
+    process of the terminal's group; a worker ignores it and leaves the
+    stopping to the parent, which ends its workers and prints the one line.
     """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(0.5)
