@@ -136,7 +136,12 @@ def startup_table(sides: dict[str, str], repeat: int) -> None:
             rows["import sim.cli"][side].append(import_seconds(python, env))
             for name, args in COMMANDS.items():
                 rows[name][side].append(wall([zonesim(python), *args], env))
-    speeds = {side: kernel_speed(python) for side, python in sides.items()}
+    speeds: dict[str, tuple] = {}
+    for _ in range(2):  # the checkouts take turns; each keeps its faster round
+        for side, python in sides.items():
+            rates, load = kernel_speed(python)
+            if side not in speeds or rates[0] > speeds[side][0][0]:
+                speeds[side] = (rates, load)
     print(f"{'wall time, cached kernels (s)':55} {'target':>7}  "
           + "  ".join(f"{side + ' (load)':>16}" for side in sides) + "  met")
     for name, samples in rows.items():
