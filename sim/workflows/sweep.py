@@ -342,17 +342,36 @@ def run_sweep(rules: str | Path | Ruleset | None, varies: Sequence[Vary | str],
     tasks = [_Task(i, str(base.path), base.digest(), edits, func, dict(params), trials, seed,
                    threads) for i, edits in enumerate(points)]
     start = time.perf_counter()
-    if scheduler is not None:
-        outputs, backend = _run_dask(tasks, scheduler, progress)
-    elif workers > 1 and len(tasks) > 1:
-        outputs, backend = _run_pool(tasks, workers, progress), f"processes:{workers}"
-    else:
-        outputs, backend = [], "serial"
-        for task in tasks:
-            outputs.append(_run_point(task, base))
-            if progress is not None:
-                progress(len(outputs), len(tasks))
+    outputs, backend = _execute(tasks, base, workers, scheduler, progress)
     wall = time.perf_counter() - start
+    table, meta = _tidy(outputs, points, values)
+    return SweepResult(frame=table, experiment=name, params=dict(params), varies=axes,
+                       trials=trials, seed=seed, base_digest=base.digest(),
+                       rules_path=str(base.path), points=tuple(meta), backend=backend,
+                       wall_s=wall, metrics=tuple(metric_names(table)))
+
+
+def _execute(tasks: list[_Task], base: Ruleset, workers: int, scheduler: Any,
+             progress: Callable[[int, int], None] | None) -> tuple[list, str]:
+    """Run every grid point here, on a process pool or on a Dask cluster.
+
+    Returns the points' outputs in grid order and the backend's name (for the
+    provenance); the backend never changes a result.
+    """
+    if scheduler is not None:
+        return _run_dask(tasks, scheduler, progress)
+    if workers > 1 and len(tasks) > 1:
+        return _run_pool(tasks, workers, progress), f"processes:{workers}"
+    outputs = []
+    for task in tasks:
+        outputs.append(_run_point(task, base))
+        if progress is not None:
+            progress(len(outputs), len(tasks))
+    return outputs, "serial"
+
+
+def _tidy(outputs: list, points: list, values: list) -> tuple[pd.DataFrame, list[dict]]:
+    """One tidy frame (point, varied values, the experiment's rows) and the points' provenance."""
     frames, meta = [], []
     for (point, frame, digest, seconds), edits, cells in zip(outputs, points, values,
                                                              strict=True):
@@ -361,11 +380,7 @@ def run_sweep(rules: str | Path | Ruleset | None, varies: Sequence[Vary | str],
         frames.append(pd.concat([head, frame], axis=1))
         meta.append({"point": point, "edits": list(edits), "digest": digest,
                      "seconds": round(seconds, 4)})
-    table = pd.concat(frames, ignore_index=True)
-    return SweepResult(frame=table, experiment=name, params=dict(params), varies=axes,
-                       trials=trials, seed=seed, base_digest=base.digest(),
-                       rules_path=str(base.path), points=tuple(meta), backend=backend,
-                       wall_s=wall, metrics=tuple(metric_names(table)))
+    return pd.concat(frames, ignore_index=True), meta
 
 
 def _exit_with_parent(parent: int) -> None:
