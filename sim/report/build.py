@@ -157,16 +157,10 @@ def run_report(scenario: str | Path | Scenario | None = None, *, trials: int = D
                 campaign_available=tables.load_run_campaign() is not None)
             meta["targets"] = {r["target"]: r["verdict"]
                                for r in section.tables["targets"].to_dict(orient="records")}
-            title = f"zonesim report: {sc.name}"
-            shown_summary = page_summary(summary)
-            pages = [verdict.verdict_section(sc, sections), *sections]
-            pngs = {name: f"{name}.png" for name in images}
             meta["wall_s"] = watch.total()
-            (temp / "report.md").write_text(
-                markdown.render(title, meta, pages, shown_summary, pngs), encoding="utf-8")
-            (temp / "report.html").write_text(
-                html.render(title, meta, pages, shown_summary, images), encoding="utf-8")
-            files += ["report.md", "report.html"]
+            files += _write_pages(temp, f"zonesim report: {sc.name}", meta,
+                                  [verdict.verdict_section(sc, sections), *sections],
+                                  page_summary(summary), images)
         meta["timings"] = dict(watch.sections)
         meta["wall_s"] = watch.total()
         meta["files"] = sorted([*files, "metadata.json"])
@@ -174,6 +168,17 @@ def run_report(scenario: str | Path | Scenario | None = None, *, trials: int = D
     for section in sections:
         section.figures = dict.fromkeys(section.figures)  # drop the figures, keep the names
     return Report(staged.path, summary, tuple(sections), meta)
+
+
+def _write_pages(temp: Path, title: str, meta: dict, pages: list, shown_summary: pd.DataFrame,
+                 images: dict[str, bytes]) -> list[str]:
+    """Write report.md (plots as PNG files beside it) and report.html (plots embedded)."""
+    pngs = {name: f"{name}.png" for name in images}
+    (temp / "report.md").write_text(
+        markdown.render(title, meta, pages, shown_summary, pngs), encoding="utf-8")
+    (temp / "report.html").write_text(
+        html.render(title, meta, pages, shown_summary, images), encoding="utf-8")
+    return ["report.md", "report.html"]
 
 
 def _check_targets(sc: Scenario) -> None:
