@@ -26,8 +26,8 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from itertools import combinations
 
+from sim.reference.loadout import best_weapons
 from sim.reference.route import Terrain
 from sim.rules.scenario import Scenario
 
@@ -416,36 +416,16 @@ class Game:
         found (smaller subsets first). The chosen limited weapons spend a use.
         """
         rules = self.c.rules.combat
-        usable = []
-        for j, weapon in enumerate(self.c.weapons):
-            if not self.me.weapons[j] or uses[j] == 0:
-                continue
-            close = melee_enemy and later
-            if weapon.range == "melee":
-                ok = close or (not melee_enemy and rules.melee_weapons_vs_ranged)
-                bonus = weapon.bonus if ok else 0
-            elif close and (weapon.range == "long" or rules.short_range_close_combat == "half"):
-                bonus = weapon.bonus // rules.long_range_divisor
-            else:
-                bonus = weapon.bonus
-            if bonus > 0:
-                usable.append((j, bonus))
-        free = [u for u in usable if self.c.weapons[u[0]].hands == 0]
-        handed = [u for u in usable if self.c.weapons[u[0]].hands > 0]
-        best_key, best = None, ()
-        for size in range(len(handed) + 1):
-            for combo in combinations(handed, size):
-                if sum(self.c.weapons[j].hands for j, _ in combo) > rules.hands:
-                    continue
-                chosen = (*free, *combo)
-                key = (sum(b for _, b in chosen),
-                       -sum(uses[j] is not None for j, _ in chosen))
-                if best_key is None or key > best_key:
-                    best_key, best = key, chosen
-        for j, _ in best:
+        held = [u if self.me.weapons[j] else 0 for j, u in enumerate(uses)]
+        bonus, chosen = best_weapons(
+            self.c.weapons, held, close=melee_enemy and later, melee_enemy=melee_enemy,
+            hands=rules.hands, long_range_divisor=rules.long_range_divisor,
+            short_range_full=rules.short_range_close_combat == "full",
+            melee_weapons_vs_ranged=rules.melee_weapons_vs_ranged)
+        for j in chosen:
             if uses[j] is not None:
                 uses[j] -= 1
-        return best_key[0] if best_key is not None else 0
+        return bonus
 
     def fight(self, e: int, sneak: bool) -> str:
         """Fight enemy card ``e`` with today's Health, armour, weapons and heals.

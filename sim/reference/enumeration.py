@@ -22,10 +22,11 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from itertools import combinations, product
+from itertools import product
 
 from sim.encounter.spec import CombatSpec
 from sim.kernels.layout import AVOID_STEALTH
+from sim.reference.loadout import best_weapons
 
 SIXTH = Fraction(1, 6)
 
@@ -91,36 +92,16 @@ def weapon_bonus(spec: CombatSpec, uses: tuple, later: bool) -> tuple[int, tuple
     spending fewer limited weapons wins, then the smaller, earlier subset.
     """
     rules = spec.loadout.rules
-    close = rules.melee_enemy and later
-    usable = []
-    for i, slot in enumerate(spec.loadout.slots):
-        if uses[i] == 0:
-            continue
-        if slot.range == "melee":
-            bonus = slot.bonus if close or (not rules.melee_enemy
-                                            and rules.melee_weapons_vs_ranged) else 0
-        elif close and (slot.range == "long" or not rules.short_range_full):
-            bonus = slot.bonus // rules.long_range_divisor  # halved, rounded down (P-29)
-        else:
-            bonus = slot.bonus
-        if bonus > 0:
-            usable.append((i, bonus))
-    free = [u for u in usable if spec.loadout.slots[u[0]].hands == 0]
-    handed = [u for u in usable if spec.loadout.slots[u[0]].hands > 0]
-    best_key, best = None, ()
-    for size in range(len(handed) + 1):
-        for combo in combinations(handed, size):
-            if sum(spec.loadout.slots[i].hands for i, _ in combo) > rules.hands:
-                continue
-            chosen = (*free, *combo)
-            key = (sum(b for _, b in chosen), -sum(uses[i] is not None for i, _ in chosen))
-            if best_key is None or key > best_key:
-                best_key, best = key, chosen
+    bonus, chosen = best_weapons(
+        spec.loadout.slots, uses, close=rules.melee_enemy and later,
+        melee_enemy=rules.melee_enemy, hands=rules.hands,
+        long_range_divisor=rules.long_range_divisor, short_range_full=rules.short_range_full,
+        melee_weapons_vs_ranged=rules.melee_weapons_vs_ranged)
     left = list(uses)
-    for i, _ in best:
+    for i in chosen:
         if left[i] is not None:
             left[i] -= 1
-    return (best_key[0] if best_key else 0), tuple(left)
+    return bonus, tuple(left)
 
 
 def enumerate_fight(spec: CombatSpec) -> Enumerated:
