@@ -27,8 +27,10 @@ def variant_options(func: Callable) -> Callable:
         click.option("--variant", "variants", multiple=True, metavar="SPEC",
                      help="A variant: 'key=value;key=value' overriding the options above "
                           "(e.g. 'armor=SEVA suit;weapon=AK-74') and/or card edits "
-                          "'edit=table.card.column=value'; 'label=NAME' names it. Repeatable; "
-                          "the first is the baseline unless --baseline is given."),
+                          "'edit=table.card.column=value'; 'rules=DIR' plays a copied ruleset "
+                          "folder (relative to the current directory) instead of the "
+                          "baseline's; 'label=NAME' names it. Repeatable; the first is the "
+                          "baseline unless --baseline is given."),
         click.option("--baseline", default=None, metavar="SPEC",
                      help="The baseline variant (same syntax; '' = the options as given)."),
         click.option("--metric", "metrics", multiple=True, metavar="NAME",
@@ -103,23 +105,28 @@ def compare() -> None:
         --variant "item=Dosimeter" --variant "item=Torsion scanner"
       zonesim compare campaign --baseline "" --variant "item=Dosimeter" \\
         --variant "armor=SEVA suit"
+      cp -r configs/base my_rules   # then change a value in my_rules/enemies.csv
+      zonesim compare campaign base --baseline "" --variant "rules=my_rules;label=mine"
     """
 
 
 @compare.command("combat")
-@click.option("--stalker", required=True, help="Stalker card name.")
+@click.option("--stalker", default=None,
+              help="Stalker card name (required unless --scenario names one).")
 @click.option("--enemy", required=True, help="Enemy card name, or 'all' for the deck.")
 @common.loadout_options
 @common.fight_policy_options
 @variant_options
+@common.scenario_option
 @common_options
 def compare_combat(stalker, enemy, armor, weapons, items, sneak, flee_at, heal_at, variants,
-                   baseline, metrics, target_texts, targets_file, trials, seed, rules_dir, fmt,
-                   threads):
+                   baseline, metrics, target_texts, targets_file, scenario, trials, seed,
+                   rules_dir, fmt, threads):
     """Compare fights (P-14..P-29) under variants of loadout, policy or cards.
 
     Variant keys: stalker, enemy, armor (none = no armour), weapon, item
-    (repeatable; none = empty), sneak, flee_at, heal_at, edit, label.
+    (repeatable; none = empty), sneak, flee_at, heal_at, edit, rules
+    (a ruleset folder), label.
     Metrics: avoided, killed, fled, knocked_out, capped, mean_wounds,
     mean_rounds, armor_destroyed, mean_stimulants, mean_limited_spent.
 
@@ -131,14 +138,16 @@ def compare_combat(stalker, enemy, armor, weapons, items, sneak, flee_at, heal_a
       zonesim compare combat --stalker Strelok --enemy Bloodsucker --baseline "" \\
         --variant "edit=enemies.Bloodsucker.endurance=3" --metric knocked_out
     """
-    base = {"stalker": stalker, "enemy": enemy, "armor": armor, "weapons": tuple(weapons),
-            "items": tuple(items), "sneak": sneak, "flee_at": flee_at, "heal_at": heal_at}
+    base, rs = common.setup_and_rules("combat", scenario, rules_dir, {
+        "stalker": stalker, "enemy": enemy, "armor": armor, "weapons": tuple(weapons),
+        "items": tuple(items), "sneak": sneak, "flee_at": flee_at, "heal_at": heal_at})
     _run("combat", base, variants, baseline, metrics, target_texts, targets_file, trials, seed,
-         rules_dir, fmt, threads)
+         rules_dir, fmt, threads, rs=rs)
 
 
 @compare.command("anomaly")
-@click.option("--stalker", required=True, help="Stalker card name.")
+@click.option("--stalker", default=None,
+              help="Stalker card name (required unless --scenario names one).")
 @click.option("--anomaly", "anomaly_name", required=True,
               help="Anomaly card name, or 'all' for the deck.")
 @click.option("--armor", default=None, help="Armour worn (default: none).")
@@ -146,14 +155,15 @@ def compare_combat(stalker, enemy, armor, weapons, items, sneak, flee_at, heal_a
               help="Enter on purpose even after noticing the anomaly (P-36).")
 @state_options
 @variant_options
+@common.scenario_option
 @common_options
 def compare_anomaly(stalker, anomaly_name, armor, enter, health, willpower, radiation, tokens,
-                    variants, baseline, metrics, target_texts, targets_file, trials, seed,
-                    rules_dir, fmt, threads):
+                    variants, baseline, metrics, target_texts, targets_file, scenario, trials,
+                    seed, rules_dir, fmt, threads):
     """Compare anomaly encounters (P-30..P-36) under variants.
 
     Variant keys: stalker, anomaly, armor (none = no armour), enter, health,
-    willpower, radiation, tokens, edit, label (items are refused: none acts
+    willpower, radiation, tokens, edit, rules, label (items are refused: none acts
     inside an anomaly). Metrics: avoided, unharmed, damaged, knocked_out,
     artifact, trophy, deformation, perceived, mean_loss, armor_destroyed.
 
@@ -162,15 +172,17 @@ def compare_anomaly(stalker, anomaly_name, armor, enter, health, willpower, radi
       zonesim compare anomaly --stalker Strelok --anomaly all \\
         --variant "armor=Ecolog suit" --variant "armor=SEVA suit" --variant "enter=1"
     """
-    base = {"stalker": stalker, "anomaly": anomaly_name, "armor": armor, "items": (),
-            "enter": enter, "health": health, "willpower": willpower, "radiation": radiation,
-            "tokens": tokens}
+    base, rs = common.setup_and_rules("anomaly", scenario, rules_dir, {
+        "stalker": stalker, "anomaly": anomaly_name, "armor": armor, "items": (),
+        "enter": enter, "health": health, "willpower": willpower, "radiation": radiation,
+        "tokens": tokens})
     _run("anomaly", base, variants, baseline, metrics, target_texts, targets_file, trials,
-         seed, rules_dir, fmt, threads)
+         seed, rules_dir, fmt, threads, rs=rs)
 
 
 @compare.command("event")
-@click.option("--stalker", required=True, help="Stalker card name.")
+@click.option("--stalker", default=None,
+              help="Stalker card name (required unless --scenario names one).")
 @click.option("--event", "event_name", required=True,
               help="Event card name, or 'all' for the deck.")
 @click.option("--armor", default=None, help="Armour worn (default: none).")
@@ -178,14 +190,16 @@ def compare_anomaly(stalker, anomaly_name, armor, enter, health, willpower, radi
               help="Event item (repeatable; event_avoid only; the best counts, Z-10).")
 @state_options
 @variant_options
+@common.scenario_option
 @common_options
 def compare_event(stalker, event_name, armor, items, health, willpower, radiation, tokens,
-                  variants, baseline, metrics, target_texts, targets_file, trials, seed,
-                  rules_dir, fmt, threads):
+                  variants, baseline, metrics, target_texts, targets_file, scenario, trials,
+                  seed, rules_dir, fmt, threads):
     """Compare event draws (Z-08..Z-10) under variants, e.g. event items.
 
     Variant keys: stalker, event, armor (none = no armour), item (repeatable;
-    none = empty), health, willpower, radiation, tokens, edit, label.
+    none = empty), health, willpower, radiation, tokens, edit, rules,
+    label.
     Metrics: avoided, happened, knocked_out, deformation, health_lost,
     radiation, psi, days_lost, emission_tokens, armor_destroyed.
 
@@ -194,14 +208,17 @@ def compare_event(stalker, event_name, armor, items, health, willpower, radiatio
       zonesim compare event --stalker Strelok --event all --variant "item=Bag of nuts" \\
         --variant "item=Dosimeter" --variant "item=Torsion scanner"
     """
-    base = {"stalker": stalker, "event": event_name, "armor": armor, "items": tuple(items),
-            "health": health, "willpower": willpower, "radiation": radiation, "tokens": tokens}
+    base, rs = common.setup_and_rules("event", scenario, rules_dir, {
+        "stalker": stalker, "event": event_name, "armor": armor, "items": tuple(items),
+        "health": health, "willpower": willpower, "radiation": radiation, "tokens": tokens})
     _run("event", base, variants, baseline, metrics, target_texts, targets_file, trials, seed,
-         rules_dir, fmt, threads)
+         rules_dir, fmt, threads, rs=rs)
 
 
 @compare.command("campaign")
 @click.argument("scenario", required=False)
+@click.option("--scenario", "scenario_option", default=None, metavar="FILE|NAME",
+              help="The scenario, as the SCENARIO argument (give one of the two).")
 @variant_options
 @common.trials_option(CAMPAIGN_TRIALS)
 @common.seed_option
@@ -210,8 +227,8 @@ def compare_event(stalker, event_name, armor, items, health, willpower, radiatio
 @common.format_option
 @common.threads_option
 @common.quiet_option
-def compare_campaign(scenario, variants, baseline, metrics, target_texts, targets_file, trials,
-                     seed, rules_dir, fmt, threads):
+def compare_campaign(scenario, scenario_option, variants, baseline, metrics, target_texts,
+                     targets_file, trials, seed, rules_dir, fmt, threads):
     """Compare whole campaigns of a scenario under variants of loadout, policy or cards.
 
     SCENARIO is a scenario file or a bundled scenario's name (default: base);
@@ -221,7 +238,8 @@ def compare_campaign(scenario, variants, baseline, metrics, target_texts, target
     armour), weapon, item (repeatable; none = empty), rubles, route
     (repeatable; none = nearest first), sneak, flee_at, heal_at, medkit_at,
     enter_anomalies, retreat_at, pay_heal, shopping (repeatable), edit,
-    label. Metrics: p_sarcophagus, p_survive, p_final_emission, p_capped,
+    rules (a ruleset folder played instead of the scenario's), label.
+    Metrics: p_sarcophagus, p_survive, p_final_emission, p_capped,
     game_days (mean day a game ended), and per-game means knockouts,
     concussions, deformations, emissions, emissions_suffered, items_used,
     fights, kills, anomalies_entered, artifacts_found, events,
@@ -234,7 +252,9 @@ def compare_campaign(scenario, variants, baseline, metrics, target_texts, target
       zonesim compare campaign base --variant "label=now" \\
         --variant "edit=enemies.Bloodsucker.endurance=6" --metric p_sarcophagus
     """
-    chosen = load_scenario(scenario)
+    if scenario is not None and scenario_option is not None:
+        raise click.UsageError("give the scenario once: as SCENARIO or as --scenario")
+    chosen = load_scenario(scenario or scenario_option)
     rs = chosen.ruleset if rules_dir is None else common.load_rules_or_exit(rules_dir)
     _run("campaign", scenario_setup(chosen), variants, baseline, metrics, target_texts,
          targets_file, trials, seed, rules_dir, fmt, threads, rs=rs)

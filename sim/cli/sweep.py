@@ -17,21 +17,23 @@ from sim.rules.tomlfile import suggest
 from sim.workflows.sweep import EXPERIMENTS, run_sweep
 
 DEFAULT_TRIALS = 100_000
-def _params(experiment, stalker, enemy, anomaly, event, armor, weapons, items, sneak, flee_at,
-            heal_at, enter, scenario) -> dict:
+_KEYS = {"combat": ("stalker", "armor", "enemy", "weapons", "items", "sneak", "flee_at",
+                    "heal_at"),
+         "anomaly": ("stalker", "armor", "anomaly", "enter"),
+         "event": ("stalker", "armor", "event", "items")}
+"""Sweep parameters of each encounter experiment, in the order the results record them."""
+
+
+def _params(experiment, scenario, rules_dir, values: dict):
+    """The sweep's parameters and base ruleset: the options over the ``--scenario``."""
     if experiment == "campaign":
-        return {"scenario": scenario}
-    if stalker is None:
-        raise click.UsageError(f"--stalker is required for the {experiment} experiment")
-    params: dict = {"stalker": stalker, "armor": armor}
-    if experiment == "combat":
-        params.update(enemy=enemy, weapons=list(weapons), items=list(items), sneak=sneak,
-                      flee_at=flee_at, heal_at=heal_at)
-    elif experiment == "anomaly":
-        params.update(anomaly=anomaly, enter=enter)
-    else:
-        params.update(event=event, items=list(items))
-    return params
+        from sim.rules.scenario import load_scenario
+        chosen = load_scenario(scenario)
+        rs = chosen.ruleset if rules_dir is None else common.load_rules_or_exit(rules_dir)
+        return {"scenario": scenario or "base"}, rs
+    setup, rs = common.setup_and_rules(experiment, scenario, rules_dir,
+                                       {k: values[k] for k in _KEYS[experiment]})
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in setup.items()}, rs
 
 
 @click.command(cls=common.Command)
@@ -52,8 +54,10 @@ def _params(experiment, stalker, enemy, anomaly, event, armor, weapons, items, s
 @common.fight_policy_options
 @click.option("--enter", is_flag=True, default=False,
               help="Enter anomalies on purpose after noticing them (anomaly).")
-@click.option("--scenario", default="base", show_default=True,
-              help="Scenario name or file (campaign); its ruleset is the one varied.")
+@click.option("--scenario", default=None, metavar="FILE|NAME",
+              help="Scenario (default for campaign: base): its ruleset is the one varied; "
+                   "for combat, anomaly and event its stalker, loadout and policy are used "
+                   "unless given as options.")
 @click.option("--metric", default=None,
               show_default="knocked_out; p_sarcophagus for --experiment campaign",
               help="Metric printed and plotted (checked before the first point runs).")
@@ -93,10 +97,6 @@ def sweep(varies, experiment, stalker, enemy, anomaly_name, event_name, armor, w
       zonesim sweep --experiment event --stalker Ghost --item Dosimeter \\
         --vary "events.Radiation spike.avoid_on=3..6" --metric avoided --format json
     """
-    rs = common.load_rules_or_exit(rules_dir)
-    if experiment == "campaign":
-        from sim.rules.scenario import load_scenario
-        rs = load_scenario(scenario).ruleset
     if metric is None:
         metric = "p_sarcophagus" if experiment == "campaign" else "knocked_out"
     known = registry.experiment(experiment).sweep_metrics
@@ -104,8 +104,10 @@ def sweep(varies, experiment, stalker, enemy, anomaly_name, event_name, armor, w
         raise click.BadParameter(f"{metric!r} is not a {experiment} metric"
                                  + suggest(metric, known) + f" (known: {', '.join(known)})",
                                  param_hint="--metric")
-    params = _params(experiment, stalker, enemy, anomaly_name, event_name, armor, weapons, items,
-                     sneak, flee_at, heal_at, enter, scenario)
+    params, rs = _params(experiment, scenario, rules_dir, {
+        "stalker": stalker, "enemy": enemy, "anomaly": anomaly_name, "event": event_name,
+        "armor": armor, "weapons": weapons, "items": items, "sneak": sneak, "flee_at": flee_at,
+        "heal_at": heal_at, "enter": enter})
     from sim.report.writer import RESULTS_DIR, default_folder, refuse_existing, write_sweep
     folder = out if out is not None else default_folder("sweep", RESULTS_DIR)
     with common.writing_results():
