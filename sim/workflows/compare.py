@@ -35,6 +35,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
 
@@ -42,7 +43,7 @@ from sim import stats
 from sim.experiments import tables
 from sim.experiments.base import Case, CompareInputError, Experiment, Metric, PairedSums
 from sim.experiments.tables import cell_text
-from sim.rules import Ruleset
+from sim.rules import Ruleset, load_ruleset
 from sim.rules.variants import VariantError, apply_edits
 from sim.workflows.targets import Target, judge_rows
 
@@ -51,24 +52,6 @@ NO_DIFFERENCE = "no detectable difference"
 ROW_KEYS = ("variant", "metric", "mc", "ci_low", "ci_high", "exact", "diff", "diff_ci_low",
             "diff_ci_high", "diff_exact", "verdict")
 """Keys of a comparison row, in order (``target``/``target_verdict`` follow with targets)."""
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 # --- variants ---------------------------------------------------------------------------------
@@ -86,11 +69,16 @@ class Variant:
         Setup key and value, applied in order.
     edits : tuple of str
         Card edits ``table.card.column=value`` (:mod:`sim.rules.variants`).
+    rules : str or None
+        A ruleset folder (relative to the current directory) that this variant
+        plays instead of the comparison's ruleset, its edits applied on top:
+        the "copy the folder, change a value" workflow. None: the comparison's.
     """
 
     label: str = "base"
     overrides: tuple[tuple[str, object], ...] = ()
     edits: tuple[str, ...] = ()
+    rules: str | None = None
 
     def setup(self, base: Mapping[str, object]) -> dict:
         """The base setup with this variant's overrides."""
@@ -102,7 +90,8 @@ class Variant:
 def parse_variant(text: str, exp: Experiment, label: str | None = None) -> Variant:
     """Parse ``key=value;key=value;...`` into a :class:`Variant` for ``exp``.
 
-    Keys are those of ``exp.keys`` plus ``edit`` (repeatable card edit) and
+    Keys are those of ``exp.keys`` plus ``edit`` (repeatable card edit),
+    ``rules`` (a ruleset folder played instead of the comparison's) and
     ``label``. Repeating a list key (``weapon``, ``item``) adds to the list;
     the first occurrence replaces the base setup's list. An empty text is the
     base setup itself.
@@ -114,6 +103,7 @@ def parse_variant(text: str, exp: Experiment, label: str | None = None) -> Varia
     """
     overrides: dict[str, object] = {}
     edits: list[str] = []
+    rules = None
     name = label
     for part in (p.strip() for p in text.split(";")):
         if not part:
@@ -126,14 +116,19 @@ def parse_variant(text: str, exp: Experiment, label: str | None = None) -> Varia
             edits.append(value)
         elif key == "label":
             name = value
+        elif key == "rules":
+            if not value:
+                raise CompareInputError(f"variant {text!r}: rules= needs a ruleset folder")
+            rules = value
         elif key in exp.keys:
             target, kind = exp.keys[key]
             overrides[target] = _read(text, key, kind, value, overrides.get(target))
         else:
-            known = ", ".join(sorted((*exp.keys, "edit", "label")))
+            known = ", ".join(sorted((*exp.keys, "edit", "label", "rules")))
             raise CompareInputError(f"variant {text!r}: unknown key {key!r} for "
                                     f"{exp.name} (known: {known})")
-    return Variant(name or text.strip() or "base", tuple(overrides.items()), tuple(edits))
+    return Variant(name or text.strip() or "base", tuple(overrides.items()), tuple(edits),
+                   rules)
 
 
 def _read(text: str, key: str, kind: str, value: str, previous: object) -> object:
@@ -161,18 +156,37 @@ def _read(text: str, key: str, kind: str, value: str, previous: object) -> objec
 def cases(rs: Ruleset, base: Mapping[str, object], variants: Sequence[Variant]) -> list[Case]:
     """One :class:`Case` per variant: edits applied to ``rs``, overrides to ``base``.
 
+    A variant with ``rules`` plays that folder's ruleset (loaded and validated
+    like any ruleset, each folder once) with its edits applied.
+
     Raises
     ------
     CompareInputError
         An edit that cannot be applied (the message names the variant).
+    RulesetError
+        A ``rules`` folder that is missing or invalid (every problem, with
+        file, line and column).
     """
     out = []
+    folders: dict[str, Ruleset] = {}
     for variant in variants:
+        if variant.rules is not None and variant.rules not in folders:
+            folders[variant.rules] = load_ruleset(Path(variant.rules))
+        start = rs if variant.rules is None else folders[variant.rules]
         try:
-            ruleset = apply_edits(rs, variant.edits)
+            ruleset = apply_edits(start, variant.edits)
         except VariantError as error:
             raise CompareInputError(f"variant {variant.label!r}: {error}") from None
         out.append(Case(ruleset, variant.setup(base)))
+    return out
+
+
+def describe(variant: Variant) -> dict:
+    """A variant in the JSON: label, overrides, edits (and ``rules`` when it has a folder)."""
+    out = {"label": variant.label, "overrides": dict(variant.overrides),
+           "edits": list(variant.edits)}
+    if variant.rules is not None:
+        out["rules"] = variant.rules
     return out
 
 
@@ -346,11 +360,11 @@ def compare(exp: Experiment, rs: Ruleset, base: Mapping[str, object],
     rows = paired_rows(result, labels, metrics)
     if targets:
         rows = judge_rows(targets, rows)
-    described = tuple({"label": v.label, "overrides": dict(v.overrides), "edits": list(v.edits)}
-                      for v in variants)
+    described = tuple(describe(v) for v in variants)
     return Comparison(name, trials, seed, dict(base), described, tuple(rows), rs.sha256,
                       tuple(str(t) for t in targets))
 
 
 __all__ = ["BASELINE", "NO_DIFFERENCE", "ROW_KEYS", "Comparison", "Variant", "cases", "compare",
+           "describe",
            "paired_rows", "parse_variant", "verdict"]

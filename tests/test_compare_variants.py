@@ -1,0 +1,107 @@
+"""``zonesim compare``: a copied ruleset folder as a variant, and differences between any two
+variants (issue 15, sections 2 and 4).
+
+``--variant "rules=DIR"`` plays the folder's ruleset instead of the baseline's:
+on common random numbers the folder with one value changed moves every
+number exactly as the matching card-edit variant does. ``--against`` reports
+the paired differences to any variant, not only the baseline.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from sim.cli import main
+from sim.paths import bundled_ruleset
+
+RUNNER = CliRunner()
+VALUES = ("mc", "ci_low", "ci_high", "diff", "diff_ci_low", "diff_ci_high")
+
+
+def run(*args: str):
+    return RUNNER.invoke(main, list(args))
+
+
+def _json(*args: str) -> dict:
+    result = run(*args, "--format", "json", "--quiet")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def _copy_with(tmp_path: Path, table: str, card: str, column: str, value: str) -> Path:
+    """A copy of the bundled base ruleset with one CSV cell changed."""
+    folder = tmp_path / "my_rules"
+    shutil.copytree(bundled_ruleset(), folder)
+    path = folder / f"{table}.csv"
+    with path.open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    fields = list(rows[0])
+    for row in rows:
+        if row["name"] == card:
+            row[column] = value
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=fields, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    return folder
+
+
+def _by_variant(doc: dict) -> dict:
+    out: dict = {}
+    for row in doc["rows"]:
+        out.setdefault(row["variant"], {})[row["metric"]] = tuple(row[k] for k in VALUES)
+    return out
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # DIR is read relative to the current directory
+    _copy_with(tmp_path, "enemies", "Bloodsucker", "endurance", "3")
+    return "my_rules"
+
+
+def test_a_folder_variant_equals_the_matching_card_edit(folder):
+    doc = _json("compare", "combat", "--stalker", "Strelok", "--enemy", "all", "--weapon",
+                "AK-74", "--trials", "4000", "--seed", "5", "--baseline", "",
+                "--variant", f"rules={folder};label=folder",
+                "--variant", "edit=enemies.Bloodsucker.endurance=3;label=edit")
+    rows = _by_variant(doc)
+    assert rows["folder"] == rows["edit"]
+    assert rows["folder"]["knocked_out"][3] < 0  # a weaker Bloodsucker knocks out less
+    assert doc["variants"][1]["rules"] == folder and "rules" not in doc["variants"][2]
+
+
+def test_a_folder_variant_in_a_campaign_equals_the_card_edit(folder):
+    doc = _json("compare", "campaign", "base", "--trials", "400", "--seed", "5",
+                "--baseline", "", "--variant", f"rules={folder};label=folder",
+                "--variant", "edit=enemies.Bloodsucker.endurance=3;label=edit",
+                "--metric", "p_sarcophagus", "--metric", "knockouts")
+    rows = _by_variant(doc)
+    assert rows["folder"] == rows["edit"]
+
+
+def test_a_missing_folder_exits_2(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("compare", "combat", "--stalker", "Strelok", "--enemy", "Bloodsucker",
+                 "--trials", "100", "--baseline", "", "--variant", "rules=nowhere")
+    assert result.exit_code == 2, result.output
+    assert "nowhere" in result.output and "not found" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_an_invalid_folder_exits_2_naming_file_line_and_column(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _copy_with(tmp_path, "enemies", "Bloodsucker", "endurance", "many")
+    result = run("compare", "combat", "--stalker", "Strelok", "--enemy", "Bloodsucker",
+                 "--trials", "100", "--baseline", "", "--variant", "rules=my_rules")
+    assert result.exit_code == 2, result.output
+    line = next(x for x in result.output.splitlines() if "enemies.csv" in x)
+    path, row, rest = line.split(":", 2)
+    assert path == str(Path("my_rules") / "enemies.csv") and row.isdigit(), line
+    assert "column 'endurance'" in rest and "many" in rest, line
