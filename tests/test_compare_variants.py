@@ -105,3 +105,48 @@ def test_an_invalid_folder_exits_2_naming_file_line_and_column(tmp_path, monkeyp
     path, row, rest = line.split(":", 2)
     assert path == str(Path("my_rules") / "enemies.csv") and row.isdigit(), line
     assert "column 'endurance'" in rest and "many" in rest, line
+
+
+# --- differences between any two variants ------------------------------------------------------
+
+ARMOURS = ("compare", "combat", "--stalker", "Strelok", "--enemy", "all", "--trials", "4000",
+           "--seed", "9", "--variant", "armor=Ecolog suit", "--variant", "armor=SEVA suit",
+           "--variant", "armor=Exoskeleton", "--metric", "knocked_out", "--metric",
+           "mean_wounds")
+
+
+def test_against_a_variant_gives_the_paired_difference_to_it():
+    plain = _json(*ARMOURS)
+    assert all("against" not in row for row in plain["rows"]) and "against" not in plain
+    doc = _json(*ARMOURS, "--against", "armor=SEVA suit")
+    assert doc["against"] == ["armor=SEVA suit"]
+    mine = {(r["variant"], r["metric"]): r for r in doc["rows"]}
+    base = {(r["variant"], r["metric"]): r for r in plain["rows"]}
+    assert mine.keys() == base.keys()
+    for (variant, metric), row in mine.items():
+        assert row["against"] == "armor=SEVA suit"
+        assert row["mc"] == base[variant, metric]["mc"]  # same trials, same streams
+        reference = base["armor=SEVA suit", metric]
+        assert row["diff"] == pytest.approx(row["mc"] - reference["mc"], abs=1e-12)
+        assert row["diff_exact"] == pytest.approx(row["exact"] - reference["exact"])
+        assert row["diff_ci_low"] <= row["diff"] <= row["diff_ci_high"]
+    assert mine["armor=SEVA suit", "knocked_out"]["verdict"] == "reference"
+    # positions count from the baseline: 1 is the second variant
+    assert _json(*ARMOURS, "--against", "1")["rows"] == doc["rows"]
+
+
+def test_against_all_gives_every_pair_once():
+    doc = _json(*ARMOURS, "--against", "all")
+    pairs = [(r["against"], r["variant"]) for r in doc["rows"] if r["metric"] == "knocked_out"]
+    assert pairs == [("armor=Ecolog suit", "armor=Ecolog suit"),
+                     ("armor=Ecolog suit", "armor=SEVA suit"),
+                     ("armor=Ecolog suit", "armor=Exoskeleton"),
+                     ("armor=SEVA suit", "armor=Exoskeleton")]
+    table = run(*ARMOURS, "--against", "all", "--quiet")
+    assert "diff = variant - against" in table.stdout and "against" in table.stdout
+
+
+def test_against_an_unknown_variant_exits_2():
+    result = run(*ARMOURS, "--against", "Leather", "--quiet")
+    assert result.exit_code == 2 and "--against" in result.output
+    assert "armor=SEVA suit" in result.output  # the message lists the labels

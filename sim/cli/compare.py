@@ -22,7 +22,9 @@ _TITLE = ("{name}: {n} variants vs baseline {base!r}; {trials} trials, seed {see
 
 
 def variant_options(func: Callable) -> Callable:
-    """``--variant`` (repeatable), ``--baseline``, ``--metric``, ``--target``, ``--targets``."""
+    """``--variant`` (repeatable), ``--baseline``, ``--against``, ``--metric``, ``--target``,
+    ``--targets``.
+    """
     options = (
         click.option("--variant", "variants", multiple=True, metavar="SPEC",
                      help="A variant: 'key=value;key=value' overriding the options above "
@@ -33,6 +35,11 @@ def variant_options(func: Callable) -> Callable:
                           "baseline unless --baseline is given."),
         click.option("--baseline", default=None, metavar="SPEC",
                      help="The baseline variant (same syntax; '' = the options as given)."),
+        click.option("--against", multiple=True, metavar="NAME|INDEX|all",
+                     help="Also take the paired difference to this variant: its label or its "
+                          "position (0 = the baseline, 1 = the next, ...); repeatable; 'all' "
+                          "gives every pair once (later minus earlier). One run per "
+                          "reference variant, on the same random numbers."),
         click.option("--metric", "metrics", multiple=True, metavar="NAME",
                      help="Metric to report (repeatable; default: all outcomes and means)."),
         click.option("--target", "target_texts", multiple=True, metavar="TEXT",
@@ -66,8 +73,8 @@ def read_targets(texts, path) -> list:
     return found
 
 
-def _run(name: str, base: dict, variants, baseline, metrics, target_texts, targets_file,
-         trials, seed, rules_dir, fmt, threads, rs=None) -> None:
+def _run(name: str, base: dict, variants, baseline, against, metrics, target_texts,
+         targets_file, trials, seed, rules_dir, fmt, threads, rs=None) -> None:
     if rs is None:
         rs = common.load_rules_or_exit(rules_dir)
     exp = registry.experiment(name)
@@ -78,9 +85,11 @@ def _run(name: str, base: dict, variants, baseline, metrics, target_texts, targe
     targets = read_targets(target_texts, targets_file)
     parsed = [library.parse_variant(s, exp) for s in specs]
     result = library.compare(exp, rs, base, parsed, trials=trials, seed=seed, threads=threads,
-                             metrics=metrics or None, targets=targets)
+                             metrics=metrics or None, targets=targets, against=against)
     title = _TITLE.format(name=name, n=len(parsed), base=parsed[0].label, trials=trials,
                           seed=seed)
+    if against:
+        title = title.replace("diff = variant - baseline", "diff = variant - against")
     common.emit_frame(result.to_frame(), fmt, result.to_dict(), title, result.to_table())
 
 
@@ -95,7 +104,9 @@ def compare() -> None:
     worse (or higher / lower for neutral metrics), or "no detectable
     difference" when the interval of the difference contains 0. With 'all'
     (the whole deck) each metric is averaged over the deck weighted by card
-    count.
+    count. --against NAME|INDEX takes the paired differences to another
+    variant instead (repeatable), and --against all to every other one, so
+    any two variants are compared on the same random numbers.
 
     \b
     Example:
@@ -105,6 +116,8 @@ def compare() -> None:
         --variant "item=Dosimeter" --variant "item=Torsion scanner"
       zonesim compare campaign --baseline "" --variant "item=Dosimeter" \\
         --variant "armor=SEVA suit"
+      zonesim compare combat --scenario base --enemy all --variant "armor=Ecolog suit" \\
+        --variant "armor=SEVA suit" --variant "armor=Exoskeleton" --against all
       cp -r configs/base my_rules   # then change a value in my_rules/enemies.csv
       zonesim compare campaign base --baseline "" --variant "rules=my_rules;label=mine"
     """
@@ -120,8 +133,8 @@ def compare() -> None:
 @common.scenario_option
 @common_options
 def compare_combat(stalker, enemy, armor, weapons, items, sneak, flee_at, heal_at, variants,
-                   baseline, metrics, target_texts, targets_file, scenario, trials, seed,
-                   rules_dir, fmt, threads):
+                   baseline, against, metrics, target_texts, targets_file, scenario, trials,
+                   seed, rules_dir, fmt, threads):
     """Compare fights (P-14..P-29) under variants of loadout, policy or cards.
 
     Variant keys: stalker, enemy, armor (none = no armour), weapon, item
@@ -141,8 +154,8 @@ def compare_combat(stalker, enemy, armor, weapons, items, sneak, flee_at, heal_a
     base, rs = common.setup_and_rules("combat", scenario, rules_dir, {
         "stalker": stalker, "enemy": enemy, "armor": armor, "weapons": tuple(weapons),
         "items": tuple(items), "sneak": sneak, "flee_at": flee_at, "heal_at": heal_at})
-    _run("combat", base, variants, baseline, metrics, target_texts, targets_file, trials, seed,
-         rules_dir, fmt, threads, rs=rs)
+    _run("combat", base, variants, baseline, against, metrics, target_texts, targets_file,
+         trials, seed, rules_dir, fmt, threads, rs=rs)
 
 
 @compare.command("anomaly")
@@ -158,8 +171,8 @@ def compare_combat(stalker, enemy, armor, weapons, items, sneak, flee_at, heal_a
 @common.scenario_option
 @common_options
 def compare_anomaly(stalker, anomaly_name, armor, enter, health, willpower, radiation, tokens,
-                    variants, baseline, metrics, target_texts, targets_file, scenario, trials,
-                    seed, rules_dir, fmt, threads):
+                    variants, baseline, against, metrics, target_texts, targets_file,
+                    scenario, trials, seed, rules_dir, fmt, threads):
     """Compare anomaly encounters (P-30..P-36) under variants.
 
     Variant keys: stalker, anomaly, armor (none = no armour), enter, health,
@@ -176,7 +189,7 @@ def compare_anomaly(stalker, anomaly_name, armor, enter, health, willpower, radi
         "stalker": stalker, "anomaly": anomaly_name, "armor": armor, "items": (),
         "enter": enter, "health": health, "willpower": willpower, "radiation": radiation,
         "tokens": tokens})
-    _run("anomaly", base, variants, baseline, metrics, target_texts, targets_file, trials,
+    _run("anomaly", base, variants, baseline, against, metrics, target_texts, targets_file, trials,
          seed, rules_dir, fmt, threads, rs=rs)
 
 
@@ -193,8 +206,8 @@ def compare_anomaly(stalker, anomaly_name, armor, enter, health, willpower, radi
 @common.scenario_option
 @common_options
 def compare_event(stalker, event_name, armor, items, health, willpower, radiation, tokens,
-                  variants, baseline, metrics, target_texts, targets_file, scenario, trials,
-                  seed, rules_dir, fmt, threads):
+                  variants, baseline, against, metrics, target_texts, targets_file,
+                  scenario, trials, seed, rules_dir, fmt, threads):
     """Compare event draws (Z-08..Z-10) under variants, e.g. event items.
 
     Variant keys: stalker, event, armor (none = no armour), item (repeatable;
@@ -211,8 +224,8 @@ def compare_event(stalker, event_name, armor, items, health, willpower, radiatio
     base, rs = common.setup_and_rules("event", scenario, rules_dir, {
         "stalker": stalker, "event": event_name, "armor": armor, "items": tuple(items),
         "health": health, "willpower": willpower, "radiation": radiation, "tokens": tokens})
-    _run("event", base, variants, baseline, metrics, target_texts, targets_file, trials, seed,
-         rules_dir, fmt, threads, rs=rs)
+    _run("event", base, variants, baseline, against, metrics, target_texts, targets_file,
+         trials, seed, rules_dir, fmt, threads, rs=rs)
 
 
 @compare.command("campaign")
@@ -227,8 +240,8 @@ def compare_event(stalker, event_name, armor, items, health, willpower, radiatio
 @common.format_option
 @common.threads_option
 @common.quiet_option
-def compare_campaign(scenario, scenario_option, variants, baseline, metrics, target_texts,
-                     targets_file, trials, seed, rules_dir, fmt, threads):
+def compare_campaign(scenario, scenario_option, variants, baseline, against, metrics,
+                     target_texts, targets_file, trials, seed, rules_dir, fmt, threads):
     """Compare whole campaigns of a scenario under variants of loadout, policy or cards.
 
     SCENARIO is a scenario file or a bundled scenario's name (default: base);
@@ -256,5 +269,5 @@ def compare_campaign(scenario, scenario_option, variants, baseline, metrics, tar
         raise click.UsageError("give the scenario once: as SCENARIO or as --scenario")
     chosen = load_scenario(scenario or scenario_option)
     rs = chosen.ruleset if rules_dir is None else common.load_rules_or_exit(rules_dir)
-    _run("campaign", scenario_setup(chosen), variants, baseline, metrics, target_texts,
+    _run("campaign", scenario_setup(chosen), variants, baseline, against, metrics, target_texts,
          targets_file, trials, seed, rules_dir, fmt, threads, rs=rs)

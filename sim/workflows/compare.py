@@ -48,6 +48,8 @@ from sim.rules.variants import VariantError, apply_edits
 from sim.workflows.targets import Target, judge_rows
 
 BASELINE = "baseline"
+REFERENCE = "reference"
+"""Verdict of the variant the differences are taken to under ``against``."""
 NO_DIFFERENCE = "no detectable difference"
 ROW_KEYS = ("variant", "metric", "mc", "ci_low", "ci_high", "exact", "diff", "diff_ci_low",
             "diff_ci_high", "diff_exact", "verdict")
@@ -273,6 +275,9 @@ class Comparison:
         SHA-256 of the base ruleset.
     targets : tuple of str
         The balance targets judged, as written.
+    against : tuple of str
+        The variants the differences are taken to (:func:`compare`'s
+        ``against``); empty: the baseline only, and rows have no ``against`` key.
     """
 
     experiment: str
@@ -283,13 +288,19 @@ class Comparison:
     rows: tuple[dict, ...]
     ruleset: str = ""
     targets: tuple[str, ...] = ()
+    against: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
-        """JSON document: provenance, ``baseline``, ``variants`` and ``rows``."""
-        return {"experiment": self.experiment, "trials": self.trials, "seed": self.seed,
-                "ruleset_sha256": self.ruleset, "setup": self.setup,
-                "baseline": self.variants[0]["label"], "variants": list(self.variants),
-                "targets": list(self.targets), "rows": list(self.rows)}
+        """JSON document: provenance, ``baseline``, ``variants``, ``rows`` (and
+        ``against`` when the differences are taken to other variants).
+        """
+        out = {"experiment": self.experiment, "trials": self.trials, "seed": self.seed,
+               "ruleset_sha256": self.ruleset, "setup": self.setup,
+               "baseline": self.variants[0]["label"], "variants": list(self.variants),
+               "targets": list(self.targets), "rows": list(self.rows)}
+        if self.against:
+            out["against"] = list(self.against)
+        return out
 
     def to_frame(self) -> pd.DataFrame:
         """One flat row per (variant, metric)."""
@@ -299,23 +310,72 @@ class Comparison:
         """Readable rows: ``estimate ±half-width (exact)`` and the difference likewise."""
         out = []
         for r in self.rows:
-            row = {"variant": r["variant"], "metric": r["metric"],
-                   "estimate": cell_text(r["mc"], r["ci_low"], r["ci_high"], r["exact"]),
-                   "diff": "" if r["verdict"] == BASELINE else
-                   cell_text(r["diff"], r["diff_ci_low"], r["diff_ci_high"], r["diff_exact"],
-                         signed=True),
-                   "verdict": r["verdict"]}
+            row = {"variant": r["variant"], "metric": r["metric"]}
+            if "against" in r:
+                row["against"] = r["against"]
+            row |= {"estimate": cell_text(r["mc"], r["ci_low"], r["ci_high"], r["exact"]),
+                    "diff": "" if r["verdict"] in (BASELINE, REFERENCE) else
+                    cell_text(r["diff"], r["diff_ci_low"], r["diff_ci_high"], r["diff_exact"],
+                              signed=True),
+                    "verdict": r["verdict"]}
             if "target_verdict" in r:
                 row["target"] = r["target_verdict"] or ""
             out.append(row)
         return pd.DataFrame(out)
 
 
+ALL_PAIRS = "all"
+"""``against`` value for every pair of variants (each pair once: later minus earlier)."""
+
+
+def reference_index(text: str, labels: Sequence[str]) -> int:
+    """The variant ``text`` names: a label, or its position (0 = the baseline).
+
+    Raises
+    ------
+    CompareInputError
+        If it names none of them.
+    """
+    if text in labels:
+        return list(labels).index(text)
+    if text.isdigit() and int(text) < len(labels):
+        return int(text)
+    raise CompareInputError(f"--against {text!r} names no variant (labels: "
+                            f"{', '.join(map(repr, labels))}; or a position 0..{len(labels) - 1},"
+                            f" 0 = the baseline; or '{ALL_PAIRS}')", "against")
+
+
+def _references(against: Sequence[str], labels: Sequence[str]) -> list[tuple[int, bool]]:
+    """``(reference, only the variants after it)`` per run; ``all`` gives every pair once."""
+    if list(against) == [ALL_PAIRS]:  # the first run also shows every variant's estimate
+        return [(r, r > 0) for r in range(len(labels) - 1)]
+    chosen = [reference_index(text, labels) for text in against]
+    return [(r, False) for r in dict.fromkeys(chosen)]
+
+
+def _rows_against(exp: Experiment, runs: Sequence[Case], labels: Sequence[str], reference: int,
+                  after: bool, metrics, **run_args) -> list[dict]:
+    """Rows with the paired difference to variant ``reference``, in the variants' order.
+
+    The reference plays as variant 0 of the experiment; every variant plays the
+    same trials on the same streams whatever its place, so the estimates are
+    those of the baseline run and only the differences change.
+    """
+    order = [reference, *(v for v in range(len(labels)) if v != reference)]
+    result = exp.run([runs[v] for v in order], **run_args)
+    rows = paired_rows(result, [labels[v] for v in order], metrics)
+    place = {labels[v]: v for v in range(len(labels))}
+    rows.sort(key=lambda row: place[row["variant"]])  # stable: metrics keep their order
+    mine = labels[reference]
+    return [{**row, "against": mine} | ({"verdict": REFERENCE} if row["variant"] == mine else {})
+            for row in rows if not after or place[row["variant"]] > reference]
+
+
 def compare(exp: Experiment, rs: Ruleset, base: Mapping[str, object],
             variants: Sequence[Variant],
             *, trials: int, seed: int, threads: int | None = None,
             metrics: Sequence[str] | None = None,
-            targets: Sequence[Target] = ()) -> Comparison:
+            targets: Sequence[Target] = (), against: Sequence[str] = ()) -> Comparison:
     """Run ``variants`` of a base setup on common random numbers and tabulate them.
 
     Parameters
@@ -336,11 +396,17 @@ def compare(exp: Experiment, rs: Ruleset, base: Mapping[str, object],
     targets : sequence of Target
         Balance targets; rows of their metrics get a ``target_verdict`` (their
         metrics are added to ``metrics``).
+    against : sequence of str
+        Variants (labels, or positions with 0 = the baseline) to take the
+        paired differences to, one run of the experiment each; ``("all",)``
+        gives every pair once (later minus earlier, V - 1 runs). Rows then
+        carry an ``against`` key. Empty (default): differences to the baseline.
 
     Raises
     ------
     CompareInputError
-        Unknown metrics, bad edits, or cards the experiment cannot run.
+        Unknown metrics or ``against`` variants, bad edits, or cards the
+        experiment cannot run.
     """
     name = exp.name
     if not variants:
@@ -356,15 +422,21 @@ def compare(exp: Experiment, rs: Ruleset, base: Mapping[str, object],
                                     f"(known: {', '.join(known)})")
     if metrics:  # a target's metric is reported even when not asked for
         metrics = [*metrics, *(t.metric for t in targets if t.metric not in metrics)]
-    result = exp.run(cases(rs, base, variants), trials=trials, seed=seed, threads=threads)
-    rows = paired_rows(result, labels, metrics)
+    references = _references(against, labels)
+    runs = cases(rs, base, variants)
+    run_args = {"trials": trials, "seed": seed, "threads": threads}
+    if references:
+        rows = [row for r, after in references
+                for row in _rows_against(exp, runs, labels, r, after, metrics, **run_args)]
+    else:
+        rows = paired_rows(exp.run(runs, **run_args), labels, metrics)
     if targets:
         rows = judge_rows(targets, rows)
     described = tuple(describe(v) for v in variants)
     return Comparison(name, trials, seed, dict(base), described, tuple(rows), rs.sha256,
-                      tuple(str(t) for t in targets))
+                      tuple(str(t) for t in targets), tuple(against))
 
 
-__all__ = ["BASELINE", "NO_DIFFERENCE", "ROW_KEYS", "Comparison", "Variant", "cases", "compare",
-           "describe",
-           "paired_rows", "parse_variant", "verdict"]
+__all__ = ["ALL_PAIRS", "BASELINE", "NO_DIFFERENCE", "REFERENCE", "ROW_KEYS", "Comparison",
+           "Variant", "cases", "compare", "describe", "paired_rows", "parse_variant",
+           "reference_index", "verdict"]
