@@ -150,3 +150,66 @@ def test_against_an_unknown_variant_exits_2():
     result = run(*ARMOURS, "--against", "Leather", "--quiet")
     assert result.exit_code == 2 and "--against" in result.output
     assert "armor=SEVA suit" in result.output  # the message lists the labels
+
+
+# --- prices ------------------------------------------------------------------------------------
+
+BASE_ITEMS = "item=Medkit;item=Medkit;item=Stimulant;item=Stimulant;item=Bag of nuts"
+
+
+def test_loadout_price_sums_the_price_columns():
+    from sim.rules import load_ruleset
+    from sim.workflows.prices import loadout_price
+
+    rs = load_ruleset(bundled_ruleset())
+    setup = {"armor": "SEVA suit", "weapons": ("Knife", "Knife"), "items": ("Medkit",)}
+    assert loadout_price(rs, setup) == (rs.armor["SEVA suit"].price + 2 * rs.weapons["Knife"].price
+                                        + rs.items["Medkit"].price)
+    assert loadout_price(rs, {"armor": None}) == 0
+    assert loadout_price(rs, {"items": ("No such thing",)}) is None
+
+
+def test_deck_comparisons_show_prices_and_the_change_per_1000_rubles():
+    from sim.rules import load_ruleset
+
+    rs = load_ruleset(bundled_ruleset())
+    doc = _json(*ARMOURS)
+    rows = {r["variant"]: r for r in doc["rows"] if r["metric"] == "knocked_out"}
+    for label, row in rows.items():
+        assert row["price"] == rs.armor[label.removeprefix("armor=")].price
+    row = rows["armor=SEVA suit"]
+    change = rs.armor["SEVA suit"].price - rs.armor["Ecolog suit"].price
+    assert row["price_diff"] == change
+    assert row["diff_per_1000"] == pytest.approx(row["diff"] * 1000 / change)
+    assert row["diff_per_1000_ci_low"] == pytest.approx(row["diff_ci_low"] * 1000 / change)
+    assert rows["armor=Ecolog suit"]["diff_per_1000"] is None  # the baseline: no change
+    table = run(*ARMOURS, "--quiet").stdout
+    assert "price" in table and "per 1,000 rubles" in table and "5,000" in table
+
+
+def test_cash_equivalent_adds_the_price_in_starting_rubles():
+    doc = _json("compare", "campaign", "base", "--trials", "300", "--seed", "2", "--baseline",
+                "", "--variant", f"{BASE_ITEMS};item=Jetpack;label=Jetpack",
+                "--cash-equivalent", "--metric", "p_sarcophagus")
+    labels = [v["label"] for v in doc["variants"]]
+    assert labels == ["base", "Jetpack", "Jetpack as cash (+5,000 rubles)"]
+    cash = doc["variants"][2]["overrides"]
+    assert cash["rubles"] == 1000 + 5000  # Strelok's card money plus the Jetpack's price
+    rows = {r["variant"]: r for r in doc["rows"]}
+    for label in labels[1:]:
+        assert rows[label]["price_diff"] == 5000
+        assert rows[label]["diff_per_1000"] == pytest.approx(rows[label]["diff"] / 5)
+    assert rows[labels[2]]["price"] == rows["base"]["price"]  # the same cards
+
+
+def test_pay_takes_the_cards_out_of_the_starting_rubles():
+    doc = _json("compare", "campaign", "base", "--trials", "300", "--seed", "2", "--baseline",
+                "", "--variant", f"{BASE_ITEMS};item=Dosimeter;label=Dosimeter", "--pay",
+                "--metric", "p_sarcophagus")
+    assert doc["variants"][1]["overrides"]["rubles"] == 1000 - 500
+    row = next(r for r in doc["rows"] if r["variant"] == "Dosimeter")
+    assert row["price_diff"] == 0 and row["diff_per_1000"] is None  # money turned into cards
+    result = run("compare", "campaign", "base", "--trials", "300", "--baseline", "",
+                 "--variant", f"{BASE_ITEMS};item=Jetpack;label=Jetpack", "--pay", "--quiet")
+    assert result.exit_code == 2
+    assert "cannot afford" in result.output and "'Jetpack' costs 5,000 rubles" in result.output

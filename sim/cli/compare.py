@@ -18,7 +18,9 @@ from sim.workflows import targets as targets_lib
 CAMPAIGN_TRIALS = 200_000
 
 _TITLE = ("{name}: {n} variants vs baseline {base!r}; {trials} trials, seed {seed}, common "
-          "random numbers; cells: estimate ±95% half-width (exact); diff = variant - baseline")
+          "random numbers; cells: estimate ±95% half-width (exact); diff = variant - baseline; "
+          "price: the variant's cards in rubles; per 1,000 rubles: diff / price difference "
+          "(starting rubles count in a campaign)")
 
 
 def variant_options(func: Callable) -> Callable:
@@ -74,7 +76,7 @@ def read_targets(texts, path) -> list:
 
 
 def _run(name: str, base: dict, variants, baseline, against, metrics, target_texts,
-         targets_file, trials, seed, rules_dir, fmt, threads, rs=None) -> None:
+         targets_file, trials, seed, rules_dir, fmt, threads, rs=None, money=None) -> None:
     if rs is None:
         rs = common.load_rules_or_exit(rules_dir)
     exp = registry.experiment(name)
@@ -85,9 +87,10 @@ def _run(name: str, base: dict, variants, baseline, against, metrics, target_tex
     targets = read_targets(target_texts, targets_file)
     parsed = [library.parse_variant(s, exp) for s in specs]
     result = library.compare(exp, rs, base, parsed, trials=trials, seed=seed, threads=threads,
-                             metrics=metrics or None, targets=targets, against=against)
-    title = _TITLE.format(name=name, n=len(parsed), base=parsed[0].label, trials=trials,
-                          seed=seed)
+                             metrics=metrics or None, targets=targets, against=against,
+                             prices=True, money=money)
+    title = _TITLE.format(name=name, n=len(result.variants), base=parsed[0].label,
+                          trials=trials, seed=seed)
     if against:
         title = title.replace("diff = variant - baseline", "diff = variant - against")
     common.emit_frame(result.to_frame(), fmt, result.to_dict(), title, result.to_table())
@@ -237,11 +240,17 @@ def compare_event(stalker, event_name, armor, items, health, willpower, radiatio
 @common.seed_option
 @click.option("--rules", "rules_dir", type=click.Path(), default=None,
               help="Ruleset folder to use instead of the scenario's.")
+@click.option("--pay", "money", flag_value="pay", default=None,
+              help="Each variant pays for its extra cards (price difference to the baseline) "
+                   "out of its starting rubles; one the stalker cannot afford is refused.")
+@click.option("--cash-equivalent", "money", flag_value="cash",
+              help="After each variant dearer than the baseline, add the baseline with that "
+                   "price difference in extra starting rubles: is the card worth its price?")
 @common.format_option
 @common.threads_option
 @common.quiet_option
 def compare_campaign(scenario, scenario_option, variants, baseline, against, metrics,
-                     target_texts, targets_file, trials, seed, rules_dir, fmt, threads):
+                     target_texts, targets_file, trials, seed, rules_dir, money, fmt, threads):
     """Compare whole campaigns of a scenario under variants of loadout, policy or cards.
 
     SCENARIO is a scenario file or a bundled scenario's name (default: base);
@@ -256,7 +265,11 @@ def compare_campaign(scenario, scenario_option, variants, baseline, against, met
     game_days (mean day a game ended), and per-game means knockouts,
     concussions, deformations, emissions, emissions_suffered, items_used,
     fights, kills, anomalies_entered, artifacts_found, events,
-    complexes_explored, rubles_at_end.
+    complexes_explored, rubles_at_end. Each row shows the variant's price (its
+    cards' price column) and the difference per 1,000 rubles of price
+    difference; --pay makes each variant pay its extra cards out of its
+    starting rubles, --cash-equivalent compares each dearer variant with the
+    baseline given that price in cash.
 
     \b
     Example:
@@ -264,10 +277,12 @@ def compare_campaign(scenario, scenario_option, variants, baseline, against, met
         --variant "armor=SEVA suit"
       zonesim compare campaign base --variant "label=now" \\
         --variant "edit=enemies.Bloodsucker.endurance=6" --metric p_sarcophagus
+      zonesim compare campaign base --baseline "" --variant "armor=SEVA suit" \\
+        --cash-equivalent --metric p_sarcophagus
     """
     if scenario is not None and scenario_option is not None:
         raise click.UsageError("give the scenario once: as SCENARIO or as --scenario")
     chosen = load_scenario(scenario or scenario_option)
     rs = chosen.ruleset if rules_dir is None else common.load_rules_or_exit(rules_dir)
     _run("campaign", scenario_setup(chosen), variants, baseline, against, metrics, target_texts,
-         targets_file, trials, seed, rules_dir, fmt, threads, rs=rs)
+         targets_file, trials, seed, rules_dir, fmt, threads, rs=rs, money=money)

@@ -45,6 +45,7 @@ from sim.experiments.base import Case, CompareInputError, Experiment, Metric, Pa
 from sim.experiments.tables import cell_text
 from sim.rules import Ruleset, load_ruleset
 from sim.rules.variants import VariantError, apply_edits
+from sim.workflows.prices import loadout_price, money_variants, priced_rows, wealth
 from sim.workflows.targets import Target, judge_rows
 
 BASELINE = "baseline"
@@ -318,6 +319,11 @@ class Comparison:
                     cell_text(r["diff"], r["diff_ci_low"], r["diff_ci_high"], r["diff_exact"],
                               signed=True),
                     "verdict": r["verdict"]}
+            if "price" in r:
+                row["price"] = "" if r["price"] is None else f"{r['price']:,}"
+                row["per 1,000 rubles"] = cell_text(
+                    r["diff_per_1000"], r["diff_per_1000_ci_low"], r["diff_per_1000_ci_high"],
+                    signed=True)
             if "target_verdict" in r:
                 row["target"] = r["target_verdict"] or ""
             out.append(row)
@@ -375,7 +381,8 @@ def compare(exp: Experiment, rs: Ruleset, base: Mapping[str, object],
             variants: Sequence[Variant],
             *, trials: int, seed: int, threads: int | None = None,
             metrics: Sequence[str] | None = None,
-            targets: Sequence[Target] = (), against: Sequence[str] = ()) -> Comparison:
+            targets: Sequence[Target] = (), against: Sequence[str] = (),
+            prices: bool = False, money: str | None = None) -> Comparison:
     """Run ``variants`` of a base setup on common random numbers and tabulate them.
 
     Parameters
@@ -401,6 +408,13 @@ def compare(exp: Experiment, rs: Ruleset, base: Mapping[str, object],
         paired differences to, one run of the experiment each; ``("all",)``
         gives every pair once (later minus earlier, V - 1 runs). Rows then
         carry an ``against`` key. Empty (default): differences to the baseline.
+    prices : bool
+        Add each variant's price and the difference per 1,000 rubles to the
+        rows (:func:`sim.workflows.prices.priced_rows`).
+    money : {"pay", "cash"}, optional
+        Campaigns: pay for the variants' extra cards out of the starting
+        rubles, or add a cash-equivalent variant after each dearer one
+        (:func:`sim.workflows.prices.money_variants`).
 
     Raises
     ------
@@ -411,6 +425,8 @@ def compare(exp: Experiment, rs: Ruleset, base: Mapping[str, object],
     name = exp.name
     if not variants:
         raise CompareInputError("give at least one variant")
+    if money is not None:
+        variants = money_variants(money, variants, cases(rs, base, variants))
     labels = [v.label for v in variants]
     if len(set(labels)) != len(labels):
         raise CompareInputError(f"variant labels must differ (got {labels}); "
@@ -430,6 +446,10 @@ def compare(exp: Experiment, rs: Ruleset, base: Mapping[str, object],
                 for row in _rows_against(exp, runs, labels, r, after, metrics, **run_args)]
     else:
         rows = paired_rows(exp.run(runs, **run_args), labels, metrics)
+    if prices:
+        pairs = list(zip(labels, runs, strict=True))
+        rows = priced_rows(rows, {v: loadout_price(c.ruleset, c.setup) for v, c in pairs},
+                           labels[0], {v: wealth(c) for v, c in pairs})
     if targets:
         rows = judge_rows(targets, rows)
     described = tuple(describe(v) for v in variants)
