@@ -103,7 +103,8 @@ def priced_rows(rows: Sequence[dict], prices: Mapping[str, int | None],
         change = None if mine is None or base is None else mine - base
         per = [None, None, None]
         if change:
-            scaled = [row[k] * 1000 / change for k in ("diff", "diff_ci_low", "diff_ci_high")]
+            scaled = [row[k] * 1000 / change + 0.0  # no -0.0
+                      for k in ("diff", "diff_ci_low", "diff_ci_high")]
             per = [scaled[0], *sorted(scaled[1:])]
         out.append({**row, "price": price, "price_diff": change, "diff_per_1000": per[0],
                     "diff_per_1000_ci_low": per[1], "diff_per_1000_ci_high": per[2]})
