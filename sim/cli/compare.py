@@ -109,7 +109,9 @@ def compare() -> None:
     (the whole deck) each metric is averaged over the deck weighted by card
     count. --against NAME|INDEX takes the paired differences to another
     variant instead (repeatable), and --against all to every other one, so
-    any two variants are compared on the same random numbers.
+    any two variants are compared on the same random numbers. Each row also
+    shows the variant's price (its armour, weapons and items from the price
+    columns) and the difference per 1,000 rubles of price difference.
 
     \b
     Example:
