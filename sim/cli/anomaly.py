@@ -29,7 +29,8 @@ def state_options(func: Callable) -> Callable:
 
 
 @click.command(cls=common.Command)
-@click.option("--stalker", required=True, help="Stalker card name.")
+@click.option("--stalker", default=None,
+              help="Stalker card name (required unless --scenario names one).")
 @click.option("--anomaly", "anomaly_name", required=True,
               help="Anomaly card name, or 'all' for the deck table.")
 @click.option("--armor", default=None, help="Armour worn (default: none).")
@@ -41,6 +42,7 @@ def state_options(func: Callable) -> Callable:
               help="Enter the anomaly on purpose even after noticing it (P-36): +"
                    "anomaly.voluntary_bonus_dice Agility dice after a passed Perception test.")
 @state_options
+@common.scenario_option
 @common.trials_option()
 @common.seed_option
 @common.rules_option
@@ -48,7 +50,7 @@ def state_options(func: Callable) -> Callable:
 @common.threads_option
 @common.quiet_option
 def anomaly(stalker, anomaly_name, armor, items, enter, health, willpower, radiation, tokens,
-            trials, seed, rules_dir, fmt, threads):
+            scenario, trials, seed, rules_dir, fmt, threads):
     """Meet one anomaly card (or every card) many times: outcome probabilities.
 
     Perception test (P-31): a pass goes around the anomaly (avoided) unless
@@ -60,14 +62,19 @@ def anomaly(stalker, anomaly_name, armor, items, enter, health, willpower, radia
     P(armour destroyed) and mean cards drawn per artefact search. Each cell is
     a Monte Carlo estimate with its 95 % interval and the exact value; with
     --anomaly all, one row per card, most dangerous (exact P(knocked out))
-    first, every card on the same seed.
+    first, every card on the same seed. With --scenario, the stalker, armour
+    and enter_anomalies policy are the scenario's unless given (its items are
+    left behind: none acts inside an anomaly).
 
     \b
     Example:
       zonesim anomaly --stalker Strelok --anomaly all --armor "Ecolog suit"
       zonesim anomaly --stalker Ghost --anomaly Burner --enter --health 2 --format json
+      zonesim anomaly --scenario base --anomaly all
     """
-    rs = common.load_rules_or_exit(rules_dir)
+    s, rs = common.setup_and_rules("anomaly", scenario, rules_dir, {
+        "stalker": stalker, "armor": armor, "items": items, "enter": enter})
+    stalker, armor, items, enter = s["stalker"], s["armor"], s["items"], s["enter"]
     state = library.StartState(health=health, willpower=willpower, radiation=radiation,
                                tokens=tokens)
     names = anomaly_experiment.anomaly_names(rs, anomaly_name)

@@ -10,17 +10,19 @@ from sim.experiments import combat as combat_experiment
 
 
 @click.command(cls=common.Command)
-@click.option("--stalker", required=True, help="Stalker card name.")
+@click.option("--stalker", default=None,
+              help="Stalker card name (required unless --scenario names one).")
 @click.option("--enemy", required=True, help="Enemy card name, or 'all' for the deck table.")
 @common.loadout_options
 @common.fight_policy_options
+@common.scenario_option
 @common.trials_option()
 @common.seed_option
 @common.rules_option
 @common.format_option
 @common.threads_option
 @common.quiet_option
-def combat(stalker, enemy, armor, weapons, items, sneak, flee_at, heal_at, trials, seed,
+def combat(stalker, enemy, armor, weapons, items, sneak, flee_at, heal_at, scenario, trials, seed,
            rules_dir, fmt, threads):
     """Fight one enemy card (or every card) many times: outcome probabilities.
 
@@ -33,9 +35,13 @@ def combat(stalker, enemy, armor, weapons, items, sneak, flee_at, heal_at, trial
     Example:
       zonesim combat --stalker Strelok --enemy all --armor "Ecolog suit" --weapon AK-74
       zonesim combat --stalker Scar --enemy Bloodsucker --sneak never --flee-at 2 --format json
+      zonesim combat --scenario base --enemy all --armor "SEVA suit"
     """
-    rs = common.load_rules_or_exit(rules_dir)
-    policy = library.CombatPolicy(sneak=sneak, flee_at=flee_at, heal_at=heal_at)
+    s, rs = common.setup_and_rules("combat", scenario, rules_dir, {
+        "stalker": stalker, "armor": armor, "weapons": weapons, "items": items,
+        "sneak": sneak, "flee_at": flee_at, "heal_at": heal_at})
+    stalker, armor, weapons, items = s["stalker"], s["armor"], s["weapons"], s["items"]
+    policy = library.CombatPolicy(sneak=s["sneak"], flee_at=s["flee_at"], heal_at=s["heal_at"])
     names = combat_experiment.deck_names(rs, enemy)
     common.bar().expect(len(names) * trials)
     result = combat_experiment.combat_table(rs, stalker, names, armor, weapons, items, policy,
