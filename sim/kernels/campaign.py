@@ -282,17 +282,17 @@ to compile one that does), so they need no reference counting; with it, each
 call counts every array of ``tables`` and ``game`` up and down, with atomic
 operations on counters that all threads share for ``tables``: 6 times slower
 inlined, 14 times called. Small parts that run often (drawing a card, an armour
-roll) are inlined too.
+roll, the conditions after a damage step) are inlined too.
 """
 
 called = jit(_nrt=False)
-"""Compile a part that takes a few arrays and runs at most a few times a day
-(a knock-out, trading, the Emission): called, not inlined.
+"""Compile a part that takes a few arrays and runs rarely (losing belongings on a
+knock-out, recovering in a bunker, trading, the Emission): called, not inlined.
 
 numba inlines by copying the callee's IR, so every inlined part adds compile
 work to each function it is inlined into, up to :func:`_play_game`; calling
 these parts costs a few scalar arguments a call and no measurable speed, and
-took a third off the kernel's compile time (``benchmarks/bench_startup.py
+took a quarter off the kernel's compile time (``benchmarks/bench_startup.py
 --compile``).
 """
 
@@ -469,7 +469,7 @@ def _hurt(st, cp):
             or st[S_RADIATION] > cp[C_RADIATION_MAX])
 
 
-@called
+@part
 def _conditions(st, cp, hexes, items, lose_order):
     """Resolve knock-out, concussion and deformation after a damage step (P-37..P-43, P-47).
 
@@ -641,7 +641,7 @@ def _anomaly(tables, game, a):
     return ares[0] == 1 or ares[0] == 2
 
 
-@called
+@part
 def _event(st, cp, dice, v, ev, items, it):
     """Resolve event card ``v`` (Z-08..Z-10) with the best event item held.
 
@@ -702,7 +702,7 @@ def _trade(st, cp, items, it, shopping, faction):
             items[i] += 1
 
 
-@called
+@part
 def _use_medkits(st, cp, items, it):
     """Outside combat, use medkits while Health is at or below ``medkit_at`` (Z-11..Z-14)."""
     while st[S_HEALTH] <= cp[C_MEDKIT_AT] and st[S_HEALTH] < cp[C_HEALTH]:
@@ -714,7 +714,7 @@ def _use_medkits(st, cp, items, it):
         st[S_HEALTH] = min(cp[C_HEALTH], st[S_HEALTH] + it[best, I_VALUE])
 
 
-@called
+@part
 def _place(env, board, placements, limit, on_board):
     """Pick a location for a new card: -1 past the board limit (P-47), -2 if none is free."""
     if on_board >= limit:
