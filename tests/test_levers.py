@@ -218,3 +218,12 @@ def test_morris_screens_the_levers():
     again = run_morris(RS, "combat", COMBAT, trials=5000, seed=SEED, trajectories=4,
                        tables=["stalkers", "weapons"], cards=["Strelok", "SVD sniper rifle"])
     assert again.rows == result.rows
+
+
+def test_pool_gives_the_same_numbers(combat_levers):
+    """Two worker processes give the numbers of the run in this process, bit for bit."""
+    steps = {(s["path"], s["steps"]): s for s in combat_levers.steps}
+    pooled = L.run_levers(RS, "combat", COMBAT, trials=TRIALS, seed=SEED, workers=2, batch=4,
+                          cards=["Bloodsucker", "SVD sniper rifle"])
+    assert pooled.backend == "processes:2"
+    assert all(s == steps[(s["path"], s["steps"])] for s in pooled.steps)

@@ -96,6 +96,8 @@ def levers(scenario, experiment, card, metric, tables, cards, target_text, max_s
     rs = chosen.ruleset if rules_dir is None else common.load_rules_or_exit(rules_dir)
     setup = library.base_setup(experiment, chosen, card)
     target = _target(target_text)
+    if method == "morris" and target is not None:
+        raise click.UsageError("--target is for --method steps")
     trials = trials or TRIALS.get(experiment, ENCOUNTER_TRIALS)
     kw = {"trials": trials, "seed": seed, "metric": metric, "tables": _split(tables),
           "cards": _split(cards), "workers": workers, "scheduler": scheduler,
@@ -115,8 +117,6 @@ def levers(scenario, experiment, card, metric, tables, cards, target_text, max_s
         with runner.reporting(None):  # one bar over the batches, not one per kernel run
             kw["progress"] = bar.points if bar.enabled else None
             if method == "morris":
-                if target is not None:
-                    raise click.UsageError("--target is for --method steps")
                 from sim.workflows.morris import run_morris
                 result = run_morris(rs, experiment, setup, trajectories=trajectories, **kw)
             else:
