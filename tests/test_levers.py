@@ -227,3 +227,13 @@ def test_pool_gives_the_same_numbers(combat_levers):
                           cards=["Bloodsucker", "SVD sniper rifle"])
     assert pooled.backend == "processes:2"
     assert all(s == steps[(s["path"], s["steps"])] for s in pooled.steps)
+
+
+def test_one_step_over_the_band_is_reported():
+    """success_on 5 -> 4 takes P(knocked out) from about 0.13 to 0.05 (P-02): over 0.07..0.11."""
+    target = parse_target("knocked_out in 0.07..0.11")
+    result = L.run_levers(RS, "combat", COMBAT, trials=TRIALS, seed=SEED, target=target,
+                          tables=["rules"], cards=["dice"])
+    assert result.reaching_rows() == []
+    assert result.jumps_over() == [{"path": "rules.dice.success_on", "from": 5, "to": 4}]
+    assert result.to_dict()["jumps_over"] == result.jumps_over()

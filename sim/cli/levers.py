@@ -178,6 +178,10 @@ def _print_steps(result, frame: pd.DataFrame) -> None:
         for r in reach.head(20).to_dict(orient="records"):
             click.echo(f"  {r['path']}: {r['current']} -> {r['value']} ({r['steps']:+d} "
                        f"steps): {cell_text(r['mc'], r['ci_low'], r['ci_high'], None)}")
+        for jump in result.jumps_over():
+            click.echo(f"  one step of {jump['path']} from {jump['from']:g} to {jump['to']:g} "
+                       f"jumps over the target band {result.target.low:g}.."
+                       f"{result.target.high:g}")
 
 
 def _side(row: dict, side: str) -> str:

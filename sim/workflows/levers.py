@@ -403,6 +403,30 @@ class LeverResult:
         rows.sort(key=lambda s: (abs(s["steps"]), abs(s["mc"] - aim), s["path"], s["steps"]))
         return rows
 
+    def jumps_over(self) -> list[dict]:
+        """Moves whose one step jumps over the target band (none without a target).
+
+        Per lever and direction, the first pair of neighbours (the current value
+        and one step, or two neighbouring steps) whose estimates lie wholly on
+        opposite sides of the band: ``{"path", "from", "to"}``. No whole number
+        of steps of that value alone passes there, as ``zonesim tune`` says.
+        """
+        if self.target is None:
+            return []
+        out = []
+        by_path: dict[str, list[dict]] = {}
+        for s in self.steps:
+            by_path.setdefault(s["path"], []).append(s)
+        for path, moves in by_path.items():
+            for sign in (-1, 1):
+                line = [{"value": moves[0]["current"], **self.baseline}, *sorted(
+                    (m for m in moves if m["steps"] * sign > 0), key=lambda m: abs(m["steps"]))]
+                for a, b in zip(line, line[1:], strict=False):
+                    if _side(a, self.target) * _side(b, self.target) < 0:
+                        out.append({"path": path, "from": a["value"], "to": b["value"]})
+                        break
+        return out
+
     def reaching(self) -> pd.DataFrame:
         """:meth:`reaching_rows` as a frame (columns :data:`STEP_COLUMNS`)."""
         return pd.DataFrame(self.reaching_rows(), columns=list(STEP_COLUMNS))
@@ -417,7 +441,17 @@ class LeverResult:
                 "target": None if self.target is None else str(self.target),
                 "backend": self.backend, "wall_s": self.wall_s, "baseline": self.baseline,
                 "levers": ranking, "reaching": self.reaching_rows(),
+                "jumps_over": self.jumps_over(),
                 "steps": list(self.steps), "skipped": list(self.skipped)}
+
+
+def _side(row: dict, target: Target) -> int:
+    """-1 if the estimate's interval lies wholly below the band, +1 wholly above, else 0."""
+    if row["ci_high"] < target.low:
+        return -1
+    if row["ci_low"] > target.high:
+        return 1
+    return 0
 
 
 def rank_levers(steps: Sequence[dict], skipped: Sequence[dict] = ()) -> list[dict]:
