@@ -16,6 +16,7 @@ import json
 import math
 import sys
 
+import distributed
 import pytest
 from click.testing import CliRunner
 
@@ -220,13 +221,18 @@ def test_morris_screens_the_levers():
     assert again.rows == result.rows
 
 
-def test_pool_gives_the_same_numbers(combat_levers):
-    """Two worker processes give the numbers of the run in this process, bit for bit."""
+def test_pool_and_dask_give_the_same_numbers(combat_levers):
+    """Two worker processes, or a Dask cluster, give the serial numbers bit for bit."""
     steps = {(s["path"], s["steps"]): s for s in combat_levers.steps}
-    pooled = L.run_levers(RS, "combat", COMBAT, trials=TRIALS, seed=SEED, workers=2, batch=4,
-                          cards=["Bloodsucker", "SVD sniper rifle"])
+    kw = {"trials": TRIALS, "seed": SEED, "batch": 4, "cards": ["Bloodsucker", "SVD sniper rifle"]}
+    pooled = L.run_levers(RS, "combat", COMBAT, workers=2, **kw)
     assert pooled.backend == "processes:2"
     assert all(s == steps[(s["path"], s["steps"])] for s in pooled.steps)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:
+        remote = L.run_levers(RS, "combat", COMBAT, scheduler=cluster.scheduler_address, **kw)
+    assert remote.backend.startswith("dask:")
+    assert remote.steps == pooled.steps
 
 
 def test_one_step_over_the_band_is_reported():

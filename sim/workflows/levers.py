@@ -439,7 +439,8 @@ class LeverResult:
         return {"experiment": self.experiment, "metric": self.metric, "trials": self.trials,
                 "seed": self.seed, "ruleset_sha256": self.ruleset, "setup": self.setup,
                 "target": None if self.target is None else str(self.target),
-                "backend": self.backend, "wall_s": self.wall_s, "baseline": self.baseline,
+                "backend": self.backend, "wall_s": self.wall_s, "values": self.levers,
+                "baseline": self.baseline,
                 "levers": ranking, "reaching": self.reaching_rows(),
                 "jumps_over": self.jumps_over(),
                 "steps": list(self.steps), "skipped": list(self.skipped)}
