@@ -35,7 +35,8 @@ def _split(text: str | None) -> list[str] | None:
 @click.option("--card", default="all", show_default=True,
               help="Enemy, anomaly or event card met, or 'all' (the deck by count).")
 @click.option("--metric", default=None,
-              show_default="p_sarcophagus; knocked_out for combat, anomaly, event",
+              show_default="p_sarcophagus; knocked_out (combat), damaged (anomaly), "
+                           "avoided (event)",
               help="The metric whose change ranks the values.")
 @click.option("--tables", default=None, metavar="T1,T2",
               help="Only values of these tables (enemies, items, ..., rules for rules.toml).")

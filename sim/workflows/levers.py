@@ -68,7 +68,7 @@ NUMERIC_KINDS = ("int", "die", "int_or_auto")
 """Card column kinds whose cells are numbers (``int_or_auto`` when not ``auto``)."""
 
 DEFAULT_METRIC = {"campaign": "p_sarcophagus", "combat": "knocked_out",
-                  "anomaly": "knocked_out", "event": "knocked_out"}
+                  "anomaly": "damaged", "event": "avoided"}
 """The metric ranked when none is given, per experiment."""
 
 COLUMNS = ("rank", "path", "current", "step", "down_value", "down_mc", "down_diff",
