@@ -163,7 +163,7 @@ def test_cli_json_and_csv(tmp_path):
             "--seed", "3")
     result = _cli(*args, "--format", "json", tmp_path=tmp_path)
     assert result.exit_code == 0, result.output
-    doc = json.loads(result.output)
+    doc = json.loads(result.stdout)
     assert {"experiment", "metric", "trials", "seed", "baseline", "levers", "reaching",
             "steps", "skipped", "folder"} <= set(doc)
     assert doc["metric"] == "knocked_out" and doc["levers"]
