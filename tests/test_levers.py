@@ -243,3 +243,29 @@ def test_one_step_over_the_band_is_reported():
     assert result.reaching_rows() == []
     assert result.jumps_over() == [{"path": "rules.dice.success_on", "from": 5, "to": 4}]
     assert result.to_dict()["jumps_over"] == result.jumps_over()
+
+
+@pytest.mark.slow
+def test_campaign_top_five_agree_with_compare_campaign():
+    """Done when (issue 15), on whole games: every value of the base scenario, then the top
+    five's one-step changes replayed by ``zonesim compare campaign``'s machinery."""
+    setup = L.base_setup("campaign", SCENARIO)
+    trials = 4000
+    result = L.run_levers(RS, "campaign", setup, trials=trials, seed=SEED)
+    top = result.ranking().head(5)
+    steps = {(s["path"], s["steps"]): s for s in result.steps}
+    moves = [steps[(p, k)] for p in top["path"] for k in (-1, 1) if (p, k) in steps]
+    variants = [C.Variant("baseline"),
+                *(C.Variant(f"{m['path']}{m['steps']:+d}", (), (f"{m['path']}={m['value']}",))
+                  for m in moves)]
+    exp = experiment("campaign")
+    same = C.compare(exp, RS, setup, variants, trials=trials, seed=SEED,
+                     metrics=["p_sarcophagus"])
+    other = C.compare(exp, RS, setup, variants, trials=trials, seed=SEED + 1,
+                      metrics=["p_sarcophagus"])
+    for m, row, fresh in zip(moves, same.rows[1:], other.rows[1:], strict=True):
+        assert (row["diff"], row["diff_ci_low"], row["diff_ci_high"]) == (
+            m["diff"], m["diff_ci_low"], m["diff_ci_high"])
+        se = math.hypot(_se(m["diff_ci_low"], m["diff_ci_high"]),
+                        _se(fresh["diff_ci_low"], fresh["diff_ci_high"]))
+        assert abs(m["diff"] - fresh["diff"]) < Z_TOL * se, (m["path"], m["steps"])

@@ -50,6 +50,7 @@ from sim.experiments.registry import experiment as find_experiment
 from sim.rules import Ruleset, load_ruleset
 from sim.rules.scenario import Scenario
 from sim.rules.schema import PARAMS, TABLES
+from sim.rules.tomlfile import suggest
 from sim.rules.variants import RULES_TABLE, VariantError, apply_edits, format_value
 from sim.workflows.compare import paired_rows
 from sim.workflows.sweep import checked_ruleset, map_tasks, threads_per_worker
@@ -207,15 +208,16 @@ def find_levers(rs: Ruleset, tables: Sequence[str] | None = None,
     known = (*TABLES, RULES_TABLE)
     for table in tables or ():
         if table not in known:
-            raise LeverError(f"unknown table {table!r} (known: {', '.join(known)})", "tables")
+            raise LeverError(f"unknown table {table!r}{suggest(table, known)} "
+                             f"(known: {', '.join(known)})", "tables")
     levers = [lv for lv in (*_card_levers(rs), *_rule_levers(rs))
               if tables is None or lv.table in tables]
     if cards is not None:
         names = {lv.card for lv in levers}
         unknown = [c for c in cards if c not in names]
         if unknown:
-            raise LeverError(f"no numeric value of card {unknown[0]!r} in the tables searched",
-                             "cards")
+            raise LeverError(f"no numeric value of card {unknown[0]!r} in the tables searched"
+                             + suggest(unknown[0], names), "cards")
         levers = [lv for lv in levers if lv.card in cards]
     if not levers:
         raise LeverError("no numeric value to move")
@@ -344,8 +346,8 @@ def check_metric(exp: Experiment, metric: str | None) -> str:
     metric = metric or DEFAULT_METRIC.get(exp.name, exp.metrics[0].name)
     known = [m.name for m in exp.metrics]
     if metric not in known:
-        raise LeverError(f"{metric!r} is not a {exp.name} metric (known: {', '.join(known)})",
-                         "metric")
+        raise LeverError(f"{metric!r} is not a {exp.name} metric{suggest(metric, known)} "
+                         f"(known: {', '.join(known)})", "metric")
     return metric
 
 
