@@ -93,6 +93,8 @@ def levers(scenario, experiment, card, metric, tables, cards, target_text, max_s
       zonesim levers base --experiment combat --card all --metric knocked_out --top 10
       zonesim levers base --method morris --cards Bloodsucker,Strelok --trajectories 20
     """
+    if experiment == "campaign" and card != "all":
+        raise click.UsageError("--card is for --experiment combat, anomaly or event")
     chosen = load_scenario(scenario)
     rs = chosen.ruleset if rules_dir is None else common.load_rules_or_exit(rules_dir)
     setup = library.base_setup(experiment, chosen, card)

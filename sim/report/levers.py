@@ -29,6 +29,11 @@ def _half(frame: pd.DataFrame, side: str) -> np.ndarray:
     return np.nan_to_num(np.clip(np.vstack([diff - low, high - diff]), 0.0, None))
 
 
+def _value(x: float) -> str:
+    """A step's value for a label; a refused step is a dash."""
+    return "\u2013" if pd.isna(x) else f"{x:g}"
+
+
 def tornado(frame: pd.DataFrame, metric: str, baseline: float | None = None,
             title: str | None = None) -> Figure:
     """Horizontal bars of the one-step-down and one-step-up differences per lever.
@@ -44,8 +49,7 @@ def tornado(frame: pd.DataFrame, metric: str, baseline: float | None = None,
         diff = np.nan_to_num(frame[f"{side}_diff"].astype(float).to_numpy())
         ax.barh(y + offset, diff, height=0.36, xerr=_half(frame, side), color=colour,
                 ecolor="#333333", capsize=2, label=f"one step {side}")
-    labels = [f"{p} ({c:g} \u2192 {d:g} / {u:g})" if pd.notna(d) and pd.notna(u)
-              else f"{p} ({c:g})"
+    labels = [f"{p} ({c:g} \u2192 {_value(d)} / {_value(u)})"
               for p, c, d, u in zip(frame["path"], frame["current"].astype(float),
                                     frame["down_value"].astype(float),
                                     frame["up_value"].astype(float), strict=True)]
