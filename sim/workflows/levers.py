@@ -23,41 +23,33 @@ absolute differences. With a :class:`~sim.workflows.targets.Target`, up to
 estimate passes (whole interval inside the band) are listed, smallest change
 (fewest steps) first.
 
-The edits run in fixed batches of :data:`BATCH` (each with its own baseline
-on the same trials), here, on a local process pool or on a Dask cluster
-(:func:`sim.workflows.sweep.map_tasks`); a variant's numbers depend only on
-the ruleset, the edit, the trials and the seed, never on the backend or
-batching.
+The edits run in batches (:mod:`sim.workflows.batches`: each with its own
+baseline on the same trials), here, on a local process pool or on a Dask
+cluster; a variant's numbers depend only on the ruleset, the edit, the
+trials and the seed, never on the backend or batching.
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
-from sim import runner
-from sim.errors import InputError
-from sim.experiments import campaign_paired, combat
-from sim.experiments.base import Case, Experiment
+from sim.experiments import campaign_paired
+from sim.experiments.base import Experiment
 from sim.experiments.registry import experiment as find_experiment
-from sim.rules import Ruleset, load_ruleset
+from sim.rules import Ruleset
 from sim.rules.scenario import Scenario
 from sim.rules.schema import PARAMS, TABLES
 from sim.rules.tomlfile import suggest
 from sim.rules.variants import RULES_TABLE, VariantError, apply_edits, format_value
+from sim.workflows.batches import BATCH, COMPILERS, BatchError, run_batches, unchanged
 from sim.workflows.compare import paired_rows
-from sim.workflows.sweep import checked_ruleset, map_tasks, threads_per_worker
 from sim.workflows.targets import PASS, Target
-
-BATCH = 16
-"""Edits per task (each task also replays the baseline on the same trials)."""
 
 MONEY_STEP = 100
 """Step of a price or a sum of money, in rubles (the base set's prices are hundreds)."""
@@ -87,7 +79,7 @@ NO_EFFECT = "no effect (the game's compiled inputs are unchanged)"
 """Verdict of a move whose edit leaves the experiment's compiled inputs as they were."""
 
 
-class LeverError(InputError):
+class LeverError(BatchError):
     """A lever search that cannot run: unknown metric, table or card, no lever left."""
 
 
@@ -264,77 +256,6 @@ def plan_steps(rs: Ruleset, levers: Sequence[Lever], max_steps: int = 1
     return valid, refused
 
 
-@dataclass(frozen=True)
-class BatchTask:
-    """What a worker needs for one batch: plain data, so it pickles.
-
-    ``variants`` are edit lists; the first is usually the baseline ``()``.
-    """
-
-    index: int
-    rules_path: str
-    digest: str
-    experiment: str
-    setup: Mapping[str, Any]
-    variants: tuple[tuple[str, ...], ...]
-    trials: int
-    seed: int
-    threads: int | None
-
-
-def run_batch(task: BatchTask, base: Ruleset | None = None):
-    """Play one batch's variants on common random numbers: ``(index, PairedSums)``.
-
-    ``base`` is the base ruleset when the batch runs in the caller's process;
-    elsewhere it is reloaded from ``task.rules_path`` and its digest checked.
-    """
-    if base is None:
-        base = checked_ruleset(task.rules_path, task.digest)
-    exp = find_experiment(task.experiment)
-    cases = [Case(apply_edits(base, edits), task.setup) for edits in task.variants]
-    with runner.thread_count(task.threads):
-        return task.index, exp.run(cases, trials=task.trials, seed=task.seed,
-                                   threads=task.threads)
-
-
-def run_batches(rs: Ruleset, name: str, setup: Mapping[str, Any],
-                variants: Sequence[tuple[tuple[str, ...], ...]], *, trials: int, seed: int,
-                workers: int = 1, scheduler: Any = None, threads: int | None = None,
-                progress: Callable[[int, int], None] | None = None,
-                func: Callable | None = None) -> tuple[list, str]:
-    """Run ``func`` (default :func:`run_batch`) on each batch of edit lists; results in order.
-
-    The batches run here (``workers=1``), on a local process pool or on a Dask
-    cluster (:func:`sim.workflows.sweep.map_tasks`).
-
-    Raises
-    ------
-    LeverError
-        A ruleset changed in memory that workers could not reload.
-    """
-    remote = scheduler is not None or (workers > 1 and len(variants) > 1)
-    if remote and load_ruleset(rs.path).digest() != rs.digest():
-        raise LeverError("this ruleset was changed in memory, so workers cannot reload it "
-                         f"from {rs.path}; run with workers=1 and no scheduler")
-    if threads is None and scheduler is None:
-        threads = threads_per_worker(workers)
-    tasks = [BatchTask(i, str(rs.path), rs.digest(), name, dict(setup), tuple(batch), trials,
-                       seed, threads) for i, batch in enumerate(variants)]
-    func = func or run_batch
-    if not remote:
-        return [func(t, rs)[1] for t in _progressing(tasks, progress)], "serial"
-    outputs, backend = map_tasks(func, tasks, workers=workers, scheduler=scheduler,
-                                 progress=progress)
-    return [out for _, out in outputs], backend
-
-
-def _progressing(tasks: list, progress):
-    for i, task in enumerate(tasks):
-        yield task
-        if progress is not None:
-            progress(i + 1, len(tasks))
-
-
 def check_metric(exp: Experiment, metric: str | None) -> str:
     """The metric to rank (the experiment's default when None).
 
@@ -492,63 +413,17 @@ def _blank(path: str, current, change) -> dict:
     row.update(path=path, current=current, step=abs(change), skipped="")
     return row
 
-# --- which moves can change anything --------------------------------------------------------
-
-COMPILERS: dict[str, Callable[[Sequence[Case]], list]] = {
-    "campaign": lambda cases: [a.pack() for a in campaign_paired.compile_cases(cases)],
-    "combat": lambda cases: [combat.combat_inputs([c], exact=False)[0] for c in cases],
-}
-"""Per experiment: the kernel inputs each case compiles to. Two rulesets with the same
-inputs play the same games on the same streams, so a move that leaves them unchanged
-cannot move any metric and is not run (experiments not listed run every move)."""
-
-
-def _hash(value, h) -> None:
-    if isinstance(value, tuple | list):
-        for item in value:
-            _hash(item, h)
-        return
-    array = np.ascontiguousarray(value)
-    h.update(f"{array.dtype}{array.shape}".encode())
-    h.update(array.tobytes())
-
-
-def fingerprint_batch(task: BatchTask, base: Ruleset | None = None):
-    """SHA-256 of each variant's compiled kernel inputs: ``(index, list of str)``.
-
-    Experiments without an entry in :data:`COMPILERS` give None for every variant.
-    """
-    if task.experiment not in COMPILERS:
-        return task.index, [None] * len(task.variants)
-    if base is None:
-        base = checked_ruleset(task.rules_path, task.digest)
-    cases = [Case(apply_edits(base, edits), task.setup) for edits in task.variants]
-    out = []
-    for inputs in COMPILERS[task.experiment](cases):
-        h = hashlib.sha256()
-        _hash(inputs, h)
-        out.append(h.hexdigest())
-    return task.index, out
-
-
 def changing(rs: Ruleset, name: str, setup: Mapping[str, Any], moves: Sequence[Step], *,
              batch: int = BATCH, **backend) -> tuple[list[Step], list[Step]]:
     """Split ``moves`` into those that change the compiled inputs and those that do not.
 
     ``backend`` holds ``workers``, ``scheduler``, ``threads`` and ``progress``
-    of :func:`run_batches`; the compiling runs there, batch by batch.
+    of :func:`~sim.workflows.batches.run_batches` (:func:`~sim.workflows.
+    batches.unchanged`).
     """
-    if name not in COMPILERS or not moves:
-        return list(moves), []
-    chunks = [moves[i:i + batch] for i in range(0, len(moves), batch)]
-    variants = [((), *((m.edit,) for m in chunk)) for chunk in chunks]
-    outputs, _ = run_batches(rs, name, setup, variants, trials=1, seed=0,
-                             func=fingerprint_batch, **backend)
-    keep, same = [], []
-    for chunk, digests in zip(chunks, outputs, strict=True):
-        for move, digest in zip(chunk, digests[1:], strict=True):
-            (same if digest == digests[0] else keep).append(move)
-    return keep, same
+    same = unchanged(rs, name, setup, [m.edit for m in moves], batch=batch, **backend)
+    return ([m for m, idle in zip(moves, same, strict=True) if not idle],
+            [m for m, idle in zip(moves, same, strict=True) if idle])
 
 
 def _pick_metric(exp: Experiment, metric: str | None, target: Target | None) -> str:
@@ -661,7 +536,6 @@ class _Stages:
             self.progress(self.done + done, self.total)
 
 
-__all__ = ["BATCH", "COLUMNS", "COMPILERS", "DEFAULT_METRIC", "MONEY_STEP", "NO_EFFECT",
-           "STEP_COLUMNS", "BatchTask", "Lever", "LeverError", "LeverResult", "Step",
-           "base_setup", "changing", "check_metric", "find_levers", "fingerprint_batch",
-           "plan_steps", "rank_levers", "run_batch", "run_batches", "run_levers", "step_of"]
+__all__ = ["COLUMNS", "DEFAULT_METRIC", "MONEY_STEP", "NO_EFFECT", "STEP_COLUMNS", "Lever",
+           "LeverError", "LeverResult", "Step", "base_setup", "changing", "check_metric",
+           "find_levers", "plan_steps", "rank_levers", "run_levers", "step_of"]

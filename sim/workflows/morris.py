@@ -37,15 +37,8 @@ import pandas as pd
 from sim.experiments.registry import experiment as find_experiment
 from sim.rules import Ruleset
 from sim.rules.variants import VariantError, apply_edits
-from sim.workflows.levers import (
-    Lever,
-    LeverError,
-    changing,
-    check_metric,
-    find_levers,
-    plan_steps,
-    run_batches,
-)
+from sim.workflows.batches import run_batches
+from sim.workflows.levers import Lever, LeverError, changing, check_metric, find_levers, plan_steps
 
 LEVELS = 4
 """SALib's grid levels per value."""
