@@ -240,6 +240,28 @@ def report_problems(error: RulesetError) -> None:
 
 
 @contextmanager
+def results_folder(out: Path | None, name: str) -> Iterator[tuple[Path, progress.Bar]]:
+    """Open the results folder of a command that runs many points (sweep, levers).
+
+    ``out``, or a new ``results/<name>-<timestamp>`` folder, is refused if it
+    exists and probed for writing before any run starts; faults and stop
+    signals are handled as in :func:`writing_results`. Yields the folder and
+    the command's one progress bar over its points.
+    """
+    from sim.report.staging import probe
+    from sim.report.writer import RESULTS_DIR, default_folder, refuse_existing
+
+    folder = out if out is not None else default_folder(name, RESULTS_DIR)
+    with writing_results():
+        try:
+            refuse_existing(folder)
+        except FileExistsError as error:
+            raise click.ClickException(str(error)) from None
+        probe(folder)
+        yield folder, bar()
+
+
+@contextmanager
 def writing_results() -> Iterator[None]:
     """Run a command that writes a results folder: file-system faults and stop signals
     become one line, with nothing left behind.

@@ -12,7 +12,6 @@ from sim import runner
 from sim.cli import common
 from sim.experiments import registry
 from sim.experiments.tables import cell_text
-from sim.report.staging import probe
 from sim.rules.scenario import load_scenario
 from sim.workflows import levers as library
 from sim.workflows import targets as targets_lib
@@ -108,15 +107,7 @@ def levers(scenario, experiment, card, metric, tables, cards, target_text, max_s
     library.check_metric(registry.experiment(experiment),
                          metric or (target.metric if target else None))
     from sim.report.levers import write_levers
-    from sim.report.writer import RESULTS_DIR, default_folder, refuse_existing
-    folder = out if out is not None else default_folder("levers", RESULTS_DIR)
-    with common.writing_results():
-        try:
-            refuse_existing(folder)
-        except FileExistsError as error:
-            raise click.ClickException(str(error)) from None
-        probe(folder)
-        bar = common.bar()
+    with common.results_folder(out, "levers") as (folder, bar):
         with runner.reporting(None):  # one bar over the batches, not one per kernel run
             kw["progress"] = bar.points if bar.enabled else None
             if method == "morris":

@@ -12,7 +12,6 @@ from sim import runner
 from sim.cli import common
 from sim.experiments import registry
 from sim.experiments.tables import compact
-from sim.report.staging import probe
 from sim.rules.tomlfile import suggest
 from sim.workflows.sweep import EXPERIMENTS, run_sweep
 
@@ -122,15 +121,8 @@ def sweep(varies, experiment, stalker, enemy, anomaly_name, event_name, armor, w
         "stalker": stalker, "enemy": enemy, "anomaly": anomaly_name, "event": event_name,
         "armor": armor, "weapons": weapons, "items": items, "sneak": sneak, "flee_at": flee_at,
         "heal_at": heal_at, "enter": enter})
-    from sim.report.writer import RESULTS_DIR, default_folder, refuse_existing, write_sweep
-    folder = out if out is not None else default_folder("sweep", RESULTS_DIR)
-    with common.writing_results():
-        try:
-            refuse_existing(folder)
-        except FileExistsError as error:
-            raise click.ClickException(str(error)) from None
-        probe(folder)
-        bar = common.bar()
+    from sim.report.writer import write_sweep
+    with common.results_folder(out, "sweep") as (folder, bar):
         with runner.reporting(None):  # one bar over the grid's points, not one per point
             result = run_sweep(rs, varies, experiment, params, trials=trials, seed=seed,
                                workers=workers, scheduler=scheduler, threads=threads,
