@@ -114,8 +114,10 @@ def test_bar_counts_declared_trials_on_one_bar():
 
 def test_no_progress_on_stderr_when_not_a_terminal(monkeypatch):
     monkeypatch.setattr(progress, "DELAY", 0.0)
-    result = CliRunner().invoke(main, ["combat", "--stalker", "Strelok", "--enemy", "Bandit",
-                                       "--trials", "50000", "--format", "json"])
+    args = ["combat", "--stalker", "Strelok", "--enemy", "Bandit", "--trials", "50000",
+            "--format", "json"]
+    CliRunner().invoke(main, args)  # a cold cache announces its one compile; not a bar
+    result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     assert result.stderr == ""
 
@@ -174,3 +176,23 @@ def test_compile_notice_names_the_kernel_and_its_rough_time_once(capsys, tmp_pat
     err = capsys.readouterr().err
     assert err == (f"zonesim: compiling kernel campaign_kernel, about 50 s (first run only; "
                    f"cached in {tmp_path})\n")
+
+
+def test_kernels_are_cached_by_a_digest_of_every_kernel_source(tmp_path):
+    """A change in any kernel file (e.g. the fight rule a campaign kernel calls) must not
+    load machine code compiled from the old file: numba itself checks only the defining
+    file's timestamp."""
+    import shutil
+
+    from sim.kernels import _jit
+    from sim.kernels.combat import combat_kernel
+
+    kernels = Path(_jit.__file__).parent
+    folder = runner.cache_folder(combat_kernel)
+    assert folder is not None and f"zonesim-{_jit.source_digest(kernels)}" in folder
+    copy = tmp_path / "kernels"
+    shutil.copytree(kernels, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    assert _jit.source_digest(copy) == _jit.source_digest(kernels)
+    fight = copy / "combat.py"
+    fight.write_text(fight.read_text() + "\n# a changed rule\n")
+    assert _jit.source_digest(copy) != _jit.source_digest(kernels)

@@ -8,10 +8,9 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
-import pandas as pd
 from click.core import ParameterSource
 
 from sim import runner
@@ -20,6 +19,9 @@ from sim.encounter.combat import SNEAK_POLICIES
 from sim.errors import InputError
 from sim.paths import resolve_ruleset
 from sim.rules import Ruleset, RulesetError, load_ruleset
+
+if TYPE_CHECKING:  # pandas takes half a second to import; commands that print no frame skip it
+    import pandas as pd
 
 FORMATS = ("table", "json", "csv")
 DEFAULT_TRIALS = 1_000_000

@@ -8,13 +8,45 @@ off because Monte Carlo counts are compared bit for bit across thread counts.
 
 from __future__ import annotations
 
+import hashlib
+import os
 import sys
+from pathlib import Path
 
 import numba
 
 from sim.kernels import _inlining
 
+
+def _key_cache_on_sources() -> None:
+    """Cache compiled kernels in a folder named by a digest of every kernel source file.
+
+    numba checks a cached kernel only against the timestamp of the file that
+    defines it: a campaign kernel compiled with an older fight rule
+    (``sim/kernels/combat.py``) would still be loaded after ``combat.py``
+    changed, and run the old rule. Kernels import only each other, numpy and
+    numba, so a digest of ``sim/kernels/*.py`` names every version of their
+    code: with ``NUMBA_CACHE_DIR`` set, kernels are cached in
+    ``NUMBA_CACHE_DIR/zonesim-<digest>``, and any change compiles afresh.
+    Without it numba caches beside the sources (an installed package, whose
+    files change only together).
+    """
+    base = numba.config.CACHE_DIR
+    if base:
+        folder = "zonesim-" + source_digest(Path(__file__).parent)
+        numba.config.CACHE_DIR = os.path.join(base, folder)
+
+
+def source_digest(folder: Path) -> str:
+    """Digest of the names and contents of the ``*.py`` files in ``folder`` (16 hex digits)."""
+    digest = hashlib.sha256()
+    for path in sorted(folder.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 _inlining.install()
+_key_cache_on_sources()
 
 _uncached: list[str] = []
 """Kernels compiled without the on-disk cache because no cache folder is writable."""
