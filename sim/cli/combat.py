@@ -13,6 +13,7 @@ from sim.experiments import combat as combat_experiment
 @click.option("--stalker", required=True, help="Stalker card name.")
 @click.option("--enemy", required=True, help="Enemy card name, or 'all' for the deck table.")
 @common.loadout_options
+@common.artifact_options
 @common.fight_policy_options
 @common.trials_option()
 @common.seed_option
@@ -20,8 +21,8 @@ from sim.experiments import combat as combat_experiment
 @common.format_option
 @common.threads_option
 @common.quiet_option
-def combat(stalker, enemy, armor, weapons, items, sneak, flee_at, heal_at, trials, seed,
-           rules_dir, fmt, threads):
+def combat(stalker, enemy, armor, weapons, items, artifacts, intellect, sneak, flee_at, heal_at,
+           trials, seed, rules_dir, fmt, threads):
     """Fight one enemy card (or every card) many times: outcome probabilities.
 
     Prints P(avoided), P(killed), P(fled), P(knocked out) (and P(capped), the
@@ -33,13 +34,15 @@ def combat(stalker, enemy, armor, weapons, items, sneak, flee_at, heal_at, trial
     Example:
       zonesim combat --stalker Strelok --enemy all --armor "Ecolog suit" --weapon AK-74
       zonesim combat --stalker Scar --enemy Bloodsucker --sneak never --flee-at 2 --format json
+      zonesim combat --stalker Strelok --enemy all --weapon AK-74 --artifact "Stone flower"
     """
     rs = common.load_rules_or_exit(rules_dir)
     policy = library.CombatPolicy(sneak=sneak, flee_at=flee_at, heal_at=heal_at)
     names = combat_experiment.deck_names(rs, enemy)
     common.bar().expect(len(names) * trials)
     result = combat_experiment.combat_table(rs, stalker, names, armor, weapons, items, policy,
-                                            trials=trials, seed=seed, threads=threads)
+                                            trials=trials, seed=seed, threads=threads,
+                                            artifacts=artifacts, intellect=intellect)
     title = (f"combat: {stalker} vs {enemy}; armour {armor or 'none'}; {trials} trials, "
              f"seed {seed}; cells: estimate ±95% half-width (exact, Markov chain)")
     common.emit_frame(result.to_frame(), fmt, result.to_dict(), title, result.to_table())

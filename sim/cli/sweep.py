@@ -18,7 +18,7 @@ from sim.workflows.sweep import EXPERIMENTS, run_sweep
 
 DEFAULT_TRIALS = 100_000
 def _params(experiment, stalker, enemy, anomaly, event, armor, weapons, items, sneak, flee_at,
-            heal_at, enter, scenario) -> dict:
+            heal_at, enter, scenario, artifacts=(), intellect=None) -> dict:
     if experiment == "campaign":
         return {"scenario": scenario}
     if stalker is None:
@@ -31,6 +31,10 @@ def _params(experiment, stalker, enemy, anomaly, event, armor, weapons, items, s
         params.update(anomaly=anomaly, enter=enter)
     else:
         params.update(event=event, items=list(items))
+    if artifacts:  # P-08..P-10; absent keys keep the points' parameters as before
+        params["artifacts"] = list(artifacts)
+    if intellect is not None:
+        params["intellect"] = intellect
     return params
 
 
@@ -49,6 +53,7 @@ def _params(experiment, stalker, enemy, anomaly, event, armor, weapons, items, s
 @click.option("--event", "event_name", default="all", show_default=True,
               help="Event card, or 'all' (event).")
 @common.loadout_options
+@common.artifact_options
 @common.fight_policy_options
 @click.option("--enter", is_flag=True, default=False,
               help="Enter anomalies on purpose after noticing them (anomaly).")
@@ -72,8 +77,8 @@ def _params(experiment, stalker, enemy, anomaly, event, armor, weapons, items, s
 @common.threads_option
 @common.quiet_option
 def sweep(varies, experiment, stalker, enemy, anomaly_name, event_name, armor, weapons, items,
-          sneak, flee_at, heal_at, enter, scenario, metric, out, workers, scheduler, trials,
-          seed, rules_dir, fmt, threads):
+          artifacts, intellect, sneak, flee_at, heal_at, enter, scenario, metric, out, workers,
+          scheduler, trials, seed, rules_dir, fmt, threads):
     """Vary card values over a grid and run an experiment at every point.
 
     Each --vary names one cell, table.card.column, and its values: a..b for
@@ -92,6 +97,8 @@ def sweep(varies, experiment, stalker, enemy, anomaly_name, event_name, armor, w
         --armor "Ecolog suit"
       zonesim sweep --experiment event --stalker Ghost --item Dosimeter \\
         --vary "events.Radiation spike.avoid_on=3..6" --metric avoided --format json
+      zonesim sweep --stalker Strelok --enemy all --weapon AK-74 --artifact Crystal \
+        --heal-at 3 --vary artifacts.Crystal.value=1..4
     """
     rs = common.load_rules_or_exit(rules_dir)
     if experiment == "campaign":
@@ -105,7 +112,7 @@ def sweep(varies, experiment, stalker, enemy, anomaly_name, event_name, armor, w
                                  + suggest(metric, known) + f" (known: {', '.join(known)})",
                                  param_hint="--metric")
     params = _params(experiment, stalker, enemy, anomaly_name, event_name, armor, weapons, items,
-                     sneak, flee_at, heal_at, enter, scenario)
+                     sneak, flee_at, heal_at, enter, scenario, artifacts, intellect)
     from sim.report.writer import RESULTS_DIR, default_folder, refuse_existing, write_sweep
     folder = out if out is not None else default_folder("sweep", RESULTS_DIR)
     with common.writing_results():
