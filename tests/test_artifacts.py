@@ -251,3 +251,22 @@ def test_wrong_rule_is_detected():
     expected = np.asarray([other.outcomes[o] for o in combat_twin.OUTCOMES])
     z = stats.z_scores(counts[: kc.N_OUTCOMES], TRIALS, expected)
     assert np.nanmax(np.abs(z)) > 10
+
+
+def test_artifacts_compared_table():
+    # Paired on common random numbers: an artefact that cannot act in one encounter
+    # (movement, P-08) changes nothing at all; Stone blood (resist physical) protects.
+    from sim.experiments.artifacts import artifacts_compared
+    table = artifacts_compared(RS, {"stalker": "Strelok", "armor": "Stalker suit",
+                                    "weapons": ("AK-74",)}, trials=5000, seed=SEED,
+                               names=("Battery", "Stone blood"))
+    rows = table.set_index("artifact")
+    assert rows.loc["Battery", "combat_knocked_out_mc"] == 0.0
+    assert rows.loc["Battery", "anomaly_damaged_exact"] == 0.0
+    blood = rows.loc["Stone blood"]
+    assert blood["combat_knocked_out_exact"] < 0
+    se = (blood["combat_knocked_out_ci_high"] - blood["combat_knocked_out_ci_low"]) / (2 * 1.96)
+    assert abs(blood["combat_knocked_out_mc"] - blood["combat_knocked_out_exact"]) < Z_TOL * se
+    assert blood["combat_knocked_out_per_1000_rubles"] == pytest.approx(
+        blood["combat_knocked_out_exact"] * 1000 / 3000)
+    assert list(table["artifact"]) == ["Stone blood", "Battery"]  # most protective first
