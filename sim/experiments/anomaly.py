@@ -70,9 +70,9 @@ def summarize_anomaly(spec: AnomalySpec, counts: np.ndarray, trials: int) -> dic
     }
     if spec.artifacts:  # P-08..P-10; rows without artefacts keep their keys
         row["artifact_uses"] = {"mc": counts[k.SUM_ART_USES] / trials,
-                                "exact": exact.mean_artifact_uses}
+                                "exact": float(exact.mean_artifact_uses)}
         row["side_effects"] = {"mc": counts[k.SUM_SIDE_EFFECTS] / trials,
-                               "exact": exact.mean_side_effects}
+                               "exact": float(exact.mean_side_effects)}
     if counts[k.SEARCHES] > 0:
         row["draws_per_search"] = tables.mean(counts[k.SUM_DRAWS], counts[k.SUM_DRAWS_SQ],
                                               int(counts[k.SEARCHES]), exact.draws_per_search)

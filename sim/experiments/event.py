@@ -80,9 +80,9 @@ def summarize_event(spec: EventSpec, counts: np.ndarray, trials: int) -> dict:
     }
     if spec.artifacts:  # P-08..P-10; rows without artefacts keep their keys
         row["artifact_uses"] = {"mc": counts[k.SUM_ART_USES] / trials,
-                                "exact": exact.mean_artifact_uses}
+                                "exact": float(exact.mean_artifact_uses)}
         row["side_effects"] = {"mc": counts[k.SUM_SIDE_EFFECTS] / trials,
-                               "exact": exact.mean_side_effects}
+                               "exact": float(exact.mean_side_effects)}
     return row
 
 
