@@ -113,6 +113,34 @@ def _down(params, health, result):
 
 
 @jit(inline="always")
+def _avoid(state, params, health, result):
+    """Avoiding the fight (P-16 with stealth artefacts, or Z-15..Z-17): ``(avoided, health)``."""
+    if params[S.P_SNEAK] == 0:
+        return False, health
+    if params[S.P_AVOID_RULE] != S.AVOID_STEALTH:
+        return d6_at_least(state, params[S.P_ESCAPE_TARGET]), health
+    extra = 0
+    if params[S.P_N_ART] > 0:
+        extra, health = _test_dice(state, params, S.ART_STEALTH, -1, health, result)
+    return pool_test(state, params[S.P_STEALTH] + extra, params[S.P_STEALTH_ON],
+                     params[S.P_VIGILANCE]), health
+
+
+@jit(inline="always")
+def _loadout(n_limited, uses, spend, phase):
+    """The round's loadout (P-23): ``(mask of limited weapons left, spend entry)``; spends."""
+    mask = 0
+    for j in range(n_limited):
+        if uses[j] > 0:
+            mask |= 1 << j
+    used = spend[phase, mask]
+    for j in range(n_limited):
+        if used >> j & 1:
+            uses[j] -= 1
+    return mask, used
+
+
+@jit(inline="always")
 def fight(state, params, stimulants, uses0, uses, bonus, spend, result):
     """Resolve one fight; fills ``result`` = (outcome, wounds, rounds, tokens, stims, spent,
     health at the end, then the ``R_*`` artefact fields).
@@ -143,15 +171,7 @@ def fight(state, params, stimulants, uses0, uses, bonus, spend, result):
     for j in range(n_limited):
         uses[j] = uses0[j]
     outcome = CAPPED
-    avoided = False
-    if params[S.P_SNEAK] != 0:
-        if params[S.P_AVOID_RULE] == S.AVOID_STEALTH:
-            extra = 0
-            if n_art > 0:
-                extra, health = _test_dice(state, params, S.ART_STEALTH, -1, health, result)
-            avoided = pool_test(state, stealth + extra, stealth_on, vigilance)
-        else:
-            avoided = d6_at_least(state, params[S.P_ESCAPE_TARGET])
+    avoided, health = _avoid(state, params, health, result)
     if n_art > 0 and _down(params, health, result):
         outcome = KNOCKED_OUT
     elif avoided:
@@ -179,14 +199,7 @@ def fight(state, params, stimulants, uses0, uses, bonus, spend, result):
                     break
             else:
                 phase = 0 if rnd == 1 else 1
-                mask = 0
-                for j in range(n_limited):
-                    if uses[j] > 0:
-                        mask |= 1 << j
-                used = spend[phase, mask]
-                for j in range(n_limited):
-                    if used >> j & 1:
-                        uses[j] -= 1
+                mask, used = _loadout(n_limited, uses, spend, phase)
                 chosen = used >> S.SPEND_ART_SHIFT
                 if chosen != 0:
                     extra, health = _test_dice(state, params, S.ART_COMBAT, chosen, health, result)
