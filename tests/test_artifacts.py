@@ -270,3 +270,54 @@ def test_artifacts_compared_table():
     assert blood["combat_knocked_out_per_1000_rubles"] == pytest.approx(
         blood["combat_knocked_out_exact"] * 1000 / 3000)
     assert list(table["artifact"]) == ["Stone blood", "Battery"]  # most protective first
+
+
+def _cli(*args):
+    import json
+
+    from click.testing import CliRunner
+
+    from sim.cli import main
+    result = CliRunner().invoke(main, [*args, "--trials", "2000", "--seed", "5",
+                                       "--format", "json"])
+    return result, (json.loads(result.stdout) if result.exit_code == 0 else None)
+
+
+def test_cli_artifact_options():
+    result, doc = _cli("combat", "--stalker", "Strelok", "--enemy", "Bloodsucker", "--weapon",
+                       "AK-74", "--artifact", "Crystal", "--heal-at", "4", "--intellect", "4")
+    assert result.exit_code == 0, result.output
+    row = doc["rows"][0]
+    assert {"artifact_uses", "side_effects", "side_radiation"} <= set(row)
+    spec = compile_combat(RS, "Strelok", "Bloodsucker", None, ("AK-74",), (),
+                          CombatPolicy(heal_at=4), ("Crystal",), intellect=4)
+    assert row["outcomes"]["knocked_out"]["exact"] == pytest.approx(
+        combat_twin.combat_exact(spec).outcomes["knocked_out"])
+    _, plain = _cli("combat", "--stalker", "Strelok", "--enemy", "Bloodsucker")
+    assert "artifact_uses" not in plain["rows"][0]  # outputs without artefacts unchanged
+    for command, card in (("anomaly", "Electro"), ("event", "Thunderstorm")):
+        result, doc = _cli(command, "--stalker", "Strelok", f"--{command}", card,
+                           "--artifact", "Flash")
+        assert result.exit_code == 0, result.output
+        assert doc["rows"][0]["artifact_uses"]["exact"] > 0
+
+
+def test_cli_unknown_artifact_exits_2():
+    result, _ = _cli("combat", "--stalker", "Strelok", "--enemy", "Bandit", "--artifact", "Rock")
+    assert result.exit_code == 2 and "unknown artefact" in result.output
+
+
+def test_compare_and_sweep_take_artifacts(tmp_path):
+    result, doc = _cli("compare", "combat", "--stalker", "Strelok", "--enemy", "Pseudodog",
+                       "--armor", "Stalker suit", "--baseline", "", "--variant",
+                       "artifacts=Stone blood", "--metric", "knocked_out")
+    assert result.exit_code == 0, result.output
+    rows = [r for r in doc["rows"] if r["variant"] == "artifacts=Stone blood"]
+    assert rows and rows[0]["diff_exact"] < 0 and rows[0]["verdict"] == "better"
+    result, doc = _cli("sweep", "--stalker", "Strelok", "--enemy", "Bloodsucker", "--weapon",
+                       "AK-74", "--artifact", "Stone flower", "--vary",
+                       "artifacts.Stone flower.value=1..3", "--workers", "1", "--out",
+                       str(tmp_path / "s"))
+    assert result.exit_code == 0, result.output
+    values = [r["knocked_out_exact"] for r in doc["rows"]]
+    assert len(values) == 3 and values[2] < values[1] < values[0]  # more dice protect
