@@ -67,7 +67,7 @@ def _side(params, health, h, r, w, uses, suffered, result):
     return health
 
 
-@jit(inline="always")
+@jit
 def _test_dice(state, params, effect, select, health, result):
     """Artefact dice for one Combat or Stealth test (P-23, P-24); ``(dice, health)``."""
     extra, h, r, w, uses, suffered = test_bonus(state, params, S.P_SIZE, params[S.P_N_ART],
@@ -75,7 +75,7 @@ def _test_dice(state, params, effect, select, health, result):
     return extra, _side(params, health, h, r, w, uses, suffered, result)
 
 
-@jit(inline="always")
+@jit
 def _restore(state, params, health, counts, result):
     """Heal and calm artefacts before a round (P-08, P-24): ``(health, counts)``."""
     n_art, fail, at = params[S.P_N_ART], params[S.P_ART_FAIL], params[S.P_HEAL_AT]
@@ -92,13 +92,9 @@ def _restore(state, params, health, counts, result):
     return _side(params, health, h, r, w, uses, suffered, result), counts
 
 
-@jit(inline="always")
+@jit
 def _attack(state, params, health, tokens, result):
     """The enemy's wounds through resist artefacts and armour (P-02..P-05, P-08, P-20)."""
-    if params[S.P_N_ART] == 0:
-        through, tokens = armor_absorb(state, params[S.P_WOUNDS], params[S.P_RESIST],
-                                       params[S.P_DURABILITY], tokens)
-        return through, tokens, health
     through, tokens, h, r, w, uses, suffered = absorb(
         state, params, S.P_SIZE, params[S.P_N_ART], params[S.P_ART_FAIL],
         params[S.P_RESIST_ORDER], params[S.P_WOUNDS], params[S.P_RESIST],
@@ -110,20 +106,6 @@ def _attack(state, params, health, tokens, result):
 def _down(params, health, result):
     """Knocked out (P-37) or concussed (P-40, by an artefact's side effect)."""
     return health <= 0 or (params[S.P_N_ART] > 0 and result[R_OTHER] <= 0)
-
-
-@jit(inline="always")
-def _avoid(state, params, health, result):
-    """Avoiding the fight (P-16 with stealth artefacts, or Z-15..Z-17): ``(avoided, health)``."""
-    if params[S.P_SNEAK] == 0:
-        return False, health
-    if params[S.P_AVOID_RULE] != S.AVOID_STEALTH:
-        return d6_at_least(state, params[S.P_ESCAPE_TARGET]), health
-    extra = 0
-    if params[S.P_N_ART] > 0:
-        extra, health = _test_dice(state, params, S.ART_STEALTH, -1, health, result)
-    return pool_test(state, params[S.P_STEALTH] + extra, params[S.P_STEALTH_ON],
-                     params[S.P_VIGILANCE]), health
 
 
 @jit(inline="always")
@@ -143,7 +125,7 @@ def _loadout(n_limited, uses, spend, phase):
 @jit(inline="always")
 def fight(state, params, stimulants, uses0, uses, bonus, spend, result):
     """Resolve one fight; fills ``result`` = (outcome, wounds, rounds, tokens, stims, spent,
-    health at the end, then the ``R_*`` artefact fields).
+    health at the end, then the ``R_*`` artefact fields, written only with artefacts).
 
     The procedure follows P-16 (avoid by Stealth) or Z-15..Z-17 (by Reputation),
     P-18..P-21 (rounds, stalker first, flee from round 2), P-23/P-29 (loadout
@@ -152,34 +134,57 @@ def fight(state, params, stimulants, uses0, uses, bonus, spend, result):
     (armour tokens persist through the fight), Z-12..Z-14 (stimulants in
     combat, capped at maximum Health) and P-08..P-10 (artefacts: heal and
     calm before a round, dice to Stealth and Combat tests, resist per attack;
-    :mod:`sim.kernels.artifact`).
+    :mod:`sim.kernels.artifact`). The one procedure, :func:`_fight`, is
+    inlined twice, with and without artefacts, so that fights without
+    artefacts run none of their code (the constant ``art`` folds it away).
     """
+    if params[S.P_N_ART] > 0:
+        _fight(state, params, stimulants, uses0, uses, bonus, spend, result, True)
+    else:
+        _fight(state, params, stimulants, uses0, uses, bonus, spend, result, False)
+
+
+@jit(inline="always")
+def _fight(state, params, stimulants, uses0, uses, bonus, spend, result, art):
+    """:func:`fight`, with ``art`` a constant: whether the fight has artefacts."""
     health_max = params[S.P_HEALTH]
     stealth = params[S.P_STEALTH]
     stealth_on = params[S.P_STEALTH_ON]
     vigilance = params[S.P_VIGILANCE]
+    wounds = params[S.P_WOUNDS]
+    resist = params[S.P_RESIST]
+    durability = params[S.P_DURABILITY]
     flee_at = params[S.P_FLEE_AT]
     heal_at = params[S.P_HEAL_AT]
     n_limited = params[S.P_N_LIMITED]
-    n_art = params[S.P_N_ART]
     n_stims = stimulants.shape[0] - 1
     tokens = params[S.P_TOKENS]
     health = params[S.P_START_HEALTH]
-    result[R_OTHER] = params[S.P_OTHER]
-    result[R_RADIATION] = result[R_ART_USES] = result[R_SIDE_EFFECTS] = 0
+    if art:
+        result[R_OTHER] = params[S.P_OTHER]
+        result[R_RADIATION] = result[R_ART_USES] = result[R_SIDE_EFFECTS] = 0
     taken = stims = rounds = counts = 0
     for j in range(n_limited):
         uses[j] = uses0[j]
     outcome = CAPPED
-    avoided, health = _avoid(state, params, health, result)
-    if n_art > 0 and _down(params, health, result):
+    avoided = False
+    if params[S.P_SNEAK] != 0:
+        if params[S.P_AVOID_RULE] == S.AVOID_STEALTH:
+            pool = stealth
+            if art:  # P-16 with stealth artefacts
+                extra, health = _test_dice(state, params, S.ART_STEALTH, -1, health, result)
+                pool += extra
+            avoided = pool_test(state, pool, stealth_on, vigilance)
+        else:
+            avoided = d6_at_least(state, params[S.P_ESCAPE_TARGET])
+    if art and _down(params, health, result):
         outcome = KNOCKED_OUT
     elif avoided:
         outcome = AVOIDED
     else:
         for rnd in range(1, params[S.P_MAX_ROUNDS] + 1):
             rounds = rnd
-            if n_art > 0:
+            if art:
                 health, counts = _restore(state, params, health, counts, result)
                 if _down(params, health, result):
                     outcome = KNOCKED_OUT
@@ -187,33 +192,38 @@ def fight(state, params, stimulants, uses0, uses, bonus, spend, result):
             while stims < n_stims and health <= heal_at and health < health_max:
                 health = min(health_max, health + stimulants[stims])
                 stims += 1
-            extra = 0
             if rnd >= 2 and flee_at > 0 and health <= flee_at:
-                if n_art > 0:
+                pool = stealth
+                if art:
                     extra, health = _test_dice(state, params, S.ART_STEALTH, -1, health, result)
-                if n_art > 0 and _down(params, health, result):
-                    outcome = KNOCKED_OUT
-                    break
-                if pool_test(state, stealth + extra, stealth_on, vigilance):
+                    pool += extra
+                    if _down(params, health, result):
+                        outcome = KNOCKED_OUT
+                        break
+                if pool_test(state, pool, stealth_on, vigilance):
                     outcome = FLED
                     break
             else:
                 phase = 0 if rnd == 1 else 1
                 mask, used = _loadout(n_limited, uses, spend, phase)
-                chosen = used >> S.SPEND_ART_SHIFT
-                if chosen != 0:
-                    extra, health = _test_dice(state, params, S.ART_COMBAT, chosen, health, result)
-                if n_art > 0 and _down(params, health, result):
-                    outcome = KNOCKED_OUT
-                    break
-                pool = params[S.P_COMBAT] + bonus[phase, mask] + extra
+                pool = params[S.P_COMBAT] + bonus[phase, mask]
+                if art and used >> S.SPEND_ART_SHIFT != 0:
+                    extra, health = _test_dice(state, params, S.ART_COMBAT,
+                                               used >> S.SPEND_ART_SHIFT, health, result)
+                    pool += extra
+                    if _down(params, health, result):
+                        outcome = KNOCKED_OUT
+                        break
                 if pool_test(state, pool, params[S.P_SUCCESS_ON], params[S.P_ENDURANCE]):
                     outcome = KILLED
                     break
-            through, tokens, health = _attack(state, params, health, tokens, result)
+            if art:
+                through, tokens, health = _attack(state, params, health, tokens, result)
+            else:
+                through, tokens = armor_absorb(state, wounds, resist, durability, tokens)
             taken += through
             health -= through
-            if _down(params, health, result):
+            if health <= 0 or (art and result[R_OTHER] <= 0):
                 outcome = KNOCKED_OUT
                 break
     spent = 0
@@ -234,6 +244,7 @@ def combat_kernel(seed, n_trials, chunk_size, first_chunk, params, stimulants, u
     """Run ``n_trials`` fights; ``out`` has shape (n_chunks, width(durability))."""
     durability = params[S.P_DURABILITY]
     start_tokens = params[S.P_TOKENS]
+    has_art = params[S.P_N_ART] > 0
     for r in prange(out.shape[0]):
         c = first_chunk + r
         state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
@@ -252,7 +263,8 @@ def combat_kernel(seed, n_trials, chunk_size, first_chunk, params, stimulants, u
                 row[DESTROYED] += 1
             row[SUM_STIMULANTS] += result[4]
             row[SUM_SPENT] += result[5]
-            row[SUM_ART_USES] += result[R_ART_USES]
-            row[SUM_SIDE_EFFECTS] += result[R_SIDE_EFFECTS]
-            row[SUM_SIDE_RADIATION] += result[R_RADIATION]
+            if has_art:  # kept out of fights without artefacts (speed)
+                row[SUM_ART_USES] += result[R_ART_USES]
+                row[SUM_SIDE_EFFECTS] += result[R_SIDE_EFFECTS]
+                row[SUM_SIDE_RADIATION] += result[R_RADIATION]
             row[TOKENS + result[3]] += 1
