@@ -226,6 +226,12 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, result, art):
             if health <= 0 or (art and result[R_OTHER] <= 0):
                 outcome = KNOCKED_OUT
                 break
+    _finish(result, outcome, taken, rounds, tokens, stims, n_limited, uses0, uses, health)
+
+
+@jit(inline="always")
+def _finish(result, outcome, taken, rounds, tokens, stims, n_limited, uses0, uses, health):
+    """Write the first fields of ``result`` (limited-use weapon uses spent among them)."""
     spent = 0
     for j in range(n_limited):
         spent += uses0[j] - uses[j]
