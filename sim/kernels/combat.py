@@ -39,7 +39,8 @@ SUM_SIDE_EFFECTS = 13  # side effects suffered (P-09, P-10)
 SUM_SIDE_RADIATION = 14  # radiation doses from side effects (a deformation does not end a fight)
 TOKENS = 15  # histogram of tokens at the end: columns TOKENS .. TOKENS + durability
 
-# Fields of fight()'s ``result`` buffer.
+# Fields of fight()'s ``result`` buffer after the first seven; fight() writes them only
+# when the fight has artefacts (params[P_N_ART] > 0).
 R_OTHER = 7            # the other of Health and Willpower at the end
 R_RADIATION = 8        # radiation doses from side effects
 R_ART_USES = 9
