@@ -190,7 +190,8 @@ def compile_table(python: str) -> None:
                      for line in proc.stderr if line.startswith("zonesim: compiling kernel")]
             proc.wait()
             end = time.perf_counter()
-            for (name, at), (_, until) in zip(marks, [*marks[1:], ("", end)], strict=True):
+            ends = [at for _, at in marks[1:]] + [end] if marks else []
+            for (name, at), until in zip(marks, ends, strict=True):
                 print(f"  {name:58} {until - at:8.1f} {os.getloadavg()[0]:5.2f}")
             print(f"{'zonesim ' + ' '.join(args[:2]):60} {end - start:8.1f} "
                   f"{os.getloadavg()[0]:5.2f}")

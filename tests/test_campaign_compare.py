@@ -25,6 +25,7 @@ from sim.experiments.campaign import run_campaign, simulate, simulate_trials
 from sim.kernels import campaign as K
 from sim.rules.scenario import load_scenario
 from sim.workflows import compare as C
+from sim.workflows.prices import PRICE_KEYS
 
 SCENARIO = load_scenario(None)
 RS = SCENARIO.ruleset
@@ -158,7 +159,7 @@ def test_cli_compare_campaign_json():
     assert data["setup"]["stalker"] == SCENARIO.stalker
     rows = data["rows"]
     assert len(rows) == 3 * len(CC.CAMPAIGN_METRICS)
-    assert set(C.ROW_KEYS) | {"target", "target_verdict"} == set(rows[0])
+    assert set(C.ROW_KEYS) | set(PRICE_KEYS) | {"target", "target_verdict"} == set(rows[0])
     row = next(r for r in rows if r["metric"] == "p_sarcophagus" and r["variant"] != "base")
     assert row["ci_low"] <= row["mc"] <= row["ci_high"]
     assert row["target_verdict"] == "PASS"

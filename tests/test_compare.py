@@ -15,6 +15,7 @@ from sim.experiments import base, registry
 from sim.experiments import event as event_experiment
 from sim.rules import load_ruleset
 from sim.workflows import compare as C
+from sim.workflows.prices import PRICE_KEYS
 from sim.workflows.targets import parse_target
 from tests.conftest import Z_TOL
 
@@ -167,7 +168,7 @@ def test_cli_compare_combat_table_csv_and_baseline():
     assert "base" in table.output and "better" in table.output and "PASS" in table.output
     csv = run(*args, "--format", "csv")
     assert csv.stdout.splitlines()[0] == ",".join(
-        (*C.ROW_KEYS, "target", "target_verdict"))
+        (*C.ROW_KEYS, *PRICE_KEYS, "target", "target_verdict"))  # prices: issue 15
     # Results do not depend on the thread count.
     assert run(*args, "--format", "csv", "--threads", "1").stdout == \
         run(*args, "--format", "csv", "--threads", "2").stdout

@@ -206,7 +206,7 @@ def test_campaign_experiment_plays_the_edited_ruleset(monkeypatch):
             p = self.endurance / 10
             return pd.DataFrame([{"scenario": "base", "trials": self.trials, "seed": self.seed,
                                   "p_sarcophagus": p, "p_sarcophagus_ci_low": p - 0.01,
-                                  "p_sarcophagus_ci_high": p + 0.01, "days_median": 20.0}])
+                                  "p_sarcophagus_ci_high": p + 0.01, "days.median": 20.0}])
 
     monkeypatch.setattr(campaign_paired, "run_campaign",
                         lambda scenario, *, trials, seed, threads=None: Result(scenario, trials,
@@ -219,5 +219,5 @@ def test_campaign_experiment_plays_the_edited_ruleset(monkeypatch):
                                        "trials", "seed"]
     # every metric gets the same four columns; unknown parts are NaN
     assert frame["p_sarcophagus_exact"].isna().all()
-    assert frame[["days_median_ci_low", "days_median_ci_high"]].isna().all().all()
-    assert result.metrics == ("p_sarcophagus", "days_median")
+    assert frame[["days.median_ci_low", "days.median_ci_high"]].isna().all().all()
+    assert result.metrics == ("p_sarcophagus", "days.median")

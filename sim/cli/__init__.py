@@ -30,6 +30,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                 "Compare variants (loadouts, cards, card edits) on common random numbers."),
     "event": ("sim.cli.event",
               "Draw one event card (or every card) many times: outcome probabilities."),
+    "levers": ("sim.cli.levers",
+               "Rank every numeric card value and rule key by how much one step moves a metric."),
     "prob": ("sim.cli.prob",
              "Exact probability, Monte Carlo estimate and 95 % interval of one dice primitive."),
     "report": ("sim.cli.report",

@@ -29,7 +29,8 @@ def state_options(func: Callable) -> Callable:
 
 
 @click.command(cls=common.Command)
-@click.option("--stalker", required=True, help="Stalker card name.")
+@click.option("--stalker", default=None,
+              help="Stalker card name (required unless --scenario names one).")
 @click.option("--anomaly", "anomaly_name", required=True,
               help="Anomaly card name, or 'all' for the deck table.")
 @click.option("--armor", default=None, help="Armour worn (default: none).")
@@ -42,6 +43,7 @@ def state_options(func: Callable) -> Callable:
                    "anomaly.voluntary_bonus_dice Agility dice after a passed Perception test.")
 @common.artifact_options
 @state_options
+@common.scenario_option
 @common.trials_option()
 @common.seed_option
 @common.rules_option
@@ -49,7 +51,7 @@ def state_options(func: Callable) -> Callable:
 @common.threads_option
 @common.quiet_option
 def anomaly(stalker, anomaly_name, armor, items, enter, artifacts, intellect, health, willpower,
-            radiation, tokens, trials, seed, rules_dir, fmt, threads):
+            radiation, tokens, scenario, trials, seed, rules_dir, fmt, threads):
     """Meet one anomaly card (or every card) many times: outcome probabilities.
 
     Perception test (P-31): a pass goes around the anomaly (avoided) unless
@@ -61,15 +63,20 @@ def anomaly(stalker, anomaly_name, armor, items, enter, artifacts, intellect, he
     P(armour destroyed) and mean cards drawn per artefact search. Each cell is
     a Monte Carlo estimate with its 95 % interval and the exact value; with
     --anomaly all, one row per card, most dangerous (exact P(knocked out))
-    first, every card on the same seed.
+    first, every card on the same seed. With --scenario, the stalker, armour
+    and enter_anomalies policy are the scenario's unless given (its items are
+    left behind: none acts inside an anomaly).
 
     \b
     Example:
       zonesim anomaly --stalker Strelok --anomaly all --armor "Ecolog suit"
       zonesim anomaly --stalker Ghost --anomaly Burner --enter --health 2 --format json
+      zonesim anomaly --scenario base --anomaly all
       zonesim anomaly --stalker Strelok --anomaly Electro --artifact Flash
     """
-    rs = common.load_rules_or_exit(rules_dir)
+    s, rs = common.setup_and_rules("anomaly", scenario, rules_dir, {
+        "stalker": stalker, "armor": armor, "items": items, "enter": enter})
+    stalker, armor, items, enter = s["stalker"], s["armor"], s["items"], s["enter"]
     state = library.StartState(health=health, willpower=willpower, radiation=radiation,
                                tokens=tokens)
     names = anomaly_experiment.anomaly_names(rs, anomaly_name)

@@ -13,21 +13,28 @@ DEFAULT_TRIALS = 200_000
 
 
 def _summary(data: dict) -> pd.DataFrame:
+    """The table: each metric under its name in the one scheme (as in the JSON, the sweep
+    columns and targets) and its plain words.
+    """
+    from sim.report.labels import metric as words
+
     rows = []
     for key in ("p_sarcophagus", "p_survive", "p_final_emission", "p_capped"):
         cell = data[key]
         rows.append({"metric": key, "mc": cell["mc"], "ci_low": cell["ci_low"],
                      "ci_high": cell["ci_high"]})
     for cause in data["causes"]:
-        rows.append({"metric": f"death: {cause['cause']}", "mc": cause["mc"],
+        rows.append({"metric": f"causes.{cause['cause']}", "mc": cause["mc"],
                      "ci_low": cause["ci_low"], "ci_high": cause["ci_high"]})
     for key in ("mean", "median", "p10", "p90"):
-        rows.append({"metric": f"days to Sarcophagus: {key}", "mc": data["days"][key]})
+        rows.append({"metric": f"days.{key}", "mc": data["days"][key]})
     for key in ("game_days", "knockouts", "concussions", "deformations", "emissions",
                 "emissions_suffered", "items_used", "fights", "kills", "anomalies_entered",
                 "artifacts_found", "events", "complexes_explored", "rubles_at_end"):
-        rows.append({"metric": f"mean {key}", "mc": data[key]})
-    return pd.DataFrame(rows)
+        rows.append({"metric": key, "mc": data[key]})
+    frame = pd.DataFrame(rows)
+    frame.insert(1, "what", [words(m) for m in frame["metric"]])
+    return frame
 
 
 @click.command(cls=common.Command)

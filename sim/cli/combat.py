@@ -10,11 +10,13 @@ from sim.experiments import combat as combat_experiment
 
 
 @click.command(cls=common.Command)
-@click.option("--stalker", required=True, help="Stalker card name.")
+@click.option("--stalker", default=None,
+              help="Stalker card name (required unless --scenario names one).")
 @click.option("--enemy", required=True, help="Enemy card name, or 'all' for the deck table.")
 @common.loadout_options
 @common.artifact_options
 @common.fight_policy_options
+@common.scenario_option
 @common.trials_option()
 @common.seed_option
 @common.rules_option
@@ -22,7 +24,7 @@ from sim.experiments import combat as combat_experiment
 @common.threads_option
 @common.quiet_option
 def combat(stalker, enemy, armor, weapons, items, artifacts, intellect, sneak, flee_at, heal_at,
-           trials, seed, rules_dir, fmt, threads):
+           scenario, trials, seed, rules_dir, fmt, threads):
     """Fight one enemy card (or every card) many times: outcome probabilities.
 
     Prints P(avoided), P(killed), P(fled), P(knocked out) (and P(capped), the
@@ -34,10 +36,14 @@ def combat(stalker, enemy, armor, weapons, items, artifacts, intellect, sneak, f
     Example:
       zonesim combat --stalker Strelok --enemy all --armor "Ecolog suit" --weapon AK-74
       zonesim combat --stalker Scar --enemy Bloodsucker --sneak never --flee-at 2 --format json
+      zonesim combat --scenario base --enemy all --armor "SEVA suit"
       zonesim combat --stalker Strelok --enemy all --weapon AK-74 --artifact "Stone flower"
     """
-    rs = common.load_rules_or_exit(rules_dir)
-    policy = library.CombatPolicy(sneak=sneak, flee_at=flee_at, heal_at=heal_at)
+    s, rs = common.setup_and_rules("combat", scenario, rules_dir, {
+        "stalker": stalker, "armor": armor, "weapons": weapons, "items": items,
+        "sneak": sneak, "flee_at": flee_at, "heal_at": heal_at})
+    stalker, armor, weapons, items = s["stalker"], s["armor"], s["weapons"], s["items"]
+    policy = library.CombatPolicy(sneak=s["sneak"], flee_at=s["flee_at"], heal_at=s["heal_at"])
     names = combat_experiment.deck_names(rs, enemy)
     common.bar().expect(len(names) * trials)
     result = combat_experiment.combat_table(rs, stalker, names, armor, weapons, items, policy,

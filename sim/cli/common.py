@@ -12,6 +12,7 @@ from typing import NoReturn
 
 import click
 import pandas as pd
+from click.core import ParameterSource
 
 from sim import runner
 from sim.cli import progress
@@ -171,6 +172,58 @@ def fight_policy_options(func: Callable) -> Callable:
     ])
 
 
+SCENARIO_HELP = ("Take the stalker, loadout (armour, weapons, items) and policy (sneak, "
+                 "flee-at, heal-at, enter) from this scenario (a file, or a bundled "
+                 "scenario's name such as base) and its ruleset; options given here override "
+                 "it ('--armor none', '--item none' for nothing).")
+
+
+def scenario_option(func: Callable | None = None, *, dest: str = "scenario") -> Callable:
+    """``--scenario FILE|NAME``: the stalker, loadout and policy a command starts from.
+
+    ``dest`` names the parameter where a command's SCENARIO argument has the name.
+    """
+    option = click.option("--scenario", dest, default=None, metavar="FILE|NAME",
+                          help=SCENARIO_HELP)
+    return option if func is None else option(func)
+
+
+_PARAMS = {"anomaly": "anomaly_name", "event": "event_name"}
+"""Setup keys whose command-line parameter has another name."""
+
+
+def given(name: str, ctx: click.Context | None = None) -> bool:
+    """Whether the parameter ``name`` was given on the command line (not left at its default)."""
+    ctx = ctx or click.get_current_context()
+    source = ctx.get_parameter_source(name)
+    return source is not None and source not in (ParameterSource.DEFAULT,
+                                                 ParameterSource.DEFAULT_MAP)
+
+
+def setup_and_rules(experiment: str, scenario: str | None, rules_dir: str | None,
+                    values: dict) -> tuple[dict, Ruleset]:
+    """A command's setup and ruleset, with ``--scenario`` and the options given.
+
+    ``values`` maps setup keys to the command's option values; those given on
+    the command line override the scenario, the others are defaults
+    (:func:`sim.experiments.setups.resolve_setup`). The ruleset is the
+    scenario's unless ``--rules`` is given. A scenario that cannot be loaded
+    exits with status 2, naming its file, line and key.
+    """
+    from sim.experiments.setups import resolve_setup
+    from sim.rules.scenario import load_scenario
+
+    ctx = click.get_current_context()
+    explicit = {k: v for k, v in values.items() if given(_PARAMS.get(k, k), ctx)}
+    defaults = {k: v for k, v in values.items() if k not in explicit}
+    chosen = None if scenario is None else load_scenario(scenario)
+    resolved = resolve_setup(experiment, chosen, explicit, defaults)
+    setup = {k: resolved[k] for k in values} | resolved  # the command's key order
+    rs = chosen.ruleset if chosen is not None and rules_dir is None \
+        else load_rules_or_exit(rules_dir)
+    return setup, rs
+
+
 def format_option(func: Callable) -> Callable:
     """``--format table|json|csv``."""
     return click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
@@ -197,6 +250,28 @@ def report_problems(error: RulesetError) -> None:
         click.echo(str(problem), err=True)
     n = len(error.problems)
     click.echo(f"zonesim: {n} problem{'s' if n != 1 else ''} in the ruleset", err=True)
+
+
+@contextmanager
+def results_folder(out: Path | None, name: str) -> Iterator[tuple[Path, progress.Bar]]:
+    """Open the results folder of a command that runs many points (sweep, levers).
+
+    ``out``, or a new ``results/<name>-<timestamp>`` folder, is refused if it
+    exists and probed for writing before any run starts; faults and stop
+    signals are handled as in :func:`writing_results`. Yields the folder and
+    the command's one progress bar over its points.
+    """
+    from sim.report.staging import probe
+    from sim.report.writer import RESULTS_DIR, default_folder, refuse_existing
+
+    folder = out if out is not None else default_folder(name, RESULTS_DIR)
+    with writing_results():
+        try:
+            refuse_existing(folder)
+        except FileExistsError as error:
+            raise click.ClickException(str(error)) from None
+        probe(folder)
+        yield folder, bar()
 
 
 @contextmanager

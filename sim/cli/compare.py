@@ -18,19 +18,30 @@ from sim.workflows import targets as targets_lib
 CAMPAIGN_TRIALS = 200_000
 
 _TITLE = ("{name}: {n} variants vs baseline {base!r}; {trials} trials, seed {seed}, common "
-          "random numbers; cells: estimate ±95% half-width (exact); diff = variant - baseline")
+          "random numbers; cells: estimate ±95% half-width (exact); diff = variant - baseline; "
+          "price: the variant's cards in rubles; per 1,000 rubles: diff / price difference "
+          "(starting rubles count in a campaign)")
 
 
 def variant_options(func: Callable) -> Callable:
-    """``--variant`` (repeatable), ``--baseline``, ``--metric``, ``--target``, ``--targets``."""
+    """``--variant`` (repeatable), ``--baseline``, ``--against``, ``--metric``, ``--target``,
+    ``--targets``.
+    """
     options = (
         click.option("--variant", "variants", multiple=True, metavar="SPEC",
                      help="A variant: 'key=value;key=value' overriding the options above "
                           "(e.g. 'armor=SEVA suit;weapon=AK-74') and/or card edits "
-                          "'edit=table.card.column=value'; 'label=NAME' names it. Repeatable; "
-                          "the first is the baseline unless --baseline is given."),
+                          "'edit=table.card.column=value'; 'rules=DIR' plays a copied ruleset "
+                          "folder (relative to the current directory) instead of the "
+                          "baseline's; 'label=NAME' names it. Repeatable; the first is the "
+                          "baseline unless --baseline is given."),
         click.option("--baseline", default=None, metavar="SPEC",
                      help="The baseline variant (same syntax; '' = the options as given)."),
+        click.option("--against", multiple=True, metavar="NAME|INDEX|all",
+                     help="Also take the paired difference to this variant: its label or its "
+                          "position (0 = the baseline, 1 = the next, ...); repeatable; 'all' "
+                          "gives every pair once (later minus earlier). One run per "
+                          "reference variant, on the same random numbers."),
         click.option("--metric", "metrics", multiple=True, metavar="NAME",
                      help="Metric to report (repeatable; default: all outcomes and means)."),
         click.option("--target", "target_texts", multiple=True, metavar="TEXT",
@@ -64,8 +75,8 @@ def read_targets(texts, path) -> list:
     return found
 
 
-def _run(name: str, base: dict, variants, baseline, metrics, target_texts, targets_file,
-         trials, seed, rules_dir, fmt, threads, rs=None) -> None:
+def _run(name: str, base: dict, variants, baseline, against, metrics, target_texts,
+         targets_file, trials, seed, rules_dir, fmt, threads, rs=None, money=None) -> None:
     if rs is None:
         rs = common.load_rules_or_exit(rules_dir)
     exp = registry.experiment(name)
@@ -76,9 +87,12 @@ def _run(name: str, base: dict, variants, baseline, metrics, target_texts, targe
     targets = read_targets(target_texts, targets_file)
     parsed = [library.parse_variant(s, exp) for s in specs]
     result = library.compare(exp, rs, base, parsed, trials=trials, seed=seed, threads=threads,
-                             metrics=metrics or None, targets=targets)
-    title = _TITLE.format(name=name, n=len(parsed), base=parsed[0].label, trials=trials,
-                          seed=seed)
+                             metrics=metrics or None, targets=targets, against=against,
+                             prices=True, money=money)
+    title = _TITLE.format(name=name, n=len(result.variants), base=parsed[0].label,
+                          trials=trials, seed=seed)
+    if against:
+        title = title.replace("diff = variant - baseline", "diff = variant - against")
     common.emit_frame(result.to_frame(), fmt, result.to_dict(), title, result.to_table())
 
 
@@ -93,7 +107,11 @@ def compare() -> None:
     worse (or higher / lower for neutral metrics), or "no detectable
     difference" when the interval of the difference contains 0. With 'all'
     (the whole deck) each metric is averaged over the deck weighted by card
-    count.
+    count. --against NAME|INDEX takes the paired differences to another
+    variant instead (repeatable), and --against all to every other one, so
+    any two variants are compared on the same random numbers. Each row also
+    shows the variant's price (its armour, weapons and items from the price
+    columns) and the difference per 1,000 rubles of price difference.
 
     \b
     Example:
@@ -103,24 +121,30 @@ def compare() -> None:
         --variant "item=Dosimeter" --variant "item=Torsion scanner"
       zonesim compare campaign --baseline "" --variant "item=Dosimeter" \\
         --variant "armor=SEVA suit"
+      zonesim compare combat --scenario base --enemy all --variant "armor=Ecolog suit" \\
+        --variant "armor=SEVA suit" --variant "armor=Exoskeleton" --against all
+      cp -r configs/base my_rules   # then change a value in my_rules/enemies.csv
+      zonesim compare campaign base --baseline "" --variant "rules=my_rules;label=mine"
     """
 
 
 @compare.command("combat")
-@click.option("--stalker", required=True, help="Stalker card name.")
+@click.option("--stalker", default=None,
+              help="Stalker card name (required unless --scenario names one).")
 @click.option("--enemy", required=True, help="Enemy card name, or 'all' for the deck.")
 @common.loadout_options
 @common.fight_policy_options
 @variant_options
+@common.scenario_option
 @common_options
 def compare_combat(stalker, enemy, armor, weapons, items, sneak, flee_at, heal_at, variants,
-                   baseline, metrics, target_texts, targets_file, trials, seed, rules_dir, fmt,
-                   threads):
+                   baseline, against, metrics, target_texts, targets_file, scenario, trials,
+                   seed, rules_dir, fmt, threads):
     """Compare fights (P-14..P-29) under variants of loadout, policy or cards.
 
     Variant keys: stalker, enemy, armor (none = no armour), weapon, item,
     artifacts (repeatable; none = empty), intellect, sneak, flee_at, heal_at,
-    edit, label.
+    edit, rules (a ruleset folder), label.
     Metrics: avoided, killed, fled, knocked_out, capped, mean_wounds,
     mean_rounds, armor_destroyed, mean_stimulants, mean_limited_spent.
 
@@ -132,14 +156,16 @@ def compare_combat(stalker, enemy, armor, weapons, items, sneak, flee_at, heal_a
       zonesim compare combat --stalker Strelok --enemy Bloodsucker --baseline "" \\
         --variant "edit=enemies.Bloodsucker.endurance=3" --metric knocked_out
     """
-    base = {"stalker": stalker, "enemy": enemy, "armor": armor, "weapons": tuple(weapons),
-            "items": tuple(items), "sneak": sneak, "flee_at": flee_at, "heal_at": heal_at}
-    _run("combat", base, variants, baseline, metrics, target_texts, targets_file, trials, seed,
-         rules_dir, fmt, threads)
+    base, rs = common.setup_and_rules("combat", scenario, rules_dir, {
+        "stalker": stalker, "enemy": enemy, "armor": armor, "weapons": tuple(weapons),
+        "items": tuple(items), "sneak": sneak, "flee_at": flee_at, "heal_at": heal_at})
+    _run("combat", base, variants, baseline, against, metrics, target_texts, targets_file,
+         trials, seed, rules_dir, fmt, threads, rs=rs)
 
 
 @compare.command("anomaly")
-@click.option("--stalker", required=True, help="Stalker card name.")
+@click.option("--stalker", default=None,
+              help="Stalker card name (required unless --scenario names one).")
 @click.option("--anomaly", "anomaly_name", required=True,
               help="Anomaly card name, or 'all' for the deck.")
 @click.option("--armor", default=None, help="Armour worn (default: none).")
@@ -147,14 +173,15 @@ def compare_combat(stalker, enemy, armor, weapons, items, sneak, flee_at, heal_a
               help="Enter on purpose even after noticing the anomaly (P-36).")
 @state_options
 @variant_options
+@common.scenario_option
 @common_options
 def compare_anomaly(stalker, anomaly_name, armor, enter, health, willpower, radiation, tokens,
-                    variants, baseline, metrics, target_texts, targets_file, trials, seed,
-                    rules_dir, fmt, threads):
+                    variants, baseline, against, metrics, target_texts, targets_file,
+                    scenario, trials, seed, rules_dir, fmt, threads):
     """Compare anomaly encounters (P-30..P-36) under variants.
 
     Variant keys: stalker, anomaly, armor (none = no armour), enter, health,
-    willpower, radiation, tokens, edit, label (items are refused: none acts
+    willpower, radiation, tokens, edit, rules, label (items are refused: none acts
     inside an anomaly). Metrics: avoided, unharmed, damaged, knocked_out,
     artifact, trophy, deformation, perceived, mean_loss, armor_destroyed.
 
@@ -163,15 +190,17 @@ def compare_anomaly(stalker, anomaly_name, armor, enter, health, willpower, radi
       zonesim compare anomaly --stalker Strelok --anomaly all \\
         --variant "armor=Ecolog suit" --variant "armor=SEVA suit" --variant "enter=1"
     """
-    base = {"stalker": stalker, "anomaly": anomaly_name, "armor": armor, "items": (),
-            "enter": enter, "health": health, "willpower": willpower, "radiation": radiation,
-            "tokens": tokens}
-    _run("anomaly", base, variants, baseline, metrics, target_texts, targets_file, trials,
-         seed, rules_dir, fmt, threads)
+    base, rs = common.setup_and_rules("anomaly", scenario, rules_dir, {
+        "stalker": stalker, "anomaly": anomaly_name, "armor": armor, "items": (),
+        "enter": enter, "health": health, "willpower": willpower, "radiation": radiation,
+        "tokens": tokens})
+    _run("anomaly", base, variants, baseline, against, metrics, target_texts, targets_file, trials,
+         seed, rules_dir, fmt, threads, rs=rs)
 
 
 @compare.command("event")
-@click.option("--stalker", required=True, help="Stalker card name.")
+@click.option("--stalker", default=None,
+              help="Stalker card name (required unless --scenario names one).")
 @click.option("--event", "event_name", required=True,
               help="Event card name, or 'all' for the deck.")
 @click.option("--armor", default=None, help="Armour worn (default: none).")
@@ -179,14 +208,16 @@ def compare_anomaly(stalker, anomaly_name, armor, enter, health, willpower, radi
               help="Event item (repeatable; event_avoid only; the best counts, Z-10).")
 @state_options
 @variant_options
+@common.scenario_option
 @common_options
 def compare_event(stalker, event_name, armor, items, health, willpower, radiation, tokens,
-                  variants, baseline, metrics, target_texts, targets_file, trials, seed,
-                  rules_dir, fmt, threads):
+                  variants, baseline, against, metrics, target_texts, targets_file,
+                  scenario, trials, seed, rules_dir, fmt, threads):
     """Compare event draws (Z-08..Z-10) under variants, e.g. event items.
 
     Variant keys: stalker, event, armor (none = no armour), item (repeatable;
-    none = empty), health, willpower, radiation, tokens, edit, label.
+    none = empty), health, willpower, radiation, tokens, edit, rules,
+    label.
     Metrics: avoided, happened, knocked_out, deformation, health_lost,
     radiation, psi, days_lost, emission_tokens, armor_destroyed.
 
@@ -195,24 +226,33 @@ def compare_event(stalker, event_name, armor, items, health, willpower, radiatio
       zonesim compare event --stalker Strelok --event all --variant "item=Bag of nuts" \\
         --variant "item=Dosimeter" --variant "item=Torsion scanner"
     """
-    base = {"stalker": stalker, "event": event_name, "armor": armor, "items": tuple(items),
-            "health": health, "willpower": willpower, "radiation": radiation, "tokens": tokens}
-    _run("event", base, variants, baseline, metrics, target_texts, targets_file, trials, seed,
-         rules_dir, fmt, threads)
+    base, rs = common.setup_and_rules("event", scenario, rules_dir, {
+        "stalker": stalker, "event": event_name, "armor": armor, "items": tuple(items),
+        "health": health, "willpower": willpower, "radiation": radiation, "tokens": tokens})
+    _run("event", base, variants, baseline, against, metrics, target_texts, targets_file,
+         trials, seed, rules_dir, fmt, threads, rs=rs)
 
 
 @compare.command("campaign")
 @click.argument("scenario", required=False)
+@click.option("--scenario", "scenario_option", default=None, metavar="FILE|NAME",
+              help="The scenario, as the SCENARIO argument (give one of the two).")
 @variant_options
 @common.trials_option(CAMPAIGN_TRIALS)
 @common.seed_option
 @click.option("--rules", "rules_dir", type=click.Path(), default=None,
               help="Ruleset folder to use instead of the scenario's.")
+@click.option("--pay", "money", flag_value="pay", default=None,
+              help="Each variant pays for its extra cards (price difference to the baseline) "
+                   "out of its starting rubles; one the stalker cannot afford is refused.")
+@click.option("--cash-equivalent", "money", flag_value="cash",
+              help="After each variant dearer than the baseline, add the baseline with that "
+                   "price difference in extra starting rubles: is the card worth its price?")
 @common.format_option
 @common.threads_option
 @common.quiet_option
-def compare_campaign(scenario, variants, baseline, metrics, target_texts, targets_file, trials,
-                     seed, rules_dir, fmt, threads):
+def compare_campaign(scenario, scenario_option, variants, baseline, against, metrics,
+                     target_texts, targets_file, trials, seed, rules_dir, money, fmt, threads):
     """Compare whole campaigns of a scenario under variants of loadout, policy or cards.
 
     SCENARIO is a scenario file or a bundled scenario's name (default: base);
@@ -222,11 +262,16 @@ def compare_campaign(scenario, variants, baseline, metrics, target_texts, target
     armour), weapon, item (repeatable; none = empty), rubles, route
     (repeatable; none = nearest first), sneak, flee_at, heal_at, medkit_at,
     enter_anomalies, retreat_at, pay_heal, shopping (repeatable), edit,
-    label. Metrics: p_sarcophagus, p_survive, p_final_emission, p_capped,
+    rules (a ruleset folder played instead of the scenario's), label.
+    Metrics: p_sarcophagus, p_survive, p_final_emission, p_capped,
     game_days (mean day a game ended), and per-game means knockouts,
     concussions, deformations, emissions, emissions_suffered, items_used,
     fights, kills, anomalies_entered, artifacts_found, events,
-    complexes_explored, rubles_at_end.
+    complexes_explored, rubles_at_end. Each row shows the variant's price (its
+    cards' price column) and the difference per 1,000 rubles of price
+    difference; --pay makes each variant pay its extra cards out of its
+    starting rubles, --cash-equivalent compares each dearer variant with the
+    baseline given that price in cash.
 
     \b
     Example:
@@ -234,8 +279,12 @@ def compare_campaign(scenario, variants, baseline, metrics, target_texts, target
         --variant "armor=SEVA suit"
       zonesim compare campaign base --variant "label=now" \\
         --variant "edit=enemies.Bloodsucker.endurance=6" --metric p_sarcophagus
+      zonesim compare campaign base --baseline "" --variant "armor=SEVA suit" \\
+        --cash-equivalent --metric p_sarcophagus
     """
-    chosen = load_scenario(scenario)
+    if scenario is not None and scenario_option is not None:
+        raise click.UsageError("give the scenario once: as SCENARIO or as --scenario")
+    chosen = load_scenario(scenario or scenario_option)
     rs = chosen.ruleset if rules_dir is None else common.load_rules_or_exit(rules_dir)
-    _run("campaign", scenario_setup(chosen), variants, baseline, metrics, target_texts,
-         targets_file, trials, seed, rules_dir, fmt, threads, rs=rs)
+    _run("campaign", scenario_setup(chosen), variants, baseline, against, metrics, target_texts,
+         targets_file, trials, seed, rules_dir, fmt, threads, rs=rs, money=money)

@@ -11,7 +11,8 @@ from sim.experiments import event as event_experiment
 
 
 @click.command(cls=common.Command)
-@click.option("--stalker", required=True, help="Stalker card name.")
+@click.option("--stalker", default=None,
+              help="Stalker card name (required unless --scenario names one).")
 @click.option("--event", "event_name", required=True,
               help="Event card name, or 'all' for the deck table.")
 @click.option("--armor", default=None, help="Armour worn (default: none).")
@@ -20,6 +21,7 @@ from sim.experiments import event as event_experiment
                    "refused): the best one counts, they never add up (Z-10).")
 @common.artifact_options
 @state_options
+@common.scenario_option
 @common.trials_option()
 @common.seed_option
 @common.rules_option
@@ -27,7 +29,7 @@ from sim.experiments import event as event_experiment
 @common.threads_option
 @common.quiet_option
 def event(stalker, event_name, armor, items, artifacts, intellect, health, willpower, radiation,
-          tokens, trials, seed, rules_dir, fmt, threads):
+          tokens, scenario, trials, seed, rules_dir, fmt, threads):
     """Draw one event card (or every card) many times: outcome probabilities.
 
     The avoidance roll is one d6 >= avoid_on minus the best item's shift
@@ -37,14 +39,18 @@ def event(stalker, event_name, armor, items, artifacts, intellect, health, willp
     Health or Willpower fell to 0); plus P(deformation) and mean health lost,
     radiation and psi after the armour, days lost and Emission tokens. Each
     cell is a Monte Carlo estimate with its 95 % interval and the exact value;
-    with --event all, one row per card, most dangerous first.
+    with --event all, one row per card, most dangerous first. With --scenario,
+    the stalker, armour and event items are the scenario's unless given.
 
     \b
     Example:
       zonesim event --stalker Strelok --event all --item Dosimeter
       zonesim event --stalker Ghost --event "Radiation spike" --armor "SEVA suit" --format json
+      zonesim event --scenario base --event all --item Dosimeter
     """
-    rs = common.load_rules_or_exit(rules_dir)
+    s, rs = common.setup_and_rules("event", scenario, rules_dir, {
+        "stalker": stalker, "armor": armor, "items": items})
+    stalker, armor, items = s["stalker"], s["armor"], s["items"]
     state = library.StartState(health=health, willpower=willpower, radiation=radiation,
                                tokens=tokens)
     names = event_experiment.event_names(rs, event_name)

@@ -12,30 +12,27 @@ from sim import runner
 from sim.cli import common
 from sim.experiments import registry
 from sim.experiments.tables import compact
-from sim.report.staging import probe
 from sim.rules.tomlfile import suggest
 from sim.workflows.sweep import EXPERIMENTS, run_sweep
 
 DEFAULT_TRIALS = 100_000
-def _params(experiment, stalker, enemy, anomaly, event, armor, weapons, items, sneak, flee_at,
-            heal_at, enter, scenario, artifacts=(), intellect=None) -> dict:
+_KEYS = {"combat": ("stalker", "armor", "enemy", "weapons", "items", "sneak", "flee_at",
+                    "heal_at"),
+         "anomaly": ("stalker", "armor", "anomaly", "enter"),
+         "event": ("stalker", "armor", "event", "items")}
+"""Sweep parameters of each encounter experiment, in the order the results record them."""
+
+
+def _params(experiment, scenario, rules_dir, values: dict):
+    """The sweep's parameters and base ruleset: the options over the ``--scenario``."""
     if experiment == "campaign":
-        return {"scenario": scenario}
-    if stalker is None:
-        raise click.UsageError(f"--stalker is required for the {experiment} experiment")
-    params: dict = {"stalker": stalker, "armor": armor}
-    if experiment == "combat":
-        params.update(enemy=enemy, weapons=list(weapons), items=list(items), sneak=sneak,
-                      flee_at=flee_at, heal_at=heal_at)
-    elif experiment == "anomaly":
-        params.update(anomaly=anomaly, enter=enter)
-    else:
-        params.update(event=event, items=list(items))
-    if artifacts:  # P-08..P-10; absent keys keep the points' parameters as before
-        params["artifacts"] = list(artifacts)
-    if intellect is not None:
-        params["intellect"] = intellect
-    return params
+        from sim.rules.scenario import load_scenario
+        chosen = load_scenario(scenario)
+        rs = chosen.ruleset if rules_dir is None else common.load_rules_or_exit(rules_dir)
+        return {"scenario": scenario or "base"}, rs
+    setup, rs = common.setup_and_rules(experiment, scenario, rules_dir,
+                                       {k: values[k] for k in _KEYS[experiment]})
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in setup.items()}, rs
 
 
 @click.command(cls=common.Command)
@@ -57,11 +54,17 @@ def _params(experiment, stalker, enemy, anomaly, event, armor, weapons, items, s
 @common.fight_policy_options
 @click.option("--enter", is_flag=True, default=False,
               help="Enter anomalies on purpose after noticing them (anomaly).")
-@click.option("--scenario", default="base", show_default=True,
-              help="Scenario name or file (campaign); its ruleset is the one varied.")
+@click.option("--scenario", default=None, metavar="FILE|NAME",
+              help="Scenario (default for campaign: base): its ruleset is the one varied; "
+                   "for combat, anomaly and event its stalker, loadout and policy are used "
+                   "unless given as options.")
 @click.option("--metric", default=None,
               show_default="knocked_out; p_sarcophagus for --experiment campaign",
               help="Metric printed and plotted (checked before the first point runs).")
+@click.option("--target", "target_text", default=None, metavar="TEXT",
+              help="Balance target on the metric, e.g. 'p_sarcophagus in 0.35..0.55': shown "
+                   "as a band on the plot (outlined cells on heatmaps) and judged per row; "
+                   "its metric is the --metric when that is not given.")
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Results folder to create (default: results/sweep-<timestamp>/).")
 @click.option("--workers", type=common.small_int(1), default=os.cpu_count() or 1,
@@ -77,8 +80,8 @@ def _params(experiment, stalker, enemy, anomaly, event, armor, weapons, items, s
 @common.threads_option
 @common.quiet_option
 def sweep(varies, experiment, stalker, enemy, anomaly_name, event_name, armor, weapons, items,
-          artifacts, intellect, sneak, flee_at, heal_at, enter, scenario, metric, out, workers,
-          scheduler, trials, seed, rules_dir, fmt, threads):
+          artifacts, intellect, sneak, flee_at, heal_at, enter, scenario, metric, target_text, out,
+          workers, scheduler, trials, seed, rules_dir, fmt, threads):
     """Vary card values over a grid and run an experiment at every point.
 
     Each --vary names one cell, table.card.column, and its values: a..b for
@@ -88,7 +91,12 @@ def sweep(varies, experiment, stalker, enemy, anomaly_name, event_name, armor, w
     the card changes, not noise. Prints one row per point and card with the
     --metric; writes the whole tidy table (every metric with _ci_low,
     _ci_high and _exact columns) as sweep.csv and sweep.parquet, a line plot
-    (one --vary) or heatmaps (two), and metadata.json into --out.
+    (one --vary) or heatmaps (two), and metadata.json into --out. With
+    --target, the plot shows the target band (heatmaps outline the cells
+    that meet it) and each row its PASS/FAIL/UNDECIDED. --experiment
+    campaign plots p_sarcophagus unless --metric is given; campaign metrics
+    are named as in zonesim campaign's JSON (days.median, causes.final_emission;
+    the older days_median, death_final_emission are still read).
 
     \b
     Example:
@@ -97,31 +105,31 @@ def sweep(varies, experiment, stalker, enemy, anomaly_name, event_name, armor, w
         --armor "Ecolog suit"
       zonesim sweep --experiment event --stalker Ghost --item Dosimeter \\
         --vary "events.Radiation spike.avoid_on=3..6" --metric avoided --format json
-      zonesim sweep --stalker Strelok --enemy all --weapon AK-74 --artifact Crystal \
-        --heal-at 3 --vary artifacts.Crystal.value=1..4
+      zonesim sweep --experiment campaign --vary enemies.Bloodsucker.endurance=2..6 \\
+        --target "p_sarcophagus in 0.35..0.55" --trials 20000
+      zonesim sweep --stalker Strelok --enemy all --weapon AK-74 --artifact "Stone flower" \\
+        --vary "artifacts.Stone flower.value=1..3"
     """
-    rs = common.load_rules_or_exit(rules_dir)
-    if experiment == "campaign":
-        from sim.rules.scenario import load_scenario
-        rs = load_scenario(scenario).ruleset
+    target = None if target_text is None else _target(target_text, metric)
     if metric is None:
-        metric = "p_sarcophagus" if experiment == "campaign" else "knocked_out"
+        metric = target.metric if target is not None else \
+            "p_sarcophagus" if experiment == "campaign" else "knocked_out"
+    metric = registry.canonical_metric(metric)
     known = registry.experiment(experiment).sweep_metrics
     if metric not in known:
         raise click.BadParameter(f"{metric!r} is not a {experiment} metric"
                                  + suggest(metric, known) + f" (known: {', '.join(known)})",
                                  param_hint="--metric")
-    params = _params(experiment, stalker, enemy, anomaly_name, event_name, armor, weapons, items,
-                     sneak, flee_at, heal_at, enter, scenario, artifacts, intellect)
-    from sim.report.writer import RESULTS_DIR, default_folder, refuse_existing, write_sweep
-    folder = out if out is not None else default_folder("sweep", RESULTS_DIR)
-    with common.writing_results():
-        try:
-            refuse_existing(folder)
-        except FileExistsError as error:
-            raise click.ClickException(str(error)) from None
-        probe(folder)
-        bar = common.bar()
+    params, rs = _params(experiment, scenario, rules_dir, {
+        "stalker": stalker, "enemy": enemy, "anomaly": anomaly_name, "event": event_name,
+        "armor": armor, "weapons": weapons, "items": items, "sneak": sneak, "flee_at": flee_at,
+        "heal_at": heal_at, "enter": enter})
+    if experiment != "campaign" and artifacts:  # P-08..P-10; without them, params as before
+        params["artifacts"] = list(artifacts)
+    if experiment != "campaign" and intellect is not None:
+        params["intellect"] = intellect
+    from sim.report.writer import write_sweep
+    with common.results_folder(out, "sweep") as (folder, bar):
         with runner.reporting(None):  # one bar over the grid's points, not one per point
             result = run_sweep(rs, varies, experiment, params, trials=trials, seed=seed,
                                workers=workers, scheduler=scheduler, threads=threads,
@@ -130,13 +138,27 @@ def sweep(varies, experiment, stalker, enemy, anomaly_name, event_name, armor, w
             raise click.BadParameter(f"{metric!r} is not a metric of this sweep "
                                      f"(known: {', '.join(result.metrics)})",
                                      param_hint="--metric")
-        written = write_sweep(result, folder, metric)
+        written = write_sweep(result, folder, metric, target=target)
     if written != folder:
         click.echo(f"zonesim sweep: {folder} was taken meanwhile; written beside it", err=True)
-    _emit(result, metric, fmt, written)
+    _emit(result, metric, fmt, written, target)
 
 
-def _emit(result, metric: str, fmt: str, folder: Path) -> None:
+def _target(text: str, metric: str | None):
+    """The ``--target``, on the ``--metric`` when both are given."""
+    from sim.workflows import targets
+
+    try:
+        target = targets.parse_target(text)
+    except targets.TargetError as error:
+        raise click.BadParameter(str(error), param_hint="--target") from None
+    if metric is not None and target.metric != registry.canonical_metric(metric):
+        raise click.BadParameter(f"the target is on {target.metric!r}, the --metric is "
+                                 f"{metric!r}: give one metric", param_hint="--target")
+    return target
+
+
+def _emit(result, metric: str, fmt: str, folder: Path, target=None) -> None:
     frame = result.frame
     keys = ["point", *result.parameter_columns,
             *[c for c in ("enemy", "anomaly", "event") if c in frame.columns]]
@@ -156,7 +178,11 @@ def _emit(result, metric: str, fmt: str, folder: Path) -> None:
                 for key, column in (("mc", metric), ("ci_low", f"{metric}_ci_low"),
                                     ("ci_high", f"{metric}_ci_high"),
                                     ("exact", f"{metric}_exact"))}
-        rows.append(compact({**{k: record[k] for k in keys}, metric: cell}, tuple(keys)))
+        row = compact({**{k: record[k] for k in keys}, metric: cell}, tuple(keys))
+        if target is not None:
+            row["target"] = "" if cell["mc"] is None else target.judge(
+                cell["mc"], cell["ci_low"], cell["ci_high"])
+        rows.append(row)
     title = (f"sweep: {result.experiment}, {len(result.points)} points, {result.trials} trials "
              f"per point, seed {result.seed} at every point; {result.backend}, "
              f"{result.wall_s:.1f} s; cells: estimate ±95% half-width (exact)")

@@ -3,46 +3,25 @@
 from __future__ import annotations
 
 import click
-from click.core import ParameterSource
 
 from sim.cli import common
 from sim.cli.anomaly import state_options
 from sim.cli.compare import CAMPAIGN_TRIALS, common_options
-from sim.experiments.campaign_paired import scenario_setup
-from sim.rules.scenario import load_scenario
 from sim.workflows import compare as compare_lib
 from sim.workflows import targets as targets_lib
 from sim.workflows import tune as library
 
-# Options a campaign tune takes as overrides of the scenario (when given), and setup keys.
-_CAMPAIGN_OVERRIDES = {"stalker": "stalker", "armor": "armor", "weapons": "weapons",
-                       "items": "items", "sneak": "sneak", "flee_at": "flee_at",
-                       "heal_at": "heal_at"}
 _ENCOUNTER_ONLY = ("enemy", "anomaly_name", "event_name", "enter", "health", "willpower",
                    "radiation", "tokens")
 
 
-def _given(ctx: click.Context, name: str) -> bool:
-    source = ctx.get_parameter_source(name)
-    return source is not None and source not in (ParameterSource.DEFAULT,
-                                                 ParameterSource.DEFAULT_MAP)
-
-
-def _campaign_base(ctx: click.Context, scenario, values: dict):
+def _campaign_base(scenario, rules_dir, values: dict):
     """Base setup and ruleset of a campaign tune: the scenario, with the options given."""
     for name in _ENCOUNTER_ONLY:
-        if _given(ctx, name):
+        if common.given(name):
             option = "--" + name.removesuffix("_name").replace("_", "-")
             raise click.UsageError(f"{option} is for encounters, not for 'tune campaign'")
-    chosen = load_scenario(scenario)
-    base = scenario_setup(chosen)
-    for option, key in _CAMPAIGN_OVERRIDES.items():
-        if _given(ctx, option):
-            value = values[option]
-            if option == "armor" and str(value).lower() == "none":
-                value = None
-            base[key] = tuple(value) if isinstance(value, tuple) else value
-    return base, chosen.ruleset
+    return common.setup_and_rules("campaign", scenario or "base", rules_dir, values)
 
 
 @click.command(cls=common.Command)
@@ -59,6 +38,7 @@ def _campaign_base(ctx: click.Context, scenario, values: dict):
 @click.option("--enter", is_flag=True, default=False,
               help="Anomaly: enter on purpose even after noticing it (P-36).")
 @state_options
+@common.scenario_option(dest="scenario_option")
 @click.option("--edit", "edits", multiple=True, metavar="EDIT",
               help="Further card edit applied to every candidate (table.card.column=value).")
 @click.option("--vary", required=True, metavar="CELL=RANGE",
@@ -72,16 +52,16 @@ def _campaign_base(ctx: click.Context, scenario, values: dict):
               help="bisect (monotone metric, integer range; auto picks it for lo..hi) or "
                    "scan (every candidate).")
 @common_options
-@click.pass_context
-def tune(ctx, experiment_name, scenario, stalker, enemy, anomaly_name, event_name, armor,
+def tune(experiment_name, scenario, stalker, enemy, anomaly_name, event_name, armor,
          weapons, items, sneak, flee_at, heal_at, enter, health, willpower, radiation, tokens,
-         edits, vary, target_text, method, trials, seed, rules_dir, fmt, threads):
+         scenario_option, edits, vary, target_text, method, trials, seed, rules_dir, fmt, threads):
     """Search one card value so that a metric meets a target.
 
     Give exactly one of --enemy, --anomaly, --event, or 'campaign [SCENARIO]'
     to tune whole games of a scenario (default: base; --stalker, --armor,
     --weapon, --item, --sneak, --flee-at, --heal-at then override the
-    scenario's when given; --trials defaults to 200000). Every candidate runs on
+    scenario's when given; --trials defaults to 200000). An encounter tune
+    with --scenario takes the stalker, loadout and policy from it likewise. Every candidate runs on
     the same seed (common random numbers). Prints each evaluated candidate's
     estimate, 95 % interval, exact value and verdict (PASS: interval inside
     the target, FAIL: outside, UNDECIDED: straddles a bound), then the chosen
@@ -95,39 +75,39 @@ def tune(ctx, experiment_name, scenario, stalker, enemy, anomaly_name, event_nam
         --vary "events.Radiation spike.avoid_on=2..6" --target "avoided >= 0.5" --method scan
       zonesim tune campaign base --vary enemies.Bloodsucker.endurance=2..6 \\
         --target "p_sarcophagus in 0.35..0.55"
+      zonesim tune --scenario base --enemy all --vary enemies.Bloodsucker.endurance=2..6 \\
+        --target "knocked_out <= 0.2"
     """
+    values = {"stalker": stalker, "armor": armor, "weapons": weapons, "items": items,
+              "sneak": sneak, "flee_at": flee_at, "heal_at": heal_at}
     if experiment_name is not None:
         if experiment_name != "campaign":
             raise click.UsageError(f"unknown experiment {experiment_name!r}: give 'campaign "
                                    "[SCENARIO]', or --enemy/--anomaly/--event")
-        values = {"stalker": stalker, "armor": armor, "weapons": weapons, "items": items,
-                  "sneak": sneak, "flee_at": flee_at, "heal_at": heal_at}
-        base, rs = _campaign_base(ctx, scenario, values)
-        if rules_dir is not None:
-            rs = common.load_rules_or_exit(rules_dir)
-        if not _given(ctx, "trials"):
+        if scenario is not None and scenario_option is not None:
+            raise click.UsageError("give the scenario once: as SCENARIO or as --scenario")
+        base, rs = _campaign_base(scenario or scenario_option, rules_dir, values)
+        if not common.given("trials"):
             trials = CAMPAIGN_TRIALS
         _search("campaign", rs, base, edits, vary, target_text, method, trials, seed, fmt,
                 threads)
         return
     if scenario is not None:
         raise click.UsageError(f"unexpected argument {scenario!r}")
-    if stalker is None:
-        raise click.UsageError("Missing option '--stalker'.")
-    given = [(n, v) for n, v in (("enemy", enemy), ("anomaly", anomaly_name),
+    cards = [(n, v) for n, v in (("enemy", enemy), ("anomaly", anomaly_name),
                                  ("event", event_name)) if v is not None]
-    if len(given) != 1:
+    if len(cards) != 1:
         raise click.UsageError("give exactly one of --enemy, --anomaly, --event")
-    name, card = given[0]
-    base: dict = {"stalker": stalker, name: card, "armor": armor, "items": tuple(items)}
+    name, card = cards[0]
+    values.update({name: card})
     if name == "enemy":
         name = "combat"
-        base.update(weapons=tuple(weapons), sneak=sneak, flee_at=flee_at, heal_at=heal_at)
     else:
-        base.update(health=health, willpower=willpower, radiation=radiation, tokens=tokens)
+        values = {k: values[k] for k in ("stalker", "armor", "items", name)}
+        values.update(health=health, willpower=willpower, radiation=radiation, tokens=tokens)
         if name == "anomaly":
-            base["enter"] = enter
-    rs = common.load_rules_or_exit(rules_dir)
+            values["enter"] = enter
+    base, rs = common.setup_and_rules(name, scenario_option, rules_dir, values)
     _search(name, rs, base, edits, vary, target_text, method, trials, seed, fmt, threads)
 
 

@@ -19,6 +19,7 @@ import pandas as pd
 
 from sim import runner, stats
 from sim.campaign.compile import CampaignArrays, compile_campaign
+from sim.experiments.naming import DAY_STATS
 from sim.kernels import campaign as K
 from sim.rules.scenario import Scenario
 
@@ -36,10 +37,10 @@ MEANS = {"knockouts": K.SUM_KNOCKOUTS, "concussions": K.SUM_CONCUSSIONS,
          "complexes_explored": K.SUM_COMPLEXES, "rubles_at_end": K.SUM_RUBLES}
 
 PROBABILITIES = ("p_sarcophagus", "p_survive", "p_final_emission", "p_capped")
-DAY_STATS = ("mean", "median", "p10", "p90")
-FRAME_METRICS = (*PROBABILITIES, *(f"days_{k}" for k in DAY_STATS),
-                 *(f"death_{c}" for c in DEATHS), *MEANS)
-"""Metric columns of :meth:`CampaignResult.to_frame`, known before any game is played."""
+FRAME_METRICS = (*PROBABILITIES, *(f"days.{k}" for k in DAY_STATS),
+                 *(f"causes.{c}" for c in DEATHS), *MEANS)
+"""Metric columns of :meth:`CampaignResult.to_frame`, known before any game is played,
+named in the one scheme of :mod:`sim.experiments.naming`."""
 
 
 def simulate(arrays: CampaignArrays, trials: int, seed: int, threads: int | None = None,
@@ -233,9 +234,9 @@ class CampaignResult:
             row[f"{key}_ci_low"] = data[key]["ci_low"]
             row[f"{key}_ci_high"] = data[key]["ci_high"]
         for key in DAY_STATS:
-            row[f"days_{key}"] = data["days"][key]
+            row[f"days.{key}"] = data["days"][key]
         for cause in data["causes"]:
-            row[f"death_{cause['cause']}"] = cause["mc"]
+            row[f"causes.{cause['cause']}"] = cause["mc"]
         for key in MEANS:
             row[key] = data[key]
         return pd.DataFrame([row])

@@ -8,7 +8,7 @@ tune, report) looks experiments and metric names up here.
 
 from __future__ import annotations
 
-from sim.experiments import anomaly, campaign_paired, combat, event
+from sim.experiments import anomaly, campaign_paired, combat, event, naming
 from sim.experiments.base import CompareInputError, Experiment
 
 EXPERIMENTS: dict[str, Experiment] = {
@@ -34,3 +34,11 @@ def experiment(name: str) -> Experiment:
 def metric_names(name: str) -> tuple[str, ...]:
     """The metric names of experiment ``name``, in its order."""
     return tuple(m.name for m in experiment(name).metrics)
+
+
+def canonical_metric(name: str) -> str:
+    """A metric's name in the one naming scheme: older names (``days_median``,
+    ``death_final_emission``) become ``days.median``, ``causes.final_emission``
+    (:func:`sim.experiments.naming.canonical_metric`); other names are kept.
+    """
+    return naming.canonical_metric(name)

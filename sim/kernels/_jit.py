@@ -12,6 +12,10 @@ import sys
 
 import numba
 
+from sim.kernels import _inlining
+
+_inlining.install()
+
 _uncached: list[str] = []
 """Kernels compiled without the on-disk cache because no cache folder is writable."""
 

@@ -50,7 +50,8 @@ from sim.kernels._jit import jit, pjit
 from sim.kernels.anomaly import encounter as anomaly_encounter
 from sim.kernels.combat import AVOIDED as FIGHT_AVOIDED
 from sim.kernels.combat import KILLED as FIGHT_KILLED
-from sim.kernels.combat import RESULT_SIZE, fight
+from sim.kernels.combat import RESULT_SIZE
+from sim.kernels.combat import fight as combat_fight
 from sim.kernels.dice import armor_absorb
 from sim.kernels.event import event_avoided
 
@@ -271,15 +272,36 @@ S_SIZE = 35
 
 
 part = jit(inline="always", _nrt=False)
-"""Compile a part of the game body: inlined into :func:`_play_game`, no reference counts.
+"""Compile a part of the game body that takes ``tables`` or ``game``: inlined into
+:func:`_play_game`, no reference counts.
 
-Inlined, the parts make one function that LLVM optimises as a whole; called
-instead, each big part gets its ~40 arrays as ~300 scalar arguments, and the
-game body ran 2.8 times slower (base scenario). The parts allocate
-nothing (numba refuses to compile one that does), so they need no reference
-counting; with it, each call counts every array of ``tables`` and ``game``
-up and down, with atomic operations on counters that all threads share for
-``tables``: 6 times slower inlined, 14 times called.
+Inlined, these parts make one function that LLVM optimises as a whole; called
+instead, each gets its ~40 arrays as ~300 scalar arguments, and the game body
+ran 2.8 times slower (base scenario). The parts allocate nothing (numba refuses
+to compile one that does), so they need no reference counting; with it, each
+call counts every array of ``tables`` and ``game`` up and down, with atomic
+operations on counters that all threads share for ``tables``: 6 times slower
+inlined, 14 times called. Small parts that run often (drawing a card, an armour
+roll, the conditions after a damage step) are inlined too.
+"""
+
+called = jit(_nrt=False)
+"""Compile a part that takes a few arrays and runs rarely (losing belongings on a
+knock-out, recovering in a bunker, trading, the Emission): called, not inlined.
+
+numba inlines by copying the callee's IR, so every inlined part adds compile
+work to each function it is inlined into, up to :func:`_play_game`; calling
+these parts costs a few scalar arguments a call and no measurable speed, and
+took a quarter off the kernel's compile time (``benchmarks/bench_startup.py
+--compile``).
+"""
+
+fight = jit(combat_fight.py_func)
+"""The one fight rule (:func:`sim.kernels.combat.fight`), compiled to be called here.
+
+The combat and paired kernels inline it (a fight is their whole trial); the game
+body calls it from three places, where three inlined copies tripled its compile
+work for no measurable speed.
 """
 
 
@@ -401,7 +423,7 @@ def _pay_heal(st, cp):
         st[S_RUBLES] -= heal * cp[C_HEAL_PRICE]
 
 
-@part
+@called
 def _lose_half(st, cp, items, lose_order):
     """Lose half of all belongings, rounded in the stalker's favour (P-37).
 
@@ -493,7 +515,7 @@ def _conditions(st, cp, hexes, items, lose_order):
     _recover(st, cp, hexes)
 
 
-@part
+@called
 def _recover(st, cp, hexes):
     """In the bunker: regain a point of the exhausted track and pay to heal (P-37, P-40)."""
     st[S_POS] = hexes[st[S_POS], H_BUNKER]
@@ -648,7 +670,7 @@ def _event(st, cp, dice, v, ev, items, it):
         st[S_ETOKENS] += ev[v, V_VALUE]
 
 
-@part
+@called
 def _trade(st, cp, items, it, shopping, faction):
     """At a faction base: sell trophies and artefacts, then shop (P-11, P-26..P-28).
 
@@ -703,7 +725,7 @@ def _place(env, board, placements, limit, on_board):
     return h if board[h] == 0 else -2
 
 
-@part
+@called
 def _emission(st, cp, dice, hexes, em):
     """Emission check at the end of the Zone phase (P-48, P-49)."""
     if st[S_ETOKENS] < cp[C_THRESHOLD]:
@@ -983,7 +1005,7 @@ def _play_day(tables, game):
         _end_of_day(tables, game)
 
 
-@part
+@called
 def _write_result(st, day, res):
     """Fill one ``G_*`` result row from a finished game's state (``CAPPED`` if still running)."""
     res[G_END] = st[S_END] if st[S_END] >= 0 else CAPPED

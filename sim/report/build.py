@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from sim.experiments.registry import canonical_metric
 from sim.report import html, labels, markdown, plots, tables, verdict, writer
 from sim.rules import RulesetError
 from sim.rules.scenario import Scenario, load_scenario
@@ -184,7 +185,7 @@ def _write_pages(temp: Path, title: str, meta: dict, pages: list, shown_summary:
 def _check_targets(sc: Scenario) -> None:
     """Refuse, before any run, a target whose metric the report does not produce."""
     known = tables.target_metrics()
-    unknown = [m for m in sc.targets if m not in known]
+    unknown = [m for m in sc.targets if canonical_metric(m) not in known]
     if not unknown:
         return
     toml = TomlFile(sc.path)

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
 
 CARD_COLUMNS = ("enemy", "anomaly", "event", "variant", "card")
 DPI = 100
@@ -187,28 +188,47 @@ def _card_column(frame: pd.DataFrame) -> str | None:
     return next((c for c in CARD_COLUMNS if c in frame.columns), None)
 
 
-def sweep_figure(result, metric: str) -> Figure | None:
+def sweep_figure(result, metric: str, target=None) -> Figure | None:
     """The sweep's ``metric`` against the varied cells.
 
     One varied cell: a line per card with its 95 % band. Two: a heatmap per
     card (first cell down, second across). More than two: None (no plot).
+    ``target`` (a :class:`~sim.workflows.targets.Target` on ``metric``) is
+    drawn as a shaded band on the line plot and outlines the heatmap cells
+    whose estimate meets it. Integer-valued cells get integer ticks.
     """
     params = result.parameter_columns
     frame = result.frame
     card = _card_column(frame)
     groups = [(None, frame)] if card is None else list(frame.groupby(card, sort=False))
     if len(params) == 1:
-        return _sweep_lines(groups, params[0], metric)
+        return _sweep_lines(groups, params[0], metric, target)
     if len(params) == 2:
-        return _sweep_heatmaps(groups, params, metric)
+        return _sweep_heatmaps(groups, params, metric, target)
     return None
 
 
+def _tick(value) -> str:
+    """A tick label: integer-valued numbers without a decimal point."""
+    if isinstance(value, float | np.floating) and float(value).is_integer():
+        return str(int(value))
+    return str(value)
+
+
 def _positions(values: Sequence) -> tuple[np.ndarray, list[str]]:
-    return np.arange(len(values), dtype=float), [str(v) for v in values]
+    return np.arange(len(values), dtype=float), [_tick(v) for v in values]
 
 
-def _sweep_lines(groups, param: str, metric: str) -> Figure:
+def _target_band(ax, target) -> None:
+    """Shade the target range of a line plot (an open side reaches the plot's edge)."""
+    low, high = ax.get_ylim()
+    lo = target.low if np.isfinite(target.low) else low
+    hi = target.high if np.isfinite(target.high) else high
+    ax.axhspan(lo, hi, color="#2a9d8f", alpha=0.15, label=f"target: {target}")
+    ax.set_ylim(min(low, lo), max(high, hi))
+
+
+def _sweep_lines(groups, param: str, metric: str, target=None) -> Figure:
     figure = Figure(figsize=(8.0, 4.5))
     ax = figure.add_subplot()
     levels = list(dict.fromkeys(groups[0][1][param]))
@@ -224,6 +244,10 @@ def _sweep_lines(groups, param: str, metric: str) -> Figure:
                         alpha=0.2)
     if not numeric:
         ax.set_xticks(*_positions(levels))
+    elif all(float(v).is_integer() for v in levels) and len(levels) <= 30:
+        ax.set_xticks([float(v) for v in levels], [_tick(float(v)) for v in levels])
+    if target is not None:
+        _target_band(ax, target)
     ax.set_xlabel(param)
     ax.set_ylabel(label(metric))
     ax.set_title(f"{label(metric)} against {param} (bands: 95 % intervals)")
@@ -233,7 +257,8 @@ def _sweep_lines(groups, param: str, metric: str) -> Figure:
     return figure
 
 
-def _sweep_heatmaps(groups, params: list[str], metric: str, limit: int = 16) -> Figure:
+def _sweep_heatmaps(groups, params: list[str], metric: str, target=None,
+                    limit: int = 16) -> Figure:
     groups = groups[:limit]
     cols = min(4, len(groups))
     rows = -(-len(groups) // cols)
@@ -253,6 +278,11 @@ def _sweep_heatmaps(groups, params: list[str], metric: str, limit: int = 16) -> 
             for (i, j), value in np.ndenumerate(grid):
                 ax.text(j, i, f"{value:.3f}", ha="center", va="center", fontsize="x-small",
                         color="white" if value > middle else "black")
+        if target is not None:  # outline the cells whose estimate meets the target
+            for (i, j), value in np.ndenumerate(grid):
+                if np.isfinite(value) and target.contains(value):
+                    ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False,
+                                           edgecolor="#2a9d8f", linewidth=2))
         ax.set_yticks(*_positions(list(table.index)))
         ax.set_xticks(*_positions(list(table.columns)))
         ax.set_title(str(name) if name is not None else metric, fontsize="small")
@@ -262,5 +292,6 @@ def _sweep_heatmaps(groups, params: list[str], metric: str, limit: int = 16) -> 
         ax.set_visible(False)
     if image is not None:
         figure.colorbar(image, ax=axes.ravel().tolist(), label=label(metric), shrink=0.8)
-    figure.suptitle(f"{label(metric)} over {first} x {second}")
+    figure.suptitle(f"{label(metric)} over {first} x {second}"
+                    + (f" (outlined: {target})" if target is not None else ""))
     return figure

@@ -28,6 +28,7 @@ from sim.experiments import anomaly as anomaly_experiment
 from sim.experiments import combat as combat_experiment
 from sim.experiments import event as event_experiment
 from sim.experiments import registry
+from sim.experiments.registry import canonical_metric
 from sim.experiments.tables import cell_text
 from sim.report import labels, plots
 from sim.rules.scenario import Scenario
@@ -650,7 +651,7 @@ def targets_section(sc: Scenario, values: Mapping[str, tuple]) -> Section:
     rows = []
     for metric, (low, high) in sc.targets.items():
         target = Target(metric, float(low), float(high), text=f"{metric} in {low:g}..{high:g}")
-        found = values.get(metric)
+        found = values.get(canonical_metric(metric))
         if found is None:
             rows.append({"target": str(target), "metric": metric, "low": low, "high": high,
                          "value": None, "ci_low": None, "ci_high": None,

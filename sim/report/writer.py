@@ -169,24 +169,28 @@ class Stopwatch:
         return round(time.perf_counter() - self.start, 3)
 
 
-def write_sweep(result, folder: Path, metric: str, command: list[str] | None = None) -> Path:
+def write_sweep(result, folder: Path, metric: str, command: list[str] | None = None,
+                target=None) -> Path:
     """Write a :class:`~sim.workflows.sweep.SweepResult` folder atomically; return where it went.
 
     Files: ``sweep.csv``, ``sweep.parquet``, ``metadata.json`` and, for one or
-    two varied cells, ``sweep-<metric>.png`` (line plot or heatmaps).
+    two varied cells, ``sweep-<metric>.png`` (line plot or heatmaps, showing
+    ``target`` when given; metadata then records it).
     """
     from sim.report import plots
 
     with atomic_folder(folder) as staged:
         temp = staged.temp
         write_table(result.frame, temp, "sweep")
-        figure = plots.sweep_figure(result, metric)
+        figure = plots.sweep_figure(result, metric, target)
         files = ["sweep.csv", "sweep.parquet"]
         if figure is not None:
             plots.save(figure, temp / f"sweep-{metric}.png")
             files.append(f"sweep-{metric}.png")
         meta = manifest(command=command, **clean_json(result.metadata()))
         meta["metric"] = metric
+        if target is not None:
+            meta["target"] = str(target)
         meta["files"] = files + ["metadata.json"]
         write_json(meta, temp / "metadata.json")
     return staged.path

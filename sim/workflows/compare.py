@@ -35,6 +35,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
 
@@ -42,33 +43,18 @@ from sim import stats
 from sim.experiments import tables
 from sim.experiments.base import Case, CompareInputError, Experiment, Metric, PairedSums
 from sim.experiments.tables import cell_text
-from sim.rules import Ruleset
+from sim.rules import Ruleset, load_ruleset
 from sim.rules.variants import VariantError, apply_edits
+from sim.workflows.prices import loadout_price, money_variants, priced_rows, wealth
 from sim.workflows.targets import Target, judge_rows
 
 BASELINE = "baseline"
+REFERENCE = "reference"
+"""Verdict of the variant the differences are taken to under ``against``."""
 NO_DIFFERENCE = "no detectable difference"
 ROW_KEYS = ("variant", "metric", "mc", "ci_low", "ci_high", "exact", "diff", "diff_ci_low",
             "diff_ci_high", "diff_exact", "verdict")
 """Keys of a comparison row, in order (``target``/``target_verdict`` follow with targets)."""
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 # --- variants ---------------------------------------------------------------------------------
@@ -86,11 +72,16 @@ class Variant:
         Setup key and value, applied in order.
     edits : tuple of str
         Card edits ``table.card.column=value`` (:mod:`sim.rules.variants`).
+    rules : str or None
+        A ruleset folder (relative to the current directory) that this variant
+        plays instead of the comparison's ruleset, its edits applied on top:
+        the "copy the folder, change a value" workflow. None: the comparison's.
     """
 
     label: str = "base"
     overrides: tuple[tuple[str, object], ...] = ()
     edits: tuple[str, ...] = ()
+    rules: str | None = None
 
     def setup(self, base: Mapping[str, object]) -> dict:
         """The base setup with this variant's overrides."""
@@ -102,7 +93,8 @@ class Variant:
 def parse_variant(text: str, exp: Experiment, label: str | None = None) -> Variant:
     """Parse ``key=value;key=value;...`` into a :class:`Variant` for ``exp``.
 
-    Keys are those of ``exp.keys`` plus ``edit`` (repeatable card edit) and
+    Keys are those of ``exp.keys`` plus ``edit`` (repeatable card edit),
+    ``rules`` (a ruleset folder played instead of the comparison's) and
     ``label``. Repeating a list key (``weapon``, ``item``) adds to the list;
     the first occurrence replaces the base setup's list. An empty text is the
     base setup itself.
@@ -114,6 +106,7 @@ def parse_variant(text: str, exp: Experiment, label: str | None = None) -> Varia
     """
     overrides: dict[str, object] = {}
     edits: list[str] = []
+    rules = None
     name = label
     for part in (p.strip() for p in text.split(";")):
         if not part:
@@ -126,14 +119,19 @@ def parse_variant(text: str, exp: Experiment, label: str | None = None) -> Varia
             edits.append(value)
         elif key == "label":
             name = value
+        elif key == "rules":
+            if not value:
+                raise CompareInputError(f"variant {text!r}: rules= needs a ruleset folder")
+            rules = value
         elif key in exp.keys:
             target, kind = exp.keys[key]
             overrides[target] = _read(text, key, kind, value, overrides.get(target))
         else:
-            known = ", ".join(sorted((*exp.keys, "edit", "label")))
+            known = ", ".join(sorted((*exp.keys, "edit", "label", "rules")))
             raise CompareInputError(f"variant {text!r}: unknown key {key!r} for "
                                     f"{exp.name} (known: {known})")
-    return Variant(name or text.strip() or "base", tuple(overrides.items()), tuple(edits))
+    return Variant(name or text.strip() or "base", tuple(overrides.items()), tuple(edits),
+                   rules)
 
 
 def _read(text: str, key: str, kind: str, value: str, previous: object) -> object:
@@ -161,18 +159,37 @@ def _read(text: str, key: str, kind: str, value: str, previous: object) -> objec
 def cases(rs: Ruleset, base: Mapping[str, object], variants: Sequence[Variant]) -> list[Case]:
     """One :class:`Case` per variant: edits applied to ``rs``, overrides to ``base``.
 
+    A variant with ``rules`` plays that folder's ruleset (loaded and validated
+    like any ruleset, each folder once) with its edits applied.
+
     Raises
     ------
     CompareInputError
         An edit that cannot be applied (the message names the variant).
+    RulesetError
+        A ``rules`` folder that is missing or invalid (every problem, with
+        file, line and column).
     """
     out = []
+    folders: dict[str, Ruleset] = {}
     for variant in variants:
+        if variant.rules is not None and variant.rules not in folders:
+            folders[variant.rules] = load_ruleset(Path(variant.rules))
+        start = rs if variant.rules is None else folders[variant.rules]
         try:
-            ruleset = apply_edits(rs, variant.edits)
+            ruleset = apply_edits(start, variant.edits)
         except VariantError as error:
             raise CompareInputError(f"variant {variant.label!r}: {error}") from None
         out.append(Case(ruleset, variant.setup(base)))
+    return out
+
+
+def describe(variant: Variant) -> dict:
+    """A variant in the JSON: label, overrides, edits (and ``rules`` when it has a folder)."""
+    out = {"label": variant.label, "overrides": dict(variant.overrides),
+           "edits": list(variant.edits)}
+    if variant.rules is not None:
+        out["rules"] = variant.rules
     return out
 
 
@@ -259,6 +276,9 @@ class Comparison:
         SHA-256 of the base ruleset.
     targets : tuple of str
         The balance targets judged, as written.
+    against : tuple of str
+        The variants the differences are taken to (:func:`compare`'s
+        ``against``); empty: the baseline only, and rows have no ``against`` key.
     """
 
     experiment: str
@@ -269,13 +289,19 @@ class Comparison:
     rows: tuple[dict, ...]
     ruleset: str = ""
     targets: tuple[str, ...] = ()
+    against: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
-        """JSON document: provenance, ``baseline``, ``variants`` and ``rows``."""
-        return {"experiment": self.experiment, "trials": self.trials, "seed": self.seed,
-                "ruleset_sha256": self.ruleset, "setup": self.setup,
-                "baseline": self.variants[0]["label"], "variants": list(self.variants),
-                "targets": list(self.targets), "rows": list(self.rows)}
+        """JSON document: provenance, ``baseline``, ``variants``, ``rows`` (and
+        ``against`` when the differences are taken to other variants).
+        """
+        out = {"experiment": self.experiment, "trials": self.trials, "seed": self.seed,
+               "ruleset_sha256": self.ruleset, "setup": self.setup,
+               "baseline": self.variants[0]["label"], "variants": list(self.variants),
+               "targets": list(self.targets), "rows": list(self.rows)}
+        if self.against:
+            out["against"] = list(self.against)
+        return out
 
     def to_frame(self) -> pd.DataFrame:
         """One flat row per (variant, metric)."""
@@ -285,23 +311,78 @@ class Comparison:
         """Readable rows: ``estimate ±half-width (exact)`` and the difference likewise."""
         out = []
         for r in self.rows:
-            row = {"variant": r["variant"], "metric": r["metric"],
-                   "estimate": cell_text(r["mc"], r["ci_low"], r["ci_high"], r["exact"]),
-                   "diff": "" if r["verdict"] == BASELINE else
-                   cell_text(r["diff"], r["diff_ci_low"], r["diff_ci_high"], r["diff_exact"],
-                         signed=True),
-                   "verdict": r["verdict"]}
+            row = {"variant": r["variant"], "metric": r["metric"]}
+            if "against" in r:
+                row["against"] = r["against"]
+            row |= {"estimate": cell_text(r["mc"], r["ci_low"], r["ci_high"], r["exact"]),
+                    "diff": "" if r["verdict"] in (BASELINE, REFERENCE) else
+                    cell_text(r["diff"], r["diff_ci_low"], r["diff_ci_high"], r["diff_exact"],
+                              signed=True),
+                    "verdict": r["verdict"]}
+            if "price" in r:
+                row["price"] = "" if r["price"] is None else f"{r['price']:,}"
+                row["per 1,000 rubles"] = cell_text(
+                    r["diff_per_1000"], r["diff_per_1000_ci_low"], r["diff_per_1000_ci_high"],
+                    signed=True)
             if "target_verdict" in r:
                 row["target"] = r["target_verdict"] or ""
             out.append(row)
         return pd.DataFrame(out)
 
 
+ALL_PAIRS = "all"
+"""``against`` value for every pair of variants (each pair once: later minus earlier)."""
+
+
+def reference_index(text: str, labels: Sequence[str]) -> int:
+    """The variant ``text`` names: a label, or its position (0 = the baseline).
+
+    Raises
+    ------
+    CompareInputError
+        If it names none of them.
+    """
+    if text in labels:
+        return list(labels).index(text)
+    if text.isdigit() and int(text) < len(labels):
+        return int(text)
+    raise CompareInputError(f"--against {text!r} names no variant (labels: "
+                            f"{', '.join(map(repr, labels))}; or a position 0..{len(labels) - 1},"
+                            f" 0 = the baseline; or '{ALL_PAIRS}')", "against")
+
+
+def _references(against: Sequence[str], labels: Sequence[str]) -> list[tuple[int, bool]]:
+    """``(reference, only the variants after it)`` per run; ``all`` gives every pair once."""
+    if list(against) == [ALL_PAIRS]:  # the first run also shows every variant's estimate
+        return [(r, r > 0) for r in range(len(labels) - 1)]
+    chosen = [reference_index(text, labels) for text in against]
+    return [(r, False) for r in dict.fromkeys(chosen)]
+
+
+def _rows_against(exp: Experiment, runs: Sequence[Case], labels: Sequence[str], reference: int,
+                  after: bool, metrics, **run_args) -> list[dict]:
+    """Rows with the paired difference to variant ``reference``, in the variants' order.
+
+    The reference plays as variant 0 of the experiment; every variant plays the
+    same trials on the same streams whatever its place, so the estimates are
+    those of the baseline run and only the differences change.
+    """
+    order = [reference, *(v for v in range(len(labels)) if v != reference)]
+    result = exp.run([runs[v] for v in order], **run_args)
+    rows = paired_rows(result, [labels[v] for v in order], metrics)
+    place = {labels[v]: v for v in range(len(labels))}
+    rows.sort(key=lambda row: place[row["variant"]])  # stable: metrics keep their order
+    mine = labels[reference]
+    return [{**row, "against": mine} | ({"verdict": REFERENCE} if row["variant"] == mine else {})
+            for row in rows if not after or place[row["variant"]] > reference]
+
+
 def compare(exp: Experiment, rs: Ruleset, base: Mapping[str, object],
             variants: Sequence[Variant],
             *, trials: int, seed: int, threads: int | None = None,
             metrics: Sequence[str] | None = None,
-            targets: Sequence[Target] = ()) -> Comparison:
+            targets: Sequence[Target] = (), against: Sequence[str] = (),
+            prices: bool = False, money: str | None = None) -> Comparison:
     """Run ``variants`` of a base setup on common random numbers and tabulate them.
 
     Parameters
@@ -322,15 +403,30 @@ def compare(exp: Experiment, rs: Ruleset, base: Mapping[str, object],
     targets : sequence of Target
         Balance targets; rows of their metrics get a ``target_verdict`` (their
         metrics are added to ``metrics``).
+    against : sequence of str
+        Variants (labels, or positions with 0 = the baseline) to take the
+        paired differences to, one run of the experiment each; ``("all",)``
+        gives every pair once (later minus earlier, V - 1 runs). Rows then
+        carry an ``against`` key. Empty (default): differences to the baseline.
+    prices : bool
+        Add each variant's price and the difference per 1,000 rubles to the
+        rows (:func:`sim.workflows.prices.priced_rows`).
+    money : {"pay", "cash"}, optional
+        Campaigns: pay for the variants' extra cards out of the starting
+        rubles, or add a cash-equivalent variant after each dearer one
+        (:func:`sim.workflows.prices.money_variants`).
 
     Raises
     ------
     CompareInputError
-        Unknown metrics, bad edits, or cards the experiment cannot run.
+        Unknown metrics or ``against`` variants, bad edits, or cards the
+        experiment cannot run.
     """
     name = exp.name
     if not variants:
         raise CompareInputError("give at least one variant")
+    if money is not None:
+        variants = money_variants(money, variants, cases(rs, base, variants))
     labels = [v.label for v in variants]
     if len(set(labels)) != len(labels):
         raise CompareInputError(f"variant labels must differ (got {labels}); "
@@ -342,15 +438,25 @@ def compare(exp: Experiment, rs: Ruleset, base: Mapping[str, object],
                                     f"(known: {', '.join(known)})")
     if metrics:  # a target's metric is reported even when not asked for
         metrics = [*metrics, *(t.metric for t in targets if t.metric not in metrics)]
-    result = exp.run(cases(rs, base, variants), trials=trials, seed=seed, threads=threads)
-    rows = paired_rows(result, labels, metrics)
+    references = _references(against, labels)
+    runs = cases(rs, base, variants)
+    run_args = {"trials": trials, "seed": seed, "threads": threads}
+    if references:
+        rows = [row for r, after in references
+                for row in _rows_against(exp, runs, labels, r, after, metrics, **run_args)]
+    else:
+        rows = paired_rows(exp.run(runs, **run_args), labels, metrics)
+    if prices:
+        pairs = list(zip(labels, runs, strict=True))
+        rows = priced_rows(rows, {v: loadout_price(c.ruleset, c.setup) for v, c in pairs},
+                           labels[0], {v: wealth(c) for v, c in pairs})
     if targets:
         rows = judge_rows(targets, rows)
-    described = tuple({"label": v.label, "overrides": dict(v.overrides), "edits": list(v.edits)}
-                      for v in variants)
+    described = tuple(describe(v) for v in variants)
     return Comparison(name, trials, seed, dict(base), described, tuple(rows), rs.sha256,
-                      tuple(str(t) for t in targets))
+                      tuple(str(t) for t in targets), tuple(against))
 
 
-__all__ = ["BASELINE", "NO_DIFFERENCE", "ROW_KEYS", "Comparison", "Variant", "cases", "compare",
-           "paired_rows", "parse_variant", "verdict"]
+__all__ = ["ALL_PAIRS", "BASELINE", "NO_DIFFERENCE", "REFERENCE", "ROW_KEYS", "Comparison",
+           "Variant", "cases", "compare", "describe", "paired_rows", "parse_variant",
+           "reference_index", "verdict"]

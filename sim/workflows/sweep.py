@@ -178,7 +178,8 @@ class _Task:
 
 
 @functools.lru_cache(maxsize=4)
-def _base_ruleset(path: str, digest: str) -> Ruleset:
+def checked_ruleset(path: str, digest: str) -> Ruleset:
+    """The ruleset at ``path``, loaded once per process, if its digest is still ``digest``."""
     rs = load_ruleset(path)
     if rs.digest() != digest:
         raise SweepError(f"the ruleset at {path} changed while the sweep ran "
@@ -194,7 +195,7 @@ def _run_point(task: _Task, base: Ruleset | None = None) -> tuple[int, pd.DataFr
     """
     start = time.perf_counter()
     if base is None:
-        base = _base_ruleset(task.rules_path, task.base_digest)
+        base = checked_ruleset(task.rules_path, task.base_digest)
     rs = apply_edits(base, task.edits)
     with runner.thread_count(task.threads):
         frame = _frame(task.experiment(rs, task.params, task.trials, task.seed))
@@ -271,7 +272,8 @@ def metric_names(frame: pd.DataFrame) -> list[str]:
     return [c for c in frame.columns if f"{c}_ci_low" in frame.columns]
 
 
-def _threads_per_worker(workers: int) -> int | None:
+def threads_per_worker(workers: int) -> int | None:
+    """Kernel threads of each of ``workers`` processes (None: all cores, for one)."""
     if workers <= 1:
         return None
     return max(1, (os.cpu_count() or 1) // workers)
@@ -338,7 +340,7 @@ def run_sweep(rules: str | Path | Ruleset | None, varies: Sequence[Vary | str],
         raise SweepError("this ruleset was changed in memory, so workers cannot reload it from "
                          f"{base.path}; run the sweep with workers=1 and no scheduler")
     if threads is None and scheduler is None:
-        threads = _threads_per_worker(workers)
+        threads = threads_per_worker(workers)
     tasks = [_Task(i, str(base.path), base.digest(), edits, func, dict(params), trials, seed,
                    threads) for i, edits in enumerate(points)]
     start = time.perf_counter()
@@ -358,10 +360,9 @@ def _execute(tasks: list[_Task], base: Ruleset, workers: int, scheduler: Any,
     Returns the points' outputs in grid order and the backend's name (for the
     provenance); the backend never changes a result.
     """
-    if scheduler is not None:
-        return _run_dask(tasks, scheduler, progress)
-    if workers > 1 and len(tasks) > 1:
-        return _run_pool(tasks, workers, progress), f"processes:{workers}"
+    if scheduler is not None or (workers > 1 and len(tasks) > 1):
+        return map_tasks(_run_point, tasks, workers=workers, scheduler=scheduler,
+                         progress=progress)
     outputs = []
     for task in tasks:
         outputs.append(_run_point(task, base))
@@ -402,12 +403,32 @@ def _exit_with_parent(parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-def _run_pool(tasks: list[_Task], workers: int, progress) -> list:
+def map_tasks(func: Callable, tasks: Sequence, *, workers: int = 1, scheduler: Any = None,
+              progress: Callable[[int, int], None] | None = None) -> tuple[list, str]:
+    """Run ``func(task)`` for every task here, on a process pool or on a Dask cluster.
+
+    The backends of :func:`run_sweep`, for any picklable task and importable
+    ``func`` (e.g. the lever finder's batches). Returns the outputs in task
+    order and the backend's name; the backend never changes a result.
+    """
+    if scheduler is not None:
+        return _run_dask(list(tasks), scheduler, progress, func)
+    if workers > 1 and len(tasks) > 1:
+        return _run_pool(list(tasks), workers, progress, func), f"processes:{workers}"
+    outputs = []
+    for task in tasks:
+        outputs.append(func(task))
+        if progress is not None:
+            progress(len(outputs), len(tasks))
+    return outputs, "serial"
+
+
+def _run_pool(tasks: list, workers: int, progress, func: Callable = _run_point) -> list:
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=context,
                                initializer=_exit_with_parent, initargs=(os.getpid(),))
     try:
-        futures = [pool.submit(_run_point, t) for t in tasks]
+        futures = [pool.submit(func, t) for t in tasks]
         outputs = []
         for future in futures:
             outputs.append(future.result())
@@ -424,7 +445,8 @@ def _run_pool(tasks: list[_Task], workers: int, progress) -> list:
     return outputs
 
 
-def _run_dask(tasks: list[_Task], scheduler: Any, progress) -> tuple[list, str]:
+def _run_dask(tasks: list, scheduler: Any, progress,
+              func: Callable = _run_point) -> tuple[list, str]:
     try:
         from distributed import Client
     except ImportError:
@@ -434,7 +456,7 @@ def _run_dask(tasks: list[_Task], scheduler: Any, progress) -> tuple[list, str]:
     client = Client(scheduler) if own else scheduler
     try:
         # pure=False: tasks that look alike must still each run (no result sharing by key).
-        futures = client.map(_run_point, tasks, pure=False)
+        futures = client.map(func, tasks, pure=False)
         outputs = client.gather(futures)
         if progress is not None:
             progress(len(tasks), len(tasks))
@@ -446,4 +468,5 @@ def _run_dask(tasks: list[_Task], scheduler: Any, progress) -> tuple[list, str]:
 
 
 __all__ = ["EXPERIMENTS", "Experiment", "SweepError", "SweepResult", "Vary",
-           "experiment_of", "grid", "metric_names", "run_sweep"]
+           "checked_ruleset", "experiment_of", "grid", "map_tasks", "metric_names", "run_sweep",
+           "threads_per_worker"]

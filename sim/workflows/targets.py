@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sim.errors import InputError
+from sim.experiments.naming import canonical_metric
 from sim.rules.files import decode, parse_toml, read_regular
 
 PASS = "PASS"
@@ -119,15 +120,19 @@ def judge(target: Target, value: float, ci_low: float | None = None,
 def parse_target(text: str) -> Target:
     """Parse ``metric <= x``, ``< x``, ``>= x``, ``> x``, ``== x`` or ``metric in a..b``.
 
+    The metric is named in the one scheme; an older name (``days_median``) is
+    read as the name now (``days.median``, :func:`~sim.experiments.registry.canonical_metric`).
+
     Raises
     ------
     TargetError
         If the text is not of one of these forms or the range is empty.
     """
     if m := _RANGE.match(text):
-        return Target(m.group(1), float(m.group(2)), float(m.group(3)), text=text.strip())
+        return Target(canonical_metric(m.group(1)), float(m.group(2)), float(m.group(3)),
+                      text=text.strip())
     if m := _COMPARE.match(text):
-        metric, op, x = m.group(1), m.group(2), float(m.group(3))
+        metric, op, x = canonical_metric(m.group(1)), m.group(2), float(m.group(3))
         if op in ("<=", "<"):
             return Target(metric, high=x, high_strict=op == "<", text=text.strip())
         if op in (">=", ">"):
@@ -174,7 +179,8 @@ def targets_from_table(table: Mapping) -> tuple[Target, ...]:
             raise TargetError(f"target {metric!r}: expected [low, high] (numbers; -inf/inf "
                               f"for an open side) or a text like \"<= 0.25\", got {value!r}")
         low, high = float(value[0]), float(value[1])
-        out.append(Target(metric, low, high, text=f"{metric} in {value[0]}..{value[1]}"))
+        out.append(Target(canonical_metric(metric), low, high,
+                          text=f"{metric} in {value[0]}..{value[1]}"))
     return tuple(out)
 
 

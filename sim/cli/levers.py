@@ -1,0 +1,188 @@
+"""``zonesim levers``: which card value or rule key moves a metric most (issue 15 §3)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+import pandas as pd
+
+from sim import runner
+from sim.cli import common
+from sim.experiments import registry
+from sim.experiments.tables import cell_text
+from sim.rules.scenario import load_scenario
+from sim.workflows import levers as library
+from sim.workflows import targets as targets_lib
+
+TRIALS = {"campaign": 20_000}
+"""Default trials per variant: whole games are slow, encounters fast."""
+ENCOUNTER_TRIALS = 100_000
+
+
+def _split(text: str | None) -> list[str] | None:
+    return None if text is None else [t.strip() for t in text.split(",") if t.strip()]
+
+
+@click.command(cls=common.Command)
+@click.argument("scenario", required=False, default="base")
+@click.option("--experiment", type=click.Choice(list(registry.EXPERIMENTS)),
+              default="campaign", show_default=True,
+              help="What to run: whole games of the scenario, or its stalker and loadout "
+                   "meeting --card (combat, anomaly, event).")
+@click.option("--card", default="all", show_default=True,
+              help="Enemy, anomaly or event card met, or 'all' (the deck by count).")
+@click.option("--metric", default=None,
+              show_default="p_sarcophagus; knocked_out (combat), damaged (anomaly), "
+                           "avoided (event)",
+              help="The metric whose change ranks the values.")
+@click.option("--tables", default=None, metavar="T1,T2",
+              help="Only values of these tables (enemies, items, ..., rules for rules.toml).")
+@click.option("--cards", default=None, metavar="C1,C2",
+              help="Only values of these cards (a rules.toml section counts as a card).")
+@click.option("--target", "target_text", default=None, metavar="TEXT",
+              help="Mark the single-value changes that reach it, e.g. "
+                   "'p_sarcophagus in 0.45..0.55' (smallest change first).")
+@click.option("--max-steps", type=click.IntRange(1, 50), default=1, show_default=True,
+              help="With --target: steps tried each way per value.")
+@click.option("--method", type=click.Choice(["steps", "morris"]), default="steps",
+              show_default=True,
+              help="steps: one value at a time, one step down and up; morris: SALib's Morris "
+                   "screening of all values together (interactions; needs zonesim[levers]).")
+@click.option("--trajectories", type=click.IntRange(2, 1000), default=10, show_default=True,
+              help="Morris trajectories (each runs values + 1 points).")
+@click.option("--top", type=click.IntRange(0, 100_000), default=20, show_default=True,
+              help="Rows printed and levers drawn (0: all); the folder has every row.")
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="Results folder to create (default: results/levers-<timestamp>/).")
+@click.option("--workers", type=common.small_int(1), default=os.cpu_count() or 1,
+              show_default="the number of cores",
+              help="Local worker processes; results do not depend on it.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Run the batches on a Dask distributed cluster (e.g. tcp://host:8786).")
+@click.option("--trials", type=click.IntRange(min=1, max=common.MAX_TRIALS), default=None,
+              show_default="20000 for campaign, 100000 otherwise",
+              help="Monte Carlo trials of every variant.")
+@common.seed_option
+@click.option("--rules", "rules_dir", type=click.Path(), default=None,
+              help="Ruleset folder to use instead of the scenario's.")
+@common.format_option
+@common.threads_option
+@common.quiet_option
+def levers(scenario, experiment, card, metric, tables, cards, target_text, max_steps, method,
+           trajectories, top, out, workers, scheduler, trials, seed, rules_dir, fmt, threads):
+    """Rank every numeric card value and rule key by how much one step moves a metric.
+
+    SCENARIO (default: base) gives the ruleset, stalker, loadout and policy.
+    Each numeric value (card cells; rules.toml keys; a step is 1, 100
+    rubles for money, 1/20 of the range for a real key) is moved one step
+    down and one step up, and each edit plays the same trials on the same
+    seed as the unchanged ruleset (common random numbers), so each
+    difference has a paired 95 % interval. Steps the rules refuse are
+    skipped and named; edits that leave the compiled game unchanged are
+    marked "no effect" without running. Prints the ranking (largest effect
+    first) and writes levers.csv, steps.csv, a tornado chart and
+    metadata.json into --out.
+
+    \b
+    Example:
+      zonesim levers base --metric p_sarcophagus --tables enemies,items
+      zonesim levers base --target "p_sarcophagus in 0.45..0.55" --max-steps 3
+      zonesim levers base --experiment combat --card all --metric knocked_out --top 10
+      zonesim levers base --method morris --cards Bloodsucker,Strelok --trajectories 20
+    """
+    if experiment == "campaign" and card != "all":
+        raise click.UsageError("--card is for --experiment combat, anomaly or event")
+    chosen = load_scenario(scenario)
+    rs = chosen.ruleset if rules_dir is None else common.load_rules_or_exit(rules_dir)
+    setup = library.base_setup(experiment, chosen, card)
+    target = _target(target_text)
+    if method == "morris" and target is not None:
+        raise click.UsageError("--target is for --method steps")
+    trials = trials or TRIALS.get(experiment, ENCOUNTER_TRIALS)
+    kw = {"trials": trials, "seed": seed, "metric": metric, "tables": _split(tables),
+          "cards": _split(cards), "workers": workers, "scheduler": scheduler,
+          "threads": threads}
+    library.check_metric(registry.experiment(experiment),
+                         metric or (target.metric if target else None))
+    from sim.report.levers import write_levers
+    with common.results_folder(out, "levers") as (folder, bar):
+        with runner.reporting(None):  # one bar over the batches, not one per kernel run
+            kw["progress"] = bar.points if bar.enabled else None
+            if method == "morris":
+                from sim.workflows.morris import run_morris
+                result = run_morris(rs, experiment, setup, trajectories=trajectories, **kw)
+            else:
+                result = library.run_levers(rs, experiment, setup, target=target,
+                                            max_steps=max_steps, **kw)
+        written = write_levers(result, folder, top)
+    _emit(result, fmt, top, written)
+
+
+def _target(text: str | None):
+    if text is None:
+        return None
+    try:
+        return targets_lib.parse_target(text)
+    except targets_lib.TargetError as error:
+        raise click.BadParameter(str(error), param_hint="--target") from None
+
+
+def _emit(result, fmt: str, top: int, folder: Path) -> None:
+    frame = result.ranking().head(top or None)
+    if fmt == "json":
+        doc = result.to_dict(top)
+        doc["folder"] = str(folder)
+        click.echo(common.dumps(doc))
+        return
+    if fmt == "csv":
+        click.echo(frame.to_csv(index=False, float_format="%.6g"), nl=False)
+        click.echo(f"zonesim levers: written to {folder}", err=True)
+        return
+    if hasattr(result, "trajectories"):
+        click.echo(f"Morris screening of {result.metric} ({result.experiment}): "
+                   f"{result.trajectories} trajectories, {result.evaluations} runs of "
+                   f"{result.trials} trials, seed {result.seed}; effects per step")
+        click.echo(frame.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+    else:
+        _print_steps(result, frame)
+    click.echo(f"written to {folder}")
+
+
+def _print_steps(result, frame: pd.DataFrame) -> None:
+    b = result.baseline
+    click.echo(f"levers of {result.metric} ({result.experiment}): baseline "
+               f"{cell_text(b['mc'], b['ci_low'], b['ci_high'], b.get('exact'))}; "
+               f"{result.levers} values, {len(result.steps)} steps, {result.trials} trials, "
+               f"seed {result.seed}, common random numbers; {result.backend}, "
+               f"{result.wall_s:.1f} s")
+    rows = []
+    for r in frame.to_dict(orient="records"):
+        rows.append({"rank": r["rank"], "value": r["path"], "now": f"{r['current']:g}",
+                     "one step down": _side(r, "down"), "one step up": _side(r, "up")})
+    click.echo(pd.DataFrame(rows).to_string(index=False))
+    if result.skipped:
+        click.echo(f"{len(result.skipped)} steps skipped: the rules refuse them "
+                   "(e.g. " + result.skipped[0]["reason"] + "); all in --format json")
+    if result.target is not None:
+        reach = result.reaching()
+        click.echo(f"changes that reach {result.target} (PASS), smallest first: "
+                   f"{len(reach)}")
+        for r in reach.head(20).to_dict(orient="records"):
+            click.echo(f"  {r['path']}: {r['current']} -> {r['value']} ({r['steps']:+d} "
+                       f"steps): {cell_text(r['mc'], r['ci_low'], r['ci_high'], None)}")
+        for jump in result.jumps_over():
+            click.echo(f"  one step of {jump['path']} from {jump['from']:g} to {jump['to']:g} "
+                       f"jumps over the target band {result.target.low:g}.."
+                       f"{result.target.high:g}")
+
+
+def _side(row: dict, side: str) -> str:
+    value = row[f"{side}_value"]
+    if value is None or pd.isna(value):
+        return "refused" if row["skipped"].startswith(side) else ""
+    diff = cell_text(row[f"{side}_diff"], row[f"{side}_diff_ci_low"],
+                     row[f"{side}_diff_ci_high"], None, signed=True)
+    no_effect = row[f"{side}_verdict"] == library.NO_EFFECT
+    return f"{value:g}: {'no effect' if no_effect else diff}"

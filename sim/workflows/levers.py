@@ -1,0 +1,541 @@
+"""The lever finder: which single card value or rule key moves a metric most (issue 15 §3).
+
+A designer who sees a win rate of 0.38 asks "which value do I change?" The
+lever finder answers for every numeric value at once: each numeric cell of
+every card table (:data:`sim.rules.schema.TABLES`: ``int``, die-face and
+numeric ``int_or_auto`` columns) and each numeric ``rules.toml`` key
+(:data:`sim.rules.schema.PARAMS`) is a :class:`Lever`, moved one step down
+and one step up (:func:`step_of`: 1 for integers, 100 rubles for prices and
+money, 1/20 of the range for a real key), and each move is played against
+the unchanged ruleset on common random numbers: the baseline and every edit
+run the same trials with the same (seed, trial, purpose) streams, through
+the experiment's paired runner (the ``run`` of
+:mod:`sim.experiments.registry`, e.g. the per-trial campaign kernel of
+``zonesim compare campaign``), so every difference comes from per-trial
+paired differences and has a paired 95 % interval
+(:func:`sim.workflows.compare.paired_rows`), not two independent ones.
+
+A step the rules refuse (out of the column's range, a row check; exactly
+the validation of :func:`sim.rules.variants.apply_edits`) is skipped and
+listed with the reason. Levers are ranked by the larger of their two
+absolute differences. With a :class:`~sim.workflows.targets.Target`, up to
+``max_steps`` steps each way are tried, and the single-value changes whose
+estimate passes (whole interval inside the band) are listed, smallest change
+(fewest steps) first.
+
+The edits run in batches (:mod:`sim.workflows.batches`: each with its own
+baseline on the same trials), here, on a local process pool or on a Dask
+cluster; a variant's numbers depend only on the ruleset, the edit, the
+trials and the seed, never on the backend or batching.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from sim.experiments import campaign_paired
+from sim.experiments.base import Experiment
+from sim.experiments.registry import experiment as find_experiment
+from sim.rules import Ruleset
+from sim.rules.scenario import Scenario
+from sim.rules.schema import PARAMS, TABLES
+from sim.rules.tomlfile import suggest
+from sim.rules.variants import RULES_TABLE, VariantError, apply_edits, format_value
+from sim.workflows.batches import BATCH, COMPILERS, BatchError, run_batches, unchanged
+from sim.workflows.compare import paired_rows
+from sim.workflows.targets import PASS, Target
+
+MONEY_STEP = 100
+"""Step of a price or a sum of money, in rubles (the base set's prices are hundreds)."""
+
+REAL_STEPS = 20
+"""A real-valued ``rules.toml`` key steps by 1/REAL_STEPS of its range."""
+
+NUMERIC_KINDS = ("int", "die", "int_or_auto")
+"""Card column kinds whose cells are numbers (``int_or_auto`` when not ``auto``)."""
+
+DEFAULT_METRIC = {"campaign": "p_sarcophagus", "combat": "knocked_out",
+                  "anomaly": "damaged", "event": "avoided"}
+"""The metric ranked when none is given, per experiment."""
+
+COLUMNS = ("rank", "path", "current", "step", "down_value", "down_mc", "down_diff",
+           "down_diff_ci_low", "down_diff_ci_high", "down_verdict", "up_value", "up_mc",
+           "up_diff", "up_diff_ci_low", "up_diff_ci_high", "up_verdict", "effect", "skipped")
+"""Columns of the ranking (:meth:`LeverResult.ranking`), in order."""
+
+STEP_COLUMNS = ("path", "table", "card", "column", "current", "steps", "value", "change",
+                "mc", "ci_low", "ci_high", "diff", "diff_ci_low", "diff_ci_high", "diff_exact",
+                "verdict", "target_verdict")
+"""Columns of one evaluated step (:attr:`LeverResult.steps`)."""
+
+
+NO_EFFECT = "no effect (the game's compiled inputs are unchanged)"
+"""Verdict of a move whose edit leaves the experiment's compiled inputs as they were."""
+
+
+class LeverError(BatchError):
+    """A lever search that cannot run: unknown metric, table or card, no lever left."""
+
+
+def base_setup(name: str, scenario: Scenario, card: str = "all") -> dict[str, Any]:
+    """The base setup of experiment ``name`` for a scenario's stalker, loadout and policy.
+
+    ``campaign`` plays the scenario (:func:`~sim.experiments.campaign_paired.
+    scenario_setup`); an encounter (``combat``, ``anomaly``, ``event``) meets
+    ``card`` (a card or ``all``, the deck weighted by ``count``) with the
+    scenario's stalker, armour, weapons, items and fight policy.
+    """
+    setup = campaign_paired.scenario_setup(scenario)
+    if name == "campaign":
+        return setup
+    loadout = {"stalker": setup["stalker"], "armor": setup["armor"], "items": setup["items"]}
+    if name == "combat":
+        return {**loadout, "enemy": card, "weapons": setup["weapons"], "sneak": setup["sneak"],
+                "flee_at": setup["flee_at"], "heal_at": setup["heal_at"]}
+    if name == "anomaly":  # no item acts inside an anomaly (P-30..P-36)
+        return {**loadout, "items": (), "anomaly": card, "enter": setup["enter_anomalies"]}
+    if name == "event":  # only event items act on an event (Z-08..Z-10)
+        items = tuple(i for i in setup["items"]
+                      if scenario.ruleset.items[i].effect == "event_avoid")
+        return {**loadout, "items": items, "event": card}
+    raise LeverError(f"unknown experiment {name!r}", "experiment")
+
+
+@dataclass(frozen=True)
+class Lever:
+    """One numeric value that can be moved: a card cell or a ``rules.toml`` key.
+
+    Attributes
+    ----------
+    table, card, column : str
+        The edit path's parts (``rules``, section, key for a rule key).
+    current : int or float
+        Its value in the ruleset.
+    step : int or float
+        One step (:func:`step_of`).
+    """
+
+    table: str
+    card: str
+    column: str
+    current: int | float
+    step: int | float
+
+    @property
+    def path(self) -> str:
+        """``table.card.column`` (or ``rules.section.key``)."""
+        return f"{self.table}.{self.card}.{self.column}"
+
+    def value(self, steps: int) -> int | float:
+        """The value ``steps`` steps from the current one (negative: down)."""
+        if isinstance(self.step, int) and isinstance(self.current, int):
+            return self.current + steps * self.step
+        return round(self.current + steps * self.step, 12)
+
+    def edit(self, steps: int) -> str:
+        """The edit text that moves the value ``steps`` steps."""
+        return f"{self.path}={format_value(self.value(steps))}"
+
+
+def step_of(table: str, column: str, kind: type | str, lo: float | None = None,
+            hi: float | None = None) -> int | float:
+    """One step of a value: 100 rubles for money, 1/20 of the range for a real key, else 1.
+
+    Money is a ``price`` or ``rubles`` column or a rule key whose name holds
+    ``price``.
+    """
+    if column in ("price", "rubles") or (table == RULES_TABLE and "price" in column):
+        return MONEY_STEP
+    if kind is float:
+        return round(((hi or 0.0) - (lo or 0.0)) / REAL_STEPS, 12) or 0.05
+    return 1
+
+
+def _card_levers(rs: Ruleset) -> list[Lever]:
+    out = []
+    for table, columns in TABLES.items():
+        numeric = [c for c in columns if c.kind in NUMERIC_KINDS]
+        for card, row in getattr(rs, table).items():
+            for col in numeric:
+                value = getattr(row, col.name)
+                if isinstance(value, int) and not isinstance(value, bool):
+                    out.append(Lever(table, card, col.name, value,
+                                     step_of(table, col.name, col.kind)))
+    return out
+
+
+def _rule_levers(rs: Ruleset) -> list[Lever]:
+    out = []
+    for p in PARAMS:
+        if p.type in (int, float):
+            value = rs.param(p.section, p.key)
+            out.append(Lever(RULES_TABLE, p.section, p.key, value,
+                             step_of(RULES_TABLE, p.key, p.type, p.lo, p.hi)))
+    return out
+
+
+def find_levers(rs: Ruleset, tables: Sequence[str] | None = None,
+                cards: Sequence[str] | None = None) -> list[Lever]:
+    """Every numeric card value and rule key of ``rs``, in table and card order.
+
+    Parameters
+    ----------
+    tables : sequence of str, optional
+        Keep these tables only (card tables of :data:`~sim.rules.schema.TABLES`
+        and ``rules`` for the ``rules.toml`` keys); default all.
+    cards : sequence of str, optional
+        Keep these cards only (a rule key's "card" is its section); default all.
+
+    Raises
+    ------
+    LeverError
+        An unknown table or a card that no kept table holds; no lever left.
+    """
+    known = (*TABLES, RULES_TABLE)
+    for table in tables or ():
+        if table not in known:
+            raise LeverError(f"unknown table {table!r}{suggest(table, known)} "
+                             f"(known: {', '.join(known)})", "tables")
+    levers = [lv for lv in (*_card_levers(rs), *_rule_levers(rs))
+              if tables is None or lv.table in tables]
+    if cards is not None:
+        names = {lv.card for lv in levers}
+        unknown = [c for c in cards if c not in names]
+        if unknown:
+            raise LeverError(f"no numeric value of card {unknown[0]!r} in the tables searched"
+                             + suggest(unknown[0], names), "cards")
+        levers = [lv for lv in levers if lv.card in cards]
+    if not levers:
+        raise LeverError("no numeric value to move")
+    return levers
+
+
+@dataclass(frozen=True)
+class Step:
+    """One move of one lever: ``steps`` steps (negative: down) and its edit."""
+
+    lever: Lever
+    steps: int
+
+    @property
+    def edit(self) -> str:
+        """The edit text."""
+        return self.lever.edit(self.steps)
+
+
+def plan_steps(rs: Ruleset, levers: Sequence[Lever], max_steps: int = 1
+               ) -> tuple[list[Step], list[dict]]:
+    """The moves to play (1..max_steps each way) and those the rules refuse.
+
+    A move beyond a refused one is not tried (the range is an interval).
+
+    Returns
+    -------
+    (list of Step, list of dict)
+        The valid moves, lever by lever (down then up, nearest first), and one
+        ``{"path", "steps", "value", "reason"}`` per refused move.
+    """
+    valid, refused = [], []
+    for lever in levers:
+        for sign in (-1, 1):
+            for k in range(1, max_steps + 1):
+                move = Step(lever, sign * k)
+                try:
+                    apply_edits(rs, [move.edit])
+                except VariantError as error:
+                    refused.append({"path": lever.path, "steps": move.steps,
+                                    "value": lever.value(move.steps), "reason": str(error)})
+                    break
+                valid.append(move)
+    return valid, refused
+
+
+def check_metric(exp: Experiment, metric: str | None) -> str:
+    """The metric to rank (the experiment's default when None).
+
+    Raises
+    ------
+    LeverError
+        (field ``metric``) A name the experiment does not have.
+    """
+    metric = metric or DEFAULT_METRIC.get(exp.name, exp.metrics[0].name)
+    known = [m.name for m in exp.metrics]
+    if metric not in known:
+        raise LeverError(f"{metric!r} is not a {exp.name} metric{suggest(metric, known)} "
+                         f"(known: {', '.join(known)})", "metric")
+    return metric
+
+
+@dataclass(frozen=True)
+class LeverResult:
+    """A finished lever search.
+
+    Attributes
+    ----------
+    experiment, metric : str
+        What was run and ranked.
+    setup : dict
+        The experiment's base setup.
+    trials, seed : int
+        Trials of every variant and their common seed.
+    baseline : dict
+        ``mc``, ``ci_low``, ``ci_high`` of the unchanged ruleset.
+    steps : tuple of dict
+        Every evaluated move (keys :data:`STEP_COLUMNS`).
+    skipped : tuple of dict
+        Moves the rules refuse: ``path``, ``steps``, ``value``, ``reason``.
+    target : Target or None
+        The band searched for.
+    ruleset, backend : str
+        Base ruleset SHA-256; ``serial``, ``processes:N`` or ``dask:ADDRESS``.
+    wall_s : float
+        Seconds the runs took.
+    """
+
+    experiment: str
+    metric: str
+    setup: dict
+    trials: int
+    seed: int
+    baseline: dict
+    steps: tuple[dict, ...]
+    skipped: tuple[dict, ...] = ()
+    target: Target | None = None
+    ruleset: str = ""
+    backend: str = "serial"
+    wall_s: float = 0.0
+    levers: int = field(default=0)
+
+    def ranking(self) -> pd.DataFrame:
+        """One row per lever (columns :data:`COLUMNS`), largest one-step effect first."""
+        return pd.DataFrame(rank_levers(self.steps, self.skipped), columns=list(COLUMNS))
+
+    def reaching_rows(self) -> list[dict]:
+        """The moves whose estimate passes the target, fewest steps first (none without one).
+
+        Ties: the estimate nearest the target's aim point first.
+        """
+        rows = [s for s in self.steps if s["target_verdict"] == PASS]
+        aim = self.target.aim if self.target is not None else 0.0
+        rows.sort(key=lambda s: (abs(s["steps"]), abs(s["mc"] - aim), s["path"], s["steps"]))
+        return rows
+
+    def jumps_over(self) -> list[dict]:
+        """Moves whose one step jumps over the target band (none without a target).
+
+        Per lever and direction, the first pair of neighbours (the current value
+        and one step, or two neighbouring steps) whose estimates lie wholly on
+        opposite sides of the band: ``{"path", "from", "to"}``. No whole number
+        of steps of that value alone passes there, as ``zonesim tune`` says.
+        """
+        if self.target is None:
+            return []
+        out = []
+        by_path: dict[str, list[dict]] = {}
+        for s in self.steps:
+            by_path.setdefault(s["path"], []).append(s)
+        for path, moves in by_path.items():
+            for sign in (-1, 1):
+                line = [{"value": moves[0]["current"], **self.baseline}, *sorted(
+                    (m for m in moves if m["steps"] * sign > 0), key=lambda m: abs(m["steps"]))]
+                for a, b in zip(line, line[1:], strict=False):
+                    if _side(a, self.target) * _side(b, self.target) < 0:
+                        out.append({"path": path, "from": a["value"], "to": b["value"]})
+                        break
+        return out
+
+    def reaching(self) -> pd.DataFrame:
+        """:meth:`reaching_rows` as a frame (columns :data:`STEP_COLUMNS`)."""
+        return pd.DataFrame(self.reaching_rows(), columns=list(STEP_COLUMNS))
+
+    def to_dict(self, top: int | None = None) -> dict:
+        """JSON document: provenance, ``baseline``, ``levers`` (the ranking), ``reaching``,
+        ``steps`` and ``skipped``.
+        """
+        ranking = rank_levers(self.steps, self.skipped)[:top or None]
+        return {"experiment": self.experiment, "metric": self.metric, "trials": self.trials,
+                "seed": self.seed, "ruleset_sha256": self.ruleset, "setup": self.setup,
+                "target": None if self.target is None else str(self.target),
+                "backend": self.backend, "wall_s": self.wall_s, "values": self.levers,
+                "baseline": self.baseline,
+                "levers": ranking, "reaching": self.reaching_rows(),
+                "jumps_over": self.jumps_over(),
+                "steps": list(self.steps), "skipped": list(self.skipped)}
+
+
+def _side(row: dict, target: Target) -> int:
+    """-1 if the estimate's interval lies wholly below the band, +1 wholly above, else 0."""
+    if row["ci_high"] < target.low:
+        return -1
+    if row["ci_low"] > target.high:
+        return 1
+    return 0
+
+
+def rank_levers(steps: Sequence[dict], skipped: Sequence[dict] = ()) -> list[dict]:
+    """The ranking: per lever its one-step-down and one-step-up moves, largest effect first.
+
+    ``effect`` is the larger absolute difference of the two moves; ties keep
+    table order. ``skipped`` names a refused side. Returns dicts with the keys
+    :data:`COLUMNS`.
+    """
+    levers: dict[str, dict] = {}
+    for s in steps:
+        if abs(s["steps"]) != 1:
+            continue
+        row = levers.setdefault(s["path"], _blank(s["path"], s["current"], s["change"]))
+        side = "down" if s["steps"] < 0 else "up"
+        row.update({f"{side}_value": s["value"], f"{side}_mc": s["mc"],
+                    f"{side}_diff": s["diff"], f"{side}_diff_ci_low": s["diff_ci_low"],
+                    f"{side}_diff_ci_high": s["diff_ci_high"], f"{side}_verdict": s["verdict"]})
+    for s in skipped:
+        if s["path"] in levers and abs(s["steps"]) == 1:
+            side = "down" if s["steps"] < 0 else "up"
+            levers[s["path"]]["skipped"] = f"{side}: {s['reason']}"
+    rows = list(levers.values())
+    for row in rows:
+        diffs = [abs(row[k]) for k in ("down_diff", "up_diff") if row[k] is not None]
+        row["effect"] = max(diffs)
+    rows.sort(key=lambda r: -r["effect"])
+    for i, row in enumerate(rows, 1):
+        row["rank"] = i
+    return rows
+
+
+def _blank(path: str, current, change) -> dict:
+    row: dict = {c: None for c in COLUMNS}
+    row.update(path=path, current=current, step=abs(change), skipped="")
+    return row
+
+def changing(rs: Ruleset, name: str, setup: Mapping[str, Any], moves: Sequence[Step], *,
+             batch: int = BATCH, **backend) -> tuple[list[Step], list[Step]]:
+    """Split ``moves`` into those that change the compiled inputs and those that do not.
+
+    ``backend`` holds ``workers``, ``scheduler``, ``threads`` and ``progress``
+    of :func:`~sim.workflows.batches.run_batches` (:func:`~sim.workflows.
+    batches.unchanged`).
+    """
+    same = unchanged(rs, name, setup, [m.edit for m in moves], batch=batch, **backend)
+    return ([m for m, idle in zip(moves, same, strict=True) if not idle],
+            [m for m, idle in zip(moves, same, strict=True) if idle])
+
+
+def _pick_metric(exp: Experiment, metric: str | None, target: Target | None) -> str:
+    if target is not None and metric is not None and target.metric != metric:
+        raise LeverError(f"the target is on {target.metric!r} but --metric is {metric!r}",
+                         "target")
+    return check_metric(exp, metric or (target.metric if target is not None else None))
+
+
+def _step_row(move: Step, row: dict, target: Target | None) -> dict:
+    lever = move.lever
+    verdict = None if target is None else target.judge(row["mc"], row["ci_low"],
+                                                       row["ci_high"])
+    value = lever.value(move.steps)
+    return {"path": lever.path, "table": lever.table, "card": lever.card,
+            "column": lever.column, "current": lever.current, "steps": move.steps,
+            "value": value, "change": round(value - lever.current, 12), "mc": row["mc"],
+            "ci_low": row["ci_low"], "ci_high": row["ci_high"], "diff": row["diff"],
+            "diff_ci_low": row["diff_ci_low"], "diff_ci_high": row["diff_ci_high"],
+            "diff_exact": row["diff_exact"], "verdict": row["verdict"],
+            "target_verdict": verdict}
+
+
+def run_levers(rs: Ruleset, name: str, setup: Mapping[str, Any], *, trials: int, seed: int,
+               metric: str | None = None, tables: Sequence[str] | None = None,
+               cards: Sequence[str] | None = None, target: Target | None = None,
+               max_steps: int = 1, workers: int = 1, scheduler: Any = None,
+               threads: int | None = None, batch: int = BATCH,
+               progress: Callable[[int, int], None] | None = None) -> LeverResult:
+    """Move every numeric value one step each way and rank the values by the metric's change.
+
+    Parameters
+    ----------
+    rs : Ruleset
+        The base ruleset (loaded from a folder, so workers can reload it).
+    name : str
+        Experiment of :mod:`sim.experiments.registry` (``campaign``, ``combat``, ...).
+    setup : mapping
+        Its base setup (e.g. :func:`sim.experiments.campaign_paired.scenario_setup`).
+    trials, seed : int
+        Trials of every variant; every variant runs on ``seed`` (common random numbers).
+    metric : str, optional
+        The metric to rank (default :data:`DEFAULT_METRIC`, or the target's).
+    tables, cards : sequence of str, optional
+        Filters of :func:`find_levers`.
+    target : Target, optional
+        A band: moves of up to ``max_steps`` steps each way are tried and those
+        that pass are listed (:meth:`LeverResult.reaching`).
+    max_steps : int
+        Steps tried each way with a target (without one, 1).
+    workers, scheduler, threads, progress :
+        As for :func:`sim.workflows.sweep.run_sweep`; ``progress(done, total)``
+        counts batches.
+    batch : int
+        Edits per task; never changes a result.
+
+    Raises
+    ------
+    LeverError, CompareInputError
+        Unknown metric, table or card; a setup the experiment cannot run.
+    """
+    exp = find_experiment(name)
+    metric = _pick_metric(exp, metric, target)
+    if max_steps < 1 or batch < 1:
+        raise LeverError("max_steps and batch must be >= 1")
+    levers = find_levers(rs, tables, cards)
+    moves, refused = plan_steps(rs, levers, max_steps if target is not None else 1)
+    stages = _Stages(progress, math.ceil(len(moves) / batch) if name in COMPILERS else 0)
+    backend = {"workers": workers, "scheduler": scheduler, "threads": threads}
+    start = time.perf_counter()
+    moves, unchanged = changing(rs, name, setup, moves, batch=batch, progress=stages.first,
+                                **backend)
+    chunks = [moves[i:i + batch] for i in range(0, len(moves), batch)] or [[]]
+    stages.total += len(chunks)
+    variants = [((), *((m.edit,) for m in chunk)) for chunk in chunks]
+    outputs, used = run_batches(rs, name, setup, variants, trials=trials, seed=seed,
+                                progress=stages.second, **backend)
+    wall = time.perf_counter() - start
+    steps, baseline = [], {}
+    for chunk, sums in zip(chunks, outputs, strict=True):
+        rows = paired_rows(sums, ["baseline", *(m.edit for m in chunk)], [metric])
+        baseline = {k: rows[0][k] for k in ("mc", "ci_low", "ci_high", "exact")}
+        steps.extend(_step_row(m, row, target) for m, row in zip(chunk, rows[1:], strict=True))
+    steps.extend(_step_row(m, _unchanged_row(baseline), target) for m in unchanged)
+    place = {lever.path: i for i, lever in enumerate(levers)}
+    steps.sort(key=lambda r: (place[r["path"]], r["steps"]))  # table order, down before up
+    return LeverResult(name, metric, dict(setup), trials, seed, baseline, tuple(steps),
+                       tuple(refused), target, rs.sha256, used, round(wall, 3), len(levers))
+
+
+def _unchanged_row(baseline: dict) -> dict:
+    """The comparison row of a move that cannot change anything: the baseline, difference 0."""
+    return {**baseline, "diff": 0.0, "diff_ci_low": 0.0, "diff_ci_high": 0.0,
+            "diff_exact": None if baseline.get("exact") is None else 0.0, "verdict": NO_EFFECT}
+
+
+class _Stages:
+    """One progress count over both stages (compiling, then running the batches)."""
+
+    def __init__(self, progress, total: int) -> None:
+        self.progress, self.total, self.done = progress, total, 0
+
+    def first(self, done: int, total: int) -> None:
+        self.done = done
+        if self.progress is not None:
+            self.progress(done, max(self.total, 1))
+
+    def second(self, done: int, total: int) -> None:
+        if self.progress is not None:
+            self.progress(self.done + done, self.total)
+
+
+__all__ = ["COLUMNS", "DEFAULT_METRIC", "MONEY_STEP", "NO_EFFECT", "STEP_COLUMNS", "Lever",
+           "LeverError", "LeverResult", "Step", "base_setup", "changing", "check_metric",
+           "find_levers", "plan_steps", "rank_levers", "run_levers", "step_of"]

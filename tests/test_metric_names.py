@@ -1,0 +1,104 @@
+"""One metric naming scheme (issue 15, section 4): campaign metrics are named by their path
+in ``zonesim campaign``'s JSON (``days.median``, ``causes.final_emission``) in sweep columns,
+report tables and targets; the older sweep names are read as aliases. Sweep plots show the
+target band and integer ticks for integer cells."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from sim.cli import main
+from sim.experiments.campaign import DEATHS, FRAME_METRICS, MEANS, PROBABILITIES
+from sim.experiments.naming import canonical_metric
+from sim.report import plots, tables
+from sim.workflows.sweep import run_sweep
+from sim.workflows.targets import parse_target, targets_from_table
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("days_median", "days.median"), ("days_p90", "days.p90"),
+    ("death_final_emission", "causes.final_emission"),
+    ("days.median", "days.median"), ("p_sarcophagus", "p_sarcophagus"),
+    ("days_lost", "days_lost"),  # an event metric, not a day statistic
+    ("knocked_out", "knocked_out"),
+])
+def test_older_names_become_the_one_scheme(old, new):
+    assert canonical_metric(old) == new
+
+
+def test_sweep_columns_report_and_targets_share_the_campaign_names():
+    assert set(FRAME_METRICS) == {*PROBABILITIES, "days.mean", "days.median", "days.p10",
+                                  "days.p90", *(f"causes.{c}" for c in DEATHS), *MEANS}
+    assert set(FRAME_METRICS) <= set(tables.target_metrics())  # every column is a target
+
+
+def test_targets_read_old_and_new_names_alike():
+    assert parse_target("days_median in 10..16").metric == "days.median"
+    assert parse_target("death_final_emission <= 0.2").metric == "causes.final_emission"
+    # the base scenario's TOML writes "days.median" (a quoted dotted key)
+    found = targets_from_table({"days": {"median": [10, 16]}, "days_p90": [0, 30]})
+    assert [t.metric for t in found] == ["days.median", "days.p90"]
+
+
+def test_campaign_table_names_metrics_as_the_json_does(monkeypatch):
+    from sim.cli import campaign as command
+
+    data = {k: {"mc": 0.5, "ci_low": 0.4, "ci_high": 0.6} for k in PROBABILITIES}
+    data |= {"causes": [{"cause": c, "mc": 0.1, "ci_low": 0.0, "ci_high": 0.2} for c in DEATHS],
+             "days": {"mean": 12.5, "median": 12, "p10": 10, "p90": 16},
+             "game_days": 14.0, **{k: 1.0 for k in MEANS}}
+    names = list(command._summary(data)["metric"])
+    assert set(FRAME_METRICS) <= set(names) and "days.median" in names
+
+
+@pytest.fixture(scope="module")
+def line_sweep():
+    return run_sweep(None, ["enemies.Bloodsucker.endurance=2..5"], "combat",
+                     {"stalker": "Strelok", "enemy": "Bloodsucker", "weapons": ["AK-74"]},
+                     trials=2000, seed=3)
+
+
+def test_sweep_line_plot_has_integer_ticks_and_the_target_band(line_sweep):
+    target = parse_target("knocked_out in 0.2..0.4")
+    figure = plots.sweep_figure(line_sweep, "knocked_out", target)
+    ax = figure.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["2", "3", "4", "5"]
+    bands = [p for p in ax.patches if p.get_label().startswith("target")]
+    assert len(bands) == 1
+    assert bands[0].get_extents() is not None
+    no_target = plots.sweep_figure(line_sweep, "knocked_out")
+    assert not [p for p in no_target.axes[0].patches if p.get_label().startswith("target")]
+
+
+def test_sweep_heatmap_outlines_the_cells_that_meet_the_target():
+    result = run_sweep(None, ["enemies.Bloodsucker.endurance=2..3",
+                              "enemies.Bloodsucker.wounds=1..2"], "combat",
+                       {"stalker": "Strelok", "enemy": "Bloodsucker", "weapons": ["AK-74"]},
+                       trials=1000, seed=3)
+    target = parse_target("knocked_out <= 2")  # every cell
+    figure = plots.sweep_figure(result, "knocked_out", target)
+    assert len(figure.axes[0].patches) == 4
+    assert [t.get_text() for t in figure.axes[0].get_yticklabels()] == ["2", "3"]
+
+
+def test_cli_sweep_campaign_defaults_to_p_sarcophagus_and_reads_old_names(tmp_path):
+    runner = CliRunner()
+    args = ["sweep", "--experiment", "campaign", "--vary", "enemies.Bloodsucker.endurance=3,4",
+            "--trials", "200", "--workers", "1", "--format", "json", "--quiet"]
+    result = runner.invoke(main, [*args, "--out", str(tmp_path / "a"), "--target",
+                                  "p_sarcophagus in 0.3..0.6"])
+    assert result.exit_code == 0, result.output
+    meta = json.loads((tmp_path / "a" / "metadata.json").read_text())
+    assert meta["metric"] == "p_sarcophagus" and meta["target"] == "p_sarcophagus in 0.3..0.6"
+    assert (tmp_path / "a" / "sweep-p_sarcophagus.png").stat().st_size > 0
+    doc = json.loads(result.stdout)
+    assert "days.median" in doc["metrics"] and "causes.final_emission" in doc["metrics"]
+    old = runner.invoke(main, [*args, "--out", str(tmp_path / "b"), "--metric", "days_median"])
+    assert old.exit_code == 0, old.output
+    assert json.loads((tmp_path / "b" / "metadata.json").read_text())["metric"] == "days.median"
+    table = runner.invoke(main, [*args[:-3], "--quiet", "--out", str(tmp_path / "c"),
+                                 "--target", "p_sarcophagus >= 0.99"])
+    assert table.exit_code == 0 and "FAIL" in table.stdout
