@@ -41,6 +41,7 @@ def state_options(func: Callable) -> Callable:
 @click.option("--enter", is_flag=True, default=False,
               help="Enter the anomaly on purpose even after noticing it (P-36): +"
                    "anomaly.voluntary_bonus_dice Agility dice after a passed Perception test.")
+@common.artifact_options
 @state_options
 @common.scenario_option
 @common.trials_option()
@@ -49,8 +50,8 @@ def state_options(func: Callable) -> Callable:
 @common.format_option
 @common.threads_option
 @common.quiet_option
-def anomaly(stalker, anomaly_name, armor, items, enter, health, willpower, radiation, tokens,
-            scenario, trials, seed, rules_dir, fmt, threads):
+def anomaly(stalker, anomaly_name, armor, items, enter, artifacts, intellect, health, willpower,
+            radiation, tokens, scenario, trials, seed, rules_dir, fmt, threads):
     """Meet one anomaly card (or every card) many times: outcome probabilities.
 
     Perception test (P-31): a pass goes around the anomaly (avoided) unless
@@ -71,6 +72,7 @@ def anomaly(stalker, anomaly_name, armor, items, enter, health, willpower, radia
       zonesim anomaly --stalker Strelok --anomaly all --armor "Ecolog suit"
       zonesim anomaly --stalker Ghost --anomaly Burner --enter --health 2 --format json
       zonesim anomaly --scenario base --anomaly all
+      zonesim anomaly --stalker Strelok --anomaly Electro --artifact Flash
     """
     s, rs = common.setup_and_rules("anomaly", scenario, rules_dir, {
         "stalker": stalker, "armor": armor, "items": items, "enter": enter})
@@ -81,7 +83,8 @@ def anomaly(stalker, anomaly_name, armor, items, enter, health, willpower, radia
     common.bar().expect(len(names) * trials)
     result = anomaly_experiment.anomaly_table(rs, stalker, names, armor, items, enter=enter,
                                               state=state, trials=trials, seed=seed,
-                                              threads=threads)
+                                              threads=threads, artifacts=artifacts,
+                                              intellect=intellect)
     title = (f"anomaly: {stalker} vs {anomaly_name}; armour {armor or 'none'}; "
              f"{'enter' if enter else 'go around if noticed'}; {trials} trials, seed {seed}; "
              "cells: estimate ±95% half-width (exact)")

@@ -14,6 +14,7 @@ from sim.experiments import combat as combat_experiment
               help="Stalker card name (required unless --scenario names one).")
 @click.option("--enemy", required=True, help="Enemy card name, or 'all' for the deck table.")
 @common.loadout_options
+@common.artifact_options
 @common.fight_policy_options
 @common.scenario_option
 @common.trials_option()
@@ -22,8 +23,8 @@ from sim.experiments import combat as combat_experiment
 @common.format_option
 @common.threads_option
 @common.quiet_option
-def combat(stalker, enemy, armor, weapons, items, sneak, flee_at, heal_at, scenario, trials, seed,
-           rules_dir, fmt, threads):
+def combat(stalker, enemy, armor, weapons, items, artifacts, intellect, sneak, flee_at, heal_at,
+           scenario, trials, seed, rules_dir, fmt, threads):
     """Fight one enemy card (or every card) many times: outcome probabilities.
 
     Prints P(avoided), P(killed), P(fled), P(knocked out) (and P(capped), the
@@ -36,6 +37,7 @@ def combat(stalker, enemy, armor, weapons, items, sneak, flee_at, heal_at, scena
       zonesim combat --stalker Strelok --enemy all --armor "Ecolog suit" --weapon AK-74
       zonesim combat --stalker Scar --enemy Bloodsucker --sneak never --flee-at 2 --format json
       zonesim combat --scenario base --enemy all --armor "SEVA suit"
+      zonesim combat --stalker Strelok --enemy all --weapon AK-74 --artifact "Stone flower"
     """
     s, rs = common.setup_and_rules("combat", scenario, rules_dir, {
         "stalker": stalker, "armor": armor, "weapons": weapons, "items": items,
@@ -45,7 +47,8 @@ def combat(stalker, enemy, armor, weapons, items, sneak, flee_at, heal_at, scena
     names = combat_experiment.deck_names(rs, enemy)
     common.bar().expect(len(names) * trials)
     result = combat_experiment.combat_table(rs, stalker, names, armor, weapons, items, policy,
-                                            trials=trials, seed=seed, threads=threads)
+                                            trials=trials, seed=seed, threads=threads,
+                                            artifacts=artifacts, intellect=intellect)
     title = (f"combat: {stalker} vs {enemy}; armour {armor or 'none'}; {trials} trials, "
              f"seed {seed}; cells: estimate ±95% half-width (exact, Markov chain)")
     common.emit_frame(result.to_frame(), fmt, result.to_dict(), title, result.to_table())

@@ -148,6 +148,19 @@ def loadout_options(func: Callable) -> Callable:
     ])
 
 
+def artifact_options(func: Callable) -> Callable:
+    """``--artifact`` (repeatable), ``--intellect``: artefacts carried and their activation."""
+    return _apply(func, [
+        click.option("--artifact", "artifacts", multiple=True, metavar="NAME",
+                     help="Artefact carried (repeatable), used by the rules of docs/rules.md "
+                          "(P-08..P-10): combat/stealth dice, heal/calm at --heal-at, resist "
+                          "per damage."),
+        click.option("--intellect", type=small_int(0), default=None,
+                     help="Intellect for the artefacts' activation tests (P-10); default: the "
+                          "stalker card's."),
+    ])
+
+
 def fight_policy_options(func: Callable) -> Callable:
     """``--sneak``, ``--flee-at``, ``--heal-at``: the stalker's choices in a fight."""
     return _apply(func, [

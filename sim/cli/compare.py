@@ -142,9 +142,9 @@ def compare_combat(stalker, enemy, armor, weapons, items, sneak, flee_at, heal_a
                    seed, rules_dir, fmt, threads):
     """Compare fights (P-14..P-29) under variants of loadout, policy or cards.
 
-    Variant keys: stalker, enemy, armor (none = no armour), weapon, item
-    (repeatable; none = empty), sneak, flee_at, heal_at, edit, rules
-    (a ruleset folder), label.
+    Variant keys: stalker, enemy, armor (none = no armour), weapon, item,
+    artifacts (repeatable; none = empty), intellect, sneak, flee_at, heal_at,
+    edit, rules (a ruleset folder), label.
     Metrics: avoided, killed, fled, knocked_out, capped, mean_wounds,
     mean_rounds, armor_destroyed, mean_stimulants, mean_limited_spent.
 

@@ -19,6 +19,7 @@ from sim.experiments import event as event_experiment
 @click.option("--item", "items", multiple=True, metavar="NAME",
               help="Event item carried (repeatable; effect event_avoid only, others are "
                    "refused): the best one counts, they never add up (Z-10).")
+@common.artifact_options
 @state_options
 @common.scenario_option
 @common.trials_option()
@@ -27,8 +28,8 @@ from sim.experiments import event as event_experiment
 @common.format_option
 @common.threads_option
 @common.quiet_option
-def event(stalker, event_name, armor, items, health, willpower, radiation, tokens, scenario,
-          trials, seed, rules_dir, fmt, threads):
+def event(stalker, event_name, armor, items, artifacts, intellect, health, willpower, radiation,
+          tokens, scenario, trials, seed, rules_dir, fmt, threads):
     """Draw one event card (or every card) many times: outcome probabilities.
 
     The avoidance roll is one d6 >= avoid_on minus the best item's shift
@@ -55,7 +56,8 @@ def event(stalker, event_name, armor, items, health, willpower, radiation, token
     names = event_experiment.event_names(rs, event_name)
     common.bar().expect(len(names) * trials)
     result = event_experiment.event_table(rs, stalker, names, armor, items, state=state,
-                                          trials=trials, seed=seed, threads=threads)
+                                          trials=trials, seed=seed, threads=threads,
+                                          artifacts=artifacts, intellect=intellect)
     best = result.rows[0]["item"]
     title = (f"event: {stalker} vs {event_name}; armour {armor or 'none'}; item {best or 'none'}; "
              f"{trials} trials, seed {seed}; cells: estimate ±95% half-width (exact)")

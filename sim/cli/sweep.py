@@ -50,6 +50,7 @@ def _params(experiment, scenario, rules_dir, values: dict):
 @click.option("--event", "event_name", default="all", show_default=True,
               help="Event card, or 'all' (event).")
 @common.loadout_options
+@common.artifact_options
 @common.fight_policy_options
 @click.option("--enter", is_flag=True, default=False,
               help="Enter anomalies on purpose after noticing them (anomaly).")
@@ -79,8 +80,8 @@ def _params(experiment, scenario, rules_dir, values: dict):
 @common.threads_option
 @common.quiet_option
 def sweep(varies, experiment, stalker, enemy, anomaly_name, event_name, armor, weapons, items,
-          sneak, flee_at, heal_at, enter, scenario, metric, target_text, out, workers, scheduler,
-          trials, seed, rules_dir, fmt, threads):
+          artifacts, intellect, sneak, flee_at, heal_at, enter, scenario, metric, target_text, out,
+          workers, scheduler, trials, seed, rules_dir, fmt, threads):
     """Vary card values over a grid and run an experiment at every point.
 
     Each --vary names one cell, table.card.column, and its values: a..b for
@@ -106,6 +107,8 @@ def sweep(varies, experiment, stalker, enemy, anomaly_name, event_name, armor, w
         --vary "events.Radiation spike.avoid_on=3..6" --metric avoided --format json
       zonesim sweep --experiment campaign --vary enemies.Bloodsucker.endurance=2..6 \\
         --target "p_sarcophagus in 0.35..0.55" --trials 20000
+      zonesim sweep --stalker Strelok --enemy all --weapon AK-74 --artifact "Stone flower" \\
+        --vary "artifacts.Stone flower.value=1..3"
     """
     target = None if target_text is None else _target(target_text, metric)
     if metric is None:
@@ -121,6 +124,10 @@ def sweep(varies, experiment, stalker, enemy, anomaly_name, event_name, armor, w
         "stalker": stalker, "enemy": enemy, "anomaly": anomaly_name, "event": event_name,
         "armor": armor, "weapons": weapons, "items": items, "sneak": sneak, "flee_at": flee_at,
         "heal_at": heal_at, "enter": enter})
+    if experiment != "campaign" and artifacts:  # P-08..P-10; without them, params as before
+        params["artifacts"] = list(artifacts)
+    if experiment != "campaign" and intellect is not None:
+        params["intellect"] = intellect
     from sim.report.writer import write_sweep
     with common.results_folder(out, "sweep") as (folder, bar):
         with runner.reporting(None):  # one bar over the grid's points, not one per point

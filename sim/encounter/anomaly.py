@@ -42,6 +42,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from sim.encounter.artifact import artifact_rules, compile_artifacts
 from sim.encounter.items import best_event_item
 from sim.encounter.modifier import test_terms
 from sim.encounter.spec import AnomalySpec, EventSpec, target_of
@@ -156,7 +157,8 @@ def artifact_deck(rs: Ruleset, counts: Mapping[str, int] | None = None
 def compile_anomaly(rs: Ruleset, stalker: str, anomaly: str, armor: str | None = None,
                     items: Sequence[str] = (), *, enter: bool = False,
                     state: StartState = StartState(),
-                    deck: Mapping[str, int] | None = None) -> AnomalySpec:
+                    deck: Mapping[str, int] | None = None, artifacts: Sequence[str] = (),
+                    intellect: int | None = None) -> AnomalySpec:
     """Resolve cards, policy and starting state into an :class:`AnomalySpec` (P-30..P-36).
 
     Parameters
@@ -173,6 +175,11 @@ def compile_anomaly(rs: Ruleset, stalker: str, anomaly: str, armor: str | None =
         Starting Health, Willpower, radiation and armour tokens.
     deck : mapping of str to int, optional
         Cards per artefact type, overriding ``artifacts.csv`` counts.
+    artifacts : sequence of str
+        Artefacts carried (P-08..P-10); resist artefacts of the anomaly's
+        damage type act on its damage.
+    intellect : int, optional
+        Intellect for activation tests (P-10); None = the stalker card's.
 
     Raises
     ------
@@ -202,6 +209,9 @@ def compile_anomaly(rs: Ruleset, stalker: str, anomaly: str, armor: str | None =
         perception_on=perception_on, agility_on=agility_on,
         find_pool=getattr(hero, rs.rules.anomaly.find_attribute), find_on=find_on,
         find_need=find_need,
+        artifacts=compile_artifacts(rs, artifacts, _intellect(hero, intellect),
+                                    card.damage_type),
+        art_rules=artifact_rules(rs),
     )
 
 
@@ -217,8 +227,14 @@ def compile_anomaly(rs: Ruleset, stalker: str, anomaly: str, armor: str | None =
 
 
 
+def _intellect(hero, intellect: int | None) -> int:
+    """The Intellect pool of activation tests (P-10): an override or the card's."""
+    return hero.intellect if intellect is None else intellect
+
+
 def compile_event(rs: Ruleset, stalker: str, event: str, armor: str | None = None,
-                  items: Sequence[str] = (), *, state: StartState = StartState()) -> EventSpec:
+                  items: Sequence[str] = (), *, state: StartState = StartState(),
+                  artifacts: Sequence[str] = (), intellect: int | None = None) -> EventSpec:
     """Resolve cards and starting state into an :class:`EventSpec` (Z-08..Z-10).
 
     Only ``event_avoid`` items are accepted; the best one shifts the avoid
@@ -226,6 +242,8 @@ def compile_event(rs: Ruleset, stalker: str, event: str, armor: str | None = Non
     scanner, ``auto``); they never add up (Z-10). ``wounds`` hit Health with
     the card's ``damage_type``; ``radiation`` and ``psi`` go through the
     armour only under ``armor.absorbs_radiation`` / ``armor.absorbs_psi``.
+    Resist artefacts of the damage's type act on it (P-08); ``artifacts``
+    and ``intellect`` are as in :func:`compile_anomaly`.
 
     Raises
     ------
@@ -250,6 +268,9 @@ def compile_event(rs: Ruleset, stalker: str, event: str, armor: str | None = Non
         armor_absorbs=bool(damage_type) and _armor_rolls(rs, damage_type),
         health=health, radiation=state.radiation, radiation_max=hero.radiation_max,
         willpower=willpower, shift=shift,
+        artifacts=compile_artifacts(rs, artifacts, _intellect(hero, intellect),
+                                    damage_type or None),
+        art_rules=artifact_rules(rs),
     )
 
 

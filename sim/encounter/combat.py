@@ -13,12 +13,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from sim.encounter.artifact import artifact_rules, combat_choices, compile_artifacts
 from sim.encounter.items import best_escape_item
 from sim.encounter.loadout import CloseCombatRules, WeaponSlot, tabulate
 from sim.encounter.modifier import test_terms
 from sim.encounter.spec import CombatSpec
 from sim.errors import InputError
-from sim.kernels.layout import AVOID_REPUTATION, AVOID_STEALTH
+from sim.kernels.layout import (
+    AVOID_REPUTATION,
+    AVOID_STEALTH,
+    TARGET_HEALTH,
+    TARGET_WILLPOWER,
+)
 from sim.rules import Ruleset
 
 SNEAK_POLICIES = ("always", "never")
@@ -70,7 +76,8 @@ def _card(table: dict, name: str, what: str):
 
 def compile_combat(rs: Ruleset, stalker: str, enemy: str, armor: str | None = None,
                    weapons: Sequence[str] = (), items: Sequence[str] = (),
-                   policy: CombatPolicy = CombatPolicy()) -> CombatSpec:
+                   policy: CombatPolicy = CombatPolicy(), artifacts: Sequence[str] = (),
+                   intellect: int | None = None) -> CombatSpec:
     """Resolve cards, loadout and policy into a :class:`CombatSpec`.
 
     Wounds of a Health type (physical, thermal, chemical, electric) hit Health
@@ -82,7 +89,10 @@ def compile_combat(rs: Ruleset, stalker: str, enemy: str, armor: str | None = No
     unless ``combat.medkits_in_combat``, P-24) are accepted and ignored;
     healing items are used in the order given. Stealth tests (P-16, P-21)
     read the Vigilance modifier under ``dice.modifier``
-    (:func:`sim.encounter.modifier.test_terms`).
+    (:func:`sim.encounter.modifier.test_terms`). Artefacts (P-08..P-10) are
+    carried in the order given; their Intellect tests use ``intellect`` or
+    the stalker card's; combat artefacts compete with weapons for hands
+    (P-23) and resist artefacts act against the enemy's wound type.
     """
     if policy.sneak not in SNEAK_POLICIES:
         raise CombatInputError(f"sneak policy {policy.sneak!r} is not one of always, never")
@@ -115,6 +125,9 @@ def compile_combat(rs: Ruleset, stalker: str, enemy: str, armor: str | None = No
     resist = suit.resistance(foe.wound_type) if suit is not None else None
     if psi and not rs.rules.armor.absorbs_psi:
         resist = None
+    carried = compile_artifacts(rs, artifacts,
+                                hero.intellect if intellect is None else intellect,
+                                foe.wound_type)
     return CombatSpec(
         health=track, start_health=track, combat=hero.combat, stealth=hero.stealth,
         vigilance=stealth_need, endurance=foe.endurance, wounds=foe.wounds,
@@ -124,8 +137,11 @@ def compile_combat(rs: Ruleset, stalker: str, enemy: str, armor: str | None = No
         else AVOID_STEALTH,
         escape_target=hero.reputation - (0 if escape is None else int(escape.value)),
         flee_at=policy.flee_at, heal_at=policy.heal_at, stimulants=stimulants,
-        loadout=tabulate(slots, close), max_rounds=combat_rules.max_rounds,
-        stealth_on=stealth_on,
+        loadout=tabulate(slots, close, combat_choices(carried)),
+        max_rounds=combat_rules.max_rounds, stealth_on=stealth_on, artifacts=carried,
+        art_rules=artifact_rules(rs), track=TARGET_WILLPOWER if psi else TARGET_HEALTH,
+        other=hero.health if psi else hero.willpower,
+        other_max=hero.health if psi else hero.willpower,
     )
 
 

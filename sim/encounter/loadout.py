@@ -8,6 +8,11 @@ from round 2 long-range weapons give half their bonus rounded down, short-range
 weapons ``short_range_close_combat`` (default full, Gap) and melee weapons
 their full bonus.
 
+Combat artefacts (P-08, P-23) compete for the same hands: each is a
+``(record index, dice, hands)`` choice whose nominal dice count like a
+weapon's bonus; the choice is made on nominal dice (an activated artefact may
+still fail its Intellect test, P-10), and ties keep artefacts unused.
+
 Limited-use weapons (grenades) are spent when used; the best selection is
 tabulated here for every combination of limited weapons still available, so
 kernels look the choice up instead of searching it.
@@ -15,8 +20,10 @@ kernels look the choice up instead of searching it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
+
+from sim.kernels.layout import SPEND_ART_SHIFT
 
 FIRST_ROUND = 0
 LATER_ROUNDS = 1
@@ -82,6 +89,29 @@ def best_selection(slots: list[WeaponSlot], available: set[int], phase: int,
     return (0 if best_key is None else best_key[0]), best
 
 
+def best_with_artifacts(slots: list[WeaponSlot], available: set[int], phase: int,
+                        rules: CloseCombatRules, artifacts: tuple = ()
+                        ) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    """Best (weapon bonus, weapon slots, artefact records) within the hand limit (P-23).
+
+    Every subset of the combat artefacts (``(record, dice, hands)``) is tried
+    with the best weapons for the hands it leaves; the largest nominal pool
+    bonus wins, then fewer limited-use weapons spent, then fewer artefacts.
+    """
+    best_key, best = None, (0, (), ())
+    for size in range(len(artifacts) + 1):
+        for combo in combinations(artifacts, size):
+            left = rules.hands - sum(hands for _, _, hands in combo)
+            if left < 0:
+                continue
+            bonus, chosen = best_selection(slots, available, phase, replace(rules, hands=left))
+            spent = sum(slots[i].uses is not None for i in chosen)
+            key = (bonus + sum(dice for _, dice, _ in combo), -spent)
+            if best_key is None or key > best_key:
+                best_key, best = key, (bonus, chosen, tuple(rec for rec, _, _ in combo))
+    return best
+
+
 @dataclass(frozen=True)
 class LoadoutTable:
     """Per-round loadout lookup for a kernel.
@@ -102,6 +132,10 @@ class LoadoutTable:
         The weapons the table was built from.
     rules : CloseCombatRules
         The P-29 parameters the table was built with.
+    artifacts : tuple of (int, int, int)
+        The combat artefacts considered, ``(record, dice, hands)``; the
+        records chosen are the bits of ``spend`` from ``SPEND_ART_SHIFT`` up,
+        and ``bonus`` holds the weapons' part only.
     """
 
     slots: tuple[WeaponSlot, ...]
@@ -110,9 +144,11 @@ class LoadoutTable:
     uses: tuple[int, ...]
     bonus: tuple[tuple[int, ...], ...]
     spend: tuple[tuple[int, ...], ...]
+    artifacts: tuple[tuple[int, int, int], ...] = ()
 
 
-def tabulate(slots: list[WeaponSlot], rules: CloseCombatRules) -> LoadoutTable:
+def tabulate(slots: list[WeaponSlot], rules: CloseCombatRules,
+             artifacts: tuple[tuple[int, int, int], ...] = ()) -> LoadoutTable:
     """Tabulate the best selection for both phases and every availability mask."""
     limited = tuple(i for i, s in enumerate(slots) if s.uses is not None)
     unlimited = {i for i, s in enumerate(slots) if s.uses is None}
@@ -121,10 +157,12 @@ def tabulate(slots: list[WeaponSlot], rules: CloseCombatRules) -> LoadoutTable:
         row_bonus, row_spend = [], []
         for mask in range(1 << len(limited)):
             available = unlimited | {limited[j] for j in range(len(limited)) if mask >> j & 1}
-            value, chosen = best_selection(slots, available, phase, rules)
+            value, chosen, arts = best_with_artifacts(slots, available, phase, rules,
+                                                      artifacts)
             row_bonus.append(value)
-            row_spend.append(sum(1 << j for j, i in enumerate(limited) if i in chosen))
+            row_spend.append(sum(1 << j for j, i in enumerate(limited) if i in chosen)
+                             + sum(1 << (SPEND_ART_SHIFT + rec) for rec in arts))
         bonus.append(tuple(row_bonus))
         spend.append(tuple(row_spend))
     return LoadoutTable(tuple(slots), rules, limited, tuple(slots[i].uses for i in limited),
-                        tuple(bonus), tuple(spend))
+                        tuple(bonus), tuple(spend), tuple(artifacts))

@@ -13,11 +13,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.encounter.artifact import ArtifactRules, ArtifactSpec, pack_records
 from sim.encounter.loadout import LoadoutTable
 from sim.kernels.layout import (
     A_AGILITY,
     A_AGILITY_NEED,
     A_AGILITY_ON,
+    A_ART_FAIL,
     A_ARTIFACT,
     A_BONUS_DICE,
     A_DAMAGE,
@@ -27,31 +29,37 @@ from sim.kernels.layout import (
     A_FIND_ON,
     A_FIND_POOL,
     A_HEALTH,
+    A_N_ART,
     A_PERCEPTION,
     A_PERCEPTION_NEED,
     A_PERCEPTION_ON,
     A_RADIATION,
     A_RADIATION_MAX,
     A_RESIST,
+    A_RESIST_ORDER,
     A_SIZE,
     A_SUCCESS_ON,
     A_TARGET,
     A_TOKENS,
     A_WILLPOWER,
     AUTO_SHIFT,
+    E_ART_FAIL,
     E_AVOID_ON,
     E_DURABILITY,
     E_EFFECT,
     E_HEALTH,
+    E_N_ART,
     E_RADIATION,
     E_RADIATION_MAX,
     E_RESIST,
+    E_RESIST_ORDER,
     E_SHIFT,
     E_SIZE,
     E_TARGET,
     E_TOKENS,
     E_VALUE,
     E_WILLPOWER,
+    P_ART_FAIL,
     P_AVOID_RULE,
     P_COMBAT,
     P_DURABILITY,
@@ -61,8 +69,13 @@ from sim.kernels.layout import (
     P_HEAL_AT,
     P_HEALTH,
     P_MAX_ROUNDS,
+    P_N_ART,
     P_N_LIMITED,
+    P_OTHER,
+    P_OTHER_MAX,
     P_RESIST,
+    P_RESIST_ORDER,
+    P_RESTORE_USES,
     P_SIZE,
     P_SNEAK,
     P_START_HEALTH,
@@ -70,6 +83,7 @@ from sim.kernels.layout import (
     P_STEALTH_ON,
     P_SUCCESS_ON,
     P_TOKENS,
+    P_TRACK,
     P_VIGILANCE,
     P_WOUNDS,
     TARGET_HEALTH,
@@ -118,6 +132,16 @@ class CombatSpec:
         Die face a Stealth die needs (P-16, P-21); 0 = ``success_on``. With
         ``dice.modifier = "face"`` the Vigilance sets the face and ``vigilance``
         holds the successes needed (see :func:`sim.encounter.modifier.test_terms`).
+    artifacts : tuple of ArtifactSpec
+        Artefacts carried, in the order used (P-08..P-10); combat artefacts
+        also sit in ``loadout.artifacts`` (P-23).
+    art_rules : ArtifactRules
+        The ``[artifacts]`` keys read in a fight.
+    track : int
+        The track the enemy's wounds hit: ``TARGET_HEALTH`` or ``TARGET_WILLPOWER``.
+    other, other_max : int
+        The other of Health and Willpower at the start and its maximum
+        (side effects and calm artefacts act on it; 0 = Willpower 0, P-40).
     """
 
     health: int
@@ -140,6 +164,11 @@ class CombatSpec:
     loadout: LoadoutTable
     max_rounds: int
     stealth_on: int = 0
+    artifacts: tuple[ArtifactSpec, ...] = ()
+    art_rules: ArtifactRules = ArtifactRules()
+    track: int = TARGET_HEALTH
+    other: int = 1
+    other_max: int = 1
 
     @property
     def stealth_face(self) -> int:
@@ -149,8 +178,9 @@ class CombatSpec:
     def pack(self) -> tuple[np.ndarray, ...]:
         """Arrays for the kernel: ``(params, stimulants, uses, bonus, spend)``.
 
-        ``params`` is int64 of length ``P_SIZE`` (see the ``P_*`` indices);
-        ``bonus`` and ``spend`` are int64 of shape (2, 2**n_limited).
+        ``params`` is int64 of length ``P_SIZE`` (see the ``P_*`` indices),
+        followed by the artefact records (``AF_*``); ``bonus`` and ``spend``
+        are int64 of shape (2, 2**n_limited).
         """
         params = np.zeros(P_SIZE, dtype=np.int64)
         params[P_HEALTH] = self.health
@@ -172,8 +202,15 @@ class CombatSpec:
         params[P_MAX_ROUNDS] = self.max_rounds
         params[P_N_LIMITED] = len(self.loadout.limited)
         params[P_STEALTH_ON] = self.stealth_face
+        params[P_N_ART] = len(self.artifacts)
+        params[P_ART_FAIL] = self.art_rules.fail_rule
+        params[P_RESIST_ORDER] = self.art_rules.resist_order
+        params[P_RESTORE_USES] = self.art_rules.restore_uses
+        params[P_TRACK] = self.track
+        params[P_OTHER] = self.other
+        params[P_OTHER_MAX] = self.other_max
         return (
-            params,
+            np.concatenate([params, pack_records(self.artifacts)]),
             np.asarray(self.stimulants + (0,), dtype=np.int64),
             np.asarray(self.loadout.uses + (0,), dtype=np.int64),
             np.asarray(self.loadout.bonus, dtype=np.int64),
@@ -235,6 +272,10 @@ class AnomalySpec:
         The artefact find test (P-07 "passing the appropriate test", P-35 "has
         a chance to find"): pool, die face (0 = ``success_on``) and successes
         needed; ``find_need <= 0`` finds without a test.
+    artifacts : tuple of ArtifactSpec
+        Artefacts carried (P-08..P-10); resist artefacts of the damage's type act.
+    art_rules : ArtifactRules
+        The ``[artifacts]`` keys read here.
     """
 
     perception: int
@@ -261,6 +302,8 @@ class AnomalySpec:
     find_pool: int = 0
     find_on: int = 0
     find_need: int = 0
+    artifacts: tuple[ArtifactSpec, ...] = ()
+    art_rules: ArtifactRules = ArtifactRules()
 
     @property
     def perception_face(self) -> int:
@@ -288,7 +331,8 @@ class AnomalySpec:
         """Arrays for the kernel: ``(params, deck)``.
 
         ``params`` is int64 of length ``A_SIZE`` (see the ``A_*`` indices; the
-        resistance is :attr:`effective_resist`); ``deck`` is int64 of shape
+        resistance is :attr:`effective_resist`) followed by the artefact
+        records (``AF_*``); ``deck`` is int64 of shape
         (max(len(deck), 1),), the card count per artefact type.
         """
         params = np.zeros(A_SIZE, dtype=np.int64)
@@ -314,9 +358,12 @@ class AnomalySpec:
         params[A_FIND_POOL] = self.find_pool
         params[A_FIND_ON] = self.find_face
         params[A_FIND_NEED] = self.find_need
+        params[A_N_ART] = len(self.artifacts)
+        params[A_ART_FAIL] = self.art_rules.fail_rule
+        params[A_RESIST_ORDER] = self.art_rules.resist_order
         deck = np.zeros(max(len(self.deck), 1), dtype=np.int64)
         deck[: len(self.deck)] = self.deck
-        return params, deck
+        return np.concatenate([params, pack_records(self.artifacts)]), deck
 
 
 
@@ -346,6 +393,8 @@ class EventSpec:
         Armour, as in :class:`AnomalySpec`.
     health, radiation, radiation_max, willpower : int
         Starting state, as in :class:`AnomalySpec`.
+    artifacts, art_rules :
+        Artefacts carried and the ``[artifacts]`` keys, as in :class:`AnomalySpec`.
     """
 
     rolls: bool
@@ -363,6 +412,8 @@ class EventSpec:
     radiation_max: int
     willpower: int
     shift: int = 0
+    artifacts: tuple[ArtifactSpec, ...] = ()
+    art_rules: ArtifactRules = ArtifactRules()
 
     @property
     def effective_resist(self) -> int:
@@ -372,7 +423,7 @@ class EventSpec:
         return self.resist
 
     def pack(self) -> np.ndarray:
-        """The kernel's int64 parameter array of length ``E_SIZE`` (``E_*`` indices)."""
+        """The kernel's int64 parameters: ``E_SIZE`` header (``E_*``), then artefact records."""
         params = np.zeros(E_SIZE, dtype=np.int64)
         params[E_AVOID_ON] = self.avoid_target + self.shift if self.rolls else 0
         params[E_SHIFT] = AUTO_SHIFT if self.automatic else self.shift
@@ -386,4 +437,7 @@ class EventSpec:
         params[E_RADIATION] = self.radiation
         params[E_RADIATION_MAX] = self.radiation_max
         params[E_WILLPOWER] = self.willpower
-        return params
+        params[E_N_ART] = len(self.artifacts)
+        params[E_ART_FAIL] = self.art_rules.fail_rule
+        params[E_RESIST_ORDER] = self.art_rules.resist_order
+        return np.concatenate([params, pack_records(self.artifacts)])

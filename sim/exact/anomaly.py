@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from sim.encounter.spec import AnomalySpec
-from sim.exact import dice
-from sim.kernels.layout import TARGET_HEALTH, TARGET_WILLPOWER
+from sim.exact import artifact, dice
+from sim.kernels.layout import TARGET_HEALTH, TARGET_RADIATION, TARGET_WILLPOWER
 
 OUTCOMES = ("avoided", "unharmed", "damaged", "knocked_out")
 
@@ -46,6 +46,8 @@ class AnomalyExact:
         Expected points lost after the armour (wounds, doses or disturbances).
     armor_destroyed : Fraction
         P(the armour is destroyed in the encounter), P-05.
+    mean_artifact_uses, mean_side_effects : Fraction
+        Expected artefact uses and side effects suffered (P-08..P-10).
     """
 
     outcomes: dict
@@ -57,6 +59,8 @@ class AnomalyExact:
     draws_per_search: Fraction
     mean_loss: Fraction
     armor_destroyed: Fraction
+    mean_artifact_uses: Fraction = Fraction(0)
+    mean_side_effects: Fraction = Fraction(0)
 
 
 def consequence(target: int, through: int, health: int, willpower: int, radiation: int,
@@ -86,20 +90,49 @@ def expected_draws(n_cards: int, n_matching: int) -> Fraction:
     return Fraction(n_cards + 1, n_matching + 1)
 
 
-def damage_distribution(damage: int, resist: int, durability: int,
-                        tokens: int) -> tuple[list[Fraction], Fraction]:
-    """Points through the armour ``0..damage`` and P(destroyed) (P-02..P-06).
+@dataclass(frozen=True)
+class Hurt:
+    """What one damage does, given that it is dealt (all :class:`~fractions.Fraction`).
 
-    ``resist`` 0 or no armour (``durability`` 0, or already full) lets every
-    point through.
+    ``unharmed``, ``damaged`` and ``knocked_out`` sum to 1; ``deformation``,
+    ``destroyed`` are probabilities; ``mean_loss`` (points on the damage's
+    track), ``uses`` and ``side_effects`` (artefacts) are expectations.
     """
-    if damage <= 0:
-        return [Fraction(1)], Fraction(0)
-    if resist <= 0 or durability <= 0 or tokens >= durability:
-        through = [Fraction(0)] * (damage + 1)
-        through[damage] = Fraction(1)
-        return through, Fraction(0)
-    return dice.armor_distribution(damage, resist, durability, tokens)
+
+    unharmed: Fraction
+    damaged: Fraction
+    knocked_out: Fraction
+    deformation: Fraction
+    destroyed: Fraction
+    mean_loss: Fraction
+    uses: Fraction
+    side_effects: Fraction
+
+
+def hazard(arts, rules, damage: int, target: int, face: int, durability: int, tokens: int,
+           health: int, willpower: int, radiation: int, radiation_max: int) -> Hurt:
+    """Exact twin of :func:`sim.kernels.anomaly.take_damage` (P-02..P-06, P-08..P-10, P-37..P-40).
+
+    Side effects count on their tracks (P-09) and a harm of any kind, on any
+    track, makes the stalker "damaged".
+    """
+    sums = dict.fromkeys(("unharmed", "damaged", "knocked_out", "deformation", "destroyed",
+                          "loss", "uses", "side"), Fraction(0))
+    dist = artifact.absorb(arts, rules.fail_rule, rules.resist_order, damage, face,
+                           durability, tokens)
+    for (through, after, h, r, w, uses, suffered), p in dist.items():
+        lost = [h, r, w]  # by TARGET_HEALTH, TARGET_RADIATION, TARGET_WILLPOWER
+        lost[target] += through
+        out = (health - lost[TARGET_HEALTH] <= 0 or willpower - lost[TARGET_WILLPOWER] <= 0)
+        outcome = "knocked_out" if out else "damaged" if through + h + r + w else "unharmed"
+        sums[outcome] += p
+        sums["deformation"] += p if radiation + lost[TARGET_RADIATION] > radiation_max else 0
+        sums["destroyed"] += p if 0 < durability and tokens < durability <= after else 0
+        sums["loss"] += p * through
+        sums["uses"] += p * uses
+        sums["side"] += p * suffered
+    return Hurt(sums["unharmed"], sums["damaged"], sums["knocked_out"], sums["deformation"],
+                sums["destroyed"], sums["loss"], sums["uses"], sums["side"])
 
 
 def anomaly_exact(spec: AnomalySpec) -> AnomalyExact:
@@ -114,22 +147,14 @@ def anomaly_exact(spec: AnomalySpec) -> AnomalyExact:
     p_inside = sum((m for m, _ in branches), Fraction(0))
     p_hit = sum((m * (1 - dice.pool_pass(pool, spec.agility_face, spec.agility_need))
                  for m, pool in branches), Fraction(0))
-    through, destroyed = damage_distribution(spec.damage, spec.effective_resist,
-                                             spec.durability, spec.tokens)
-    unharmed = p_inside - p_hit + p_hit * through[0]
-    damaged = knocked_out = deformation = mean_loss = Fraction(0)
-    for points, p in enumerate(through):
-        mean_loss += p_hit * p * points
-        if points == 0:
-            continue
-        out, deformed = consequence(spec.target, points, spec.health, spec.willpower,
-                                    spec.radiation, spec.radiation_max)
-        if out:
-            knocked_out += p_hit * p
-        else:
-            damaged += p_hit * p
-        if deformed:
-            deformation += p_hit * p
+    hurt = hazard(spec.artifacts, spec.art_rules, spec.damage, spec.target,
+                  spec.effective_resist, spec.durability, spec.tokens, spec.health,
+                  spec.willpower, spec.radiation, spec.radiation_max)
+    unharmed = p_inside - p_hit + p_hit * hurt.unharmed
+    damaged = p_hit * hurt.damaged
+    knocked_out = p_hit * hurt.knocked_out
+    deformation = p_hit * hurt.deformation
+    mean_loss = p_hit * hurt.mean_loss
     trophy = unharmed + damaged
     yields = spec.artifact >= 0
     # P-07, P-35: the find test decides whether the deck is searched.
@@ -147,5 +172,7 @@ def anomaly_exact(spec: AnomalySpec) -> AnomalyExact:
         searched=searched,
         draws_per_search=expected_draws(n_cards, n_matching) if yields else Fraction(0),
         mean_loss=mean_loss,
-        armor_destroyed=p_hit * destroyed,
+        armor_destroyed=p_hit * hurt.destroyed,
+        mean_artifact_uses=p_hit * hurt.uses,
+        mean_side_effects=p_hit * hurt.side_effects,
     )

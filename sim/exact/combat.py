@@ -1,11 +1,13 @@
 """Exact twin of the combat kernel: a Markov chain over the fight's small state space.
 
-The state at the start of a round is (Health, armour tokens, stimulants used,
-uses left of each limited-use weapon); the round number is the time index,
+The state at the start of a round is (Health, the other of Health and
+Willpower, armour tokens, stimulants used, uses left of each limited-use
+weapon, uses of each heal/calm artefact); the round number is the time index,
 because round 1 differs from later rounds (P-21, P-29) and the safety cap
 counts rounds. The distribution over states is pushed forward round by round
 (a dynamic programme), so every outcome probability and every expectation is
-exact up to floating-point rounding. Fights end quickly: every round that does
+exact up to floating-point rounding. Artefacts (P-08..P-10) branch on
+their Intellect tests (:mod:`sim.exact.artifact`). Fights end quickly: every round that does
 not end the fight costs Health or places armour tokens, so the chain is
 absorbed after at most Health + durability + healing rounds.
 """
@@ -18,8 +20,16 @@ from functools import cache
 
 from sim.encounter.loadout import FIRST_ROUND, LATER_ROUNDS
 from sim.encounter.spec import CombatSpec
-from sim.exact import dice
-from sim.kernels.layout import AVOID_STEALTH
+from sim.exact import artifact, dice
+from sim.kernels.layout import (
+    ART_CALM,
+    ART_COMBAT,
+    ART_HEAL,
+    ART_STEALTH,
+    AVOID_STEALTH,
+    SPEND_ART_SHIFT,
+    TARGET_HEALTH,
+)
 
 OUTCOMES = ("avoided", "killed", "fled", "knocked_out", "capped")
 
@@ -42,6 +52,9 @@ class CombatExact:
         Probability that the armour is destroyed during the fight.
     mean_stimulants, mean_limited_spent : float
         Expected stimulant doses used and limited-use weapon uses spent.
+    mean_artifact_uses, mean_side_effects, mean_side_radiation : float
+        Expected artefact uses, side effects suffered and radiation doses
+        from side effects (P-08..P-10).
     """
 
     outcomes: dict
@@ -51,6 +64,9 @@ class CombatExact:
     p_destroyed: float
     mean_stimulants: float
     mean_limited_spent: float
+    mean_artifact_uses: float = 0.0
+    mean_side_effects: float = 0.0
+    mean_side_radiation: float = 0.0
 
 
 def _pass(n_dice: int, success_on: int, need: int) -> float:
@@ -66,21 +82,66 @@ def _p_avoid(spec: CombatSpec) -> float:
     return float(dice.threshold_pass(spec.escape_target))
 
 
+def _apply(spec: CombatSpec, health: int, other: int, h: int, w: int) -> tuple[int, int]:
+    """Side-effect points on the fight's two tracks (P-09, P-37, P-40)."""
+    if spec.track == TARGET_HEALTH:
+        return health - h, other - w
+    return health - w, other - h
+
+
+def _down(spec: CombatSpec, health: int, other: int) -> bool:
+    """Knocked out (P-37) or concussed by a side effect (P-40)."""
+    return health <= 0 or (bool(spec.artifacts) and other <= 0)
+
+
+def _restore(spec: CombatSpec, health: int, other: int, counts: tuple) -> list:
+    """``(health, other, counts, radiation, uses, side_effects, p)`` after heal/calm (P-08)."""
+    arts, rules = spec.artifacts, spec.art_rules
+    own, second = (ART_HEAL, ART_CALM) if spec.track == TARGET_HEALTH else (ART_CALM, ART_HEAL)
+    out = []
+    for (lvl, cnt, h, r, w, u, s), p in artifact.restore(
+            arts, rules.fail_rule, own, counts, health, spec.health, spec.heal_at,
+            rules.restore_uses).items():
+        hp, oth = _apply(spec, lvl, other, h, w)
+        for (lvl2, cnt2, h2, r2, w2, u2, s2), q in artifact.restore(
+                arts, rules.fail_rule, second, cnt, oth, spec.other_max, spec.heal_at,
+                rules.restore_uses).items():
+            hp2, oth2 = _apply(spec, hp, lvl2, h2, w2)
+            out.append((hp2, oth2, cnt2, r + r2, u + u2, s + s2, float(p * q)))
+    return out
+
+
+def _dice(spec: CombatSpec, effect: int, select) -> list:
+    """``(dice, h, r, w, uses, side_effects, p)`` of the artefacts before one test (P-23)."""
+    if not spec.artifacts:
+        return [(0, 0, 0, 0, 0, 0, 1.0)]
+    return [(*k, float(p)) for k, p in artifact.test_bonus(
+        spec.artifacts, spec.art_rules.fail_rule, effect, select).items()]
+
+
+def _chosen(spend: int) -> tuple[int, ...]:
+    """Artefact records chosen with the weapons (high bits of ``spend``, P-23)."""
+    bits = spend >> SPEND_ART_SHIFT
+    return tuple(i for i in range(bits.bit_length()) if bits >> i & 1)
+
+
 def combat_exact(spec: CombatSpec) -> CombatExact:
-    """Exact outcome probabilities and expectations of one fight (P-16..P-29, Z-12..Z-17)."""
+    """Exact outcome probabilities and expectations of one fight (P-16..P-29, Z-12..Z-17,
+    P-08..P-10 with artefacts).
+    """
+    arts, rules = spec.artifacts, spec.art_rules
 
     @cache
-    def damage(tokens: int) -> tuple[tuple[int, int, float], ...]:
-        """(wounds through, tokens after, probability) of one enemy attack (P-02..P-05)."""
-        resist = spec.resist if spec.durability > 0 else None
-        through, _ = dice.armor_distribution(spec.wounds, resist, max(spec.durability, 1),
-                                             min(tokens, max(spec.durability, 1)))
-        return tuple((w, tokens + spec.wounds - w, float(p))
-                     for w, p in enumerate(through) if p)
+    def damage(tokens: int) -> tuple:
+        """(through, tokens after, h, r, w, uses, side effects, p) of one attack (P-02..P-05)."""
+        face = spec.resist if spec.durability > 0 else 0
+        dist = artifact.absorb(arts, rules.fail_rule, rules.resist_order, spec.wounds, face,
+                               spec.durability, tokens)
+        return tuple((*k, float(p)) for k, p in dist.items() if p)
 
     totals = defaultdict(float)
     end_tokens = defaultdict(float)
-    sums = {"wounds": 0.0, "rounds": 0.0, "stims": 0.0, "spent": 0.0}
+    sums = defaultdict(float)
 
     def finish(outcome: str, mass: float, tokens: int, stims: int, uses: tuple) -> None:
         totals[outcome] += mass
@@ -88,46 +149,41 @@ def combat_exact(spec: CombatSpec) -> CombatExact:
         sums["stims"] += mass * stims
         sums["spent"] += mass * (sum(spec.loadout.uses) - sum(uses))
 
-    p_avoid = _p_avoid(spec)
+    def account(mass: float, r: int, u: int, s: int, wounds: int = 0) -> None:
+        sums["wounds"] += mass * wounds
+        sums["radiation"] += mass * r
+        sums["art_uses"] += mass * u
+        sums["side_effects"] += mass * s
+
     start_uses = spec.loadout.uses
-    finish("avoided", p_avoid, spec.tokens, 0, start_uses)
-    states = {(spec.start_health, spec.tokens, 0, start_uses): 1.0 - p_avoid}
-    p_flee = _pass(spec.stealth, spec.stealth_face, spec.vigilance)
+    counts0 = (0,) * len(arts)
+    states = defaultdict(float)
+    sneak = spec.sneak and spec.avoid_rule == AVOID_STEALTH
+    for extra, h, r, w, u, s, p in (_dice(spec, ART_STEALTH, range(len(arts))) if sneak
+                                    else [(0, 0, 0, 0, 0, 0, 1.0)]):
+        account(p, r, u, s)
+        health, other = _apply(spec, spec.start_health, spec.other, h, w)
+        if _down(spec, health, other):
+            finish("knocked_out", p, spec.tokens, 0, start_uses)
+            continue
+        if sneak:
+            p_avoid = _pass(spec.stealth + extra, spec.stealth_face, spec.vigilance)
+        else:
+            p_avoid = _p_avoid(spec)
+        finish("avoided", p * p_avoid, spec.tokens, 0, start_uses)
+        states[(health, other, spec.tokens, 0, start_uses, counts0)] += p * (1.0 - p_avoid)
 
     for rnd in range(1, spec.max_rounds + 1):
         following = defaultdict(float)
-        for (health, tokens, stims, uses), mass in states.items():
+        for key, mass in states.items():
             if mass == 0.0:
                 continue
             sums["rounds"] += mass
-            while stims < len(spec.stimulants) and health <= spec.heal_at \
-                    and health < spec.health:
-                health = min(spec.health, health + spec.stimulants[stims])
-                stims += 1
-            if rnd >= 2 and 0 < spec.flee_at and health <= spec.flee_at:
-                finish("fled", mass * p_flee, tokens, stims, uses)
-                hit = mass * (1.0 - p_flee)
-            else:
-                phase = FIRST_ROUND if rnd == 1 else LATER_ROUNDS
-                mask = sum(1 << j for j, left in enumerate(uses) if left > 0)
-                spend = spec.loadout.spend[phase][mask]
-                uses = tuple(left - (spend >> j & 1) for j, left in enumerate(uses))
-                pool = spec.combat + spec.loadout.bonus[phase][mask]
-                p_kill = _pass(pool, spec.success_on, spec.endurance)
-                finish("killed", mass * p_kill, tokens, stims, uses)
-                hit = mass * (1.0 - p_kill)
-            if hit == 0.0:
-                continue
-            for through, after, p in damage(tokens):
-                sums["wounds"] += hit * p * through
-                if health - through <= 0:
-                    finish("knocked_out", hit * p, after, stims, uses)
-                else:
-                    following[(health - through, after, stims, uses)] += hit * p
+            _round(spec, rnd, key, mass, damage, finish, account, following)
         states = following
         if not states:
             break
-    for (_, tokens, stims, uses), mass in states.items():
+    for (_, _, tokens, stims, uses, _), mass in states.items():
         finish("capped", mass, tokens, stims, uses)
 
     size = max(spec.durability, 0) + 1
@@ -141,4 +197,60 @@ def combat_exact(spec: CombatSpec) -> CombatExact:
         p_destroyed=destroyed,
         mean_stimulants=sums["stims"],
         mean_limited_spent=sums["spent"],
+        mean_artifact_uses=sums["art_uses"],
+        mean_side_effects=sums["side_effects"],
+        mean_side_radiation=sums["radiation"],
     )
+
+
+def _round(spec: CombatSpec, rnd: int, key: tuple, mass: float, damage, finish, account,
+           following) -> None:
+    """Push the mass of one start-of-round state through round ``rnd`` (P-18..P-21)."""
+    health, other, tokens, stims, uses, counts = key
+    befores = [(health, other, counts, 0, 0, 0, 1.0)]
+    if spec.artifacts:
+        befores = _restore(spec, health, other, counts)
+    for health, other, counts, r0, u0, s0, p0 in befores:
+        m0 = mass * p0
+        account(m0, r0, u0, s0)
+        if _down(spec, health, other):
+            finish("knocked_out", m0, tokens, stims, uses)
+            continue
+        used = stims
+        while used < len(spec.stimulants) and health <= spec.heal_at and health < spec.health:
+            health = min(spec.health, health + spec.stimulants[used])
+            used += 1
+        flee = rnd >= 2 and 0 < spec.flee_at and health <= spec.flee_at
+        left = uses
+        if flee:
+            effect, select = ART_STEALTH, range(len(spec.artifacts))
+        else:
+            phase = FIRST_ROUND if rnd == 1 else LATER_ROUNDS
+            mask = sum(1 << j for j, n in enumerate(uses) if n > 0)
+            spend = spec.loadout.spend[phase][mask]
+            left = tuple(n - (spend >> j & 1) for j, n in enumerate(uses))
+            effect, select = ART_COMBAT, _chosen(spend)
+        for extra, h, r, w, u, s, p in _dice(spec, effect, select):
+            m = m0 * p
+            account(m, r, u, s)
+            hp, oth = _apply(spec, health, other, h, w)
+            if _down(spec, hp, oth):
+                finish("knocked_out", m, tokens, used, left)
+                continue
+            if flee:
+                ends, p_end = "fled", _pass(spec.stealth + extra, spec.stealth_face,
+                                            spec.vigilance)
+            else:
+                pool = spec.combat + spec.loadout.bonus[phase][mask] + extra
+                ends, p_end = "killed", _pass(pool, spec.success_on, spec.endurance)
+            finish(ends, m * p_end, tokens, used, left)
+            hit = m * (1.0 - p_end)
+            if hit == 0.0:
+                continue
+            for through, after, h2, r2, w2, u2, s2, q in damage(tokens):
+                account(hit * q, r2, u2, s2, through)
+                hp2, oth2 = _apply(spec, hp - through, oth, h2, w2)
+                if _down(spec, hp2, oth2):
+                    finish("knocked_out", hit * q, after, used, left)
+                else:
+                    following[(hp2, oth2, after, used, left, counts)] += hit * q

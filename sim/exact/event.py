@@ -3,7 +3,7 @@
 P(avoid) is that of one d6 against ``avoid_on`` minus the best item's shift
 (Z-09, Z-10), 1 with the Torsion scanner and 0 for a card without a roll;
 if the event happens its damage goes through the armour exactly as in an
-anomaly (:func:`sim.exact.anomaly.damage_distribution`).
+anomaly (:func:`sim.exact.anomaly.hazard`), with the resist artefacts.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from sim.encounter.spec import EventSpec
 from sim.exact import dice
-from sim.exact.anomaly import consequence, damage_distribution
+from sim.exact.anomaly import hazard
 from sim.kernels.layout import (
     EFFECT_DAMAGE,
     EFFECT_EMISSION_TOKENS,
@@ -44,6 +44,8 @@ class EventExact:
         Expected days lost and Emission tokens placed.
     armor_destroyed : Fraction
         P(the armour is destroyed), P-05.
+    mean_artifact_uses, mean_side_effects : Fraction
+        Expected resist-artefact uses and side effects suffered (P-08..P-10).
     """
 
     outcomes: dict
@@ -54,6 +56,8 @@ class EventExact:
     days_lost: Fraction
     emission_tokens: Fraction
     armor_destroyed: Fraction
+    mean_artifact_uses: Fraction = Fraction(0)
+    mean_side_effects: Fraction = Fraction(0)
 
 
 def event_exact(spec: EventSpec) -> EventExact:
@@ -65,17 +69,16 @@ def event_exact(spec: EventSpec) -> EventExact:
     happens = 1 - avoided
     knocked_out = deformation = destroyed = Fraction(0)
     lost = [Fraction(0)] * 3  # indexed by TARGET_HEALTH, TARGET_RADIATION, TARGET_WILLPOWER
-    days = tokens = Fraction(0)
+    days = tokens = uses = side_effects = Fraction(0)
     if spec.effect == EFFECT_DAMAGE:
-        through, p_destroyed = damage_distribution(spec.value, spec.effective_resist,
-                                                   spec.durability, spec.tokens)
-        destroyed = happens * p_destroyed
-        for points, p in enumerate(through):
-            lost[spec.target] += happens * p * points
-            out, deformed = consequence(spec.target, points, spec.health, spec.willpower,
-                                        spec.radiation, spec.radiation_max)
-            knocked_out += happens * p if out else 0
-            deformation += happens * p if deformed else 0
+        hurt = hazard(spec.artifacts, spec.art_rules, spec.value, spec.target,
+                      spec.effective_resist, spec.durability, spec.tokens, spec.health,
+                      spec.willpower, spec.radiation, spec.radiation_max)
+        destroyed = happens * hurt.destroyed
+        lost[spec.target] = happens * hurt.mean_loss
+        knocked_out = happens * hurt.knocked_out
+        deformation = happens * hurt.deformation
+        uses, side_effects = happens * hurt.uses, happens * hurt.side_effects
     elif spec.effect == EFFECT_LOST_DAY:
         days = happens * spec.value
     elif spec.effect == EFFECT_EMISSION_TOKENS:
@@ -90,4 +93,6 @@ def event_exact(spec: EventSpec) -> EventExact:
         days_lost=days,
         emission_tokens=tokens,
         armor_destroyed=destroyed,
+        mean_artifact_uses=uses,
+        mean_side_effects=side_effects,
     )

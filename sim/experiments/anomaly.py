@@ -68,6 +68,11 @@ def summarize_anomaly(spec: AnomalySpec, counts: np.ndarray, trials: int) -> dic
         "armor_destroyed": tables.proportion(counts[k.DESTROYED], trials,
                                              exact.armor_destroyed),
     }
+    if spec.artifacts:  # P-08..P-10; rows without artefacts keep their keys
+        row["artifact_uses"] = {"mc": counts[k.SUM_ART_USES] / trials,
+                                "exact": float(exact.mean_artifact_uses)}
+        row["side_effects"] = {"mc": counts[k.SUM_SIDE_EFFECTS] / trials,
+                               "exact": float(exact.mean_side_effects)}
     if counts[k.SEARCHES] > 0:
         row["draws_per_search"] = tables.mean(counts[k.SUM_DRAWS], counts[k.SUM_DRAWS_SQ],
                                               int(counts[k.SEARCHES]), exact.draws_per_search)
@@ -77,15 +82,17 @@ def summarize_anomaly(spec: AnomalySpec, counts: np.ndarray, trials: int) -> dic
 def anomaly_table(rs: Ruleset, stalker: str, anomalies: Sequence[str], armor: str | None = None,
                   items: Sequence[str] = (), *, enter: bool = False,
                   state: StartState = StartState(), trials: int, seed: int,
-                  threads: int | None = None) -> HazardTable:
+                  threads: int | None = None, artifacts: Sequence[str] = (),
+                  intellect: int | None = None) -> HazardTable:
     """Meet each anomaly in turn; rows sorted by danger (exact P(knocked out) first).
 
     Each row holds ``stalker``, ``anomaly``, ``armor``, ``enter`` and the
-    cells of :func:`summarize_anomaly`.
+    cells of :func:`summarize_anomaly`; ``artifacts`` are carried (P-08..P-10).
     """
     rows = []
     for name in anomalies:
-        spec = compile_anomaly(rs, stalker, name, armor, items, enter=enter, state=state)
+        spec = compile_anomaly(rs, stalker, name, armor, items, enter=enter, state=state,
+                               artifacts=artifacts, intellect=intellect)
         row = {"stalker": stalker, "anomaly": name, "armor": armor, "enter": enter}
         row.update(summarize_anomaly(spec, simulate_anomaly(spec, trials, seed, threads),
                                      trials))
@@ -135,7 +142,8 @@ def run_anomaly(cases: Sequence[Case], *, trials: int, seed: int, exact: bool = 
         cases, "anomaly", lambda rs: rs.anomalies, anomaly_names,
         lambda rs, s, name: compile_anomaly(
             rs, str(s["stalker"]), name, s.get("armor"), tuple(s.get("items", ())),
-            enter=bool(s.get("enter", False)), state=_state(s)),
+            enter=bool(s.get("enter", False)), state=_state(s),
+            artifacts=tuple(s.get("artifacts", ())), intellect=s.get("intellect")),
         _anomaly_exact, exact)
     params, deck_arr = (_pad([[p[i] for p in row] for row in packs]) for i in range(2))
     weights = _weights(decks)
@@ -163,7 +171,8 @@ def sweep_rows(rs: Ruleset, params: Mapping[str, Any], trials: int,
     names = anomaly_names(rs, params.get("anomaly", "all"))
     table = anomaly_table(rs, params["stalker"], names, params.get("armor"),
                                   enter=bool(params.get("enter", False)), trials=trials,
-                                  seed=seed)
+                                  seed=seed, artifacts=tuple(params.get("artifacts", ())),
+                                  intellect=params.get("intellect"))
     return _ordered(table.to_frame(), "anomaly", names)
 
 

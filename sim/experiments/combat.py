@@ -49,7 +49,7 @@ def summarize(spec: CombatSpec, counts, trials: int) -> dict:
     exact = combat_exact(spec)
     outcomes = {name: tables.proportion(counts[i], trials, exact.outcomes[name])
                 for i, name in enumerate(OUTCOMES)}
-    return {
+    row = {
         "outcomes": outcomes,
         "mean_wounds": tables.mean(counts[kernel.SUM_WOUNDS], counts[kernel.SUM_WOUNDS_SQ],
                                    trials, exact.mean_wounds),
@@ -62,6 +62,14 @@ def summarize(spec: CombatSpec, counts, trials: int) -> dict:
         "mean_limited_spent": {"mc": counts[kernel.SUM_SPENT] / trials,
                                "exact": exact.mean_limited_spent},
     }
+    if spec.artifacts:  # P-08..P-10; rows without artefacts keep their keys
+        row["artifact_uses"] = {"mc": counts[kernel.SUM_ART_USES] / trials,
+                                "exact": exact.mean_artifact_uses}
+        row["side_effects"] = {"mc": counts[kernel.SUM_SIDE_EFFECTS] / trials,
+                               "exact": exact.mean_side_effects}
+        row["side_radiation"] = {"mc": counts[kernel.SUM_SIDE_RADIATION] / trials,
+                                 "exact": exact.mean_side_radiation}
+    return row
 
 
 @dataclass(frozen=True)
@@ -88,15 +96,18 @@ class CombatTable:
 def combat_table(rs: Ruleset, stalker: str, enemies: Sequence[str], armor: str | None = None,
                  weapons: Sequence[str] = (), items: Sequence[str] = (),
                  policy: CombatPolicy = CombatPolicy(), *, trials: int, seed: int,
-                 threads: int | None = None) -> CombatTable:
+                 threads: int | None = None, artifacts: Sequence[str] = (),
+                 intellect: int | None = None) -> CombatTable:
     """Fight each enemy in turn and tabulate, most dangerous (P(knocked out)) first.
 
     Every enemy is fought on the same seed, so differences between cards are
-    not blurred by independent noise (common random numbers).
+    not blurred by independent noise (common random numbers). ``artifacts``
+    are carried (P-08..P-10), activated with ``intellect`` (None = the card's).
     """
     rows = []
     for enemy in enemies:
-        spec = compile_combat(rs, stalker, enemy, armor, weapons, items, policy)
+        spec = compile_combat(rs, stalker, enemy, armor, weapons, items, policy, artifacts,
+                              intellect)
         row = {"stalker": stalker, "enemy": enemy}
         row.update(summarize(spec, simulate(spec, trials, seed, threads), trials))
         rows.append(row)
@@ -154,7 +165,7 @@ def combat_inputs(cases: Sequence[Case], exact: bool = True
                 specs.append(compile_combat(
                     rs, str(s["stalker"]), enemy, s.get("armor"),
                     tuple(s.get("weapons", ())), tuple(s.get("items", ())),
-                    policy))
+                    policy, tuple(s.get("artifacts", ())), s.get("intellect")))
             except CombatInputError as error:
                 raise CompareInputError(str(error)) from None
         decks.append(deck)
@@ -173,7 +184,8 @@ def run_combat(cases: Sequence[Case], *, trials: int, seed: int, exact: bool = T
     """Fights (P-14..P-29, Z-12..Z-17) of every case on common random numbers.
 
     Setup keys: ``stalker``, ``enemy`` (a card or ``all``), ``armor``,
-    ``weapons``, ``items``, ``sneak``, ``flee_at``, ``heal_at``. ``exact=False``
+    ``weapons``, ``items``, ``sneak``, ``flee_at``, ``heal_at``, ``artifacts``,
+    ``intellect``. ``exact=False``
     skips the exact twin (NaN exact values; faster for many short runs).
     """
     args, exact_values, indicator = combat_inputs(cases, exact)
@@ -196,7 +208,8 @@ def sweep_rows(rs: Ruleset, params: Mapping[str, Any], trials: int,
     combat_table` rows, in deck order.
 
     ``params`` keys: ``stalker`` (required), ``enemy`` (default ``all``),
-    ``armor``, ``weapons``, ``items``, ``sneak``, ``flee_at``, ``heal_at``.
+    ``armor``, ``weapons``, ``items``, ``sneak``, ``flee_at``, ``heal_at``,
+    ``artifacts``, ``intellect``.
     """
     names = deck_names(rs, params.get("enemy", "all"))
     policy = CombatPolicy(sneak=params.get("sneak", "always"),
@@ -204,7 +217,9 @@ def sweep_rows(rs: Ruleset, params: Mapping[str, Any], trials: int,
                                  heal_at=int(params.get("heal_at", 0)))
     table = combat_table(rs, params["stalker"], names, params.get("armor"),
                                 tuple(params.get("weapons", ())), tuple(params.get("items", ())),
-                                policy, trials=trials, seed=seed)
+                                policy, trials=trials, seed=seed,
+                                artifacts=tuple(params.get("artifacts", ())),
+                                intellect=params.get("intellect"))
     return _ordered(table.to_frame(), "enemy", names)
 
 

@@ -66,7 +66,7 @@ def summarize_event(spec: EventSpec, counts: np.ndarray, trials: int) -> dict:
     def mean(col: int, value) -> dict:
         return tables.mean(counts[col], counts[col + 1], trials, value)
 
-    return {
+    row = {
         "outcomes": {name: tables.proportion(counts[i], trials, exact.outcomes[name])
                      for i, name in enumerate(EVENT_OUTCOMES)},
         "deformation": tables.proportion(counts[k.DEFORMATION], trials, exact.deformation),
@@ -78,20 +78,29 @@ def summarize_event(spec: EventSpec, counts: np.ndarray, trials: int) -> dict:
         "armor_destroyed": tables.proportion(counts[k.DESTROYED], trials,
                                              exact.armor_destroyed),
     }
+    if spec.artifacts:  # P-08..P-10; rows without artefacts keep their keys
+        row["artifact_uses"] = {"mc": counts[k.SUM_ART_USES] / trials,
+                                "exact": float(exact.mean_artifact_uses)}
+        row["side_effects"] = {"mc": counts[k.SUM_SIDE_EFFECTS] / trials,
+                               "exact": float(exact.mean_side_effects)}
+    return row
 
 
 def event_table(rs: Ruleset, stalker: str, events: Sequence[str], armor: str | None = None,
                 items: Sequence[str] = (), *, state: StartState = StartState(), trials: int,
-                seed: int, threads: int | None = None) -> HazardTable:
+                seed: int, threads: int | None = None, artifacts: Sequence[str] = (),
+                intellect: int | None = None) -> HazardTable:
     """Draw each event in turn; rows sorted by danger (exact P(knocked out) first).
 
     Each row holds ``stalker``, ``event``, ``item`` (the best event item used,
-    or None), ``armor`` and the cells of :func:`summarize_event`.
+    or None), ``armor`` and the cells of :func:`summarize_event`; ``artifacts``
+    are carried (P-08..P-10).
     """
     best = best_event_item(_items(rs, items, EVENT_ITEM_EFFECTS, "on an event"))
     rows = []
     for name in events:
-        spec = compile_event(rs, stalker, name, armor, items, state=state)
+        spec = compile_event(rs, stalker, name, armor, items, state=state,
+                             artifacts=artifacts, intellect=intellect)
         row = {"stalker": stalker, "event": name, "item": None if best is None else best.name,
                "armor": armor}
         row.update(summarize_event(spec, simulate_event(spec, trials, seed, threads), trials))
@@ -133,7 +142,9 @@ def run_event(cases: Sequence[Case], *, trials: int, seed: int, exact: bool = Tr
     decks, packs, exacts = deck_cases(
         cases, "event", lambda rs: rs.events, event_names,
         lambda rs, s, name: compile_event(rs, str(s["stalker"]), name, s.get("armor"),
-                                          tuple(s.get("items", ())), state=_state(s)),
+                                          tuple(s.get("items", ())), state=_state(s),
+                                          artifacts=tuple(s.get("artifacts", ())),
+                                          intellect=s.get("intellect")),
         _event_exact, exact)
     params = _pad(packs)
     weights = _weights(decks)
@@ -161,7 +172,9 @@ def sweep_rows(rs: Ruleset, params: Mapping[str, Any], trials: int,
     """
     names = event_names(rs, params.get("event", "all"))
     table = event_table(rs, params["stalker"], names, params.get("armor"),
-                                tuple(params.get("items", ())), trials=trials, seed=seed)
+                                tuple(params.get("items", ())), trials=trials, seed=seed,
+                                artifacts=tuple(params.get("artifacts", ())),
+                                intellect=params.get("intellect"))
     return _ordered(table.to_frame(), "event", names)
 
 

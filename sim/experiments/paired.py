@@ -68,7 +68,8 @@ def _single(decks) -> bool:
 
 
 LOADOUT_KEYS = {"stalker": ("stalker", "str"), "armor": ("armor", "optional"),
-            "item": ("items", "list")}
+            "item": ("items", "list"), "artifacts": ("artifacts", "list"),
+            "intellect": ("intellect", "int")}
 
 
 STATE_KEYS = {"health": ("health", "int"), "willpower": ("willpower", "int"),

@@ -28,6 +28,7 @@ from numba import prange
 from sim.kernels import layout as S
 from sim.kernels import rng
 from sim.kernels._jit import jit, pjit
+from sim.kernels.artifact import absorb
 from sim.kernels.dice import armor_absorb, pool_test
 
 # Columns of ``out``: outcomes first (mutually exclusive), then counts and sums.
@@ -45,18 +46,37 @@ SUM_DRAWS_SQ = 9
 SUM_LOSS = 10
 SUM_LOSS_SQ = 11
 DESTROYED = 12
-WIDTH = 13
+SUM_ART_USES = 13        # artefact uses (P-08..P-10)
+SUM_SIDE_EFFECTS = 14    # side effects suffered (P-09)
+WIDTH = 15
+
+# Fields of encounter()'s ``result``: (outcome, perceived, points lost, tokens,
+# deformation, searched, draws, found), then, when the buffer has room for them
+# (callers with an 8-field buffer get the first eight only):
+R_ART_USES = 8
+R_SIDE_EFFECTS = 9
+R_SIDE_HEALTH = 10       # side-effect points per track (P-09)
+R_SIDE_RADIATION = 11
+R_SIDE_WILLPOWER = 12
+RESULT_SIZE = 13
 
 
 @jit
-def take_damage(state, damage, target, resist, durability, tokens, health, radiation,
-                radiation_max, willpower):
-    """Deal ``damage`` points through the armour to one track (P-02..P-06, P-37..P-40).
+def take_damage(state, params, base, n_art, fail_rule, order, damage, target, resist,
+                durability, tokens, health, radiation, radiation_max, willpower):
+    """Deal ``damage`` points through resist artefacts and the armour to one track.
+
+    P-02..P-06 (armour), P-08..P-10 (resist artefacts of the damage's type,
+    :func:`sim.kernels.artifact.absorb`), P-37..P-40 (the tracks).
 
     Parameters
     ----------
     state : ndarray of uint64
-        DICE stream state (the armour roll).
+        DICE stream state (activation tests, then the armour roll).
+    params : ndarray of int64
+        The encounter's params; its artefact records start at ``base``.
+    n_art, fail_rule, order : int
+        Number of artefact records, ``FAIL_*`` and ``RESIST_*`` codes.
     damage : int
         Incoming wounds, doses or disturbances.
     target : int
@@ -71,21 +91,29 @@ def take_damage(state, damage, target, resist, durability, tokens, health, radia
     Returns
     -------
     tuple
-        ``(through, tokens_after, knocked_out, deformation)``: points taken
-        after the armour; Health <= 0 (P-37) or Willpower <= 0 (P-40, a
-        concussion) is a knock-out; radiation above the maximum is a
-        deformation (P-39), not a knock-out.
+        ``(through, tokens_after, knocked_out, deformation, health_side,
+        radiation_side, willpower_side, uses, side_effects)``: points taken
+        on ``target`` after the artefacts and armour; Health <= 0 (P-37) or
+        Willpower <= 0 (P-40, a concussion) is a knock-out; radiation above
+        the maximum is a deformation (P-39), not a knock-out; then the side
+        effects of the artefacts used (P-09), which count in both.
     """
-    through, after = armor_absorb(state, damage, resist, durability, tokens)
-    knocked_out = False
-    deformation = False
-    if target == S.TARGET_HEALTH:
-        knocked_out = health - through <= 0
-    elif target == S.TARGET_WILLPOWER:
-        knocked_out = willpower - through <= 0
+    if n_art == 0:
+        through, after = armor_absorb(state, damage, resist, durability, tokens)
+        h = r = w = uses = suffered = 0
     else:
-        deformation = radiation + through > radiation_max
-    return through, after, knocked_out, deformation
+        through, after, h, r, w, uses, suffered = absorb(
+            state, params, base, n_art, fail_rule, order, damage, resist, durability, tokens)
+    lost_h, lost_r, lost_w = h, r, w
+    if target == S.TARGET_HEALTH:
+        lost_h += through
+    elif target == S.TARGET_WILLPOWER:
+        lost_w += through
+    else:
+        lost_r += through
+    knocked_out = health - lost_h <= 0 or willpower - lost_w <= 0
+    deformation = radiation + lost_r > radiation_max
+    return through, after, knocked_out, deformation, h, r, w, uses, suffered
 
 
 @jit
@@ -137,9 +165,10 @@ def draw_until(state, deck, scratch, want):
 def encounter(state, deck_state, params, deck, scratch, result):
     """Resolve one anomaly encounter (P-31..P-36); fills ``result``.
 
-    ``result`` (int64, length 8) = (outcome, perceived, points lost after the
-    armour, tokens after, deformation, searched (passed the find test and
-    drew), cards drawn, artefact found).
+    ``result`` (int64, length 8 or ``RESULT_SIZE``) = (outcome, perceived,
+    points lost after the artefacts and armour, tokens after, deformation,
+    searched (passed the find test and drew), cards drawn, artefact found),
+    then the ``R_*`` artefact fields when there is room.
     """
     seen = pool_test(state, params[S.A_PERCEPTION], params[S.A_PERCEPTION_ON],
                      params[S.A_PERCEPTION_NEED])
@@ -152,18 +181,26 @@ def encounter(state, deck_state, params, deck, scratch, result):
         return
     # P-36: preparation after a passed Perception test on a voluntary entry.
     pool = params[S.A_AGILITY] + (params[S.A_BONUS_DICE] if seen else 0)
-    knocked_out = False
+    knocked_out = harmed = False
     if not pool_test(state, pool, params[S.A_AGILITY_ON], params[S.A_AGILITY_NEED]):
-        through, after, knocked_out, deformation = take_damage(
-            state, params[S.A_DAMAGE], params[S.A_TARGET], params[S.A_RESIST],
-            params[S.A_DURABILITY], params[S.A_TOKENS], params[S.A_HEALTH],
+        through, after, knocked_out, deformation, h, r, w, uses, suffered = take_damage(
+            state, params, S.A_SIZE, params[S.A_N_ART], params[S.A_ART_FAIL],
+            params[S.A_RESIST_ORDER], params[S.A_DAMAGE], params[S.A_TARGET],
+            params[S.A_RESIST], params[S.A_DURABILITY], params[S.A_TOKENS], params[S.A_HEALTH],
             params[S.A_RADIATION], params[S.A_RADIATION_MAX], params[S.A_WILLPOWER])
         result[2] = through
         result[3] = after
         result[4] = deformation
+        harmed = through + h + r + w > 0  # side effects harm too (P-09)
+        if result.shape[0] >= RESULT_SIZE:
+            result[R_ART_USES] = uses
+            result[R_SIDE_EFFECTS] = suffered
+            result[R_SIDE_HEALTH] = h
+            result[R_SIDE_RADIATION] = r
+            result[R_SIDE_WILLPOWER] = w
     if knocked_out:
         result[0] = KNOCKED_OUT
-    elif result[2] > 0:
+    elif harmed:
         result[0] = DAMAGED
     else:
         result[0] = UNHARMED
@@ -199,7 +236,7 @@ def anomaly_kernel(seed, n_trials, chunk_size, first_chunk, params, deck, out):
         state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         deck_state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         scratch = np.zeros(deck.shape[0], dtype=np.int64)
-        result = np.zeros(8, dtype=np.int64)
+        result = np.zeros(RESULT_SIZE, dtype=np.int64)
         row = out[r]
         for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
             rng.seed_stream(state, seed, t, rng.DICE)
@@ -216,3 +253,5 @@ def anomaly_kernel(seed, n_trials, chunk_size, first_chunk, params, deck, out):
             row[SUM_DRAWS] += result[6]
             row[SUM_DRAWS_SQ] += result[6] * result[6]
             row[ARTIFACT] += result[7]
+            row[SUM_ART_USES] += result[R_ART_USES]
+            row[SUM_SIDE_EFFECTS] += result[R_SIDE_EFFECTS]

@@ -18,6 +18,7 @@ from numba import prange
 from sim.kernels import layout as S
 from sim.kernels import rng
 from sim.kernels._jit import jit, pjit
+from sim.kernels.artifact import absorb, restore, test_bonus
 from sim.kernels.dice import armor_absorb, d6_at_least, pool_test
 
 AVOIDED = 0
@@ -33,8 +34,18 @@ SUM_ROUNDS_SQ = 8
 DESTROYED = 9
 SUM_STIMULANTS = 10
 SUM_SPENT = 11
-RESULT_SIZE = 7  # length of the result buffer of fight()
-TOKENS = 12  # histogram of tokens at the end: columns TOKENS .. TOKENS + durability
+SUM_ART_USES = 12      # artefact uses (P-08..P-10)
+SUM_SIDE_EFFECTS = 13  # side effects suffered (P-09, P-10)
+SUM_SIDE_RADIATION = 14  # radiation doses from side effects (a deformation does not end a fight)
+TOKENS = 15  # histogram of tokens at the end: columns TOKENS .. TOKENS + durability
+
+# Fields of fight()'s ``result`` buffer after the first seven; fight() writes them only
+# when the fight has artefacts (params[P_N_ART] > 0).
+R_OTHER = 7            # the other of Health and Willpower at the end
+R_RADIATION = 8        # radiation doses from side effects
+R_ART_USES = 9
+R_SIDE_EFFECTS = 10
+RESULT_SIZE = 11
 
 
 def width(durability: int) -> int:
@@ -43,18 +54,101 @@ def width(durability: int) -> int:
 
 
 @jit(inline="always")
+def _side(params, health, h, r, w, uses, suffered, result):
+    """Apply artefact side effects (P-09) to the fight's tracks; returns the fight track."""
+    if params[S.P_TRACK] == S.TARGET_HEALTH:
+        health -= h
+        result[R_OTHER] -= w
+    else:
+        health -= w
+        result[R_OTHER] -= h
+    result[R_RADIATION] += r
+    result[R_ART_USES] += uses
+    result[R_SIDE_EFFECTS] += suffered
+    return health
+
+
+@jit
+def _test_dice(state, params, effect, select, health, result):
+    """Artefact dice for one Combat or Stealth test (P-23, P-24); ``(dice, health)``."""
+    extra, h, r, w, uses, suffered = test_bonus(state, params, S.P_SIZE, params[S.P_N_ART],
+                                                params[S.P_ART_FAIL], effect, select)
+    return extra, _side(params, health, h, r, w, uses, suffered, result)
+
+
+@jit
+def _restore(state, params, health, counts, result):
+    """Heal and calm artefacts before a round (P-08, P-24): ``(health, counts)``."""
+    n_art, fail, at = params[S.P_N_ART], params[S.P_ART_FAIL], params[S.P_HEAL_AT]
+    limit = params[S.P_RESTORE_USES]
+    own, other = S.ART_HEAL, S.ART_CALM
+    if params[S.P_TRACK] != S.TARGET_HEALTH:
+        own, other = S.ART_CALM, S.ART_HEAL
+    health, counts, h, r, w, uses, suffered = restore(
+        state, params, S.P_SIZE, n_art, fail, own, counts, health, params[S.P_HEALTH], at, limit)
+    health = _side(params, health, h, r, w, uses, suffered, result)
+    result[R_OTHER], counts, h, r, w, uses, suffered = restore(
+        state, params, S.P_SIZE, n_art, fail, other, counts, result[R_OTHER],
+        params[S.P_OTHER_MAX], at, limit)
+    return _side(params, health, h, r, w, uses, suffered, result), counts
+
+
+@jit
+def _attack(state, params, health, tokens, result):
+    """The enemy's wounds through resist artefacts and armour (P-02..P-05, P-08, P-20)."""
+    through, tokens, h, r, w, uses, suffered = absorb(
+        state, params, S.P_SIZE, params[S.P_N_ART], params[S.P_ART_FAIL],
+        params[S.P_RESIST_ORDER], params[S.P_WOUNDS], params[S.P_RESIST],
+        params[S.P_DURABILITY], tokens)
+    return through, tokens, _side(params, health, h, r, w, uses, suffered, result)
+
+
+@jit(inline="always")
+def _down(params, health, result):
+    """Knocked out (P-37) or concussed (P-40, by an artefact's side effect)."""
+    return health <= 0 or (params[S.P_N_ART] > 0 and result[R_OTHER] <= 0)
+
+
+@jit(inline="always")
+def _loadout(n_limited, uses, spend, phase):
+    """The round's loadout (P-23): ``(mask of limited weapons left, spend entry)``; spends."""
+    mask = 0
+    for j in range(n_limited):
+        if uses[j] > 0:
+            mask |= 1 << j
+    used = spend[phase, mask]
+    for j in range(n_limited):
+        if used >> j & 1:
+            uses[j] -= 1
+    return mask, used
+
+
+@jit(inline="always")
 def fight(state, params, stimulants, uses0, uses, bonus, spend, result):
     """Resolve one fight; fills ``result`` = (outcome, wounds, rounds, tokens, stims, spent,
-    health at the end).
+    health at the end, then the ``R_*`` artefact fields, written only with artefacts).
 
     The procedure follows P-16 (avoid by Stealth) or Z-15..Z-17 (by Reputation),
     P-18..P-21 (rounds, stalker first, flee from round 2), P-23/P-29 (loadout
-    per round via the precomputed ``bonus``/``spend`` tables), P-02..P-05
-    (armour tokens persist through the fight) and Z-12..Z-14 (stimulants in
-    combat, capped at maximum Health).
+    per round via the precomputed ``bonus``/``spend`` tables; the high bits of
+    ``spend`` are the combat artefacts chosen with the weapons), P-02..P-05
+    (armour tokens persist through the fight), Z-12..Z-14 (stimulants in
+    combat, capped at maximum Health) and P-08..P-10 (artefacts: heal and
+    calm before a round, dice to Stealth and Combat tests, resist per attack;
+    :mod:`sim.kernels.artifact`). The one procedure, :func:`_fight`, is
+    inlined twice, with and without artefacts, so that fights without
+    artefacts run none of their code (the constant ``art`` folds it away).
     """
+    if params[S.P_N_ART] > 0:
+        _fight(state, params, stimulants, uses0, uses, bonus, spend, result, True)
+    else:
+        _fight(state, params, stimulants, uses0, uses, bonus, spend, result, False)
+
+
+@jit(inline="always")
+def _fight(state, params, stimulants, uses0, uses, bonus, spend, result, art):
+    """:func:`fight`, with ``art`` a constant: whether the fight has artefacts."""
     health_max = params[S.P_HEALTH]
-    success_on = params[S.P_SUCCESS_ON]
     stealth = params[S.P_STEALTH]
     stealth_on = params[S.P_STEALTH_ON]
     vigilance = params[S.P_VIGILANCE]
@@ -67,50 +161,78 @@ def fight(state, params, stimulants, uses0, uses, bonus, spend, result):
     n_stims = stimulants.shape[0] - 1
     tokens = params[S.P_TOKENS]
     health = params[S.P_START_HEALTH]
-    taken = 0
-    stims = 0
+    if art:
+        result[R_OTHER] = params[S.P_OTHER]
+        result[R_RADIATION] = result[R_ART_USES] = result[R_SIDE_EFFECTS] = 0
+    taken = stims = rounds = counts = 0
     for j in range(n_limited):
         uses[j] = uses0[j]
     outcome = CAPPED
-    rounds = 0
     avoided = False
     if params[S.P_SNEAK] != 0:
         if params[S.P_AVOID_RULE] == S.AVOID_STEALTH:
-            avoided = pool_test(state, stealth, stealth_on, vigilance)
+            pool = stealth
+            if art:  # P-16 with stealth artefacts
+                extra, health = _test_dice(state, params, S.ART_STEALTH, -1, health, result)
+                pool += extra
+            avoided = pool_test(state, pool, stealth_on, vigilance)
         else:
             avoided = d6_at_least(state, params[S.P_ESCAPE_TARGET])
-    if avoided:
+    if art and _down(params, health, result):
+        outcome = KNOCKED_OUT
+    elif avoided:
         outcome = AVOIDED
     else:
         for rnd in range(1, params[S.P_MAX_ROUNDS] + 1):
             rounds = rnd
+            if art:
+                health, counts = _restore(state, params, health, counts, result)
+                if _down(params, health, result):
+                    outcome = KNOCKED_OUT
+                    break
             while stims < n_stims and health <= heal_at and health < health_max:
                 health = min(health_max, health + stimulants[stims])
                 stims += 1
             if rnd >= 2 and flee_at > 0 and health <= flee_at:
-                if pool_test(state, stealth, stealth_on, vigilance):
+                pool = stealth
+                if art:
+                    extra, health = _test_dice(state, params, S.ART_STEALTH, -1, health, result)
+                    pool += extra
+                    if _down(params, health, result):
+                        outcome = KNOCKED_OUT
+                        break
+                if pool_test(state, pool, stealth_on, vigilance):
                     outcome = FLED
                     break
             else:
                 phase = 0 if rnd == 1 else 1
-                mask = 0
-                for j in range(n_limited):
-                    if uses[j] > 0:
-                        mask |= 1 << j
-                used = spend[phase, mask]
-                for j in range(n_limited):
-                    if used >> j & 1:
-                        uses[j] -= 1
+                mask, used = _loadout(n_limited, uses, spend, phase)
                 pool = params[S.P_COMBAT] + bonus[phase, mask]
-                if pool_test(state, pool, success_on, params[S.P_ENDURANCE]):
+                if art and used >> S.SPEND_ART_SHIFT != 0:
+                    extra, health = _test_dice(state, params, S.ART_COMBAT,
+                                               used >> S.SPEND_ART_SHIFT, health, result)
+                    pool += extra
+                    if _down(params, health, result):
+                        outcome = KNOCKED_OUT
+                        break
+                if pool_test(state, pool, params[S.P_SUCCESS_ON], params[S.P_ENDURANCE]):
                     outcome = KILLED
                     break
-            through, tokens = armor_absorb(state, wounds, resist, durability, tokens)
+            if art:
+                through, tokens, health = _attack(state, params, health, tokens, result)
+            else:
+                through, tokens = armor_absorb(state, wounds, resist, durability, tokens)
             taken += through
             health -= through
-            if health <= 0:
+            if health <= 0 or (art and result[R_OTHER] <= 0):
                 outcome = KNOCKED_OUT
                 break
+    _finish(result, outcome, taken, rounds, tokens, stims, n_limited, uses0, uses, health)
+
+
+@jit(inline="always")
+def _finish(result, outcome, taken, rounds, tokens, stims, n_limited, uses0, uses, health):
+    """Write the first fields of ``result`` (limited-use weapon uses spent among them)."""
     spent = 0
     for j in range(n_limited):
         spent += uses0[j] - uses[j]
@@ -129,6 +251,7 @@ def combat_kernel(seed, n_trials, chunk_size, first_chunk, params, stimulants, u
     """Run ``n_trials`` fights; ``out`` has shape (n_chunks, width(durability))."""
     durability = params[S.P_DURABILITY]
     start_tokens = params[S.P_TOKENS]
+    has_art = params[S.P_N_ART] > 0
     for r in prange(out.shape[0]):
         c = first_chunk + r
         state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
@@ -147,4 +270,8 @@ def combat_kernel(seed, n_trials, chunk_size, first_chunk, params, stimulants, u
                 row[DESTROYED] += 1
             row[SUM_STIMULANTS] += result[4]
             row[SUM_SPENT] += result[5]
+            if has_art:  # kept out of fights without artefacts (speed)
+                row[SUM_ART_USES] += result[R_ART_USES]
+                row[SUM_SIDE_EFFECTS] += result[R_SIDE_EFFECTS]
+                row[SUM_SIDE_RADIATION] += result[R_RADIATION]
             row[TOKENS + result[3]] += 1

@@ -8,8 +8,11 @@ the rule is written once. One draw: the avoidance roll (one d6 >=
 roll; the Torsion scanner avoids without one, Z-09), then, if the event
 happens, its effect: damage through the armour to Health, radiation or
 Willpower (:func:`sim.kernels.anomaly.take_damage`), days lost or Emission
-tokens. Exact twin: :mod:`sim.exact.event`. All dice come from the trial's
-DICE stream.
+tokens. Resist artefacts of the damage's type act on the damage (P-08,
+:func:`sim.kernels.artifact.absorb`); artefact types do not change the
+avoidance roll (P-12 names no effect: ``artifacts.event_phase = "none"``).
+Exact twin: :mod:`sim.exact.event`. All dice come from the trial's DICE
+stream.
 """
 
 from __future__ import annotations
@@ -40,7 +43,9 @@ SUM_DAYS_SQ = 11
 SUM_TOKENS = 12
 SUM_TOKENS_SQ = 13
 DESTROYED = 14
-WIDTH = 15
+SUM_ART_USES = 15      # artefact uses (P-08..P-10)
+SUM_SIDE_EFFECTS = 16  # side effects suffered (P-09)
+WIDTH = 17
 
 # Fields of resolve_event's ``result``.
 R_OUTCOME = 0      # AVOIDED, HAPPENED or KNOCKED_OUT
@@ -49,7 +54,12 @@ R_DEFORMATION = 2
 R_DESTROYED = 3    # the armour was destroyed by this draw (P-05)
 R_DAYS = 4
 R_TOKENS = 5
-RESULT_SIZE = 6
+R_ART_USES = 6     # artefacts used against the damage (P-08..P-10)
+R_SIDE_EFFECTS = 7  # side effects suffered (P-09)
+R_SIDE_HEALTH = 8  # side-effect points per track
+R_SIDE_RADIATION = 9
+R_SIDE_WILLPOWER = 10
+RESULT_SIZE = 11
 
 
 @jit
@@ -97,10 +107,16 @@ def resolve_event(state, params, result):
     start_tokens = params[S.E_TOKENS]
     result[R_OUTCOME] = HAPPENED
     if effect == S.EFFECT_DAMAGE:
-        through, after, knocked_out, deformation = take_damage(
-            state, value, params[S.E_TARGET], params[S.E_RESIST], durability, start_tokens,
-            params[S.E_HEALTH], params[S.E_RADIATION], params[S.E_RADIATION_MAX],
+        through, after, knocked_out, deformation, h, r, w, uses, suffered = take_damage(
+            state, params, S.E_SIZE, params[S.E_N_ART], params[S.E_ART_FAIL],
+            params[S.E_RESIST_ORDER], value, params[S.E_TARGET], params[S.E_RESIST], durability,
+            start_tokens, params[S.E_HEALTH], params[S.E_RADIATION], params[S.E_RADIATION_MAX],
             params[S.E_WILLPOWER])
+        result[R_ART_USES] = uses
+        result[R_SIDE_EFFECTS] = suffered
+        result[R_SIDE_HEALTH] = h
+        result[R_SIDE_RADIATION] = r
+        result[R_SIDE_WILLPOWER] = w
         if knocked_out:
             result[R_OUTCOME] = KNOCKED_OUT
         result[R_LOST] = through
@@ -147,6 +163,8 @@ def event_kernel(seed, n_trials, chunk_size, first_chunk, params, out):
                 row[col] += lost
                 row[col + 1] += lost * lost
                 row[DESTROYED] += result[R_DESTROYED]
+                row[SUM_ART_USES] += result[R_ART_USES]
+                row[SUM_SIDE_EFFECTS] += result[R_SIDE_EFFECTS]
             row[SUM_DAYS] += result[R_DAYS]
             row[SUM_DAYS_SQ] += result[R_DAYS] * result[R_DAYS]
             row[SUM_TOKENS] += result[R_TOKENS]

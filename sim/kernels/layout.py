@@ -28,7 +28,14 @@ P_HEAL_AT = 15
 P_MAX_ROUNDS = 16
 P_N_LIMITED = 17
 P_STEALTH_ON = 18
-P_SIZE = 19
+P_N_ART = 19        # artefact records after the header (P-08..P-10); 0 = none
+P_ART_FAIL = 20     # FAIL_* (artifacts.failed_activation)
+P_RESIST_ORDER = 21  # RESIST_* (artifacts.resist_order)
+P_RESTORE_USES = 22  # uses of each heal/calm artefact per fight (artifacts.restore_uses)
+P_TRACK = 23        # the track the enemy's wounds hit: TARGET_HEALTH or TARGET_WILLPOWER
+P_OTHER = 24        # the other of Health and Willpower at the start (side effects, calm)
+P_OTHER_MAX = 25    # its maximum
+P_SIZE = 26
 
 # Where a hazard's damage goes (anomalies P-32, events): the track it is taken on.
 TARGET_HEALTH = 0      # wounds: physical, thermal, chemical, electric (P-37)
@@ -58,7 +65,10 @@ A_AGILITY_ON = 18
 A_FIND_POOL = 19
 A_FIND_ON = 20
 A_FIND_NEED = 21
-A_SIZE = 22
+A_N_ART = 22        # artefact records after the header; 0 = none
+A_ART_FAIL = 23
+A_RESIST_ORDER = 24
+A_SIZE = 25
 
 # What an event does when it happens (events.csv ``effect``).
 EFFECT_NONE = 0
@@ -79,7 +89,10 @@ E_HEALTH = 9
 E_RADIATION = 10
 E_RADIATION_MAX = 11
 E_WILLPOWER = 12
-E_SIZE = 13
+E_N_ART = 13        # artefact records after the header; 0 = none
+E_ART_FAIL = 14
+E_RESIST_ORDER = 15
+E_SIZE = 16
 
 AUTO_SHIFT = 1 << 20
 """Shift of an automatic event item (the Torsion scanner avoids without a roll, Z-09).
@@ -87,3 +100,45 @@ AUTO_SHIFT = 1 << 20
 Larger than every rolled shift, so the best event item (Z-10) is always the
 one with the largest shift, in every caller (see
 :func:`sim.kernels.event.event_avoided`)."""
+
+# Artefacts (P-07..P-12). A params array (combat, anomaly or event) carries its
+# artefacts as records of AF_SIZE fields after its header (at P_SIZE, A_SIZE or
+# E_SIZE); the header's *_N_ART says how many. The compile step writes only the
+# artefacts that can act in that encounter (a resist artefact only against its
+# damage type), in the order carried.
+AF_EFFECT = 0       # ART_* code
+AF_VALUE = 1        # size of the effect (dice, points restored, wounds absorbed)
+AF_AUTO = 2         # 1: automatic use, no test, side effect always (P-09)
+AF_POOL = 3         # Intellect pool of the activation test (P-10)
+AF_FACE = 4         # die face of that test
+AF_NEED = 5         # successes it needs (the card's intellect_need, dice.modifier)
+AF_SIDE_TARGET = 6  # TARGET_* of the side effect, SIDE_NONE = none
+AF_SIDE_VALUE = 7   # its points
+AF_HANDS = 8        # hands needed in a combat round (P-23, P-24)
+AF_SIZE = 9
+
+ART_NONE = 0
+ART_HEAL = 1        # restore Health
+ART_CALM = 2        # restore Willpower
+ART_PURGE = 3       # remove radiation doses
+ART_RESIST = 4      # absorb up to value wounds of its type per damage
+ART_MOVEMENT = 5    # steps per day (campaign)
+ART_COMBAT = 6      # dice added to the Combat test
+ART_STEALTH = 7     # dice added to Stealth tests
+SIDE_NONE = -1
+
+FAIL_NOTHING = 0      # a failed activation does nothing
+FAIL_SIDE_EFFECT = 1  # no effect, the side effect happens
+FAIL_BOTH = 2         # the effect and the side effect, as an automatic artefact
+
+RESIST_BEFORE_ARMOR = 0
+RESIST_AFTER_ARMOR = 1
+
+MAX_ARTIFACTS = 8
+"""Most artefacts one encounter simulates: uses of each restoring artefact are
+counted in 8 bits of one integer (:func:`sim.kernels.artifact.restore`)."""
+
+SPEND_ART_SHIFT = 32
+"""In a loadout ``spend`` table, the bits from here up are the combat artefacts
+(record indices) chosen with the weapons for that round (P-23); the bits below
+are the limited-use weapons spent."""

@@ -12,7 +12,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from sim.encounter.spec import AnomalySpec, EventSpec
-from sim.kernels.layout import EFFECT_DAMAGE, TARGET_HEALTH, TARGET_RADIATION
+from sim.kernels.layout import EFFECT_DAMAGE, TARGET_HEALTH, TARGET_RADIATION, TARGET_WILLPOWER
+from sim.reference.artifact import Harm, absorb
 from sim.reference.dice import pool_test
 
 
@@ -28,27 +29,25 @@ class AnomalyResult:
     artifact: bool
 
 
-def _through_armor(rand: random.Random, points: int, resist: int, durability: int,
-                   tokens: int) -> int:
-    """Points that get through the armour (P-02..P-06): one die per point."""
-    through = points
-    if resist:
-        for _ in range(points):
-            # P-06: every die is rolled; a success absorbs only while tokens fit.
-            if rand.randint(1, 6) >= resist and tokens < durability:
-                tokens += 1
-                through -= 1
-    return through
+def _hurt(spec: AnomalySpec | EventSpec, damage: int, rand: random.Random
+          ) -> tuple[int, bool, bool, bool]:
+    """``(points lost, knocked out, deformation, harmed)`` of one damage.
 
-
-def _hurt(target: int, through: int, health: int, willpower: int, radiation: int,
-          radiation_max: int) -> tuple[bool, bool]:
-    """(knocked out, deformation): P-37 Health, P-40 Willpower, P-39 radiation."""
-    if target == TARGET_HEALTH:
-        return health - through <= 0, False
-    if target == TARGET_RADIATION:
-        return False, radiation + through > radiation_max
-    return willpower - through <= 0, False
+    The damage goes through the resist artefacts and the armour
+    (:func:`sim.reference.artifact.absorb`, P-02..P-06, P-08); the artefacts'
+    side effects count on their tracks (P-09). Health <= 0 is a knock-out
+    (P-37), Willpower <= 0 a concussion (P-40), radiation above the maximum a
+    deformation (P-39).
+    """
+    harm = Harm()
+    lost, _ = absorb(spec.artifacts, spec.art_rules.fail_rule, spec.art_rules.resist_order,
+                     damage, spec.effective_resist, spec.durability, spec.tokens, rand, harm)
+    points = dict(harm.points)
+    points[spec.target] += lost
+    knocked_out = (spec.health - points[TARGET_HEALTH] <= 0
+                   or spec.willpower - points[TARGET_WILLPOWER] <= 0)
+    deformation = spec.radiation + points[TARGET_RADIATION] > spec.radiation_max
+    return lost, knocked_out, deformation, any(points.values())
 
 
 def encounter(spec: AnomalySpec, rand: random.Random, deck_rand: random.Random) -> AnomalyResult:
@@ -59,13 +58,10 @@ def encounter(spec: AnomalySpec, rand: random.Random, deck_rand: random.Random) 
         return AnomalyResult("avoided", True, 0, False, 0, False)
     # P-32, P-33: one Agility test; P-36: a bonus die after a pass on a voluntary entry.
     dice = spec.agility + (spec.bonus_dice if perceived else 0)
-    lost, knocked_out, deformation = 0, False, False
+    lost, knocked_out, deformation, harmed = 0, False, False, False
     if not pool_test(rand, dice, spec.agility_face, spec.agility_need):
-        lost = _through_armor(rand, spec.damage, spec.effective_resist, spec.durability,
-                              spec.tokens)
-        knocked_out, deformation = _hurt(spec.target, lost, spec.health, spec.willpower,
-                                         spec.radiation, spec.radiation_max)
-    outcome = "knocked_out" if knocked_out else "damaged" if lost else "unharmed"
+        lost, knocked_out, deformation, harmed = _hurt(spec, spec.damage, rand)
+    outcome = "knocked_out" if knocked_out else "damaged" if harmed else "unharmed"
     # P-34 trophy unless knocked out; P-07/P-35 a find test, then draw until the
     # anomaly's type turns up.
     draws, found = 0, False
@@ -102,9 +98,7 @@ def event(spec: EventSpec, rand: random.Random) -> tuple[str, int, bool]:
         return "avoided", 0, False
     if spec.effect != EFFECT_DAMAGE:
         return "happened", 0, False
-    lost = _through_armor(rand, spec.value, spec.effective_resist, spec.durability, spec.tokens)
-    knocked_out, deformation = _hurt(spec.target, lost, spec.health, spec.willpower,
-                                     spec.radiation, spec.radiation_max)
+    lost, knocked_out, deformation, _ = _hurt(spec, spec.value, rand)
     return ("knocked_out" if knocked_out else "happened"), lost, deformation
 
 

@@ -1,13 +1,22 @@
-"""Reference combat (P-14..P-29, Z-12..Z-17), one die at a time."""
+"""Reference combat (P-14..P-29, Z-12..Z-17; artefacts P-08..P-10), one die at a time."""
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from sim.encounter.loadout import FIRST_ROUND, LATER_ROUNDS, best_selection
+from sim.encounter.loadout import FIRST_ROUND, LATER_ROUNDS, best_with_artifacts
 from sim.encounter.spec import CombatSpec
-from sim.kernels.layout import AVOID_STEALTH
+from sim.kernels.layout import (
+    ART_CALM,
+    ART_COMBAT,
+    ART_HEAL,
+    ART_STEALTH,
+    AVOID_STEALTH,
+    TARGET_HEALTH,
+    TARGET_WILLPOWER,
+)
+from sim.reference.artifact import Harm, absorb, use
 from sim.reference.dice import pool_test
 
 
@@ -22,59 +31,127 @@ class FightResult:
     stimulants: int
     spent: int
     health: int
+    artifact_uses: int = 0
+    side_effects: int = 0
+
+
+@dataclass
+class _Stalker:
+    """The fight's tracks: the enemy's (Health, or Willpower against psi) and the other."""
+
+    health: int
+    other: int
+    harm: Harm = field(default_factory=Harm)
+
+    def suffer(self, spec: CombatSpec) -> None:
+        """Apply the side effects collected so far (P-09) and clear them."""
+        points = self.harm.points
+        own, second = ((TARGET_HEALTH, TARGET_WILLPOWER) if spec.track == TARGET_HEALTH
+                       else (TARGET_WILLPOWER, TARGET_HEALTH))
+        self.health -= points[own]
+        self.other -= points[second]
+        for target in points:
+            points[target] = 0
+
+    def down(self, spec: CombatSpec) -> bool:
+        """Knocked out (P-37) or concussed by a side effect (P-40)."""
+        return self.health <= 0 or (bool(spec.artifacts) and self.other <= 0)
+
+
+def _dice(spec: CombatSpec, effect: int, chosen, me: _Stalker, rand: random.Random) -> int:
+    """Dice the chosen artefacts of ``effect`` add to one test (P-08..P-10, P-23)."""
+    extra = 0
+    for i, a in enumerate(spec.artifacts):
+        if a.effect == effect and i in chosen and use(a, spec.art_rules.fail_rule, rand, me.harm):
+            extra += a.value
+    me.suffer(spec)
+    return extra
+
+
+def _restore(spec: CombatSpec, me: _Stalker, counts: list, rand: random.Random) -> None:
+    """Heal and calm artefacts before a round, at ``--heal-at`` (P-08, P-24)."""
+    own, second = (ART_HEAL, ART_CALM) if spec.track == TARGET_HEALTH else (ART_CALM, ART_HEAL)
+    for effect, top, attr in ((own, spec.health, "health"), (second, spec.other_max, "other")):
+        for i, a in enumerate(spec.artifacts):
+            level = getattr(me, attr)
+            if (a.effect != effect or level > spec.heal_at or level >= top
+                    or counts[i] >= spec.art_rules.restore_uses):
+                continue
+            counts[i] += 1
+            if use(a, spec.art_rules.fail_rule, rand, me.harm):
+                setattr(me, attr, min(top, level + a.value))
+        me.suffer(spec)
 
 
 def fight(spec: CombatSpec, rand: random.Random) -> FightResult:
     """Resolve one fight exactly as the rules read."""
-    health, tokens, stims = spec.start_health, spec.tokens, 0
+    me = _Stalker(spec.start_health, spec.other)
+    tokens, stims = spec.tokens, 0
     uses = list(spec.loadout.uses)
+    counts = [0] * len(spec.artifacts)
     wounds_taken = 0
+    everything = range(len(spec.artifacts))
 
     def result(outcome: str, rounds: int) -> FightResult:
         spent = sum(spec.loadout.uses) - sum(uses)
-        return FightResult(outcome, wounds_taken, rounds, tokens, stims, spent, health)
+        return FightResult(outcome, wounds_taken, rounds, tokens, stims, spent, me.health,
+                           me.harm.uses, me.harm.side_effects)
 
     if spec.sneak:
         if spec.avoid_rule == AVOID_STEALTH:
-            avoided = pool_test(rand, spec.stealth, spec.stealth_face, spec.vigilance)
+            # P-16 with stealth artefacts; a side effect may knock him out first (P-09).
+            extra = _dice(spec, ART_STEALTH, everything, me, rand)
+            if me.down(spec):
+                return result("knocked_out", 0)
+            avoided = pool_test(rand, spec.stealth + extra, spec.stealth_face, spec.vigilance)
         else:
             avoided = rand.randint(1, 6) >= spec.escape_target
         if avoided:
             return result("avoided", 0)
 
     for rnd in range(1, spec.max_rounds + 1):
+        _restore(spec, me, counts, rand)
+        if me.down(spec):
+            return result("knocked_out", rnd)
         # Stimulants (and medkits under combat.medkits_in_combat) need no hands and work
         # in combat (Z-12, P-24), capped at maximum (Z-14).
-        while stims < len(spec.stimulants) and health <= spec.heal_at and health < spec.health:
-            health = min(spec.health, health + spec.stimulants[stims])
+        while (stims < len(spec.stimulants) and me.health <= spec.heal_at
+               and me.health < spec.health):
+            me.health = min(spec.health, me.health + spec.stimulants[stims])
             stims += 1
-        if rnd >= 2 and 0 < spec.flee_at and health <= spec.flee_at:
+        if rnd >= 2 and 0 < spec.flee_at and me.health <= spec.flee_at:
             # P-21: a Stealth test instead of attacking; a failure costs the enemy's damage.
-            if pool_test(rand, spec.stealth, spec.stealth_face, spec.vigilance):
+            extra = _dice(spec, ART_STEALTH, everything, me, rand)
+            if me.down(spec):
+                return result("knocked_out", rnd)
+            if pool_test(rand, spec.stealth + extra, spec.stealth_face, spec.vigilance):
                 return result("fled", rnd)
         else:
-            # P-23, P-29: the best weapons within two hands for this round.
+            # P-23, P-29: the best weapons and combat artefacts within two hands.
             phase = FIRST_ROUND if rnd == 1 else LATER_ROUNDS
             table = spec.loadout
             available = {i for i, slot in enumerate(table.slots) if slot.uses is None}
             available |= {i for j, i in enumerate(table.limited) if uses[j] > 0}
-            bonus, chosen = best_selection(list(table.slots), available, phase, table.rules)
+            bonus, chosen, arts = best_with_artifacts(list(table.slots), available, phase,
+                                                      table.rules, table.artifacts)
             for j, i in enumerate(table.limited):
                 if i in chosen:
                     uses[j] -= 1
-            pool = spec.combat + bonus
-            if pool_test(rand, pool, spec.success_on, spec.endurance):
+            extra = _dice(spec, ART_COMBAT, arts, me, rand)
+            if me.down(spec):
+                return result("knocked_out", rnd)
+            if pool_test(rand, spec.combat + bonus + extra, spec.success_on, spec.endurance):
                 return result("killed", rnd)
-        # P-20: the enemy deals its wounds; the armour rolls one die per wound (P-02..P-05).
-        through = spec.wounds
-        if spec.resist and tokens < spec.durability:
-            for _ in range(spec.wounds):
-                if tokens < spec.durability and rand.randint(1, 6) >= spec.resist:
-                    tokens += 1
-                    through -= 1
+        # P-20: the enemy deals its wounds, through resist artefacts and the armour
+        # (one die per wound, P-02..P-05).
+        face = spec.resist if spec.durability > 0 else 0
+        through, tokens = absorb(spec.artifacts, spec.art_rules.fail_rule,
+                                 spec.art_rules.resist_order, spec.wounds, face,
+                                 spec.durability, tokens, rand, me.harm)
         wounds_taken += through
-        health -= through
-        if health <= 0:
+        me.health -= through
+        me.suffer(spec)
+        if me.down(spec):
             return result("knocked_out", rnd)
     return result("capped", spec.max_rounds)
 

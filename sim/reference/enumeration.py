@@ -117,6 +117,9 @@ def enumerate_fight(spec: CombatSpec) -> Enumerated:
     """
     if spec.max_rounds > 2:
         raise ValueError("enumeration is for fights of at most two rounds")
+    if spec.artifacts:
+        raise ValueError("enumeration does not follow artefacts (P-08..P-10); "
+                         "sim.reference.combat does")
     ends: Counter = Counter()
 
     def end(weight, outcome, rounds, tokens, wounds, stims, uses):

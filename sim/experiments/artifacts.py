@@ -1,0 +1,94 @@
+"""Artefacts compared (issue 11): what carrying each artefact changes, per 1,000 rubles.
+
+:func:`artifacts_compared` runs, on common random numbers, the whole enemy
+deck (:func:`sim.experiments.combat.run_combat`) and the whole anomaly deck
+(:func:`sim.experiments.anomaly.run_anomaly`) once carrying nothing and once
+carrying each artefact (P-08..P-10), and returns one row per artefact: the
+paired change in each deck metric with its 95 % interval and its exact
+change (the exact twins include the artefact), the price (P-11) and the
+change per 1,000 rubles. The report's "Artefacts compared" section calls it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from sim import stats
+from sim.experiments.anomaly import run_anomaly
+from sim.experiments.base import Case, PairedSums
+from sim.experiments.combat import run_combat
+from sim.rules import Ruleset
+
+COMBAT_COLUMNS = ("knocked_out",)
+"""Enemy-deck metrics tabulated (P(knocked out), the issue's first column)."""
+ANOMALY_COLUMNS = ("knocked_out", "damaged", "deformation")
+"""Anomaly-deck metrics tabulated."""
+
+
+def _changes(sums: PairedSums, variant: int, names: Sequence[str], prefix: str) -> dict:
+    """Paired change of ``names`` for ``variant`` against variant 0: cells with intervals."""
+    index = {m.name: i for i, m in enumerate(sums.metrics)}
+    out = {}
+    for name in names:
+        m = index[name]
+        d = sums.sums[variant]
+        mean, low, high = stats.mean_interval(d[2, m], d[3, m], sums.trials)
+        exact = sums.exact[variant, m] - sums.exact[0, m]
+        out[f"{prefix}_{name}"] = {"mc": mean, "ci_low": low, "ci_high": high, "exact": exact}
+    return out
+
+
+def artifacts_compared(rs: Ruleset, setup: Mapping[str, Any], *, trials: int, seed: int,
+                       names: Sequence[str] | None = None,
+                       threads: int | None = None) -> pd.DataFrame:
+    """One row per artefact: paired changes on the enemy and anomaly decks, and per price.
+
+    Parameters
+    ----------
+    rs : Ruleset
+        The ruleset.
+    setup : mapping
+        The stalker's setup as :func:`~sim.experiments.combat.run_combat` and
+        :func:`~sim.experiments.anomaly.run_anomaly` read it (``stalker``,
+        ``armor``, ``weapons``, ``heal_at``, ``flee_at``, ``enter``, ...);
+        ``enemy`` and ``anomaly`` are set to ``all``.
+    trials, seed : int
+        Trials per deck and seed (the same for every artefact).
+    names : sequence of str, optional
+        Artefacts to compare; default every card of ``artifacts.csv``.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``artifact``, ``price``, then per metric ``<deck>_<metric>``
+        (``combat_knocked_out``, ``anomaly_knocked_out``, ...) as
+        ``_mc``, ``_ci_low``, ``_ci_high``, ``_exact`` and
+        ``_per_1000_rubles`` (the exact change, or the estimate without one,
+        per 1,000 rubles of price); sorted by the enemy-deck change, most
+        protective first.
+    """
+    names = list(rs.artifacts) if names is None else list(names)
+    base = {k: v for k, v in setup.items() if k != "artifacts"}
+    fights = [Case(rs, {**base, "enemy": "all", "artifacts": tuple(a)})
+              for a in ([], *([n] for n in names))]
+    hazards = [Case(rs, {**base, "anomaly": "all", "items": (), "artifacts": tuple(a)})
+               for a in ([], *([n] for n in names))]
+    combat = run_combat(fights, trials=trials, seed=seed, threads=threads)
+    anomaly = run_anomaly(hazards, trials=trials, seed=seed, threads=threads)
+    rows = []
+    for v, name in enumerate(names, start=1):
+        price = rs.artifacts[name].price
+        cells = {**_changes(combat, v, COMBAT_COLUMNS, "combat"),
+                 **_changes(anomaly, v, ANOMALY_COLUMNS, "anomaly")}
+        row: dict[str, Any] = {"artifact": name, "price": price}
+        for key, cell in cells.items():
+            for part, value in cell.items():
+                row[f"{key}_{part}"] = value
+            change = cell["exact"] if cell["exact"] == cell["exact"] else cell["mc"]
+            row[f"{key}_per_1000_rubles"] = change * 1000 / price if price else float("nan")
+        rows.append(row)
+    return pd.DataFrame(rows).sort_values("combat_knocked_out_mc", kind="stable",
+                                          ignore_index=True)
