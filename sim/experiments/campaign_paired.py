@@ -225,7 +225,7 @@ def paired_block_sums(arrays: Sequence[CampaignArrays], *, trials: int, seed: in
     n_var, n_met = len(arrays), len(CAMPAIGN_METRICS)
     totals = np.zeros((n_var, 4, n_met), dtype=object)
     totals[...] = 0
-    buffer = np.empty((min(block, trials), K.G_SIZE), dtype=np.int64)
+    buffer = np.empty((min(block, trials), K.G_ROW), dtype=np.int64)
     runner.started(trials * n_var)
     for first in range(0, trials, block):
         n = min(block, trials - first)
