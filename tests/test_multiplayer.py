@@ -83,6 +83,13 @@ def test_bad_multiplayer_scenarios_are_refused(tmp_path, body, message):
     assert message in str(error.value)
 
 
+def test_a_cooperative_game_cannot_need_more_stalkers_than_it_has(tmp_path):
+    body = 'variant = "cooperative"\n' + _seat("Strelok", WEST)
+    path = _scenario(tmp_path, body, "[multiplayer]\ncooperative_needed = 2\n")
+    with pytest.raises(RulesetError, match="cooperative_needed"):
+        load_scenario(path)
+
+
 def test_the_phantom_option_is_refused(tmp_path):
     path = _scenario(tmp_path, _seat("Strelok", WEST), '[multiplayer]\nafter_death = "phantom"\n')
     with pytest.raises(RulesetError, match="Phantom"):
@@ -263,3 +270,36 @@ def test_reference_day_loop_agrees_with_the_kernel(tmp_path, name, variant):
     assert all(abs(v) < 4.5 for v in z.values()), z
     if name == "pair":
         assert ref["new1"] > 0 and data["seats"][0]["new_characters"]["mc"] > 0
+
+
+# --- commands ----------------------------------------------------------------------------
+
+
+def test_campaign_command_prints_seats_as_json_and_csv(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from sim.cli import main
+
+    path = _scenario(tmp_path, _seat("Strelok", EAST) + _seat("Scar", WEST))
+    argv = ["campaign", str(path), "--trials", "100", "--seed", "1", "--quiet"]
+    data = json.loads(CliRunner().invoke(main, [*argv, "--format", "json"]).output)
+    assert [s["win"]["mc"] for s in data["seats"]] == [0.0, 1.0]
+    assert data["game_days"]["p10"] == data["game_days"]["p90"] == 5
+    csv = CliRunner().invoke(main, [*argv, "--format", "csv"]).output
+    assert csv.splitlines()[0] == "metric,mc,ci_low,ci_high"
+    assert "win: seat 2 (Scar),1,0.96" in csv
+
+
+def test_balance_characters_on_the_corridor(tmp_path):
+    from sim.experiments.campaign_balance import balance_characters
+
+    path = _scenario(tmp_path, _seat("Strelok", EAST) + _seat("Scar", WEST))
+    data = balance_characters(load_scenario(path), trials=300, seed=2)
+    assert [c["win"]["mc"] for c in data["field"]] == [0.0, 1.0]
+    assert data["first_seat_advantage"]["mc"] == -0.5
+    for entry in data["characters"]:  # no encounters: the route decides, not the character
+        assert [s["win"]["mc"] for s in entry["seats"]] == [0.0, 1.0]
+        assert [s["vs_field"]["mc"] for s in entry["seats"]] == [-0.5, 0.5]
+        assert entry["vs_field"]["mc"] == 0.0

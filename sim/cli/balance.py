@@ -13,7 +13,12 @@ DEFAULT_TRIALS = 20_000
 
 @click.group(cls=common.Group)
 def balance():
-    """Character and seat balance of a multiplayer scenario (P-45)."""
+    """Character and seat balance of a multiplayer scenario (P-45).
+
+    \b
+    Example:
+      zonesim balance characters four_stalkers --trials 20000
+    """
 
 
 @balance.command()

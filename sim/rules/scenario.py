@@ -236,6 +236,10 @@ def load_scenario(name_or_path: str | Path | None = None) -> Scenario:
     if variant not in VARIANTS:
         toml.problem("variant", variant, "is not one of " + ", ".join(VARIANTS)
                      + suggest(str(variant), VARIANTS))
+    needed = rs.rules.multiplayer.cooperative_needed
+    if variant == "cooperative" and needed > len(players):
+        toml.problem("variant", variant, f"needs {needed} stalkers to survive the Sarcophagus "
+                     f"(multiplayer.cooperative_needed) but has {len(players)}")
     if toml.problems:
         raise RulesetError(sorted(toml.problems, key=lambda p: p.line or 0))
     return Scenario(path=path, name=path.stem, ruleset=rs, stalker=players[0].stalker,
