@@ -303,3 +303,32 @@ def test_balance_characters_on_the_corridor(tmp_path):
         assert [s["win"]["mc"] for s in entry["seats"]] == [0.0, 1.0]
         assert [s["vs_field"]["mc"] for s in entry["seats"]] == [-0.5, 0.5]
         assert entry["vs_field"]["mc"] == 0.0
+
+
+def test_report_on_a_multiplayer_scenario_has_seats_characters_and_seat_targets(tmp_path):
+    from sim.report import build
+
+    path = tmp_path / "four.toml"
+    text = Path(load_scenario("four_stalkers").path).read_text(encoding="utf-8")
+    path.write_text(text + '\n[targets]\n"win.seat2" = [0.2, 0.5]\n"win.Ghost" = [0.5, 0.9]\n'
+                    '"game_days.median" = [5, 40]\n', encoding="utf-8")
+    report = build.run_report(path, trials=300, campaign_trials=3000, seed=3,
+                              out=tmp_path / "out", command=["zonesim", "report"])
+    keys = [s.key for s in report.sections]
+    assert "seats" in keys and "characters" in keys and "campaign" not in keys
+    assert (report.folder / "seats.csv").is_file()
+    assert (report.folder / "characters_win.png").is_file()
+    assert report.metadata["targets"] == {"win.seat2 in 0.2..0.5": "PASS",
+                                      "win.Ghost in 0.5..0.9": "FAIL",
+                                      "game_days.median in 5..40": "PASS"}
+    assert "Win rate by seat: seat 1 (Strelok)" in (report.folder / "report.md").read_text()
+
+
+def test_report_refuses_an_unknown_seat_target(tmp_path):
+    from sim.report import build
+
+    path = tmp_path / "four.toml"
+    text = Path(load_scenario("four_stalkers").path).read_text(encoding="utf-8")
+    path.write_text(text + '\n[targets]\n"win.seat9" = [0.2, 0.5]\n', encoding="utf-8")
+    with pytest.raises(RulesetError, match="unknown metric 'win.seat9'"):
+        build.run_report(path, trials=300, campaign_trials=300, seed=3, out=tmp_path / "out")
