@@ -15,9 +15,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sim.campaign.compile import CampaignArrays, compile_campaign, game_keys, pack_slots
+from sim.campaign.compile import (
+    CampaignArrays,
+    CampaignInputError,
+    compile_campaign,
+    game_keys,
+    pack_slots,
+)
 from sim.kernels import campaign as K
 from sim.rules.scenario import Scenario
+
+MAX_CHARACTERS = 62
+"""Stalker cards a multiplayer game can track: the kernel keeps the discarded (P-44) and
+those in play as bits of one int64."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,6 +68,9 @@ def compile_game(scenario: Scenario) -> GameArrays:
     characters = tuple(scenario.ruleset.stalkers)
     if not scenario.multiplayer:
         return GameArrays((compile_campaign(scenario),), (scenario.stalker,), characters)
+    if len(characters) > MAX_CHARACTERS:
+        raise CampaignInputError(f"{len(characters)} stalker cards: a multiplayer game "
+                                 f"tracks at most {MAX_CHARACTERS} (one bit each)")
     seats = [scenario.seat(p) for p in range(len(scenario.players))]
     keys = game_keys(scenario)
     if keys[K.C_AFTER_DEATH] == K.AFTER_DEATH_NEW:
