@@ -332,3 +332,15 @@ def test_report_refuses_an_unknown_seat_target(tmp_path):
     path.write_text(text + '\n[targets]\n"win.seat9" = [0.2, 0.5]\n', encoding="utf-8")
     with pytest.raises(RulesetError, match="unknown metric 'win.seat9'"):
         build.run_report(path, trials=300, campaign_trials=300, seed=3, out=tmp_path / "out")
+
+
+def test_one_stalker_experiments_refuse_a_multiplayer_scenario():
+    from sim.campaign.compile import CampaignInputError, compile_campaign
+    from sim.experiments.base import CompareInputError
+    from sim.experiments.campaign_paired import scenario_setup
+
+    scenario = load_scenario("four_stalkers")
+    with pytest.raises(CompareInputError, match="multiplayer"):
+        scenario_setup(scenario)
+    with pytest.raises(CampaignInputError, match="multiplayer"):
+        compile_campaign(scenario)

@@ -97,7 +97,13 @@ def scenario_setup(scenario: Scenario) -> dict[str, Any]:
     ``rubles`` is None unless the scenario's loadout sets it: the starting money
     then follows the (possibly edited or overridden) stalker card, as when the
     scenario is loaded.
+    A multiplayer scenario (``[[players]]``, issue 12) is refused: these
+    experiments play one stalker, and seat 1 alone would answer another question.
     """
+    if scenario.multiplayer:
+        raise CompareInputError(f"{scenario.path} is a multiplayer scenario: compare, tune "
+                                "and sweep play one stalker; use zonesim campaign or "
+                                "zonesim balance characters")
     p = scenario.policy
     return {"scenario": str(scenario.path), "stalker": scenario.stalker,
             "start": scenario.start, "armor": scenario.armor,
