@@ -5,7 +5,9 @@ route tables for every start hex, objective and movement allowance
 (:mod:`sim.campaign.route`), each enemy card as a packed fight
 (:mod:`sim.encounter.combat`), each anomaly and event card as packed
 parameters (:mod:`sim.encounter.anomaly`), the Emission deck in order, and
-the scalar rule parameters and policy thresholds.
+the scalar rule parameters and policy thresholds. A multiplayer scenario is
+compiled one character slot at a time by :mod:`sim.campaign.players`, and the
+slots are stacked by :func:`pack_slots`.
 """
 
 from __future__ import annotations
@@ -44,10 +46,12 @@ class CampaignInputError(InputError):
 
 @dataclass(frozen=True, eq=False)
 class CampaignArrays:
-    """A compiled scenario: the campaign kernels' tables (see :mod:`sim.kernels.campaign`).
+    """A compiled one-stalker scenario: one character *slot* of the campaign kernels' tables.
 
     The kernels take these fields as one argument, :meth:`pack`'s
-    :class:`sim.kernels.campaign.CampaignTables` (same names, same order).
+    :class:`sim.kernels.campaign.CampaignTables` (same names, same order), with
+    the slots of a game stacked on a first axis (:func:`pack_slots`; one slot
+    here, several for a multiplayer scenario, :mod:`sim.campaign.players`).
     Per-card tables are packed into a few 2-D int64 arrays; their columns are
     the ``H_*``, ``I_*``, ``N_*``, ``V_*`` and ``M_*`` constants of the kernel
     module, and the properties below name them for readers.
