@@ -961,15 +961,14 @@ def _zone(tables, game):
 
 
 @part
-def _enter(tables, st, items):
+def _enter(cp, it, st, items):
     """Put a character at the start hex with his starting Health, Willpower, money and kit (P-37).
 
-    ``tables`` is his slot: a seat's first character starts with the
-    scenario's loadout, a new one (P-44) with the new-character kit (see
+    ``cp`` and ``it`` are his slot's: a seat's first character starts with
+    the scenario's loadout, a new one (P-44) with the new-character kit (see
     :func:`_new_character`). Counters of the seat (knock-outs, deaths, ...)
     are kept; the character's own state starts afresh.
     """
-    cp = tables.cp
     for k in range(S_POS, S_STOP + 1):
         st[k] = 0
     st[S_POS] = cp[C_START]
@@ -980,7 +979,7 @@ def _enter(tables, st, items):
     st[S_WEAPONS] = cp[C_WEAPONS]
     st[S_STATUS] = SEAT_PLAYING
     for i in range(items.shape[0]):
-        items[i] = tables.it[i, I_START]
+        items[i] = it[i, I_START]
 
 
 @part
@@ -1003,16 +1002,15 @@ def _new_game(tables, game, seed, t):
     for p in range(n):
         game.st[p, :] = 0
         game.st[p, S_SLOT] = p
-        _enter(_slot(tables, p), game.st[p], game.items[p])
-    first = _slot(tables, 0)
+        _enter(tables.cp[p], tables.it[p], game.st[p], game.items[p])
     for e in range(game.enemy_pool.shape[0]):
-        game.enemy_pool[e] = first.en[e, N_COUNT]
+        game.enemy_pool[e] = tables.en[0, e, N_COUNT]
     for v in range(game.event_pool.shape[0]):
-        game.event_pool[v] = first.ev[v, V_COUNT]
+        game.event_pool[v] = tables.ev[0, v, V_COUNT]
     for a in range(game.anomaly_pool.shape[0]):
-        game.anomaly_pool[a] = first.a_count[a]
+        game.anomaly_pool[a] = tables.a_count[0, a]
     for a in range(game.art_deck.shape[0]):
-        game.art_deck[a] = first.art_deck0[a]
+        game.art_deck[a] = tables.art_deck0[0, a]
     game.board[:] = 0
 
 
@@ -1049,7 +1047,7 @@ def _new_character(tables, game, p):
                 st[S_SLOT] = n + c
                 break
             j -= 1
-    _enter(_slot(tables, st[S_SLOT]), st, items)
+    _enter(tables.cp[st[S_SLOT]], tables.it[st[S_SLOT]], st, items)
     for _ in range(cp0[C_KIT_ITEMS]):
         items[rng.below(game.deck, items.shape[0])] += 1
     st[S_NEW] += 1
@@ -1209,19 +1207,19 @@ def _end_of_day(tables, game):
     for p in range(n):
         st = game.st[p]
         if st[S_STATUS] == SEAT_PLAYING and st[S_LOST] == 0:
-            own = _slot(tables, st[S_SLOT])
-            _use_medkits(st, own.cp, game.items[p], own.it)
+            _use_medkits(st, tables.cp[st[S_SLOT]], game.items[p], tables.it[st[S_SLOT]])
     _zone(_slot(tables, 0), _seat(game, 0))
     k = _emission_card(game.zone, tables.cp[0], tables.em[0])
     for p in range(n):
         st = game.st[p]
         if st[S_STATUS] != SEAT_PLAYING:
             continue
-        own = _slot(tables, st[S_SLOT])
+        s = st[S_SLOT]
+        cp, hexes = tables.cp[s], tables.hexes[s]
         if k >= 0:
-            _emission(st, game.zone, own.cp, game.dice, own.hexes, own.em, k)
-        if st[S_END] < 0 and _hurt(st, own.cp):
-            _conditions(st, game.zone, own.cp, own.hexes, game.items[p], own.lose_order)
+            _emission(st, game.zone, cp, game.dice, hexes, tables.em[s], k)
+        if st[S_END] < 0 and _hurt(st, cp):
+            _conditions(st, game.zone, cp, hexes, game.items[p], tables.lose_order[s])
 
 
 @part
