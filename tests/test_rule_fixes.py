@@ -217,8 +217,9 @@ def test_emission_kernel_rolls_the_armour_against_disturbances():
         rng.seed_stream(dice, 9, t, rng.DICE)
         st = np.zeros(K.S_SIZE, dtype=np.int64)
         st[K.S_WILLPOWER] = 10
-        st[K.S_ETOKENS] = 1
-        K._emission(st, cp, dice, hexes, em)
+        zone = np.zeros(K.Z_SIZE, dtype=np.int64)
+        zone[K.Z_ETOKENS] = 1
+        K._emission(st, zone, cp, dice, hexes, em, K._emission_card(zone, cp, em))
         lost += 10 - st[K.S_WILLPOWER]
     mean, sd = 3 * 4 / 6, (3 * (4 / 6) * (2 / 6)) ** 0.5
     assert abs(lost / trials - mean) < 4.5 * sd / trials ** 0.5

@@ -5,7 +5,9 @@ route tables for every start hex, objective and movement allowance
 (:mod:`sim.campaign.route`), each enemy card as a packed fight
 (:mod:`sim.encounter.combat`), each anomaly and event card as packed
 parameters (:mod:`sim.encounter.anomaly`), the Emission deck in order, and
-the scalar rule parameters and policy thresholds.
+the scalar rule parameters and policy thresholds. A multiplayer scenario is
+compiled one character slot at a time by :mod:`sim.campaign.players`, and the
+slots are stacked by :func:`pack_slots`.
 """
 
 from __future__ import annotations
@@ -44,10 +46,12 @@ class CampaignInputError(InputError):
 
 @dataclass(frozen=True, eq=False)
 class CampaignArrays:
-    """A compiled scenario: the campaign kernels' tables (see :mod:`sim.kernels.campaign`).
+    """A compiled one-stalker scenario: one character *slot* of the campaign kernels' tables.
 
     The kernels take these fields as one argument, :meth:`pack`'s
-    :class:`sim.kernels.campaign.CampaignTables` (same names, same order).
+    :class:`sim.kernels.campaign.CampaignTables` (same names, same order), with
+    the slots of a game stacked on a first axis (:func:`pack_slots`; one slot
+    here, several for a multiplayer scenario, :mod:`sim.campaign.players`).
     Per-card tables are packed into a few 2-D int64 arrays; their columns are
     the ``H_*``, ``I_*``, ``N_*``, ``V_*`` and ``M_*`` constants of the kernel
     module, and the properties below name them for readers.
@@ -125,13 +129,18 @@ class CampaignArrays:
     em: np.ndarray
 
     def pack(self) -> K.CampaignTables:
-        """The arrays as the kernels take them: one named tuple (field by field)."""
-        return K.CampaignTables(**{f.name: getattr(self, f.name) for f in fields(self)})
+        """The arrays as the kernels take them: one slot (see :func:`pack_slots`)."""
+        return pack_slots([self])
 
     @property
     def max_days(self) -> int:
         """Days simulated at most."""
         return int(self.cp[K.C_MAX_DAYS])
+
+    @property
+    def n_characters(self) -> int:
+        """Stalker cards of the ruleset (columns of the per-character counts)."""
+        return int(self.cp[K.C_N_CHARACTERS])
 
     loc_kind = property(lambda self: self.hexes[:, K.H_KIND])
     nearest_bunker = property(lambda self: self.hexes[:, K.H_BUNKER])
@@ -158,6 +167,56 @@ class CampaignArrays:
     em_wound_resist = property(lambda self: self.em[:, K.M_WOUND_RESIST])
     em_rad_resist = property(lambda self: self.em[:, K.M_RAD_RESIST])
     em_psi_resist = property(lambda self: self.em[:, K.M_PSI_RESIST])
+
+
+PADDED = {"e_params": 0, "e_bonus": 0, "e_spend": 0, "e_uses0": 0, "lose_order": -1,
+          "shopping": -1}
+"""Tables whose shape depends on the character's loadout and policy, with the value that
+pads them for :func:`pack_slots` (the kernel skips ``-1`` rows; zero fights and weapon
+uses are the padding the per-mask tables already have)."""
+
+
+def pack_slots(slots) -> K.CampaignTables:
+    """Stack the arrays of several character slots on a new first axis (the kernels' tables).
+
+    Slot ``s`` is ``slots[s]``, a :class:`CampaignArrays`; tables of different
+    sizes (weapon subsets, belongings, shopping lists: :data:`PADDED`) are padded
+    to the largest. Every other table must have the same shape in every slot.
+    """
+    packed = {}
+    for f in fields(CampaignArrays):
+        arrays = [getattr(slot, f.name) for slot in slots]
+        shape = tuple(max(dims) for dims in zip(*(a.shape for a in arrays), strict=True))
+        if f.name not in PADDED and any(a.shape != shape for a in arrays):
+            raise CampaignInputError(f"the characters' {f.name} tables differ in shape")
+        out = np.full((len(arrays), *shape), PADDED.get(f.name, 0), dtype=arrays[0].dtype)
+        for s, a in enumerate(arrays):
+            out[s][tuple(slice(0, n) for n in a.shape)] = a
+        packed[f.name] = out
+    return K.CampaignTables(**packed)
+
+
+def game_keys(scenario: Scenario) -> dict[int, int]:
+    """The kernel's game-wide ``C_*`` values: seats and the ``multiplayer.*`` keys (P-44, P-45).
+
+    A one-stalker scenario without ``[[players]]`` measures one life: a death
+    ends its game (``after_death`` is then ``eliminated``).
+    """
+    rules = scenario.ruleset.rules.multiplayer
+    multiplayer = scenario.multiplayer
+    return {
+        K.C_N_PLAYERS: len(scenario.players) if multiplayer else 1,
+        K.C_N_CHARACTERS: len(scenario.ruleset.stalkers),
+        K.C_TURN_ORDER: ("seat", "rotating", "simultaneous").index(rules.turn_order),
+        K.C_SAME_DAY: ("first", "shared").index(rules.same_day_win),
+        K.C_AFTER_WIN: ("end", "play_on").index(rules.after_win),
+        K.C_AFTER_DEATH: K.AFTER_DEATH_NEW if multiplayer and rules.after_death == "new_character"
+        else K.AFTER_DEATH_ELIMINATED,
+        K.C_KIT_ITEMS: rules.new_character_items,
+        K.C_COOPERATIVE: scenario.variant == "cooperative",
+        K.C_NEEDED: rules.cooperative_needed,
+        K.C_FIRST_PLAYER: ("seat1", "random").index(rules.first_player),
+    }
 
 
 def _i64(values) -> np.ndarray:
@@ -340,7 +399,14 @@ def _items(scenario: Scenario) -> dict:
 
 
 def compile_campaign(scenario: Scenario) -> CampaignArrays:
-    """Resolve a scenario into the campaign kernel's arrays (see :class:`CampaignArrays`)."""
+    """Resolve a one-stalker scenario into the campaign kernel's arrays (:class:`CampaignArrays`).
+
+    A multiplayer scenario is compiled slot by slot by
+    :func:`sim.campaign.players.compile_game`.
+    """
+    if scenario.multiplayer:
+        raise CampaignInputError(f"{scenario.path}: a multiplayer scenario ([[players]] or "
+                                 "stalkers > 1) runs with zonesim campaign only")
     rs = scenario.ruleset
     rules = rs.rules
     movement = rules.movement
@@ -399,6 +465,8 @@ def compile_campaign(scenario: Scenario) -> CampaignArrays:
         K.C_ESCAPE_ITEMS_CONSUMED: rules.escape.items_consumed,
         K.C_MEDKITS_IN_COMBAT: rules.combat.medkits_in_combat,
         K.C_WEAPONS: (1 << len(scenario.weapons)) - 1,
+        K.C_CHARACTER: list(rs.stalkers).index(scenario.stalker),
+        **game_keys(scenario),
     }
     for index, value in values.items():
         cp[index] = int(value)

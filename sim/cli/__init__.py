@@ -22,6 +22,7 @@ from sim.report import staging
 COMMANDS: dict[str, tuple[str, str]] = {
     "anomaly": ("sim.cli.anomaly",
                 "Meet one anomaly card (or every card) many times: outcome probabilities."),
+    "balance": ("sim.cli.balance", "Character and seat balance of a multiplayer scenario (P-45)."),
     "campaign": ("sim.cli.campaign",
                  "Play whole games of a scenario: P(reach the Sarcophagus), survival, days."),
     "combat": ("sim.cli.combat",

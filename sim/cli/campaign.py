@@ -7,6 +7,7 @@ import pandas as pd
 
 from sim.cli import common
 from sim.experiments.campaign import run_campaign
+from sim.experiments.campaign_players import run_players
 from sim.rules.scenario import load_scenario
 
 DEFAULT_TRIALS = 200_000
@@ -53,14 +54,31 @@ def campaign(scenario, trials, seed, fmt, threads):
     and the survival curve is a Kaplan-Meier estimate (reaching the
     Sarcophagus censors a game). JSON has the full histogram and curve.
 
+    On a multiplayer scenario ([[players]], P-45) it prints P(each seat wins),
+    P(each character wins), P(nobody wins) and P(Final Emission), the game's
+    length in days, deaths and new characters per seat and Emissions drawn.
+
     \b
     Example:
       zonesim campaign --trials 1000000
       zonesim campaign configs/scenarios/base.toml --seed 7 --format json
+      zonesim campaign four_stalkers --trials 100000
     """
     chosen = load_scenario(scenario)
+    if chosen.multiplayer:
+        _players(chosen, trials, seed, fmt, threads)
+        return
     result = run_campaign(chosen, trials=trials, seed=seed, threads=threads)
     data = result.to_dict()
     title = (f"campaign: {chosen.name} ({chosen.stalker} from {chosen.start}); {trials} games, "
              f"seed {seed}; ci = 95% interval")
     common.emit_frame(_summary(data), fmt, data, title)
+
+
+def _players(chosen, trials, seed, fmt, threads):
+    """Play and print a multiplayer scenario (seats, characters, game length)."""
+    result = run_players(chosen, trials=trials, seed=seed, threads=threads)
+    seats = ", ".join(chosen.players[p].stalker for p in range(len(chosen.players)))
+    title = (f"campaign: {chosen.name} ({chosen.variant}: {seats} from {chosen.start}); "
+             f"{trials} games, seed {seed}; ci = 95% interval")
+    common.emit_frame(result.to_frame(), fmt, result.to_dict(), title)

@@ -45,8 +45,12 @@ named in the one scheme of :mod:`sim.experiments.naming`."""
 
 def simulate(arrays: CampaignArrays, trials: int, seed: int, threads: int | None = None,
              chunk_size: int | None = None) -> np.ndarray:
-    """Kernel aggregates of ``trials`` games (columns of :mod:`sim.kernels.campaign`)."""
-    width = K.HIST + K.N_ENDS * (arrays.max_days + 1)
+    """Kernel aggregates of ``trials`` games (columns of :mod:`sim.kernels.campaign`).
+
+    ``arrays`` is a compiled scenario, one-stalker (:class:`CampaignArrays`) or
+    multiplayer (:class:`sim.campaign.players.GameArrays`).
+    """
+    width = int(K.count_width(arrays.max_days, arrays.n_characters))
     return runner.run_counts(K.campaign_kernel, seed, trials, (width,), arrays.pack(),
                              threads=threads, chunk_size=chunk_size)
 
@@ -80,21 +84,22 @@ def simulate_trials(arrays: CampaignArrays, seed: int, first: int, n_trials: int
         Run seed (``>= 0``), first trial index (``>= 0``) and number of games (``>= 1``).
     threads : int, optional
         Kernel threads; never changes a row.
-    out : ndarray of int64, shape (>= n_trials, G_SIZE), optional
+    out : ndarray of int64, shape (>= n_trials, G_ROW), optional
         A buffer to fill (its first ``n_trials`` rows), reused across blocks.
 
     Returns
     -------
-    ndarray of int64, shape (n_trials, G_SIZE)
-        One row per game, columns :data:`TRIAL_COLUMNS`: end code (``ENDS``
-        order), the day it ended, then the game's counters.
+    ndarray of int64, shape (n_trials, G_ROW)
+        One row per game, first columns :data:`TRIAL_COLUMNS`: end code
+        (``ENDS`` order), the day it ended, then the game's counters; then
+        the game's and every seat's multiplayer columns (``G_WINNERS`` ..).
     """
     if seed < 0 or first < 0:
         raise ValueError("seed and first must be >= 0")
     if n_trials < 1:
         raise ValueError("n_trials must be >= 1")
     if out is None:
-        out = np.empty((n_trials, K.G_SIZE), dtype=np.int64)
+        out = np.empty((n_trials, K.G_ROW), dtype=np.int64)
     rows = out[:n_trials]
     runner.announce_compile(K.campaign_trials_kernel)
     with runner.thread_count(threads):

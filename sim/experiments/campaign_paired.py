@@ -97,7 +97,13 @@ def scenario_setup(scenario: Scenario) -> dict[str, Any]:
     ``rubles`` is None unless the scenario's loadout sets it: the starting money
     then follows the (possibly edited or overridden) stalker card, as when the
     scenario is loaded.
+    A multiplayer scenario (``[[players]]``, issue 12) is refused: these
+    experiments play one stalker, and seat 1 alone would answer another question.
     """
+    if scenario.multiplayer:
+        raise CompareInputError(f"{scenario.path} is a multiplayer scenario: compare, tune "
+                                "and sweep play one stalker; use zonesim campaign or "
+                                "zonesim balance characters")
     p = scenario.policy
     return {"scenario": str(scenario.path), "stalker": scenario.stalker,
             "start": scenario.start, "armor": scenario.armor,
@@ -225,7 +231,7 @@ def paired_block_sums(arrays: Sequence[CampaignArrays], *, trials: int, seed: in
     n_var, n_met = len(arrays), len(CAMPAIGN_METRICS)
     totals = np.zeros((n_var, 4, n_met), dtype=object)
     totals[...] = 0
-    buffer = np.empty((min(block, trials), K.G_SIZE), dtype=np.int64)
+    buffer = np.empty((min(block, trials), K.G_ROW), dtype=np.int64)
     runner.started(trials * n_var)
     for first in range(0, trials, block):
         n = min(block, trials - first)

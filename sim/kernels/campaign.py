@@ -1,36 +1,50 @@
 """Campaign kernel: whole games from the start hex to the Sarcophagus, counts per chunk.
 
-One trial is one game of one stalker (P-37..P-50, Z-01..Z-26), resolved day by
-day as in :mod:`sim.reference.campaign` (the readable executable spec):
+One trial is one game of 1 to 4 stalkers on one board (P-37..P-50,
+Z-01..Z-26), resolved day by day as in :mod:`sim.reference.campaign` (the
+readable executable spec); a one-stalker scenario is the case of one seat:
 
-1. A stalker who is lost (P-38, P-41) or knocked down (P-42) does not move.
-   Otherwise he follows the first day of the optimal route (precomputed by
+1. Seats whose character died draw a new one (P-44) or are out
+   (``multiplayer.after_death``). Then each stalker takes his turn, in the
+   order of ``multiplayer.turn_order`` (Gap "Turn and phase order"): one
+   who is lost (P-38, P-41) or knocked down (P-42) does not move; otherwise
+   he follows the first day of his optimal route (precomputed by
    :mod:`sim.campaign.route`) toward his objective: the next Secret Complex,
-   then the Sarcophagus (P-50), or the nearest bunker when he retreats to heal.
-   Entering a location resolves the card lying there or draws from a deck;
-   reaching the objective ends the day's movement.
-2. Zone phase: new enemy and anomaly cards are placed; a card beyond the board
-   limit, and a change of the Environment, add Emission tokens (P-47).
-3. Emission check (P-48, P-49): at the threshold the track is cleared and the
-   next Emission card hits a stalker in the Open Space; the Final Emission
-   ends the game.
+   then the Sarcophagus (P-50), or the nearest bunker when he retreats to
+   heal. Entering a location resolves the card lying there (a card killed
+   or kept as a trophy is gone for the others) or draws from the shared
+   decks; reaching the objective ends the day's movement. Stalkers do not
+   fight each other (no rules in the seeds).
+2. Once a day, after every turn, the Zone phase: new enemy and anomaly
+   cards are placed; a card beyond the board limit, and a change of the
+   Environment, add tokens to the one Emission Track (P-47), which every
+   stalker's knock-outs, concussions and Deformations feed too.
+3. Emission check (P-48, P-49): at the threshold the track is cleared and
+   the next Emission card hits every stalker in the Open Space; the Final
+   Emission ends the game for all.
+4. The game ends with a win (competitive: the first stalker to survive the
+   Sarcophagus; cooperative: enough of them, ``multiplayer.*`` keys), the
+   Final Emission, no stalker left, or after ``campaign.max_days``.
 
 Dice come from the trial's DICE stream, deck draws from its DECK stream, and
 board placements and Environment changes from its ENVIRONMENT stream, so a
 change of policy does not reshuffle the decks (common random numbers).
 
 The compiled scenario travels as one argument, :class:`CampaignTables` (the
-arrays of :class:`sim.campaign.compile.CampaignArrays`), and a game's scratch
-state as another, :class:`GameState`. A game is :func:`_play_game`, made of
-named parts (:func:`_new_game`, :func:`_play_day`, :func:`_move`,
-:func:`_location`, :func:`_sarcophagus`, :func:`_end_of_day`, ...) that numba
-inlines into it. :func:`play_games` runs games on one scratch state and is
-shared by two kernels: :func:`campaign_kernel` adds the games up into
-per-chunk integer counts and sums (columns below), and
+arrays of :class:`sim.campaign.compile.CampaignArrays` of every character
+slot, stacked), and a game's scratch state as another, :class:`GameState`
+(a row per seat, the shared Zone). A game is :func:`_play_game`, made of
+named parts (:func:`_new_game`, :func:`_play_day`, :func:`_play_turn`,
+:func:`_move`, :func:`_location`, :func:`_sarcophagus`, :func:`_end_of_day`,
+:func:`_settle`, :func:`_game_over`, ...) that numba inlines into it; the
+parts of one stalker's turn take his slot's tables (:func:`_slot`) and his
+seat's view (:func:`_seat`). :func:`play_games` runs games on one scratch
+state and is shared by two kernels: :func:`campaign_kernel` adds the games
+up into per-chunk integer counts and sums (columns below), and
 :func:`campaign_trials_kernel` returns one row of results per game (``G_*``
-columns), which ``zonesim compare campaign`` needs to pair the variants trial
-by trial. Either way a game depends only on (seed, trial index), so results
-do not depend on chunking or threads.
+columns), which ``zonesim compare campaign`` needs to pair the variants
+trial by trial. Either way a game depends only on (seed, trial index), so
+results do not depend on chunking or threads.
 
 :func:`play_games` is called, not inlined, by the parallel kernels: numba's
 parallel passes do not see writes made through a named tuple built inside a
@@ -99,8 +113,34 @@ G_ARTIFACTS = 11
 G_EVENTS = 12
 G_COMPLEXES = 13  # Secret Complexes explored
 G_RUBLES = 14  # rubles at the end
-G_SIZE = 15
-GAME_RUN = 256  # games per play_games call inside campaign_kernel (a 30 KiB buffer)
+G_SIZE = 15  # the one-stalker columns (seat 1); the game's and every seat's follow
+G_WINNERS = 15  # bit mask of the winning seats (cooperative: the team, when it won)
+G_DRAWN = 16  # Emissions drawn
+G_FINAL = 17  # 1: the Final Emission came (P-49)
+G_CAPPED = 18  # 1: still running after the last simulated day
+G_SEATS = 19  # per seat p: G_SEATS + SEAT_COLS * p + SEAT_*
+SEAT_DEATHS = 0
+SEAT_NEW = 1
+SEAT_CHARACTER = 2  # stalkers.csv index of the seat's last character
+SEAT_COLS = 3
+MAX_PLAYERS = 4
+G_ROW = G_SEATS + SEAT_COLS * MAX_PLAYERS
+GAME_RUN = 256  # games per play_games call inside campaign_kernel (a 64 KiB buffer)
+
+# Multiplayer counts of campaign_kernel's rows, from mp_base(max_days) on.
+MP_WINS = 0  # + seat: games the seat won
+MP_DEATHS = 4  # + seat: sum of deaths
+MP_DEATHS_SQ = 8
+MP_NEW = 12  # + seat: sum of new characters (P-44)
+MP_NEW_SQ = 16
+MP_NOBODY = 20  # games nobody won
+MP_FINAL = 21  # ... of which ended by the Final Emission (P-49)
+MP_CAPPED = 22  # games still running after the last simulated day
+MP_LENGTH = 23  # sum of game lengths in days
+MP_LENGTH_SQ = 24
+MP_DRAWN = 25  # sum of Emissions drawn
+MP_DRAWN_SQ = 26
+MP_CHARACTER = 27  # + character: games won by a character; then the length histogram
 
 # Location kinds on the map (codes shared with sim.campaign.compile).
 LOC_NONE = 0
@@ -186,8 +226,18 @@ C_SNEAK = 40
 C_ESCAPE_ITEMS_CONSUMED = 41
 C_MEDKITS_IN_COMBAT = 42
 C_WEAPONS = 43  # bit mask of the scenario's weapons held at the start (P-37 losses)
-C_SIZE = 44
-
+C_CHARACTER = 44  # the stalker card's index in stalkers.csv
+C_N_PLAYERS = 45  # seats (1..MAX_PLAYERS); the keys below are the same in every slot
+C_N_CHARACTERS = 46  # stalker cards in the ruleset (new characters, P-44)
+C_TURN_ORDER = 47  # ORDER_*: multiplayer.turn_order
+C_SAME_DAY = 48  # SAME_DAY_*: multiplayer.same_day_win
+C_AFTER_WIN = 49  # AFTER_WIN_*: multiplayer.after_win
+C_AFTER_DEATH = 50  # AFTER_DEATH_*: multiplayer.after_death (P-44)
+C_KIT_ITEMS = 51  # multiplayer.new_character_items: random item cards of a new character
+C_COOPERATIVE = 52  # 1: cooperative variant (P-45)
+C_NEEDED = 53  # cooperative: stalkers who must survive the Sarcophagus (0: all still in)
+C_FIRST_PLAYER = 54  # FIRST_*: multiplayer.first_player
+C_SIZE = 55
 
 
 # Columns of the packed per-card tables (see sim.campaign.compile.CampaignArrays).
@@ -232,7 +282,7 @@ FACTION_ECOLOGISTS = 3
 FACTION_MILITARY = 4
 
 
-# Mutable state of one game (index constants into ``st``).
+# Mutable state of one seat (index constants into a row of ``st``).
 S_POS = 0
 S_HEALTH = 1
 S_WILLPOWER = 2
@@ -240,36 +290,68 @@ S_RADIATION = 3
 S_DEFORMATIONS = 4
 S_ARMOR = 5  # damage tokens on the armour (P-04); == durability: destroyed (P-05)
 S_RUBLES = 6
-S_ETOKENS = 7  # tokens on the Emission Track (P-47)
-S_ENEXT = 8  # next card of the Emission deck
-S_ACC_W = 9
-S_ACC_R = 10
-S_ACC_P = 11
-S_OBJECTIVE = 12
-S_KNOCKED = 13  # days without movement left (P-42)
-S_LOST = 14  # days out of play left (P-38, P-41)
-S_BOARD_E = 15
-S_BOARD_A = 16
-S_TROPHY_MUTANT = 17
-S_TROPHY_STALKER = 18
-S_ART_COUNT = 19
-S_ART_VALUE = 20
-S_END = 21  # -1 while the game runs
-S_STOP = 22  # movement stops for today
-S_KO = 23
-S_CONCUSSIONS = 24
-S_EMISSIONS_HIT = 25
-S_EMISSIONS = 26
-S_ITEMS_USED = 27
-S_FIGHTS = 28
-S_KILLS = 29
-S_ANOMALIES = 30
-S_ARTIFACTS = 31
-S_EVENTS = 32
-S_EXPLORED = 33
-S_WEAPONS = 34  # bit mask of the scenario's weapons still held (P-37)
-S_SIZE = 35
+S_OBJECTIVE = 7
+S_KNOCKED = 8  # days without movement left (P-42)
+S_LOST = 9  # days out of play left (P-38, P-41)
+S_TROPHY_MUTANT = 10
+S_TROPHY_STALKER = 11
+S_ART_COUNT = 12
+S_ART_VALUE = 13
+S_END = 14  # -1 while the seat's current character is in the Zone
+S_STOP = 15  # movement stops for today
+S_KO = 16
+S_CONCUSSIONS = 17
+S_EMISSIONS_HIT = 18
+S_EMISSIONS = 19
+S_ITEMS_USED = 20
+S_FIGHTS = 21
+S_KILLS = 22
+S_ANOMALIES = 23
+S_ARTIFACTS = 24
+S_EVENTS = 25
+S_EXPLORED = 26
+S_WEAPONS = 27  # bit mask of the scenario's weapons still held (P-37)
+S_SLOT = 28  # the seat's current character: a slot of the stacked tables
+S_STATUS = 29  # SEAT_PLAYING .. SEAT_AWAITING
+S_DEATHS = 30  # characters of this seat who died (P-43)
+S_NEW = 31  # new characters this seat drew (P-44)
+S_SIZE = 32
 
+# Shared state of the Zone (index constants into ``zone``): one board, one Emission Track.
+Z_ETOKENS = 0  # tokens on the Emission Track (P-47), fed by every stalker
+Z_ENEXT = 1  # next card of the Emission deck
+Z_ACC_W = 2  # accumulated Emission wounds, doses, disturbances (P-49)
+Z_ACC_R = 3
+Z_ACC_P = 4
+Z_BOARD_E = 5  # enemy and anomaly cards on the board
+Z_BOARD_A = 6
+Z_EMISSIONS = 7  # Emissions drawn
+Z_FINAL = 8  # the Final Emission came (P-49)
+Z_WIN_DAY = 9  # day of the first win (0: none yet)
+Z_REACHED = 10  # stalkers who survived the Sarcophagus
+Z_WINNERS = 11  # bit mask of the winning seats
+Z_DISCARDED = 12  # bit mask of dead characters' cards (P-44: discarded)
+Z_FIRST = 13  # the seat that moves first on day 1 (multiplayer.first_player)
+Z_SIZE = 14
+
+# Seat status (``S_STATUS``).
+SEAT_PLAYING = 0
+SEAT_FINISHED = 1  # survived the Sarcophagus (P-50)
+SEAT_ELIMINATED = 2  # dead and out (``multiplayer.after_death = "eliminated"``)
+SEAT_AWAITING = 3  # dead; a new character enters next day (P-44)
+
+# Codes of the multiplayer keys (``C_TURN_ORDER`` .. ``C_AFTER_DEATH``).
+ORDER_SEAT = 0
+ORDER_ROTATING = 1
+ORDER_SIMULTANEOUS = 2
+SAME_DAY_FIRST = 0
+SAME_DAY_SHARED = 1
+AFTER_WIN_END = 0
+AFTER_WIN_PLAY_ON = 1
+AFTER_DEATH_ELIMINATED = 0
+AFTER_DEATH_NEW = 1
+FIRST_SEAT1 = 0
+FIRST_RANDOM = 1
 
 part = jit(inline="always", _nrt=False)
 """Compile a part of the game body that takes ``tables`` or ``game``: inlined into
@@ -309,10 +391,18 @@ class CampaignTables(NamedTuple):
     """A compiled scenario as the kernels take it: one argument instead of 24 arrays.
 
     The fields of :class:`sim.campaign.compile.CampaignArrays`, in the same
-    order and with the same names (``CampaignArrays.pack()`` builds it; see
-    there for shapes and meanings). Numba passes a named tuple of arrays as
-    one typed argument (and caches kernels taking it), so every jitted
-    function takes ``tables`` and reads the fields it needs.
+    order and with the same names (see there for shapes and meanings). Numba
+    passes a named tuple of arrays as one typed argument (and caches kernels
+    taking it), so every jitted function takes ``tables`` and reads the
+    fields it needs.
+
+    The kernels take the tables of every *slot* stacked on a first axis
+    (:func:`sim.campaign.compile.pack_slots`): a slot is one character with
+    his loadout and policy, compiled like a one-stalker scenario. Slots
+    ``0 .. n_players - 1`` are the seats' starting characters; further slots
+    are the characters a seat may draw after a death (P-44). The parts of one
+    stalker's day take one slot's views (:func:`_slot`), with exactly the
+    shapes of a one-stalker scenario.
     """
 
     cp: np.ndarray
@@ -344,15 +434,20 @@ class CampaignTables(NamedTuple):
 class GameState(NamedTuple):
     """Scratch arrays of one game, allocated once per :func:`play_games` call.
 
-    ``st`` holds the scalar state (``S_*`` indices); the pools hold the cards
-    left in each deck; ``board`` the card lying on each hex (enemy ``e``:
-    ``e + 1``, anomaly ``a``: ``-(a + 1)``); ``dice``, ``deck`` and ``env``
-    the trial's three random streams (common random numbers); the rest are
-    buffers of the fight and anomaly primitives.
+    ``st`` (n_players, S_SIZE) and ``items`` (n_players, n_items) hold one
+    row per seat (``S_*`` indices; item cards held); ``zone`` the shared
+    Zone (``Z_*``: Emission Track, board counts, winners); ``order`` today's
+    turn order; the pools hold the cards left in each shared deck; ``board``
+    the card lying on each hex of the one board (enemy ``e``: ``e + 1``,
+    anomaly ``a``: ``-(a + 1)``); ``dice``, ``deck`` and ``env`` the trial's
+    three random streams (common random numbers); the rest are buffers of
+    the fight and anomaly primitives.
     """
 
     st: np.ndarray
     items: np.ndarray
+    zone: np.ndarray
+    order: np.ndarray
     enemy_pool: np.ndarray
     anomaly_pool: np.ndarray
     event_pool: np.ndarray
@@ -369,6 +464,55 @@ class GameState(NamedTuple):
     uses: np.ndarray
     fres: np.ndarray
     ares: np.ndarray
+
+
+class Seat(NamedTuple):
+    """One seat's view of a :class:`GameState` (:func:`_seat`): what the parts of a day take.
+
+    ``st`` and ``items`` are the seat's rows; every other field is the shared
+    array of the game (the one board, the shared decks, the Emission Track).
+    """
+
+    st: np.ndarray
+    items: np.ndarray
+    zone: np.ndarray
+    enemy_pool: np.ndarray
+    anomaly_pool: np.ndarray
+    event_pool: np.ndarray
+    art_deck: np.ndarray
+    art_scratch: np.ndarray
+    board: np.ndarray
+    habitats: np.ndarray
+    dice: np.ndarray
+    deck: np.ndarray
+    env: np.ndarray
+    fparams: np.ndarray
+    aparams: np.ndarray
+    stims: np.ndarray
+    uses: np.ndarray
+    fres: np.ndarray
+    ares: np.ndarray
+
+
+@part
+def _slot(tables, s):
+    """The tables of slot ``s`` (views): one character's compiled scenario."""
+    return CampaignTables(tables.cp[s], tables.hexes[s], tables.day_table[s], tables.day_len[s],
+                          tables.target_hex[s], tables.allowance_of_value[s], tables.place_open[s],
+                          tables.place_secret[s], tables.place_any[s], tables.it[s],
+                          tables.lose_order[s], tables.shopping[s], tables.e_params[s],
+                          tables.e_bonus[s], tables.e_spend[s], tables.e_uses0[s], tables.en[s],
+                          tables.sarcophagus[s], tables.a_params[s], tables.a_count[s],
+                          tables.art_deck0[s], tables.art_value[s], tables.ev[s], tables.em[s])
+
+
+@part
+def _seat(game, p):
+    """Seat ``p``'s view of the game: its own rows, the shared Zone (see :class:`Seat`)."""
+    return Seat(game.st[p], game.items[p], game.zone, game.enemy_pool, game.anomaly_pool,
+                game.event_pool, game.art_deck, game.art_scratch, game.board, game.habitats,
+                game.dice, game.deck, game.env, game.fparams, game.aparams, game.stims, game.uses,
+                game.fres, game.ares)
 
 
 @part
@@ -454,7 +598,7 @@ def _lose_half(st, cp, items, lose_order):
             if (st[S_WEAPONS] >> i) & 1:
                 st[S_WEAPONS] &= ~(np.int64(1) << i)
                 lose -= 1
-        elif armor:
+        elif kind == BELONG_ARMOR and armor:
             st[S_ARMOR] = cp[C_DURABILITY]
             lose -= 1
     if lose > 0 and st[S_ART_COUNT] > 0:
@@ -470,7 +614,7 @@ def _hurt(st, cp):
 
 
 @part
-def _conditions(st, cp, hexes, items, lose_order):
+def _conditions(st, zone, cp, hexes, items, lose_order):
     """Resolve knock-out, concussion and deformation after a damage step (P-37..P-43, P-47).
 
     Knocked out and concussed at once, or either in the Sarcophagus, is death
@@ -478,7 +622,8 @@ def _conditions(st, cp, hexes, items, lose_order):
     is moved to the nearest bunker (after a lost day in a Secret Location,
     P-38/P-41), loses half his belongings (P-37; Zone tokens of P-40 are not
     modelled), is knocked down (P-42), regains 1 point and may pay to heal.
-    Each knock-out, concussion and deformation adds Emission tokens (P-47).
+    Each knock-out, concussion and deformation adds Emission tokens to the
+    one track every stalker shares (``zone``, P-47: "some Stalker").
     """
     if st[S_LOST] > 0:
         return  # out of play until placed in a bunker (P-38, P-41)
@@ -486,7 +631,7 @@ def _conditions(st, cp, hexes, items, lose_order):
     if st[S_RADIATION] > cp[C_RADIATION_MAX]:
         st[S_DEFORMATIONS] += 1
         st[S_RADIATION] = 0
-        st[S_ETOKENS] += cp[C_TOKENS_DEFORMATION]
+        zone[Z_ETOKENS] += cp[C_TOKENS_DEFORMATION]
         if st[S_DEFORMATIONS] >= cp[C_DEFORMATION_LIMIT]:
             st[S_END] = DEATH_DEFORMATIONS
             return
@@ -502,11 +647,11 @@ def _conditions(st, cp, hexes, items, lose_order):
         return
     if knocked:
         st[S_KO] += 1
-        st[S_ETOKENS] += cp[C_TOKENS_KNOCKOUT]
+        zone[Z_ETOKENS] += cp[C_TOKENS_KNOCKOUT]
         _lose_half(st, cp, items, lose_order)
     else:
         st[S_CONCUSSIONS] += 1
-        st[S_ETOKENS] += cp[C_TOKENS_CONCUSSION]
+        zone[Z_ETOKENS] += cp[C_TOKENS_CONCUSSION]
     st[S_STOP] = 1
     st[S_KNOCKED] = cp[C_KNOCKED_DOWN_DAYS]
     if hexes[pos, H_KIND] == LOC_SECRET or hexes[pos, H_KIND] == LOC_COMPLEX:
@@ -642,7 +787,7 @@ def _anomaly(tables, game, a):
 
 
 @part
-def _event(st, cp, dice, v, ev, items, it):
+def _event(st, zone, cp, dice, v, ev, items, it):
     """Resolve event card ``v`` (Z-08..Z-10) with the best event item held.
 
     The avoidance roll is :func:`sim.kernels.event.event_avoided`, the rule
@@ -667,7 +812,7 @@ def _event(st, cp, dice, v, ev, items, it):
         st[S_STOP] = 1
         st[S_KNOCKED] += ev[v, V_VALUE]
     elif effect == S.EFFECT_EMISSION_TOKENS:
-        st[S_ETOKENS] += ev[v, V_VALUE]
+        zone[Z_ETOKENS] += ev[v, V_VALUE]
 
 
 @called
@@ -697,7 +842,7 @@ def _trade(st, cp, items, it, shopping, faction):
     st[S_ART_COUNT] = 0
     for j in range(shopping.shape[0]):
         i = shopping[j]
-        if st[S_RUBLES] >= it[i, I_PRICE]:
+        if i >= 0 and st[S_RUBLES] >= it[i, I_PRICE]:
             st[S_RUBLES] -= it[i, I_PRICE]
             items[i] += 1
 
@@ -725,30 +870,50 @@ def _place(env, board, placements, limit, on_board):
     return h if board[h] == 0 else -2
 
 
+@part
+def _emission_card(zone, cp, em):
+    """Emission check at the end of the Zone phase (P-48, P-49): the card drawn, or -1.
+
+    At the threshold the shared track is cleared and the next card of the
+    shared Emission deck is drawn; its effects accumulate (P-49) whoever it
+    hits. A Final Emission sets ``Z_FINAL``.
+    """
+    if zone[Z_ETOKENS] < cp[C_THRESHOLD]:
+        return -1
+    zone[Z_ETOKENS] = 0
+    k = min(zone[Z_ENEXT], em.shape[0] - 1)
+    zone[Z_ENEXT] += 1
+    zone[Z_EMISSIONS] += 1
+    if em[k, M_FINAL] != 0:
+        zone[Z_FINAL] = 1
+        return k
+    zone[Z_ACC_W] += em[k, M_WOUNDS]
+    zone[Z_ACC_R] += em[k, M_RADIATION]
+    zone[Z_ACC_P] += em[k, M_PSI]
+    return k
+
+
 @called
-def _emission(st, cp, dice, hexes, em):
-    """Emission check at the end of the Zone phase (P-48, P-49)."""
-    if st[S_ETOKENS] < cp[C_THRESHOLD]:
-        return
-    st[S_ETOKENS] = 0
-    k = min(st[S_ENEXT], em.shape[0] - 1)
-    st[S_ENEXT] += 1
+def _emission(st, zone, cp, dice, hexes, em, k):
+    """Emission card ``k`` against one stalker (P-48, P-49).
+
+    The Final Emission kills him (P-49); any other card hits him only in the
+    Open Space (P-48): Secret Locations, Complexes, bunkers and bases
+    shelter, and so does being out of play (P-38, P-41).
+    """
     st[S_EMISSIONS] += 1
     if em[k, M_FINAL] != 0:
         st[S_END] = DEATH_FINAL_EMISSION
         return
-    st[S_ACC_W] += em[k, M_WOUNDS]
-    st[S_ACC_R] += em[k, M_RADIATION]
-    st[S_ACC_P] += em[k, M_PSI]
     kind = hexes[st[S_POS], H_KIND]
     sheltered = (kind == LOC_SECRET or kind == LOC_COMPLEX or kind == LOC_BUNKER
                  or kind == LOC_BASE or st[S_LOST] > 0)
     if sheltered:
         return
     st[S_EMISSIONS_HIT] += 1
-    wounds = st[S_ACC_W] if cp[C_ACCUMULATE] != 0 else em[k, M_WOUNDS]
-    doses = st[S_ACC_R] if cp[C_ACCUMULATE] != 0 else em[k, M_RADIATION]
-    psi = st[S_ACC_P] if cp[C_ACCUMULATE] != 0 else em[k, M_PSI]
+    wounds = zone[Z_ACC_W] if cp[C_ACCUMULATE] != 0 else em[k, M_WOUNDS]
+    doses = zone[Z_ACC_R] if cp[C_ACCUMULATE] != 0 else em[k, M_RADIATION]
+    psi = zone[Z_ACC_P] if cp[C_ACCUMULATE] != 0 else em[k, M_PSI]
     _hazard(st, dice, wounds, S.TARGET_HEALTH, em[k, M_WOUND_RESIST], cp[C_DURABILITY])
     _hazard(st, dice, doses, S.TARGET_RADIATION, em[k, M_RAD_RESIST], cp[C_DURABILITY])
     _hazard(st, dice, psi, S.TARGET_WILLPOWER, em[k, M_PSI_RESIST], cp[C_DURABILITY])
@@ -767,7 +932,7 @@ def _draw_event(tables, game):
             event_pool[i] = tables.ev[i, V_COUNT]
         v = _draw_card(game.deck, event_pool, event_pool, -1)
     if v >= 0:
-        _event(game.st, tables.cp, game.dice, v, tables.ev, game.items, tables.it)
+        _event(game.st, game.zone, tables.cp, game.dice, v, tables.ev, game.items, tables.it)
 
 
 @part
@@ -782,7 +947,7 @@ def _zone(tables, game):
     returned. The Environment changes with ``zone.environment_change_chance``,
     adding ``emission.tokens_per_environment`` tokens.
     """
-    st, cp, env, deck, board = game.st, tables.cp, game.env, game.deck, game.board
+    zone, cp, env, deck, board = game.zone, tables.cp, game.env, game.deck, game.board
     enemy_pool, anomaly_pool, habitats = game.enemy_pool, game.anomaly_pool, game.habitats
     for _ in range(cp[C_ENEMIES_PER_DAY]):
         e = _draw_card(deck, enemy_pool, habitats, -1)
@@ -793,61 +958,121 @@ def _zone(tables, game):
             places = tables.place_open
         elif habitats[e] == HAB_SECRET:
             places = tables.place_secret
-        h = _place(env, board, places, cp[C_ENEMY_LIMIT], st[S_BOARD_E])
+        h = _place(env, board, places, cp[C_ENEMY_LIMIT], zone[Z_BOARD_E])
         if h >= 0:
             board[h] = e + 1
-            st[S_BOARD_E] += 1
+            zone[Z_BOARD_E] += 1
         else:
             enemy_pool[e] += 1
             if h == -1:
-                st[S_ETOKENS] += cp[C_TOKENS_LIMIT]
+                zone[Z_ETOKENS] += cp[C_TOKENS_LIMIT]
     for _ in range(cp[C_ANOMALIES_PER_DAY]):
         a = _draw_card(deck, anomaly_pool, anomaly_pool, -1)
         if a < 0:
             break
-        h = _place(env, board, tables.place_any, cp[C_ANOMALY_LIMIT], st[S_BOARD_A])
+        h = _place(env, board, tables.place_any, cp[C_ANOMALY_LIMIT], zone[Z_BOARD_A])
         if h >= 0:
             board[h] = -(a + 1)
-            st[S_BOARD_A] += 1
+            zone[Z_BOARD_A] += 1
         else:
             anomaly_pool[a] += 1
             if h == -1:
-                st[S_ETOKENS] += cp[C_TOKENS_LIMIT]
+                zone[Z_ETOKENS] += cp[C_TOKENS_LIMIT]
     if np.int64(rng.next_u64(env) >> np.uint64(2)) < cp[C_ENVIRONMENT_CHANCE]:
-        st[S_ETOKENS] += cp[C_TOKENS_ENVIRONMENT]
+        zone[Z_ETOKENS] += cp[C_TOKENS_ENVIRONMENT]
 
 
 @part
-def _new_game(tables, game, seed, t):
-    """Set up game ``t``: its streams, the stalker at the start hex, full decks, an empty board.
+def _enter(cp, it, st, items):
+    """Put a character at the start hex with his starting Health, Willpower, money and kit (P-37).
 
-    The dice, deck and environment streams are keyed on ``(seed, t)``, so a
-    game depends on nothing else (common random numbers across variants).
-    The stalker starts with the scenario's Health, Willpower, rubles, items
-    and weapons (P-37), no Emission tokens (P-47) and no cards on the board.
+    ``cp`` and ``it`` are his slot's: a seat's first character starts with
+    the scenario's loadout, a new one (P-44) with the new-character kit (see
+    :func:`_new_character`). Counters of the seat (knock-outs, deaths, ...)
+    are kept; the character's own state starts afresh.
     """
-    rng.seed_stream(game.dice, seed, t, rng.DICE)
-    rng.seed_stream(game.deck, seed, t, rng.DECK)
-    rng.seed_stream(game.env, seed, t, rng.ENVIRONMENT)
-    cp, st, items = tables.cp, game.st, game.items
-    st[:] = 0
+    for k in range(S_POS, S_STOP + 1):
+        st[k] = 0
     st[S_POS] = cp[C_START]
     st[S_HEALTH] = cp[C_HEALTH]
     st[S_WILLPOWER] = cp[C_WILLPOWER]
     st[S_RUBLES] = cp[C_RUBLES]
     st[S_END] = -1
     st[S_WEAPONS] = cp[C_WEAPONS]
+    st[S_STATUS] = SEAT_PLAYING
     for i in range(items.shape[0]):
-        items[i] = tables.it[i, I_START]
+        items[i] = it[i, I_START]
+
+
+@part
+def _new_game(tables, game, seed, t):
+    """Set up game ``t``: streams, every seat's stalker at the start, full decks, empty board.
+
+    The dice, deck and environment streams are keyed on ``(seed, t)``, so a
+    game depends on nothing else (common random numbers across variants).
+    Seat ``p`` plays slot ``p``: his scenario character, loadout and policy
+    (P-37). The Emission Track is empty (P-47), no card lies on the board.
+    The first player is seat 1 or drawn by lot (``multiplayer.first_player``).
+    """
+    rng.seed_stream(game.dice, seed, t, rng.DICE)
+    rng.seed_stream(game.deck, seed, t, rng.DECK)
+    rng.seed_stream(game.env, seed, t, rng.ENVIRONMENT)
+    game.zone[:] = 0
+    n = game.st.shape[0]
+    if n > 1 and tables.cp[0, C_FIRST_PLAYER] == FIRST_RANDOM:
+        game.zone[Z_FIRST] = rng.below(game.env, n)  # drawn by lot (ENVIRONMENT stream)
+    for p in range(n):
+        game.st[p, :] = 0
+        game.st[p, S_SLOT] = p
+        _enter(tables.cp[p], tables.it[p], game.st[p], game.items[p])
     for e in range(game.enemy_pool.shape[0]):
-        game.enemy_pool[e] = tables.en[e, N_COUNT]
+        game.enemy_pool[e] = tables.en[0, e, N_COUNT]
     for v in range(game.event_pool.shape[0]):
-        game.event_pool[v] = tables.ev[v, V_COUNT]
+        game.event_pool[v] = tables.ev[0, v, V_COUNT]
     for a in range(game.anomaly_pool.shape[0]):
-        game.anomaly_pool[a] = tables.a_count[a]
+        game.anomaly_pool[a] = tables.a_count[0, a]
     for a in range(game.art_deck.shape[0]):
-        game.art_deck[a] = tables.art_deck0[a]
+        game.art_deck[a] = tables.art_deck0[0, a]
     game.board[:] = 0
+
+
+@part
+def _new_character(tables, game, p):
+    """Seat ``p`` draws a new character after a death (P-44), or is out if none is left.
+
+    The character is drawn uniformly from the stalker cards neither in play
+    (held by another seat, or out of the Zone after the Sarcophagus) nor
+    discarded (the dead, P-44), from the DECK stream. He starts at the start
+    hex with his card's money, the new-character kit's armour and weapons
+    (his slot) and ``multiplayer.new_character_items`` item cards drawn at
+    random, each uniformly from the ruleset's item cards (P-44: "draws its
+    starting equipment at random").
+    """
+    cp0 = tables.cp[0]
+    n, n_chars = game.st.shape[0], cp0[C_N_CHARACTERS]
+    taken = game.zone[Z_DISCARDED]
+    for q in range(n):
+        status = game.st[q, S_STATUS]
+        if q != p and (status == SEAT_PLAYING or status == SEAT_FINISHED):
+            taken |= np.int64(1) << tables.cp[game.st[q, S_SLOT], C_CHARACTER]
+    free = 0
+    for c in range(n_chars):
+        free += 1 - ((taken >> c) & 1)
+    st, items = game.st[p], game.items[p]
+    if free == 0:
+        st[S_STATUS] = SEAT_ELIMINATED
+        return
+    j = rng.below(game.deck, free)
+    for c in range(n_chars):
+        if (taken >> c) & 1 == 0:
+            if j == 0:
+                st[S_SLOT] = n + c
+                break
+            j -= 1
+    _enter(tables.cp[st[S_SLOT]], tables.it[st[S_SLOT]], st, items)
+    for _ in range(cp0[C_KIT_ITEMS]):
+        items[rng.below(game.deck, items.shape[0])] += 1
+    st[S_NEW] += 1
 
 
 @part
@@ -884,13 +1109,13 @@ def _location(tables, game, h, kind):
     if card > 0:
         if _fight(tables, game, card - 1) == FIGHT_KILLED:
             board[h] = 0
-            st[S_BOARD_E] -= 1
+            game.zone[Z_BOARD_E] -= 1
     elif card < 0:
         a = -card - 1
         if not _anomaly(tables, game, a):
             game.anomaly_pool[a] += 1
         board[h] = 0
-        st[S_BOARD_A] -= 1
+        game.zone[Z_BOARD_A] -= 1
     elif draw == DRAW_EVENT:
         _draw_event(tables, game)
     elif draw == DRAW_ENEMY:
@@ -903,7 +1128,7 @@ def _location(tables, game, h, kind):
         if a >= 0 and not _anomaly(tables, game, a):
             game.anomaly_pool[a] += 1
     if _hurt(st, cp):
-        _conditions(st, cp, tables.hexes, game.items, tables.lose_order)
+        _conditions(st, game.zone, cp, tables.hexes, game.items, tables.lose_order)
 
 
 @part
@@ -916,7 +1141,7 @@ def _sarcophagus(tables, game):
     st = game.st
     for j in range(tables.sarcophagus.shape[0]):
         _fight(tables, game, tables.sarcophagus[j])
-        _conditions(st, tables.cp, tables.hexes, game.items, tables.lose_order)
+        _conditions(st, game.zone, tables.cp, tables.hexes, game.items, tables.lose_order)
         if st[S_END] >= 0:
             break
     if st[S_END] < 0:
@@ -970,26 +1195,13 @@ def _move(tables, game):
 
 
 @part
-def _end_of_day(tables, game):
-    """Medkits, the Zone phase (P-47) and the Emission check (P-48, P-49) closing a day."""
-    st, cp = game.st, tables.cp
-    if st[S_LOST] == 0:
-        _use_medkits(st, cp, game.items, tables.it)
-    _zone(tables, game)
-    if st[S_ETOKENS] >= cp[C_THRESHOLD]:
-        _emission(st, cp, game.dice, tables.hexes, tables.em)
-    if st[S_END] < 0 and _hurt(st, cp):
-        _conditions(st, cp, tables.hexes, game.items, tables.lose_order)
-
-
-@part
-def _play_day(tables, game):
-    """One day: movement and encounters, or a day out of play; then the day's end phases.
+def _play_turn(tables, game):
+    """One stalker's turn: movement and encounters, or a day out of play.
 
     A stalker lost in a Secret Location is out of play and placed in a bunker
     when his lost days run out (P-38, P-41); a knocked-down one does not move
-    (P-42); otherwise he moves (:func:`_move`). Unless the game ended, the
-    Zone phase and the Emission check follow (:func:`_end_of_day`).
+    (P-42); otherwise he moves (:func:`_move`). ``tables`` is his slot,
+    ``game`` his seat's view.
     """
     st = game.st
     st[S_STOP] = 0
@@ -1001,13 +1213,163 @@ def _play_day(tables, game):
         st[S_KNOCKED] -= 1
     else:
         _move(tables, game)
-    if st[S_END] < 0:
-        _end_of_day(tables, game)
 
 
-@called
-def _write_result(st, day, res):
-    """Fill one ``G_*`` result row from a finished game's state (``CAPPED`` if still running)."""
+@part
+def _end_of_day(tables, game):
+    """Medkits, the Zone phase (P-47) and the Emission check (P-48, P-49), once a day for all.
+
+    After every stalker's turn: each stalker in play uses medkits (Z-11), the
+    Zone phase lays cards on the one board, and at the threshold of the one
+    Emission Track the next Emission card hits every stalker in the Open
+    Space (P-48; seat order, each with his own armour); the Final Emission
+    kills them all (P-49). Damage then resolves into conditions (P-37..P-43).
+    """
+    n = game.st.shape[0]
+    for p in range(n):
+        st = game.st[p]
+        if st[S_STATUS] == SEAT_PLAYING and st[S_LOST] == 0:
+            _use_medkits(st, tables.cp[st[S_SLOT]], game.items[p], tables.it[st[S_SLOT]])
+    _zone(_slot(tables, 0), _seat(game, 0))
+    k = _emission_card(game.zone, tables.cp[0], tables.em[0])
+    for p in range(n):
+        st = game.st[p]
+        if st[S_STATUS] != SEAT_PLAYING:
+            continue
+        s = st[S_SLOT]
+        cp, hexes = tables.cp[s], tables.hexes[s]
+        if k >= 0:
+            _emission(st, game.zone, cp, game.dice, hexes, tables.em[s], k)
+        if st[S_END] < 0 and _hurt(st, cp):
+            _conditions(st, game.zone, cp, hexes, game.items[p], tables.lose_order[s])
+
+
+@part
+def _settle(tables, game, p, day):
+    """Seat ``p``'s character left the Zone today: a win, a finish or a death.
+
+    Competitive (P-45): the first stalker to survive the Sarcophagus wins;
+    another who survives it on the same day wins too under
+    ``multiplayer.same_day_win = "shared"``. Cooperative: he counts toward the
+    team (:func:`_game_over`). A dead character's card is discarded; the seat
+    draws a new character next day (P-44) or is out
+    (``multiplayer.after_death``); after the Final Emission nobody comes back.
+    """
+    st, zone, cp0 = game.st[p], game.zone, tables.cp[0]
+    if st[S_STATUS] != SEAT_PLAYING or st[S_END] < 0:
+        return
+    if st[S_END] == REACHED:
+        st[S_STATUS] = SEAT_FINISHED
+        zone[Z_REACHED] += 1
+        if cp0[C_COOPERATIVE] == 0 and (zone[Z_WIN_DAY] == 0 or (
+                zone[Z_WIN_DAY] == day and cp0[C_SAME_DAY] == SAME_DAY_SHARED)):
+            zone[Z_WIN_DAY] = day
+            zone[Z_WINNERS] |= np.int64(1) << p
+        return
+    st[S_DEATHS] += 1
+    zone[Z_DISCARDED] |= np.int64(1) << tables.cp[st[S_SLOT], C_CHARACTER]
+    if cp0[C_AFTER_DEATH] == AFTER_DEATH_NEW and zone[Z_FINAL] == 0:
+        st[S_STATUS] = SEAT_AWAITING
+    else:
+        st[S_STATUS] = SEAT_ELIMINATED
+
+
+@part
+def _game_over(tables, game):
+    """Whether the game is over (P-49, P-50; ``multiplayer.*`` keys).
+
+    The Final Emission ends it for all (P-49). Competitive: a win ends it
+    under ``multiplayer.after_win = "end"``. Cooperative: the team wins
+    (every seat still in the game is a winner) once ``C_NEEDED`` stalkers
+    (0: every seat not eliminated) survived the Sarcophagus, and loses when
+    too few seats are left for that. Either way it ends when no seat is left
+    in the Zone.
+    """
+    zone, cp0, n = game.zone, tables.cp[0], game.st.shape[0]
+    if zone[Z_FINAL] != 0:
+        return True
+    in_zone = 0
+    standing = 0
+    mask = 0
+    for p in range(n):
+        status = game.st[p, S_STATUS]
+        in_zone += status == SEAT_PLAYING or status == SEAT_AWAITING
+        if status != SEAT_ELIMINATED:
+            standing += 1
+            mask |= np.int64(1) << p
+    if cp0[C_COOPERATIVE] != 0:
+        needed = cp0[C_NEEDED] if cp0[C_NEEDED] > 0 else standing
+        if needed > 0 and zone[Z_REACHED] >= needed:
+            zone[Z_WINNERS] = mask
+            return True
+        return in_zone == 0 or standing < needed
+    if zone[Z_WINNERS] != 0 and cp0[C_AFTER_WIN] == AFTER_WIN_END:
+        return True
+    return in_zone == 0
+
+
+@part
+def _turn_order(tables, game, day):
+    """Today's turn order (``multiplayer.turn_order``; Gap "Turn and phase order").
+
+    ``seat``: the first player (``Z_FIRST``) first every day, then the seats
+    after him; ``rotating``: the first player moves one seat on each day;
+    ``simultaneous``: a random order drawn each day from the ENVIRONMENT
+    stream (who takes a shared card first is a fair lottery).
+    """
+    order, rule = game.order, tables.cp[0, C_TURN_ORDER]
+    n = order.shape[0]
+    first = game.zone[Z_FIRST]
+    if rule == ORDER_ROTATING:
+        first += day - 1
+    for i in range(n):
+        order[i] = (first + i) % n
+    if rule == ORDER_SIMULTANEOUS:
+        for i in range(n - 1, 0, -1):
+            j = rng.below(game.env, i + 1)
+            order[i], order[j] = order[j], order[i]
+
+
+@part
+def _play_day(tables, game, day):
+    """One day: new characters, every stalker's turn, the day's end; True when the game is over.
+
+    Seats whose character died draw a new one (P-44); the stalkers take
+    their turns in today's order (:func:`_turn_order`); unless the game is
+    over, the Zone phase and the Emission check follow once for all
+    (:func:`_end_of_day`). Under ``same_day_win = "first"`` (and in the
+    cooperative variant) the game ends at once with the turn that decides it.
+    """
+    n, cp0 = game.st.shape[0], tables.cp[0]
+    for p in range(n):
+        if game.st[p, S_STATUS] == SEAT_AWAITING:
+            _new_character(tables, game, p)
+    _turn_order(tables, game, day)
+    for i in range(n):
+        p = game.order[i]
+        if game.st[p, S_STATUS] != SEAT_PLAYING:
+            continue
+        _play_turn(_slot(tables, game.st[p, S_SLOT]), _seat(game, p))
+        _settle(tables, game, p, day)
+        if _game_over(tables, game) and (cp0[C_SAME_DAY] == SAME_DAY_FIRST
+                                         or cp0[C_COOPERATIVE] != 0):
+            return True
+    if _game_over(tables, game):
+        return True
+    _end_of_day(tables, game)
+    for p in range(n):
+        _settle(tables, game, p, day)
+    return _game_over(tables, game)
+
+
+@part
+def _write_result(tables, game, day, over, res):
+    """Fill one result row: seat 1's ``G_*`` counters, then the game's and every seat's.
+
+    Seat 1's end is how his current character left the Zone (``CAPPED`` if
+    he is still in it); for a one-stalker scenario these are the whole game.
+    """
+    st = game.st[0]
     res[G_END] = st[S_END] if st[S_END] >= 0 else CAPPED
     res[G_DAY] = day
     res[G_KNOCKOUTS] = st[S_KO]
@@ -1023,23 +1385,37 @@ def _write_result(st, day, res):
     res[G_EVENTS] = st[S_EVENTS]
     res[G_COMPLEXES] = st[S_EXPLORED]
     res[G_RUBLES] = st[S_RUBLES]
+    res[G_WINNERS] = game.zone[Z_WINNERS]
+    res[G_DRAWN] = game.zone[Z_EMISSIONS]
+    res[G_FINAL] = game.zone[Z_FINAL]
+    res[G_CAPPED] = 0 if over else 1
+    for p in range(MAX_PLAYERS):
+        base = G_SEATS + SEAT_COLS * p
+        if p < game.st.shape[0]:
+            res[base + SEAT_DEATHS] = game.st[p, S_DEATHS]
+            res[base + SEAT_NEW] = game.st[p, S_NEW]
+            res[base + SEAT_CHARACTER] = tables.cp[game.st[p, S_SLOT], C_CHARACTER]
+        else:
+            res[base + SEAT_DEATHS] = 0
+            res[base + SEAT_NEW] = 0
+            res[base + SEAT_CHARACTER] = -1
 
 
 @jit(_nrt=False)  # the root the parts are inlined into (see ``part``); allocates nothing
 def _play_game(tables, game, seed, t, res):
     """Play game ``t`` day by day on the scratch state ``game``; its results fill ``res``.
 
-    Days run until the game ends or ``campaign.max_days`` have passed
+    Days run until the game is over or ``campaign.max_days`` have passed
     (``CAPPED``). Each day is :func:`_play_day`.
     """
     _new_game(tables, game, seed, t)
-    st = game.st
-    max_days = tables.cp[C_MAX_DAYS]
+    max_days = tables.cp[0, C_MAX_DAYS]
     day = 0
-    while st[S_END] < 0 and day < max_days:
+    over = False
+    while not over and day < max_days:
         day += 1
-        _play_day(tables, game)
-    _write_result(st, day, res)
+        over = _play_day(tables, game, day)
+    _write_result(tables, game, day, over, res)
 
 
 @jit
@@ -1060,61 +1436,103 @@ def play_games(seed, first, n_games, tables, out, row0):
     first, n_games : int
         Trial index of the first game and number of games.
     tables : CampaignTables
-        The compiled scenario.
-    out : ndarray of int64, shape (n_rows, G_SIZE)
-        Per-game results (``G_*`` columns): end code, end day, the game's counters.
+        The compiled scenario, slots stacked on the first axis.
+    out : ndarray of int64, shape (n_rows, G_ROW)
+        Per-game results (``G_*`` columns).
     row0 : int
         Row of ``out`` for game ``first``.
     """
+    n = tables.cp[0, C_N_PLAYERS]
     game = GameState(
-        np.zeros(S_SIZE, dtype=np.int64), np.zeros(tables.it.shape[0], dtype=np.int64),
-        np.zeros(tables.en.shape[0], dtype=np.int64),
-        np.zeros(tables.a_count.shape[0], dtype=np.int64),
-        np.zeros(tables.ev.shape[0], dtype=np.int64),
-        np.zeros(tables.art_deck0.shape[0], dtype=np.int64),
-        np.zeros(tables.art_deck0.shape[0], dtype=np.int64),
-        np.zeros(tables.hexes.shape[0], dtype=np.int64),
-        np.ascontiguousarray(tables.en[:, N_HABITAT]),
+        np.zeros((n, S_SIZE), dtype=np.int64),
+        np.zeros((n, tables.it.shape[1]), dtype=np.int64),
+        np.zeros(Z_SIZE, dtype=np.int64), np.zeros(n, dtype=np.int64),
+        np.zeros(tables.en.shape[1], dtype=np.int64),
+        np.zeros(tables.a_count.shape[1], dtype=np.int64),
+        np.zeros(tables.ev.shape[1], dtype=np.int64),
+        np.zeros(tables.art_deck0.shape[1], dtype=np.int64),
+        np.zeros(tables.art_deck0.shape[1], dtype=np.int64),
+        np.zeros(tables.hexes.shape[1], dtype=np.int64),
+        np.ascontiguousarray(tables.en[0, :, N_HABITAT]),
         np.zeros(rng.STATE_SIZE, dtype=np.uint64), np.zeros(rng.STATE_SIZE, dtype=np.uint64),
         np.zeros(rng.STATE_SIZE, dtype=np.uint64),
         np.zeros(S.P_SIZE, dtype=np.int64), np.zeros(S.A_SIZE, dtype=np.int64),
-        np.zeros(64, dtype=np.int64), np.zeros(tables.e_uses0.shape[2], dtype=np.int64),
+        np.zeros(64, dtype=np.int64), np.zeros(tables.e_uses0.shape[3], dtype=np.int64),
         np.zeros(RESULT_SIZE, dtype=np.int64), np.zeros(8, dtype=np.int64))
     for g in range(n_games):
         _play_game(tables, game, seed, first + g, out[row0 + g])
 
 
+@part
+def mp_base(max_days):
+    """First column of the multiplayer counts (``MP_*`` offsets) of campaign_kernel's rows."""
+    return HIST + N_ENDS * (max_days + 1)
+
+
+@part
+def count_width(max_days, n_characters):
+    """Columns of campaign_kernel's rows: seat 1's counts, ``MP_*``, the length histogram."""
+    return mp_base(max_days) + MP_CHARACTER + n_characters + max_days + 1
+
+
+@part
+def _count_game(res, row, max_days, n_characters):
+    """Add one game's result row to a chunk's counts (integers: any order gives the same sums)."""
+    end = res[G_END]
+    day = res[G_DAY]
+    row[end] += 1
+    row[HIST + end * (max_days + 1) + day] += 1
+    for k in range(G_KNOCKOUTS, G_EVENTS + 1):
+        row[SUM_KNOCKOUTS + k - G_KNOCKOUTS] += res[k]
+    row[SUM_DAYS] += day
+    row[SUM_DAYS_SQ] += day * day
+    row[SUM_COMPLEXES] += res[G_COMPLEXES]
+    row[SUM_RUBLES] += res[G_RUBLES]
+    mp = mp_base(max_days)
+    winners = res[G_WINNERS]
+    for p in range(MAX_PLAYERS):
+        base = G_SEATS + SEAT_COLS * p
+        deaths, new = res[base + SEAT_DEATHS], res[base + SEAT_NEW]
+        row[mp + MP_DEATHS + p] += deaths
+        row[mp + MP_DEATHS_SQ + p] += deaths * deaths
+        row[mp + MP_NEW + p] += new
+        row[mp + MP_NEW_SQ + p] += new * new
+        if (winners >> p) & 1:
+            row[mp + MP_WINS + p] += 1
+            row[mp + MP_CHARACTER + res[base + SEAT_CHARACTER]] += 1
+    if winners == 0:
+        row[mp + MP_NOBODY] += 1
+        row[mp + MP_FINAL] += res[G_FINAL]
+    row[mp + MP_CAPPED] += res[G_CAPPED]
+    row[mp + MP_LENGTH] += day
+    row[mp + MP_LENGTH_SQ] += day * day
+    row[mp + MP_DRAWN] += res[G_DRAWN]
+    row[mp + MP_DRAWN_SQ] += res[G_DRAWN] * res[G_DRAWN]
+    row[mp + MP_CHARACTER + n_characters + day] += 1
+
+
 @pjit
 def campaign_kernel(seed, n_trials, chunk_size, first_chunk, tables, out):
     """Run chunks ``first_chunk ..`` of ``n_trials`` games; ``out`` has shape
-    (n_chunks, HIST + N_ENDS * (max_days + 1)), row ``r`` for chunk ``first_chunk + r``.
+    (n_chunks, count_width(max_days, n_characters)), row ``r`` for chunk ``first_chunk + r``.
 
-    ``tables`` is the compiled scenario (:class:`CampaignTables`). Games are
-    played by :func:`play_games` in runs of ``GAME_RUN`` into a small buffer,
-    whose rows are then added to the chunk's counts (integers: the order of
-    additions does not matter).
+    ``tables`` is the compiled scenario (:class:`CampaignTables`, slots
+    stacked). Games are played by :func:`play_games` in runs of ``GAME_RUN``
+    into a small buffer, whose rows are then added to the chunk's counts
+    (:func:`_count_game`).
     """
-    max_days = tables.cp[C_MAX_DAYS]
+    max_days = tables.cp[0, C_MAX_DAYS]
+    n_characters = tables.cp[0, C_N_CHARACTERS]
     for r in prange(out.shape[0]):
         c = first_chunk + r
-        games = np.zeros((GAME_RUN, G_SIZE), dtype=np.int64)
+        games = np.zeros((GAME_RUN, G_ROW), dtype=np.int64)
         row = out[r]
         stop = min((c + 1) * chunk_size, n_trials)
         for lo in range(c * chunk_size, stop, GAME_RUN):
             n = min(GAME_RUN, stop - lo)
             play_games(seed, lo, n, tables, games, 0)
             for g in range(n):
-                res = games[g]
-                end = res[G_END]
-                day = res[G_DAY]
-                row[end] += 1
-                row[HIST + end * (max_days + 1) + day] += 1
-                for k in range(G_KNOCKOUTS, G_EVENTS + 1):
-                    row[SUM_KNOCKOUTS + k - G_KNOCKOUTS] += res[k]
-                row[SUM_DAYS] += day
-                row[SUM_DAYS_SQ] += day * day
-                row[SUM_COMPLEXES] += res[G_COMPLEXES]
-                row[SUM_RUBLES] += res[G_RUBLES]
+                _count_game(games[g], row, max_days, n_characters)
 
 
 @pjit
@@ -1132,7 +1550,7 @@ def campaign_trials_kernel(seed, first_trial, chunk_size, tables, out):
         Games per parallel task (any value gives the same rows).
     tables : CampaignTables
         The compiled scenario.
-    out : ndarray of int64, shape (n_games, G_SIZE)
+    out : ndarray of int64, shape (n_games, G_ROW)
         Filled with each game's ``G_*`` results.
     """
     n_games = out.shape[0]

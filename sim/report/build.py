@@ -25,7 +25,7 @@ from pathlib import Path
 import pandas as pd
 
 from sim.experiments.registry import canonical_metric
-from sim.report import html, labels, markdown, plots, tables, verdict, writer
+from sim.report import html, labels, markdown, players, plots, tables, verdict, writer
 from sim.rules import RulesetError
 from sim.rules.scenario import Scenario, load_scenario
 from sim.rules.tomlfile import TomlFile, suggest
@@ -76,7 +76,14 @@ class Report:
             .to_dict(orient="records")})
 
 
-def _steps(trials: int, campaign_trials: int) -> list[tuple[str, Callable, int]]:
+def _steps(trials: int, campaign_trials: int,
+           multiplayer: bool = False) -> list[tuple[str, Callable, int]]:
+    if multiplayer:  # issue 12: seat 1's decks, then the game of every seat
+        return [("enemy deck", tables.enemy_deck, trials),
+                ("anomaly deck", tables.anomaly_deck, trials),
+                ("event deck", tables.event_deck, trials),
+                ("seats", players.seats_section, campaign_trials),
+                ("characters", players.characters_section, campaign_trials)]
     return [("enemy deck", tables.enemy_deck, trials),
             ("anomaly deck", tables.anomaly_deck, trials),
             ("event deck", tables.event_deck, trials),
@@ -131,7 +138,7 @@ def run_report(scenario: str | Path | Scenario | None = None, *, trials: int = D
     sections: list[tables.Section] = []
     images: dict[str, bytes] = {}
     files: list[str] = []
-    steps = _steps(trials, campaign_trials)
+    steps = _steps(trials, campaign_trials, sc.multiplayer)
     total = len(steps) + 1
     with writer.atomic_folder(folder) as staged:
         temp = staged.temp
@@ -184,7 +191,7 @@ def _write_pages(temp: Path, title: str, meta: dict, pages: list, shown_summary:
 
 def _check_targets(sc: Scenario) -> None:
     """Refuse, before any run, a target whose metric the report does not produce."""
-    known = tables.target_metrics()
+    known = players.player_metrics(sc) if sc.multiplayer else tables.target_metrics()
     unknown = [m for m in sc.targets if canonical_metric(m) not in known]
     if not unknown:
         return

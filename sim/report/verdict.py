@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from sim.report import labels
+from sim.report import labels, players
 from sim.report.tables import Section
 from sim.rules.scenario import Scenario
 
@@ -194,7 +194,7 @@ def verdict_section(sc: Scenario, sections: Sequence[Section]) -> Section:
     by_key = {s.key: s for s in sections}
     section = Section("verdict", "Verdict")
     text: list = []
-    win = win_rate(by_key)
+    win = win_rate(by_key) or players.seats_line(by_key)
     text.append(win or "Win rate: not available (no campaign in this version).")
     lost = losses(by_key)
     if lost:

@@ -4,11 +4,18 @@ A scenario is a TOML file naming a ruleset, a stalker, a start location, the
 starting loadout, the policy and optional balance targets (see
 ``configs/scenarios/base.toml``). Loading it loads and validates the ruleset
 too, and every problem of both is reported at once, with file, line and key.
+
+A multiplayer scenario (P-45) lists its 1 to 4 seats as ``[[players]]``
+tables (``character``, ``[players.loadout]``, ``[players.policy]``; what a
+seat leaves out is the scenario's top-level ``stalker``, loadout and policy,
+and the money of the character's card), or asks for ``stalkers = N`` copies
+of the top-level stalker, and names its ``variant``: ``competitive`` or
+``cooperative`` (see ``configs/scenarios/four_stalkers.toml``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from sim.paths import bundled_or_path, configs_root
@@ -17,8 +24,15 @@ from sim.rules.tomlfile import TomlFile, suggest
 
 BASE_SCENARIO = "base"
 SNEAK = ("always", "never")
-TOP_KEYS = {"ruleset", "stalker", "start", "stalkers", "loadout", "policy", "targets"}
+TOP_KEYS = {"ruleset", "stalker", "start", "stalkers", "loadout", "policy", "targets",
+            "players", "variant"}
 LOADOUT_KEYS = {"armor", "weapons", "items", "rubles"}
+PLAYER_KEYS = {"character", "loadout", "policy"}
+VARIANTS = ("competitive", "cooperative")  # P-45
+MAX_PLAYERS = 4
+PHANTOM = "Phantom"
+PHANTOM_MESSAGE = ("the Phantom (P-45) has no rules in the seeds (P-46: 'SOON'); play a "
+                   "stalker card, and choose after_death = new_character or eliminated")
 MAX_THRESHOLD = 1000
 """Largest policy threshold (Health, steps): far above any card, well inside int64."""
 MAX_RUBLES = 10**9
@@ -72,6 +86,32 @@ POLICY_TYPES = {"route": (str, list), "sneak": str, "flee_at": int, "heal_at": i
 
 
 @dataclass(frozen=True)
+class Player:
+    """One seat of a multiplayer scenario: a character, his loadout and policy.
+
+    Attributes
+    ----------
+    stalker : str
+        Stalker card (``character`` in the file).
+    armor : str or None
+        Starting armour.
+    weapons, items : tuple of str
+        Starting weapon and item cards (copies repeat).
+    rubles : int
+        Starting money (default: the card's).
+    policy : Policy
+        Standing decisions.
+    """
+
+    stalker: str
+    armor: str | None
+    weapons: tuple[str, ...]
+    items: tuple[str, ...]
+    rubles: int
+    policy: Policy
+
+
+@dataclass(frozen=True)
 class Scenario:
     """A validated scenario with its ruleset.
 
@@ -86,7 +126,7 @@ class Scenario:
     stalker, start : str
         Stalker card and start location name.
     stalkers : int
-        Number of stalkers (1).
+        Number of stalkers (seats), 1..4.
     armor : str or None
         Starting armour.
     weapons, items : tuple of str
@@ -97,6 +137,13 @@ class Scenario:
         Standing decisions.
     targets : dict of str to tuple of float
         Balance targets, metric name to (low, high).
+    players : tuple of Player
+        The seats in seat order; a one-stalker scenario has one, its top-level stalker.
+    variant : str
+        ``competitive`` or ``cooperative`` (P-45).
+    multiplayer : bool
+        Whether the file lists ``[[players]]`` or asks for ``stalkers > 1``; a
+        one-stalker scenario without them measures one life (a death ends it).
     """
 
     path: Path
@@ -111,6 +158,28 @@ class Scenario:
     rubles: int
     policy: Policy
     targets: dict = field(default_factory=dict)
+    players: tuple[Player, ...] = ()
+    variant: str = "competitive"
+    multiplayer: bool = False
+
+    def seat(self, p: int) -> Scenario:
+        """Seat ``p`` as a one-stalker scenario (his character, loadout and policy)."""
+        player = self.players[p]
+        return replace(self, stalker=player.stalker, armor=player.armor,
+                       weapons=player.weapons, items=player.items, rubles=player.rubles,
+                       policy=player.policy, stalkers=1, players=(player,), multiplayer=False)
+
+    def new_character(self, character: str) -> Scenario:
+        """A new character's slot as a one-stalker scenario (P-44: the new-character kit).
+
+        His card's money, the scenario's top-level armour, weapons and policy,
+        and no items: the game draws ``multiplayer.new_character_items`` at
+        random (docs/rules.md "Multiplayer").
+        """
+        player = Player(character, self.armor, self.weapons, (),
+                        self.ruleset.stalkers[character].rubles, self.policy)
+        return replace(self, stalker=character, items=(), rubles=player.rubles, stalkers=1,
+                       players=(player,), multiplayer=False)
 
 
 def scenario_path(name_or_path: str | Path | None) -> Path:
@@ -144,40 +213,112 @@ def load_scenario(name_or_path: str | Path | None = None) -> Scenario:
         rs = load_ruleset(rules_dir)
     except RulesetError as error:
         raise RulesetError(toml.problems + error.problems) from None
-    stalker = _name(toml, "stalker", data.get("stalker"), rs.stalkers, "stalker")
+    stalker = data.get("stalker")
+    if stalker == PHANTOM:
+        toml.problem("stalker", stalker, PHANTOM_MESSAGE)
+    elif stalker is not None or "players" not in data:
+        _name(toml, "stalker", stalker, rs.stalkers, "stalker")
+    if rs.rules.multiplayer.after_death == "phantom":
+        toml.problem("ruleset", ruleset_name, "sets multiplayer.after_death = 'phantom': "
+                     + PHANTOM_MESSAGE)
     start = data.get("start")
     locations = _location_names(rs)
     if not isinstance(start, str) or start not in locations:
         toml.problem("start", start, "is not a named location on the map"
                      + suggest(str(start), locations))
-    stalkers = data.get("stalkers", 1)
-    if not isinstance(stalkers, int) or isinstance(stalkers, bool):
-        toml.problem("stalkers", stalkers, "is not a whole number of stalkers")
-    elif stalkers != 1:
-        toml.problem("stalkers", stalkers, "is not supported: only 1 stalker is simulated yet")
     loadout = _table(toml, data, "loadout")
-    for key in loadout:
+    armor, weapons, items, rubles = _loadout(toml, "loadout", loadout, rs, stalker, {})
+    policy = _policy(toml, _table(toml, data, "policy"), rs)
+    targets = _targets(toml, _table(toml, data, "targets"))
+    top = Player(stalker, armor, weapons, items, rubles, policy)
+    players, multiplayer = _players(toml, data, rs, top, loadout)
+    variant = data.get("variant", "competitive")
+    if variant not in VARIANTS:
+        toml.problem("variant", variant, "is not one of " + ", ".join(VARIANTS)
+                     + suggest(str(variant), VARIANTS))
+    needed = rs.rules.multiplayer.cooperative_needed
+    if variant == "cooperative" and needed > len(players):
+        toml.problem("variant", variant, f"needs {needed} stalkers to survive the Sarcophagus "
+                     f"(multiplayer.cooperative_needed) but has {len(players)}")
+    if toml.problems:
+        raise RulesetError(sorted(toml.problems, key=lambda p: p.line or 0))
+    return Scenario(path=path, name=path.stem, ruleset=rs, stalker=players[0].stalker,
+                    start=start, stalkers=len(players), armor=armor, weapons=weapons,
+                    items=items, rubles=rubles, policy=policy, targets=targets,
+                    players=players, variant=variant, multiplayer=multiplayer)
+
+
+def _loadout(toml: TomlFile, prefix: str, given: dict, rs: Ruleset, stalker, default: dict):
+    """Armour, weapons, items and rubles of ``[prefix]``; absent keys from ``default``.
+
+    Rubles absent from both are the stalker card's money.
+    """
+    for key in given:
         if key not in LOADOUT_KEYS:
-            toml.problem(f"loadout.{key}", None, "unknown key" + suggest(key, LOADOUT_KEYS))
-    armor = loadout.get("armor")
+            toml.problem(f"{prefix}.{key}", None, "unknown key" + suggest(key, LOADOUT_KEYS))
+    merged = {**default, **given}
+    armor = merged.get("armor")
     if armor is not None:
-        _name(toml, "loadout.armor", armor, rs.armor, "armour")
-    weapons = _names(toml, "loadout.weapons", loadout.get("weapons", []), rs.weapons, "weapon")
-    items = _names(toml, "loadout.items", loadout.get("items", []), rs.items, "item")
-    rubles = loadout.get("rubles")
+        _name(toml, f"{prefix}.armor", armor, rs.armor, "armour")
+    weapons = _names(toml, f"{prefix}.weapons", merged.get("weapons", []), rs.weapons, "weapon")
+    items = _names(toml, f"{prefix}.items", merged.get("items", []), rs.items, "item")
+    rubles = merged.get("rubles")
     if rubles is None and isinstance(stalker, str) and stalker in rs.stalkers:
         rubles = rs.stalkers[stalker].rubles
     if rubles is None and not isinstance(stalker, str):
         rubles = 0  # the stalker is already reported; its card's money is unknown
     if not isinstance(rubles, int) or isinstance(rubles, bool) or not 0 <= rubles <= MAX_RUBLES:
-        toml.problem("loadout.rubles", rubles, f"is not a whole number of rubles 0..{MAX_RUBLES}")
-    policy = _policy(toml, _table(toml, data, "policy"), rs)
-    targets = _targets(toml, _table(toml, data, "targets"))
-    if toml.problems:
-        raise RulesetError(sorted(toml.problems, key=lambda p: p.line or 0))
-    return Scenario(path=path, name=path.stem, ruleset=rs, stalker=stalker, start=start,
-                    stalkers=stalkers, armor=armor, weapons=weapons, items=items,
-                    rubles=rubles, policy=policy, targets=targets)
+        toml.problem(f"{prefix}.rubles", rubles,
+                     f"is not a whole number of rubles 0..{MAX_RUBLES}")
+    return armor, weapons, items, rubles
+
+
+def _players(toml: TomlFile, data: dict, rs: Ruleset, top: Player,
+             loadout: dict) -> tuple[tuple[Player, ...], bool]:
+    """The seats: ``[[players]]``, or ``stalkers`` copies of the top-level stalker (P-45).
+
+    Returns the players and whether the scenario is a multiplayer one.
+    """
+    stalkers = data.get("stalkers")
+    listed = data.get("players")
+    if stalkers is not None and (not isinstance(stalkers, int) or isinstance(stalkers, bool)
+                                 or not 1 <= stalkers <= MAX_PLAYERS):
+        toml.problem("stalkers", stalkers, f"is not a whole number of stalkers 1..{MAX_PLAYERS}")
+        stalkers = None
+    if listed is None:
+        n = stalkers or 1
+        return (top,) * n, n > 1
+    if not isinstance(listed, list) or not listed or len(listed) > MAX_PLAYERS or not all(
+            isinstance(t, dict) for t in listed):
+        toml.problem("players", listed, f"is not a list of 1..{MAX_PLAYERS} [[players]] tables")
+        return (top,), True
+    if stalkers is not None and stalkers != len(listed):
+        toml.problem("stalkers", stalkers, f"does not match the {len(listed)} [[players]]")
+    return tuple(_player(toml, seat, rs, top, loadout) for seat in listed), True
+
+
+def _player(toml: TomlFile, given: dict, rs: Ruleset, top: Player, loadout: dict) -> Player:
+    """One ``[[players]]`` table; what it leaves out is the top level's."""
+    for key in given:
+        if key not in PLAYER_KEYS:
+            toml.problem(f"players.{key}", None, "unknown key" + suggest(key, PLAYER_KEYS))
+    character = given.get("character", top.stalker)
+    if character == PHANTOM:
+        toml.problem("players.character", character, PHANTOM_MESSAGE)
+    else:
+        _name(toml, "players.character", character, rs.stalkers, "stalker")
+    default: dict = {"weapons": list(top.weapons), "items": list(top.items)}
+    if top.armor is not None:
+        default["armor"] = top.armor
+    if "rubles" in loadout:
+        default["rubles"] = top.rubles
+    armor, weapons, items, rubles = _loadout(toml, "players.loadout",
+                                             _table(toml, given, "loadout"), rs, character,
+                                             default)
+    given_policy = _table(toml, given, "policy")
+    own = _policy(toml, given_policy, rs)
+    chosen = {k: getattr(own, k) for k in given_policy if k in POLICY_TYPES}
+    return Player(character, armor, weapons, items, rubles, replace(top.policy, **chosen))
 
 
 def _location_names(rs: Ruleset) -> list[str]:

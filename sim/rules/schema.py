@@ -347,6 +347,20 @@ PARAMS: tuple[Param, ...] = (
     Param("artifacts", "exchange_draw", str, "random",
           rules="P-34; Gap: which artefact the exchange gives",
           choices=("random", "cheapest", "dearest")),
+    Param("multiplayer", "turn_order", str, "rotating", rules="Gap: turn and phase order",
+          choices=("seat", "rotating", "simultaneous")),
+    Param("multiplayer", "first_player", str, "random", rules="Gap: turn and phase order",
+          choices=("seat1", "random")),
+    Param("multiplayer", "same_day_win", str, "first",
+          rules="P-45; Gap: the Sarcophagus (victory conditions)", choices=("first", "shared")),
+    Param("multiplayer", "after_win", str, "end",
+          rules="P-45; Gap: the Sarcophagus (victory conditions)", choices=("end", "play_on")),
+    Param("multiplayer", "after_death", str, "new_character", rules="P-43, P-44, P-45, P-46",
+          choices=("new_character", "eliminated", "phantom")),
+    Param("multiplayer", "new_character_items", int, 2, 0, 10,
+          "P-44; Gap: character data (random starting equipment)"),
+    Param("multiplayer", "cooperative_needed", int, 0, 0, 4,
+          "P-45; Gap: the Sarcophagus (cooperative victory); 0 = every stalker still in"),
 )
 """Every ``rules.toml`` key. Missing keys take the default; unknown keys are errors."""
 

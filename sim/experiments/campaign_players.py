@@ -1,0 +1,118 @@
+"""Multiplayer games of a scenario and their summary: the library behind ``zonesim campaign``
+on a scenario with ``[[players]]`` (P-44..P-50).
+
+:func:`run_players` compiles the scenario's character slots
+(:func:`sim.campaign.players.compile_game`), runs the campaign kernel, whose
+per-chunk counts carry the multiplayer columns (``MP_*`` of
+:mod:`sim.kernels.campaign`: memory flat in trials), and returns a
+:class:`PlayersResult`: P(each seat wins), P(each character wins),
+P(nobody wins) and P(the Final Emission took everyone), the game's length in
+days (mean, median, p10, p90, histogram), deaths and new characters per
+seat and Emissions drawn, every probability with its Wilson 95 % interval
+and every mean with its normal 95 % interval.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from sim import stats
+from sim.campaign.players import compile_game
+from sim.experiments.campaign import simulate
+from sim.kernels import campaign as K
+from sim.rules.scenario import Scenario
+
+
+def _percentile(hist: np.ndarray, q: float) -> float | None:
+    """The smallest day by which a fraction ``q`` of the histogram's games ended."""
+    total = hist.sum()
+    return float(np.searchsorted(np.cumsum(hist), q * total)) if total else None
+
+
+@dataclass(frozen=True)
+class PlayersResult:
+    """Aggregated multiplayer games of one scenario; every number from ``counts``."""
+
+    scenario: str
+    variant: str
+    trials: int
+    seed: int
+    max_days: int
+    seats: tuple[str, ...]
+    characters: tuple[str, ...]
+    counts: np.ndarray
+
+    def _column(self, offset: int) -> int:
+        return int(self.counts[int(K.mp_base(self.max_days)) + offset])
+
+    def share(self, offset: int) -> dict:
+        """Share of games counted at ``MP_*`` offset ``offset``, with its Wilson interval."""
+        count = self._column(offset)
+        low, high = stats.wilson(count, self.trials)
+        return {"mc": count / self.trials, "ci_low": low, "ci_high": high}
+
+    def mean(self, offset: int, offset_sq: int) -> dict:
+        """Per-game mean of a summed counter, with its normal 95 % interval."""
+        mean, low, high = stats.mean_interval(float(self._column(offset)),
+                                              float(self._column(offset_sq)), self.trials)
+        return {"mc": mean, "ci_low": low, "ci_high": high}
+
+    def lengths(self) -> np.ndarray:
+        """Games by the day they ended (the last simulated day for capped ones), days 0..max."""
+        start = int(K.mp_base(self.max_days)) + K.MP_CHARACTER + len(self.characters)
+        return self.counts[start:start + self.max_days + 1]
+
+    def to_dict(self) -> dict:
+        """The JSON document of ``zonesim campaign`` on a multiplayer scenario."""
+        hist = self.lengths()
+        seats = [{"seat": p + 1, "character": name, "win": self.share(K.MP_WINS + p),
+                  "deaths": self.mean(K.MP_DEATHS + p, K.MP_DEATHS_SQ + p),
+                  "new_characters": self.mean(K.MP_NEW + p, K.MP_NEW_SQ + p)}
+                 for p, name in enumerate(self.seats)]
+        characters = [{"character": name, "win": self.share(K.MP_CHARACTER + i)}
+                      for i, name in enumerate(self.characters)]
+        return {
+            "scenario": self.scenario, "variant": self.variant, "trials": self.trials,
+            "seed": self.seed, "players": len(self.seats),
+            "seats": seats, "characters": characters,
+            "p_nobody_wins": self.share(K.MP_NOBODY),
+            "p_final_emission": self.share(K.MP_FINAL),
+            "p_capped": self.share(K.MP_CAPPED),
+            "game_days": {**self.mean(K.MP_LENGTH, K.MP_LENGTH_SQ),
+                          "median": _percentile(hist, 0.5), "p10": _percentile(hist, 0.1),
+                          "p90": _percentile(hist, 0.9), "histogram": [int(x) for x in hist]},
+            "emissions_drawn": self.mean(K.MP_DRAWN, K.MP_DRAWN_SQ),
+        }
+
+    def to_frame(self) -> pd.DataFrame:
+        """The summary as rows ``metric, mc, ci_low, ci_high`` (table and CSV output)."""
+        data = self.to_dict()
+        rows = []
+        for seat in data["seats"]:
+            label = f"seat {seat['seat']} ({seat['character']})"
+            rows.append({"metric": f"win: {label}", **seat["win"]})
+            rows.append({"metric": f"deaths: {label}", **seat["deaths"]})
+            rows.append({"metric": f"new characters: {label}", **seat["new_characters"]})
+        for character in data["characters"]:
+            rows.append({"metric": f"win: {character['character']}", **character["win"]})
+        for key in ("p_nobody_wins", "p_final_emission", "p_capped"):
+            rows.append({"metric": key, **data[key]})
+        days = data["game_days"]
+        rows.append({"metric": "game days: mean", "mc": days["mc"], "ci_low": days["ci_low"],
+                     "ci_high": days["ci_high"]})
+        for key in ("median", "p10", "p90"):
+            rows.append({"metric": f"game days: {key}", "mc": days[key]})
+        rows.append({"metric": "emissions drawn", **data["emissions_drawn"]})
+        return pd.DataFrame(rows)
+
+
+def run_players(scenario: Scenario, *, trials: int, seed: int, threads: int | None = None,
+                chunk_size: int | None = None) -> PlayersResult:
+    """Compile ``scenario`` and play ``trials`` multiplayer games of it (P-44..P-50)."""
+    arrays = compile_game(scenario)
+    counts = simulate(arrays, trials, seed, threads, chunk_size)
+    return PlayersResult(scenario.name, scenario.variant, trials, seed, arrays.max_days,
+                         arrays.seats, arrays.characters, counts)

@@ -1,0 +1,280 @@
+"""Reference multiplayer campaign (P-44..P-50): several stalkers' day loop as docs/rules.md reads.
+
+The plain-Python statement of docs/rules.md "Multiplayer", built like
+:mod:`sim.reference.campaign` from the validated model only (no compiled
+arrays, no kernel constants): every seat is a :class:`Seat`, a
+:class:`~sim.reference.campaign.Game` whose board, decks and Emission Track
+are the one :class:`Zone` all seats share, so each rule of a stalker's turn
+is the one-stalker reference's method. :class:`Table` plays the day:
+new characters (P-44), the turns in ``multiplayer.turn_order``, then once
+for all the Zone phase and the Emission check (P-47..P-49), and decides the
+competitive or cooperative game (P-45; Gap "The Sarcophagus"). The two
+implementations never share a random number; ``tests/test_multiplayer.py``
+compares them in distribution (two-sample z on every reported probability).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from sim.reference.campaign import SHELTERS, Campaign, Game, Stalker
+from sim.rules.scenario import Scenario
+
+PLAYING, FINISHED, ELIMINATED, AWAITING = "playing", "finished", "eliminated", "awaiting"
+"""Where a seat stands."""
+
+
+class Zone:
+    """What every stalker shares: the board, the decks and the Emission Track (P-47)."""
+
+    def __init__(self, campaign: Campaign):
+        self.enemy_pool = [c.count for c in campaign.enemies]
+        self.anomaly_pool = [c.count for c in campaign.anomalies]
+        self.event_pool = [c.count for c in campaign.events]
+        self.artifact_deck = list(campaign.artifact_deck)
+        self.board: dict[int, tuple[str, int]] = {}
+        self.tokens = 0
+        self.next_emission = 0
+        self.in_force = [0, 0, 0]
+        self.drawn = 0
+        self.final = False
+
+
+def _shared(name: str) -> property:
+    """An attribute of the one-stalker game that lives in the shared :class:`Zone`."""
+    return property(lambda self: getattr(self.shared, name),
+                    lambda self, value: setattr(self.shared, name, value))
+
+
+class Seat(Game):
+    """One stalker's game on the shared Zone: every rule is :class:`Game`'s."""
+
+    enemy_pool = _shared("enemy_pool")
+    anomaly_pool = _shared("anomaly_pool")
+    event_pool = _shared("event_pool")
+    artifact_deck = _shared("artifact_deck")
+    board = _shared("board")
+    tokens = _shared("tokens")
+    next_emission = _shared("next_emission")
+    in_force = _shared("in_force")
+
+    def __init__(self, campaign: Campaign, zone: Zone, streams: list[random.Random],
+                 items: list[int] | None = None):
+        self.c, self.shared = campaign, zone
+        self.dice, self.deck, self.env = streams
+        hero = campaign.hero
+        self.me = Stalker(pos=campaign.start, health=hero.health, willpower=hero.willpower,
+                          rubles=campaign.scenario.rubles,
+                          items=list(campaign.start_items if items is None else items),
+                          weapons=[True] * len(campaign.weapons))
+
+    def turn(self) -> None:
+        """Out of play, knocked down, or moving (P-38, P-41, P-42; Z-19)."""
+        me = self.me
+        me.stop = False
+        if me.lost > 0:
+            me.lost -= 1
+            if me.lost == 0:
+                self.recover()
+        elif me.knocked_down > 0:
+            me.knocked_down -= 1
+        else:
+            self.move()
+
+
+class Table:
+    """One multiplayer game; :meth:`play` returns its result row.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        A multiplayer scenario.
+    slots : dict
+        ``Campaign`` per seat (``("seat", p)``) and per new character (``("new", name)``).
+    streams : list of random.Random
+        Dice, deck and environment streams.
+    """
+
+    def __init__(self, scenario: Scenario, slots: dict, streams: list[random.Random]):
+        self.scenario, self.slots, self.streams = scenario, slots, streams
+        self.keys = scenario.ruleset.rules.multiplayer
+        self.rules = scenario.ruleset.rules
+        self.characters = list(scenario.ruleset.stalkers)
+        first = slots[("seat", 0)]
+        self.zone = Zone(first)
+        self.seats = [Seat(slots[("seat", p)], self.zone, streams)
+                      for p in range(len(scenario.players))]
+        self.names = [p.stalker for p in scenario.players]
+        self.status = [PLAYING] * len(self.seats)
+        self.deaths = [0] * len(self.seats)
+        self.new = [0] * len(self.seats)
+        self.discarded: set[str] = set()
+        self.winners: set[int] = set()
+        self.win_day = 0
+        self.reached = 0
+        self.first = 0  # the first player (``multiplayer.first_player``)
+        if len(self.seats) > 1 and self.keys.first_player == "random":
+            self.first = int(streams[2].random() * len(self.seats))
+
+    def order(self, day: int) -> list[int]:
+        """Today's turn order (``multiplayer.turn_order``)."""
+        n = len(self.seats)
+        first = self.first + (day - 1 if self.keys.turn_order == "rotating" else 0)
+        order = [(first + i) % n for i in range(n)]
+        if self.keys.turn_order == "simultaneous":
+            self.streams[2].shuffle(order)
+        return order
+
+    def new_character(self, p: int) -> None:
+        """A new random character for seat ``p`` (P-44), or the seat is out."""
+        held = {self.names[q] for q in range(len(self.seats))
+                if q != p and self.status[q] in (PLAYING, FINISHED)}
+        free = [c for c in self.characters if c not in held and c not in self.discarded]
+        if not free:
+            self.status[p] = ELIMINATED
+            return
+        name = free[int(self.streams[1].random() * len(free))]
+        campaign = self.slots[("new", name)]
+        items = [0] * len(campaign.items)
+        for _ in range(self.keys.new_character_items):
+            items[int(self.streams[1].random() * len(items))] += 1
+        self.seats[p] = Seat(campaign, self.zone, self.streams, items)
+        self.names[p], self.status[p] = name, PLAYING
+        self.new[p] += 1
+
+    def settle(self, p: int, day: int) -> None:
+        """Seat ``p``'s character left the Zone: a win, a finish, or a death (P-43..P-45)."""
+        end = self.seats[p].me.end
+        if self.status[p] != PLAYING or end is None:
+            return
+        if end == "reached":
+            self.status[p] = FINISHED
+            self.reached += 1
+            if self.scenario.variant == "competitive" and (self.win_day in (0, day) and (
+                    self.win_day == 0 or self.keys.same_day_win == "shared")):
+                self.win_day = day
+                self.winners.add(p)
+            return
+        self.deaths[p] += 1
+        self.discarded.add(self.names[p])
+        again = self.keys.after_death == "new_character" and not self.zone.final
+        self.status[p] = AWAITING if again else ELIMINATED
+
+    def over(self) -> bool:
+        """Whether the game is over (P-49, P-50; ``multiplayer.*`` keys)."""
+        if self.zone.final:
+            return True
+        in_zone = sum(s in (PLAYING, AWAITING) for s in self.status)
+        standing = [p for p, s in enumerate(self.status) if s != ELIMINATED]
+        if self.scenario.variant == "cooperative":
+            needed = self.keys.cooperative_needed or len(standing)
+            if needed > 0 and self.reached >= needed:
+                self.winners = set(standing)
+                return True
+            return in_zone == 0 or len(standing) < needed
+        if self.winners and self.keys.after_win == "end":
+            return True
+        return in_zone == 0
+
+    def end_of_day(self) -> None:
+        """Medkits, the Zone phase, the Emission check for all (P-47..P-49), conditions."""
+        playing = [p for p, s in enumerate(self.status) if s == PLAYING]
+        for p in playing:
+            if self.seats[p].me.lost == 0:
+                self.seats[p].use_medkits()
+        self.seats[0].zone()
+        self.emission(playing)
+        for p in playing:
+            if self.seats[p].me.end is None:
+                self.seats[p].conditions()
+
+    def emission(self, playing: list[int]) -> None:
+        """At the threshold, the next Emission card hits every stalker in the Open Space."""
+        zone, rules = self.zone, self.rules.emission
+        if zone.tokens < rules.threshold:
+            return
+        zone.tokens = 0
+        emissions = self.seats[0].c.emissions
+        card = emissions[min(zone.next_emission, len(emissions) - 1)]
+        zone.next_emission += 1
+        zone.drawn += 1
+        if card.final:
+            zone.final = True
+        else:
+            own = [card.wounds, card.radiation, card.psi]
+            zone.in_force = [a + b for a, b in zip(zone.in_force, own, strict=True)]
+        for p in playing:
+            seat = self.seats[p]
+            seat.me.tally["emissions"] += 1
+            if card.final:
+                seat.me.end = "final_emission"
+            elif seat.c.location[seat.me.pos] not in SHELTERS and seat.me.lost == 0:
+                seat.me.tally["emissions_suffered"] += 1
+                seat.emission_damage(card, zone.in_force if rules.accumulate == "persist"
+                                     else own)
+
+    def day(self, day: int) -> bool:
+        """One day; True when the game is over."""
+        for p, status in enumerate(self.status):
+            if status == AWAITING:
+                self.new_character(p)
+        for p in self.order(day):
+            if self.status[p] != PLAYING:
+                continue
+            self.seats[p].turn()
+            self.settle(p, day)
+            if self.over() and (self.keys.same_day_win == "first"
+                                or self.scenario.variant == "cooperative"):
+                return True
+        if self.over():
+            return True
+        self.end_of_day()
+        for p in range(len(self.seats)):
+            self.settle(p, day)
+        return self.over()
+
+    def play(self) -> dict:
+        """Play the game; its result: winners, their characters, length, deaths, Emissions."""
+        day, over = 0, False
+        while not over and day < self.rules.campaign.max_days:
+            day += 1
+            over = self.day(day)
+        return {"winners": sorted(self.winners),
+                "characters": [self.names[p] for p in sorted(self.winners)],
+                "days": day, "final": self.zone.final, "capped": not over,
+                "deaths": list(self.deaths), "new": list(self.new), "drawn": self.zone.drawn}
+
+
+def play(scenario: Scenario, n_trials: int, seed: int) -> list[dict]:
+    """Play ``n_trials`` reference multiplayer games; one result row per game."""
+    slots = {("seat", p): Campaign(scenario.seat(p)) for p in range(len(scenario.players))}
+    if scenario.ruleset.rules.multiplayer.after_death == "new_character":
+        slots.update({("new", c): Campaign(scenario.new_character(c))
+                      for c in scenario.ruleset.stalkers})
+    streams = [random.Random(f"{seed}:{purpose}") for purpose in ("dice", "deck", "env")]
+    return [Table(scenario, slots, streams).play() for _ in range(n_trials)]
+
+
+def summarise(rows: list[dict], seats: int) -> Counter:
+    """Counts of the reported outcomes and sums of the per-game quantities.
+
+    Wins per seat and character, nobody, Final, capped; sums and sums of squares
+    (``key_sq``) of days, Emissions drawn, deaths and new characters per seat.
+    """
+    counts: Counter = Counter()
+    for row in rows:
+        for p, name in zip(row["winners"], row["characters"], strict=True):
+            counts[f"seat{p + 1}"] += 1
+            counts[name] += 1
+        counts["nobody"] += not row["winners"]
+        counts["final"] += row["final"] and not row["winners"]
+        counts["capped"] += row["capped"]
+        values = {"days": row["days"], "drawn": row["drawn"]}
+        for p in range(seats):
+            values[f"deaths{p + 1}"] = row["deaths"][p]
+            values[f"new{p + 1}"] = row["new"][p]
+        for key, value in values.items():
+            counts[key] += value
+            counts[f"{key}_sq"] += value * value
+    return counts
