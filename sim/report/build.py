@@ -1,7 +1,8 @@
 """``zonesim report``: the standard battery on a scenario, written as one results folder.
 
 :func:`run_report` runs, in order, the enemy, anomaly and event deck tables,
-the item comparisons, the campaign statistics and the scenario's targets, and
+the item comparisons, the artefacts compared, the campaign statistics and the
+scenario's targets, and
 writes ``results/<scenario>-<timestamp>/``:
 
 - ``report.md`` and ``report.html`` (self-contained: figures embedded as
@@ -25,7 +26,7 @@ from pathlib import Path
 import pandas as pd
 
 from sim.experiments.registry import canonical_metric
-from sim.report import html, labels, markdown, plots, tables, verdict, writer
+from sim.report import artifacts, html, labels, markdown, plots, tables, verdict, writer
 from sim.rules import RulesetError
 from sim.rules.scenario import Scenario, load_scenario
 from sim.rules.tomlfile import TomlFile, suggest
@@ -81,6 +82,7 @@ def _steps(trials: int, campaign_trials: int) -> list[tuple[str, Callable, int]]
             ("anomaly deck", tables.anomaly_deck, trials),
             ("event deck", tables.event_deck, trials),
             ("item comparisons", tables.items_section, trials),
+            ("artefacts", artifacts.artifacts_section, trials),
             ("campaign", tables.campaign_section, campaign_trials),
             ("characters", tables.characters_section,
              max(1, campaign_trials // CHARACTER_SHARE))]
