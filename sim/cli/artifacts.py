@@ -54,4 +54,7 @@ def artifacts(scenario, names, intellect, trials, seed, threads, fmt):
     kept = shown.nonzero(frame)
     title = (f"artefacts against carrying none: {sc.name}, {sc.stalker}; {trials} trials per "
              f"deck, seed {seed}; change ±95 % half-width (exact). {shown.CAMPAIGN_NOTE}")
-    common.emit_frame(frame, fmt, doc, title, shown.readable(kept) if len(kept) else kept)
+    if fmt == "table" and kept.empty:
+        click.echo(f"{title}\nNo artefact compared changes anything in these encounters.")
+        return
+    common.emit_frame(frame, fmt, doc, title, shown.readable(kept))
