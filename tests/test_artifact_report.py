@@ -120,3 +120,10 @@ def test_cli_unknown_artefact_exits_2():
     result = _cli("--artifact", "Moonstone")
     assert result.exit_code == 2 and "unknown artefact 'Moonstone'" in result.output
     assert "Traceback" not in result.output
+
+
+def test_cli_table_of_artefacts_that_change_nothing_says_so():
+    result = _cli("--artifact", "Battery")  # movement: acts on the map only (P-08)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1] == ("No artefact compared changes anything in these "
+                                              "encounters.")
