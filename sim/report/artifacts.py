@@ -105,5 +105,5 @@ def artifacts_section(sc: Scenario, trials: int, seed: int) -> Section:
     if len(kept):
         section.shown["Artefacts against carrying none"] = readable(kept)
         section.figures["artifacts"] = figure(
-            kept, f"Artefacts against carrying none, {sc.stalker}")
+            kept, f"Artefacts against carrying none, {sc.stalker} (green protects, red harms)")
     return section

@@ -111,9 +111,10 @@ def signed_bars(frame: pd.DataFrame, name_col: str, panels: Sequence[Sequence], 
     for ax in axes[len(panels):]:
         ax.set_visible(False)
     axes[0].set_yticks(y, [str(v) for v in frame[name_col]])
-    axes[0].legend(loc="best", fontsize="x-small")
+    handles, names = axes[0].get_legend_handles_labels()
+    figure.legend(handles, names, loc="lower center", ncol=2, fontsize="small", frameon=False)
     figure.suptitle(title)
-    figure.tight_layout()
+    figure.tight_layout(rect=(0.0, 0.04 / rows, 1.0, 1.0))
     return figure
 
 
