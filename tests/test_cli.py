@@ -44,9 +44,9 @@ def test_command_list_help_is_each_command_s_own():
 
 
 def test_help_lists_commands_without_importing_them():
-    code = ("import sys; from click.testing import CliRunner; from sim.cli import main; "
+    code = ("import re, sys; from click.testing import CliRunner; from sim.cli import main; "
             "out = CliRunner().invoke(main, ['--help']).output; "
-            "assert 'combat    Fight one enemy card' in out, out; "
+            "assert re.search('combat +Fight one enemy card', out), out; "
             "heavy = {'numba', 'pandas', 'matplotlib', 'sim.cli.combat'} & set(sys.modules); "
             "assert not heavy, heavy")
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -20,6 +20,12 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 KEY_RESULTS = {
     # Appended as a last cell to the executed copy: what each notebook is there to show.
+    "artifact_worth.ipynb": """
+assert set(table["artifact"]) == set(rs.artifacts) and len(kept) < len(table), kept
+verdicts = dict(zip(answer["artifact"], answer["enemy_deck"], strict=True))
+assert verdicts["Stone blood"] == "protects", verdicts   # resists physical wounds (P-08, P-09)
+assert paired_half < apart_half, (paired_half, apart_half)   # common random numbers pay
+""",
     "campaign_balance.ipynb": """
 ends = sum(e["mc"] for e in data["ends"])
 assert abs(ends - 1) < 1e-9 and 0 < data["p_sarcophagus"]["mc"] < 1, data
@@ -45,8 +51,8 @@ assert edits and set(deck.to_frame()["variant"]) == {"current", "tuned"}
 
 
 def test_there_are_notebooks():
-    assert {p.name for p in NOTEBOOKS} >= {"compare_items.ipynb", "tune_enemy_deck.ipynb",
-                                            "campaign_balance.ipynb"}
+    assert {p.name for p in NOTEBOOKS} >= {"artifact_worth.ipynb", "compare_items.ipynb",
+                                            "tune_enemy_deck.ipynb", "campaign_balance.ipynb"}
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)

@@ -89,16 +89,18 @@ def test_report_folder_has_every_file_and_the_html_embeds_every_plot(fake_campai
     assert folder.parent == tmp_path and folder.name.startswith("base-")
     assert [p.name for p in tmp_path.iterdir()] == [folder.name]  # no temp folder left
     assert fake_campaign == [("base", GAMES, 3)]
-    assert len(lines) == 7 and lines[0].startswith("[1/7] enemy deck")
+    assert len(lines) == 8 and lines[0].startswith("[1/8] enemy deck")
     files = {p.name for p in folder.iterdir()}
     for stem in ("enemy_deck", "anomaly_deck", "event_deck", "items_event", "items_escape",
-                 "items_armor", "campaign_summary", "campaign_survival", "campaign_causes",
-                 "campaign_days", "campaign_outcomes", "characters", "targets", "summary"):
+                 "items_armor", "artifacts", "campaign_summary", "campaign_survival",
+                 "campaign_causes", "campaign_days", "campaign_outcomes", "characters", "targets",
+                 "summary"):
         assert {f"{stem}.csv", f"{stem}.parquet"} <= files, stem
     pngs = sorted(p for p in folder.glob("*.png"))
     assert {p.stem for p in pngs} >= {"enemy_deck", "anomaly_deck", "event_deck", "items_event",
-                                      "items_escape", "items_armor", "campaign_survival",
-                                      "campaign_days", "campaign_causes", "campaign_outcomes"}
+                                      "items_escape", "items_armor", "artifacts",
+                                      "campaign_survival", "campaign_days", "campaign_causes",
+                                      "campaign_outcomes"}
     for name in files:
         assert (folder / name).stat().st_size > 0, name
     page = (folder / "report.html").read_text(encoding="utf-8")
@@ -112,7 +114,7 @@ def test_report_folder_has_every_file_and_the_html_embeds_every_plot(fake_campai
     assert meta["ruleset_digest"] == scenario.ruleset.digest()
     assert meta["command"] == ["zonesim", "report"]
     assert meta["versions"]["numpy"] and set(meta["timings"]) == {
-        "enemy deck", "anomaly deck", "event deck", "item comparisons", "campaign",
+        "enemy deck", "anomaly deck", "event deck", "item comparisons", "artefacts", "campaign",
         "characters", "targets and pages"}
     assert sorted(meta["files"]) == sorted(files)
     assert meta["targets"] == {"p_sarcophagus in 0.35..0.55": "PASS",

@@ -21,6 +21,7 @@ from sim.experiments.anomaly import run_anomaly
 from sim.experiments.base import Case, PairedSums
 from sim.experiments.combat import run_combat
 from sim.rules import Ruleset
+from sim.rules.scenario import Scenario
 
 COMBAT_COLUMNS = ("knocked_out",)
 """Enemy-deck metrics tabulated (P(knocked out), the issue's first column)."""
@@ -39,6 +40,24 @@ def _changes(sums: PairedSums, variant: int, names: Sequence[str], prefix: str) 
         exact = sums.exact[variant, m] - sums.exact[0, m]
         out[f"{prefix}_{name}"] = {"mc": mean, "ci_low": low, "ci_high": high, "exact": exact}
     return out
+
+
+def scenario_setup(sc: Scenario, intellect: int | None = None) -> dict[str, Any]:
+    """The scenario's stalker, loadout and policy as :func:`artifacts_compared` reads them.
+
+    The report's deck tables use the same stalker, armour, weapons, items and
+    policy (sneak, flee_at, heal_at for fights; enter_anomalies for anomalies),
+    so the artefact table answers for the stalker the rest of the report
+    describes. ``intellect`` overrides the stalker card's for the activation
+    tests (P-10).
+    """
+    setup: dict[str, Any] = {
+        "stalker": sc.stalker, "armor": sc.armor, "weapons": tuple(sc.weapons),
+        "items": tuple(sc.items), "sneak": sc.policy.sneak, "flee_at": sc.policy.flee_at,
+        "heal_at": sc.policy.heal_at, "enter": sc.policy.enter_anomalies}
+    if intellect is not None:
+        setup["intellect"] = intellect
+    return setup
 
 
 def artifacts_compared(rs: Ruleset, setup: Mapping[str, Any], *, trials: int, seed: int,
@@ -67,8 +86,9 @@ def artifacts_compared(rs: Ruleset, setup: Mapping[str, Any], *, trials: int, se
         (``combat_knocked_out``, ``anomaly_knocked_out``, ...) as
         ``_mc``, ``_ci_low``, ``_ci_high``, ``_exact`` and
         ``_per_1000_rubles`` (the exact change, or the estimate without one,
-        per 1,000 rubles of price); sorted by the enemy-deck change, most
-        protective first.
+        per 1,000 rubles of price) with ``_per_1000_rubles_ci_low`` and
+        ``_ci_high`` (the estimate's 95 % interval per 1,000 rubles); sorted
+        by the enemy-deck change, most protective first.
     """
     names = list(rs.artifacts) if names is None else list(names)
     base = {k: v for k, v in setup.items() if k != "artifacts"}
@@ -88,7 +108,10 @@ def artifacts_compared(rs: Ruleset, setup: Mapping[str, Any], *, trials: int, se
             for part, value in cell.items():
                 row[f"{key}_{part}"] = value
             change = cell["exact"] if cell["exact"] == cell["exact"] else cell["mc"]
-            row[f"{key}_per_1000_rubles"] = change * 1000 / price if price else float("nan")
+            scale = 1000 / price if price else float("nan")
+            row[f"{key}_per_1000_rubles"] = change * scale
+            row[f"{key}_per_1000_rubles_ci_low"] = cell["ci_low"] * scale
+            row[f"{key}_per_1000_rubles_ci_high"] = cell["ci_high"] * scale
         rows.append(row)
     return pd.DataFrame(rows).sort_values("combat_knocked_out_mc", kind="stable",
                                           ignore_index=True)

@@ -81,6 +81,43 @@ def bars(frame: pd.DataFrame, name_col: str, metric: str, title: str,
     return figure
 
 
+def signed_bars(frame: pd.DataFrame, name_col: str, panels: Sequence[Sequence], title: str,
+                columns: int = 2) -> Figure:
+    """Horizontal bars of paired changes (either sign), one panel per column group.
+
+    ``panels`` holds ``(value, ci_low, ci_high, exact, xlabel)`` column names
+    per panel (``exact`` may be None); the panels share the rows, drawn top
+    to bottom in the frame's order, ``columns`` panels to a row of the grid.
+    A change below zero is drawn to the left of the zero line, with its
+    95 % interval as an error bar and the exact change as an open diamond.
+    """
+    n = len(frame)
+    rows = max(1, -(-len(panels) // columns))
+    figure = Figure(figsize=(4.2 * columns, rows * (1.1 + 0.32 * max(n, 1))))
+    axes = figure.subplots(rows, columns, sharey=True, squeeze=False).ravel()
+    y = np.arange(n)[::-1]
+    for ax, (value, low, high, exact, xlabel) in zip(axes, panels, strict=False):
+        mc = frame[value].to_numpy(float)
+        errors = np.vstack([mc - frame[low].to_numpy(float), frame[high].to_numpy(float) - mc])
+        colours = np.where(mc < 0, "#2a9d8f", "#c8553d")
+        ax.barh(y, mc, xerr=np.nan_to_num(np.clip(errors, 0.0, None)), color=colours,
+                alpha=0.8, ecolor="#333333", capsize=2, label="Monte Carlo, 95 % interval")
+        if exact is not None and frame[exact].notna().any():
+            ax.plot(frame[exact].to_numpy(float), y, "D", mfc="none", mec="black", ms=5,
+                    label="exact")
+        ax.axvline(0.0, color="black", lw=0.8)
+        ax.set_xlabel(xlabel)
+        ax.grid(axis="x", alpha=0.3)
+    for ax in axes[len(panels):]:
+        ax.set_visible(False)
+    axes[0].set_yticks(y, [str(v) for v in frame[name_col]])
+    handles, names = axes[0].get_legend_handles_labels()
+    figure.legend(handles, names, loc="lower center", ncol=2, fontsize="small", frameon=False)
+    figure.suptitle(title)
+    figure.tight_layout(rect=(0.0, 0.04 / rows, 1.0, 1.0))
+    return figure
+
+
 def comparison(frame: pd.DataFrame, metrics: Sequence[str], title: str,
                name_col: str = "variant") -> Figure:
     """Item effectiveness: one panel per metric, one point with its interval per variant."""

@@ -1,0 +1,109 @@
+"""The report's "Artefacts compared" section (issue 11 §3): what each artefact changes, per price.
+
+For the scenario's stalker, loadout and policy, every artefact of the
+ruleset is carried alone and compared with carrying none on common random
+numbers (:func:`sim.experiments.artifacts.artifacts_compared`): the paired
+change in P(knocked out) on the enemy deck and in the anomaly deck's
+outcomes (P-08..P-10), with 95 % intervals, the exact change from the
+Markov chains, the price (P-11) and the change per 1,000 rubles.
+
+The CSV keeps every artefact; the pages and the chart leave out an artefact
+whose every change is exactly 0 (estimate and exact value), as the summary
+leaves out rows that say nothing. Whole games do not use artefacts yet, so
+the section says that its changes are single encounters only.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from sim.experiments import artifacts as experiment
+from sim.experiments.tables import cell_text
+from sim.report import labels, plots
+from sim.report.tables import Section, always_zero
+from sim.rules.scenario import Scenario
+
+DECKS = {"combat": ("enemies", experiment.COMBAT_COLUMNS),
+         "anomaly": ("anomalies", experiment.ANOMALY_COLUMNS)}
+"""Column prefix of :func:`~sim.experiments.artifacts.artifacts_compared` -> (deck, metrics)."""
+CHANGES = tuple((f"{prefix}_{m}", f"P({labels.metric(m)}), {labels.DECKS[deck]}")
+                for prefix, (deck, metrics) in DECKS.items() for m in metrics)
+"""(column stem, plain label) of every change tabulated, enemy deck first."""
+CAMPAIGN_NOTE = ("Campaign effects of artefacts are not simulated yet: these changes are for "
+                 "single encounters, not for whole games (P(reach the Sarcophagus)).")
+
+
+def _values(frame: pd.DataFrame) -> pd.DataFrame:
+    """The changes named by their stem (estimate) and ``<stem>_exact``, as the report reads them."""
+    return frame.rename(columns={f"{stem}_mc": stem for stem, _ in CHANGES})
+
+
+def nonzero(frame: pd.DataFrame) -> pd.DataFrame:
+    """The artefacts with at least one change that is not exactly 0 (estimate or exact)."""
+    values = _values(frame)
+    keep = [not all(always_zero(values.iloc[[i]], stem) for stem, _ in CHANGES)
+            for i in range(len(frame))]
+    return frame[keep].reset_index(drop=True)
+
+
+def shown_changes(frame: pd.DataFrame) -> list[tuple[str, str]]:
+    """The (stem, plain label) of the changes not exactly 0 on every row of ``frame``."""
+    values = _values(frame)
+    return [(stem, name) for stem, name in CHANGES if not always_zero(values, stem)]
+
+
+def readable(frame: pd.DataFrame) -> pd.DataFrame:
+    """One row per artefact: price, then each change and its value per 1,000 rubles, as text.
+
+    Cells read ``change ±95 % half-width (exact change)``, as probabilities
+    (a change of -0.0250 is 2.5 points of percent fewer).
+    """
+    out = pd.DataFrame({"artefact": frame["artifact"],
+                        "price (rubles)": [f"{int(p):,}" for p in frame["price"]]})
+    for stem, what in shown_changes(frame):
+        out[f"{what}: change"] = [
+            cell_text(r[f"{stem}_mc"], r[f"{stem}_ci_low"], r[f"{stem}_ci_high"],
+                      r[f"{stem}_exact"], signed=True) for r in frame.to_dict(orient="records")]
+        per = f"{stem}_per_1000_rubles"
+        out[f"{what}: change per 1,000 rubles"] = [
+            cell_text(r[per], r[f"{per}_ci_low"], r[f"{per}_ci_high"], signed=True)
+            for r in frame.to_dict(orient="records")]
+    return out
+
+
+def figure(frame: pd.DataFrame, title: str):
+    """Bars of each change and of its value per 1,000 rubles, sorted by the first change."""
+    changes = shown_changes(frame)
+    first = changes[0][0]
+    key = frame[f"{first}_exact"].fillna(frame[f"{first}_mc"])
+    order = frame.assign(_key=key).sort_values("_key", kind="stable")
+    panels = []
+    for stem, what in changes:
+        per = f"{stem}_per_1000_rubles"
+        panels += [(f"{stem}_mc", f"{stem}_ci_low", f"{stem}_ci_high", f"{stem}_exact",
+                    f"change in {what}"),
+                   (per, f"{per}_ci_low", f"{per}_ci_high", None, "the same per 1,000 rubles")]
+    return plots.signed_bars(order, "artifact", panels, title)
+
+
+def artifacts_section(sc: Scenario, trials: int, seed: int) -> Section:
+    """Every artefact against carrying none, for the scenario's stalker, loadout and policy."""
+    frame = experiment.artifacts_compared(sc.ruleset, experiment.scenario_setup(sc),
+                                          trials=trials, seed=seed)
+    kept = nonzero(frame)
+    left_out = [n for n in frame["artifact"] if n not in set(kept["artifact"])]
+    text = [f"{sc.stalker} with the scenario's loadout and policy carries one artefact at a "
+            f"time; {trials} trials per deck, seed {seed}, every artefact on the same trials as "
+            "carrying none (common random numbers), so each change is paired. Cells: change "
+            "±95 % half-width (exact change from the Markov chain); below 0 protects. Most "
+            "protective on the enemy deck first.", CAMPAIGN_NOTE]
+    if left_out:
+        text.append("No change at all in these encounters (left out): "
+                    + ", ".join(left_out) + ".")
+    section = Section("artifacts", "Artefacts compared", text, tables={"artifacts": frame},
+                      data={"artifacts": frame})
+    if len(kept):
+        section.shown["Artefacts against carrying none"] = readable(kept)
+        section.figures["artifacts"] = figure(
+            kept, f"Artefacts against carrying none, {sc.stalker} (green protects, red harms)")
+    return section
