@@ -90,6 +90,10 @@ HARSH_BODY = ('stalker = "Ghost"\nstart = "Cordon"\n'
               '[loadout]\nitems = ["Stimulant", "Dosimeter"]\n'
               '[policy]\nsneak = "never"\nflee_at = 2\nenter_anomalies = true\n')
 
+NO_LOST_DAYS_RULES = {**HARSH_RULES, "lost_days = 1 ": "lost_days = 0 "}
+"""P-38, P-41 with ``death.lost_days = 0``: a stalker knocked out in a Secret Location is
+placed in the bunker at once (he once stayed where he fell, out of play for good)."""
+
 
 CAUTIOUS_BODY = ('stalker = "Strelok"\nstart = "Cordon"\n[loadout]\narmor = "Stalker suit"\n'
                  'weapons = ["SVD sniper rifle", "Knife"]\nitems = ["Stimulant"]\nrubles = 3000\n'
@@ -106,12 +110,14 @@ TRADER_BODY = ('stalker = "Scar"\nstart = "Cordon"\n[loadout]\narmor = "Stalker 
 def paths(tmp_path_factory) -> dict[str, Path]:
     """The compared scenarios: the bundled base one; short harsh games; a cautious stalker
     without medkits who walks to a bunker at Health 4 and has the money to heal there; a
-    trophy hunter who sells every mutant trophy (lots of 1) and buys nothing."""
+    trophy hunter who sells every mutant trophy (lots of 1) and buys nothing; harsh games
+    with no day lost after a knock-out in a Secret Location."""
     tmp = tmp_path_factory.mktemp("oracle")
     return {"base": scenario_path(None),
             "harsh": scenario(tmp, "harsh", HARSH_RULES, HARSH_BODY),
             "cautious": scenario(tmp, "cautious", body=CAUTIOUS_BODY),
-            "trader": scenario(tmp, "trader", TRADER_RULES, TRADER_BODY)}
+            "trader": scenario(tmp, "trader", TRADER_RULES, TRADER_BODY),
+            "no_lost_days": scenario(tmp, "no_lost_days", NO_LOST_DAYS_RULES, HARSH_BODY)}
 
 
 def assert_agrees(z: dict[str, float]) -> None:
@@ -125,7 +131,7 @@ def assert_disagrees(z: dict[str, float]) -> None:
                                    f"({worst})"
 
 
-@pytest.mark.parametrize("name", ["base", "harsh", "cautious", "trader"])
+@pytest.mark.parametrize("name", ["base", "harsh", "cautious", "trader", "no_lost_days"])
 def test_reference_agrees_with_kernel(paths, name):
     assert_agrees(z_scores(paths[name]))
 

@@ -654,10 +654,11 @@ def _conditions(st, zone, cp, hexes, items, lose_order):
         zone[Z_ETOKENS] += cp[C_TOKENS_CONCUSSION]
     st[S_STOP] = 1
     st[S_KNOCKED] = cp[C_KNOCKED_DOWN_DAYS]
-    if hexes[pos, H_KIND] == LOC_SECRET or hexes[pos, H_KIND] == LOC_COMPLEX:
+    secret = hexes[pos, H_KIND] == LOC_SECRET or hexes[pos, H_KIND] == LOC_COMPLEX
+    if secret and cp[C_LOST_DAYS] > 0:
         st[S_LOST] = cp[C_LOST_DAYS]
         return
-    _recover(st, cp, hexes)
+    _recover(st, cp, hexes)  # in the bunker at once (``death.lost_days = 0``: no day lost)
 
 
 @called

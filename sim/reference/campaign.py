@@ -396,10 +396,10 @@ class Game:
             self.tokens += int(rules.emission.tokens_per_concussion)
         me.stop = True
         me.knocked_down = int(rules.death.knocked_down_days)
-        if self.c.location[me.pos] in ("secret", "complex"):
+        if self.c.location[me.pos] in ("secret", "complex") and int(rules.death.lost_days) > 0:
             me.lost = int(rules.death.lost_days)  # P-38, P-41: lost before the bunker
         else:
-            self.recover()
+            self.recover()  # lost_days = 0: placed in the bunker at once
 
     # --- fights (P-14..P-29, Z-12..Z-17) ----------------------------------------------------
     def heals_in_combat(self, i: int) -> bool:
