@@ -33,7 +33,7 @@ change of policy does not reshuffle the decks (common random numbers).
 The compiled scenario travels as one argument, :class:`CampaignTables` (the
 arrays of :class:`sim.campaign.compile.CampaignArrays` of every character
 slot, stacked), and a game's scratch state as another, :class:`GameState`
-(a row per seat, the shared Zone). A game is :func:`_play_game`, made of
+(a row per seat, the shared Zone). A run of games is :func:`play_run`, made of
 named parts (:func:`_new_game`, :func:`_play_day`, :func:`_play_turn`,
 :func:`_move`, :func:`_location`, :func:`_sarcophagus`, :func:`_end_of_day`,
 :func:`_settle`, :func:`_game_over`, ...) that numba inlines into it; the
@@ -357,7 +357,7 @@ FIRST_RANDOM = 1
 
 part = jit(inline="always", _nrt=False)
 """Compile a part of the game body that takes ``tables`` or ``game``: inlined into
-:func:`_play_game`, no reference counts.
+:func:`play_run`, no reference counts.
 
 Inlined, these parts make one function that LLVM optimises as a whole; called
 instead, each gets its ~40 arrays as ~300 scalar arguments, and the game body
@@ -374,7 +374,7 @@ called = jit(_nrt=False)
 knock-out, recovering in a bunker, trading, the Emission): called, not inlined.
 
 numba inlines by copying the callee's IR, so every inlined part adds compile
-work to each function it is inlined into, up to :func:`_play_game`; calling
+work to each function it is inlined into, up to :func:`play_run`; calling
 these parts costs a few scalar arguments a call and no measurable speed, and
 took a quarter off the kernel's compile time (``benchmarks/bench_startup.py
 --compile``).
@@ -1404,32 +1404,35 @@ def _write_result(tables, game, day, over, res):
 
 
 @jit(_nrt=False)  # the root the parts are inlined into (see ``part``); allocates nothing
-def _play_game(tables, game, seed, t, res):
-    """Play game ``t`` day by day on the scratch state ``game``; its results fill ``res``.
+def play_run(tables, game, seed, first, n_games, out, row0):
+    """Play games ``first .. first + n_games - 1`` on the scratch state ``game``; game
+    ``first + i`` fills ``out[row0 + i]``.
 
-    Days run until the game is over or ``campaign.max_days`` have passed
-    (``CAPPED``). Each day is :func:`_play_day`.
+    Each game runs day by day until it is over or ``campaign.max_days`` have
+    passed (``CAPPED``); each day is :func:`_play_day`.
     """
-    _new_game(tables, game, seed, t)
     max_days = tables.cp[0, C_MAX_DAYS]
-    day = 0
-    over = False
-    while not over and day < max_days:
-        day += 1
-        over = _play_day(tables, game, day)
-    _write_result(tables, game, day, over, res)
+    for g in range(n_games):
+        _new_game(tables, game, seed, first + g)
+        day = 0
+        over = False
+        while not over and day < max_days:
+            day += 1
+            over = _play_day(tables, game, day)
+        _write_result(tables, game, day, over, out[row0 + g])
 
 
-@jit
 def play_games(seed, first, n_games, tables, out, row0):
     """Play games ``first .. first + n_games - 1``; game ``first + i`` fills ``out[row0 + i]``.
 
     The body of one game, shared by :func:`campaign_kernel` (which aggregates
-    the rows) and :func:`sim.experiments.campaign.simulate_trials` (which keeps them), compiled
-    once for both. A game's result depends only on ``(seed, trial index)``,
-    never on how games are grouped into calls. Scratch state
-    (:class:`GameState`) is allocated once per call, so callers pass runs of
-    games rather than one at a time.
+    the rows) and :func:`sim.experiments.campaign.simulate_trials` (which keeps
+    them), compiled once for both (:func:`play_run`). A game's result depends
+    only on ``(seed, trial index)``, never on how games are grouped into calls.
+    Scratch state (:class:`GameState`) is allocated here, in numpy, once per
+    call, so callers pass runs of games rather than one at a time; a compiled
+    function allocating it and calling :func:`play_run` would link the game
+    body in and have LLVM optimise it a second time.
 
     Parameters
     ----------
@@ -1444,25 +1447,23 @@ def play_games(seed, first, n_games, tables, out, row0):
     row0 : int
         Row of ``out`` for game ``first``.
     """
-    n = tables.cp[0, C_N_PLAYERS]
+    n = int(tables.cp[0, C_N_PLAYERS])
+
+    def zeros(size):
+        return np.zeros(size, dtype=np.int64)
+
+    state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
     game = GameState(
-        np.zeros((n, S_SIZE), dtype=np.int64),
-        np.zeros((n, tables.it.shape[1]), dtype=np.int64),
-        np.zeros(Z_SIZE, dtype=np.int64), np.zeros(n, dtype=np.int64),
-        np.zeros(tables.en.shape[1], dtype=np.int64),
-        np.zeros(tables.a_count.shape[1], dtype=np.int64),
-        np.zeros(tables.ev.shape[1], dtype=np.int64),
-        np.zeros(tables.art_deck0.shape[1], dtype=np.int64),
-        np.zeros(tables.art_deck0.shape[1], dtype=np.int64),
-        np.zeros(tables.hexes.shape[1], dtype=np.int64),
-        np.ascontiguousarray(tables.en[0, :, N_HABITAT]),
-        np.zeros(rng.STATE_SIZE, dtype=np.uint64), np.zeros(rng.STATE_SIZE, dtype=np.uint64),
-        np.zeros(rng.STATE_SIZE, dtype=np.uint64),
-        np.zeros(S.P_SIZE, dtype=np.int64), np.zeros(S.A_SIZE, dtype=np.int64),
-        np.zeros(64, dtype=np.int64), np.zeros(tables.e_uses0.shape[3], dtype=np.int64),
-        np.zeros(RESULT_SIZE, dtype=np.int64), np.zeros(8, dtype=np.int64))
-    for g in range(n_games):
-        _play_game(tables, game, seed, first + g, out[row0 + g])
+        zeros((n, S_SIZE)), zeros((n, tables.it.shape[1])), zeros(Z_SIZE), zeros(n),
+        zeros(tables.en.shape[1]), zeros(tables.a_count.shape[1]), zeros(tables.ev.shape[1]),
+        zeros(tables.art_deck0.shape[1]), zeros(tables.art_deck0.shape[1]),
+        zeros(tables.hexes.shape[1]), np.ascontiguousarray(tables.en[0, :, N_HABITAT]),
+        state, state.copy(), state.copy(), zeros(S.P_SIZE), zeros(S.A_SIZE), zeros(64),
+        zeros(tables.e_uses0.shape[3]), zeros(RESULT_SIZE), zeros(8))
+    play_run(tables, game, seed, first, n_games, out, row0)
+
+
+pool_kernel(play_games, play_run)
 
 
 @part
@@ -1544,4 +1545,4 @@ def campaign_kernel(seed, n_trials, chunk_size, first_chunk, tables, out):
             count_games(games, n, out[r], max_days, n_characters)
 
 
-pool_kernel(campaign_kernel, play_games, count_games)
+pool_kernel(campaign_kernel, play_run, count_games)
