@@ -1,7 +1,9 @@
 """The one place where numba options are set.
 
 Every kernel module imports :func:`jit` (scalar helpers, inlined into callers)
-or :func:`pjit` (parallel entry points with ``prange``). ``cache=True`` keeps
+or :func:`pjit` (parallel entry points with ``prange``); a kernel whose trial is
+large (the campaign) is instead a plain-Python driver of serial compiled code, marked
+with :func:`pool_kernel` and run on threads by the runner. ``cache=True`` keeps
 compiled machine code in ``NUMBA_CACHE_DIR`` between runs; ``fastmath`` stays
 off because Monte Carlo counts are compared bit for bit across thread counts.
 """
