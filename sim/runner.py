@@ -26,7 +26,8 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
 from typing import Protocol
 
@@ -55,7 +56,7 @@ GROWTH = 8
 COMPILE_SECONDS = {
     "combat_kernel": 5, "anomaly_kernel": 5, "event_kernel": 2, "paired_combat_kernel": 5,
     "paired_anomaly_kernel": 5, "paired_event_kernel": 5, "campaign_kernel": 50,
-    "campaign_trials_kernel": 50, "firefight_kernel": 60, "volley_kernel": 5,
+    "play_games": 50, "firefight_kernel": 60, "volley_kernel": 5,
     "group_reaction_kernel": 5, "pool_kernel": 2, "armor_kernel": 2, "threshold_kernel": 2,
     "reaction_kernel": 2,
 }
@@ -124,10 +125,11 @@ def announce_compile(kernel) -> None:
     so later runs are silent.
     """
     name = getattr(kernel, "__name__", repr(kernel))
-    if kernel.signatures or name in _announced or _is_cached(kernel):
+    compiled = getattr(kernel, "pool_compiled", (kernel,))
+    if name in _announced or all(k.signatures or _is_cached(k) for k in compiled):
         return
     _announced.add(name)
-    where = cache_folder(kernel)
+    where = cache_folder(compiled[0])
     note = "not cached: no writable cache folder" if where is None else \
         f"first run only; cached in {where}"
     seconds = COMPILE_SECONDS.get(name)
@@ -211,14 +213,53 @@ def run_counts(
     announce_compile(kernel)
     started(n_trials)
     with thread_count(threads):
-        for first, stop in batches(n_chunks, numba.get_num_threads(),
-                                   max(1, FIRST_TRIALS // size)):
-            rows = np.zeros((stop - first, *shape), dtype=dtype) if exact else out[first:stop]
-            kernel(seed, n_trials, size, first, *params, rows)
-            if exact:
-                total += rows.sum(axis=0)
-            advanced(min(stop * size, n_trials) - min(first * size, n_trials))
+        n_threads = numba.get_num_threads()
+        pooled = hasattr(kernel, "pool_compiled")
+        with thread_pool(n_threads if pooled else 1) as pool:
+            for first, stop in batches(n_chunks, n_threads, max(1, FIRST_TRIALS // size)):
+                rows = np.zeros((stop - first, *shape), dtype=dtype) if exact \
+                    else out[first:stop]
+                if pooled:  # one task per chunk, each filling its own row
+                    run_tasks(pool, lambda r, rows=rows, first=first: kernel(
+                        seed, n_trials, size, first + r, *params, rows[r:r + 1]),
+                        stop - first)
+                else:
+                    kernel(seed, n_trials, size, first, *params, rows)
+                if exact:
+                    total += rows.sum(axis=0)
+                advanced(min(stop * size, n_trials) - min(first * size, n_trials))
     return total if exact else out.sum(axis=0)
+
+
+def thread_pool(threads: int):
+    """A context holding a pool of ``threads`` threads for :func:`run_tasks` (1: None, no pool).
+
+    Kernels marked ``pool_kernel`` (:mod:`sim.kernels._jit`) are serial
+    compiled code that releases the GIL: their chunks run in parallel on
+    these threads, as a ``prange`` kernel's run on numba's.
+    """
+    return nullcontext(None) if threads <= 1 else ThreadPoolExecutor(threads, "zonesim")
+
+
+def run_tasks(pool: ThreadPoolExecutor | None, task: Callable[[int], None], n_tasks: int) -> None:
+    """Run ``task(i)`` for ``i`` in ``range(n_tasks)`` on ``pool`` (None: here, in order).
+
+    Tasks write to disjoint outputs, so their order never changes a result.
+    The first exception (Ctrl-C too) cancels the tasks not yet started and
+    is raised once the running ones end (one chunk each).
+    """
+    if pool is None:
+        for i in range(n_tasks):
+            task(i)
+        return
+    futures = [pool.submit(task, i) for i in range(n_tasks)]
+    try:
+        for future in futures:
+            future.result()
+    except BaseException:
+        for future in futures:
+            future.cancel()
+        raise
 
 
 def batches(n_chunks: int, threads: int, first_size: int = 1,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 import pandas as pd
 
@@ -63,7 +64,7 @@ TRIAL_COLUMNS = ("end", "day", "knockouts", "concussions", "deformations",
 assert len(TRIAL_COLUMNS) == K.G_SIZE
 
 TRIAL_CHUNK = 1024
-"""Games per parallel task of :func:`simulate_trials` (any value gives the same rows)."""
+"""Games per task of :func:`simulate_trials` on the runner's threads (any value: same rows)."""
 
 
 def simulate_trials(arrays: CampaignArrays, seed: int, first: int, n_trials: int,
@@ -101,9 +102,15 @@ def simulate_trials(arrays: CampaignArrays, seed: int, first: int, n_trials: int
     if out is None:
         out = np.empty((n_trials, K.G_ROW), dtype=np.int64)
     rows = out[:n_trials]
-    runner.announce_compile(K.campaign_trials_kernel)
-    with runner.thread_count(threads):
-        K.campaign_trials_kernel(seed, first, TRIAL_CHUNK, arrays.pack(), rows)
+    tables = arrays.pack()
+    runner.announce_compile(K.play_games)
+
+    def play(c: int) -> None:
+        lo = c * TRIAL_CHUNK
+        K.play_games(seed, first + lo, min(TRIAL_CHUNK, n_trials - lo), tables, rows, lo)
+
+    with runner.thread_count(threads), runner.thread_pool(numba.get_num_threads()) as pool:
+        runner.run_tasks(pool, play, -(-n_trials // TRIAL_CHUNK))
     return rows
 
 

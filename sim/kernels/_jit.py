@@ -1,7 +1,9 @@
 """The one place where numba options are set.
 
 Every kernel module imports :func:`jit` (scalar helpers, inlined into callers)
-or :func:`pjit` (parallel entry points with ``prange``). ``cache=True`` keeps
+or :func:`pjit` (parallel entry points with ``prange``); a kernel whose trial is
+large (the campaign) is instead a plain-Python driver of serial compiled code, marked
+with :func:`pool_kernel` and run on threads by the runner. ``cache=True`` keeps
 compiled machine code in ``NUMBA_CACHE_DIR`` between runs; ``fastmath`` stays
 off because Monte Carlo counts are compared bit for bit across thread counts.
 """
@@ -77,3 +79,19 @@ def _njit(func, options):
 def pjit(func=None, **overrides):
     """Compile a parallel kernel (``prange`` over chunks of trials)."""
     return jit(func, parallel=True, **overrides)
+
+
+def pool_kernel(driver, *compiled):
+    """Mark ``driver``, a plain-Python kernel calling the ``compiled`` functions, as run
+    on a pool of threads.
+
+    A parallel kernel links in every compiled function it calls and LLVM
+    optimises that code again inside it (and in its ``prange`` body): the game
+    body of the campaign cost its compile time three times over, once more for
+    each kernel calling it. A driver calls compiled functions from Python
+    instead, so each is compiled once; since they release the GIL
+    (``nogil``), :func:`sim.runner.run_counts` runs the driver's chunks on
+    threads. ``compiled`` names what a first run compiles (compile notice).
+    """
+    driver.pool_compiled = compiled
+    return driver

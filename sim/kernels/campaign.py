@@ -33,22 +33,25 @@ change of policy does not reshuffle the decks (common random numbers).
 The compiled scenario travels as one argument, :class:`CampaignTables` (the
 arrays of :class:`sim.campaign.compile.CampaignArrays` of every character
 slot, stacked), and a game's scratch state as another, :class:`GameState`
-(a row per seat, the shared Zone). A game is :func:`_play_game`, made of
+(a row per seat, the shared Zone). A run of games is :func:`play_run`, made of
 named parts (:func:`_new_game`, :func:`_play_day`, :func:`_play_turn`,
 :func:`_move`, :func:`_location`, :func:`_sarcophagus`, :func:`_end_of_day`,
 :func:`_settle`, :func:`_game_over`, ...) that numba inlines into it; the
 parts of one stalker's turn take his slot's tables (:func:`_slot`) and his
 seat's view (:func:`_seat`). :func:`play_games` runs games on one scratch
-state and is shared by two kernels: :func:`campaign_kernel` adds the games
-up into per-chunk integer counts and sums (columns below), and
-:func:`campaign_trials_kernel` returns one row of results per game (``G_*``
-columns), which ``zonesim compare campaign`` needs to pair the variants
-trial by trial. Either way a game depends only on (seed, trial index), so
-results do not depend on chunking or threads.
+state, one row of results per game (``G_*`` columns), and is shared by two
+callers: :func:`campaign_kernel` adds the games up into per-chunk integer
+counts and sums (columns below, :func:`count_games`), and
+:func:`sim.experiments.campaign.simulate_trials` keeps the rows, which
+``zonesim compare campaign`` needs to pair the variants trial by trial.
+Either way a game depends only on (seed, trial index), so results do not
+depend on chunking or threads.
 
-:func:`play_games` is called, not inlined, by the parallel kernels: numba's
-parallel passes do not see writes made through a named tuple built inside a
-``prange`` body and drop them as dead stores.
+There is no ``prange`` kernel here: :func:`campaign_kernel` is a plain-Python
+driver whose chunks the runner spreads over threads (:func:`sim.kernels._jit.pool_kernel`),
+so the game body is compiled and optimised once, where a parallel kernel
+calling it would optimise all of it again, once per kernel and once more
+for its ``prange`` body.
 """
 
 from __future__ import annotations
@@ -56,11 +59,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import prange
 
 from sim.kernels import layout as S
 from sim.kernels import rng
-from sim.kernels._jit import jit, pjit
+from sim.kernels._jit import jit, pool_kernel
 from sim.kernels.anomaly import encounter as anomaly_encounter
 from sim.kernels.combat import AVOIDED as FIGHT_AVOIDED
 from sim.kernels.combat import KILLED as FIGHT_KILLED
@@ -97,7 +99,7 @@ SUM_COMPLEXES = 20
 SUM_RUBLES = 21
 HIST = 22  # histogram of the end day per end: HIST + end * (max_days + 1) + day
 
-# Per-game results (columns of play_games' ``out`` and of campaign_trials_kernel's rows).
+# Per-game results (columns of play_games' ``out``, the rows of ``simulate_trials``).
 G_END = 0  # how the game ended (REACHED .. CAPPED)
 G_DAY = 1  # the day it ended (0 .. max_days)
 G_KNOCKOUTS = 2  # G_KNOCKOUTS .. G_EVENTS: the counters of SUM_KNOCKOUTS .. SUM_EVENTS, in order
@@ -125,7 +127,7 @@ SEAT_CHARACTER = 2  # stalkers.csv index of the seat's last character
 SEAT_COLS = 3
 MAX_PLAYERS = 4
 G_ROW = G_SEATS + SEAT_COLS * MAX_PLAYERS
-GAME_RUN = 256  # games per play_games call inside campaign_kernel (a 64 KiB buffer)
+GAME_RUN = 1024  # games per play_games call inside campaign_kernel (a 248 KiB buffer)
 
 # Multiplayer counts of campaign_kernel's rows, from mp_base(max_days) on.
 MP_WINS = 0  # + seat: games the seat won
@@ -355,7 +357,7 @@ FIRST_RANDOM = 1
 
 part = jit(inline="always", _nrt=False)
 """Compile a part of the game body that takes ``tables`` or ``game``: inlined into
-:func:`_play_game`, no reference counts.
+:func:`play_run`, no reference counts.
 
 Inlined, these parts make one function that LLVM optimises as a whole; called
 instead, each gets its ~40 arrays as ~300 scalar arguments, and the game body
@@ -372,7 +374,7 @@ called = jit(_nrt=False)
 knock-out, recovering in a bunker, trading, the Emission): called, not inlined.
 
 numba inlines by copying the callee's IR, so every inlined part adds compile
-work to each function it is inlined into, up to :func:`_play_game`; calling
+work to each function it is inlined into, up to :func:`play_run`; calling
 these parts costs a few scalar arguments a call and no measurable speed, and
 took a quarter off the kernel's compile time (``benchmarks/bench_startup.py
 --compile``).
@@ -1403,32 +1405,35 @@ def _write_result(tables, game, day, over, res):
 
 
 @jit(_nrt=False)  # the root the parts are inlined into (see ``part``); allocates nothing
-def _play_game(tables, game, seed, t, res):
-    """Play game ``t`` day by day on the scratch state ``game``; its results fill ``res``.
+def play_run(tables, game, seed, first, n_games, out, row0):
+    """Play games ``first .. first + n_games - 1`` on the scratch state ``game``; game
+    ``first + i`` fills ``out[row0 + i]``.
 
-    Days run until the game is over or ``campaign.max_days`` have passed
-    (``CAPPED``). Each day is :func:`_play_day`.
+    Each game runs day by day until it is over or ``campaign.max_days`` have
+    passed (``CAPPED``); each day is :func:`_play_day`.
     """
-    _new_game(tables, game, seed, t)
     max_days = tables.cp[0, C_MAX_DAYS]
-    day = 0
-    over = False
-    while not over and day < max_days:
-        day += 1
-        over = _play_day(tables, game, day)
-    _write_result(tables, game, day, over, res)
+    for g in range(n_games):
+        _new_game(tables, game, seed, first + g)
+        day = 0
+        over = False
+        while not over and day < max_days:
+            day += 1
+            over = _play_day(tables, game, day)
+        _write_result(tables, game, day, over, out[row0 + g])
 
 
-@jit
 def play_games(seed, first, n_games, tables, out, row0):
     """Play games ``first .. first + n_games - 1``; game ``first + i`` fills ``out[row0 + i]``.
 
     The body of one game, shared by :func:`campaign_kernel` (which aggregates
-    the rows) and :func:`campaign_trials_kernel` (which keeps them), compiled
-    once for both. A game's result depends only on ``(seed, trial index)``,
-    never on how games are grouped into calls. Scratch state
-    (:class:`GameState`) is allocated once per call, so callers pass runs of
-    games rather than one at a time.
+    the rows) and :func:`sim.experiments.campaign.simulate_trials` (which keeps
+    them), compiled once for both (:func:`play_run`). A game's result depends
+    only on ``(seed, trial index)``, never on how games are grouped into calls.
+    Scratch state (:class:`GameState`) is allocated here, in numpy, once per
+    call, so callers pass runs of games rather than one at a time; a compiled
+    function allocating it and calling :func:`play_run` would link the game
+    body in and have LLVM optimise it a second time.
 
     Parameters
     ----------
@@ -1443,25 +1448,23 @@ def play_games(seed, first, n_games, tables, out, row0):
     row0 : int
         Row of ``out`` for game ``first``.
     """
-    n = tables.cp[0, C_N_PLAYERS]
+    n = int(tables.cp[0, C_N_PLAYERS])
+
+    def zeros(size):
+        return np.zeros(size, dtype=np.int64)
+
+    state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
     game = GameState(
-        np.zeros((n, S_SIZE), dtype=np.int64),
-        np.zeros((n, tables.it.shape[1]), dtype=np.int64),
-        np.zeros(Z_SIZE, dtype=np.int64), np.zeros(n, dtype=np.int64),
-        np.zeros(tables.en.shape[1], dtype=np.int64),
-        np.zeros(tables.a_count.shape[1], dtype=np.int64),
-        np.zeros(tables.ev.shape[1], dtype=np.int64),
-        np.zeros(tables.art_deck0.shape[1], dtype=np.int64),
-        np.zeros(tables.art_deck0.shape[1], dtype=np.int64),
-        np.zeros(tables.hexes.shape[1], dtype=np.int64),
-        np.ascontiguousarray(tables.en[0, :, N_HABITAT]),
-        np.zeros(rng.STATE_SIZE, dtype=np.uint64), np.zeros(rng.STATE_SIZE, dtype=np.uint64),
-        np.zeros(rng.STATE_SIZE, dtype=np.uint64),
-        np.zeros(S.P_SIZE, dtype=np.int64), np.zeros(S.A_SIZE, dtype=np.int64),
-        np.zeros(64, dtype=np.int64), np.zeros(tables.e_uses0.shape[3], dtype=np.int64),
-        np.zeros(RESULT_SIZE, dtype=np.int64), np.zeros(8, dtype=np.int64))
-    for g in range(n_games):
-        _play_game(tables, game, seed, first + g, out[row0 + g])
+        zeros((n, S_SIZE)), zeros((n, tables.it.shape[1])), zeros(Z_SIZE), zeros(n),
+        zeros(tables.en.shape[1]), zeros(tables.a_count.shape[1]), zeros(tables.ev.shape[1]),
+        zeros(tables.art_deck0.shape[1]), zeros(tables.art_deck0.shape[1]),
+        zeros(tables.hexes.shape[1]), np.ascontiguousarray(tables.en[0, :, N_HABITAT]),
+        state, state.copy(), state.copy(), zeros(S.P_SIZE), zeros(S.A_SIZE), zeros(64),
+        zeros(tables.e_uses0.shape[3]), zeros(RESULT_SIZE), zeros(8))
+    play_run(tables, game, seed, first, n_games, out, row0)
+
+
+pool_kernel(play_games, play_run)
 
 
 @part
@@ -1512,51 +1515,35 @@ def _count_game(res, row, max_days, n_characters):
     row[mp + MP_CHARACTER + n_characters + day] += 1
 
 
-@pjit
+@jit
+def count_games(games, n, row, max_days, n_characters):
+    """Add the first ``n`` result rows of ``games`` to one chunk's counts ``row``."""
+    for g in range(n):
+        _count_game(games[g], row, max_days, n_characters)
+
+
 def campaign_kernel(seed, n_trials, chunk_size, first_chunk, tables, out):
     """Run chunks ``first_chunk ..`` of ``n_trials`` games; ``out`` has shape
     (n_chunks, count_width(max_days, n_characters)), row ``r`` for chunk ``first_chunk + r``.
 
-    ``tables`` is the compiled scenario (:class:`CampaignTables`, slots
-    stacked). Games are played by :func:`play_games` in runs of ``GAME_RUN``
-    into a small buffer, whose rows are then added to the chunk's counts
-    (:func:`_count_game`).
+    A serial driver in plain Python with the runner's kernel convention:
+    :func:`sim.runner.run_counts` runs its chunks on a pool of threads
+    (``pool_kernel``). Games are played by :func:`play_games` in runs of
+    ``GAME_RUN`` into a small buffer, whose rows are then added to the chunk's
+    counts (:func:`count_games`). Both are compiled functions that release the
+    GIL; neither calls the other, so the game body is compiled and optimised
+    once, not again inside every kernel that calls it.
     """
-    max_days = tables.cp[0, C_MAX_DAYS]
-    n_characters = tables.cp[0, C_N_CHARACTERS]
-    for r in prange(out.shape[0]):
+    max_days = int(tables.cp[0, C_MAX_DAYS])
+    n_characters = int(tables.cp[0, C_N_CHARACTERS])
+    games = np.zeros((min(GAME_RUN, chunk_size), G_ROW), dtype=np.int64)
+    for r in range(out.shape[0]):
         c = first_chunk + r
-        games = np.zeros((GAME_RUN, G_ROW), dtype=np.int64)
-        row = out[r]
         stop = min((c + 1) * chunk_size, n_trials)
         for lo in range(c * chunk_size, stop, GAME_RUN):
             n = min(GAME_RUN, stop - lo)
             play_games(seed, lo, n, tables, games, 0)
-            for g in range(n):
-                _count_game(games[g], row, max_days, n_characters)
+            count_games(games, n, out[r], max_days, n_characters)
 
 
-@pjit
-def campaign_trials_kernel(seed, first_trial, chunk_size, tables, out):
-    """Play games ``first_trial .. first_trial + out.shape[0] - 1``, one row of results each.
-
-    Parameters
-    ----------
-    seed : int
-        Run seed; game ``t`` plays on the streams of ``(seed, t)``, exactly as
-        in :func:`campaign_kernel` (so these rows add up to its counts).
-    first_trial : int
-        Trial index of row 0.
-    chunk_size : int
-        Games per parallel task (any value gives the same rows).
-    tables : CampaignTables
-        The compiled scenario.
-    out : ndarray of int64, shape (n_games, G_ROW)
-        Filled with each game's ``G_*`` results.
-    """
-    n_games = out.shape[0]
-    n_chunks = (n_games + chunk_size - 1) // chunk_size
-    for c in prange(n_chunks):
-        lo = c * chunk_size
-        n = min(chunk_size, n_games - lo)
-        play_games(seed, first_trial + lo, n, tables, out, lo)
+pool_kernel(campaign_kernel, play_run, count_games)
