@@ -232,6 +232,18 @@ class Campaign:
         return self.armor.resistance(damage_type)
 
 
+def deal(state, campaign: Campaign) -> None:
+    """Give ``state`` the full decks, an empty board and an empty Emission Track (P-47)."""
+    state.enemy_pool = [c.count for c in campaign.enemies]
+    state.anomaly_pool = [c.count for c in campaign.anomalies]
+    state.event_pool = [c.count for c in campaign.events]
+    state.artifact_deck = list(campaign.artifact_deck)
+    state.board = {}
+    state.tokens = 0
+    state.next_emission = 0
+    state.in_force = [0, 0, 0]
+
+
 class Game:
     """One game of one stalker; :meth:`play` returns how and on which day it ended.
 
@@ -248,21 +260,19 @@ class Game:
     """
 
     def __init__(self, campaign: Campaign, dice: random.Random, deck: random.Random,
-                 env: random.Random):
+                 env: random.Random, items: list[int] | None = None):
         self.c = campaign
         self.dice, self.deck, self.env = dice, deck, env
         hero = campaign.hero
         self.me = Stalker(pos=campaign.start, health=hero.health, willpower=hero.willpower,
-                          rubles=campaign.scenario.rubles, items=list(campaign.start_items),
+                          rubles=campaign.scenario.rubles,
+                          items=list(campaign.start_items if items is None else items),
                           weapons=[True] * len(campaign.weapons))
-        self.enemy_pool = [c.count for c in campaign.enemies]
-        self.anomaly_pool = [c.count for c in campaign.anomalies]
-        self.event_pool = [c.count for c in campaign.events]
-        self.artifact_deck = list(campaign.artifact_deck)
-        self.board: dict[int, tuple[str, int]] = {}
-        self.tokens = 0
-        self.next_emission = 0
-        self.in_force = [0, 0, 0]
+        self.deal(campaign)
+
+    def deal(self, campaign: Campaign) -> None:
+        """Lay out what every stalker shares (:func:`deal`); a one-stalker game has its own."""
+        deal(self, campaign)
 
     # --- dice and cards ---------------------------------------------------------------------
     def test(self, dice: int, modifier: int) -> bool:

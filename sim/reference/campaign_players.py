@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from sim.reference.campaign import SHELTERS, Campaign, Game, Stalker
+from sim.reference.campaign import SHELTERS, Campaign, Game, deal
 from sim.rules.scenario import Scenario
 
 PLAYING, FINISHED, ELIMINATED, AWAITING = "playing", "finished", "eliminated", "awaiting"
@@ -29,14 +29,7 @@ class Zone:
     """What every stalker shares: the board, the decks and the Emission Track (P-47)."""
 
     def __init__(self, campaign: Campaign):
-        self.enemy_pool = [c.count for c in campaign.enemies]
-        self.anomaly_pool = [c.count for c in campaign.anomalies]
-        self.event_pool = [c.count for c in campaign.events]
-        self.artifact_deck = list(campaign.artifact_deck)
-        self.board: dict[int, tuple[str, int]] = {}
-        self.tokens = 0
-        self.next_emission = 0
-        self.in_force = [0, 0, 0]
+        deal(self, campaign)
         self.drawn = 0
         self.final = False
 
@@ -61,13 +54,11 @@ class Seat(Game):
 
     def __init__(self, campaign: Campaign, zone: Zone, streams: list[random.Random],
                  items: list[int] | None = None):
-        self.c, self.shared = campaign, zone
-        self.dice, self.deck, self.env = streams
-        hero = campaign.hero
-        self.me = Stalker(pos=campaign.start, health=hero.health, willpower=hero.willpower,
-                          rubles=campaign.scenario.rubles,
-                          items=list(campaign.start_items if items is None else items),
-                          weapons=[True] * len(campaign.weapons))
+        self.shared = zone
+        super().__init__(campaign, *streams, items=items)
+
+    def deal(self, campaign: Campaign) -> None:
+        """Nothing: the one :class:`Zone` was dealt for every seat."""
 
     def turn(self) -> None:
         """Out of play, knocked down, or moving (P-38, P-41, P-42; Z-19)."""
