@@ -26,7 +26,7 @@ BASE_SCENARIO = "base"
 SNEAK = ("always", "never")
 TOP_KEYS = {"ruleset", "stalker", "start", "stalkers", "loadout", "policy", "targets",
             "players", "variant"}
-LOADOUT_KEYS = {"armor", "weapons", "items", "rubles"}
+LOADOUT_KEYS = {"armor", "weapons", "items", "rubles", "artifacts"}
 PLAYER_KEYS = {"character", "loadout", "policy"}
 VARIANTS = ("competitive", "cooperative")  # P-45
 MAX_PLAYERS = 4
@@ -67,6 +67,16 @@ class Policy:
         Pay ``economy.heal_price_per_wound`` per wound at bunkers (P-37).
     shopping : tuple of str
         Items bought at faction bases, in order, while money lasts.
+    keep_artifacts : tuple of str
+        Artefacts kept (and used) when found or exchanged; others are sold
+        at the next base (P-11; docs/rules.md "Artefacts in the campaign").
+    calm_at, purge_at : int
+        Outside fights, calm artefacts at this Willpower or less, purge
+        artefacts at this many radiation doses or more (0 = never; P-08).
+    use_movement_artifacts : bool
+        Use movement artefacts every day (Z-20).
+    exchange : bool
+        Exchange anomaly trophies for artefacts at the Ecologists' Bunker (P-34).
     """
 
     route: tuple[str, ...] = ()
@@ -78,11 +88,17 @@ class Policy:
     retreat_at: int = 2
     pay_heal: bool = True
     shopping: tuple[str, ...] = ()
+    keep_artifacts: tuple[str, ...] = ()
+    calm_at: int = 2
+    purge_at: int = 1
+    use_movement_artifacts: bool = True
+    exchange: bool = True
 
 
 POLICY_TYPES = {"route": (str, list), "sneak": str, "flee_at": int, "heal_at": int,
                 "medkit_at": int, "enter_anomalies": bool, "retreat_at": int, "pay_heal": bool,
-                "shopping": list}
+                "shopping": list, "keep_artifacts": list, "calm_at": int, "purge_at": int,
+                "use_movement_artifacts": bool, "exchange": bool}
 
 
 @dataclass(frozen=True)
@@ -101,6 +117,8 @@ class Player:
         Starting money (default: the card's).
     policy : Policy
         Standing decisions.
+    artifacts : tuple of str
+        Artefacts carried from the start (P-07, P-08).
     """
 
     stalker: str
@@ -109,6 +127,7 @@ class Player:
     items: tuple[str, ...]
     rubles: int
     policy: Policy
+    artifacts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -144,6 +163,8 @@ class Scenario:
     multiplayer : bool
         Whether the file lists ``[[players]]`` or asks for ``stalkers > 1``; a
         one-stalker scenario without them measures one life (a death ends it).
+    artifacts : tuple of str
+        Artefacts carried from the start (``[loadout] artifacts``; P-07, P-08).
     """
 
     path: Path
@@ -161,25 +182,27 @@ class Scenario:
     players: tuple[Player, ...] = ()
     variant: str = "competitive"
     multiplayer: bool = False
+    artifacts: tuple[str, ...] = ()
 
     def seat(self, p: int) -> Scenario:
         """Seat ``p`` as a one-stalker scenario (his character, loadout and policy)."""
         player = self.players[p]
         return replace(self, stalker=player.stalker, armor=player.armor,
                        weapons=player.weapons, items=player.items, rubles=player.rubles,
-                       policy=player.policy, stalkers=1, players=(player,), multiplayer=False)
+                       policy=player.policy, stalkers=1, players=(player,), multiplayer=False,
+                       artifacts=player.artifacts)
 
     def new_character(self, character: str) -> Scenario:
         """A new character's slot as a one-stalker scenario (P-44: the new-character kit).
 
         His card's money, the scenario's top-level armour, weapons and policy,
-        and no items: the game draws ``multiplayer.new_character_items`` at
+        and no items or artefacts: the game draws ``multiplayer.new_character_items`` at
         random (docs/rules.md "Multiplayer").
         """
         player = Player(character, self.armor, self.weapons, (),
                         self.ruleset.stalkers[character].rubles, self.policy)
         return replace(self, stalker=character, items=(), rubles=player.rubles, stalkers=1,
-                       players=(player,), multiplayer=False)
+                       players=(player,), multiplayer=False, artifacts=())
 
 
 def scenario_path(name_or_path: str | Path | None) -> Path:
@@ -227,10 +250,11 @@ def load_scenario(name_or_path: str | Path | None = None) -> Scenario:
         toml.problem("start", start, "is not a named location on the map"
                      + suggest(str(start), locations))
     loadout = _table(toml, data, "loadout")
-    armor, weapons, items, rubles = _loadout(toml, "loadout", loadout, rs, stalker, {})
+    armor, weapons, items, rubles, artifacts = _loadout(toml, "loadout", loadout, rs, stalker,
+                                                        {})
     policy = _policy(toml, _table(toml, data, "policy"), rs)
     targets = _targets(toml, _table(toml, data, "targets"))
-    top = Player(stalker, armor, weapons, items, rubles, policy)
+    top = Player(stalker, armor, weapons, items, rubles, policy, artifacts)
     players, multiplayer = _players(toml, data, rs, top, loadout)
     variant = data.get("variant", "competitive")
     if variant not in VARIANTS:
@@ -245,11 +269,12 @@ def load_scenario(name_or_path: str | Path | None = None) -> Scenario:
     return Scenario(path=path, name=path.stem, ruleset=rs, stalker=players[0].stalker,
                     start=start, stalkers=len(players), armor=armor, weapons=weapons,
                     items=items, rubles=rubles, policy=policy, targets=targets,
-                    players=players, variant=variant, multiplayer=multiplayer)
+                    players=players, variant=variant, multiplayer=multiplayer,
+                    artifacts=players[0].artifacts)
 
 
 def _loadout(toml: TomlFile, prefix: str, given: dict, rs: Ruleset, stalker, default: dict):
-    """Armour, weapons, items and rubles of ``[prefix]``; absent keys from ``default``.
+    """Armour, weapons, items, rubles and artefacts of ``[prefix]``; absent keys from ``default``.
 
     Rubles absent from both are the stalker card's money.
     """
@@ -262,6 +287,8 @@ def _loadout(toml: TomlFile, prefix: str, given: dict, rs: Ruleset, stalker, def
         _name(toml, f"{prefix}.armor", armor, rs.armor, "armour")
     weapons = _names(toml, f"{prefix}.weapons", merged.get("weapons", []), rs.weapons, "weapon")
     items = _names(toml, f"{prefix}.items", merged.get("items", []), rs.items, "item")
+    artifacts = _names(toml, f"{prefix}.artifacts", merged.get("artifacts", []), rs.artifacts,
+                       "artefact")
     rubles = merged.get("rubles")
     if rubles is None and isinstance(stalker, str) and stalker in rs.stalkers:
         rubles = rs.stalkers[stalker].rubles
@@ -270,7 +297,7 @@ def _loadout(toml: TomlFile, prefix: str, given: dict, rs: Ruleset, stalker, def
     if not isinstance(rubles, int) or isinstance(rubles, bool) or not 0 <= rubles <= MAX_RUBLES:
         toml.problem(f"{prefix}.rubles", rubles,
                      f"is not a whole number of rubles 0..{MAX_RUBLES}")
-    return armor, weapons, items, rubles
+    return armor, weapons, items, rubles, artifacts
 
 
 def _players(toml: TomlFile, data: dict, rs: Ruleset, top: Player,
@@ -307,18 +334,19 @@ def _player(toml: TomlFile, given: dict, rs: Ruleset, top: Player, loadout: dict
         toml.problem("players.character", character, PHANTOM_MESSAGE)
     else:
         _name(toml, "players.character", character, rs.stalkers, "stalker")
-    default: dict = {"weapons": list(top.weapons), "items": list(top.items)}
+    default: dict = {"weapons": list(top.weapons), "items": list(top.items),
+                     "artifacts": list(top.artifacts)}
     if top.armor is not None:
         default["armor"] = top.armor
     if "rubles" in loadout:
         default["rubles"] = top.rubles
-    armor, weapons, items, rubles = _loadout(toml, "players.loadout",
-                                             _table(toml, given, "loadout"), rs, character,
-                                             default)
+    armor, weapons, items, rubles, artifacts = _loadout(
+        toml, "players.loadout", _table(toml, given, "loadout"), rs, character, default)
     given_policy = _table(toml, given, "policy")
     own = _policy(toml, given_policy, rs)
     chosen = {k: getattr(own, k) for k in given_policy if k in POLICY_TYPES}
-    return Player(character, armor, weapons, items, rubles, replace(top.policy, **chosen))
+    return Player(character, armor, weapons, items, rubles, replace(top.policy, **chosen),
+                  artifacts)
 
 
 def _location_names(rs: Ruleset) -> list[str]:
@@ -390,7 +418,9 @@ def _policy(toml: TomlFile, given: dict, rs: Ruleset) -> Policy:
                          "explored once before the Sarcophagus (P-50)")
         seen.add(name)
     shopping = _names(toml, "policy.shopping", values.pop("shopping", []), rs.items, "item")
-    return Policy(route=tuple(route), shopping=shopping, **values)
+    keep = _names(toml, "policy.keep_artifacts", values.pop("keep_artifacts", []),
+                  rs.artifacts, "artefact")
+    return Policy(route=tuple(route), shopping=shopping, keep_artifacts=keep, **values)
 
 
 def _complex_names(rs: Ruleset) -> list[str]:
