@@ -56,6 +56,7 @@ def test_trial_rows_add_up_to_the_kernel_counts():
     counts[K.SUM_DAYS_SQ] = (rows[:, K.G_DAY] ** 2).sum()
     counts[K.SUM_COMPLEXES] = rows[:, K.G_COMPLEXES].sum()
     counts[K.SUM_RUBLES] = rows[:, K.G_RUBLES].sum()
+    counts[K.SUM_ART_USES:K.SUM_EXCHANGES + 1] = rows[:, K.G_ART_USES:K.G_EXCHANGES + 1].sum(0)
     seat = int(K.mp_base(arrays.max_days))  # the one-stalker columns (multiplayer ones follow)
     assert np.array_equal(counts[:seat], simulate(arrays, n, seed, threads=2)[:seat])
     # A later block is the same games as the tail of a longer run.

@@ -17,13 +17,24 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from sim.campaign import route
+from sim.campaign.artifacts import (
+    DTYPES,
+    RECORDS,
+    allowed,
+    artifact_keys,
+    artifact_slots,
+    artifact_tables,
+    held,
+    intellect,
+    movement_bonuses,
+)
 from sim.campaign.hexmap import HexMap, compile_map
 from sim.encounter import anomaly as hazards
 from sim.encounter.combat import CombatPolicy, compile_combat
 from sim.encounter.items import event_shift
 from sim.errors import InputError
 from sim.kernels import campaign as K
-from sim.kernels.layout import A_SIZE
+from sim.kernels.layout import A_SIZE, P_SIZE
 from sim.rules import HEALTH_DAMAGE, Ruleset
 from sim.rules.scenario import Scenario
 
@@ -83,24 +94,33 @@ class CampaignArrays:
     shopping : int64
         The shopping list (item card indices).
     e_params, e_bonus, e_spend, e_uses0 : int64
-        Per set of weapons still held (a bit mask over the scenario's weapons,
-        P-37) and enemy card, the packed fight (``P_*``) and its loadout
-        tables, zero-padded to the largest number of limited weapons.
+        Per set of belongings held (a bit mask over the scenario's weapons,
+        P-37, and above them the artefact slots, :mod:`sim.campaign.artifacts`)
+        and enemy card, the packed fight (``P_*``, then the held artefacts'
+        records) and its loadout tables, zero-padded to the largest number of
+        limited weapons.
     en : int64 (n_enemies, 4)
         Per enemy card: trophy kind, habitat, psi flag, count.
     sarcophagus : int64
         Enemy cards waiting in the Sarcophagus, in order (P-50).
-    a_params, a_count : per anomaly card
-        Packed encounter (``A_*``) and count.
+    a_params : int64 (n_artifact_masks, n_anomalies, A_SIZE + RECORDS)
+        Per set of artefact slots held and anomaly card, the packed encounter
+        (``A_*``, then the held artefacts' records).
+    a_count : per anomaly card
+        Count.
     art_deck0, art_value : per artefact type
         Cards in the artefact deck (P-35) and the value of one card (mean price).
-    ev : int64 (n_events, 6)
+    ev : int64 (n_events, 7)
         Per event card: avoid roll (0: none), effect, value, track, armour
-        resistance, count.
-    em : int64 (n_emissions, 7)
+        resistance, count, damage type (index of ``DTYPES``).
+    em : int64 (n_emissions, 8)
         Per Emission card in deck order: wounds, doses, disturbances, Final
         flag, armour resistance to the wounds, to the doses and to the
-        disturbances (0: the armour does not roll).
+        disturbances (0: the armour does not roll), damage type of the wounds.
+    art_rec, art_n, art_cards, art_identity : int64
+        Artefact records by held mask and damage type, artefact cards, and
+        the types whose finds draw their card
+        (:func:`sim.campaign.artifacts.artifact_tables`).
     """
 
     cp: np.ndarray
@@ -127,6 +147,10 @@ class CampaignArrays:
     art_value: np.ndarray
     ev: np.ndarray
     em: np.ndarray
+    art_rec: np.ndarray
+    art_n: np.ndarray
+    art_cards: np.ndarray
+    art_identity: np.ndarray
 
     def pack(self) -> K.CampaignTables:
         """The arrays as the kernels take them: one slot (see :func:`pack_slots`)."""
@@ -170,7 +194,8 @@ class CampaignArrays:
 
 
 PADDED = {"e_params": 0, "e_bonus": 0, "e_spend": 0, "e_uses0": 0, "lose_order": -1,
-          "shopping": -1}
+          "shopping": -1, "a_params": 0, "art_rec": 0, "art_n": 0, "day_table": 0,
+          "day_len": 0, "allowance_of_value": 0}
 """Tables whose shape depends on the character's loadout and policy, with the value that
 pads them for :func:`pack_slots` (the kernel skips ``-1`` rows; zero fights and weapon
 uses are the padding the per-mask tables already have)."""
@@ -256,10 +281,13 @@ def visiting_order(scenario: Scenario, hexmap: HexMap, start: int) -> list[int]:
     return order
 
 
-def _allowances(rs: Ruleset) -> tuple[list[int], np.ndarray]:
-    """Distinct daily allowances: base, and base plus each movement item (Z-01..Z-03)."""
+def _allowances(rs: Ruleset, slots: tuple[str, ...]) -> tuple[list[int], np.ndarray]:
+    """Distinct daily allowances: base, plus each movement item with the movement artefacts
+    of the slots (Z-01..Z-03, Z-20).
+    """
     base = int(rs.rules.movement.base_steps)
-    bonuses = sorted({0} | {int(i.value) for i in rs.items.values() if i.effect == "movement"})
+    items = sorted({0} | {int(i.value) for i in rs.items.values() if i.effect == "movement"})
+    bonuses = movement_bonuses(rs, slots, items)
     allowances = [base + b for b in bonuses]
     of_value = np.zeros(max(bonuses) + 1, dtype=np.int64)
     for index, bonus in enumerate(bonuses):
@@ -281,8 +309,13 @@ def weapon_subsets(weapons: tuple[str, ...]) -> list[tuple[str, ...]]:
             for mask in range(1 << len(weapons))]
 
 
-def _enemies(scenario: Scenario) -> dict:
-    """Fights of every enemy card with every subset of weapons still held (P-23, P-37)."""
+def _enemies(scenario: Scenario, slots: tuple[str, ...]) -> dict:
+    """Fights of every enemy card with every set of weapons and artefacts held (P-23, P-37).
+
+    Bit ``j`` of a mask is weapon ``j`` of the scenario; the bits above the
+    weapons are the artefact slots (P-08..P-10). A mask holding more
+    artefacts than ``artifacts.carry_limit`` cannot occur and stays zero.
+    """
     rs, policy = scenario.ruleset, scenario.policy
     if len(scenario.weapons) > MAX_WEAPONS:
         raise CampaignInputError(f"a scenario lists {len(scenario.weapons)} weapons; at most "
@@ -293,9 +326,18 @@ def _enemies(scenario: Scenario) -> dict:
             if card.wound_type in HEALTH_DAMAGE or card.wound_type == "psi"]
     if not meta:
         raise CampaignInputError("no enemy card can be fought")
-    packed = [[compile_combat(rs, scenario.stalker, name, scenario.armor, held, (),
-                              combat_policy).pack() for name, _ in meta]
-              for held in weapon_subsets(scenario.weapons)]
+    subsets = weapon_subsets(scenario.weapons)
+    n_weapons, pool = len(scenario.weapons), intellect(scenario)
+    fights = {}
+    for mask in range(len(subsets) << len(slots)):
+        arts = mask >> n_weapons
+        if allowed(rs, arts):  # else never held: the weapons' fights stand in
+            fights[mask] = [compile_combat(rs, scenario.stalker, name, scenario.armor,
+                                           subsets[mask & (len(subsets) - 1)], (), combat_policy,
+                                           artifacts=held(slots, arts), intellect=pool).pack()
+                            for name, _ in meta]
+    packed = [fights.get(m, fights[m & (len(subsets) - 1)])
+              for m in range(len(subsets) << len(slots))]
     n_masks, n_cards = len(packed), len(meta)
     width = max(p[3].shape[1] for row in packed for p in row)
     limited = max(p[2].shape[0] for row in packed for p in row)
@@ -303,7 +345,8 @@ def _enemies(scenario: Scenario) -> dict:
     index = {name: i for i, (name, _) in enumerate(meta)}
     sarcophagus = [index[n] for n in rs.sarcophagus_deck() if n in index]
     return {
-        "e_params": np.stack([p[0] for p in flat]).reshape(n_masks, n_cards, -1),
+        "e_params": _pad([p[0] for p in flat], (n_masks * n_cards, P_SIZE + RECORDS)).reshape(
+            n_masks, n_cards, -1),
         "e_bonus": _pad([p[3] for p in flat], (n_masks * n_cards, 2, width)).reshape(
             n_masks, n_cards, 2, width),
         "e_spend": _pad([p[4] for p in flat], (n_masks * n_cards, 2, width)).reshape(
@@ -316,11 +359,31 @@ def _enemies(scenario: Scenario) -> dict:
     }
 
 
-def _hazards(scenario: Scenario) -> dict:
+def _anomalies(scenario: Scenario, slots: tuple[str, ...]) -> np.ndarray:
+    """Every anomaly card with every set of artefact slots held (P-08, P-31..P-36)."""
+    rs, pool = scenario.ruleset, intellect(scenario)
+    out = np.zeros((1 << len(slots), len(rs.anomalies), A_SIZE + RECORDS), dtype=np.int64)
+    for mask in range(1 << len(slots)):
+        if not allowed(rs, mask):
+            continue
+        for a, name in enumerate(rs.anomalies):
+            packed = hazards.compile_anomaly(
+                rs, scenario.stalker, name, scenario.armor,
+                enter=scenario.policy.enter_anomalies, artifacts=held(slots, mask),
+                intellect=pool).pack()[0]
+            out[mask, a, :packed.shape[0]] = packed
+    return out
+
+
+def _event_damage_type(card) -> str:
+    """The damage type of an event card's effect (``none`` when it deals no damage)."""
+    if card.effect == "wounds":
+        return card.damage_type or "physical"
+    return card.effect if card.effect in ("radiation", "psi") else "none"
+
+
+def _hazards(scenario: Scenario, slots: tuple[str, ...]) -> dict:
     rs = scenario.ruleset
-    anomalies = [hazards.compile_anomaly(rs, scenario.stalker, name, scenario.armor,
-                                         enter=scenario.policy.enter_anomalies)
-                 for name in rs.anomalies]
     types, deck = hazards.artifact_deck(rs)
     prices: dict[str, list[int]] = {}
     for card in rs.artifacts.values():
@@ -328,15 +391,14 @@ def _hazards(scenario: Scenario) -> dict:
     events = [hazards.compile_event(rs, scenario.stalker, name, scenario.armor)
               for name in rs.events]
     return {
-        "a_params": np.stack([a.pack()[0] for a in anomalies]) if anomalies
-        else np.zeros((0, A_SIZE), dtype=np.int64),
+        "a_params": _anomalies(scenario, slots),
         "a_count": _i64([c.count for c in rs.anomalies.values()]),
         "art_deck0": _i64(deck) if deck else _i64([0]),
         "art_value": _i64([sum(prices.get(t, [0])) // max(len(prices.get(t, [])), 1)
                            for t in types]) if types else _i64([0]),
         "ev": _table([(e.avoid_target if e.rolls else 0, e.effect, e.value, e.target,
-                       e.effective_resist, card.count)
-                      for e, card in zip(events, rs.events.values(), strict=True)], 6),
+                       e.effective_resist, card.count, DTYPES.index(_event_damage_type(card)))
+                      for e, card in zip(events, rs.events.values(), strict=True)], 7),
     }
 
 
@@ -356,24 +418,29 @@ def _emissions(scenario: Scenario) -> dict:
 
     return {
         "em": _table([(c.wounds, c.radiation, c.psi, c.final, resist(c.wound_type),
-                       resist("radiation"), resist("psi")) for c in deck], 7),
+                       resist("radiation"), resist("psi"), DTYPES.index(c.wound_type))
+                      for c in deck], 8),
     }
 
 
-def lose_order(scenario: Scenario) -> list[tuple[int, int]]:
+def lose_order(scenario: Scenario, slots: tuple[str, ...] = ()) -> list[tuple[int, int]]:
     """Belongings in the order a knock-out loses them (P-37): cheapest first.
 
     Item cards, the scenario's weapons (by bit) and the armour, sorted by
     price (stable: items, then weapons, then armour on equal prices); the
-    player's choice is a Gap, and the policy keeps the dearest gear.
-    Artefacts are lost last, after all of these (see the kernel).
+    player's choice is a Gap, and the policy keeps the dearest gear. Then
+    the artefact slots (bits above the weapons), cheapest first; artefacts
+    waiting to be sold are lost last, after all of these (see the kernel).
     """
     rs = scenario.ruleset
     rows = [(c.price, K.BELONG_ITEM, i) for i, c in enumerate(rs.items.values())]
     rows += [(rs.weapons[w].price, K.BELONG_WEAPON, j) for j, w in enumerate(scenario.weapons)]
     if scenario.armor:
         rows.append((rs.armor[scenario.armor].price, K.BELONG_ARMOR, 0))
-    return [(kind, index) for _, kind, index in sorted(rows, key=lambda r: r[0])]
+    arts = [(rs.artifacts[name].price, K.BELONG_WEAPON, len(scenario.weapons) + j)
+            for j, name in enumerate(slots)]
+    return [(kind, index) for _, kind, index in [*sorted(rows, key=lambda r: r[0]),
+                                                 *sorted(arts, key=lambda r: r[0])]]
 
 
 def _item_value(card) -> int:
@@ -383,7 +450,7 @@ def _item_value(card) -> int:
     return card.value or 0
 
 
-def _items(scenario: Scenario) -> dict:
+def _items(scenario: Scenario, slots: tuple[str, ...]) -> dict:
     rs = scenario.ruleset
     names = list(rs.items)
     cards = list(rs.items.values())
@@ -393,7 +460,7 @@ def _items(scenario: Scenario) -> dict:
     return {
         "it": _table([(ITEM_EFFECTS.get(c.effect, K.ITEM_OTHER), _item_value(c), c.price, n)
                       for c, n in zip(cards, start, strict=True)], 4),
-        "lose_order": _table(lose_order(scenario), 2),
+        "lose_order": _table(lose_order(scenario, slots), 2),
         "shopping": _i64([names.index(n) for n in scenario.policy.shopping]),
     }
 
@@ -416,7 +483,8 @@ def compile_campaign(scenario: Scenario) -> CampaignArrays:
     sarcophagus = [int(h) for h in hexmap.of_kind("sarcophagus")]
     bunkers = [int(h) for h in hexmap.of_kind("bunker")]
     targets = [*complexes, *sarcophagus, *bunkers]
-    allowances, allowance_of_value = _allowances(rs)
+    slots = artifact_slots(scenario)
+    allowances, allowance_of_value = _allowances(rs, slots)
     table, lengths = route.day_paths(hexmap, np.arange(hexmap.n), targets, allowances, movement)
     nearest = route.nearest_table(hexmap, "bunker", movement)
     if (nearest < 0).any():
@@ -464,7 +532,9 @@ def compile_campaign(scenario: Scenario) -> CampaignArrays:
         K.C_SNEAK: policy.sneak == "always",
         K.C_ESCAPE_ITEMS_CONSUMED: rules.escape.items_consumed,
         K.C_MEDKITS_IN_COMBAT: rules.combat.medkits_in_combat,
-        K.C_WEAPONS: (1 << len(scenario.weapons)) - 1,
+        K.C_WEAPONS: (1 << len(scenario.weapons) + len(scenario.artifacts)) - 1,
+        K.C_N_WEAPONS: len(scenario.weapons),
+        **artifact_keys(scenario),
         K.C_CHARACTER: list(rs.stalkers).index(scenario.stalker),
         **game_keys(scenario),
     }
@@ -477,5 +547,6 @@ def compile_campaign(scenario: Scenario) -> CampaignArrays:
         target_hex=_i64(targets), allowance_of_value=allowance_of_value,
         place_open=_i64(open_places), place_secret=_i64(secret_places),
         place_any=_i64(np.concatenate([open_places, secret_places])),
-        **_items(scenario), **_enemies(scenario), **_hazards(scenario), **_emissions(scenario),
+        **_items(scenario, slots), **_enemies(scenario, slots), **_hazards(scenario, slots),
+        **_emissions(scenario), **artifact_tables(scenario, slots),
     )

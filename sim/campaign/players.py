@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from sim.campaign.compile import (
     CampaignArrays,
     CampaignInputError,
@@ -81,4 +83,9 @@ def compile_game(scenario: Scenario) -> GameArrays:
         for index, value in keys.items():
             arrays.cp[index] = int(value)
         slots.append(arrays)
+    # A find draws its card when any stalker keeps a name of its type (docs/rules.md
+    # "Artefacts in the campaign" 7): the same rule for every seat.
+    identity = np.maximum.reduce([slot.art_identity for slot in slots])
+    for slot in slots:
+        slot.art_identity[:] = identity
     return GameArrays(tuple(slots), tuple(p.stalker for p in scenario.players), characters)

@@ -35,7 +35,9 @@ MEANS = {"knockouts": K.SUM_KNOCKOUTS, "concussions": K.SUM_CONCUSSIONS,
          "emissions_suffered": K.SUM_EMISSIONS_HIT, "items_used": K.SUM_ITEMS_USED,
          "fights": K.SUM_FIGHTS, "kills": K.SUM_KILLS, "anomalies_entered": K.SUM_ANOMALIES,
          "artifacts_found": K.SUM_ARTIFACTS, "events": K.SUM_EVENTS,
-         "complexes_explored": K.SUM_COMPLEXES, "rubles_at_end": K.SUM_RUBLES}
+         "complexes_explored": K.SUM_COMPLEXES, "rubles_at_end": K.SUM_RUBLES,
+         "artifacts_used": K.SUM_ART_USES, "side_effects": K.SUM_SIDE_EFFECTS,
+         "exchanges": K.SUM_EXCHANGES}
 
 PROBABILITIES = ("p_sarcophagus", "p_survive", "p_final_emission", "p_capped")
 FRAME_METRICS = (*PROBABILITIES, *(f"days.{k}" for k in DAY_STATS),

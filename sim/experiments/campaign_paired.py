@@ -1,7 +1,7 @@
 """Whole campaigns compared on common random numbers: the ``campaign`` experiment of compare.
 
 A variant of a scenario changes its loadout (``item``, ``armor``, ``weapon``,
-``rubles``), stalker or start, a policy key (``sneak``, ``retreat_at``,
+``artifacts``, ``rubles``), stalker or start, a policy key (``sneak``, ``retreat_at``,
 ``shopping``, ...) or any card or rule (``edit=...``, :mod:`sim.rules.variants`).
 Every variant plays the same trial indices with the same (seed, trial,
 purpose) streams: game ``t`` of every variant rolls the DICE stream of
@@ -66,6 +66,9 @@ CAMPAIGN_METRICS: tuple[Metric, ...] = (
     Metric("events", "mean", None),
     Metric("complexes_explored", "mean", "higher"),
     Metric("rubles_at_end", "mean", "higher"),
+    Metric("artifacts_used", "mean", None),
+    Metric("side_effects", "mean", "lower"),
+    Metric("exchanges", "mean", None),
 )
 """Per-game metrics, named as in ``zonesim campaign``'s JSON; ``game_days`` is the mean
 day a game ended over all games (the days to the Sarcophagus among those who got
@@ -74,7 +77,8 @@ there is a conditional mean, not a per-trial quantity, and is left out)."""
 # Game counters (kernel G_* columns) of the metrics after game_days, in metric order.
 _COUNTERS = (K.G_KNOCKOUTS, K.G_CONCUSSIONS, K.G_DEFORMATIONS, K.G_EMISSIONS,
              K.G_EMISSIONS_HIT, K.G_ITEMS_USED, K.G_FIGHTS, K.G_KILLS, K.G_ANOMALIES,
-             K.G_ARTIFACTS, K.G_EVENTS, K.G_COMPLEXES, K.G_RUBLES)
+             K.G_ARTIFACTS, K.G_EVENTS, K.G_COMPLEXES, K.G_RUBLES, K.G_ART_USES,
+             K.G_SIDE_EFFECTS, K.G_EXCHANGES)
 assert len(CAMPAIGN_METRICS) == 5 + len(_COUNTERS)
 
 CAMPAIGN_KEYS: dict[str, tuple[str, str]] = {
@@ -85,10 +89,14 @@ CAMPAIGN_KEYS: dict[str, tuple[str, str]] = {
     "heal_at": ("heal_at", "int"), "medkit_at": ("medkit_at", "int"),
     "enter_anomalies": ("enter_anomalies", "bool"), "retreat_at": ("retreat_at", "int"),
     "pay_heal": ("pay_heal", "bool"), "shopping": ("shopping", "list"),
+    "artifacts": ("artifacts", "list"), "keep_artifacts": ("keep_artifacts", "list"),
+    "calm_at": ("calm_at", "int"), "purge_at": ("purge_at", "int"),
+    "use_movement_artifacts": ("use_movement_artifacts", "bool"),
+    "exchange": ("exchange", "bool"),
 }
 """Variant keys: the scenario's loadout, stalker, start and every ``[policy]`` key."""
 
-_POLICY_INTS = ("flee_at", "heal_at", "medkit_at", "retreat_at")
+_POLICY_INTS = ("flee_at", "heal_at", "medkit_at", "retreat_at", "calm_at", "purge_at")
 
 
 def scenario_setup(scenario: Scenario) -> dict[str, Any]:
@@ -112,7 +120,10 @@ def scenario_setup(scenario: Scenario) -> dict[str, Any]:
             "sneak": p.sneak, "flee_at": p.flee_at, "heal_at": p.heal_at,
             "medkit_at": p.medkit_at, "enter_anomalies": p.enter_anomalies,
             "retreat_at": p.retreat_at, "pay_heal": p.pay_heal,
-            "shopping": tuple(p.shopping)}
+            "shopping": tuple(p.shopping), "artifacts": tuple(scenario.artifacts),
+            "keep_artifacts": tuple(p.keep_artifacts), "calm_at": p.calm_at,
+            "purge_at": p.purge_at, "use_movement_artifacts": p.use_movement_artifacts,
+            "exchange": p.exchange}
 
 
 def _explicit_rubles(path: Path) -> int | None:
@@ -151,6 +162,10 @@ def scenario_of(case: Case) -> Scenario:
     shopping = tuple(s.get("shopping", ()))
     for item in (*items, *shopping):
         _known(item, rs.items, "item")
+    artifacts = tuple(s.get("artifacts", ()))
+    keep = tuple(s.get("keep_artifacts", ()))
+    for name in (*artifacts, *keep):
+        _known(name, rs.artifacts, "artefact")
     hexmap = getattr(rs, "map", None)
     hexes = [] if hexmap is None else hexmap.hexes
     start = str(s["start"])
@@ -173,11 +188,14 @@ def scenario_of(case: Case) -> Scenario:
         if value < 0:
             raise CompareInputError(f"{key}={value} is negative")
     policy = Policy(route=route, sneak=sneak, enter_anomalies=bool(s.get("enter_anomalies")),
-                    pay_heal=bool(s.get("pay_heal", True)), shopping=shopping, **ints)
+                    pay_heal=bool(s.get("pay_heal", True)), shopping=shopping,
+                    keep_artifacts=keep,
+                    use_movement_artifacts=bool(s.get("use_movement_artifacts", True)),
+                    exchange=bool(s.get("exchange", True)), **ints)
     path = Path(str(s.get("scenario", "scenario")))
     return Scenario(path=path, name=path.stem, ruleset=rs, stalker=stalker, start=start,
                     stalkers=1, armor=armor, weapons=weapons, items=items, rubles=int(rubles),
-                    policy=policy)
+                    policy=policy, artifacts=artifacts)
 
 
 def compile_cases(cases: Sequence[Case]) -> list[CampaignArrays]:

@@ -60,15 +60,18 @@ from typing import NamedTuple
 
 import numpy as np
 
+from sim.kernels import anomaly as A
+from sim.kernels import combat as F
 from sim.kernels import layout as S
 from sim.kernels import rng
 from sim.kernels._jit import jit, pool_kernel
 from sim.kernels.anomaly import encounter as anomaly_encounter
+from sim.kernels.anomaly import take_damage
+from sim.kernels.artifact import restore, test_bonus
 from sim.kernels.combat import AVOIDED as FIGHT_AVOIDED
 from sim.kernels.combat import KILLED as FIGHT_KILLED
 from sim.kernels.combat import RESULT_SIZE
 from sim.kernels.combat import fight as combat_fight
-from sim.kernels.dice import armor_absorb
 from sim.kernels.event import event_avoided
 
 # How a game ends (first columns of ``out``).
@@ -97,7 +100,10 @@ SUM_DAYS = 18
 SUM_DAYS_SQ = 19
 SUM_COMPLEXES = 20
 SUM_RUBLES = 21
-HIST = 22  # histogram of the end day per end: HIST + end * (max_days + 1) + day
+SUM_ART_USES = 22  # uses of held artefacts (P-08..P-10)
+SUM_SIDE_EFFECTS = 23  # side effects suffered (P-09)
+SUM_EXCHANGES = 24  # artefacts bought with anomaly trophies (P-34)
+HIST = 25  # histogram of the end day per end: HIST + end * (max_days + 1) + day
 
 # Per-game results (columns of play_games' ``out``, the rows of ``simulate_trials``).
 G_END = 0  # how the game ended (REACHED .. CAPPED)
@@ -126,8 +132,11 @@ SEAT_NEW = 1
 SEAT_CHARACTER = 2  # stalkers.csv index of the seat's last character
 SEAT_COLS = 3
 MAX_PLAYERS = 4
-G_ROW = G_SEATS + SEAT_COLS * MAX_PLAYERS
-GAME_RUN = 1024  # games per play_games call inside campaign_kernel (a 248 KiB buffer)
+G_ART_USES = G_SEATS + SEAT_COLS * MAX_PLAYERS  # seat 1's artefact counters (SUM_ART_USES ..)
+G_SIDE_EFFECTS = G_ART_USES + 1
+G_EXCHANGES = G_ART_USES + 2
+G_ROW = G_ART_USES + 3
+GAME_RUN = 1024  # games per play_games call inside campaign_kernel (a 272 KiB buffer)
 
 # Multiplayer counts of campaign_kernel's rows, from mp_base(max_days) on.
 MP_WINS = 0  # + seat: games the seat won
@@ -239,7 +248,19 @@ C_KIT_ITEMS = 51  # multiplayer.new_character_items: random item cards of a new 
 C_COOPERATIVE = 52  # 1: cooperative variant (P-45)
 C_NEEDED = 53  # cooperative: stalkers who must survive the Sarcophagus (0: all still in)
 C_FIRST_PLAYER = 54  # FIRST_*: multiplayer.first_player
-C_SIZE = 55
+C_N_WEAPONS = 55  # weapon bits of S_WEAPONS; the artefact slots' bits follow
+C_ART_FAIL = 56  # FAIL_*: artifacts.failed_activation (P-10)
+C_RESIST_ORDER = 57  # RESIST_*: artifacts.resist_order
+C_RESTORE_USES = 58  # artifacts.restore_uses: per fight, and per day outside fights
+C_CARRY_LIMIT = 59  # artifacts.carry_limit (0: none)
+C_MOVEMENT_STACKS = 60  # artifacts.movement_stacks (Z-20)
+C_EXCHANGE_RATE = 61  # artifacts.exchange_trophies (P-34)
+C_EXCHANGE_DRAW = 62  # EXCHANGE_*: artifacts.exchange_draw
+C_CALM_AT = 63  # policy.calm_at
+C_PURGE_AT = 64  # policy.purge_at (0: never)
+C_USE_MOVEMENT = 65  # policy.use_movement_artifacts
+C_EXCHANGE = 66  # policy.exchange
+C_SIZE = 67
 
 
 # Columns of the packed per-card tables (see sim.campaign.compile.CampaignArrays).
@@ -261,6 +282,7 @@ V_VALUE = 2
 V_TARGET = 3
 V_RESIST = 4
 V_COUNT = 5
+V_DTYPE = 6  # damage type (index of sim.campaign.artifacts.DTYPES): the resist artefacts' row
 M_WOUNDS = 0  # emissions, in deck order
 M_RADIATION = 1
 M_PSI = 2
@@ -268,6 +290,18 @@ M_FINAL = 3
 M_WOUND_RESIST = 4
 M_RAD_RESIST = 5
 M_PSI_RESIST = 6
+M_WOUND_DTYPE = 7  # damage type of the wounds (DT_* row of the artefact records)
+DT_RADIATION = 4  # rows of art_rec: the damage types of sim.rules.DAMAGE_TYPES, then none
+DT_PSI = 5
+DT_NONE = 6  # no damage: daily use and movement (resist artefacts do not act)
+AC_TYPE = 0  # artefact cards (art_cards): type index in the deck (P-35)
+AC_PRICE = 1
+AC_COUNT = 2  # printed count
+AC_SLOT = 3  # the character's slot that keeps the card (-1: sold, P-11)
+AC_SIZE = 4
+EXCHANGE_RANDOM = 0  # artifacts.exchange_draw
+EXCHANGE_CHEAPEST = 1
+EXCHANGE_DEAREST = 2
 L_KIND = 0  # belongings lost on a knock-out (P-37), cheapest first: BELONG_* kind
 L_INDEX = 1  # item card index or weapon bit
 
@@ -312,12 +346,16 @@ S_ANOMALIES = 23
 S_ARTIFACTS = 24
 S_EVENTS = 25
 S_EXPLORED = 26
-S_WEAPONS = 27  # bit mask of the scenario's weapons still held (P-37)
+S_WEAPONS = 27  # bit mask of the weapons, then of the artefact slots, held (P-37)
 S_SLOT = 28  # the seat's current character: a slot of the stacked tables
 S_STATUS = 29  # SEAT_PLAYING .. SEAT_AWAITING
 S_DEATHS = 30  # characters of this seat who died (P-43)
 S_NEW = 31  # new characters this seat drew (P-44)
-S_SIZE = 32
+S_TROPHY_ANOMALY = 32  # anomaly trophies (P-34), exchanged at the Ecologists' Bunker
+S_ART_USES = 33
+S_SIDE_EFFECTS = 34
+S_EXCHANGES = 35
+S_SIZE = 36
 
 # Shared state of the Zone (index constants into ``zone``): one board, one Emission Track.
 Z_ETOKENS = 0  # tokens on the Emission Track (P-47), fed by every stalker
@@ -431,6 +469,10 @@ class CampaignTables(NamedTuple):
     art_value: np.ndarray
     ev: np.ndarray
     em: np.ndarray
+    art_rec: np.ndarray
+    art_n: np.ndarray
+    art_cards: np.ndarray
+    art_identity: np.ndarray
 
 
 class GameState(NamedTuple):
@@ -505,7 +547,9 @@ def _slot(tables, s):
                           tables.lose_order[s], tables.shopping[s], tables.e_params[s],
                           tables.e_bonus[s], tables.e_spend[s], tables.e_uses0[s], tables.en[s],
                           tables.sarcophagus[s], tables.a_params[s], tables.a_count[s],
-                          tables.art_deck0[s], tables.art_value[s], tables.ev[s], tables.em[s])
+                          tables.art_deck0[s], tables.art_value[s], tables.ev[s], tables.em[s],
+                          tables.art_rec[s], tables.art_n[s], tables.art_cards[s],
+                          tables.art_identity[s])
 
 
 @part
@@ -675,15 +719,41 @@ def _recover(st, cp, hexes):
 
 
 @part
-def _hazard(st, dice, damage, target, resist, durability):
-    """Damage through the armour onto one track (P-02..P-05; P-37, P-39, P-40)."""
-    through, st[S_ARMOR] = armor_absorb(dice, damage, resist, durability, st[S_ARMOR])
+def _held(st, cp):
+    """Bit mask of the artefact slots held: the bits of ``S_WEAPONS`` above the weapons."""
+    return st[S_WEAPONS] >> cp[C_N_WEAPONS]
+
+
+@part
+def _side_effects(st, health, radiation, willpower, uses, suffered):
+    """Artefact side effects onto the tracks (P-09), and the uses counted (P-08..P-10)."""
+    st[S_HEALTH] -= health
+    st[S_RADIATION] += radiation
+    st[S_WILLPOWER] -= willpower
+    st[S_ART_USES] += uses
+    st[S_SIDE_EFFECTS] += suffered
+
+
+@part
+def _hazard(st, cp, dice, damage, target, resist, recs, n_art):
+    """Damage through the resist artefacts and the armour onto one track.
+
+    P-02..P-05 (armour), P-08..P-10 (the held resist artefacts of the
+    damage's type, ``recs``: :func:`sim.kernels.anomaly.take_damage`, the
+    rule of every hazard), P-37, P-39, P-40 (the tracks).
+    """
+    through, st[S_ARMOR], _, _, h, r, w, uses, suffered = take_damage(
+        dice, recs, 0, n_art, cp[C_ART_FAIL], cp[C_RESIST_ORDER], damage, target, resist,
+        cp[C_DURABILITY], st[S_ARMOR], st[S_HEALTH], st[S_RADIATION], cp[C_RADIATION_MAX],
+        st[S_WILLPOWER])
     if target == S.TARGET_HEALTH:
         st[S_HEALTH] -= through
     elif target == S.TARGET_RADIATION:
         st[S_RADIATION] += through
     else:
         st[S_WILLPOWER] -= through
+    if n_art > 0:
+        _side_effects(st, h, r, w, uses, suffered)
 
 
 @part
@@ -700,7 +770,9 @@ def _fight(tables, game, e):
     used. Stimulants heal in combat (Z-12), medkits too under
     ``combat.medkits_in_combat`` (P-24); both are used in item-card order.
     The best escape item helps a Reputation avoid roll (Z-15..Z-17) and is
-    used up under ``escape.items_consumed``. Returns the fight outcome (a
+    used up under ``escape.items_consumed``. The artefacts held act as in
+    ``zonesim combat`` (P-08..P-10, P-23; their records follow the fight's
+    header in ``e_params``). Returns the fight outcome (a
     :mod:`sim.kernels.combat` code); trophies of killed enemies are counted
     by kind (P-26..P-28).
     """
@@ -708,8 +780,10 @@ def _fight(tables, game, e):
     st, items, fparams, stims, fres = game.st, game.items, game.fparams, game.stims, game.fres
     sneak = cp[C_SNEAK]
     w = st[S_WEAPONS]
-    for k in range(S.P_SIZE):
+    n_art = tables.e_params[w, e, S.P_N_ART]
+    for k in range(S.P_SIZE + n_art * S.AF_SIZE):
         fparams[k] = tables.e_params[w, e, k]
+    fparams[S.P_OTHER] = st[S_HEALTH] if en[e, N_PSI] != 0 else st[S_WILLPOWER]
     fparams[S.P_TOKENS] = st[S_ARMOR]
     fparams[S.P_SNEAK] = sneak
     n_stims = 0
@@ -734,6 +808,13 @@ def _fight(tables, game, e):
           tables.e_bonus[w, e], tables.e_spend[w, e], fres)
     outcome = fres[0]
     st[S_ARMOR] = fres[3]
+    if n_art > 0:  # the other track and radiation after side effects (P-09)
+        if en[e, N_PSI] != 0:
+            st[S_HEALTH] = fres[F.R_OTHER]
+        else:
+            st[S_WILLPOWER] = fres[F.R_OTHER]
+        _side_effects(st, 0, fres[F.R_RADIATION], 0, fres[F.R_ART_USES],
+                      fres[F.R_SIDE_EFFECTS])
     if en[e, N_PSI] != 0:
         st[S_WILLPOWER] = fres[6]
     else:
@@ -760,8 +841,10 @@ def _fight(tables, game, e):
 def _anomaly(tables, game, a):
     """Meet anomaly card ``a`` (P-31..P-36); True when its card is kept as a trophy (P-34)."""
     st, aparams, ares, art_deck = game.st, game.aparams, game.ares, game.art_deck
-    for k in range(S.A_SIZE):
-        aparams[k] = tables.a_params[a, k]
+    held = _held(st, tables.cp)
+    n_art = tables.a_params[held, a, S.A_N_ART]
+    for k in range(S.A_SIZE + n_art * S.AF_SIZE):
+        aparams[k] = tables.a_params[held, a, k]
     aparams[S.A_TOKENS] = st[S_ARMOR]
     aparams[S.A_HEALTH] = st[S_HEALTH]
     aparams[S.A_RADIATION] = st[S_RADIATION]
@@ -776,6 +859,9 @@ def _anomaly(tables, game, a):
         st[S_RADIATION] += lost
     else:
         st[S_WILLPOWER] -= lost
+    if n_art > 0:
+        _side_effects(st, ares[A.R_SIDE_HEALTH], ares[A.R_SIDE_RADIATION],
+                      ares[A.R_SIDE_WILLPOWER], ares[A.R_ART_USES], ares[A.R_SIDE_EFFECTS])
     if ares[0] != 0:  # not avoided: he was inside
         st[S_ANOMALIES] += 1
     if ares[7] != 0:
@@ -784,18 +870,97 @@ def _anomaly(tables, game, a):
         want = aparams[S.A_ARTIFACT]
         art_deck[want] -= 1
         st[S_ARTIFACTS] += 1
+        _gain(st, tables.cp, game.deck, tables.art_cards, tables.art_identity,
+              tables.art_value, want, -1)
+    kept = ares[0] == 1 or ares[0] == 2
+    if kept:
+        st[S_TROPHY_ANOMALY] += 1
+    return kept
+
+
+@called
+def _gain(st, cp, deck, cards, identity, value, t, card):
+    """An artefact of type ``t`` found or exchanged: kept in its slot, or waiting to be sold.
+
+    ``card`` is the card when known (-1: not drawn yet). A type holding a
+    name some stalker keeps draws its card in proportion to the printed
+    counts (DECK stream; P-35); the card is kept if its slot is free and
+    ``artifacts.carry_limit`` allows, otherwise it waits to be sold at the
+    next base for its price (P-11). A type nobody keeps is worth its mean
+    price (docs/rules.md "Artefacts in the campaign" 1, 7).
+    """
+    if card < 0 and identity[t] != 0:
+        total = 0
+        for c in range(cards.shape[0]):
+            if cards[c, AC_TYPE] == t:
+                total += cards[c, AC_COUNT]
+        j = rng.below(deck, total)
+        for c in range(cards.shape[0]):
+            if cards[c, AC_TYPE] == t:
+                if j < cards[c, AC_COUNT]:
+                    card = c
+                    break
+                j -= cards[c, AC_COUNT]
+    if card < 0:
         st[S_ART_COUNT] += 1
-        st[S_ART_VALUE] += tables.art_value[want]
-    return ares[0] == 1 or ares[0] == 2
+        st[S_ART_VALUE] += value[t]
+        return
+    slot = cards[card, AC_SLOT]
+    if slot >= 0:
+        bit = np.int64(1) << (cp[C_N_WEAPONS] + slot)
+        held = st[S_WEAPONS] >> cp[C_N_WEAPONS]
+        n_held = 0
+        while held:
+            n_held += held & 1
+            held >>= 1
+        if st[S_WEAPONS] & bit == 0 and (cp[C_CARRY_LIMIT] == 0 or n_held < cp[C_CARRY_LIMIT]):
+            st[S_WEAPONS] |= bit
+            return
+    st[S_ART_COUNT] += 1
+    st[S_ART_VALUE] += cards[card, AC_PRICE]
+
+
+@called
+def _exchange(st, cp, deck, art_deck, cards, identity, value):
+    """At the Ecologists' Bunker, anomaly trophies buy artefacts (P-07, P-34).
+
+    Every ``artifacts.exchange_trophies`` trophies buy one card while the
+    deck has any: a random one (a type in proportion to the cards left, then
+    the card, :func:`_gain`), or the cheapest or dearest card of a type with
+    cards left (``artifacts.exchange_draw``).
+    """
+    rate = max(cp[C_EXCHANGE_RATE], 1)
+    while st[S_TROPHY_ANOMALY] >= rate:
+        card = -1
+        if cp[C_EXCHANGE_DRAW] == EXCHANGE_RANDOM:
+            t = _draw_card(deck, art_deck, art_deck, -1)
+        else:
+            for c in range(cards.shape[0]):
+                if art_deck[cards[c, AC_TYPE]] > 0 and (
+                        card < 0 or (cp[C_EXCHANGE_DRAW] == EXCHANGE_CHEAPEST
+                                     and cards[c, AC_PRICE] < cards[card, AC_PRICE])
+                        or (cp[C_EXCHANGE_DRAW] == EXCHANGE_DEAREST
+                            and cards[c, AC_PRICE] > cards[card, AC_PRICE])):
+                    card = c
+            t = cards[card, AC_TYPE] if card >= 0 else -1
+            if t >= 0:
+                art_deck[t] -= 1
+        if t < 0:
+            return
+        st[S_TROPHY_ANOMALY] -= rate
+        st[S_EXCHANGES] += 1
+        _gain(st, cp, deck, cards, identity, value, t, card)
 
 
 @part
-def _event(st, zone, cp, dice, v, ev, items, it):
+def _event(st, zone, cp, dice, v, ev, items, it, recs, n_art):
     """Resolve event card ``v`` (Z-08..Z-10) with the best event item held.
 
     The avoidance roll is :func:`sim.kernels.event.event_avoided`, the rule
     of every caller; the best item is the one with the largest shift (the
-    Torsion scanner's ``AUTO_SHIFT`` above all, Z-10).
+    Torsion scanner's ``AUTO_SHIFT`` above all, Z-10). The held resist
+    artefacts of the damage's type (``recs``, ``n_art``: rows of ``art_rec``)
+    absorb with the armour (P-08).
     """
     st[S_EVENTS] += 1
     shift = 0
@@ -810,7 +975,8 @@ def _event(st, zone, cp, dice, v, ev, items, it):
         return
     effect = ev[v, V_EFFECT]
     if effect == S.EFFECT_DAMAGE:
-        _hazard(st, dice, ev[v, V_VALUE], ev[v, V_TARGET], ev[v, V_RESIST], cp[C_DURABILITY])
+        d = ev[v, V_DTYPE]
+        _hazard(st, cp, dice, ev[v, V_VALUE], ev[v, V_TARGET], ev[v, V_RESIST], recs[d], n_art[d])
     elif effect == S.EFFECT_LOST_DAY:
         st[S_STOP] = 1
         st[S_KNOCKED] += ev[v, V_VALUE]
@@ -897,12 +1063,15 @@ def _emission_card(zone, cp, em):
 
 
 @called
-def _emission(st, zone, cp, dice, hexes, em, k):
+def _emission(st, zone, cp, dice, hexes, em, k, recs, n_art):
     """Emission card ``k`` against one stalker (P-48, P-49).
 
     The Final Emission kills him (P-49); any other card hits him only in the
     Open Space (P-48): Secret Locations, Complexes, bunkers and bases
-    shelter, and so does being out of play (P-38, P-41).
+    shelter, and so does being out of play (P-38, P-41). Its wounds, doses
+    and disturbances are three damages, each through the held resist
+    artefacts of its type (``recs``, ``n_art``: rows of ``art_rec``) and the
+    armour.
     """
     st[S_EMISSIONS] += 1
     if em[k, M_FINAL] != 0:
@@ -917,9 +1086,12 @@ def _emission(st, zone, cp, dice, hexes, em, k):
     wounds = zone[Z_ACC_W] if cp[C_ACCUMULATE] != 0 else em[k, M_WOUNDS]
     doses = zone[Z_ACC_R] if cp[C_ACCUMULATE] != 0 else em[k, M_RADIATION]
     psi = zone[Z_ACC_P] if cp[C_ACCUMULATE] != 0 else em[k, M_PSI]
-    _hazard(st, dice, wounds, S.TARGET_HEALTH, em[k, M_WOUND_RESIST], cp[C_DURABILITY])
-    _hazard(st, dice, doses, S.TARGET_RADIATION, em[k, M_RAD_RESIST], cp[C_DURABILITY])
-    _hazard(st, dice, psi, S.TARGET_WILLPOWER, em[k, M_PSI_RESIST], cp[C_DURABILITY])
+    d = em[k, M_WOUND_DTYPE]
+    _hazard(st, cp, dice, wounds, S.TARGET_HEALTH, em[k, M_WOUND_RESIST], recs[d], n_art[d])
+    _hazard(st, cp, dice, doses, S.TARGET_RADIATION, em[k, M_RAD_RESIST], recs[DT_RADIATION],
+            n_art[DT_RADIATION])
+    _hazard(st, cp, dice, psi, S.TARGET_WILLPOWER, em[k, M_PSI_RESIST], recs[DT_PSI],
+            n_art[DT_PSI])
 
 
 @part
@@ -935,7 +1107,9 @@ def _draw_event(tables, game):
             event_pool[i] = tables.ev[i, V_COUNT]
         v = _draw_card(game.deck, event_pool, event_pool, -1)
     if v >= 0:
-        _event(game.st, game.zone, tables.cp, game.dice, v, tables.ev, game.items, tables.it)
+        held = _held(game.st, tables.cp)
+        _event(game.st, game.zone, tables.cp, game.dice, v, tables.ev, game.items, tables.it,
+               tables.art_rec[held], tables.art_n[held])
 
 
 @part
@@ -1002,6 +1176,7 @@ def _enter(cp, it, st, items):
     st[S_RUBLES] = cp[C_RUBLES]
     st[S_END] = -1
     st[S_WEAPONS] = cp[C_WEAPONS]
+    st[S_TROPHY_ANOMALY] = 0
     st[S_STATUS] = SEAT_PLAYING
     for i in range(items.shape[0]):
         items[i] = it[i, I_START]
@@ -1155,8 +1330,10 @@ def _sarcophagus(tables, game):
 def _move(tables, game):
     """One day's movement along the first day of the optimal route (Z-01..Z-03, Z-18..Z-26).
 
-    The best movement item sets the allowance (Z-01..Z-03). Each hex entered
-    is resolved: a base trades (P-11, P-26..P-28), a location its card
+    The best movement item sets the allowance (Z-01..Z-03), with the movement
+    artefacts used this morning (Z-20, :func:`_movement_artifacts`). Each hex
+    entered is resolved: a base trades (P-11, P-26..P-28), after the
+    Ecologists' exchange at their bunker (P-34, :func:`_exchange`), a location its card
     (:func:`_location`), then medkits (Z-11); the Sarcophagus as the final
     objective is fought through (P-50). Movement ends at the day's goal, when
     something stops it (``S_STOP``: knock-out, lost day) or with the game.
@@ -1166,10 +1343,18 @@ def _move(tables, game):
     st, cp, hexes, items, it = game.st, tables.cp, tables.hexes, game.items, tables.it
     target = _target(tables, st)
     goal = tables.target_hex[target]
-    allowance = cp[C_BASE_ALLOWANCE_INDEX]
     mover = _best_item(items, it, ITEM_MOVEMENT)
-    if mover >= 0:
-        allowance = tables.allowance_of_value[it[mover, I_VALUE]]
+    bonus = it[mover, I_VALUE] if mover >= 0 else 0
+    held = _held(st, cp)
+    n_art = tables.art_n[held, DT_NONE]
+    if cp[C_USE_MOVEMENT] != 0 and n_art > 0:
+        extra = _movement_artifacts(st, cp, game.dice, tables.art_rec[held, DT_NONE], n_art)
+        if _hurt(st, cp):
+            _conditions(st, game.zone, cp, hexes, items, tables.lose_order)
+            if st[S_END] >= 0 or st[S_STOP] != 0:
+                return
+        bonus = bonus + extra if cp[C_MOVEMENT_STACKS] != 0 else max(bonus, extra)
+    allowance = tables.allowance_of_value[bonus]
     start = st[S_POS]
     downs = st[S_KO] + st[S_CONCUSSIONS]
     for i in range(tables.day_len[start, target, allowance]):
@@ -1177,6 +1362,9 @@ def _move(tables, game):
         st[S_POS] = h
         kind = hexes[h, H_KIND]
         if kind == LOC_BASE:
+            if hexes[h, H_FACTION] == FACTION_ECOLOGISTS and cp[C_EXCHANGE] != 0:
+                _exchange(st, cp, game.deck, game.art_deck, tables.art_cards,
+                          tables.art_identity, tables.art_value)
             _trade(st, cp, items, it, tables.shopping, hexes[h, H_FACTION])
         elif kind == LOC_OPEN or kind == LOC_SECRET or kind == LOC_COMPLEX:
             _location(tables, game, h, kind)
@@ -1197,25 +1385,81 @@ def _move(tables, game):
             st[S_EXPLORED] += 1
 
 
+@called
+def _movement_artifacts(st, cp, dice, recs, n_art):
+    """Movement artefacts used at the start of a day's movement: the steps they add (Z-20).
+
+    Each held movement artefact is used once (P-09, P-10:
+    :func:`sim.kernels.artifact.test_bonus`, the rule of test dice); its
+    side effect hits at once.
+    """
+    extra, h, r, w, uses, suffered = test_bonus(dice, recs, 0, n_art, cp[C_ART_FAIL],
+                                                S.ART_MOVEMENT, -1)
+    _side_effects(st, h, r, w, uses, suffered)
+    return extra
+
+
+@called
+def _daily_artifacts(st, cp, dice, recs, n_art):
+    """Heal, calm and purge artefacts once a day, after the stalker's turn (P-08..P-10).
+
+    Heal artefacts while Health <= ``policy.medkit_at``, calm artefacts while
+    Willpower <= ``policy.calm_at``, purge artefacts while the doses are at
+    least ``policy.purge_at`` (0: never); each at most
+    ``artifacts.restore_uses`` times a day (:func:`sim.kernels.artifact.restore`,
+    the rule fights use before a round). A purge restores "minus the doses"
+    up to 0.
+    """
+    fail, limit = cp[C_ART_FAIL], cp[C_RESTORE_USES]
+    counts = 0
+    for _ in range(limit):
+        st[S_HEALTH], counts, h, r, w, uses, suffered = restore(
+            dice, recs, 0, n_art, fail, S.ART_HEAL, counts, st[S_HEALTH], cp[C_HEALTH],
+            cp[C_MEDKIT_AT], limit)
+        _side_effects(st, h, r, w, uses, suffered)
+        used = uses
+        st[S_WILLPOWER], counts, h, r, w, uses, suffered = restore(
+            dice, recs, 0, n_art, fail, S.ART_CALM, counts, st[S_WILLPOWER], cp[C_WILLPOWER],
+            cp[C_CALM_AT], limit)
+        _side_effects(st, h, r, w, uses, suffered)
+        used += uses
+        if cp[C_PURGE_AT] > 0:
+            level, counts, h, r, w, uses, suffered = restore(
+                dice, recs, 0, n_art, fail, S.ART_PURGE, counts, -st[S_RADIATION], 0,
+                -cp[C_PURGE_AT], limit)
+            st[S_RADIATION] = -level
+            _side_effects(st, h, r, w, uses, suffered)
+            used += uses
+        if used == 0:
+            return
+
+
 @part
 def _play_turn(tables, game):
     """One stalker's turn: movement and encounters, or a day out of play.
 
     A stalker lost in a Secret Location is out of play and placed in a bunker
     when his lost days run out (P-38, P-41); a knocked-down one does not move
-    (P-42); otherwise he moves (:func:`_move`). ``tables`` is his slot,
-    ``game`` his seat's view.
+    (P-42); otherwise he moves (:func:`_move`). Then, in play, he uses his
+    heal, calm and purge artefacts (:func:`_daily_artifacts`). ``tables`` is
+    his slot, ``game`` his seat's view.
     """
-    st = game.st
+    st, cp = game.st, tables.cp
     st[S_STOP] = 0
     if st[S_LOST] > 0:
         st[S_LOST] -= 1
         if st[S_LOST] == 0:
-            _recover(st, tables.cp, tables.hexes)
+            _recover(st, cp, tables.hexes)
     elif st[S_KNOCKED] > 0:
         st[S_KNOCKED] -= 1
     else:
         _move(tables, game)
+    held = _held(st, cp)
+    if st[S_END] < 0 and st[S_LOST] == 0 and tables.art_n[held, DT_NONE] > 0:
+        _daily_artifacts(st, cp, game.dice, tables.art_rec[held, DT_NONE],
+                         tables.art_n[held, DT_NONE])
+        if _hurt(st, cp):
+            _conditions(st, game.zone, cp, tables.hexes, game.items, tables.lose_order)
 
 
 @part
@@ -1242,7 +1486,9 @@ def _end_of_day(tables, game):
         s = st[S_SLOT]
         cp, hexes = tables.cp[s], tables.hexes[s]
         if k >= 0:
-            _emission(st, game.zone, cp, game.dice, hexes, tables.em[s], k)
+            held = _held(st, cp)
+            _emission(st, game.zone, cp, game.dice, hexes, tables.em[s], k,
+                      tables.art_rec[s, held], tables.art_n[s, held])
         if st[S_END] < 0 and _hurt(st, cp):
             _conditions(st, game.zone, cp, hexes, game.items[p], tables.lose_order[s])
 
@@ -1392,6 +1638,9 @@ def _write_result(tables, game, day, over, res):
     res[G_DRAWN] = game.zone[Z_EMISSIONS]
     res[G_FINAL] = game.zone[Z_FINAL]
     res[G_CAPPED] = 0 if over else 1
+    res[G_ART_USES] = st[S_ART_USES]
+    res[G_SIDE_EFFECTS] = st[S_SIDE_EFFECTS]
+    res[G_EXCHANGES] = st[S_EXCHANGES]
     for p in range(MAX_PLAYERS):
         base = G_SEATS + SEAT_COLS * p
         if p < game.st.shape[0]:
@@ -1459,8 +1708,9 @@ def play_games(seed, first, n_games, tables, out, row0):
         zeros(tables.en.shape[1]), zeros(tables.a_count.shape[1]), zeros(tables.ev.shape[1]),
         zeros(tables.art_deck0.shape[1]), zeros(tables.art_deck0.shape[1]),
         zeros(tables.hexes.shape[1]), np.ascontiguousarray(tables.en[0, :, N_HABITAT]),
-        state, state.copy(), state.copy(), zeros(S.P_SIZE), zeros(S.A_SIZE), zeros(64),
-        zeros(tables.e_uses0.shape[3]), zeros(RESULT_SIZE), zeros(8))
+        state, state.copy(), state.copy(), zeros(tables.e_params.shape[3]),
+        zeros(tables.a_params.shape[3]), zeros(64), zeros(tables.e_uses0.shape[3]),
+        zeros(RESULT_SIZE), zeros(A.RESULT_SIZE))
     play_run(tables, game, seed, first, n_games, out, row0)
 
 
@@ -1492,6 +1742,8 @@ def _count_game(res, row, max_days, n_characters):
     row[SUM_DAYS_SQ] += day * day
     row[SUM_COMPLEXES] += res[G_COMPLEXES]
     row[SUM_RUBLES] += res[G_RUBLES]
+    for k in range(3):
+        row[SUM_ART_USES + k] += res[G_ART_USES + k]
     mp = mp_base(max_days)
     winners = res[G_WINNERS]
     for p in range(MAX_PLAYERS):

@@ -1,0 +1,143 @@
+"""Artefact tables of one campaign slot (P-07..P-12, P-34, P-35; Z-20).
+
+A character's *artefact slots* are the artefacts his loadout carries, then the
+names his policy keeps when found or exchanged (docs/rules.md "Artefacts in
+the campaign"). Which slots he holds is a bit mask, kept in the kernel's
+belongings mask above the weapon bits, so the per-mask fight tables of
+:mod:`sim.campaign.compile` cover artefacts as they cover weapons. This module
+resolves the slots and writes the tables the day loop reads besides the
+fights: the packed records of the held artefacts against each damage type
+(anomalies, events, Emissions, daily use and movement), and the artefact
+cards a find or an exchange can give.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+
+from sim.encounter.anomaly import artifact_deck
+from sim.encounter.artifact import artifact_rules, compile_artifacts, pack_records
+from sim.errors import InputError
+from sim.kernels import campaign as K
+from sim.kernels.layout import AF_SIZE
+from sim.rules import DAMAGE_TYPES, Ruleset
+from sim.rules.scenario import Scenario
+
+MAX_CAMPAIGN_ARTIFACTS = 4
+"""Artefact slots of one character: each doubles the compiled fight and anomaly tables."""
+
+DTYPES = (*DAMAGE_TYPES, "none")
+"""Rows of the ``art_rec`` table: one per damage type, then no damage (daily use, movement)."""
+
+RECORDS = MAX_CAMPAIGN_ARTIFACTS * AF_SIZE
+"""Width of the artefact records after a params header (fights, anomalies)."""
+
+
+class ArtifactSlotError(InputError):
+    """A scenario's artefacts that the campaign cannot compile (exit status 2)."""
+
+
+def artifact_slots(scenario: Scenario) -> tuple[str, ...]:
+    """The loadout's artefacts, then the kept names not already carried (slot order)."""
+    carried = tuple(scenario.artifacts)
+    slots = carried + tuple(n for n in dict.fromkeys(scenario.policy.keep_artifacts)
+                            if n not in carried)
+    if len(slots) > MAX_CAMPAIGN_ARTIFACTS:
+        raise ArtifactSlotError(
+            f"{scenario.path}: {len(slots)} artefacts carried or kept ({', '.join(slots)}); "
+            f"a campaign character has at most {MAX_CAMPAIGN_ARTIFACTS}")
+    rules = scenario.ruleset.rules
+    if bool(rules.artifacts.movement_in_epicentre) != bool(rules.movement.items_in_epicentre):
+        raise ArtifactSlotError(
+            "artifacts.movement_in_epicentre must equal movement.items_in_epicentre: the "
+            "route tables take one Epicentre rule for items and artefacts (Z-03)")
+    return slots
+
+
+def held(slots: tuple[str, ...], mask: int) -> tuple[str, ...]:
+    """The slots held under artefact bit mask ``mask``, in slot order."""
+    return tuple(name for j, name in enumerate(slots) if mask >> j & 1)
+
+
+def allowed(rs: Ruleset, mask: int) -> bool:
+    """Whether ``mask`` holds no more artefacts than ``artifacts.carry_limit`` allows."""
+    limit = rs.rules.artifacts.carry_limit
+    return not limit or bin(mask).count("1") <= limit
+
+
+def intellect(scenario: Scenario) -> int:
+    """The Intellect of the scenario's stalker: the pool of activation tests (P-10)."""
+    return scenario.ruleset.stalkers[scenario.stalker].intellect
+
+
+def movement_bonuses(rs: Ruleset, slots: tuple[str, ...], item_bonuses: list[int]) -> list[int]:
+    """Every movement bonus a day can have: the best item with the movement artefacts (Z-20).
+
+    Under ``artifacts.movement_stacks`` artefacts that work add to the best
+    movement item; otherwise the larger of the two counts.
+    """
+    values = [rs.artifacts[n].value for n in slots if rs.artifacts[n].effect == "movement"]
+    sums = {sum(c) for k in range(len(values) + 1) for c in combinations(values, k)}
+    stacks = bool(rs.rules.artifacts.movement_stacks)
+    return sorted({(i + s) if stacks else max(i, s) for i in item_bonuses for s in sums})
+
+
+EXCHANGE_DRAWS = {"random": K.EXCHANGE_RANDOM, "cheapest": K.EXCHANGE_CHEAPEST,
+                  "dearest": K.EXCHANGE_DEAREST}
+
+
+def artifact_keys(scenario: Scenario) -> dict[int, int]:
+    """The kernel's ``C_*`` values of the ``[artifacts]`` keys and the artefact policy."""
+    keys, policy = scenario.ruleset.rules.artifacts, scenario.policy
+    rules = artifact_rules(scenario.ruleset)
+    return {
+        K.C_ART_FAIL: rules.fail_rule, K.C_RESIST_ORDER: rules.resist_order,
+        K.C_RESTORE_USES: rules.restore_uses, K.C_CARRY_LIMIT: keys.carry_limit,
+        K.C_MOVEMENT_STACKS: bool(keys.movement_stacks),
+        K.C_EXCHANGE_RATE: keys.exchange_trophies,
+        K.C_EXCHANGE_DRAW: EXCHANGE_DRAWS[keys.exchange_draw],
+        K.C_CALM_AT: policy.calm_at, K.C_PURGE_AT: policy.purge_at,
+        K.C_USE_MOVEMENT: policy.use_movement_artifacts, K.C_EXCHANGE: policy.exchange,
+    }
+
+
+def artifact_tables(scenario: Scenario, slots: tuple[str, ...]) -> dict:
+    """The slot's ``art_rec``, ``art_n``, ``art_cards`` and ``art_identity`` tables.
+
+    ``art_rec[m, d]`` holds the packed records (``AF_*``) of the artefacts
+    held under mask ``m`` as they act against damage type ``DTYPES[d]`` (a
+    resist artefact only against its own type), the first
+    ``artifacts.use_limit`` of them; ``art_n[m, d]`` their number.
+    ``art_cards`` has a row per artefact card (``AC_*``): its type's index in
+    the deck, price, printed count and the slot that keeps it (-1: sold when
+    found). ``art_identity[t]`` is 1 when a kept name has type ``t``, so a
+    find of that type draws which card it is (P-35).
+    """
+    rs = scenario.ruleset
+    types, _ = artifact_deck(rs)
+    pool = intellect(scenario)
+    n_masks = 1 << len(slots)
+    rec = np.zeros((n_masks, len(DTYPES), RECORDS), dtype=np.int64)
+    count = np.zeros((n_masks, len(DTYPES)), dtype=np.int64)
+    for mask in range(n_masks):
+        if not allowed(rs, mask):
+            continue
+        for d, damage_type in enumerate(DTYPES):
+            specs = compile_artifacts(rs, held(slots, mask), pool,
+                                      None if damage_type == "none" else damage_type)
+            packed = pack_records(specs)
+            rec[mask, d, :packed.shape[0]] = packed
+            count[mask, d] = len(specs)
+    keep = set(scenario.policy.keep_artifacts)
+    cards = [(types.index(c.type), c.price, c.count,
+              slots.index(name) if name in keep else -1)
+             for name, c in rs.artifacts.items()]
+    identity = np.zeros(max(len(types), 1), dtype=np.int64)
+    for t, _, _, slot in cards:
+        if slot >= 0:
+            identity[t] = 1
+    return {"art_rec": rec, "art_n": count,
+            "art_cards": np.asarray(cards, dtype=np.int64).reshape(-1, K.AC_SIZE),
+            "art_identity": identity}
