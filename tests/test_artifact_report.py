@@ -3,7 +3,7 @@
 The changes themselves (paired on common random numbers, exact twins within
 4.5 standard errors) are checked in tests/test_artifacts.py; here the report
 shows them (P-08..P-11): every artefact in the CSV, the ones that change
-something on the pages, the campaign caveat in one line, the verdict untouched.
+something on the pages, whole games beside the decks, the verdict untouched.
 """
 
 from __future__ import annotations
@@ -42,9 +42,10 @@ def written(scenario, tmp_path_factory):
     return report
 
 
-def _changes(frame: pd.DataFrame) -> set[str]:
+def _changes(frame: pd.DataFrame, games: bool = True) -> set[str]:
     """Artefacts with a change that is not exactly 0 (estimate or exact) in any column."""
-    cols = [c for c in frame if c.endswith(("_mc", "_exact"))]
+    cols = [c for c in frame if c.endswith(("_mc", "_exact"))
+            and (games or not c.startswith("campaign_"))]
     return set(frame.loc[(frame[cols].fillna(0) != 0).any(axis=1), "artifact"])
 
 
@@ -61,12 +62,14 @@ def test_the_csv_has_every_artefact_and_its_columns(written, scenario):
 def test_report_md_shows_the_artefacts_that_change_something(written):
     frame = pd.read_csv(written.folder / "artifacts.csv")
     moving = _changes(frame)
-    assert "Stone blood" in moving and "Battery" not in moving  # resist; movement (P-08)
+    encounters = _changes(frame, games=False)
+    assert "Stone blood" in encounters and "Battery" not in encounters  # resist; movement
+    assert "Battery" in moving  # a movement artefact acts in whole games (Z-20)
     page = (written.folder / "report.md").read_text(encoding="utf-8")
     section = page.split("## Artefacts compared", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("| ")][2:]
     assert {row.split(" | ")[0].removeprefix("| ") for row in rows} == moving
-    assert "Campaign effects of artefacts are not simulated yet" in section
+    assert "P(reach the Sarcophagus), whole games: change" in section
     assert "](artifacts.png)" in section
     assert "P(knocked out), enemy deck: change" in section
 
@@ -90,9 +93,12 @@ def test_a_ruleset_whose_artefacts_change_nothing_shows_no_table(scenario):
     assert artifacts.nonzero(frame).empty
 
 
-def _cli(*args: str):
+GAMES = 500
+
+
+def _cli(*args: str, games: int = GAMES):
     return CliRunner().invoke(main, ["artifacts", *args, "--trials", str(TRIALS), "--seed",
-                                     "5"])
+                                     "5", "--games", str(games)])
 
 
 def test_cli_json_csv_and_table():
@@ -101,7 +107,7 @@ def test_cli_json_csv_and_table():
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     assert doc["scenario"] == "base" and doc["stalker"] == "Strelok" and doc["seed"] == 5
-    assert "not simulated yet" in doc["campaign"]
+    assert doc["campaign"] == f"{GAMES} whole games per artefact" and doc["games"] == GAMES
     assert [r["artifact"] for r in doc["rows"]] == ["Stone blood", "Battery"]
     assert list(doc["rows"][0]) == COLUMNS
     blood = doc["rows"][0]
@@ -111,8 +117,9 @@ def test_cli_json_csv_and_table():
     assert csv.exit_code == 0, csv.output
     lines = csv.stdout.splitlines()
     assert lines[0].split(",") == COLUMNS and len(lines) == 3
-    table = _cli(*picked)
+    table = _cli(*picked, games=0)
     assert table.exit_code == 0 and "Stone blood" in table.stdout
+    assert "whole games not compared" in table.stdout
     assert "Battery" not in table.stdout.split("\n", 1)[1]  # no change: left out of the table
 
 
@@ -123,7 +130,7 @@ def test_cli_unknown_artefact_exits_2():
 
 
 def test_cli_table_of_artefacts_that_change_nothing_says_so():
-    result = _cli("--artifact", "Battery")  # movement: acts on the map only (P-08)
+    result = _cli("--artifact", "Battery", games=0)  # movement: acts on the map only (Z-20)
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[-1] == ("No artefact compared changes anything in these "
                                               "encounters.")

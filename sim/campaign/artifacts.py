@@ -49,6 +49,10 @@ def artifact_slots(scenario: Scenario) -> tuple[str, ...]:
             f"{scenario.path}: {len(slots)} artefacts carried or kept ({', '.join(slots)}); "
             f"a campaign character has at most {MAX_CAMPAIGN_ARTIFACTS}")
     rules = scenario.ruleset.rules
+    limit = rules.artifacts.carry_limit
+    if limit and len(carried) > limit:
+        raise ArtifactSlotError(f"{scenario.path}: {len(carried)} artefacts carried; "
+                                f"artifacts.carry_limit is {limit}")
     if bool(rules.artifacts.movement_in_epicentre) != bool(rules.movement.items_in_epicentre):
         raise ArtifactSlotError(
             "artifacts.movement_in_epicentre must equal movement.items_in_epicentre: the "

@@ -1,4 +1,4 @@
-"""``zonesim artifacts``: what each artefact changes in single encounters, per 1,000 rubles."""
+"""``zonesim artifacts``: what each artefact changes in encounters and whole games, per price."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from sim.cli import common
 
 DEFAULT_TRIALS = 100_000
 """Trials per deck and artefact: a change's 95 % half-width is then about 0.003."""
+DEFAULT_GAMES = 20_000
+"""Whole games per artefact: a change in P(Sarcophagus) is then within about ±0.007."""
 
 
 @click.command(cls=common.Command)
@@ -16,21 +18,27 @@ DEFAULT_TRIALS = 100_000
               help="Compare only this artefact (repeatable; default: every artefact card).")
 @click.option("--intellect", type=common.small_int(0), default=None,
               help="Intellect for the activation tests (P-10); default: the stalker card's.")
+@click.option("--games", type=click.IntRange(min=0, max=common.MAX_TRIALS), default=DEFAULT_GAMES,
+              show_default=True,
+              help="Whole games per artefact for the change in P(reach the Sarcophagus); "
+                   "0 skips them (one-stalker scenarios only).")
 @common.trials_option(DEFAULT_TRIALS)
 @common.seed_option
 @common.threads_option
 @common.quiet_option
 @common.format_option
-def artifacts(scenario, names, intellect, trials, seed, threads, fmt):
-    """Compare each artefact with carrying none: enemy and anomaly decks, per 1,000 rubles.
+def artifacts(scenario, names, intellect, games, trials, seed, threads, fmt):
+    """Compare each artefact with carrying none: decks and whole games, per 1,000 rubles.
 
     SCENARIO (default: base) gives the ruleset, stalker, loadout and policy.
     Each artefact is carried alone (P-08..P-10) and plays the same trials as
     carrying none (common random numbers): the paired change in P(knocked
     out) on the enemy deck and in the anomaly deck's outcomes, with 95 %
-    intervals, the exact change, the price (P-11) and the change per 1,000
+    intervals, the exact change, and the change in P(reach the Sarcophagus)
+    over whole games (the artefact carried besides the loadout's, with the
+    stalker card's Intellect), the price (P-11) and the change per 1,000
     rubles. The table leaves out artefacts that change nothing; JSON and CSV
-    keep every row. Campaign effects of artefacts are not simulated yet.
+    keep every row.
 
     \b
     Example:
@@ -47,13 +55,16 @@ def artifacts(scenario, names, intellect, trials, seed, threads, fmt):
         raise click.BadParameter(f"unknown artefact '{unknown[0]}'; known: "
                                  + ", ".join(sc.ruleset.artifacts), param_hint="'--artifact'")
     frame = artifacts_compared(sc.ruleset, scenario_setup(sc, intellect), trials=trials,
-                               seed=seed, names=names or None, threads=threads)
+                               seed=seed, names=names or None, threads=threads,
+                               campaign=sc if games else None, campaign_trials=games)
+    campaign = (f"{games} whole games per artefact" if games and not sc.multiplayer
+                else "whole games not compared")
     doc = {"scenario": sc.name, "stalker": sc.stalker, "trials": trials, "seed": seed,
-           "ruleset_digest": sc.ruleset.digest(), "campaign": shown.CAMPAIGN_NOTE,
+           "ruleset_digest": sc.ruleset.digest(), "campaign": campaign, "games": games,
            "rows": frame.astype(object).where(frame.notna(), None).to_dict(orient="records")}
     kept = shown.nonzero(frame)
     title = (f"artefacts against carrying none: {sc.name}, {sc.stalker}; {trials} trials per "
-             f"deck, seed {seed}; change ±95 % half-width (exact). {shown.CAMPAIGN_NOTE}")
+             f"deck, {campaign}, seed {seed}; change ±95 % half-width (exact)")
     if fmt == "table" and kept.empty:
         click.echo(f"{title}\nNo artefact compared changes anything in these encounters.")
         return

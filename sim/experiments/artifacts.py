@@ -1,12 +1,14 @@
 """Artefacts compared (issue 11): what carrying each artefact changes, per 1,000 rubles.
 
 :func:`artifacts_compared` runs, on common random numbers, the whole enemy
-deck (:func:`sim.experiments.combat.run_combat`) and the whole anomaly deck
-(:func:`sim.experiments.anomaly.run_anomaly`) once carrying nothing and once
-carrying each artefact (P-08..P-10), and returns one row per artefact: the
-paired change in each deck metric with its 95 % interval and its exact
-change (the exact twins include the artefact), the price (P-11) and the
-change per 1,000 rubles. The report's "Artefacts compared" section calls it.
+deck (:func:`sim.experiments.combat.run_combat`), the whole anomaly deck
+(:func:`sim.experiments.anomaly.run_anomaly`) and, given a one-stalker
+scenario, whole games (:func:`sim.experiments.campaign_paired.run_campaign_compare`)
+once carrying nothing more and once carrying each artefact (P-08..P-10), and
+returns one row per artefact: the paired change in each metric with its 95 %
+interval and its exact change where the exact twins give one (encounters;
+games have none), the price (P-11) and the change per 1,000 rubles. The
+report's "Artefacts compared" section calls it.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 import pandas as pd
 
 from sim import stats
+from sim.experiments import campaign_paired
 from sim.experiments.anomaly import run_anomaly
 from sim.experiments.base import Case, PairedSums
 from sim.experiments.combat import run_combat
@@ -27,6 +30,8 @@ COMBAT_COLUMNS = ("knocked_out",)
 """Enemy-deck metrics tabulated (P(knocked out), the issue's first column)."""
 ANOMALY_COLUMNS = ("knocked_out", "damaged", "deformation")
 """Anomaly-deck metrics tabulated."""
+CAMPAIGN_COLUMNS = ("p_sarcophagus",)
+"""Whole-game metrics tabulated: P(reach and survive the Sarcophagus), P-50."""
 
 
 def _changes(sums: PairedSums, variant: int, names: Sequence[str], prefix: str) -> dict:
@@ -60,9 +65,25 @@ def scenario_setup(sc: Scenario, intellect: int | None = None) -> dict[str, Any]
     return setup
 
 
+def campaign_changes(scenario: Scenario, names: Sequence[str], *, trials: int, seed: int,
+                     threads: int | None = None) -> PairedSums:
+    """Whole games carrying the scenario's artefacts, then each of ``names`` besides them.
+
+    Variant 0 is the scenario as it is; variant ``i`` adds ``names[i - 1]``
+    to the loadout's artefacts, on the same games (common random numbers).
+    """
+    base = campaign_paired.scenario_setup(scenario)
+    carried = tuple(base["artifacts"])
+    cases = [Case(scenario.ruleset, {**base, "artifacts": carried + extra})
+             for extra in ((), *((n,) for n in names))]
+    return campaign_paired.run_campaign_compare(cases, trials=trials, seed=seed,
+                                                threads=threads)
+
+
 def artifacts_compared(rs: Ruleset, setup: Mapping[str, Any], *, trials: int, seed: int,
-                       names: Sequence[str] | None = None,
-                       threads: int | None = None) -> pd.DataFrame:
+                       names: Sequence[str] | None = None, threads: int | None = None,
+                       campaign: Scenario | None = None,
+                       campaign_trials: int | None = None) -> pd.DataFrame:
     """One row per artefact: paired changes on the enemy and anomaly decks, and per price.
 
     Parameters
@@ -78,12 +99,19 @@ def artifacts_compared(rs: Ruleset, setup: Mapping[str, Any], *, trials: int, se
         Trials per deck and seed (the same for every artefact).
     names : sequence of str, optional
         Artefacts to compare; default every card of ``artifacts.csv``.
+    campaign : Scenario, optional
+        A one-stalker scenario on ``rs``: adds the paired change in whole
+        games (``campaign_p_sarcophagus``), each artefact carried besides the
+        scenario's own (:func:`campaign_changes`).
+    campaign_trials : int, optional
+        Games per artefact (default ``trials``).
 
     Returns
     -------
     DataFrame
         Columns ``artifact``, ``price``, then per metric ``<deck>_<metric>``
-        (``combat_knocked_out``, ``anomaly_knocked_out``, ...) as
+        (``combat_knocked_out``, ``anomaly_knocked_out``, ...,
+        ``campaign_p_sarcophagus``) as
         ``_mc``, ``_ci_low``, ``_ci_high``, ``_exact`` and
         ``_per_1000_rubles`` (the exact change, or the estimate without one,
         per 1,000 rubles of price) with ``_per_1000_rubles_ci_low`` and
@@ -98,11 +126,17 @@ def artifacts_compared(rs: Ruleset, setup: Mapping[str, Any], *, trials: int, se
                for a in ([], *([n] for n in names))]
     combat = run_combat(fights, trials=trials, seed=seed, threads=threads)
     anomaly = run_anomaly(hazards, trials=trials, seed=seed, threads=threads)
+    games = None
+    if campaign is not None and not campaign.multiplayer:
+        games = campaign_changes(campaign, names, trials=campaign_trials or trials, seed=seed,
+                                 threads=threads)
     rows = []
     for v, name in enumerate(names, start=1):
         price = rs.artifacts[name].price
         cells = {**_changes(combat, v, COMBAT_COLUMNS, "combat"),
                  **_changes(anomaly, v, ANOMALY_COLUMNS, "anomaly")}
+        if games is not None:
+            cells.update(_changes(games, v, CAMPAIGN_COLUMNS, "campaign"))
         row: dict[str, Any] = {"artifact": name, "price": price}
         for key, cell in cells.items():
             for part, value in cell.items():

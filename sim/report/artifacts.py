@@ -4,13 +4,15 @@ For the scenario's stalker, loadout and policy, every artefact of the
 ruleset is carried alone and compared with carrying none on common random
 numbers (:func:`sim.experiments.artifacts.artifacts_compared`): the paired
 change in P(knocked out) on the enemy deck and in the anomaly deck's
-outcomes (P-08..P-10), with 95 % intervals, the exact change from the
-Markov chains, the price (P-11) and the change per 1,000 rubles.
+outcomes (P-08..P-10), with 95 % intervals and the exact change from the
+Markov chains, and in P(reach the Sarcophagus) over whole games of the
+scenario (one-stalker scenarios: the artefact carried besides the loadout's,
+docs/rules.md "Artefacts in the campaign"), the price (P-11) and the change
+per 1,000 rubles.
 
 The CSV keeps every artefact; the pages and the chart leave out an artefact
 whose every change is exactly 0 (estimate and exact value), as the summary
-leaves out rows that say nothing. Whole games do not use artefacts yet, so
-the section says that its changes are single encounters only.
+leaves out rows that say nothing.
 """
 
 from __future__ import annotations
@@ -26,11 +28,14 @@ from sim.rules.scenario import Scenario
 DECKS = {"combat": ("enemies", experiment.COMBAT_COLUMNS),
          "anomaly": ("anomalies", experiment.ANOMALY_COLUMNS)}
 """Column prefix of :func:`~sim.experiments.artifacts.artifacts_compared` -> (deck, metrics)."""
-CHANGES = tuple((f"{prefix}_{m}", f"P({labels.metric(m)}), {labels.DECKS[deck]}")
-                for prefix, (deck, metrics) in DECKS.items() for m in metrics)
+GAMES = "campaign_p_sarcophagus"
+"""Column stem of the whole-game change; there, unlike the decks, above 0 helps."""
+CHANGES = (*((f"{prefix}_{m}", f"P({labels.metric(m)}), {labels.DECKS[deck]}")
+             for prefix, (deck, metrics) in DECKS.items() for m in metrics),
+           (GAMES, "P(reach the Sarcophagus), whole games"))
 """(column stem, plain label) of every change tabulated, enemy deck first."""
-CAMPAIGN_NOTE = ("Campaign effects of artefacts are not simulated yet: these changes are for "
-                 "single encounters, not for whole games (P(reach the Sarcophagus)).")
+MULTIPLAYER_NOTE = ("Whole games are not compared here for a multiplayer scenario: the changes "
+                    "are for single encounters of seat 1's stalker.")
 
 
 def _values(frame: pd.DataFrame) -> pd.DataFrame:
@@ -41,15 +46,16 @@ def _values(frame: pd.DataFrame) -> pd.DataFrame:
 def nonzero(frame: pd.DataFrame) -> pd.DataFrame:
     """The artefacts with at least one change that is not exactly 0 (estimate or exact)."""
     values = _values(frame)
-    keep = [not all(always_zero(values.iloc[[i]], stem) for stem, _ in CHANGES)
-            for i in range(len(frame))]
+    keep = [not all(always_zero(values.iloc[[i]], stem) for stem, _ in CHANGES
+                    if stem in values) for i in range(len(frame))]
     return frame[keep].reset_index(drop=True)
 
 
 def shown_changes(frame: pd.DataFrame) -> list[tuple[str, str]]:
-    """The (stem, plain label) of the changes not exactly 0 on every row of ``frame``."""
+    """The (stem, plain label) of the changes in ``frame`` not exactly 0 on every row."""
     values = _values(frame)
-    return [(stem, name) for stem, name in CHANGES if not always_zero(values, stem)]
+    return [(stem, name) for stem, name in CHANGES
+            if stem in values and not always_zero(values, stem)]
 
 
 def readable(frame: pd.DataFrame) -> pd.DataFrame:
@@ -80,23 +86,29 @@ def figure(frame: pd.DataFrame, title: str):
     panels = []
     for stem, what in changes:
         per = f"{stem}_per_1000_rubles"
+        better = "higher" if stem == GAMES else "lower"
         panels += [(f"{stem}_mc", f"{stem}_ci_low", f"{stem}_ci_high", f"{stem}_exact",
-                    f"change in {what}"),
-                   (per, f"{per}_ci_low", f"{per}_ci_high", None, "the same per 1,000 rubles")]
+                    f"change in {what}", better),
+                   (per, f"{per}_ci_low", f"{per}_ci_high", None, "the same per 1,000 rubles",
+                    better)]
     return plots.signed_bars(order, "artifact", panels, title)
 
 
 def artifacts_section(sc: Scenario, trials: int, seed: int) -> Section:
     """Every artefact against carrying none, for the scenario's stalker, loadout and policy."""
     frame = experiment.artifacts_compared(sc.ruleset, experiment.scenario_setup(sc),
-                                          trials=trials, seed=seed)
+                                          trials=trials, seed=seed, campaign=sc)
     kept = nonzero(frame)
     left_out = [n for n in frame["artifact"] if n not in set(kept["artifact"])]
     text = [f"{sc.stalker} with the scenario's loadout and policy carries one artefact at a "
-            f"time; {trials} trials per deck, seed {seed}, every artefact on the same trials as "
-            "carrying none (common random numbers), so each change is paired. Cells: change "
-            "±95 % half-width (exact change from the Markov chain); below 0 protects. Most "
-            "protective on the enemy deck first.", CAMPAIGN_NOTE]
+            f"time; {trials} trials per deck and {trials} whole games, seed {seed}, every "
+            "artefact on the same trials as carrying none more (common random numbers), so "
+            "each change is paired. Cells: change ±95 % half-width (exact change from the "
+            "Markov chain; whole games have none). On the decks below 0 protects; in P(reach "
+            "the Sarcophagus) above 0 helps, side effects and all (P-09). Most protective on "
+            "the enemy deck first."]
+    if sc.multiplayer:
+        text.append(MULTIPLAYER_NOTE)
     if left_out:
         text.append("No change at all in these encounters (left out): "
                     + ", ".join(left_out) + ".")
@@ -105,5 +117,5 @@ def artifacts_section(sc: Scenario, trials: int, seed: int) -> Section:
     if len(kept):
         section.shown["Artefacts against carrying none"] = readable(kept)
         section.figures["artifacts"] = figure(
-            kept, f"Artefacts against carrying none, {sc.stalker} (green protects, red harms)")
+            kept, f"Artefacts against carrying none, {sc.stalker} (green helps, red harms)")
     return section

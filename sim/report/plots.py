@@ -86,9 +86,11 @@ def signed_bars(frame: pd.DataFrame, name_col: str, panels: Sequence[Sequence], 
     """Horizontal bars of paired changes (either sign), one panel per column group.
 
     ``panels`` holds ``(value, ci_low, ci_high, exact, xlabel)`` column names
-    per panel (``exact`` may be None); the panels share the rows, drawn top
-    to bottom in the frame's order, ``columns`` panels to a row of the grid.
-    A change below zero is drawn to the left of the zero line, with its
+    per panel (``exact`` may be None), optionally followed by ``"higher"``
+    when a change above zero is the good one (default: below zero is); the
+    panels share the rows, drawn top to bottom in the frame's order,
+    ``columns`` panels to a row of the grid. A change below zero is drawn to
+    the left of the zero line, green when it is the good direction, with its
     95 % interval as an error bar and the exact change as an open diamond.
     """
     n = len(frame)
@@ -96,10 +98,12 @@ def signed_bars(frame: pd.DataFrame, name_col: str, panels: Sequence[Sequence], 
     figure = Figure(figsize=(4.2 * columns, rows * (1.1 + 0.32 * max(n, 1))))
     axes = figure.subplots(rows, columns, sharey=True, squeeze=False).ravel()
     y = np.arange(n)[::-1]
-    for ax, (value, low, high, exact, xlabel) in zip(axes, panels, strict=False):
+    for ax, panel in zip(axes, panels, strict=False):
+        value, low, high, exact, xlabel = panel[:5]
         mc = frame[value].to_numpy(float)
         errors = np.vstack([mc - frame[low].to_numpy(float), frame[high].to_numpy(float) - mc])
-        colours = np.where(mc < 0, "#2a9d8f", "#c8553d")
+        good = mc > 0 if panel[5:] == ("higher",) else mc < 0
+        colours = np.where(good, "#2a9d8f", "#c8553d")
         ax.barh(y, mc, xerr=np.nan_to_num(np.clip(errors, 0.0, None)), color=colours,
                 alpha=0.8, ecolor="#333333", capsize=2, label="Monte Carlo, 95 % interval")
         if exact is not None and frame[exact].notna().any():
