@@ -21,9 +21,11 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 KEY_RESULTS = {
     # Appended as a last cell to the executed copy: what each notebook is there to show.
     "artifact_worth.ipynb": """
-assert set(table["artifact"]) == set(rs.artifacts) and len(kept) < len(table), kept
+assert set(table["artifact"]) == set(rs.artifacts) and len(kept) == len(table), kept
 verdicts = dict(zip(answer["artifact"], answer["enemy_deck"], strict=True))
 assert verdicts["Stone blood"] == "protects", verdicts   # resists physical wounds (P-08, P-09)
+games = dict(zip(answer["artifact"], answer["whole_games"], strict=True))
+assert games["Stone blood"] == "helps" and games["Stone flower"] == "hurts", games  # P-09, P-43
 assert paired_half < apart_half, (paired_half, apart_half)   # common random numbers pay
 """,
     "campaign_balance.ipynb": """
