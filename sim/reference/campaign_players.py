@@ -224,8 +224,8 @@ class Table:
                 "deaths": list(self.deaths), "new": list(self.new), "drawn": self.zone.drawn}
 
 
-def play(scenario: Scenario, n_trials: int, seed: int) -> list[dict]:
-    """Play ``n_trials`` reference multiplayer games; one result row per game.
+def campaigns(scenario: Scenario) -> dict:
+    """The ``Campaign`` of every seat (``("seat", p)``) and new character (``("new", name)``).
 
     A found or exchanged artefact is drawn as a card when its type holds a
     name any seat keeps (docs/rules.md "Artefacts in the campaign" 7): the
@@ -240,6 +240,12 @@ def play(scenario: Scenario, n_trials: int, seed: int) -> list[dict]:
     if renew:
         slots.update({("new", c): Campaign(scenario.new_character(c), keepers)
                       for c in scenario.ruleset.stalkers})
+    return slots
+
+
+def play(scenario: Scenario, n_trials: int, seed: int) -> list[dict]:
+    """Play ``n_trials`` reference multiplayer games; one result row per game."""
+    slots = campaigns(scenario)
     streams = [random.Random(f"{seed}:{purpose}") for purpose in ("dice", "deck", "env")]
     return [Table(scenario, slots, streams).play() for _ in range(n_trials)]
 
