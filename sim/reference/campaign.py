@@ -4,10 +4,14 @@ The readable executable spec of a whole game, built only from the validated
 model: a :class:`~sim.rules.scenario.Scenario` and its
 :class:`~sim.rules.Ruleset` (cards, ``rules.toml`` values, the map model).
 It shares no code with the campaign kernel or its compile step: no compiled
-arrays, no kernel constants, no route tables, no packed encounter specs. It
-plans its own routes (:mod:`sim.reference.route`), fights from the enemy
-and weapon cards, meets anomalies and events from their cards, and rolls one
-d6 at a time with :class:`random.Random`. Three streams, as the kernel has
+arrays, no route tables, no packed encounter specs. It plans its own routes
+(:mod:`sim.reference.route`), fights each enemy card with the reference fight
+(:mod:`sim.reference.combat`, the plain statement of ``zonesim combat``), meets
+anomalies and events from their cards, and rolls one die at a time with
+:class:`random.Random`. Artefacts are the cards resolved as every encounter
+reads them (:mod:`sim.encounter.artifact`, used through
+:mod:`sim.reference.artifact`; the weapons and combat artefacts of a round
+from :func:`sim.encounter.loadout.best_with_artifacts`). Three streams, as the kernel has
 (dice; deck draws; board placements and the Environment), though the two
 never share a random number: they agree in distribution only, which
 ``tests/test_campaign_oracle.py`` checks with two-sample tests.
@@ -16,8 +20,10 @@ Rules, each where its method says: movement and objectives (Z-01..Z-03,
 Z-19..Z-26, P-50), fights (P-14..P-29, Z-12..Z-17), anomalies (P-31..P-36,
 P-07), events (Z-08..Z-10), armour (P-02..P-06), damage tracks, knock-outs,
 concussions, Deformations and death (P-37..P-43), trade (P-11, P-26..P-28),
-healing items (Z-11..Z-14), the Zone phase and Emissions (P-47..P-49).
-Modelling choices follow docs/rules.md "Campaign" and its Assumptions table.
+healing items (Z-11..Z-14), the Zone phase and Emissions (P-47..P-49),
+artefacts carried, kept, used, exchanged and lost (P-07..P-11, P-34, P-35,
+P-37; Z-20). Modelling choices follow docs/rules.md "Campaign", "Artefacts in
+the campaign" and its Assumptions table.
 """
 
 from __future__ import annotations
