@@ -851,19 +851,19 @@ class Game:
     def movement_artifacts(self) -> int:
         """Steps the held movement artefacts add today, each used once (Z-20, P-09, P-10).
 
-        Under ``policy.use_movement_artifacts``; the conditions follow their
-        side effects (a knock-out keeps him where he is today).
+        Under ``policy.use_movement_artifacts``. A side effect that knocks
+        him out is resolved at once and keeps him where he is today; other
+        side effects wait for the day's next conditions.
         """
         me, c = self.me, self.c
         if not c.policy.use_movement_artifacts:
             return 0
-        steps, used = 0, False
+        steps = 0
         for s, held in enumerate(me.held):
-            if held and c.rs.artifacts[c.slots[s]].effect == "movement":
-                used = True
-                if self.activate(c.spec(s)):
-                    steps += c.spec(s).value
-        if used:
+            if held and c.rs.artifacts[c.slots[s]].effect == "movement" \
+                    and self.activate(c.spec(s)):
+                steps += c.spec(s).value
+        if me.health <= 0 or me.willpower <= 0:
             self.conditions()
         return steps
 
@@ -873,15 +873,14 @@ class Game:
         Each group in :data:`RESTORES` order, slots in order; each held
         artefact up to ``artifacts.restore_uses`` uses while its track needs it
         (Health <= ``medkit_at``, Willpower <= ``calm_at``, doses >=
-        ``purge_at`` > 0); then the conditions (docs/rules.md "Artefacts in the
-        campaign" 4).
+        ``purge_at`` > 0); then the conditions, once (docs/rules.md "Artefacts
+        in the campaign" 4).
         """
         me, c = self.me, self.c
         hero, policy = c.hero, c.policy
         wanted = {"heal": lambda: me.health <= policy.medkit_at and me.health < hero.health,
                   "calm": lambda: me.willpower <= policy.calm_at and me.willpower < hero.willpower,
                   "purge": lambda: 0 < policy.purge_at <= me.radiation}
-        used = False
         for effect in RESTORES:
             for s, held in enumerate(me.held):
                 if not held or c.rs.artifacts[c.slots[s]].effect != effect:
@@ -889,11 +888,9 @@ class Game:
                 for _ in range(c.rules.artifacts.restore_uses):
                     if not wanted[effect]():
                         break
-                    used = True
                     if self.activate(c.spec(s)):
                         self.restore(effect, c.spec(s).value)
-        if used:
-            self.conditions()
+        self.conditions()
 
     def restore(self, effect: str, value: int) -> None:
         """What a working heal, calm or purge artefact does (P-08), within the maximum (Z-14)."""
