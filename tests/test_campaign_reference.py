@@ -211,7 +211,9 @@ class Checker:
         assert sum(game.enemy_pool) + enemies_on_board + me.tally["kills"] == self.enemy_cards
         assert (sum(game.anomaly_pool) + anomalies_on_board + me.tally["anomaly_trophies"]
                 == self.anomaly_cards)
-        assert sum(game.artifact_deck) + me.tally["artifacts_found"] == self.artifact_cards
+        # Artefact cards leave the deck when found or exchanged (P-34, P-35).
+        assert (sum(game.artifact_deck) + me.tally["artifacts_found"] + me.tally["exchanges"]
+                == self.artifact_cards)
 
 
 @settings(max_examples=25, deadline=None)

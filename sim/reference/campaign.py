@@ -4,10 +4,14 @@ The readable executable spec of a whole game, built only from the validated
 model: a :class:`~sim.rules.scenario.Scenario` and its
 :class:`~sim.rules.Ruleset` (cards, ``rules.toml`` values, the map model).
 It shares no code with the campaign kernel or its compile step: no compiled
-arrays, no kernel constants, no route tables, no packed encounter specs. It
-plans its own routes (:mod:`sim.reference.route`), fights from the enemy
-and weapon cards, meets anomalies and events from their cards, and rolls one
-d6 at a time with :class:`random.Random`. Three streams, as the kernel has
+arrays, no route tables, no packed encounter specs. It plans its own routes
+(:mod:`sim.reference.route`), fights each enemy card with the reference fight
+(:mod:`sim.reference.combat`, the plain statement of ``zonesim combat``), meets
+anomalies and events from their cards, and rolls one die at a time with
+:class:`random.Random`. Artefacts are the cards resolved as every encounter
+reads them (:mod:`sim.encounter.artifact`, used through
+:mod:`sim.reference.artifact`; the weapons and combat artefacts of a round
+from :func:`sim.encounter.loadout.best_with_artifacts`). Three streams, as the kernel has
 (dice; deck draws; board placements and the Environment), though the two
 never share a random number: they agree in distribution only, which
 ``tests/test_campaign_oracle.py`` checks with two-sample tests.
@@ -16,8 +20,10 @@ Rules, each where its method says: movement and objectives (Z-01..Z-03,
 Z-19..Z-26, P-50), fights (P-14..P-29, Z-12..Z-17), anomalies (P-31..P-36,
 P-07), events (Z-08..Z-10), armour (P-02..P-06), damage tracks, knock-outs,
 concussions, Deformations and death (P-37..P-43), trade (P-11, P-26..P-28),
-healing items (Z-11..Z-14), the Zone phase and Emissions (P-47..P-49).
-Modelling choices follow docs/rules.md "Campaign" and its Assumptions table.
+healing items (Z-11..Z-14), the Zone phase and Emissions (P-47..P-49),
+artefacts carried, kept, used, exchanged and lost (P-07..P-11, P-34, P-35,
+P-37; Z-20). Modelling choices follow docs/rules.md "Campaign", "Artefacts in
+the campaign" and its Assumptions table.
 """
 
 from __future__ import annotations
@@ -25,9 +31,26 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from sim.reference.loadout import best_weapons
+from sim.encounter.artifact import (
+    ArtifactInputError,
+    ArtifactSpec,
+    artifact_rules,
+    combat_choices,
+    compile_artifacts,
+)
+from sim.encounter.loadout import CloseCombatRules, LoadoutTable, WeaponSlot
+from sim.encounter.spec import CombatSpec
+from sim.kernels.layout import (
+    AVOID_REPUTATION,
+    AVOID_STEALTH,
+    TARGET_HEALTH,
+    TARGET_RADIATION,
+    TARGET_WILLPOWER,
+)
+from sim.reference.artifact import Harm, absorb, use
+from sim.reference.combat import fight as fight_spec
 from sim.reference.route import Terrain
 from sim.rules.scenario import Scenario
 
@@ -37,7 +60,7 @@ ENDS = ("reached", "knocked_out_in_sarcophagus", "concussion_in_sarcophagus",
 
 COUNTERS = ("knockouts", "concussions", "deformations", "emissions_suffered", "emissions",
             "items_used", "fights", "kills", "anomalies_entered", "artifacts_found", "events",
-            "complexes_explored")
+            "complexes_explored", "artifacts_used", "side_effects", "exchanges")
 """Per-game counters, named as :data:`sim.experiments.campaign.TRIAL_COLUMNS` names them."""
 
 SHELTERS = ("secret", "complex", "bunker", "base")
@@ -48,6 +71,12 @@ ENCOUNTERS = ("open", "secret", "complex")
 
 IMPOSSIBLE_FACE = 7
 """A face no d6 shows: a test that needs it cannot pass."""
+
+MAX_SLOTS = 4
+"""Artefact slots of one character at most (docs/rules.md "Artefacts in the campaign" 1)."""
+
+RESTORES = ("heal", "calm", "purge")
+"""Artefacts used once a day, in this order (docs/rules.md "Artefacts in the campaign" 4)."""
 
 
 def d6(rand: random.Random) -> int:
@@ -77,7 +106,13 @@ def test_terms(modifier: int, success_on: int, reading: str) -> tuple[int, int]:
 
 @dataclass
 class Stalker:
-    """Everything about the stalker that changes during one game."""
+    """Everything about the stalker that changes during one game.
+
+    ``artifacts`` and ``artifact_value`` are the artefacts waiting to be sold
+    (P-11); ``held`` says which of the character's artefact slots
+    (:attr:`Campaign.slots`) he carries; ``trophies_anomaly`` counts the
+    anomaly trophies not yet exchanged (P-34).
+    """
 
     pos: int
     health: int
@@ -95,6 +130,8 @@ class Stalker:
     trophies_stalker: int = 0
     artifacts: int = 0
     artifact_value: int = 0
+    held: list[bool] = field(default_factory=list)
+    trophies_anomaly: int = 0
     stop: bool = False
     end: str | None = None
     tally: Counter = field(default_factory=Counter)
@@ -107,9 +144,21 @@ class Campaign:
     ----------
     scenario : Scenario
         The validated scenario; everything is read from it and its ruleset.
+    keepers : set of str, optional
+        Artefact names some stalker of the game keeps (default: this
+        character's ``keep_artifacts``); a found or exchanged artefact of a type
+        holding one of them is drawn as a card (docs/rules.md "Artefacts in
+        the campaign" 7).
+
+    Raises
+    ------
+    ArtifactInputError
+        More than :data:`MAX_SLOTS` artefact slots, a loadout beyond
+        ``artifacts.carry_limit``, or ``artifacts.movement_in_epicentre`` unlike
+        ``movement.items_in_epicentre`` (the route has one Epicentre rule).
     """
 
-    def __init__(self, scenario: Scenario):
+    def __init__(self, scenario: Scenario, keepers: frozenset[str] | None = None):
         rs = scenario.ruleset
         self.scenario, self.rs, self.rules, self.policy = scenario, rs, rs.rules, scenario.policy
         self.hero = rs.stalkers[scenario.stalker]
@@ -135,6 +184,11 @@ class Campaign:
         self.start_items = [scenario.items.count(c.name) for c in self.items]
         self.weapons = [rs.weapons[w] for w in scenario.weapons]
         self.armor = rs.armor[scenario.armor] if scenario.armor else None
+        combat = self.rules.combat
+        self.close = {melee: CloseCombatRules(
+            melee_enemy=melee, hands=combat.hands, long_range_divisor=combat.long_range_divisor,
+            short_range_full=combat.short_range_close_combat == "full",
+            melee_weapons_vs_ranged=combat.melee_weapons_vs_ranged) for melee in (False, True)}
         # Radiation-dealing enemies end no fight (P-39), so the campaign leaves them out
         # (docs/rules.md "Combat" 6).
         self.enemies = [c for c in rs.enemies.values() if c.wound_type != "radiation"]
@@ -142,22 +196,107 @@ class Campaign:
         self.sarcophagus_deck = [fightable[n] for n in rs.sarcophagus_deck() if n in fightable]
         self.anomalies = list(rs.anomalies.values())
         self.events = list(rs.events.values())
-        self.artifact_types: list[str] = []
-        deck: Counter = Counter()
-        prices: dict[str, list[int]] = {}
-        for card in rs.artifacts.values():
-            if card.type not in self.artifact_types:
-                self.artifact_types.append(card.type)
-            deck[card.type] += card.count
-            prices.setdefault(card.type, []).extend([card.price] * card.count)
-        self.artifact_deck = [deck[t] for t in self.artifact_types]
-        # P-11: one found card is worth its type's mean price (whole rubles).
-        self.artifact_value = [sum(prices[t]) // max(len(prices[t]), 1)
-                               for t in self.artifact_types]
+        self._artifact_deck()
+        self._artifact_slots(scenario, keepers)
         self.emissions = rs.emission_deck()
         self.loss_order = self._loss_order()
         self.gear = (self.items.index(rs.items[self.policy.shopping[0]])
                      if self.policy.shopping else None)
+
+    # --- artefacts (P-07..P-12, P-34, P-35) ------------------------------------------------
+    def _artifact_deck(self) -> None:
+        """The artefact deck by type (P-35) and what a card of each type is worth (P-11)."""
+        self.artifact_types: list[str] = []
+        self.type_cards: dict[str, list] = {}
+        for card in self.rs.artifacts.values():
+            if card.type not in self.artifact_types:
+                self.artifact_types.append(card.type)
+            self.type_cards.setdefault(card.type, []).append(card)
+        self.artifact_deck = [sum(c.count for c in self.type_cards[t])
+                              for t in self.artifact_types]
+        # P-11: a card whose name is not drawn is worth its type's mean price (whole rubles).
+        self.artifact_value = [sum(c.price * c.count for c in self.type_cards[t]) // max(n, 1)
+                               for t, n in zip(self.artifact_types, self.artifact_deck,
+                                               strict=True)]
+
+    def _artifact_slots(self, scenario: Scenario, keepers: frozenset[str] | None) -> None:
+        """The character's artefact slots and the checks on them (docs/rules.md 1, 5, 7).
+
+        Slots are the loadout's artefacts, then the kept names not already
+        listed; the types holding a kept name are drawn card by card.
+        """
+        rs, keys = self.rs, self.rules.artifacts
+        kept = self.policy.keep_artifacts
+        self.slots = tuple(scenario.artifacts) + tuple(
+            n for n in dict.fromkeys(kept) if n not in scenario.artifacts)
+        self.start_held = [i < len(scenario.artifacts) for i in range(len(self.slots))]
+        if len(self.slots) > MAX_SLOTS:
+            raise ArtifactInputError(f"{len(self.slots)} artefact slots (carried and kept "
+                                     f"names); a character has at most {MAX_SLOTS}")
+        if keys.carry_limit and len(scenario.artifacts) > keys.carry_limit:
+            raise ArtifactInputError(f"{len(scenario.artifacts)} artefacts carried; "
+                                     f"artifacts.carry_limit is {keys.carry_limit}")
+        if bool(keys.movement_in_epicentre) != bool(self.rules.movement.items_in_epicentre):
+            raise ArtifactInputError("artifacts.movement_in_epicentre must equal "
+                                     "movement.items_in_epicentre: the campaign's route has "
+                                     "one Epicentre rule (docs/rules.md, Artefacts in the "
+                                     "campaign 5)")
+        names = set(kept) if keepers is None else set(keepers)
+        self.identified = {t for t, cards in self.type_cards.items()
+                           if any(c.name in names for c in cards)}
+        self.art_rules = artifact_rules(rs)
+        self._specs: dict = {}
+        self._fights: dict = {}
+
+    def spec(self, slot: int, damage_type: str | None = None) -> ArtifactSpec:
+        """Slot ``slot``'s artefact as an encounter uses it (resist: against ``damage_type``)."""
+        key = (slot, damage_type)
+        if key not in self._specs:
+            self._specs[key] = compile_artifacts(self.rs, (self.slots[slot],),
+                                                 self.hero.intellect, damage_type)[0]
+        return self._specs[key]
+
+    def acting(self, held: list[bool], damage_type: str | None) -> tuple[ArtifactSpec, ...]:
+        """The artefacts that act in one encounter: the first ``use_limit`` slots held."""
+        slots = [s for s, h in enumerate(held) if h]
+        limit = self.rules.artifacts.use_limit
+        return tuple(self.spec(s, damage_type) for s in (slots[:limit] if limit else slots))
+
+    def fight_base(self, enemy, weapons: tuple[bool, ...], held: tuple[bool, ...]) -> CombatSpec:
+        """A fight against card ``enemy`` with the weapons and artefact slots held (cached).
+
+        Weapons as the hands allow (P-23, P-29); the artefacts that act
+        (P-08..P-10): resist ones against the enemy's wound type, combat ones
+        within the hands. The caller sets the day's tracks, tokens and heals.
+        """
+        key = (enemy.name, weapons, held)
+        if key in self._fights:
+            return self._fights[key]
+        rules, hero = self.rules, self.hero
+        psi = enemy.wound_type == "psi"
+        slots = tuple(WeaponSlot(w.name, w.bonus, w.hands, w.range, w.uses)
+                      for w, kept in zip(self.weapons, weapons, strict=True) if kept)
+        limited = tuple(i for i, w in enumerate(slots) if w.uses is not None)
+        arts = self.acting(list(held), enemy.wound_type)
+        loadout = LoadoutTable(slots, self.close[enemy.melee], limited,
+                               tuple(slots[i].uses for i in limited), (), (),
+                               combat_choices(arts))
+        face, need = test_terms(enemy.vigilance, rules.dice.success_on, rules.dice.modifier)
+        self._fights[key] = CombatSpec(
+            health=hero.willpower if psi else hero.health, start_health=0,
+            combat=hero.combat, stealth=hero.stealth, vigilance=need,
+            endurance=enemy.endurance, wounds=enemy.wounds,
+            resist=self.resistance(enemy.wound_type) or 0,
+            durability=self.armor.durability if self.armor is not None else 0, tokens=0,
+            success_on=rules.dice.success_on, sneak=False,
+            avoid_rule=AVOID_REPUTATION if rules.combat.avoid_rule == "reputation"
+            else AVOID_STEALTH,
+            escape_target=0, flee_at=self.policy.flee_at, heal_at=self.policy.heal_at,
+            stimulants=(), loadout=loadout, max_rounds=rules.combat.max_rounds,
+            stealth_on=face, artifacts=arts, art_rules=self.art_rules,
+            track=TARGET_WILLPOWER if psi else TARGET_HEALTH,
+            other_max=hero.health if psi else hero.willpower)
+        return self._fights[key]
 
     # --- movement (Z-01..Z-03, Z-19..Z-26) ------------------------------------------------
     def search(self, start: int, allowance: int):
@@ -198,11 +337,17 @@ class Campaign:
             left.remove(here)
         return order
 
-    def allowance(self, items: list[int]) -> int:
-        """Steps a day: base plus the best movement item held (Z-01, Z-02, Z-19)."""
-        bonus = [int(c.value) for c, n in zip(self.items, items, strict=True)
-                 if n > 0 and c.effect == "movement"]
-        return self.base_steps + max(bonus, default=0)
+    def allowance(self, items: list[int], artifacts: int = 0) -> int:
+        """Steps a day: base plus the best movement item held (Z-01, Z-02, Z-19).
+
+        ``artifacts`` steps from movement artefacts add to the item's under
+        ``artifacts.movement_stacks``, or replace it when larger (Z-20).
+        """
+        bonus = max((int(c.value) for c, n in zip(self.items, items, strict=True)
+                     if n > 0 and c.effect == "movement"), default=0)
+        if self.rules.artifacts.movement_stacks:
+            return self.base_steps + bonus + artifacts
+        return self.base_steps + max(bonus, artifacts)
 
     # --- belongings (P-37) ------------------------------------------------------------------
     def _loss_order(self) -> list[tuple[str, int]]:
@@ -267,7 +412,8 @@ class Game:
         self.me = Stalker(pos=campaign.start, health=hero.health, willpower=hero.willpower,
                           rubles=campaign.scenario.rubles,
                           items=list(campaign.start_items if items is None else items),
-                          weapons=[True] * len(campaign.weapons))
+                          weapons=[True] * len(campaign.weapons),
+                          held=list(campaign.start_held))
         self.deal(campaign)
 
     def deal(self, campaign: Campaign) -> None:
@@ -310,25 +456,43 @@ class Game:
         self.me.items[i] -= 1
         self.me.tally["items_used"] += 1
 
-    # --- damage (P-02..P-06, P-37, P-39, P-40) ----------------------------------------------
-    def through_armor(self, points: int, resist: int | None) -> int:
-        """Points that get through: one die per point, absorbed = min(successes, room) (P-06)."""
-        durability = self.c.armor.durability if self.c.armor is not None else 0
-        if points <= 0 or resist is None or self.me.tokens >= durability:
-            return max(points, 0)
-        absorbed = min(successes(self.dice, points, resist), durability - self.me.tokens)
-        self.me.tokens += absorbed
-        return points - absorbed
+    # --- damage (P-02..P-06, P-08, P-09, P-37, P-39, P-40) ----------------------------------
+    def suffer(self, harm: Harm) -> None:
+        """Artefact side effects onto the tracks at once (P-09), and the artefact tallies."""
+        me = self.me
+        me.health -= harm.points[TARGET_HEALTH]
+        me.willpower -= harm.points[TARGET_WILLPOWER]
+        me.radiation += harm.points[TARGET_RADIATION]
+        me.tally["artifacts_used"] += harm.uses
+        me.tally["side_effects"] += harm.side_effects
+
+    def activate(self, a: ArtifactSpec) -> bool:
+        """One use of a held artefact (P-09, P-10); True when it works."""
+        harm = Harm()
+        works = use(a, self.c.art_rules.fail_rule, self.dice, harm)
+        self.suffer(harm)
+        return works
 
     def hurt(self, points: int, damage_type: str, resist: int | None) -> None:
-        """Damage onto its track: Health (wounds), radiation (doses), Willpower (psi)."""
-        through = self.through_armor(points, resist)
+        """One damage onto its track: Health (wounds), radiation (doses), Willpower (psi).
+
+        Resist artefacts of its type and the armour (``resist``: its face, None
+        when it does not roll) absorb in ``artifacts.resist_order`` (P-02..P-06,
+        P-08); their side effects follow at once.
+        """
+        me, c = self.me, self.c
+        harm = Harm()
+        durability = c.armor.durability if c.armor is not None else 0
+        through, me.tokens = absorb(c.acting(me.held, damage_type), c.art_rules.fail_rule,
+                                    c.art_rules.resist_order, max(points, 0), resist or 0,
+                                    durability, me.tokens, self.dice, harm)
         if damage_type == "radiation":
-            self.me.radiation += through
+            me.radiation += through
         elif damage_type == "psi":
-            self.me.willpower -= through
+            me.willpower -= through
         else:
-            self.me.health -= through
+            me.health -= through
+        self.suffer(harm)
 
     def pay_heal(self) -> None:
         """At a bunker, heal wounds and disturbances while money lasts (P-37, P-40)."""
@@ -354,10 +518,15 @@ class Game:
         self.pay_heal()
 
     def lose_half(self) -> None:
-        """Half of all belongings lost, rounded in his favour, cheapest first (P-37)."""
+        """Half of all belongings lost, rounded in his favour, cheapest first (P-37).
+
+        Items, weapons and armour by price; then held artefacts, cheapest
+        first; then artefacts waiting to be sold (docs/rules.md "Artefacts in
+        the campaign" 8).
+        """
         me, c = self.me, self.c
         armor = c.armor is not None and me.tokens < c.armor.durability
-        lose = (sum(me.items) + sum(me.weapons) + armor + me.artifacts) // 2
+        lose = (sum(me.items) + sum(me.weapons) + armor + sum(me.held) + me.artifacts) // 2
         for kind, i in c.loss_order:
             if lose == 0:
                 break
@@ -371,6 +540,10 @@ class Game:
             elif kind == "armor" and armor:
                 me.tokens = c.armor.durability  # gone, as if destroyed (P-05)
                 lose -= 1
+        held = [s for s, h in enumerate(me.held) if h]
+        for s in sorted(held, key=lambda s: c.rs.artifacts[c.slots[s]].price)[:lose]:
+            me.held[s] = False
+            lose -= 1
         if lose > 0 and me.artifacts > 0:
             me.artifact_value -= me.artifact_value * lose // me.artifacts
             me.artifacts -= lose
@@ -418,81 +591,58 @@ class Game:
         return effect == "stimulant" or (effect == "medkit"
                                          and bool(self.c.rules.combat.medkits_in_combat))
 
-    def weapon_bonus(self, uses: list[int | None], later: bool, melee_enemy: bool) -> int:
-        """The best Combat bonus this round within the hand limit (P-23, P-24, P-29).
+    def combat_spec(self, enemy, sneak: bool, escape: int, doses: list[int]) -> CombatSpec:
+        """Today's fight against card ``enemy`` as the reference fight reads it.
 
-        Every subset of the held weapons with uses left is tried; the largest
-        bonus wins, then the one spending fewer limited uses, then the first
-        found (smaller subsets first). The chosen limited weapons spend a use.
-        """
-        rules = self.c.rules.combat
-        held = [u if self.me.weapons[j] else 0 for j, u in enumerate(uses)]
-        bonus, chosen = best_weapons(
-            self.c.weapons, held, close=melee_enemy and later, melee_enemy=melee_enemy,
-            hands=rules.hands, long_range_divisor=rules.long_range_divisor,
-            short_range_full=rules.short_range_close_combat == "full",
-            melee_weapons_vs_ranged=rules.melee_weapons_vs_ranged)
-        for j in chosen:
-            if uses[j] is not None:
-                uses[j] -= 1
-        return bonus
-
-    def fight(self, e: int, sneak: bool) -> str:
-        """Fight enemy card ``e`` with today's Health, armour, weapons and heals.
-
-        P-16 or Z-15..Z-17 to avoid it, then rounds (P-18..P-20): heals before
-        each round while the track is at ``heal_at`` or less (Z-12..Z-14, not
-        against psi), a flight from round 2 at ``flee_at`` or less (P-21),
-        otherwise the Combat test with the best weapons (P-19, P-23, P-29);
-        a round not won costs the enemy's wounds through the armour (P-02).
-        Psi enemies hit Willpower (P-40). Returns the outcome.
+        The card's fight with the weapons and artefacts held
+        (:meth:`Campaign.fight_base`), and today's tracks, armour tokens,
+        heals in ``doses`` (item indices, one card a dose) and the escape
+        item's rating (Z-15, Z-16). Psi enemies fight on Willpower, the other
+        track being Health (P-40).
         """
         me, c = self.me, self.c
-        enemy, rules, policy = c.enemies[e], c.rules, c.policy
         psi = enemy.wound_type == "psi"
-        top = c.hero.willpower if psi else c.hero.health
-        track = me.willpower if psi else me.health
+        rating = int(c.items[escape].value) if escape >= 0 else 0
+        return replace(
+            c.fight_base(enemy, tuple(me.weapons), tuple(me.held)),
+            start_health=me.willpower if psi else me.health, tokens=me.tokens, sneak=sneak,
+            escape_target=c.hero.reputation - rating,
+            stimulants=tuple(int(c.items[i].value) for i in doses),
+            other=me.health if psi else me.willpower)
+
+    def fight(self, e: int, sneak: bool) -> str:
+        """Fight enemy card ``e`` with today's tracks, armour, weapons, heals and artefacts.
+
+        The reference fight (:func:`sim.reference.combat.fight`): P-16 or
+        Z-15..Z-17 to avoid it, then rounds (P-18..P-20) with heal and calm
+        artefacts and heals at ``heal_at`` or less (Z-12..Z-14; no heals
+        against psi), a flight from round 2 at ``flee_at`` or less (P-21),
+        otherwise the Combat test with the best weapons and combat artefacts
+        (P-19, P-23, P-29); a round not won costs the enemy's wounds through
+        resist artefacts and the armour (P-02, P-08). Side effects hit at once;
+        their radiation is added after the fight (P-09, P-39). Returns the outcome.
+        """
+        me, c = self.me, self.c
+        enemy, rules = c.enemies[e], c.rules
+        psi = enemy.wound_type == "psi"
         doses = [] if psi else [i for i, n in enumerate(me.items) if self.heals_in_combat(i)
                                 for _ in range(n)]
         escape = self.best("escape")
-        reputation_rule = rules.combat.avoid_rule == "reputation"
-        if escape >= 0 and sneak and reputation_rule and rules.escape.items_consumed:
+        if (escape >= 0 and sneak and rules.combat.avoid_rule == "reputation"
+                and rules.escape.items_consumed):
             self.use(escape)  # Z-15: used on the avoid roll, whatever it shows
-        outcome, used = "capped", 0
-        if sneak and reputation_rule:
-            rating = int(c.items[escape].value) if escape >= 0 else 0
-            avoided = d6(self.dice) >= c.hero.reputation - rating  # Z-16
-        else:
-            avoided = sneak and self.test(c.hero.stealth, enemy.vigilance)  # P-16
-        if avoided:
-            outcome = "avoided"
-        else:
-            uses = [w.uses for w in c.weapons]
-            resist = c.resistance(enemy.wound_type)
-            for rnd in range(1, rules.combat.max_rounds + 1):
-                while used < len(doses) and track <= policy.heal_at and track < top:
-                    track = min(top, track + int(c.items[doses[used]].value))
-                    used += 1
-                if rnd >= 2 and 0 < policy.flee_at and track <= policy.flee_at:
-                    if self.test(c.hero.stealth, enemy.vigilance):
-                        outcome = "fled"
-                        break
-                else:
-                    bonus = self.weapon_bonus(uses, rnd >= 2, enemy.melee)
-                    face = rules.dice.success_on
-                    if successes(self.dice, c.hero.combat + bonus, face) >= enemy.endurance:
-                        outcome = "killed"
-                        break
-                track -= self.through_armor(enemy.wounds, resist)
-                if track <= 0:
-                    outcome = "knocked_out"
-                    break
-        for i in doses[:used]:
+        result = fight_spec(self.combat_spec(enemy, sneak, escape, doses), self.dice)
+        for i in doses[:result.stimulants]:
             self.use(i)
+        me.tokens = result.tokens
         if psi:
-            me.willpower = track
+            me.willpower, me.health = result.health, result.other
         else:
-            me.health = track
+            me.health, me.willpower = result.health, result.other
+        me.radiation += result.radiation
+        me.tally["artifacts_used"] += result.artifact_uses
+        me.tally["side_effects"] += result.side_effects
+        outcome = result.outcome
         if outcome != "avoided":
             me.tally["fights"] += 1
         if outcome == "killed":
@@ -532,12 +682,65 @@ class Game:
                 while sum(deck) > 0:
                     if self.draw(deck) == want:
                         self.artifact_deck[want] -= 1
-                        me.artifacts += 1
-                        me.artifact_value += c.artifact_value[want]
                         me.tally["artifacts_found"] += 1
+                        self.gain(want)
                         break
         me.tally["anomaly_trophies"] += 1
+        me.trophies_anomaly += 1
         return True
+
+    def gain(self, t: int, card=None) -> None:
+        """An artefact of type ``t`` found or exchanged: kept, or waiting to be sold.
+
+        Its card is ``card``, or drawn among the type's cards in proportion to
+        their printed counts when the type holds a name some stalker keeps
+        (P-35; DECK stream); otherwise it stays unnamed, worth its type's mean
+        price (P-11). A named card is kept in the first slot of its name when
+        no card of that name is held and ``artifacts.carry_limit`` allows
+        (docs/rules.md "Artefacts in the campaign" 1, 7).
+        """
+        me, c = self.me, self.c
+        kind = c.artifact_types[t]
+        if card is None and kind in c.identified:
+            cards = c.type_cards[kind]
+            pick = int(self.deck.random() * sum(x.count for x in cards))
+            card = next(x for x in cards if (pick := pick - x.count) < 0)
+        if card is None:
+            me.artifacts += 1
+            me.artifact_value += c.artifact_value[t]
+            return
+        limit = c.rules.artifacts.carry_limit
+        named = [s for s, name in enumerate(c.slots) if name == card.name]
+        if (named and not any(me.held[s] for s in named)
+                and (limit == 0 or sum(me.held) < limit)):
+            me.held[named[0]] = True
+            return
+        me.artifacts += 1
+        me.artifact_value += card.price
+
+    def exchange(self) -> None:
+        """Anomaly trophies for artefacts at the Ecologists' Bunker (P-07, P-34).
+
+        Every ``artifacts.exchange_trophies`` trophies buy one card while the
+        deck has any: a type drawn in proportion to its cards left (``random``,
+        then :meth:`gain` names it), or the cheapest or dearest card whose
+        type has cards left (first in artifacts.csv on equal prices).
+        """
+        me, c = self.me, self.c
+        keys = c.rules.artifacts
+        while me.trophies_anomaly >= keys.exchange_trophies and sum(self.artifact_deck) > 0:
+            me.trophies_anomaly -= keys.exchange_trophies
+            me.tally["exchanges"] += 1
+            if keys.exchange_draw == "random":
+                self.gain(self.draw(self.artifact_deck))
+                continue
+            left = [x for x in c.rs.artifacts.values()
+                    if self.artifact_deck[c.artifact_types.index(x.type)] > 0]
+            pick = min if keys.exchange_draw == "cheapest" else max
+            card = pick(left, key=lambda x: x.price)
+            t = c.artifact_types.index(card.type)
+            self.artifact_deck[t] -= 1
+            self.gain(t, card)
 
     def event(self, v: int) -> None:
         """Event card ``v``: the avoid roll with the best event item (Z-09, Z-10), its effect."""
@@ -599,8 +802,9 @@ class Game:
 
     # --- bases and healing items ------------------------------------------------------------
     def trade(self, faction: str) -> None:
-        """At a faction base: sell trophies and artefacts, then shop (P-11, P-26..P-28).
+        """At a faction base: exchange, sell trophies and artefacts, then shop (P-11, P-26..P-28).
 
+        The Ecologists first exchange anomaly trophies (:meth:`exchange`, P-34).
         Duty buys mutant and animal trophies in lots (P-26, P-28), Freedom
         gives one Gear (the first item of the shopping list) per lot of
         stalker trophies (P-27), each only at its own base; artefacts sell at
@@ -608,6 +812,8 @@ class Game:
         """
         me, c = self.me, self.c
         me.tally["trades"] += 1
+        if faction == "ecologists" and c.policy.exchange:
+            self.exchange()
         economy = c.rules.economy
         if faction == "duty":
             lots = me.trophies_mutant // economy.mutant_trophy_lot
@@ -642,9 +848,66 @@ class Game:
         return (policy.retreat_at > 0 and me.health <= policy.retreat_at and policy.pay_heal
                 and me.rubles >= self.c.rules.economy.heal_price_per_wound)
 
+    def movement_artifacts(self) -> int:
+        """Steps the held movement artefacts add today, each used once (Z-20, P-09, P-10).
+
+        Under ``policy.use_movement_artifacts``. A side effect that knocks
+        him out is resolved at once and keeps him where he is today; other
+        side effects wait for the day's next conditions.
+        """
+        me, c = self.me, self.c
+        if not c.policy.use_movement_artifacts:
+            return 0
+        steps = 0
+        for s, held in enumerate(me.held):
+            if held and c.rs.artifacts[c.slots[s]].effect == "movement" \
+                    and self.activate(c.spec(s)):
+                steps += c.spec(s).value
+        if me.health <= 0 or me.willpower <= 0:
+            self.conditions()
+        return steps
+
+    def daily_artifacts(self) -> None:
+        """Heal, calm and purge artefacts once a day, after his move (P-08; Gap).
+
+        Each group in :data:`RESTORES` order, slots in order; each held
+        artefact up to ``artifacts.restore_uses`` uses while its track needs it
+        (Health <= ``medkit_at``, Willpower <= ``calm_at``, doses >=
+        ``purge_at`` > 0); then the conditions, once (docs/rules.md "Artefacts
+        in the campaign" 4).
+        """
+        me, c = self.me, self.c
+        hero, policy = c.hero, c.policy
+        wanted = {"heal": lambda: me.health <= policy.medkit_at and me.health < hero.health,
+                  "calm": lambda: me.willpower <= policy.calm_at and me.willpower < hero.willpower,
+                  "purge": lambda: 0 < policy.purge_at <= me.radiation}
+        for effect in RESTORES:
+            for s, held in enumerate(me.held):
+                if not held or c.rs.artifacts[c.slots[s]].effect != effect:
+                    continue
+                for _ in range(c.rules.artifacts.restore_uses):
+                    if not wanted[effect]():
+                        break
+                    if self.activate(c.spec(s)):
+                        self.restore(effect, c.spec(s).value)
+        self.conditions()
+
+    def restore(self, effect: str, value: int) -> None:
+        """What a working heal, calm or purge artefact does (P-08), within the maximum (Z-14)."""
+        me, hero = self.me, self.c.hero
+        if effect == "heal":
+            me.health = min(hero.health, me.health + value)
+        elif effect == "calm":
+            me.willpower = min(hero.willpower, me.willpower + value)
+        else:
+            me.radiation = max(0, me.radiation - value)
+
     def move(self) -> None:
         """Follow today's part of the optimal route toward the objective (Z-19..Z-26, P-50)."""
         me, c = self.me, self.c
+        steps = self.movement_artifacts()
+        if me.end or me.stop:
+            return
         bunker = self.retreats()
         if bunker:
             goal = c.nearest_bunker(me.pos)
@@ -653,7 +916,7 @@ class Game:
         else:
             goal = c.sarcophagus
         downs = me.tally["knockouts"] + me.tally["concussions"]
-        for h in c.today(me.pos, goal, c.allowance(me.items)):
+        for h in c.today(me.pos, goal, c.allowance(me.items, steps)):
             me.pos = h
             kind = c.location[h]
             if kind == "base":
@@ -754,6 +1017,25 @@ class Game:
             self.hurt(points, damage_type,
                       self.c.resistance(damage_type) if absorbs else None)
 
+    def turn(self) -> None:
+        """His turn: out of play, knocked down, or moving (P-38, P-41, P-42; Z-19).
+
+        It ends with the day's artefact uses when he is in play and his game
+        goes on (:meth:`daily_artifacts`).
+        """
+        me = self.me
+        me.stop = False
+        if me.lost > 0:
+            me.lost -= 1
+            if me.lost == 0:
+                self.recover()  # P-38: placed in a bunker now
+        elif me.knocked_down > 0:
+            me.knocked_down -= 1  # P-42: no movement today
+        else:
+            self.move()
+        if me.end is None and me.lost == 0:
+            self.daily_artifacts()
+
     def play(self, observer: Callable | None = None) -> tuple[str, int]:
         """Play days until the game ends; returns ``(end, day)``.
 
@@ -764,15 +1046,7 @@ class Game:
         day = 0
         while me.end is None and day < self.c.rules.campaign.max_days:
             day += 1
-            me.stop = False
-            if me.lost > 0:
-                me.lost -= 1
-                if me.lost == 0:
-                    self.recover()  # P-38: placed in a bunker now
-            elif me.knocked_down > 0:
-                me.knocked_down -= 1  # P-42: no movement today
-            else:
-                self.move()
+            self.turn()
             if me.end:
                 break
             if me.lost == 0:

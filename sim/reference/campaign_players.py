@@ -60,19 +60,6 @@ class Seat(Game):
     def deal(self, campaign: Campaign) -> None:
         """Nothing: the one :class:`Zone` was dealt for every seat."""
 
-    def turn(self) -> None:
-        """Out of play, knocked down, or moving (P-38, P-41, P-42; Z-19)."""
-        me = self.me
-        me.stop = False
-        if me.lost > 0:
-            me.lost -= 1
-            if me.lost == 0:
-                self.recover()
-        elif me.knocked_down > 0:
-            me.knocked_down -= 1
-        else:
-            self.move()
-
 
 class Table:
     """One multiplayer game; :meth:`play` returns its result row.
@@ -237,12 +224,28 @@ class Table:
                 "deaths": list(self.deaths), "new": list(self.new), "drawn": self.zone.drawn}
 
 
+def campaigns(scenario: Scenario) -> dict:
+    """The ``Campaign`` of every seat (``("seat", p)``) and new character (``("new", name)``).
+
+    A found or exchanged artefact is drawn as a card when its type holds a
+    name any seat keeps (docs/rules.md "Artefacts in the campaign" 7): the
+    seats' ``keep_artifacts`` and, when new characters come, the top-level
+    policy's, which they play by.
+    """
+    renew = scenario.ruleset.rules.multiplayer.after_death == "new_character"
+    policies = [p.policy for p in scenario.players] + ([scenario.policy] if renew else [])
+    keepers = frozenset(n for policy in policies for n in policy.keep_artifacts)
+    slots = {("seat", p): Campaign(scenario.seat(p), keepers)
+             for p in range(len(scenario.players))}
+    if renew:
+        slots.update({("new", c): Campaign(scenario.new_character(c), keepers)
+                      for c in scenario.ruleset.stalkers})
+    return slots
+
+
 def play(scenario: Scenario, n_trials: int, seed: int) -> list[dict]:
     """Play ``n_trials`` reference multiplayer games; one result row per game."""
-    slots = {("seat", p): Campaign(scenario.seat(p)) for p in range(len(scenario.players))}
-    if scenario.ruleset.rules.multiplayer.after_death == "new_character":
-        slots.update({("new", c): Campaign(scenario.new_character(c))
-                      for c in scenario.ruleset.stalkers})
+    slots = campaigns(scenario)
     streams = [random.Random(f"{seed}:{purpose}") for purpose in ("dice", "deck", "env")]
     return [Table(scenario, slots, streams).play() for _ in range(n_trials)]
 

@@ -14,6 +14,7 @@ from sim.kernels.layout import (
     ART_STEALTH,
     AVOID_STEALTH,
     TARGET_HEALTH,
+    TARGET_RADIATION,
     TARGET_WILLPOWER,
 )
 from sim.reference.artifact import Harm, absorb, use
@@ -22,7 +23,7 @@ from sim.reference.dice import pool_test
 
 @dataclass
 class FightResult:
-    """What one fight produced."""
+    """What one fight produced (``health``/``other``: the two tracks at its end)."""
 
     outcome: str
     wounds: int
@@ -33,15 +34,22 @@ class FightResult:
     health: int
     artifact_uses: int = 0
     side_effects: int = 0
+    other: int = 0
+    radiation: int = 0
 
 
 @dataclass
 class _Stalker:
-    """The fight's tracks: the enemy's (Health, or Willpower against psi) and the other."""
+    """The fight's tracks: the enemy's (Health, or Willpower against psi) and the other.
+
+    ``radiation`` counts the doses side effects gave; a fight has no radiation
+    track, so a campaign adds them after it (P-39).
+    """
 
     health: int
     other: int
     harm: Harm = field(default_factory=Harm)
+    radiation: int = 0
 
     def suffer(self, spec: CombatSpec) -> None:
         """Apply the side effects collected so far (P-09) and clear them."""
@@ -50,6 +58,7 @@ class _Stalker:
                        else (TARGET_WILLPOWER, TARGET_HEALTH))
         self.health -= points[own]
         self.other -= points[second]
+        self.radiation += points[TARGET_RADIATION]
         for target in points:
             points[target] = 0
 
@@ -95,7 +104,7 @@ def fight(spec: CombatSpec, rand: random.Random) -> FightResult:
     def result(outcome: str, rounds: int) -> FightResult:
         spent = sum(spec.loadout.uses) - sum(uses)
         return FightResult(outcome, wounds_taken, rounds, tokens, stims, spent, me.health,
-                           me.harm.uses, me.harm.side_effects)
+                           me.harm.uses, me.harm.side_effects, me.other, me.radiation)
 
     if spec.sneak:
         if spec.avoid_rule == AVOID_STEALTH:
