@@ -234,16 +234,14 @@ def test_a_movement_side_effect_that_knocks_out_keeps_him_in_place(tmp_path, mon
     assert g.me.tally["knockouts"] == 1 and g.me.stop
 
 
-def test_a_movement_dose_past_the_maximum_deforms_at_the_end_of_the_turn(tmp_path,
-                                                                        monkeypatch):
+def test_a_movement_dose_past_the_maximum_deforms_at_once(tmp_path, monkeypatch):
+    """P-39 after any damage step: Battery's dose past the maximum deforms before he moves."""
     c = campaign(tmp_path, artifacts=["Battery"])
     g = game(c)
     monkeypatch.setattr(c, "today", lambda *a: ())
     g.me.radiation = c.hero.radiation_max
     assert g.movement_artifacts() == 1
-    assert g.me.radiation == c.hero.radiation_max + 1 and g.me.deformations == 0
-    g.turn()  # moves (a second dose), then the day's uses and the conditions, once (P-39)
-    assert (g.me.deformations, g.me.radiation) == (1, 0)
+    assert (g.me.deformations, g.me.radiation) == (1, 0) and not g.me.stop
 
 
 def test_movement_in_epicentre_unlike_items_is_refused(tmp_path):

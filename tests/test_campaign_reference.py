@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from sim.campaign.compile import compile_campaign
 from sim.experiments.campaign import ENDS, TRIAL_COLUMNS, simulate_trials
+from sim.kernels import campaign as K
 from sim.paths import bundled_ruleset
 from sim.reference import campaign as reference
 from sim.rules.scenario import load_scenario, scenario_path
@@ -35,8 +36,12 @@ REFERENCE_GAMES = 12_000
 standard error of an ending share is then at most 0.0046, of the mean end day about 0.04."""
 KERNEL_GAMES = 200_000
 SEED = 17
-METRICS = TRIAL_COLUMNS[1:]
+ARTIFACT_METRICS = ("artifacts_used", "side_effects", "exchanges")
+METRICS = (*TRIAL_COLUMNS[1:], *ARTIFACT_METRICS)
 """The end day and every per-game counter (the ending is compared share by share)."""
+KERNEL_COLUMNS = [*range(len(TRIAL_COLUMNS)), K.G_ART_USES, K.G_SIDE_EFFECTS, K.G_EXCHANGES]
+"""The kernel's result columns of the ending and of :data:`METRICS`, in order."""
+DATA = Path(__file__).parent / "data"
 
 
 def welch_z(a: np.ndarray, b: np.ndarray) -> float:
@@ -57,7 +62,8 @@ def reference_sample(path: Path, game: type = reference.Game) -> np.ndarray:
 @functools.cache
 def kernel_sample(path: Path) -> np.ndarray:
     """Kernel games (one row per game), computed once per scenario for all tests."""
-    return simulate_trials(compile_campaign(load_scenario(path)), SEED, 0, KERNEL_GAMES)
+    rows = simulate_trials(compile_campaign(load_scenario(path)), SEED, 0, KERNEL_GAMES)
+    return rows[:, KERNEL_COLUMNS]
 
 
 def z_scores(path: Path, game: type = reference.Game) -> dict[str, float]:
@@ -111,13 +117,15 @@ def paths(tmp_path_factory) -> dict[str, Path]:
     """The compared scenarios: the bundled base one; short harsh games; a cautious stalker
     without medkits who walks to a bunker at Health 4 and has the money to heal there; a
     trophy hunter who sells every mutant trophy (lots of 1) and buys nothing; harsh games
-    with no day lost after a knock-out in a Secret Location."""
+    with no day lost after a knock-out in a Secret Location; two stalkers carrying and
+    keeping artefacts (docs/rules.md "Artefacts in the campaign")."""
     tmp = tmp_path_factory.mktemp("oracle")
     return {"base": scenario_path(None),
             "harsh": scenario(tmp, "harsh", HARSH_RULES, HARSH_BODY),
             "cautious": scenario(tmp, "cautious", body=CAUTIOUS_BODY),
             "trader": scenario(tmp, "trader", TRADER_RULES, TRADER_BODY),
-            "no_lost_days": scenario(tmp, "no_lost_days", NO_LOST_DAYS_RULES, HARSH_BODY)}
+            "no_lost_days": scenario(tmp, "no_lost_days", NO_LOST_DAYS_RULES, HARSH_BODY),
+            "artifacts_a": DATA / "artifacts_a.toml", "artifacts_b": DATA / "artifacts_b.toml"}
 
 
 def assert_agrees(z: dict[str, float]) -> None:
@@ -131,7 +139,8 @@ def assert_disagrees(z: dict[str, float]) -> None:
                                    f"({worst})"
 
 
-@pytest.mark.parametrize("name", ["base", "harsh", "cautious", "trader", "no_lost_days"])
+@pytest.mark.parametrize("name", ["base", "harsh", "cautious", "trader", "no_lost_days",
+                                  "artifacts_a", "artifacts_b"])
 def test_reference_agrees_with_kernel(paths, name):
     assert_agrees(z_scores(paths[name]))
 
@@ -173,9 +182,24 @@ class MedkitsOnePointLater(reference.Game):
             me.health = min(top, me.health + int(self.c.items[best].value))
 
 
+class NoExchange(reference.Game):
+    """P-34 broken: the Ecologists never exchange anomaly trophies for artefacts."""
+
+    def exchange(self):
+        return None
+
+
+class DailyArtifactsUnused(reference.Game):
+    """Docs "Artefacts in the campaign" 4 broken: heal, calm and purge only in fights."""
+
+    def daily_artifacts(self):
+        self.conditions()
+
+
 @pytest.mark.parametrize(("broken", "name"), [
     (EmissionsDoNotAccumulate, "base"), (TrophiesSoldAtEveryBase, "trader"),
     (NeverRetreats, "cautious"), (MedkitsOnePointLater, "base"),
+    (NoExchange, "base"), (DailyArtifactsUnused, "artifacts_b"),
 ], ids=lambda x: x.__name__ if isinstance(x, type) else x)
 def test_a_broken_rule_is_caught(paths, broken, name):
     assert_disagrees(z_scores(paths[name], broken))

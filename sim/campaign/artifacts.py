@@ -113,7 +113,8 @@ def artifact_tables(scenario: Scenario, slots: tuple[str, ...]) -> dict:
     ``art_rec[m, d]`` holds the packed records (``AF_*``) of the artefacts
     held under mask ``m`` as they act against damage type ``DTYPES[d]`` (a
     resist artefact only against its own type), the first
-    ``artifacts.use_limit`` of them; ``art_n[m, d]`` their number.
+    ``artifacts.use_limit`` of them in an encounter, all of them in the row
+    ``none`` (a day's use, movement); ``art_n[m, d]`` their number.
     ``art_cards`` has a row per artefact card (``AC_*``): its type's index in
     the deck, price, printed count and the slot that keeps it (-1: sold when
     found). ``art_identity[t]`` is 1 when a kept name has type ``t``, so a
@@ -129,8 +130,11 @@ def artifact_tables(scenario: Scenario, slots: tuple[str, ...]) -> dict:
         if not allowed(rs, mask):
             continue
         for d, damage_type in enumerate(DTYPES):
-            specs = compile_artifacts(rs, held(slots, mask), pool,
-                                      None if damage_type == "none" else damage_type)
+            names = held(slots, mask)
+            if damage_type == "none":  # a day's use and movement: every held artefact
+                specs = tuple(s for n in names for s in compile_artifacts(rs, [n], pool))
+            else:  # an encounter: the first artifacts.use_limit held
+                specs = compile_artifacts(rs, names, pool, damage_type)
             packed = pack_records(specs)
             rec[mask, d, :packed.shape[0]] = packed
             count[mask, d] = len(specs)

@@ -1330,8 +1330,10 @@ def _sarcophagus(tables, game):
 def _move(tables, game):
     """One day's movement along the first day of the optimal route (Z-01..Z-03, Z-18..Z-26).
 
-    The best movement item sets the allowance (Z-01..Z-03), with the movement
-    artefacts used this morning (Z-20, :func:`_movement_artifacts`). Each hex
+    The movement artefacts are used first (Z-20, :func:`_movement_artifacts`;
+    the conditions at once, and a knock-out keeps him in place); then the
+    objective is chosen and the best movement item with them sets the
+    allowance (Z-01..Z-03). Each hex
     entered is resolved: a base trades (P-11, P-26..P-28), after the
     Ecologists' exchange at their bunker (P-34, :func:`_exchange`), a location its card
     (:func:`_location`), then medkits (Z-11); the Sarcophagus as the final
@@ -1341,10 +1343,7 @@ def _move(tables, game):
     a Secret Complex on his feet, he has explored it (P-50; assumption).
     """
     st, cp, hexes, items, it = game.st, tables.cp, tables.hexes, game.items, tables.it
-    target = _target(tables, st)
-    goal = tables.target_hex[target]
-    mover = _best_item(items, it, ITEM_MOVEMENT)
-    bonus = it[mover, I_VALUE] if mover >= 0 else 0
+    extra = 0
     held = _held(st, cp)
     n_art = tables.art_n[held, DT_NONE]
     if cp[C_USE_MOVEMENT] != 0 and n_art > 0:
@@ -1353,7 +1352,11 @@ def _move(tables, game):
             _conditions(st, game.zone, cp, hexes, items, tables.lose_order)
             if st[S_END] >= 0 or st[S_STOP] != 0:
                 return
-        bonus = bonus + extra if cp[C_MOVEMENT_STACKS] != 0 else max(bonus, extra)
+    target = _target(tables, st)
+    goal = tables.target_hex[target]
+    mover = _best_item(items, it, ITEM_MOVEMENT)
+    bonus = it[mover, I_VALUE] if mover >= 0 else 0
+    bonus = bonus + extra if cp[C_MOVEMENT_STACKS] != 0 else max(bonus, extra)
     allowance = tables.allowance_of_value[bonus]
     start = st[S_POS]
     downs = st[S_KO] + st[S_CONCUSSIONS]
@@ -1403,35 +1406,36 @@ def _movement_artifacts(st, cp, dice, recs, n_art):
 def _daily_artifacts(st, cp, dice, recs, n_art):
     """Heal, calm and purge artefacts once a day, after the stalker's turn (P-08..P-10).
 
-    Heal artefacts while Health <= ``policy.medkit_at``, calm artefacts while
-    Willpower <= ``policy.calm_at``, purge artefacts while the doses are at
-    least ``policy.purge_at`` (0: never); each at most
-    ``artifacts.restore_uses`` times a day (:func:`sim.kernels.artifact.restore`,
-    the rule fights use before a round). A purge restores "minus the doses"
-    up to 0.
+    Heal artefacts while Health <= ``policy.medkit_at``, then calm artefacts
+    while Willpower <= ``policy.calm_at``, then purge artefacts while the
+    doses are at least ``policy.purge_at`` (0: never); each artefact, in slot
+    order, up to ``artifacts.restore_uses`` times a day before the next
+    (:func:`sim.kernels.artifact.restore`, the rule fights use before a
+    round). A purge restores "minus the doses" up to 0.
     """
     fail, limit = cp[C_ART_FAIL], cp[C_RESTORE_USES]
-    counts = 0
-    for _ in range(limit):
-        st[S_HEALTH], counts, h, r, w, uses, suffered = restore(
-            dice, recs, 0, n_art, fail, S.ART_HEAL, counts, st[S_HEALTH], cp[C_HEALTH],
-            cp[C_MEDKIT_AT], limit)
-        _side_effects(st, h, r, w, uses, suffered)
-        used = uses
-        st[S_WILLPOWER], counts, h, r, w, uses, suffered = restore(
-            dice, recs, 0, n_art, fail, S.ART_CALM, counts, st[S_WILLPOWER], cp[C_WILLPOWER],
-            cp[C_CALM_AT], limit)
-        _side_effects(st, h, r, w, uses, suffered)
-        used += uses
-        if cp[C_PURGE_AT] > 0:
-            level, counts, h, r, w, uses, suffered = restore(
-                dice, recs, 0, n_art, fail, S.ART_PURGE, counts, -st[S_RADIATION], 0,
-                -cp[C_PURGE_AT], limit)
-            st[S_RADIATION] = -level
-            _side_effects(st, h, r, w, uses, suffered)
-            used += uses
-        if used == 0:
-            return
+    for effect in (S.ART_HEAL, S.ART_CALM, S.ART_PURGE):
+        for j in range(n_art):
+            rec = recs[j * S.AF_SIZE:(j + 1) * S.AF_SIZE]
+            for _ in range(limit):
+                if effect == S.ART_HEAL:
+                    level, _, h, r, w, uses, suffered = restore(
+                        dice, rec, 0, 1, fail, effect, 0, st[S_HEALTH], cp[C_HEALTH],
+                        cp[C_MEDKIT_AT], 1)
+                    st[S_HEALTH] = level
+                elif effect == S.ART_CALM:
+                    level, _, h, r, w, uses, suffered = restore(
+                        dice, rec, 0, 1, fail, effect, 0, st[S_WILLPOWER], cp[C_WILLPOWER],
+                        cp[C_CALM_AT], 1)
+                    st[S_WILLPOWER] = level
+                else:
+                    level, _, h, r, w, uses, suffered = restore(
+                        dice, rec, 0, 1, fail, effect, 0, -st[S_RADIATION], 0,
+                        -cp[C_PURGE_AT] if cp[C_PURGE_AT] > 0 else -(1 << 40), 1)
+                    st[S_RADIATION] = -level
+                _side_effects(st, h, r, w, uses, suffered)
+                if uses == 0:
+                    break
 
 
 @part

@@ -851,9 +851,9 @@ class Game:
     def movement_artifacts(self) -> int:
         """Steps the held movement artefacts add today, each used once (Z-20, P-09, P-10).
 
-        Under ``policy.use_movement_artifacts``. A side effect that knocks
-        him out is resolved at once and keeps him where he is today; other
-        side effects wait for the day's next conditions.
+        Under ``policy.use_movement_artifacts``. The conditions follow at
+        once, as after any damage (P-37..P-43); a knock-out keeps him where
+        he is today.
         """
         me, c = self.me, self.c
         if not c.policy.use_movement_artifacts:
@@ -863,8 +863,7 @@ class Game:
             if held and c.rs.artifacts[c.slots[s]].effect == "movement" \
                     and self.activate(c.spec(s)):
                 steps += c.spec(s).value
-        if me.health <= 0 or me.willpower <= 0:
-            self.conditions()
+        self.conditions()
         return steps
 
     def daily_artifacts(self) -> None:
