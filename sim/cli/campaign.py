@@ -6,7 +6,7 @@ import click
 import pandas as pd
 
 from sim.cli import common
-from sim.experiments.campaign import run_campaign
+from sim.experiments.campaign import MEANS, run_campaign
 from sim.experiments.campaign_players import run_players
 from sim.rules.scenario import load_scenario
 
@@ -29,9 +29,7 @@ def _summary(data: dict) -> pd.DataFrame:
                      "ci_low": cause["ci_low"], "ci_high": cause["ci_high"]})
     for key in ("mean", "median", "p10", "p90"):
         rows.append({"metric": f"days.{key}", "mc": data["days"][key]})
-    for key in ("game_days", "knockouts", "concussions", "deformations", "emissions",
-                "emissions_suffered", "items_used", "fights", "kills", "anomalies_entered",
-                "artifacts_found", "events", "complexes_explored", "rubles_at_end"):
+    for key in ("game_days", *MEANS):
         rows.append({"metric": key, "mc": data[key]})
     frame = pd.DataFrame(rows)
     frame.insert(1, "what", [words(m) for m in frame["metric"]])

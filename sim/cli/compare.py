@@ -261,13 +261,16 @@ def compare_campaign(scenario, scenario_option, variants, baseline, against, met
     baseline is tight. Variant keys: stalker, start, armor (none = no
     armour), weapon, item (repeatable; none = empty), rubles, route
     (repeatable; none = nearest first), sneak, flee_at, heal_at, medkit_at,
-    enter_anomalies, retreat_at, pay_heal, shopping (repeatable), edit,
-    rules (a ruleset folder played instead of the scenario's), label.
+    enter_anomalies, retreat_at, pay_heal, shopping (repeatable), artifacts
+    and keep_artifacts (repeatable), calm_at, purge_at, use_movement_artifacts,
+    exchange, edit, rules (a ruleset folder played instead of the scenario's),
+    label.
     Metrics: p_sarcophagus, p_survive, p_final_emission, p_capped,
     game_days (mean day a game ended), and per-game means knockouts,
     concussions, deformations, emissions, emissions_suffered, items_used,
     fights, kills, anomalies_entered, artifacts_found, events,
-    complexes_explored, rubles_at_end. Each row shows the variant's price (its
+    complexes_explored, rubles_at_end, artifacts_used, side_effects,
+    exchanges. Each row shows the variant's price (its
     cards' price column) and the difference per 1,000 rubles of price
     difference; --pay makes each variant pay its extra cards out of its
     starting rubles, --cash-equivalent compares each dearer variant with the

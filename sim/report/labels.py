@@ -48,6 +48,8 @@ CAMPAIGN = {
     "artifacts_found": "artefacts found per game", "events": "events per game",
     "complexes_explored": "Secret Complexes explored per game",
     "rubles_at_end": "rubles left at the end",
+    "artifacts_used": "artefact uses per game", "side_effects": "artefact side effects per game",
+    "exchanges": "artefacts bought with anomaly trophies per game",
     "days.median": "days to win, median", "days.mean": "days to win, mean",
     "days.p10": "days to win, 10th percentile", "days.p90": "days to win, 90th percentile",
 }
