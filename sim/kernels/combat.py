@@ -136,22 +136,13 @@ def fight(state, params, stimulants, uses0, uses, bonus, spend, result):
     combat, capped at maximum Health) and P-08..P-10 (artefacts: heal and
     calm before a round, dice to Stealth and Combat tests, resist per attack;
     :mod:`sim.kernels.artifact`). The one procedure, :func:`_fight`, is
-    compiled twice, with and without artefacts, so that fights without
-    artefacts run none of their code (the constant ``art`` folds it away);
-    the fight with artefacts is called rather than inlined (:func:`_fight_art`),
-    which keeps the caller's loop small enough for its values to stay in
-    registers (issue 13).
+    inlined twice, with and without artefacts, so that fights without
+    artefacts run none of their code (the constant ``art`` folds it away).
     """
     if params[S.P_N_ART] > 0:
-        _fight_art(state, params, stimulants, uses0, uses, bonus, spend, result)
+        _fight(state, params, stimulants, uses0, uses, bonus, spend, result, True)
     else:
         _fight(state, params, stimulants, uses0, uses, bonus, spend, result, False)
-
-
-@jit
-def _fight_art(state, params, stimulants, uses0, uses, bonus, spend, result):
-    """:func:`_fight` with artefacts, compiled on its own (called, not inlined)."""
-    _fight(state, params, stimulants, uses0, uses, bonus, spend, result, True)
 
 
 @jit(inline="always")
