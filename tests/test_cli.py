@@ -52,6 +52,32 @@ def test_help_lists_commands_without_importing_them():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+def test_combat_prints_its_table_and_json_without_pandas_or_the_campaign():
+    """Issue 13: pandas and the campaign compile step cost ~0.3 s of a 1 s command."""
+    code = ("import sys; from click.testing import CliRunner; from sim.cli import main; "
+            "args = ['combat', '--stalker', 'Strelok', '--enemy', 'all', '--trials', '2000']; "
+            "out = CliRunner().invoke(main, args).output; assert 'Bloodsucker' in out, out; "
+            "out = CliRunner().invoke(main, [*args, '--format', 'json']).output; "
+            "assert '\"rows\"' in out, out; "
+            "heavy = {'pandas', 'sim.kernels.campaign'} & set(sys.modules); "
+            "assert not heavy, heavy")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_text_table_prints_rows_as_pandas_does():
+    pd = pytest.importorskip("pandas")
+    from sim.cli.common import text_table
+    from sim.experiments.combat import combat_table, deck_names
+    from sim.rules import load_ruleset
+
+    rs = load_ruleset(None)
+    table = combat_table(rs, "Scar", deck_names(rs, "all"), "Stalker suit", ("AK-74",),
+                         trials=500, seed=3, artifacts=("Stone flower",))
+    ragged = [{"a": "x", "b": "yy"}, {"a": "zzz", "c": "1"}]  # missing cells read NaN
+    for rows in (table.table_rows(), ragged, [{"longname": "x"}]):
+        assert text_table(rows) == pd.DataFrame(rows).to_string(index=False)
+
+
 @pytest.mark.parametrize(("path", "command"), list(_commands(main)),
                          ids=lambda v: " ".join(v) if isinstance(v, tuple) else "")
 def test_every_command_has_help_with_an_example(path, command):

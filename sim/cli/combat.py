@@ -51,4 +51,4 @@ def combat(stalker, enemy, armor, weapons, items, artifacts, intellect, sneak, f
                                             artifacts=artifacts, intellect=intellect)
     title = (f"combat: {stalker} vs {enemy}; armour {armor or 'none'}; {trials} trials, "
              f"seed {seed}; cells: estimate ±95% half-width (exact, Markov chain)")
-    common.emit_frame(result.to_frame(), fmt, result.to_dict(), title, result.to_table())
+    common.emit_rows(result.to_frame, fmt, result.to_dict(), title, result.table_rows())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
@@ -326,3 +326,35 @@ def emit_frame(frame: pd.DataFrame, fmt: str, json_obj: dict, title: str = "",
             click.echo(title)
         shown = frame if table is None else table
         click.echo(shown.to_string(index=False, float_format=lambda x: f"{x:.6f}"))
+
+
+def emit_rows(frame: Callable[[], pd.DataFrame], fmt: str, json_obj: dict, title: str,
+              rows: Sequence[Mapping[str, str]]) -> None:
+    """:func:`emit_frame` for a result whose readable table is ``rows`` of text cells.
+
+    The JSON document and the table are printed without pandas (a fifth of
+    a second to import, issue 13); only CSV builds the ``frame``.
+    """
+    if fmt == "json":
+        click.echo(dumps(json_obj))
+    elif fmt == "csv":
+        click.echo(frame().to_csv(index=False, float_format="%.6g"), nl=False)
+    else:
+        if title:
+            click.echo(title)
+        click.echo(text_table(rows))
+
+
+def text_table(rows: Sequence[Mapping[str, str]]) -> str:
+    """Rows of text as ``pandas.DataFrame(rows).to_string(index=False)`` prints them.
+
+    Columns in order of first appearance, each as wide as its longest entry
+    (its name included), every entry right-aligned, one space between
+    columns; a cell a row lacks reads ``NaN``.
+    """
+    names = list(dict.fromkeys(name for row in rows for name in row))
+    columns = [[name, *(str(row.get(name, "NaN")) for row in rows)] for name in names]
+    widths = [max(map(len, column)) for column in columns]
+    return "\n".join(" ".join(column[i].rjust(width) for column, width
+                               in zip(columns, widths, strict=True))
+                      for i in range(len(rows) + 1))

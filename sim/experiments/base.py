@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from sim.errors import InputError
 from sim.rules import Ruleset
+
+if TYPE_CHECKING:  # pandas takes a fifth of a second to import; an encounter command skips it
+    import pandas as pd
 
 
 class CompareInputError(InputError):
@@ -81,7 +83,7 @@ class Case:
 
 
 RunFunction = Callable[..., PairedSums]
-SweepFunction = Callable[..., pd.DataFrame]
+SweepFunction = Callable[..., "pd.DataFrame"]
 """``(ruleset, params, trials, seed) -> frame``: one sweep grid point's flat result rows."""
 
 

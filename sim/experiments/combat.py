@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from sim import runner
 from sim.encounter.combat import CombatInputError, CombatPolicy, compile_combat
@@ -36,6 +35,9 @@ from sim.experiments.tables import _ordered
 from sim.kernels import combat as kernel
 from sim.kernels import paired
 from sim.rules import HEALTH_DAMAGE, Ruleset
+
+if TYPE_CHECKING:  # imported where a frame is built: zonesim combat's JSON and table need none
+    import pandas as pd
 
 
 def simulate(spec: CombatSpec, trials: int, seed: int, threads: int | None = None):
@@ -86,11 +88,19 @@ class CombatTable:
 
     def to_frame(self) -> pd.DataFrame:
         """One flat row per enemy: each cell as estimate, interval bounds and exact value."""
+        import pandas as pd
+
         return pd.DataFrame([tables.flatten(r, ("stalker", "enemy")) for r in self.rows])
 
     def to_table(self) -> pd.DataFrame:
         """Readable rows: each cell as ``estimate ±half-width (exact)``."""
-        return pd.DataFrame([tables.compact(r, ("enemy",)) for r in self.rows])
+        import pandas as pd
+
+        return pd.DataFrame(self.table_rows())
+
+    def table_rows(self) -> list[dict]:
+        """The rows of :meth:`to_table` as text cells, without pandas."""
+        return [tables.compact(r, ("enemy",)) for r in self.rows]
 
 
 def combat_table(rs: Ruleset, stalker: str, enemies: Sequence[str], armor: str | None = None,

@@ -24,7 +24,6 @@ from typing import Any
 
 from sim.encounter.anomaly import ANOMALY_ITEM_EFFECTS, EVENT_ITEM_EFFECTS
 from sim.experiments.base import CompareInputError
-from sim.experiments.campaign_paired import scenario_setup
 from sim.rules.scenario import Scenario
 
 NONE = "none"
@@ -57,7 +56,9 @@ def scenario_values(experiment: str, scenario: Scenario) -> dict[str, Any]:
     CompareInputError
         For an experiment that takes nothing from a scenario.
     """
-    if experiment == "campaign":
+    if experiment == "campaign":  # imported here: the campaign compile step is not an encounter's
+        from sim.experiments.campaign_paired import scenario_setup
+
         return scenario_setup(scenario)
     if experiment not in SCENARIO_KEYS:
         raise CompareInputError(f"the {experiment} experiment takes no scenario")

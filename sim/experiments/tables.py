@@ -11,10 +11,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from sim import stats
+
+if TYPE_CHECKING:  # imported where a frame is built: an encounter's JSON and table need none
+    import pandas as pd
 
 
 def _missing(x) -> bool:
@@ -103,12 +105,20 @@ class HazardTable:
 
     def to_frame(self) -> pd.DataFrame:
         """One flat row per card: each cell as estimate, interval bounds and exact value."""
+        import pandas as pd
+
         keys = tuple(k for k in self.rows[0] if not isinstance(self.rows[0][k], dict))
         return pd.DataFrame([flatten(r, keys) for r in self.rows])
 
     def to_table(self) -> pd.DataFrame:
         """Readable rows: each cell as ``estimate ±half-width (exact)``."""
-        return pd.DataFrame([compact(r, (self.card,)) for r in self.rows])
+        import pandas as pd
+
+        return pd.DataFrame(self.table_rows())
+
+    def table_rows(self) -> list[dict]:
+        """The rows of :meth:`to_table` as text cells, without pandas."""
+        return [compact(r, (self.card,)) for r in self.rows]
 
 
 def _danger(row: dict) -> tuple:

@@ -249,29 +249,52 @@ def _finish(result, outcome, taken, rounds, tokens, stims, n_limited, uses0, use
 def combat_kernel(seed, n_trials, chunk_size, first_chunk, params, stimulants, uses0, bonus,
                   spend, out):
     """Run ``n_trials`` fights; ``out`` has shape (n_chunks, width(durability))."""
+    for r in prange(out.shape[0]):
+        c = first_chunk + r
+        _chunk(seed, c * chunk_size, min((c + 1) * chunk_size, n_trials), params, stimulants,
+               uses0, bonus, spend, out[r])
+
+
+@jit(inline="always")
+def _chunk(seed, start, stop, params, stimulants, uses0, bonus, spend, row):
+    """Fights ``start .. stop - 1`` added to the aggregate ``row``.
+
+    Sums are kept in local variables and written to ``row`` once, so that the
+    loop over fights keeps them in registers (issue 13); the outcome and token
+    histograms are counted in ``row`` directly.
+    """
     durability = params[S.P_DURABILITY]
     start_tokens = params[S.P_TOKENS]
     has_art = params[S.P_N_ART] > 0
-    for r in prange(out.shape[0]):
-        c = first_chunk + r
-        state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
-        uses = np.zeros(uses0.shape[0], dtype=np.int64)
-        result = np.zeros(RESULT_SIZE, dtype=np.int64)
-        row = out[r]
-        for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
-            rng.seed_stream(state, seed, t, rng.DICE)
-            fight(state, params, stimulants, uses0, uses, bonus, spend, result)
-            row[result[0]] += 1
-            row[SUM_WOUNDS] += result[1]
-            row[SUM_WOUNDS_SQ] += result[1] * result[1]
-            row[SUM_ROUNDS] += result[2]
-            row[SUM_ROUNDS_SQ] += result[2] * result[2]
-            if durability > 0 and result[3] >= durability and start_tokens < durability:
-                row[DESTROYED] += 1
-            row[SUM_STIMULANTS] += result[4]
-            row[SUM_SPENT] += result[5]
-            if has_art:  # kept out of fights without artefacts (speed)
-                row[SUM_ART_USES] += result[R_ART_USES]
-                row[SUM_SIDE_EFFECTS] += result[R_SIDE_EFFECTS]
-                row[SUM_SIDE_RADIATION] += result[R_RADIATION]
-            row[TOKENS + result[3]] += 1
+    state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
+    uses = np.zeros(uses0.shape[0], dtype=np.int64)
+    result = np.zeros(RESULT_SIZE, dtype=np.int64)
+    wounds = wounds_sq = rounds = rounds_sq = destroyed = stims = spent = 0
+    art_uses = side_effects = side_radiation = 0
+    for t in range(start, stop):
+        rng.seed_stream(state, seed, t, rng.DICE)
+        fight(state, params, stimulants, uses0, uses, bonus, spend, result)
+        outcome, taken, n_rounds, tokens = result[0], result[1], result[2], result[3]
+        wounds += taken
+        wounds_sq += taken * taken
+        rounds += n_rounds
+        rounds_sq += n_rounds * n_rounds
+        destroyed += durability > 0 and tokens >= durability and start_tokens < durability
+        stims += result[4]
+        spent += result[5]
+        if has_art:  # kept out of fights without artefacts (speed)
+            art_uses += result[R_ART_USES]
+            side_effects += result[R_SIDE_EFFECTS]
+            side_radiation += result[R_RADIATION]
+        row[outcome] += 1
+        row[TOKENS + tokens] += 1
+    row[SUM_WOUNDS] += wounds
+    row[SUM_WOUNDS_SQ] += wounds_sq
+    row[SUM_ROUNDS] += rounds
+    row[SUM_ROUNDS_SQ] += rounds_sq
+    row[DESTROYED] += destroyed
+    row[SUM_STIMULANTS] += stims
+    row[SUM_SPENT] += spent
+    row[SUM_ART_USES] += art_uses
+    row[SUM_SIDE_EFFECTS] += side_effects
+    row[SUM_SIDE_RADIATION] += side_radiation
