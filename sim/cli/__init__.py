@@ -22,8 +22,8 @@ from sim.report import staging
 COMMANDS: dict[str, tuple[str, str]] = {
     "anomaly": ("sim.cli.anomaly",
                 "Meet one anomaly card (or every card) many times: outcome probabilities."),
-    "artifacts": ("sim.cli.artifacts", "Compare each artefact with carrying none: enemy and "
-                                       "anomaly decks, per 1,000 rubles."),
+    "artifacts": ("sim.cli.artifacts", "Compare each artefact with carrying none: decks and "
+                  "whole games, per 1,000 rubles."),
     "balance": ("sim.cli.balance", "Character and seat balance of a multiplayer scenario (P-45)."),
     "campaign": ("sim.cli.campaign",
                  "Play whole games of a scenario: P(reach the Sarcophagus), survival, days."),
