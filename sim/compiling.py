@@ -183,7 +183,8 @@ def _start_ahead() -> None:
 
 
 class Child:
-    """``python -m module *args``, compiling ahead: its stderr (compile notices) is said here.
+    """``python -m module *args``, compiling ahead: its stderr (compile notices) is said here
+    (``quiet``: dropped).
 
     It runs in a session of its own, so that Ctrl-C on the terminal reaches
     only this process, which kills it (:meth:`stop`) when the compiling block
@@ -192,7 +193,7 @@ class Child:
     and numba cache folder.
     """
 
-    def __init__(self, module: str, args: tuple[str, ...]) -> None:
+    def __init__(self, module: str, args: tuple[str, ...], quiet: bool = False) -> None:
         env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONPATH": os.pathsep.join(
             filter(None, [str(Path(__file__).resolve().parents[1]), os.environ.get("PYTHONPATH")]))}
         env.pop("NUMBA_CACHE_DIR", None)
@@ -202,11 +203,12 @@ class Child:
         try:
             self.proc = subprocess.Popen(
                 [sys.executable, "-P", "-m", module, *args], stdin=subprocess.PIPE,
-                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, text=True,
-                start_new_session=True)
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL if quiet else subprocess.PIPE,
+                env=env, text=True, start_new_session=True)
         except OSError:  # no interpreter to start: this process compiles everything
             return
-        threading.Thread(target=self._forward, daemon=True, name="zonesim-ahead").start()
+        if not quiet:
+            threading.Thread(target=self._forward, daemon=True, name="zonesim-ahead").start()
         atexit.register(self.stop)
 
     def _forward(self) -> None:
