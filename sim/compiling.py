@@ -200,6 +200,7 @@ class Child:
         if _jit.cache_base():
             env["NUMBA_CACHE_DIR"] = _jit.cache_base()
         self.proc = None
+        self._thread: threading.Thread | None = None
         try:
             self.proc = subprocess.Popen(
                 [sys.executable, "-P", "-m", module, *args], stdin=subprocess.PIPE,
@@ -208,7 +209,9 @@ class Child:
         except OSError:  # no interpreter to start: this process compiles everything
             return
         if not quiet:
-            threading.Thread(target=self._forward, daemon=True, name="zonesim-ahead").start()
+            self._thread = threading.Thread(target=self._forward, daemon=True,
+                                            name="zonesim-ahead")
+            self._thread.start()
         atexit.register(self.stop)
 
     def _forward(self) -> None:
@@ -217,12 +220,14 @@ class Child:
                 say(line.rstrip("\n"))
 
     def stop(self) -> None:
-        """Kill the second process (if it still runs) and wait for it (milliseconds)."""
+        """Kill the second process (if it still runs) and wait for it and its last lines."""
         if self.proc is None:
             return
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait()
+        if self._thread is not None:  # its last lines are said before the block ends
+            self._thread.join(timeout=5)
         self.proc.stdin.close()
         atexit.unregister(self.stop)
 
