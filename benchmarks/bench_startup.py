@@ -20,10 +20,11 @@ command's first-run wall time (the figures behind the compile notice). Kernels t
 ``zonesim report`` compiles in its second process (``sim/compiling.py``) overlap with the
 report's own, so a kernel's time there is from its notice to the next one.
 
-``--first-command REPO[@BRANCH]`` clones the repository into a temporary folder and times the
-README's first command there exactly as a new user runs it (no ``NUMBA_CACHE_DIR``, no
-active venv): the install, the first ``zonesim report`` and the whole, with each compile
-notice's time, and the load average (the figure behind the README's first-run statement).
+``--first-command REPO[@REF]`` clones the repository into a temporary folder (checking out
+``REF``, a branch or a commit) and times the README's first command there exactly as a new
+user runs it (no ``NUMBA_CACHE_DIR``, no active venv): the install, the first ``zonesim
+report`` and the whole, with each compile notice's time, and the load average (the figure
+behind the README's first-run statement).
 """
 
 from __future__ import annotations
@@ -209,15 +210,16 @@ README_FIRST = ("python3 -m venv .venv && . .venv/bin/activate && pip install -e
 
 
 def first_command(source: str) -> None:
-    """Time :data:`README_FIRST` in a fresh clone of ``source`` (``REPO`` or ``REPO@BRANCH``)."""
+    """Time :data:`README_FIRST` in a fresh clone of ``source`` (``REPO`` or ``REPO@REF``)."""
     repo, _, branch = source.partition("@")
     env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "VIRTUAL_ENV")}
     env["PATH"] = os.pathsep.join(p for p in env["PATH"].split(os.pathsep)
                                   if not p.endswith(("/.venv/bin", "/venv/bin")))
     with tempfile.TemporaryDirectory() as tmp:
         clone = Path(tmp) / "zonesim"
-        subprocess.run(["git", "clone", "-q", *(["-b", branch] if branch else []), repo,
-                        str(clone)], check=True)
+        subprocess.run(["git", "clone", "-q", repo, str(clone)], check=True)
+        if branch:
+            subprocess.run(["git", "-C", str(clone), "checkout", "-q", branch], check=True)
         load = os.getloadavg()[0]
         start = time.perf_counter()
         proc = subprocess.Popen(["bash", "-c", README_FIRST], cwd=clone, env=env, text=True,
@@ -242,7 +244,7 @@ def main() -> None:
     parser.add_argument("--after", default=sys.executable, help="python of this checkout")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--compile", action="store_true", help="time first-run compiles")
-    parser.add_argument("--first-command", metavar="REPO[@BRANCH]",
+    parser.add_argument("--first-command", metavar="REPO[@REF]",
                         help="time the README's first command in a fresh clone")
     args = parser.parse_args()
     if args.first_command:
