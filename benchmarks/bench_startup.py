@@ -16,8 +16,15 @@ issue allows at most a 10 % drop).
 
 ``--compile`` instead runs, in an empty numba cache, commands that between them compile
 every kernel (``zonesim report`` first) and prints each kernel's compile time and each
-command's first-run wall time (the figures behind the compile notice and the README's
-first-run statement).
+command's first-run wall time (the figures behind the compile notice). Kernels that
+``zonesim report`` compiles in its second process (``sim/compiling.py``) overlap with the
+report's own, so a kernel's time there is from its notice to the next one.
+
+``--first-command REPO[@REF]`` clones the repository into a temporary folder (checking out
+``REF``, a branch or a commit) and times the README's first command there exactly as a new
+user runs it (no ``NUMBA_CACHE_DIR``, no active venv): the install, the first ``zonesim
+report`` and the whole, with each compile notice's time, and the load average (the figure
+behind the README's first-run statement).
 """
 
 from __future__ import annotations
@@ -197,13 +204,52 @@ def compile_table(python: str) -> None:
                   f"{os.getloadavg()[0]:5.2f}")
 
 
+README_FIRST = ("python3 -m venv .venv && . .venv/bin/activate && pip install -e . >/dev/null"
+                " && echo INSTALLED >&2 && zonesim report >/dev/null")
+"""The README's first command; the marker between install and report splits the two times."""
+
+
+def first_command(source: str) -> None:
+    """Time :data:`README_FIRST` in a fresh clone of ``source`` (``REPO`` or ``REPO@REF``)."""
+    repo, _, branch = source.partition("@")
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "VIRTUAL_ENV")}
+    env["PATH"] = os.pathsep.join(p for p in env["PATH"].split(os.pathsep)
+                                  if not p.endswith(("/.venv/bin", "/venv/bin")))
+    with tempfile.TemporaryDirectory() as tmp:
+        clone = Path(tmp) / "zonesim"
+        subprocess.run(["git", "clone", "-q", repo, str(clone)], check=True)
+        if branch:
+            subprocess.run(["git", "-C", str(clone), "checkout", "-q", branch], check=True)
+        load = os.getloadavg()[0]
+        start = time.perf_counter()
+        proc = subprocess.Popen(["bash", "-c", README_FIRST], cwd=clone, env=env, text=True,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        installed = None
+        for line in proc.stderr:
+            at = time.perf_counter() - start
+            if line.strip() == "INSTALLED":
+                installed = at
+            elif line.startswith("zonesim: compiling kernel"):
+                print(f"  {at:6.1f} s  {line.split(' (')[0]}")
+        end = time.perf_counter() - start
+        if proc.wait() != 0 or installed is None:
+            raise SystemExit(f"the README's first command failed (exit {proc.returncode})")
+        print(f"{source}: install {installed:.1f} s, first zonesim report {end - installed:.1f} s,"
+              f" total {end:.1f} s; load {load:.2f} before, {os.getloadavg()[0]:.2f} after")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--before", help="python of the checkout before (its venv)")
     parser.add_argument("--after", default=sys.executable, help="python of this checkout")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--compile", action="store_true", help="time first-run compiles")
+    parser.add_argument("--first-command", metavar="REPO[@REF]",
+                        help="time the README's first command in a fresh clone")
     args = parser.parse_args()
+    if args.first_command:
+        first_command(args.first_command)
+        return
     if args.compile:
         compile_table(args.after)
         return

@@ -23,7 +23,6 @@ since Python delivers signals only between calls into compiled code.
 from __future__ import annotations
 
 import os
-import sys
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -34,6 +33,7 @@ from typing import Protocol
 import numba
 import numpy as np
 
+from sim import compiling
 from sim.kernels import chunks
 
 _announced: set[str] = set()
@@ -118,14 +118,36 @@ def _is_cached(kernel) -> bool:
 
 
 def announce_compile(kernel) -> None:
+    """Wait while another process compiles ``kernel``; then, if it still has to be compiled
+    here, say so on stderr (first run only).
+
+    For callers that run a kernel themselves, just before its first call; runs
+    through :func:`run_counts` use :func:`first_run`, which also keeps other
+    processes from compiling the same kernel meanwhile.
+    """
+    with first_run(kernel):
+        pass
+
+
+@contextmanager
+def first_run(kernel) -> Iterator[None]:
+    """Around a run of ``kernel``: one process at a time compiles it (:mod:`sim.compiling`),
+    and a compile here is announced on stderr (:func:`notice`).
+    """
+    with compiling.first_run(kernel):
+        notice(kernel)
+        yield
+
+
+def notice(kernel) -> None:
     """Say on stderr that a kernel is being compiled (first run only).
 
     Compiling a parallel kernel takes seconds; without a notice a designer's
     first command looks hung. Compiled code is cached on disk (``cache=True``),
-    so later runs are silent.
+    so later runs are silent; a kernel another process compiled is loaded.
     """
     name = getattr(kernel, "__name__", repr(kernel))
-    compiled = getattr(kernel, "pool_compiled", (kernel,))
+    compiled = compiling.compiled(kernel)
     if name in _announced or all(k.signatures or _is_cached(k) for k in compiled):
         return
     _announced.add(name)
@@ -135,7 +157,8 @@ def announce_compile(kernel) -> None:
     seconds = COMPILE_SECONDS.get(name)
     took = "" if seconds is None else \
         f", about {seconds} s" if seconds < 90 else f", about {round(seconds / 60)} min"
-    print(f"zonesim: compiling kernel {name}{took} ({note})", file=sys.stderr, flush=True)
+    process = ", in a second process" if compiling.is_ahead() else ""
+    compiling.say(f"zonesim: compiling kernel {name}{took}{process} ({note})")
 
 
 def cache_folder(kernel) -> str | None:
@@ -210,9 +233,8 @@ def run_counts(
     # the same way, as in one call.
     out = None if exact else np.zeros((n_chunks, *shape), dtype=dtype)
     total = np.zeros(shape, dtype=dtype)
-    announce_compile(kernel)
-    started(n_trials)
-    with thread_count(threads):
+    with first_run(kernel), thread_count(threads):
+        started(n_trials)
         n_threads = numba.get_num_threads()
         pooled = hasattr(kernel, "pool_compiled")
         with thread_pool(n_threads if pooled else 1) as pool:

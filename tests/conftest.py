@@ -28,3 +28,30 @@ def assert_matches_exact(counts, trials, exact, labels=None) -> None:
             for i in bad
         )
         pytest.fail(f"Monte Carlo disagrees with exact twin: {detail}")
+
+
+_WARMING: list = []
+
+
+def pytest_sessionstart(session) -> None:
+    """Compile the longest kernels ahead when the whole suite starts with an empty cache.
+
+    Only in the process that runs the session (not in xdist workers), only for the whole
+    suite (no paths given), only where file locks keep the two from compiling one kernel
+    twice, and only while the campaign kernel is not cached: see
+    ``tests/warm.py``. Results do not change; the kernels are the ones the tests compile.
+    """
+    config = session.config
+    if hasattr(config, "workerinput") or config.args_source != pytest.Config.ArgsSource.TESTPATHS:
+        return
+    from sim import compiling
+    from sim.kernels import _cachefiles, campaign
+
+    if _cachefiles.fcntl is not None and not compiling.saved(campaign.play_run):
+        _WARMING.append(compiling.Child("tests.warm", (), quiet=True))
+
+
+def pytest_sessionfinish(session) -> None:
+    """Stop the warm-up process if it still runs."""
+    while _WARMING:
+        _WARMING.pop().stop()

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numba
 
-from sim.kernels import _inlining
+from sim.kernels import _cachefiles, _inlining
 
 
 def _key_cache_on_sources() -> None:
@@ -39,6 +39,15 @@ def _key_cache_on_sources() -> None:
         numba.config.CACHE_DIR = os.path.join(base, folder)
 
 
+def cache_base() -> str:
+    """The ``NUMBA_CACHE_DIR`` this process caches under ("" for numba's default places).
+
+    A second process compiling kernels for this one (:mod:`sim.compiling`) is
+    given it, so that both use the same cache folder.
+    """
+    return os.path.dirname(numba.config.CACHE_DIR) if numba.config.CACHE_DIR else ""
+
+
 def source_digest(folder: Path) -> str:
     """Digest of the names and contents of the ``*.py`` files in ``folder`` (16 hex digits)."""
     digest = hashlib.sha256()
@@ -48,6 +57,7 @@ def source_digest(folder: Path) -> str:
 
 
 _inlining.install()
+_cachefiles.install()
 _key_cache_on_sources()
 
 _uncached: list[str] = []

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from sim import compiling
 from sim.experiments.registry import canonical_metric
 from sim.report import artifacts, html, labels, markdown, players, plots, tables, verdict, writer
 from sim.rules import RulesetError
@@ -83,8 +84,13 @@ class Report:
             .to_dict(orient="records")})
 
 
-def _steps(trials: int, campaign_trials: int,
-           multiplayer: bool = False) -> list[tuple[str, Callable, int]]:
+def steps(trials: int, campaign_trials: int,
+          multiplayer: bool = False) -> list[tuple[str, Callable, int]]:
+    """The battery in order: ``(name, section function, trials)`` per section.
+
+    The report runs them first to last; :mod:`sim.report.ahead` runs them last
+    to first, with few trials, to compile their kernels ahead.
+    """
     if multiplayer:  # issue 12: seat 1's decks, then the game of every seat
         return [("enemy deck", tables.enemy_deck, trials),
                 ("anomaly deck", tables.anomaly_deck, trials),
@@ -146,12 +152,13 @@ def run_report(scenario: str | Path | Scenario | None = None, *, trials: int = D
     sections: list[tables.Section] = []
     images: dict[str, bytes] = {}
     files: list[str] = []
-    steps = _steps(trials, campaign_trials, sc.multiplayer)
-    total = len(steps) + 1
-    with writer.atomic_folder(folder) as staged:
+    battery = steps(trials, campaign_trials, sc.multiplayer)
+    total = len(battery) + 1
+    with writer.atomic_folder(folder) as staged, \
+            compiling.ahead("sim.report.ahead", str(sc.path)):
         temp = staged.temp
         values: dict[str, tuple] = {}
-        for i, (name, func, n) in enumerate(steps, start=1):
+        for i, (name, func, n) in enumerate(battery, start=1):
             say(f"[{i}/{total}] {name} ({n} trials)")
             with watch.section(name):
                 section = func(sc, n, seed)

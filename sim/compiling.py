@@ -1,0 +1,257 @@
+"""First compiles: one process compiles a kernel at a time, and a second one compiles ahead.
+
+numba compiles a kernel on its first call, on one core and holding the GIL,
+and (``cache=True``) saves the machine code in the kernel's cache folder, from
+which any later process loads it in well under a second. Two things follow.
+
+- Processes sharing a cache folder (pytest-xdist workers, two commands) each
+  compiled a kernel that none had saved yet. :func:`first_run` takes a lock
+  per compiled function (``<numba's index file>.lock``, see
+  :mod:`sim.kernels._cachefiles`): one process compiles it, the others wait
+  until its machine code is saved and load it.
+- A command needing several kernels compiled them one after another on one
+  core. Inside :func:`ahead`, the first compile of a command also starts a
+  second process (:class:`Child`) that runs the command's later steps with a
+  few trials, last step first, so that their kernels compile on another core
+  while this process compiles and runs the first ones. The second process
+  stops at the first kernel that another process has saved or is compiling
+  (the command got there first), and it is killed when the block ends or this
+  process exits (also on Ctrl-C); it ends by itself if this process is killed.
+
+Results never change: a kernel loaded from the cache is the machine code the
+other process compiled from the same source with the same options. Where no
+lock can be taken (a read-only cache folder, no file locks on the system)
+every kernel compiles in the process that runs it, as before.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import subprocess
+import sys
+import threading
+import time
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sim.kernels import _cachefiles, _jit
+
+POLL_SECONDS = 0.05
+"""How often a process waiting for another one's compile looks whether it is saved."""
+
+
+class Busy(Exception):
+    """In a process compiling ahead: another process has this kernel, so there is no more to do."""
+
+
+class _State:
+    """What this process is doing about compiles (module state: one command per process)."""
+
+    ahead = False  # this is the second process, compiling ahead
+    held: list[int] = []  # locks the second process keeps until its next kernel
+    plan: tuple[str, tuple[str, ...]] | None = None  # what ahead() would start
+    child: Child | None = None  # the second process, once started
+
+
+def compiled(kernel) -> tuple:
+    """The compiled functions a first run of ``kernel`` compiles (a pool kernel: several)."""
+    return getattr(kernel, "pool_compiled", (kernel,))
+
+
+def say(line: str) -> None:
+    """Print ``line`` on stderr without tearing a progress bar that is on screen.
+
+    tqdm (loaded only when a bar may show) clears its bars, prints and redraws
+    them under its lock, so lines from another thread (a second process's
+    notices) are safe too.
+    """
+    tqdm = sys.modules.get("tqdm")
+    if tqdm is None:
+        print(line, file=sys.stderr, flush=True)
+    else:
+        tqdm.tqdm.write(line, file=sys.stderr)
+        sys.stderr.flush()
+
+
+@contextmanager
+def first_run(kernel) -> Iterator[None]:
+    """Around a run of ``kernel``: wait while another process compiles its functions, and
+    lock those this process will compile, for the block (a second process: until its next
+    kernel, since a kernel it merely announces compiles after the block).
+
+    Raises
+    ------
+    Busy
+        In a second process, when another process has saved or is compiling one of them.
+    """
+    if _State.ahead:
+        _release(_State.held)
+    fds: list[int] = []
+    try:
+        for k in sorted(compiled(kernel), key=lambda k: getattr(k, "__name__", "")):
+            fd = None if k.signatures else _wait_or_lock(k)
+            if fd is not None:
+                fds.append(fd)
+        if fds and not _State.ahead:
+            _start_ahead()
+        yield
+    finally:
+        if _State.ahead:
+            _State.held = fds
+        else:
+            _release(fds)
+
+
+def _release(fds: list[int]) -> None:
+    while fds:
+        _cachefiles.unlock(fds.pop())
+
+
+def _wait_or_lock(k) -> int | None:
+    """Lock ``k`` if this process is to compile it (None: it loads from the cache, or no lock)."""
+    path = _lock_path(k)
+    while path is not None:
+        if saved(k):
+            break
+        try:
+            fd = _cachefiles.try_lock(path)
+        except OSError:  # read-only folder: compile here, unlocked
+            return None
+        if fd is not None:
+            if not saved(k):
+                return fd
+            _cachefiles.unlock(fd)  # saved while the lock was being taken
+            break
+        if _State.ahead:
+            raise Busy(k.__name__)
+        time.sleep(POLL_SECONDS)
+    if _State.ahead and path is not None:
+        raise Busy(k.__name__)
+    return None
+
+
+def _lock_path(k) -> str | None:
+    """The lock file beside ``k``'s cache index (None: ``k`` is not cached on disk)."""
+    cache_file = getattr(getattr(k, "_cache", None), "_cache_file", None)
+    index = getattr(cache_file, "_index_path", None)
+    if index is None:
+        return None
+    try:
+        os.makedirs(os.path.dirname(index), exist_ok=True)
+    except OSError:
+        return None
+    return index + ".lock"
+
+
+def saved(k) -> bool:
+    """Whether ``k``'s cache index lists machine code whose files are all written."""
+    cache_file = getattr(getattr(k, "_cache", None), "_cache_file", None)
+    try:
+        entries = cache_file._load_index()
+        return bool(entries) and all(os.path.exists(cache_file._data_path(name))
+                                     for name in entries.values())
+    except Exception:  # no such numba internals, or an unreadable index: not saved
+        return False
+
+
+@contextmanager
+def ahead(module: str, *args: str) -> Iterator[None]:
+    """Within the block, the first compile here starts ``python -m module *args`` compiling ahead.
+
+    ``module`` runs the block's later steps, last first, with few trials, as a
+    second process (:func:`serve`); no compile, no second process. The second
+    process is killed when the block ends.
+    """
+    if _State.ahead or _State.plan is not None:  # the second process itself, or nested
+        yield
+        return
+    _State.plan = (module, args)
+    try:
+        yield
+    finally:
+        child, _State.plan, _State.child = _State.child, None, None
+        if child is not None:
+            child.stop()
+
+
+def _start_ahead() -> None:
+    if _State.plan is not None and _State.child is None:
+        _State.child = Child(*_State.plan)
+
+
+class Child:
+    """``python -m module *args``, compiling ahead: its stderr (compile notices) is said here
+    (``quiet``: dropped).
+
+    It runs in a session of its own, so that Ctrl-C on the terminal reaches
+    only this process, which kills it (:meth:`stop`) when the compiling block
+    ends or at exit; its stdin is a pipe whose end (this process gone, however)
+    ends it too (:func:`serve`). It is given this process's ``sim`` package
+    and numba cache folder.
+    """
+
+    def __init__(self, module: str, args: tuple[str, ...], quiet: bool = False) -> None:
+        env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONPATH": os.pathsep.join(
+            filter(None, [str(Path(__file__).resolve().parents[1]), os.environ.get("PYTHONPATH")]))}
+        env.pop("NUMBA_CACHE_DIR", None)
+        if _jit.cache_base():
+            env["NUMBA_CACHE_DIR"] = _jit.cache_base()
+        self.proc = None
+        self._thread: threading.Thread | None = None
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-P", "-m", module, *args], stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL if quiet else subprocess.PIPE,
+                env=env, text=True, start_new_session=True)
+        except OSError:  # no interpreter to start: this process compiles everything
+            return
+        if not quiet:
+            self._thread = threading.Thread(target=self._forward, daemon=True,
+                                            name="zonesim-ahead")
+            self._thread.start()
+        atexit.register(self.stop)
+
+    def _forward(self) -> None:
+        with self.proc.stderr:
+            for line in self.proc.stderr:
+                say(line.rstrip("\n"))
+
+    def stop(self) -> None:
+        """Kill the second process (if it still runs) and wait for it and its last lines."""
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        if self._thread is not None:  # its last lines are said before the block ends
+            self._thread.join(timeout=5)
+        self.proc.stdin.close()
+        atexit.unregister(self.stop)
+
+
+def serve() -> None:
+    """Make this process the second one: compile ahead, say little, end with the first.
+
+    :func:`first_run` then raises :class:`Busy` at a kernel another process
+    has, and keeps each lock until the next kernel; warnings are not shown;
+    when stdin (the first process's pipe) ends, this process ends at once.
+    """
+    _State.ahead = True
+    warnings.simplefilter("ignore")
+    threading.Thread(target=_end_with_parent, daemon=True, name="zonesim-parent").start()
+
+
+def _end_with_parent() -> None:
+    """Wait for the end of stdin, then end this process (unbuffered: no lock held at exit)."""
+    fd = sys.stdin.fileno()
+    while os.read(fd, 4096):
+        pass
+    os._exit(0)
+
+
+def is_ahead() -> bool:
+    """Whether this is the second process, compiling ahead."""
+    return _State.ahead

@@ -1,0 +1,41 @@
+"""``python -m sim.report.ahead SCENARIO``: compile a report's kernels ahead, last section first.
+
+:func:`sim.report.build.run_report` starts this second process (through
+:func:`sim.compiling.ahead`) when its first section begins to compile. It runs
+the battery's sections backwards with :data:`TRIALS` trials each, so that the
+campaign kernel, the longest compile and needed last, compiles on another core
+while the report compiles and runs the deck tables. It stops at the first
+kernel the report has reached (:class:`sim.compiling.Busy`), writes nothing
+but numba's cache and prints only compile notices; if anything fails here the
+report compiles that kernel itself, so the process ends quietly.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from sim import compiling
+from sim.report import build
+from sim.rules.scenario import load_scenario
+
+TRIALS = 64
+"""Trials of each section here: enough for every code path of a section to run its kernels."""
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the report's sections on the scenario file ``argv[0]``, last first, until one is busy."""
+    args = sys.argv[1:] if argv is None else argv
+    compiling.serve()
+    try:
+        sc = load_scenario(Path(args[0]))
+        for _name, func, trials in reversed(build.steps(TRIALS, TRIALS, sc.multiplayer)):
+            func(sc, trials, 0)
+    except compiling.Busy:
+        return
+    except Exception:  # the report itself compiles whatever is left
+        return
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,203 @@
+"""First compiles across processes (issue 13): numba's cache index written by one process at a
+time, one process compiling a kernel while the others wait and load it, and a second process
+compiling ahead that never outlives its command."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from sim import compiling, runner
+from sim.kernels import _cachefiles
+
+SAVER = """
+import sys
+from numba.core.caching import IndexDataCacheFile
+import sim.kernels._jit  # installs the index lock
+cache = IndexDataCacheFile(sys.argv[1], "helper-1.py311", ("stamp", 1))
+sys.stdin.readline()  # both processes start saving together
+for i in range(int(sys.argv[3])):
+    cache.save((sys.argv[2], i), (sys.argv[2], i))
+"""
+
+
+def test_index_saves_from_two_processes_keep_every_entry_with_its_own_data(tmp_path):
+    """Unlocked, two processes adding signatures to one index lose entries or give two of them
+    the same data file (which then holds the other's machine code)."""
+    n = 60
+    procs = [subprocess.Popen([sys.executable, "-c", SAVER, str(tmp_path), name, str(n)],
+                              stdin=subprocess.PIPE, text=True) for name in ("a", "b")]
+    time.sleep(1.5)  # both have imported numba
+    for proc in procs:
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
+    assert [proc.wait(timeout=60) for proc in procs] == [0, 0]
+    for proc in procs:
+        proc.stdin.close()
+    from numba.core.caching import IndexDataCacheFile
+
+    cache = IndexDataCacheFile(str(tmp_path), "helper-1.py311", ("stamp", 1))
+    keys = [(name, i) for name in ("a", "b") for i in range(n)]
+    assert sorted(cache._load_index()) == sorted(keys)
+    assert all(cache.load(key) == key for key in keys)
+
+
+class FakeCacheFile:
+    """The parts of numba's IndexDataCacheFile that sim.compiling reads."""
+
+    def __init__(self, folder: Path) -> None:
+        self._index_path = str(folder / "kernel-1.py311.nbi")
+        self.folder = folder
+
+    def _load_index(self) -> dict:
+        try:
+            return pickle.loads(Path(self._index_path).read_bytes())
+        except FileNotFoundError:
+            return {}
+
+    def _data_path(self, name: str) -> str:
+        return str(self.folder / name)
+
+    def save(self) -> None:
+        """What another process does once its compile is done: data file, then index."""
+        Path(self._data_path("kernel.1.nbc")).write_bytes(b"code")
+        Path(self._index_path).write_bytes(pickle.dumps({"sig": "kernel.1.nbc"}))
+
+
+def fake_kernel(folder: Path, name: str = "play_run"):
+    from types import SimpleNamespace
+
+    cache_file = FakeCacheFile(folder)
+    kernel = SimpleNamespace(__name__=name, signatures=[],
+                             _cache=SimpleNamespace(_cache_file=cache_file,
+                                                    _cache_path=str(folder)))
+    return kernel, cache_file
+
+
+def test_a_process_waits_while_another_compiles_and_loads_its_kernel(tmp_path, capsys):
+    kernel, cache_file = fake_kernel(tmp_path)
+    held = _cachefiles.try_lock(cache_file._index_path + ".lock")  # another process compiles
+    assert held is not None
+    done = threading.Event()
+
+    def run():
+        with runner.first_run(kernel):
+            done.set()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    time.sleep(0.3)
+    assert not done.is_set()  # waiting, not compiling a second time
+    cache_file.save()
+    thread.join(timeout=5)
+    assert done.is_set()
+    _cachefiles.unlock(held)
+    assert "compiling kernel" not in capsys.readouterr().err  # loaded, not compiled here
+
+
+def test_the_kernel_is_locked_while_it_compiles_here(tmp_path):
+    kernel, cache_file = fake_kernel(tmp_path)
+    lock = cache_file._index_path + ".lock"
+    with runner.first_run(kernel):
+        assert _cachefiles.try_lock(lock) is None
+    fd = _cachefiles.try_lock(lock)
+    assert fd is not None
+    _cachefiles.unlock(fd)
+
+
+def test_without_a_lock_file_it_compiles_here_and_starts_no_second_process(
+        tmp_path, monkeypatch, capsys):
+    """A read-only cache folder (numba then caches elsewhere or not at all): compile here."""
+    def refuse(path):
+        raise PermissionError(path)
+
+    monkeypatch.setattr(_cachefiles, "try_lock", refuse)
+    kernel, _ = fake_kernel(tmp_path, "lonely_kernel")
+    with compiling.ahead("no_such_module"), runner.first_run(kernel):
+        assert compiling._State.child is None
+    assert "compiling kernel lonely_kernel" in capsys.readouterr().err
+
+
+def test_the_second_process_stops_at_a_kernel_another_one_has(tmp_path, monkeypatch):
+    monkeypatch.setattr(compiling._State, "ahead", True)
+    monkeypatch.setattr(compiling._State, "held", [])
+    kernel, cache_file = fake_kernel(tmp_path)
+    held = _cachefiles.try_lock(cache_file._index_path + ".lock")
+    with pytest.raises(compiling.Busy), compiling.first_run(kernel):
+        pass
+    _cachefiles.unlock(held)
+    cache_file.save()
+    with pytest.raises(compiling.Busy), compiling.first_run(kernel):  # saved: the command's
+        pass
+
+
+def test_the_second_process_keeps_its_lock_until_its_next_kernel(tmp_path, monkeypatch):
+    monkeypatch.setattr(compiling._State, "ahead", True)
+    monkeypatch.setattr(compiling._State, "held", [])
+    first, first_file = fake_kernel(tmp_path / "a")
+    second, _ = fake_kernel(tmp_path / "b")
+    lock = first_file._index_path + ".lock"
+    with compiling.first_run(first):
+        pass
+    assert _cachefiles.try_lock(lock) is None  # it compiles after announcing (simulate_trials)
+    with compiling.first_run(second):
+        fd = _cachefiles.try_lock(lock)
+        assert fd is not None
+        _cachefiles.unlock(fd)
+    compiling._release(compiling._State.held)
+
+
+CHILD = """
+import sys, time
+from sim import compiling
+compiling.serve()
+print("zonesim: compiling kernel fake_kernel, in a second process", file=sys.stderr, flush=True)
+time.sleep(60)
+"""
+
+
+@pytest.fixture
+def child_module(tmp_path, monkeypatch):
+    (tmp_path / "fake_ahead.py").write_text(textwrap.dedent(CHILD))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
+        filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")])))
+    return "fake_ahead"
+
+
+def _wait_for(predicate, seconds: float = 20.0) -> None:
+    stop = time.perf_counter() + seconds
+    while not predicate() and time.perf_counter() < stop:
+        time.sleep(0.05)
+
+
+def test_the_second_process_speaks_through_this_one_and_dies_with_the_block(
+        child_module, capfd):
+    with compiling.ahead(child_module):
+        compiling._start_ahead()
+        proc = compiling._State.child.proc
+        _wait_for(lambda: "fake_kernel" in capfd.readouterr().err or proc.poll() is not None)
+        assert proc.poll() is None
+        ended = time.perf_counter()
+    assert proc.returncode == -9 and time.perf_counter() - ended < 1.0
+    assert compiling._State.child is None and compiling._State.plan is None
+
+
+def test_the_second_process_ends_when_the_first_goes(child_module):
+    child = compiling.Child(child_module, ())
+    time.sleep(2.0)  # it is running, blocked on its stdin
+    child.proc.stdin.close()  # what the system does when the first process dies
+    assert child.proc.wait(timeout=10) == 0
+    child.stop()
+
+
+def test_no_second_process_without_a_compile(child_module):
+    with compiling.ahead(child_module):
+        assert compiling._State.child is None
