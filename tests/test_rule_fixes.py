@@ -205,13 +205,15 @@ def test_emission_kernel_rolls_the_armour_against_disturbances():
     cp = np.zeros(K.C_SIZE, dtype=np.int64)
     cp[K.C_THRESHOLD] = 1
     cp[K.C_DURABILITY] = 5
-    em = np.zeros((2, 7), dtype=np.int64)
+    em = np.zeros((2, 8), dtype=np.int64)
     em[0, K.M_PSI] = 3
     em[0, K.M_PSI_RESIST] = 5
     em[1, K.M_FINAL] = 1
     hexes = np.zeros((1, 4), dtype=np.int64)
     hexes[0, K.H_KIND] = K.LOC_OPEN
     dice = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
+    recs = np.zeros((7, 1), dtype=np.int64)  # no resist artefacts held (one row per type)
+    no_artifacts = np.zeros(7, dtype=np.int64)
     trials, lost = 20_000, 0
     for t in range(trials):
         rng.seed_stream(dice, 9, t, rng.DICE)
@@ -219,7 +221,8 @@ def test_emission_kernel_rolls_the_armour_against_disturbances():
         st[K.S_WILLPOWER] = 10
         zone = np.zeros(K.Z_SIZE, dtype=np.int64)
         zone[K.Z_ETOKENS] = 1
-        K._emission(st, zone, cp, dice, hexes, em, K._emission_card(zone, cp, em))
+        K._emission(st, zone, cp, dice, hexes, em, K._emission_card(zone, cp, em), recs,
+                    no_artifacts)
         lost += 10 - st[K.S_WILLPOWER]
     mean, sd = 3 * 4 / 6, (3 * (4 / 6) * (2 / 6)) ** 0.5
     assert abs(lost / trials - mean) < 4.5 * sd / trials ** 0.5
