@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass, field
 
@@ -92,6 +93,17 @@ def _restore(spec: CombatSpec, me: _Stalker, counts: list, rand: random.Random) 
         me.suffer(spec)
 
 
+@functools.lru_cache(maxsize=4096)
+def _loadout(table, available: frozenset, phase: int) -> tuple:
+    """The round's best weapons and combat artefacts (P-23, P-29): ``best_with_artifacts``.
+
+    The choice depends on nothing else, so it is remembered: the same fight
+    needs it every round, and a campaign needs it in every fight.
+    """
+    return best_with_artifacts(list(table.slots), set(available), phase, table.rules,
+                               table.artifacts)
+
+
 def fight(spec: CombatSpec, rand: random.Random) -> FightResult:
     """Resolve one fight exactly as the rules read."""
     me = _Stalker(spec.start_health, spec.other)
@@ -141,8 +153,7 @@ def fight(spec: CombatSpec, rand: random.Random) -> FightResult:
             table = spec.loadout
             available = {i for i, slot in enumerate(table.slots) if slot.uses is None}
             available |= {i for j, i in enumerate(table.limited) if uses[j] > 0}
-            bonus, chosen, arts = best_with_artifacts(list(table.slots), available, phase,
-                                                      table.rules, table.artifacts)
+            bonus, chosen, arts = _loadout(table, frozenset(available), phase)
             for j, i in enumerate(table.limited):
                 if i in chosen:
                     uses[j] -= 1
