@@ -11,16 +11,15 @@ scenarios that the kernel is compared with (``tests/data/artifacts_*.toml``).
 from __future__ import annotations
 
 import random
-import shutil
 from pathlib import Path
 
 import pytest
 
 from sim.encounter.artifact import ArtifactInputError
-from sim.paths import bundled_ruleset
 from sim.reference import campaign as reference
 from sim.reference import campaign_players
 from sim.rules.scenario import load_scenario
+from tests.test_campaign_reference import scenario
 
 DATA = Path(__file__).parent / "data"
 SCENARIOS = ("artifacts_a.toml", "artifacts_b.toml")
@@ -47,16 +46,8 @@ class Fixed(random.Random):
 def campaign(tmp_path: Path, artifacts=(), keep=(), items=(), policy: str = "",
              rules: dict[str, str] | None = None, body: str = BODY) -> reference.Campaign:
     """A reference campaign on a copy of the base ruleset with some rules.toml lines replaced."""
-    folder = tmp_path / "rules"
-    shutil.copytree(bundled_ruleset(), folder)
-    text = (folder / "rules.toml").read_text()
-    for old, new in (rules or {}).items():
-        assert old in text
-        text = text.replace(old, new)
-    (folder / "rules.toml").write_text(text)
-    path = tmp_path / "s.toml"
     quote = lambda names: "[" + ", ".join(f'"{n}"' for n in names) + "]"  # noqa: E731
-    path.write_text('ruleset = "rules"\n' + body.format(
+    path = scenario(tmp_path, "s", rules, body.format(
         items=quote(items), artifacts=quote(artifacts), keep=quote(keep), policy=policy))
     return reference.Campaign(load_scenario(path))
 
