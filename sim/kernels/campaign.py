@@ -486,40 +486,16 @@ class GameState(NamedTuple):
     anomaly ``a``: ``-(a + 1)``); ``dice``, ``deck`` and ``env`` the trial's
     three random streams (common random numbers); the rest are buffers of
     the fight and anomaly primitives.
+
+    A seat's view of the game (:func:`_seat`) is a ``GameState`` too, whose
+    ``st`` and ``items`` are that seat's rows and every other field the
+    shared array (the one board, the shared decks, the Emission Track).
     """
 
     st: np.ndarray
     items: np.ndarray
     zone: np.ndarray
     order: np.ndarray
-    enemy_pool: np.ndarray
-    anomaly_pool: np.ndarray
-    event_pool: np.ndarray
-    art_deck: np.ndarray
-    art_scratch: np.ndarray
-    board: np.ndarray
-    habitats: np.ndarray
-    dice: np.ndarray
-    deck: np.ndarray
-    env: np.ndarray
-    fparams: np.ndarray
-    aparams: np.ndarray
-    stims: np.ndarray
-    uses: np.ndarray
-    fres: np.ndarray
-    ares: np.ndarray
-
-
-class Seat(NamedTuple):
-    """One seat's view of a :class:`GameState` (:func:`_seat`): what the parts of a day take.
-
-    ``st`` and ``items`` are the seat's rows; every other field is the shared
-    array of the game (the one board, the shared decks, the Emission Track).
-    """
-
-    st: np.ndarray
-    items: np.ndarray
-    zone: np.ndarray
     enemy_pool: np.ndarray
     anomaly_pool: np.ndarray
     event_pool: np.ndarray
@@ -554,11 +530,11 @@ def _slot(tables, s):
 
 @part
 def _seat(game, p):
-    """Seat ``p``'s view of the game: its own rows, the shared Zone (see :class:`Seat`)."""
-    return Seat(game.st[p], game.items[p], game.zone, game.enemy_pool, game.anomaly_pool,
-                game.event_pool, game.art_deck, game.art_scratch, game.board, game.habitats,
-                game.dice, game.deck, game.env, game.fparams, game.aparams, game.stims, game.uses,
-                game.fres, game.ares)
+    """Seat ``p``'s view of the game: its own rows, the shared Zone (see :class:`GameState`)."""
+    return GameState(game.st[p], game.items[p], game.zone, game.order, game.enemy_pool,
+                     game.anomaly_pool, game.event_pool, game.art_deck, game.art_scratch,
+                     game.board, game.habitats, game.dice, game.deck, game.env, game.fparams,
+                     game.aparams, game.stims, game.uses, game.fres, game.ares)
 
 
 @part
