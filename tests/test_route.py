@@ -395,9 +395,32 @@ def test_plain_python_search_gives_the_same_tables(base, monkeypatch):
     jitted = day_paths(hm, starts, goals[:4], [6, 9], mv)
     for name in ("_push", "_pop", "_search", "_best_state", "_day_paths"):
         monkeypatch.setattr(route_mod, name, getattr(route_mod, name).py_func)
+    monkeypatch.setattr(route_mod, "_searches", type(route_mod._searches)())  # search again
     plain = day_paths(hm, starts, goals[:4], [6, 9], mv)
     for x, y in zip(jitted, plain, strict=True):
         np.testing.assert_array_equal(x, y)
+
+
+def test_remembered_tables_are_the_searched_ones_and_private_copies(base, monkeypatch):
+    mv, hm, goals = base
+    monkeypatch.setattr(route_mod, "_searches", type(route_mod._searches)())
+    searched = day_paths(hm, np.arange(hm.n), goals, [6, 9], mv)
+    searched[0][:] = 0  # a caller's copy: changing it changes nothing remembered
+
+    def no_search(*args):
+        raise AssertionError("searched again for the same inputs")
+
+    monkeypatch.setattr(route_mod, "_search_all", no_search)
+    again = day_paths(hm, np.arange(hm.n), goals, [6, 9], mv)
+    monkeypatch.undo()
+    monkeypatch.setattr(route_mod, "_searches", type(route_mod._searches)())
+    fresh = day_paths(hm, np.arange(hm.n), goals, [6, 9], mv)
+    for x, y in zip(again, fresh, strict=True):
+        np.testing.assert_array_equal(x, y)
+    assert (fresh[0] != 0).any()
+    monkeypatch.setattr(route_mod, "_search_all", no_search)
+    with pytest.raises(AssertionError, match="searched again"):  # Z-26: another change cost
+        day_paths(hm, np.arange(hm.n), goals, [6, 9], movement(road_change_cost=3))
 
 
 def test_bad_inputs():

@@ -30,6 +30,8 @@ reads.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -237,12 +239,46 @@ def day_paths(
     return table, lengths
 
 
+_SEARCHES_KEPT = 16
+"""Route tables remembered per process (:func:`_all_routes`), least recently used dropped."""
+
+_searches: OrderedDict[tuple, tuple[np.ndarray, ...]] = OrderedDict()
+_searches_lock = threading.Lock()
+
+
 def _all_routes(hexmap: HexMap, starts: Any, targets: Any, allowances: Any, movement: Any,
                 epicentre_allowances: Any) -> tuple[np.ndarray, ...]:
-    """First-day paths, their lengths, days and steps left for every route (one search each)."""
+    """First-day paths, their lengths, days and steps left for every route (one search each).
+
+    The tables depend only on the map arrays, the hexes, the allowances and
+    ``movement.road_change_cost``, and a lever screen, sweep or tuning run
+    compiles hundreds of variants that differ elsewhere (a card's value), so
+    the last :data:`_SEARCHES_KEPT` results are remembered by the bytes of
+    those inputs and handed out as copies.
+    """
     starts, targets, allowances, epis = _arrays(
         hexmap, starts, targets, allowances, movement, epicentre_allowances
     )
+    change = int(movement.road_change_cost)
+    inputs = (hexmap.neighbours, hexmap.cost, hexmap.epicentre, hexmap.road_seg, starts,
+              targets, allowances, epis)
+    key = (hexmap.max_segs, change, *((a.dtype.str, a.shape, a.tobytes()) for a in inputs))
+    with _searches_lock:
+        found = _searches.get(key)
+        if found is not None:
+            _searches.move_to_end(key)
+    if found is None:
+        found = _search_all(hexmap, starts, targets, allowances, epis, change)
+        with _searches_lock:
+            _searches[key] = found
+            while len(_searches) > _SEARCHES_KEPT:
+                _searches.popitem(last=False)
+    return tuple(a.copy() for a in found)
+
+
+def _search_all(hexmap: HexMap, starts: np.ndarray, targets: np.ndarray,
+                allowances: np.ndarray, epis: np.ndarray, change: int) -> tuple[np.ndarray, ...]:
+    """Run the search for every (start, target, allowance): the four tables of _all_routes."""
     shape = (len(starts), len(targets), len(allowances))
     width = max(1, int(allowances.max(initial=1)))
     table = np.empty((*shape, width), dtype=np.int32)
@@ -251,7 +287,7 @@ def _all_routes(hexmap: HexMap, starts: Any, targets: Any, allowances: Any, move
     left = np.empty(shape, dtype=np.int32)
     _day_paths(
         hexmap.neighbours, hexmap.cost, hexmap.epicentre, hexmap.road_seg, hexmap.max_segs + 1,
-        starts, targets, allowances, epis, int(movement.road_change_cost),
+        starts, targets, allowances, epis, change,
         table, lengths, days, left,
     )
     return table, lengths, days, left
