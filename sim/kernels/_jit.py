@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numba
 
-from sim.kernels import _cachefiles, _inlining
+from sim.kernels import _cachefiles, _flags, _inlining, _liveness, _ssa
 
 
 def _key_cache_on_sources() -> None:
@@ -57,6 +57,9 @@ def source_digest(folder: Path) -> str:
 
 
 _inlining.install()
+_liveness.install()
+_flags.install()
+_ssa.install()
 _cachefiles.install()
 _key_cache_on_sources()
 
