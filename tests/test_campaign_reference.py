@@ -7,8 +7,8 @@ two-sample (Welch) z-score from both samples' own variances, |z| < Z_TOL
 (tests/conftest.py). The sample sizes are set so that one wrong rule is
 caught: each guard test breaks one rule in the reference (Emission damage,
 trophy sale, retreat, medkit use) and asserts that the same comparison then
-fails, so none of these tests can pass whatever the kernel does. A guard plays a
-quarter of the comparison's reference games (:data:`GUARD_GAMES`): a broken rule that
+fails, so none of these tests can pass whatever the kernel does. A guard plays half
+the comparison's reference games (:data:`GUARD_GAMES`): a broken rule that
 shows in the smaller sample shows in the full one with room to spare.
 """
 
@@ -33,9 +33,10 @@ from sim.reference import campaign as reference
 from sim.rules.scenario import load_scenario, scenario_path
 from tests.conftest import Z_TOL
 
-REFERENCE_GAMES = 12_000
+REFERENCE_GAMES = 6_000
 """Reference games per comparison: about 6 s of plain Python on the base scenario; the
-standard error of an ending share is then at most 0.0046, of the mean end day about 0.04."""
+standard error of an ending share is then at most 0.0066, of the mean end day about 0.06,
+so a rule that moves an ending's share by 0.03 fails the comparison."""
 GUARD_GAMES = 3_000
 """Reference games per guard test: the smallest guard |z| was 20 at 12,000 games and is
 about 10 at 3,000."""
