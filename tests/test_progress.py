@@ -133,7 +133,9 @@ def test_quiet_silences_the_bar_on_a_terminal(monkeypatch):
 
 
 def _interrupted(args: list[str], tmp_path: Path, wait: float) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    # One kernel thread: the run only has to be going when the signal comes, and a second
+    # thread would take a core from the other test worker for the whole wait.
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "NUMBA_NUM_THREADS": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "sim.cli", *args], cwd=tmp_path, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(wait)
