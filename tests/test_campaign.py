@@ -191,3 +191,36 @@ def test_road_change_costs_two_steps(tmp_path, change_cost, days):
     scenario = load_scenario(make_scenario(tmp_path, ROAD_CHANGE_MAP, rules=rules))
     result = run_campaign(scenario, trials=500, seed=3).to_dict()
     assert result["days"]["histogram"][days] == 500
+
+
+@pytest.mark.parametrize("medkits_in_combat", [False, True])
+def test_best_item_is_the_highest_value_held(medkits_in_combat):
+    """``item_order`` picks what a scan of every card would (Z-02, Z-10, Z-17; Z-12, P-24).
+
+    Random item tables with many equal values: the best held card of an effect
+    is the one of highest value, the first card among equals; the fight heals
+    with the stimulants (and medkits under ``combat.medkits_in_combat``) in
+    card order.
+    """
+    from sim.campaign.compile import item_order
+    from sim.kernels import campaign as K
+
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        n = int(rng.integers(1, 12))
+        it = np.zeros((n, 4), dtype=np.int64)
+        it[:, K.I_EFFECT] = rng.integers(0, K.N_ITEM_EFFECTS, n)
+        it[:, K.I_VALUE] = rng.integers(0, 3, n)
+        held = rng.integers(0, 2, n)
+        order = item_order(it, medkits_in_combat)
+        for effect in range(K.N_ITEM_EFFECTS):
+            best = -1
+            for i in range(n):
+                if held[i] and it[i, K.I_EFFECT] == effect and (
+                        best < 0 or it[i, K.I_VALUE] > it[best, K.I_VALUE]):
+                    best = i
+            assert K._best_item(held, order, effect) == best
+        heals = [i for i in range(n) if it[i, K.I_EFFECT] == K.ITEM_STIMULANT
+                 or (medkits_in_combat and it[i, K.I_EFFECT] == K.ITEM_MEDKIT)]
+        row = order[K.O_COMBAT_HEALS]
+        assert list(row[row >= 0]) == heals

@@ -88,6 +88,12 @@ class CampaignArrays:
         Per item card of ``items.csv``: effect code, value (event items: the
         shift of :func:`sim.encounter.items.event_shift`, ``AUTO_SHIFT`` for ``auto``),
         price, starting count.
+    item_order : int64 (N_ITEM_EFFECTS + 1, n_items)
+        Row ``e`` (an ``ITEM_*`` effect): the item cards of that effect by
+        value, highest first, the first card among equals first (the best held
+        one is the first held, Z-02, Z-10, Z-17); row ``O_COMBAT_HEALS``: the
+        cards that heal in a fight, in card order (stimulants, Z-12; medkits
+        under ``combat.medkits_in_combat``, P-24). Padded with -1.
     lose_order : int64 (n_belongings, 2)
         Belongings lost on a knock-out (P-37), cheapest first: kind
         (``BELONG_*``) and item card index or weapon bit.
@@ -133,6 +139,7 @@ class CampaignArrays:
     place_secret: np.ndarray
     place_any: np.ndarray
     it: np.ndarray
+    item_order: np.ndarray
     lose_order: np.ndarray
     shopping: np.ndarray
     e_params: np.ndarray
@@ -450,6 +457,24 @@ def _item_value(card) -> int:
     return card.value or 0
 
 
+def item_order(it: np.ndarray, medkits_in_combat: bool) -> np.ndarray:
+    """The kernel's ``item_order`` table of the item cards ``it`` (see :class:`CampaignArrays`).
+
+    Which held item a stalker uses is decided here once, not by a scan of every
+    card at each use: the best of an effect is the first held card of its row
+    (Z-02, Z-10, Z-17), and the fight heals with the cards of the last row.
+    """
+    effect, value = it[:, K.I_EFFECT], it[:, K.I_VALUE]
+    heals = (effect == K.ITEM_STIMULANT) | ((effect == K.ITEM_MEDKIT) & bool(medkits_in_combat))
+    rows = [sorted(np.flatnonzero(effect == e), key=lambda i: -value[i])
+            for e in range(K.N_ITEM_EFFECTS)]
+    rows.append(np.flatnonzero(heals))
+    order = np.full((len(rows), len(it)), -1, dtype=np.int64)
+    for r, cards in enumerate(rows):
+        order[r, :len(cards)] = cards
+    return order
+
+
 def _items(scenario: Scenario, slots: tuple[str, ...]) -> dict:
     rs = scenario.ruleset
     names = list(rs.items)
@@ -457,9 +482,11 @@ def _items(scenario: Scenario, slots: tuple[str, ...]) -> dict:
     start = np.zeros(len(names), dtype=np.int64)
     for name in scenario.items:
         start[names.index(name)] += 1
+    it = _table([(ITEM_EFFECTS.get(c.effect, K.ITEM_OTHER), _item_value(c), c.price, n)
+                 for c, n in zip(cards, start, strict=True)], 4)
     return {
-        "it": _table([(ITEM_EFFECTS.get(c.effect, K.ITEM_OTHER), _item_value(c), c.price, n)
-                      for c, n in zip(cards, start, strict=True)], 4),
+        "it": it,
+        "item_order": item_order(it, rs.rules.combat.medkits_in_combat),
         "lose_order": _table(lose_order(scenario, slots), 2),
         "shopping": _i64([names.index(n) for n in scenario.policy.shopping]),
     }

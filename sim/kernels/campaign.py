@@ -180,6 +180,8 @@ ITEM_ESCAPE = 2
 ITEM_MEDKIT = 3
 ITEM_STIMULANT = 4
 ITEM_MOVEMENT = 5
+N_ITEM_EFFECTS = 6
+O_COMBAT_HEALS = N_ITEM_EFFECTS  # row of ``item_order``: the items that heal in a fight
 
 # What entering an empty location draws.
 DRAW_NOTHING = 0
@@ -455,6 +457,7 @@ class CampaignTables(NamedTuple):
     place_secret: np.ndarray
     place_any: np.ndarray
     it: np.ndarray
+    item_order: np.ndarray
     lose_order: np.ndarray
     shopping: np.ndarray
     e_params: np.ndarray
@@ -520,12 +523,12 @@ def _slot(tables, s):
     return CampaignTables(tables.cp[s], tables.hexes[s], tables.day_table[s], tables.day_len[s],
                           tables.target_hex[s], tables.allowance_of_value[s], tables.place_open[s],
                           tables.place_secret[s], tables.place_any[s], tables.it[s],
-                          tables.lose_order[s], tables.shopping[s], tables.e_params[s],
-                          tables.e_bonus[s], tables.e_spend[s], tables.e_uses0[s], tables.en[s],
-                          tables.sarcophagus[s], tables.a_params[s], tables.a_count[s],
-                          tables.art_deck0[s], tables.art_value[s], tables.ev[s], tables.em[s],
-                          tables.art_rec[s], tables.art_n[s], tables.art_cards[s],
-                          tables.art_identity[s])
+                          tables.item_order[s], tables.lose_order[s], tables.shopping[s],
+                          tables.e_params[s], tables.e_bonus[s], tables.e_spend[s],
+                          tables.e_uses0[s], tables.en[s], tables.sarcophagus[s],
+                          tables.a_params[s], tables.a_count[s], tables.art_deck0[s],
+                          tables.art_value[s], tables.ev[s], tables.em[s], tables.art_rec[s],
+                          tables.art_n[s], tables.art_cards[s], tables.art_identity[s])
 
 
 @part
@@ -538,14 +541,19 @@ def _seat(game, p):
 
 
 @part
-def _best_item(items, it, effect):
-    """Index of the held item of ``effect`` with the highest value (-1: none; Z-02, Z-10, Z-17)."""
-    best = -1
-    for i in range(items.shape[0]):
-        if items[i] > 0 and it[i, I_EFFECT] == effect:
-            if best < 0 or it[i, I_VALUE] > it[best, I_VALUE]:
-                best = i
-    return best
+def _best_item(items, item_order, effect):
+    """Index of the held item of ``effect`` with the highest value (-1: none; Z-02, Z-10, Z-17).
+
+    ``item_order[effect]`` lists the item cards of that effect by value, highest
+    first (the first card among equals), then -1: the first one held is the best.
+    """
+    for k in range(item_order.shape[1]):
+        i = item_order[effect, k]
+        if i < 0:
+            return -1
+        if items[i] > 0:
+            return i
+    return -1
 
 
 @part
@@ -558,9 +566,13 @@ def _draw_card(deck_state, pool, habitat, want):
     to unsuitable cards). The card leaves the pool; -1 when none is left.
     """
     total = 0
-    for c in range(pool.shape[0]):
-        if want < 0 or habitat[c] == HAB_ANY or habitat[c] == want:
+    if want < 0:  # a plain sum, which LLVM vectorises
+        for c in range(pool.shape[0]):
             total += pool[c]
+    else:
+        for c in range(pool.shape[0]):
+            if habitat[c] == HAB_ANY or habitat[c] == want:
+                total += pool[c]
     if total == 0:
         return -1
     j = rng.below(deck_state, total)
@@ -733,18 +745,13 @@ def _hazard(st, cp, dice, damage, target, resist, recs, n_art):
 
 
 @part
-def _heals_in_combat(cp, effect):
-    """Whether an item of ``effect`` heals in a fight (Z-12; P-24 medkits, a key)."""
-    return effect == ITEM_STIMULANT or (effect == ITEM_MEDKIT and cp[C_MEDKITS_IN_COMBAT] != 0)
-
-
-@part
 def _fight(tables, game, e):
     """Fight enemy card ``e`` with the current Health, armour, weapons and heals (P-16..P-29).
 
     The fight tables of the weapons still held (``S_WEAPONS``, P-37) are
     used. Stimulants heal in combat (Z-12), medkits too under
-    ``combat.medkits_in_combat`` (P-24); both are used in item-card order.
+    ``combat.medkits_in_combat`` (P-24); both are used in item-card order
+    (``item_order[O_COMBAT_HEALS]``, compiled from that key).
     The best escape item helps a Reputation avoid roll (Z-15..Z-17) and is
     used up under ``escape.items_consumed``. The artefacts held act as in
     ``zonesim combat`` (P-08..P-10, P-23; their records follow the fight's
@@ -752,7 +759,7 @@ def _fight(tables, game, e):
     :mod:`sim.kernels.combat` code); trophies of killed enemies are counted
     by kind (P-26..P-28).
     """
-    cp, en, it = tables.cp, tables.en, tables.it
+    cp, en, it, order = tables.cp, tables.en, tables.it, tables.item_order
     st, items, fparams, stims, fres = game.st, game.items, game.fparams, game.stims, game.fres
     sneak = cp[C_SNEAK]
     w = st[S_WEAPONS]
@@ -767,13 +774,15 @@ def _fight(tables, game, e):
         fparams[S.P_START_HEALTH] = st[S_WILLPOWER]
     else:
         fparams[S.P_START_HEALTH] = st[S_HEALTH]
-        for i in range(items.shape[0]):
-            if _heals_in_combat(cp, it[i, I_EFFECT]):
-                for _ in range(items[i]):
-                    if n_stims < stims.shape[0] - 1:
-                        stims[n_stims] = it[i, I_VALUE]
-                        n_stims += 1
-    escape = _best_item(items, it, ITEM_ESCAPE)
+        for k in range(order.shape[1]):
+            i = order[O_COMBAT_HEALS, k]
+            if i < 0:
+                break
+            for _ in range(items[i]):
+                if n_stims < stims.shape[0] - 1:
+                    stims[n_stims] = it[i, I_VALUE]
+                    n_stims += 1
+    escape = _best_item(items, order, ITEM_ESCAPE)
     fparams[S.P_ESCAPE_TARGET] = cp[C_REPUTATION] - (it[escape, I_VALUE] if escape >= 0 else 0)
     if (escape >= 0 and sneak != 0 and cp[C_ESCAPE_ITEMS_CONSUMED] != 0
             and fparams[S.P_AVOID_RULE] == S.AVOID_REPUTATION):
@@ -797,11 +806,13 @@ def _fight(tables, game, e):
         st[S_HEALTH] = fres[6]
         used = fres[4]
         st[S_ITEMS_USED] += used
-        for i in range(items.shape[0]):
-            if _heals_in_combat(cp, it[i, I_EFFECT]):
-                take = min(items[i], used)
-                items[i] -= take
-                used -= take
+        for k in range(order.shape[1]):
+            i = order[O_COMBAT_HEALS, k]
+            if i < 0 or used == 0:
+                break
+            take = min(items[i], used)
+            items[i] -= take
+            used -= take
     if outcome != FIGHT_AVOIDED:
         st[S_FIGHTS] += 1
     if outcome == FIGHT_KILLED:
@@ -929,7 +940,7 @@ def _exchange(st, cp, deck, art_deck, cards, identity, value):
 
 
 @part
-def _event(st, zone, cp, dice, v, ev, items, it, recs, n_art):
+def _event(st, zone, cp, dice, v, ev, items, it, order, recs, n_art):
     """Resolve event card ``v`` (Z-08..Z-10) with the best event item held.
 
     The avoidance roll is :func:`sim.kernels.event.event_avoided`, the rule
@@ -941,7 +952,7 @@ def _event(st, zone, cp, dice, v, ev, items, it, recs, n_art):
     st[S_EVENTS] += 1
     shift = 0
     if ev[v, V_AVOID] > 0:
-        best = _best_item(items, it, ITEM_EVENT)
+        best = _best_item(items, order, ITEM_EVENT)
         if best >= 0:
             shift = it[best, I_VALUE]
             if cp[C_EVENT_ITEMS_CONSUMED] != 0:
@@ -993,10 +1004,10 @@ def _trade(st, cp, items, it, shopping, faction):
 
 
 @part
-def _use_medkits(st, cp, items, it):
+def _use_medkits(st, cp, items, it, order):
     """Outside combat, use medkits while Health is at or below ``medkit_at`` (Z-11..Z-14)."""
     while st[S_HEALTH] <= cp[C_MEDKIT_AT] and st[S_HEALTH] < cp[C_HEALTH]:
-        best = _best_item(items, it, ITEM_MEDKIT)
+        best = _best_item(items, order, ITEM_MEDKIT)
         if best < 0:
             return
         items[best] -= 1
@@ -1085,7 +1096,7 @@ def _draw_event(tables, game):
     if v >= 0:
         held = _held(game.st, tables.cp)
         _event(game.st, game.zone, tables.cp, game.dice, v, tables.ev, game.items, tables.it,
-               tables.art_rec[held], tables.art_n[held])
+               tables.item_order, tables.art_rec[held], tables.art_n[held])
 
 
 @part
@@ -1330,7 +1341,7 @@ def _move(tables, game):
                 return
     target = _target(tables, st)
     goal = tables.target_hex[target]
-    mover = _best_item(items, it, ITEM_MOVEMENT)
+    mover = _best_item(items, tables.item_order, ITEM_MOVEMENT)
     bonus = it[mover, I_VALUE] if mover >= 0 else 0
     bonus = bonus + extra if cp[C_MOVEMENT_STACKS] != 0 else max(bonus, extra)
     allowance = tables.allowance_of_value[bonus]
@@ -1349,7 +1360,7 @@ def _move(tables, game):
             _location(tables, game, h, kind)
             if st[S_END] >= 0:
                 return
-            _use_medkits(st, cp, items, it)
+            _use_medkits(st, cp, items, it, tables.item_order)
         if kind == LOC_SARCOPHAGUS and h == goal and target == cp[C_SARCOPHAGUS_TARGET]:
             _sarcophagus(tables, game)
             return
@@ -1456,7 +1467,8 @@ def _end_of_day(tables, game):
     for p in range(n):
         st = game.st[p]
         if st[S_STATUS] == SEAT_PLAYING and st[S_LOST] == 0:
-            _use_medkits(st, tables.cp[st[S_SLOT]], game.items[p], tables.it[st[S_SLOT]])
+            s = st[S_SLOT]
+            _use_medkits(st, tables.cp[s], game.items[p], tables.it[s], tables.item_order[s])
     _zone(_slot(tables, 0), _seat(game, 0))
     k = _emission_card(game.zone, tables.cp[0], tables.em[0])
     for p in range(n):
