@@ -647,7 +647,7 @@ def _hurt(st, cp):
             or st[S_RADIATION] > cp[C_RADIATION_MAX])
 
 
-@part
+@called
 def _conditions(st, zone, cp, hexes, items, lose_order):
     """Resolve knock-out, concussion and deformation after a damage step (P-37..P-43, P-47).
 
@@ -1109,19 +1109,20 @@ def _zone(tables, game):
     (``zone.enemy_limit``, ``zone.anomaly_limit``) is returned and adds
     ``emission.tokens_per_limit`` tokens; a card whose location is taken is
     returned. The Environment changes with ``zone.environment_change_chance``,
-    adding ``emission.tokens_per_environment`` tokens.
+    adding ``emission.tokens_per_environment`` tokens. ``tables`` are the
+    game's: these keys and the map are the same in every slot (slot 0's are read).
     """
-    zone, cp, env, deck, board = game.zone, tables.cp, game.env, game.deck, game.board
+    zone, cp, env, deck, board = game.zone, tables.cp[0], game.env, game.deck, game.board
     enemy_pool, anomaly_pool, habitats = game.enemy_pool, game.anomaly_pool, game.habitats
     for _ in range(cp[C_ENEMIES_PER_DAY]):
         e = _draw_card(deck, enemy_pool, habitats, -1)
         if e < 0:
             break
-        places = tables.place_any
+        places = tables.place_any[0]
         if habitats[e] == HAB_OPEN:
-            places = tables.place_open
+            places = tables.place_open[0]
         elif habitats[e] == HAB_SECRET:
-            places = tables.place_secret
+            places = tables.place_secret[0]
         h = _place(env, board, places, cp[C_ENEMY_LIMIT], zone[Z_BOARD_E])
         if h >= 0:
             board[h] = e + 1
@@ -1134,7 +1135,7 @@ def _zone(tables, game):
         a = _draw_card(deck, anomaly_pool, anomaly_pool, -1)
         if a < 0:
             break
-        h = _place(env, board, tables.place_any, cp[C_ANOMALY_LIMIT], zone[Z_BOARD_A])
+        h = _place(env, board, tables.place_any[0], cp[C_ANOMALY_LIMIT], zone[Z_BOARD_A])
         if h >= 0:
             board[h] = -(a + 1)
             zone[Z_BOARD_A] += 1
@@ -1271,27 +1272,31 @@ def _location(tables, game, h, kind):
     st, cp, board = game.st, tables.cp, game.board
     card = board[h]
     draw = cp[C_OPEN_DRAW] if kind == LOC_OPEN else cp[C_SECRET_DRAW]
-    if card > 0:
-        if _fight(tables, game, card - 1) == FIGHT_KILLED:
-            board[h] = 0
-            game.zone[Z_BOARD_E] -= 1
-    elif card < 0:
-        a = -card - 1
-        if not _anomaly(tables, game, a):
-            game.anomaly_pool[a] += 1
-        board[h] = 0
-        game.zone[Z_BOARD_A] -= 1
+    e = card - 1 if card > 0 else -1  # the enemy met, lying there or drawn
+    a = -card - 1 if card < 0 else -1  # the anomaly met
+    if card != 0:
+        board[h] = 0  # taken up; an enemy not killed goes back below
     elif draw == DRAW_EVENT:
         _draw_event(tables, game)
     elif draw == DRAW_ENEMY:
         want = HAB_OPEN if kind == LOC_OPEN else HAB_SECRET
         e = _draw_card(game.deck, game.enemy_pool, game.habitats, want)
-        if e >= 0 and _fight(tables, game, e) != FIGHT_KILLED:
-            game.enemy_pool[e] += 1
     elif draw == DRAW_ANOMALY:
         a = _draw_card(game.deck, game.anomaly_pool, game.anomaly_pool, -1)
-        if a >= 0 and not _anomaly(tables, game, a):
+    if e >= 0:  # one fight and one anomaly below: each part is inlined once here
+        killed = _fight(tables, game, e) == FIGHT_KILLED
+        if card == 0:
+            if not killed:
+                game.enemy_pool[e] += 1  # back into the pool (P-16)
+        elif killed:
+            game.zone[Z_BOARD_E] -= 1
+        else:
+            board[h] = card  # it stays (P-16)
+    elif a >= 0:
+        if not _anomaly(tables, game, a):
             game.anomaly_pool[a] += 1
+        if card != 0:
+            game.zone[Z_BOARD_A] -= 1
     if _hurt(st, cp):
         _conditions(st, game.zone, cp, tables.hexes, game.items, tables.lose_order)
 
@@ -1469,7 +1474,7 @@ def _end_of_day(tables, game):
         if st[S_STATUS] == SEAT_PLAYING and st[S_LOST] == 0:
             s = st[S_SLOT]
             _use_medkits(st, tables.cp[s], game.items[p], tables.it[s], tables.item_order[s])
-    _zone(_slot(tables, 0), _seat(game, 0))
+    _zone(tables, game)
     k = _emission_card(game.zone, tables.cp[0], tables.em[0])
     for p in range(n):
         st = game.st[p]
@@ -1586,21 +1591,24 @@ def _play_day(tables, game, day):
         if game.st[p, S_STATUS] == SEAT_AWAITING:
             _new_character(tables, game, p)
     _turn_order(tables, game, day)
-    for i in range(n):
-        p = game.order[i]
-        if game.st[p, S_STATUS] != SEAT_PLAYING:
-            continue
-        _play_turn(_slot(tables, game.st[p, S_SLOT]), _seat(game, p))
-        _settle(tables, game, p, day)
-        if _game_over(tables, game) and (cp0[C_SAME_DAY] == SAME_DAY_FIRST
-                                         or cp0[C_COOPERATIVE] != 0):
+    at_once = cp0[C_SAME_DAY] == SAME_DAY_FIRST or cp0[C_COOPERATIVE] != 0
+    # Steps 0 .. n-1 are the turns, step n the day's end: one copy of each part
+    # (they are inlined), the game checked after every step that may end it.
+    for i in range(n + 1):
+        first, last = 0, 0  # the seats to settle after this step
+        if i < n:
+            p = game.order[i]
+            if game.st[p, S_STATUS] == SEAT_PLAYING:
+                _play_turn(_slot(tables, game.st[p, S_SLOT]), _seat(game, p))
+                first, last = p, p + 1
+        else:
+            _end_of_day(tables, game)
+            first, last = 0, n
+        for q in range(first, last):
+            _settle(tables, game, q, day)
+        if (at_once or i >= n - 1) and _game_over(tables, game):
             return True
-    if _game_over(tables, game):
-        return True
-    _end_of_day(tables, game)
-    for p in range(n):
-        _settle(tables, game, p, day)
-    return _game_over(tables, game)
+    return False
 
 
 @part
