@@ -4,7 +4,8 @@ sim/kernels/_liveness.py, _flags.py and _ssa.py replace three numba functions
 by faster ones with the same results (issue 13: the campaign kernel's cold
 compile). Each test runs numba's function and the replacement on the same
 input and asserts equal outputs, so a replacement that drifts from numba's
-behaviour fails here, not in a kernel's numbers.
+behaviour fails here, not in a kernel's numbers. _literals.py compiles one
+version of a helper for all the constants it is called with (last test).
 """
 
 from __future__ import annotations
@@ -105,3 +106,41 @@ def test_ssa_is_numbas(func):
     ours = _ssa.run_ssa(copy.deepcopy(blocks))
     assert _ssa_form(ours) == _ssa_form(theirs)
     assert _ssa_form(theirs) != _ssa_form(blocks)  # SSA renamed something: the test can fail
+
+
+def _callee(x, k):
+    return x * k
+
+
+def _callers(callee):
+    import numba
+
+    @numba.njit(cache=False)
+    def twice(x):
+        return callee(x, 2)
+
+    @numba.njit(cache=False)
+    def thrice(x):
+        return callee(x, 3)
+
+    return twice, thrice
+
+
+def test_constant_arguments_share_one_compiled_version():
+    """sim/kernels/_literals.py: a helper called with 2 and with 3 is compiled once, for int64.
+
+    numba alone compiles it once per constant (the second half shows that it
+    does, so the first half can fail).
+    """
+    import numba
+
+    from sim.kernels._literals import plain_calls
+
+    plain = plain_calls(numba.njit(cache=False)(_callee))
+    twice, thrice = _callers(plain)
+    assert (twice(5), thrice(5)) == (10, 15)
+    assert [str(sig) for sig in plain.signatures] == ["(int64, int64)"]
+    literal = numba.njit(cache=False)(_callee)
+    twice, thrice = _callers(literal)
+    assert (twice(5), thrice(5)) == (10, 15)
+    assert len(literal.signatures) == 2

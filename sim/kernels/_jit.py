@@ -18,6 +18,7 @@ from pathlib import Path
 import numba
 
 from sim.kernels import _cachefiles, _flags, _inlining, _liveness, _ssa
+from sim.kernels._literals import plain_calls
 
 
 def _key_cache_on_sources() -> None:
@@ -78,15 +79,18 @@ def jit(func=None, **overrides):
 
 
 def _njit(func, options):
-    """``numba.njit``; with no writable cache location, without the cache (one warning)."""
+    """``numba.njit`` with one version for all constant arguments (:mod:`._literals`).
+
+    With no writable cache location, without the cache (one warning).
+    """
     try:
-        return numba.njit(**options)(func)
+        return plain_calls(numba.njit(**options)(func))
     except RuntimeError:  # numba found no writable cache folder: run, but compile every time
         if not _uncached:
             print("zonesim: warning: no writable numba cache folder (set NUMBA_CACHE_DIR to one);"
                   " kernels are compiled on every run", file=sys.stderr, flush=True)
         _uncached.append(func.__name__)
-        return numba.njit(**{**options, "cache": False})(func)
+        return plain_calls(numba.njit(**{**options, "cache": False})(func))
 
 
 def pjit(func=None, **overrides):
