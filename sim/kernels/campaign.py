@@ -35,7 +35,7 @@ arrays of :class:`sim.campaign.compile.CampaignArrays` of every character
 slot, stacked), and a game's scratch state as another, :class:`GameState`
 (a row per seat, the shared Zone). A run of games is :func:`play_run`, made of
 named parts (:func:`_new_game`, :func:`_play_day`, :func:`_play_turn`,
-:func:`_move`, :func:`_location`, :func:`_sarcophagus`, :func:`_end_of_day`,
+:func:`_move`, :func:`_location` (the Sarcophagus too), :func:`_end_of_day`,
 :func:`_settle`, :func:`_game_over`, ...) that numba inlines into it; the
 parts of one stalker's turn take his slot's tables (:func:`_slot`) and his
 seat's view (:func:`_seat`). :func:`play_games` runs games on one scratch
@@ -1268,10 +1268,17 @@ def _location(tables, game, h, kind):
     ``campaign.secret_location_draw`` says: an event (Z-08..Z-10), an enemy
     suiting the location's habitat (back into the pool unless killed, P-16),
     or an anomaly. Damage then resolves into conditions (P-37..P-43).
+
+    The Sarcophagus as the final objective (``kind`` ``LOC_SARCOPHAGUS``) holds
+    what waits there, fought in order (P-50); a knock-out or concussion there
+    is death (P-43), so conditions are resolved after every fight, and
+    surviving them all ends his game (``REACHED``). Every enemy is met through
+    the one fight below (an inlined part is compiled once per site).
     """
     st, cp, board = game.st, tables.cp, game.board
-    card = board[h]
-    draw = cp[C_OPEN_DRAW] if kind == LOC_OPEN else cp[C_SECRET_DRAW]
+    final = kind == LOC_SARCOPHAGUS
+    card = 0 if final else board[h]
+    draw = DRAW_NOTHING if final else cp[C_OPEN_DRAW] if kind == LOC_OPEN else cp[C_SECRET_DRAW]
     e = card - 1 if card > 0 else -1  # the enemy met, lying there or drawn
     a = -card - 1 if card < 0 else -1  # the anomaly met
     if card != 0:
@@ -1283,39 +1290,32 @@ def _location(tables, game, h, kind):
         e = _draw_card(game.deck, game.enemy_pool, game.habitats, want)
     elif draw == DRAW_ANOMALY:
         a = _draw_card(game.deck, game.anomaly_pool, game.anomaly_pool, -1)
-    if e >= 0:  # one fight and one anomaly below: each part is inlined once here
+    fights = tables.sarcophagus.shape[0] if final else 1 if e >= 0 else 0
+    for j in range(fights):
+        if final:
+            e = tables.sarcophagus[j]
         killed = _fight(tables, game, e) == FIGHT_KILLED
-        if card == 0:
+        if final:
+            _conditions(st, game.zone, cp, tables.hexes, game.items, tables.lose_order)
+            if st[S_END] >= 0:
+                break
+        elif card == 0:
             if not killed:
                 game.enemy_pool[e] += 1  # back into the pool (P-16)
         elif killed:
             game.zone[Z_BOARD_E] -= 1
         else:
             board[h] = card  # it stays (P-16)
-    elif a >= 0:
+    if a >= 0:
         if not _anomaly(tables, game, a):
             game.anomaly_pool[a] += 1
         if card != 0:
             game.zone[Z_BOARD_A] -= 1
-    if _hurt(st, cp):
+    if final:
+        if st[S_END] < 0:
+            st[S_END] = REACHED
+    elif _hurt(st, cp):
         _conditions(st, game.zone, cp, tables.hexes, game.items, tables.lose_order)
-
-
-@part
-def _sarcophagus(tables, game):
-    """What waits in the Sarcophagus, fought in order (P-50); surviving it ends the game.
-
-    A knock-out or concussion there is death (P-43), so conditions are
-    resolved after every fight.
-    """
-    st = game.st
-    for j in range(tables.sarcophagus.shape[0]):
-        _fight(tables, game, tables.sarcophagus[j])
-        _conditions(st, game.zone, tables.cp, tables.hexes, game.items, tables.lose_order)
-        if st[S_END] >= 0:
-            break
-    if st[S_END] < 0:
-        st[S_END] = REACHED
 
 
 @part
@@ -1329,7 +1329,7 @@ def _move(tables, game):
     entered is resolved: a base trades (P-11, P-26..P-28), after the
     Ecologists' exchange at their bunker (P-34, :func:`_exchange`), a location its card
     (:func:`_location`), then medkits (Z-11); the Sarcophagus as the final
-    objective is fought through (P-50). Movement ends at the day's goal, when
+    objective is fought through (P-50, :func:`_location` too). Movement ends at the day's goal, when
     something stops it (``S_STOP``: knock-out, lost day) or with the game.
     Arriving at a bunker he retreated to, he pays to heal (P-37); arriving at
     a Secret Complex on his feet, he has explored it (P-50; assumption).
@@ -1361,14 +1361,12 @@ def _move(tables, game):
                 _exchange(st, cp, game.deck, game.art_deck, tables.art_cards,
                           tables.art_identity, tables.art_value)
             _trade(st, cp, items, it, tables.shopping, hexes[h, H_FACTION])
-        elif kind == LOC_OPEN or kind == LOC_SECRET or kind == LOC_COMPLEX:
+        elif (kind == LOC_OPEN or kind == LOC_SECRET or kind == LOC_COMPLEX or (
+                kind == LOC_SARCOPHAGUS and h == goal and target == cp[C_SARCOPHAGUS_TARGET])):
             _location(tables, game, h, kind)
             if st[S_END] >= 0:
                 return
             _use_medkits(st, cp, items, it, tables.item_order)
-        if kind == LOC_SARCOPHAGUS and h == goal and target == cp[C_SARCOPHAGUS_TARGET]:
-            _sarcophagus(tables, game)
-            return
         if st[S_STOP] != 0 or h == goal:
             break
     if st[S_END] < 0 and st[S_POS] == goal:
