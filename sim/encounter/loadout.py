@@ -21,6 +21,7 @@ kernels look the choice up instead of searching it.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from itertools import combinations
 
 from sim.kernels.layout import SPEND_ART_SHIFT
@@ -149,7 +150,21 @@ class LoadoutTable:
 
 def tabulate(slots: list[WeaponSlot], rules: CloseCombatRules,
              artifacts: tuple[tuple[int, int, int], ...] = ()) -> LoadoutTable:
-    """Tabulate the best selection for both phases and every availability mask."""
+    """Tabulate the best selection for both phases and every availability mask.
+
+    The table depends only on these inputs, all immutable, and a campaign
+    compiles the same fights for every variant of a lever screen, sweep or
+    tuning run (each enemy card with each set of weapons held): tables are
+    remembered (the last 4,096), and a remembered one is the same object,
+    which nothing changes.
+    """
+    return _tabulate(tuple(slots), rules, tuple(artifacts))
+
+
+@lru_cache(maxsize=4096)
+def _tabulate(slots: tuple[WeaponSlot, ...], rules: CloseCombatRules,
+              artifacts: tuple[tuple[int, int, int], ...]) -> LoadoutTable:
+    """:func:`tabulate`'s work, remembered."""
     limited = tuple(i for i, s in enumerate(slots) if s.uses is not None)
     unlimited = {i for i, s in enumerate(slots) if s.uses is None}
     bonus, spend = [], []
