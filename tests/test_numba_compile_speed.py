@@ -144,3 +144,25 @@ def test_constant_arguments_share_one_compiled_version():
     twice, thrice = _callers(literal)
     assert (twice(5), thrice(5)) == (10, 15)
     assert len(literal.signatures) == 2
+
+
+def test_kernels_load_without_importing_scipy_linalg():
+    """sim/kernels/_jit.py: numba's array implementations load without scipy.linalg (0.2 s).
+
+    In a fresh interpreter, a kernel runs without ``scipy.linalg`` being imported,
+    numba uses its own inner-product loop (no BLAS), and scipy still imports
+    afterwards for anyone who wants it.
+    """
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "import numpy as np\n"
+            "from sim.kernels import rng\n"
+            "rng.seed_stream(np.zeros(rng.STATE_SIZE, np.uint64), 1, 2, rng.DICE)\n"
+            "import numba.np.arraymath as a\n"
+            "print('scipy.linalg' in sys.modules, a._HAVE_BLAS)\n"
+            "import scipy.linalg\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["False", "False"]

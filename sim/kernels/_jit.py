@@ -57,6 +57,27 @@ def source_digest(folder: Path) -> str:
     return digest.hexdigest()[:16]
 
 
+def _numba_without_scipy() -> None:
+    """Load numba's array implementations without importing scipy (0.2 s per command).
+
+    numba imports ``numba.np.arraymath`` when it first compiles or loads a
+    kernel, and that module imports ``scipy.linalg`` only to learn whether a
+    BLAS is there for ``np.dot``-style inner products; no kernel here uses
+    one (without BLAS numba uses its own loop). Where scipy is installed (the
+    ``levers`` and ``test`` extras bring it), that import cost every command
+    0.2 s. So ``arraymath`` is imported here with ``scipy.linalg`` hidden,
+    unless it or ``arraymath`` is loaded already.
+    """
+    if "scipy.linalg" in sys.modules or "numba.np.arraymath" in sys.modules:
+        return
+    sys.modules["scipy.linalg"] = None  # makes ``import scipy.linalg...`` fail at once
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        del sys.modules["scipy.linalg"]
+
+
+_numba_without_scipy()
 _inlining.install()
 _liveness.install()
 _flags.install()
