@@ -212,7 +212,8 @@ def test_best_item_is_the_highest_value_held(medkits_in_combat):
         it[:, K.I_EFFECT] = rng.integers(0, K.N_ITEM_EFFECTS, n)
         it[:, K.I_VALUE] = rng.integers(0, 3, n)
         held = rng.integers(0, 2, n)
-        order = item_order(it, medkits_in_combat)
+        order = item_order(it, (K.ITEM_STIMULANT, K.ITEM_MEDKIT) if medkits_in_combat
+                           else (K.ITEM_STIMULANT,))
         for effect in range(K.N_ITEM_EFFECTS):
             best = -1
             for i in range(n):

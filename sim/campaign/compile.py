@@ -30,7 +30,7 @@ from sim.campaign.artifacts import (
 )
 from sim.campaign.hexmap import HexMap, compile_map
 from sim.encounter import anomaly as hazards
-from sim.encounter.combat import CombatPolicy, compile_combat
+from sim.encounter.combat import CombatPolicy, combat_heals, compile_combat
 from sim.encounter.items import event_shift
 from sim.errors import InputError
 from sim.kernels import campaign as K
@@ -457,18 +457,18 @@ def _item_value(card) -> int:
     return card.value or 0
 
 
-def item_order(it: np.ndarray, medkits_in_combat: bool) -> np.ndarray:
+def item_order(it: np.ndarray, heals: tuple[int, ...]) -> np.ndarray:
     """The kernel's ``item_order`` table of the item cards ``it`` (see :class:`CampaignArrays`).
 
     Which held item a stalker uses is decided here once, not by a scan of every
     card at each use: the best of an effect is the first held card of its row
-    (Z-02, Z-10, Z-17), and the fight heals with the cards of the last row.
+    (Z-02, Z-10, Z-17), and the fight heals with the cards of the last row,
+    those whose effect code is in ``heals`` (:func:`sim.encounter.combat.combat_heals`).
     """
     effect, value = it[:, K.I_EFFECT], it[:, K.I_VALUE]
-    heals = (effect == K.ITEM_STIMULANT) | ((effect == K.ITEM_MEDKIT) & bool(medkits_in_combat))
     rows = [sorted(np.flatnonzero(effect == e), key=lambda i: -value[i])
             for e in range(K.N_ITEM_EFFECTS)]
-    rows.append(np.flatnonzero(heals))
+    rows.append(np.flatnonzero(np.isin(effect, heals)))
     order = np.full((len(rows), len(it)), -1, dtype=np.int64)
     for r, cards in enumerate(rows):
         order[r, :len(cards)] = cards
@@ -486,7 +486,7 @@ def _items(scenario: Scenario, slots: tuple[str, ...]) -> dict:
                  for c, n in zip(cards, start, strict=True)], 4)
     return {
         "it": it,
-        "item_order": item_order(it, rs.rules.combat.medkits_in_combat),
+        "item_order": item_order(it, tuple(ITEM_EFFECTS[e] for e in combat_heals(rs))),
         "lose_order": _table(lose_order(scenario, slots), 2),
         "shopping": _i64([names.index(n) for n in scenario.policy.shopping]),
     }
