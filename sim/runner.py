@@ -165,9 +165,9 @@ def notice(kernel) -> None:
 def cache_folder(kernel) -> str | None:
     """The folder numba actually caches ``kernel`` in, or None when it is not cached.
 
-    ``NUMBA_CACHE_DIR`` may be unwritable, in which case numba quietly falls back
-    to ``__pycache__`` beside the source or a per-user folder; the notice names
-    the folder in use, not the one asked for.
+    ``NUMBA_CACHE_DIR`` may be unwritable, in which case the kernels are cached
+    in the next place :mod:`sim.kernels._jit` tries; the notice names the folder
+    in use, not the one asked for.
     """
     cache = getattr(kernel, "_cache", None)
     path = getattr(cache, "_cache_path", None)

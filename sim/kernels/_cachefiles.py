@@ -1,26 +1,39 @@
-"""File locks on numba's cache folder: one writer of an index at a time, one compile per kernel.
+"""numba's cache files made safe: one writer of an index at a time, damaged files detected
+and replaced, a full or read-only disk no error.
 
-numba writes each cache file atomically (a temporary file renamed over the
-old one), but adding an entry to a function's index is a read, a change and
-a write that nothing serialises (``numba.core.caching.IndexDataCacheFile.save``,
-numba 0.68): two processes compiling the same helper for two
-signatures at once (two pytest-xdist workers, or a command and the process
-compiling ahead for it) can both read the same index, both pick data file
-``1`` and both write it; the index then names one signature and the data
-file holds the other one's machine code, which a later run loads. :func:`install`
-makes every save hold an exclusive lock on ``zonesim-index.lock`` in the cache
-folder for that read, change and write (a few milliseconds).
+Locks. numba writes each cache file atomically (a temporary file renamed over
+the old one), but adding an entry to a function's index is a read, a change
+and a write that nothing serialises (``numba.core.caching.IndexDataCacheFile.save``,
+numba 0.68): two processes compiling the same helper for two signatures at
+once (two pytest-xdist workers, or a command and the process compiling ahead
+for it) can both read the same index, both pick data file ``1`` and both
+write it; the index then names one signature and the data file holds the
+other one's machine code, which a later run loads. :func:`install` makes
+every save hold an exclusive lock on ``zonesim-index.lock`` in the cache
+folder for that read, change and write (a few milliseconds). :func:`try_lock`
+is the same kind of lock without waiting, which :mod:`sim.compiling` takes on
+one file per kernel so that a kernel is compiled by one process at a time.
+The locks are ``flock`` locks: the system drops them when their holder exits,
+even when it is killed. Where there are no such locks (Windows) nothing is
+locked.
 
-:func:`try_lock` is the same kind of lock without waiting, which
-:mod:`sim.compiling` takes on one file per kernel so that a kernel is compiled
-by one process at a time. The locks are ``flock`` locks: the system drops
-them when their holder exits, even when it is killed. Where there are no
-such locks (Windows) nothing is locked, as before.
+Damage. numba unpickles its index and data files as they are: a truncated,
+zeroed or garbled file raised a pickle error in every later run, and a
+garbled byte inside the machine code would load and run. Each index and data
+file written here starts with :data:`MAGIC` and the SHA-256 of the rest; a
+file that does not match, or that fails to load for any reason, is a damaged
+entry: one warning naming the cache folder, the entry's index is removed, and
+the kernel is compiled afresh and saved again. A save that the disk refuses
+(full, read-only, quota) leaves the kernel compiled but uncached, with one
+warning naming the folder.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import pickle
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -31,6 +44,17 @@ except ImportError:  # pragma: no cover - Windows: no flock
 
 INDEX_LOCK = "zonesim-index.lock"
 """Lock file, in each cache folder, that a process holds while it writes an index there."""
+
+MAGIC = b"zonesim-cache-1\n"
+"""First bytes of every index and data file written here, before the SHA-256 of the rest."""
+
+
+class DamagedEntry(ValueError):
+    """A cache file whose checksum does not match its contents (truncated, zeroed, garbled)."""
+
+
+_warned: set[tuple[str, str]] = set()
+"""(what, folder) pairs already warned about in this process: one line each."""
 
 
 def try_lock(path: str) -> int | None:
@@ -86,23 +110,122 @@ def locked(folder: str) -> Iterator[None]:
             os.close(fd)
 
 
-def install() -> None:
-    """Make numba's cache index saves hold the folder's index lock (idempotent).
+def sealed(payload: bytes) -> bytes:
+    """``payload`` as a cache file holds it: :data:`MAGIC`, its SHA-256, itself."""
+    return MAGIC + hashlib.sha256(payload).digest() + payload
 
-    If numba no longer has ``IndexDataCacheFile.save``, nothing is changed.
+
+def unsealed(blob: bytes, path: str) -> bytes:
+    """The payload of a cache file's bytes ``blob``.
+
+    Raises
+    ------
+    DamagedEntry
+        The file at ``path`` does not start with :data:`MAGIC` or its checksum fails.
+    """
+    head = len(MAGIC) + hashlib.sha256().digest_size
+    payload = blob[head:]
+    if blob[:len(MAGIC)] != MAGIC or blob[len(MAGIC):head] != hashlib.sha256(payload).digest():
+        raise DamagedEntry(f"{os.path.basename(path)} fails its checksum")
+    return payload
+
+
+def warn_once(what: str, folder: str, line: str) -> None:
+    """Print ``line`` on stderr the first time ``what`` happens in ``folder`` in this process."""
+    if (what, folder) not in _warned:
+        _warned.add((what, folder))
+        print(line, file=sys.stderr, flush=True)
+
+
+def install() -> None:
+    """Patch numba's cache files: locked index saves, checksums, damage and full disks
+    handled (idempotent).
+
+    If numba no longer has the functions patched here, nothing is changed.
     """
     try:
-        from numba.core.caching import IndexDataCacheFile
+        from numba.core.caching import Cache, IndexDataCacheFile
     except ImportError:  # pragma: no cover - numba reorganised: leave it alone
         return
-    save = getattr(IndexDataCacheFile, "save", None)
-    if save is None or getattr(save, "zonesim_locked", False):
+    needed = (getattr(IndexDataCacheFile, name, None) for name in
+              ("save", "_load_index", "_save_index", "_load_data", "_save_data"))
+    overloads = (getattr(Cache, name, None) for name in ("load_overload", "save_overload"))
+    if None in (*needed, *overloads) or getattr(IndexDataCacheFile.save, "zonesim", False):
         return
+    _seal_files(IndexDataCacheFile)
+    _survive_damage(Cache)
+
+
+def _seal_files(cls) -> None:
+    """Index saves under the folder's lock; index and data files checksummed (:func:`sealed`).
+
+    The index keeps numba's contents: numba's version, the source stamp and the
+    signatures' data files, dropped (an empty index) when either differs.
+    """
+    save = cls.save
 
     def locked_save(self, key, data):
         with locked(self._cache_path):
             save(self, key, data)
 
-    locked_save.zonesim_locked = True
-    locked_save.__doc__ = save.__doc__
-    IndexDataCacheFile.save = locked_save
+    def load_index(self):
+        try:
+            with open(self._index_path, "rb") as f:
+                blob = f.read()
+        except FileNotFoundError:
+            return {}
+        version, stamp, overloads = pickle.loads(unsealed(blob, self._index_path))
+        return overloads if (version, stamp) == (self._version, self._source_stamp) else {}
+
+    def save_index(self, overloads):
+        payload = pickle.dumps((self._version, self._source_stamp, overloads), protocol=-1)
+        with self._open_for_write(self._index_path) as f:
+            f.write(sealed(payload))
+
+    def load_data(self, name):
+        path = self._data_path(name)
+        with open(path, "rb") as f:
+            return pickle.loads(unsealed(f.read(), path))
+
+    def save_data(self, name, data):
+        with self._open_for_write(self._data_path(name)) as f:
+            f.write(sealed(self._dump(data)))
+
+    locked_save.zonesim = True
+    for name, patch in (("save", locked_save), ("_load_index", load_index),
+                        ("_save_index", save_index), ("_load_data", load_data),
+                        ("_save_data", save_data)):
+        patch.__doc__ = getattr(cls, name).__doc__
+        setattr(cls, name, patch)
+
+
+def _survive_damage(cls) -> None:
+    """A cache entry that fails to load is compiled afresh; a refused save leaves it uncached."""
+    load, save = cls.load_overload, cls.save_overload
+
+    def load_overload(self, sig, target_context):
+        try:
+            return load(self, sig, target_context)
+        except Exception as error:  # any failure to read or rebuild: the entry is damaged
+            folder = self._cache_path
+            warn_once("damaged", folder, f"zonesim: warning: damaged numba cache entry in "
+                      f"{folder} ({error}); compiling it afresh")
+            index = self._cache_file._index_path
+            with locked(folder):
+                try:
+                    os.unlink(index)
+                except OSError:
+                    pass
+            return None
+
+    def save_overload(self, sig, data):
+        try:
+            save(self, sig, data)
+        except OSError as error:  # full disk, read-only folder, quota: run uncached
+            folder = self._cache_path
+            warn_once("unwritable", folder, f"zonesim: warning: cannot write the numba cache in "
+                      f"{folder} ({error.strerror or error}); this kernel is not cached")
+
+    for name, patch in (("load_overload", load_overload), ("save_overload", save_overload)):
+        patch.__doc__ = getattr(cls, name).__doc__
+        setattr(cls, name, patch)

@@ -4,8 +4,15 @@ Every kernel module imports :func:`jit` (scalar helpers, inlined into callers)
 or :func:`pjit` (parallel entry points with ``prange``); a kernel whose trial is
 large (the campaign) is instead a plain-Python driver of serial compiled code, marked
 with :func:`pool_kernel` and run on threads by the runner. ``cache=True`` keeps
-compiled machine code in ``NUMBA_CACHE_DIR`` between runs; ``fastmath`` stays
-off because Monte Carlo counts are compared bit for bit across thread counts.
+compiled machine code between runs, in the folder :func:`cache_folder` names
+(keyed by a digest of every kernel source); ``fastmath`` stays off because
+Monte Carlo counts are compared bit for bit across thread counts.
+
+The numba compiler patches (:mod:`._inlining`, :mod:`._liveness`,
+:mod:`._flags`, :mod:`._ssa`, :mod:`._cachefiles`, :mod:`._literals`) are
+installed only on the numba versions they were checked against
+(:data:`CHECKED_NUMBA`), and not at all with ``ZONESIM_NUMBA_PATCHES=off``;
+kernels give the same numbers either way (``tests/test_hostile.py``).
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import numba
@@ -20,33 +28,25 @@ import numba
 from sim.kernels import _cachefiles, _flags, _inlining, _liveness, _ssa
 from sim.kernels._literals import plain_calls
 
+CHECKED_NUMBA = ("0.68",)
+"""numba versions (major.minor) the compiler patches were written and tested against.
 
-def _key_cache_on_sources() -> None:
-    """Cache compiled kernels in a folder named by a digest of every kernel source file.
+``pyproject.toml`` allows only these; under any other numba the patches stay off.
+"""
 
-    numba checks a cached kernel only against the timestamp of the file that
-    defines it: a campaign kernel compiled with an older fight rule
-    (``sim/kernels/combat.py``) would still be loaded after ``combat.py``
-    changed, and run the old rule. Kernels import only each other, numpy and
-    numba, so a digest of ``sim/kernels/*.py`` names every version of their
-    code: with ``NUMBA_CACHE_DIR`` set, kernels are cached in
-    ``NUMBA_CACHE_DIR/zonesim-<digest>``, and any change compiles afresh.
-    Without it numba caches beside the sources (an installed package, whose
-    files change only together).
+KERNELS = Path(__file__).parent
+"""The folder of every kernel source (the digest of :func:`source_digest` covers it)."""
+
+
+def patched() -> bool:
+    """Whether this process installs the numba compiler patches.
+
+    ``ZONESIM_NUMBA_PATCHES=off`` turns them off (plain numba: slower first
+    compiles, the same numbers); they are off as well under a numba version
+    outside :data:`CHECKED_NUMBA`.
     """
-    base = numba.config.CACHE_DIR
-    if base:
-        folder = "zonesim-" + source_digest(Path(__file__).parent)
-        numba.config.CACHE_DIR = os.path.join(base, folder)
-
-
-def cache_base() -> str:
-    """The ``NUMBA_CACHE_DIR`` this process caches under ("" for numba's default places).
-
-    A second process compiling kernels for this one (:mod:`sim.compiling`) is
-    given it, so that both use the same cache folder.
-    """
-    return os.path.dirname(numba.config.CACHE_DIR) if numba.config.CACHE_DIR else ""
+    version = ".".join(numba.__version__.split(".")[:2])
+    return os.environ.get("ZONESIM_NUMBA_PATCHES", "on") != "off" and version in CHECKED_NUMBA
 
 
 def source_digest(folder: Path) -> str:
@@ -55,6 +55,104 @@ def source_digest(folder: Path) -> str:
     for path in sorted(folder.glob("*.py")):
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def cache_name(folder: Path = KERNELS) -> str:
+    """The name of the cache folder for the kernels in ``folder``, this numba and these patches.
+
+    numba checks a cached kernel only against the file that defines it: a
+    campaign kernel compiled with an older fight rule (``combat.py``) would
+    still be loaded after ``combat.py`` changed, and run the old rule. Kernels
+    import only each other, numpy and numba, so the digest of every kernel
+    source (:func:`source_digest`) names every version of their code; the numba
+    version and whether the patches are on (they change the cache files'
+    format, :mod:`._cachefiles`) complete the name.
+    """
+    flavour = numba.__version__ + ("" if patched() else "-unpatched")
+    digest = hashlib.sha256((source_digest(folder) + flavour).encode()).hexdigest()[:16]
+    return "zonesim-" + digest
+
+
+def user_cache_home() -> Path:
+    """The per-user cache folder for zonesim (where the package folder cannot be written)."""
+    if sys.platform == "win32":
+        root = os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local"
+    elif sys.platform == "darwin":
+        root = Path.home() / "Library" / "Caches"
+    else:
+        root = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(root) / "zonesim"
+
+
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError:
+        return False
+    return True
+
+
+def _choose_cache_folder() -> str | None:
+    """Point numba's cache at a folder named by :func:`cache_name`, wherever it is.
+
+    The base is ``NUMBA_CACHE_DIR`` when set, else ``__pycache__`` beside the
+    kernel sources (numba's own default), else :func:`user_cache_home`: the
+    first that can be written. numba is kept from caching anywhere else
+    (``CACHE_LOCATOR_CLASSES``, unless the user chose locators), so that no
+    cached kernel escapes the digest. Returns None (kernels compile on every
+    run) when no base can be written.
+    """
+    asked = numba.config.CACHE_DIR
+    bases = [Path(asked)] if asked else []
+    bases += [KERNELS / "__pycache__", user_cache_home()]
+    name = cache_name()
+    for base in bases:
+        if _writable(base / name):
+            _prune(base, name)
+            if asked and base != Path(asked):
+                print(f"zonesim: warning: NUMBA_CACHE_DIR {asked} cannot be written; kernels"
+                      f" are cached in {base / name}", file=sys.stderr, flush=True)
+            numba.config.CACHE_DIR = str(base / name)
+            if not numba.config.CACHE_LOCATOR_CLASSES:
+                numba.config.CACHE_LOCATOR_CLASSES = "UserProvidedCacheLocator"
+            return numba.config.CACHE_DIR
+    return None
+
+
+STALE_DAYS = 14
+"""A sibling cache folder of older kernel sources unused this many days is removed."""
+
+
+def _prune(base: Path, name: str) -> None:
+    """Mark ``base / name`` as in use, and remove ``zonesim-*`` folders unused for
+    :data:`STALE_DAYS` beside it.
+
+    Every change of a kernel source (a ``git pull``, an edit) starts a new
+    folder, and the old ones would pile up: a folder's time is set at each
+    start of a process that caches in it, so only folders no process has used
+    for that long go, and a folder being removed by another process is skipped.
+    """
+    import shutil
+    import time
+
+    os.utime(base / name)
+    cutoff = time.time() - STALE_DAYS * 86400
+    for folder in base.glob("zonesim-*"):
+        try:
+            if folder.name != name and folder.is_dir() and folder.stat().st_mtime < cutoff:
+                shutil.rmtree(folder, ignore_errors=True)
+        except OSError:
+            continue
+
+
+def cache_base() -> str:
+    """The base folder this process caches under ("" when kernels are not cached).
+
+    A second process compiling kernels for this one (:mod:`sim.compiling`) is
+    given it as ``NUMBA_CACHE_DIR``, so that both use the same cache folder.
+    """
+    return os.path.dirname(_cache_folder) if _cache_folder else ""
 
 
 def _numba_without_scipy() -> None:
@@ -77,13 +175,17 @@ def _numba_without_scipy() -> None:
         del sys.modules["scipy.linalg"]
 
 
+_PATCHED = patched()
 _numba_without_scipy()
-_inlining.install()
-_liveness.install()
-_flags.install()
-_ssa.install()
-_cachefiles.install()
-_key_cache_on_sources()
+if _PATCHED:
+    _inlining.install()
+    _liveness.install()
+    _flags.install()
+    _ssa.install()
+    _cachefiles.install()
+
+_cache_folder = _choose_cache_folder()
+_locators = numba.config.CACHE_LOCATOR_CLASSES
 
 _uncached: list[str] = []
 """Kernels compiled without the on-disk cache because no cache folder is writable."""
@@ -102,16 +204,27 @@ def jit(func=None, **overrides):
 def _njit(func, options):
     """``numba.njit`` with one version for all constant arguments (:mod:`._literals`).
 
-    With no writable cache location, without the cache (one warning).
+    numba picks a function's cache folder when it wraps it, from its
+    configuration, which it reloads whenever a ``NUMBA_*`` variable changed:
+    the folder of :func:`_choose_cache_folder` is set again each time. With no
+    writable cache folder, the function is compiled without the cache (one warning).
     """
-    try:
-        return plain_calls(numba.njit(**options)(func))
-    except RuntimeError:  # numba found no writable cache folder: run, but compile every time
-        if not _uncached:
-            print("zonesim: warning: no writable numba cache folder (set NUMBA_CACHE_DIR to one);"
-                  " kernels are compiled on every run", file=sys.stderr, flush=True)
-        _uncached.append(func.__name__)
-        return plain_calls(numba.njit(**{**options, "cache": False})(func))
+    if _cache_folder is not None:
+        numba.config.CACHE_DIR, numba.config.CACHE_LOCATOR_CLASSES = _cache_folder, _locators
+        try:
+            return _calls(numba.njit(**options)(func))
+        except RuntimeError:  # the folder went away or cannot be written any more
+            pass
+    if not _uncached:
+        print("zonesim: warning: no writable numba cache folder (set NUMBA_CACHE_DIR to one);"
+              " kernels are compiled on every run", file=sys.stderr, flush=True)
+    _uncached.append(func.__name__)
+    return _calls(numba.njit(**{**options, "cache": False})(func))
+
+
+def _calls(dispatcher):
+    """``dispatcher`` with :func:`._literals.plain_calls` when the patches are on."""
+    return plain_calls(dispatcher) if _PATCHED else dispatcher
 
 
 def pjit(func=None, **overrides):
