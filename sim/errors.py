@@ -9,6 +9,22 @@ message in the library's own words, and the CLI's one handler
 from __future__ import annotations
 
 
+def visible(text: str) -> str:
+    """``text`` with every character a terminal would not show written as an escape.
+
+    A zero-width space, a no-break space, a BOM or an ESC inside a name would
+    otherwise print as nothing (or as a plain space), so two names that differ
+    only by it would look identical in a message (``'Med\\u200bkit' is not
+    'Medkit'``). Each character that :meth:`str.isprintable` refuses, line
+    breaks excepted, is shown as Python writes it in a string literal
+    (``\\u200b``, ``\\xa0``, ``\\x1b``); printable text, accented letters
+    included, is unchanged.
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or c == "\n" else repr(c)[1:-1] for c in text)
+
+
 class InputError(ValueError):
     """Something the user gave cannot be used; the message says what and why.
 

@@ -16,7 +16,7 @@ from click.core import ParameterSource
 from sim import runner
 from sim.cli import progress
 from sim.encounter.combat import SNEAK_POLICIES
-from sim.errors import InputError
+from sim.errors import InputError, visible
 from sim.paths import resolve_ruleset
 from sim.rules import Ruleset, RulesetError, load_ruleset
 
@@ -56,10 +56,11 @@ class Command(click.Command):
         except RulesetError as error:
             exit_with_problems(error)
         except InputError as error:
+            message = visible(str(error))  # names that differ by a zero-width space differ
             if error.field:
-                raise click.BadParameter(str(error), ctx=ctx,
+                raise click.BadParameter(message, ctx=ctx,
                                          param_hint=f"--{error.field.replace('_', '-')}") from None
-            raise click.UsageError(str(error), ctx=ctx) from None
+            raise click.UsageError(message, ctx=ctx) from None
 
 
 class Group(click.Group):

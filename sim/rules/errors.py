@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sim.errors import InputError
+from sim.errors import InputError, visible
 
 
 @dataclass(frozen=True)
@@ -38,11 +38,12 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
+        """``FILE:LINE: column 'NAME': MESSAGE``, invisible characters shown as escapes."""
         where = self.file if self.line is None else f"{self.file}:{self.line}"
         if self.column is None:
-            return f"{where}: {self.message}"
+            return visible(f"{where}: {self.message}")
         label = "key" if self.file.endswith(".toml") else "column"
-        return f"{where}: {label} '{self.column}': {self.message}"
+        return visible(f"{where}: {label} '{self.column}': {self.message}")
 
 
 class RulesetError(InputError):
