@@ -19,14 +19,10 @@ import numpy as np
 
 from sim.encounter.anomaly import artifact_deck
 from sim.encounter.artifact import artifact_rules, compile_artifacts, pack_records
-from sim.errors import InputError
 from sim.kernels import campaign as K
 from sim.kernels.layout import AF_SIZE
 from sim.rules import DAMAGE_TYPES, Ruleset
-from sim.rules.scenario import Scenario
-
-MAX_CAMPAIGN_ARTIFACTS = 4
-"""Artefact slots of one character: each doubles the compiled fight and anomaly tables."""
+from sim.rules.scenario import MAX_CAMPAIGN_ARTIFACTS, Scenario
 
 DTYPES = (*DAMAGE_TYPES, "none")
 """Rows of the ``art_rec`` table: one per damage type, then no damage (daily use, movement)."""
@@ -35,29 +31,15 @@ RECORDS = MAX_CAMPAIGN_ARTIFACTS * AF_SIZE
 """Width of the artefact records after a params header (fights, anomalies)."""
 
 
-class ArtifactSlotError(InputError):
-    """A scenario's artefacts that the campaign cannot compile (exit status 2)."""
-
-
 def artifact_slots(scenario: Scenario) -> tuple[str, ...]:
-    """The loadout's artefacts, then the kept names not already carried (slot order)."""
+    """The loadout's artefacts, then the kept names not already carried (slot order).
+
+    At most :data:`~sim.rules.scenario.MAX_CAMPAIGN_ARTIFACTS`, as the scenario's
+    validation (:func:`sim.rules.scenario.carry_problems`) ensures.
+    """
     carried = tuple(scenario.artifacts)
-    slots = carried + tuple(n for n in dict.fromkeys(scenario.policy.keep_artifacts)
-                            if n not in carried)
-    if len(slots) > MAX_CAMPAIGN_ARTIFACTS:
-        raise ArtifactSlotError(
-            f"{scenario.path}: {len(slots)} artefacts carried or kept ({', '.join(slots)}); "
-            f"a campaign character has at most {MAX_CAMPAIGN_ARTIFACTS}")
-    rules = scenario.ruleset.rules
-    limit = rules.artifacts.carry_limit
-    if limit and len(carried) > limit:
-        raise ArtifactSlotError(f"{scenario.path}: {len(carried)} artefacts carried; "
-                                f"artifacts.carry_limit is {limit}")
-    if bool(rules.artifacts.movement_in_epicentre) != bool(rules.movement.items_in_epicentre):
-        raise ArtifactSlotError(
-            "artifacts.movement_in_epicentre must equal movement.items_in_epicentre: the "
-            "route tables take one Epicentre rule for items and artefacts (Z-03)")
-    return slots
+    return carried + tuple(n for n in dict.fromkeys(scenario.policy.keep_artifacts)
+                           if n not in carried)
 
 
 def held(slots: tuple[str, ...], mask: int) -> tuple[str, ...]:

@@ -18,12 +18,14 @@ from sim.kernels import paired
 
 
 def _deck(table: Mapping, names: Sequence[str], which: str) -> list[tuple[str, float]]:
-    """``(card, weight)``: one card with weight 1, or a deck weighted by ``count``."""
+    """``(card, weight)``: one card with weight 1, or a deck weighted by ``count``.
+
+    A deck always holds a card to draw: rulesets without one are refused when
+    loaded or edited (:func:`sim.rules.validate.unplayable`).
+    """
     if which != "all":
         return [(which, 1.0)]
     total = sum(table[n].count for n in names)
-    if total <= 0:
-        raise CompareInputError("the deck has no cards (every count is 0)")
     return [(n, table[n].count / total) for n in names if table[n].count > 0]
 
 

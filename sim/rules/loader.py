@@ -26,6 +26,8 @@ from sim.rules.schema import MAP, MAP_COLUMNS, TABLES, Column, Param, sections
 
 RULES_FILE = "rules.toml"
 NOTES = "notes"
+FILES = (RULES_FILE, *(t + ".csv" for t in TABLES), MAP + ".csv")
+"""The files of a ruleset folder, in the order they are read (and reported)."""
 
 
 def load_ruleset(path: str | Path | None = None) -> Ruleset:
@@ -66,7 +68,7 @@ def _load(path: str | Path | None) -> tuple[Ruleset | None, list[Problem]]:
     problems: list[Problem] = []
     digest = hashlib.sha256()
     blobs: dict[str, bytes | None] = {}
-    for name in (RULES_FILE, *(t + ".csv" for t in TABLES), MAP + ".csv"):
+    for name in FILES:
         data = _read_bytes(root / name, problems)
         blobs[name] = data
         # Name and length frame each file so that moving bytes between files changes the hash.
@@ -151,9 +153,14 @@ def _read_table(
     problems: list[Problem],
     unique_names: bool = True,
 ) -> list[v.Row] | None:
-    """Rows of one CSV table with typed values, or None if it cannot be read at all."""
+    """Rows of one CSV table with typed values, or None if it cannot be read at all.
+
+    A table without a card a run could play (:func:`sim.rules.validate.unplayable`)
+    is reported when the file has no other problem.
+    """
     if data is None:
         return None
+    n_start = len(problems)
     text = _decode(file, data, problems)
     if text is None:
         return None
@@ -197,6 +204,10 @@ def _read_table(
         problems += v.duplicate_names(file, rows)
     if Path(file).stem == "emissions" and header_ok:
         problems += v.emission_order(file, rows)
+    unplayable = v.unplayable(Path(file).stem, [r.values for r in rows])
+    if unplayable is not None and len(problems) == n_start:
+        column, msg = unplayable
+        problems.append(Problem(file, rows[0].line if rows else header_line, column, None, msg))
     return rows
 
 
@@ -267,6 +278,7 @@ _KEY = re.compile(r"\s*([A-Za-z0-9_.\-\"' ]+?)\s*=")
 def _read_rules(file: str, data: bytes | None, problems: list[Problem]) -> Any:
     """Typed :class:`~sim.rules.model.Rules`; missing keys take their defaults."""
     values: dict[str, Any] = {}
+    lines: dict[str, int] = {}
     if data is not None:
         text = _decode(file, data, problems)
         if text is not None:
@@ -283,7 +295,11 @@ def _read_rules(file: str, data: bytes | None, problems: list[Problem]) -> Any:
         given = values.get(section, {})
         kw = {p.key: p.type(given.get(p.key, p.default)) for p in params}
         out[section] = SECTION_TYPES[section](**kw)
-    return Rules(**out)
+    rules = Rules(**out)
+    line = lines.get("artifacts.movement_in_epicentre", lines.get("movement.items_in_epicentre"))
+    problems += v.epicentre_movement(file, line, rules.movement.items_in_epicentre,
+                                     rules.artifacts.movement_in_epicentre)
+    return rules
 
 
 def _key_lines(text: str) -> dict[str, int]:

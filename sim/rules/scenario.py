@@ -15,11 +15,13 @@ of the top-level stalker, and names its ``variant``: ``competitive`` or
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from sim.paths import bundled_or_path, configs_root
 from sim.rules import Ruleset, RulesetError, load_ruleset
+from sim.rules.loader import FILES
 from sim.rules.tomlfile import TomlFile, suggest
 
 BASE_SCENARIO = "base"
@@ -35,10 +37,19 @@ PHANTOM_MESSAGE = ("the Phantom (P-45) has no rules in the seeds (P-46: 'SOON');
                    "stalker card, and choose after_death = new_character or eliminated")
 MAX_THRESHOLD = 1000
 """Largest policy threshold (Health, steps): far above any card, well inside int64."""
+ROUTE_TWICE = ("is listed twice: every Secret Complex is explored once before the "
+               "Sarcophagus (P-50)")
+"""Why a route may name a Secret Complex once (``policy.route``, a variant's ``route``)."""
 MAX_RUBLES = 10**9
 """Largest starting money: far above any price, well inside int64."""
 MAX_BOUND = 10**300
 """Largest integer target bound; larger integers do not convert to float (floats may be inf)."""
+MAX_WEAPONS = 6
+"""Weapons a campaign character may carry: the fights are compiled for every subset still
+held after knock-out losses (P-37), 2**MAX_WEAPONS tables at most."""
+MAX_CAMPAIGN_ARTIFACTS = 4
+"""Artefact slots of one campaign character (carried, then kept names; docs/rules.md
+"Artefacts in the campaign"): each doubles the compiled fight and anomaly tables."""
 
 
 @dataclass(frozen=True)
@@ -235,7 +246,8 @@ def load_scenario(name_or_path: str | Path | None = None) -> Scenario:
     try:
         rs = load_ruleset(rules_dir)
     except RulesetError as error:
-        raise RulesetError(toml.problems + error.problems) from None
+        _no_ruleset(toml, ruleset_name, rules_dir, error.problems)
+        raise RulesetError(toml.problems) from None
     stalker = data.get("stalker")
     if stalker == PHANTOM:
         toml.problem("stalker", stalker, PHANTOM_MESSAGE)
@@ -255,7 +267,8 @@ def load_scenario(name_or_path: str | Path | None = None) -> Scenario:
     policy = _policy(toml, _table(toml, data, "policy"), rs)
     targets = _targets(toml, _table(toml, data, "targets"))
     top = Player(stalker, armor, weapons, items, rubles, policy, artifacts)
-    players, multiplayer = _players(toml, data, rs, top, loadout)
+    top_carry = _carry(toml, "", rs, top, ())
+    players, multiplayer = _players(toml, data, rs, top, loadout, top_carry)
     variant = data.get("variant", "competitive")
     if variant not in VARIANTS:
         toml.problem("variant", variant, "is not one of " + ", ".join(VARIANTS)
@@ -273,10 +286,77 @@ def load_scenario(name_or_path: str | Path | None = None) -> Scenario:
                     artifacts=players[0].artifacts)
 
 
+def _no_ruleset(toml: TomlFile, name: str, folder: Path, problems: list) -> None:
+    """The ruleset's problems, those about its folder as a whole as one at the ``ruleset`` key.
+
+    A folder that is missing, not a folder, or holds none of the ruleset's
+    files (``../../etc``, ``/dev/null``, ``/etc``) is a fault of this file's
+    ``ruleset`` key, so the message names the scenario file, the key's line and
+    its value; problems inside a ruleset folder name that folder's files.
+    """
+    if folder.is_dir() and not any((folder / file).exists() for file in FILES):
+        whole, why = problems, f"{folder} holds none of {', '.join(FILES)}"
+    else:
+        whole = [p for p in problems if p.file == str(folder) and p.line is None]
+        why = "; ".join(f"{folder}: {p.message}" for p in whole)
+    if whole:
+        toml.problem("ruleset", name, f"names no ruleset ({why}); give a bundled ruleset's "
+                     "name, e.g. 'base', or a ruleset folder (a relative path is read from "
+                     "this file's folder)")
+    toml.problems += [p for p in problems if p not in whole]
+
+
+def carry_problems(rs: Ruleset, weapons: Sequence[str], artifacts: Sequence[str],
+                   keep: Sequence[str]) -> list[tuple[str, str]]:
+    """What one campaign character cannot carry, as ``(key, message)``.
+
+    The keys are those of a scenario (``loadout.weapons``, ``loadout.artifacts``,
+    ``policy.keep_artifacts``). The campaign compiles the fights for every set of
+    weapons still held (P-23, P-37), so at most :data:`MAX_WEAPONS`; a
+    character's artefact slots, his carried artefacts then the kept names he
+    does not carry, are at most :data:`MAX_CAMPAIGN_ARTIFACTS`; and he starts
+    with no more artefacts than ``artifacts.carry_limit`` allows (0: no limit).
+    The scenario loader reports them with file and line; the campaign compile
+    asks again for a scenario whose ruleset was edited after it was loaded.
+    """
+    out: list[tuple[str, str]] = []
+    if len(weapons) > MAX_WEAPONS:
+        out.append(("loadout.weapons",
+                    f"lists {len(weapons)} weapons; a campaign character carries at most "
+                    f"{MAX_WEAPONS} (the fights are compiled for every set still held, P-37)"))
+    limit = rs.rules.artifacts.carry_limit
+    if limit and len(artifacts) > limit:
+        out.append(("loadout.artifacts",
+                    f"lists {len(artifacts)} artefacts; artifacts.carry_limit is {limit}"))
+    slots = [*artifacts, *(n for n in dict.fromkeys(keep) if n not in artifacts)]
+    if len(slots) > MAX_CAMPAIGN_ARTIFACTS:
+        key = ("loadout.artifacts" if len(artifacts) > MAX_CAMPAIGN_ARTIFACTS
+               else "policy.keep_artifacts")
+        out.append((key, f"makes {len(slots)} artefact slots (carried, then kept: "
+                    f"{', '.join(map(str, slots))}); a campaign character has at most "
+                    f"{MAX_CAMPAIGN_ARTIFACTS}"))
+    return out
+
+
+def _carry(toml: TomlFile, prefix: str, rs: Ruleset, player: Player,
+           reported: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Report what ``player`` cannot carry (:func:`carry_problems`) under ``prefix``.
+
+    Returns ``(key, message)`` of each problem; those in ``reported`` (a seat's
+    loadout inherited from the top level, already reported there) are not repeated.
+    """
+    found = carry_problems(rs, player.weapons, player.artifacts, player.policy.keep_artifacts)
+    for key, message in found:
+        if (key, message) not in reported:
+            toml.problem(prefix + key, None, message)
+    return found
+
+
 def _loadout(toml: TomlFile, prefix: str, given: dict, rs: Ruleset, stalker, default: dict):
     """Armour, weapons, items, rubles and artefacts of ``[prefix]``; absent keys from ``default``.
 
-    Rubles absent from both are the stalker card's money.
+    Rubles absent from both are the stalker card's money; when the stalker is
+    not a card of the ruleset (already reported) they are not checked.
     """
     for key in given:
         if key not in LOADOUT_KEYS:
@@ -290,21 +370,22 @@ def _loadout(toml: TomlFile, prefix: str, given: dict, rs: Ruleset, stalker, def
     artifacts = _names(toml, f"{prefix}.artifacts", merged.get("artifacts", []), rs.artifacts,
                        "artefact")
     rubles = merged.get("rubles")
-    if rubles is None and isinstance(stalker, str) and stalker in rs.stalkers:
-        rubles = rs.stalkers[stalker].rubles
-    if rubles is None and not isinstance(stalker, str):
-        rubles = 0  # the stalker is already reported; its card's money is unknown
+    if rubles is None:  # the card's money; an unknown stalker is reported already
+        known = isinstance(stalker, str) and stalker in rs.stalkers
+        rubles = rs.stalkers[stalker].rubles if known else 0
     if not isinstance(rubles, int) or isinstance(rubles, bool) or not 0 <= rubles <= MAX_RUBLES:
         toml.problem(f"{prefix}.rubles", rubles,
                      f"is not a whole number of rubles 0..{MAX_RUBLES}")
     return armor, weapons, items, rubles, artifacts
 
 
-def _players(toml: TomlFile, data: dict, rs: Ruleset, top: Player,
-             loadout: dict) -> tuple[tuple[Player, ...], bool]:
+def _players(toml: TomlFile, data: dict, rs: Ruleset, top: Player, loadout: dict,
+             top_carry: list[tuple[str, str]]) -> tuple[tuple[Player, ...], bool]:
     """The seats: ``[[players]]``, or ``stalkers`` copies of the top-level stalker (P-45).
 
-    Returns the players and whether the scenario is a multiplayer one.
+    Returns the players and whether the scenario is a multiplayer one. The keys
+    of seat ``n`` are named ``players[n].character`` and so on, at that seat's
+    lines.
     """
     stalkers = data.get("stalkers")
     listed = data.get("players")
@@ -321,19 +402,25 @@ def _players(toml: TomlFile, data: dict, rs: Ruleset, top: Player,
         return (top,), True
     if stalkers is not None and stalkers != len(listed):
         toml.problem("stalkers", stalkers, f"does not match the {len(listed)} [[players]]")
-    return tuple(_player(toml, seat, rs, top, loadout) for seat in listed), True
+    players = []
+    for n, seat in enumerate(listed, start=1):
+        player = _player(toml, f"players[{n}]", seat, rs, top, loadout)
+        _carry(toml, f"players[{n}].", rs, player, top_carry)
+        players.append(player)
+    return tuple(players), True
 
 
-def _player(toml: TomlFile, given: dict, rs: Ruleset, top: Player, loadout: dict) -> Player:
-    """One ``[[players]]`` table; what it leaves out is the top level's."""
+def _player(toml: TomlFile, seat: str, given: dict, rs: Ruleset, top: Player,
+            loadout: dict) -> Player:
+    """One ``[[players]]`` table, its keys named under ``seat``; the rest is the top level's."""
     for key in given:
         if key not in PLAYER_KEYS:
-            toml.problem(f"players.{key}", None, "unknown key" + suggest(key, PLAYER_KEYS))
+            toml.problem(f"{seat}.{key}", None, "unknown key" + suggest(key, PLAYER_KEYS))
     character = given.get("character", top.stalker)
     if character == PHANTOM:
-        toml.problem("players.character", character, PHANTOM_MESSAGE)
+        toml.problem(f"{seat}.character", character, PHANTOM_MESSAGE)
     else:
-        _name(toml, "players.character", character, rs.stalkers, "stalker")
+        _name(toml, f"{seat}.character", character, rs.stalkers, "stalker")
     default: dict = {"weapons": list(top.weapons), "items": list(top.items),
                      "artifacts": list(top.artifacts)}
     if top.armor is not None:
@@ -341,9 +428,9 @@ def _player(toml: TomlFile, given: dict, rs: Ruleset, top: Player, loadout: dict
     if "rubles" in loadout:
         default["rubles"] = top.rubles
     armor, weapons, items, rubles, artifacts = _loadout(
-        toml, "players.loadout", _table(toml, given, "loadout"), rs, character, default)
-    given_policy = _table(toml, given, "policy")
-    own = _policy(toml, given_policy, rs)
+        toml, f"{seat}.loadout", _table(toml, given, "loadout", seat), rs, character, default)
+    given_policy = _table(toml, given, "policy", seat)
+    own = _policy(toml, given_policy, rs, f"{seat}.policy")
     chosen = {k: getattr(own, k) for k in given_policy if k in POLICY_TYPES}
     return Player(character, armor, weapons, items, rubles, replace(top.policy, **chosen),
                   artifacts)
@@ -356,12 +443,17 @@ def _location_names(rs: Ruleset) -> list[str]:
     return [h.name for h in hexmap.hexes if h.name]
 
 
-def _table(toml: TomlFile, data: dict, key: str) -> dict:
-    """The table ``key`` (empty if absent); a value that is not a table is a problem."""
+def _table(toml: TomlFile, data: dict, key: str, within: str = "") -> dict:
+    """The table ``key`` of ``data`` (empty if absent); a value that is not a table is a problem.
+
+    ``within`` names the seat (``players[2]``) whose table it is.
+    """
     value = data.get(key, {})
     if isinstance(value, dict):
         return value
-    toml.problem(key, value, f"is not a table; write [{key}] and its keys below it")
+    header = f"{within.partition('[')[0]}.{key}" if within else key
+    toml.problem(f"{within}.{key}" if within else key, value,
+                 f"is not a table; write [{header}] and its keys below it")
     return {}
 
 
@@ -381,13 +473,14 @@ def _names(toml: TomlFile, key: str, values, table, what: str) -> tuple[str, ...
         return ()
     for value in values:
         _name(toml, key, value, table, what)
-    return tuple(values)
+    return tuple(value for value in values if isinstance(value, str))  # others are reported
 
 
-def _policy(toml: TomlFile, given: dict, rs: Ruleset) -> Policy:
+def _policy(toml: TomlFile, given: dict, rs: Ruleset, prefix: str = "policy") -> Policy:
+    """The ``[policy]`` table ``given``, its problems named under ``prefix``."""
     values = {}
     for key, value in given.items():
-        dotted = f"policy.{key}"
+        dotted = f"{prefix}.{key}"
         if key not in POLICY_TYPES:
             toml.problem(dotted, None, "unknown key" + suggest(key, POLICY_TYPES))
             continue
@@ -401,24 +494,26 @@ def _policy(toml: TomlFile, given: dict, rs: Ruleset) -> Policy:
             continue
         values[key] = value
     if values.get("sneak", "always") not in SNEAK:
-        toml.problem("policy.sneak", values.pop("sneak"), "is not one of always, never")
+        toml.problem(f"{prefix}.sneak", values.pop("sneak"), "is not one of always, never")
     route = values.pop("route", "nearest")
     if isinstance(route, str):
         if route != "nearest":
-            toml.problem("policy.route", route, "is not 'nearest' or a list of complexes")
+            toml.problem(f"{prefix}.route", route, "is not 'nearest' or a list of complexes")
         route = []
     complexes = _complex_names(rs)
     seen = set()
     for name in route:
-        if name not in complexes:
-            toml.problem("policy.route", name, "is not a Secret Complex on the map"
-                         + suggest(str(name), complexes))
+        if not isinstance(name, str):  # a nested list or table
+            toml.problem(f"{prefix}.route", name, "is not a Secret Complex name (a string)")
+        elif name not in complexes:
+            toml.problem(f"{prefix}.route", name, "is not a Secret Complex on the map"
+                         + suggest(name, complexes))
         elif name in seen:
-            toml.problem("policy.route", name, "is listed twice: every Secret Complex is "
-                         "explored once before the Sarcophagus (P-50)")
-        seen.add(name)
-    shopping = _names(toml, "policy.shopping", values.pop("shopping", []), rs.items, "item")
-    keep = _names(toml, "policy.keep_artifacts", values.pop("keep_artifacts", []),
+            toml.problem(f"{prefix}.route", name, ROUTE_TWICE)
+        else:
+            seen.add(name)
+    shopping = _names(toml, f"{prefix}.shopping", values.pop("shopping", []), rs.items, "item")
+    keep = _names(toml, f"{prefix}.keep_artifacts", values.pop("keep_artifacts", []),
                   rs.artifacts, "artefact")
     return Policy(route=tuple(route), shopping=shopping, keep_artifacts=keep, **values)
 

@@ -26,21 +26,41 @@ def _dotted(key: str) -> str:
 
 
 def key_lines(text: str) -> dict[str, int]:
-    """Map each dotted key (``groups.a.skill``) and table (``groups.a``) to its first line."""
+    """Map each dotted key (``groups.a.skill``) and table (``groups.a``) to its first line.
+
+    A table of an array of tables is also mapped with its 1-based index, so that
+    a message can name the one it is about: the second ``[[players]]`` is
+    ``players[2]``, its ``[players.loadout]`` ``players[2].loadout`` and the
+    ``armor`` key below that ``players[2].loadout.armor``.
+    """
     lines: dict[str, int] = {}
-    table = ""
+    arrays: dict[str, int] = {}
+    table = indexed = ""
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         header = _TABLE.match(line)
         if header:
             table = _dotted(header.group(1))
+            if line.startswith("[["):
+                arrays[table] = arrays.get(table, 0) + 1
+            indexed = _indexed(table, arrays)
             lines.setdefault(table, number)
+            lines.setdefault(indexed, number)
             continue
         key = _KEY.match(line)
         if key:
             full = _dotted(key.group(1))
             lines.setdefault(f"{table}.{full}" if table else full, number)
+            lines.setdefault(f"{indexed}.{full}" if indexed else full, number)
     return lines
+
+
+def _indexed(table: str, arrays: dict[str, int]) -> str:
+    """``table`` with the index of the latest table of each array of tables it lies in."""
+    for array in sorted(arrays, key=len, reverse=True):
+        if table == array or table.startswith(f"{array}."):
+            return f"{array}[{arrays[array]}]{table[len(array):]}"
+    return table
 
 
 def suggest(word: str, choices: Iterable[str]) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from sim.rules.errors import Problem
@@ -282,6 +282,46 @@ def emission_order(file: str, rows: list[Row]) -> list[Problem]:
     return out
 
 
+DECKS = ("enemies", "anomalies", "events")
+"""Card tables drawn as decks weighted by ``count`` (P-14, P-30; Z-08): the campaign's Zone
+and locations, and every ``--enemy/--anomaly/--event all`` deck table."""
+
+
+def unplayable(table: str, cards: Sequence[Mapping[str, object]]) -> tuple[str | None, str] | None:
+    """``(column, message)`` when ``table`` has no card a run could play, else None.
+
+    Every command plays a stalker card, so ``stalkers.csv`` needs one; a deck of
+    :data:`DECKS` needs a card with ``count`` >= 1 to draw, and the enemy deck
+    one that deals wounds or psi: a fight against an enemy that deals radiation
+    has no end in the rules (P-39), so such a card is never fought. Runs refuse
+    such a ruleset, so the loader and the card edits refuse it first, naming the file.
+
+    Parameters
+    ----------
+    table : str
+        A card table of :data:`sim.rules.schema.TABLES`.
+    cards : sequence of mapping
+        Each card's values by column (a :class:`Row`'s ``values``, or a card's fields).
+    """
+    if table != "stalkers" and table not in DECKS:
+        return None
+    if not cards:
+        need = "every command plays a stalker card" if table == "stalkers" else \
+            "the deck needs a card with count >= 1 to draw"
+        return None, f"has a header but no cards; {need}"
+    if table == "stalkers":
+        return None
+    drawn = [c for c in cards if isinstance(c.get("count"), int) and int(c["count"]) > 0]
+    if not drawn:
+        return "count", (f"every card's count is 0 ({len(cards)} cards); the deck needs a card "
+                         "with count >= 1 to draw")
+    if table == "enemies" and all(c.get("wound_type") == "radiation" for c in drawn):
+        return "wound_type", ("every enemy with count >= 1 deals radiation, and a fight against "
+                              "it has no end in the rules (P-39); the deck needs one that deals "
+                              "wounds or psi")
+    return None
+
+
 def artifact_types(file: str, anomalies: list[Row], types: set[str], ref: str) -> list[Problem]:
     """Each non-empty anomaly ``artifact_type`` must be the type of some artefact (P-35).
 
@@ -324,6 +364,22 @@ def epicentre_cost(file: str, line: int | None, cost: int) -> list[Problem]:
         f" {EPICENTRE_PAIR_MORE_THAN} steps (Z-03), so at least {least}"
     )
     return [Problem(file, line, "movement.epicentre_cost", str(cost), msg)]
+
+
+def epicentre_movement(file: str, line: int | None, items: bool,
+                       artifacts: bool) -> list[Problem]:
+    """``artifacts.movement_in_epicentre`` must equal ``movement.items_in_epicentre`` (Z-03, Z-20).
+
+    The campaign's route tables take one Epicentre rule for the steps that
+    movement items and movement artefacts add, so a ruleset that sets the two
+    keys apart cannot be played.
+    """
+    if bool(items) == bool(artifacts):
+        return []
+    msg = (f"{'true' if artifacts else 'false'} differs from movement.items_in_epicentre ="
+           f" {'true' if items else 'false'}: the campaign's routes take one Epicentre rule"
+           " for movement items and artefacts (Z-03, Z-20); set both alike")
+    return [Problem(file, line, "artifacts.movement_in_epicentre", str(artifacts).lower(), msg)]
 
 
 def _label(row: Row) -> str:
@@ -414,11 +470,15 @@ def map_table(
 def _reachable(
     file: str, rows: list[Row], where: dict[tuple[int, int], Row], base_steps: int, epi_cost: int
 ) -> list[Problem]:
-    """Objectives that cannot reach, or be reached from, the first objective.
+    """Objectives that cannot reach, or be reached from, the first objective; then hexes
+    that cannot reach a bunker.
 
     A day starts off any road segment, so a neighbour can be entered on some
     day exactly when its own cost fits in a whole day's allowance; reachability
     is then plain graph search over hexes (the road change cost never blocks).
+    When every objective is reached, each hex must still reach a bunker: the
+    campaign sends an unconscious stalker from any hex to the nearest one
+    (P-37), so it refuses a map where one cannot (a hex walled in or apart).
     """
 
     def cost(row: Row) -> int:
@@ -440,8 +500,6 @@ def _reachable(
         return seen
 
     goals = [r for r in rows if r.values.get("location") in NAMED_LOCATIONS]
-    if len(goals) < 2:
-        return []
     first = goals[0]
     key = (int(first.values["q"]), int(first.values["r"]))  # type: ignore[call-overload]
     ahead, behind = search(key, True), search(key, False)
@@ -455,4 +513,13 @@ def _reachable(
                     f" allowance of {base_steps} steps (Z-19, Z-22)"
                 )
                 out.append(Problem(file, row.line, "location", row.cells["location"], msg))
+    if out:
+        return out
+    bunkers = [at for at, row in where.items() if row.values.get("location") == "bunker"]
+    reach = set().union(*(search(at, False) for at in bunkers))
+    for at, row in where.items():
+        if at not in reach:
+            msg = (f"hex {at} cannot reach any bunker with the base allowance of {base_steps}"
+                   " steps (P-37: an unconscious stalker is taken to the nearest; Z-19, Z-22)")
+            out.append(Problem(file, row.line, "q", row.cells["q"], msg))
     return out

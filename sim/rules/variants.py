@@ -10,8 +10,9 @@ of :data:`sim.rules.schema.TABLES` (:func:`sim.rules.validate.parse_cell`), the
 row checks of :data:`sim.rules.validate.ROW_CHECKS` on the edited card, and the
 cross-table check that every anomaly's ``artifact_type`` is an artefact type
 (P-35). A ``rules.toml`` key is checked against its :class:`~sim.rules.schema.Param`
-(type, range, choices) and the Z-03 Epicentre cost. Errors name the edit and the
-reason.
+(type, range, choices) and the Z-03 Epicentre cost. The edited ruleset must still
+pass the loader's whole-table checks: a deck to draw from, one Epicentre rule for
+movement items and artefacts. Errors name the edit and the reason.
 
 :func:`apply_edits` never changes its input: it returns a new
 :class:`~sim.rules.model.Ruleset` made with :func:`dataclasses.replace`, whose
@@ -199,6 +200,29 @@ def _check_artifact_types(rs: Ruleset, edits: Sequence[CardEdit]) -> None:
                 + v.suggest(anomaly.artifact_type, types))
 
 
+def _check_playable(rs: Ruleset, edits: Sequence[CardEdit]) -> None:
+    """The loader's whole-table checks on the edited ruleset, naming the last edit to blame.
+
+    Every deck keeps a card to draw (:func:`sim.rules.validate.unplayable`: all
+    counts set to 0, or every counted enemy dealing radiation) and the movement
+    items and artefacts keep one Epicentre rule
+    (:func:`sim.rules.validate.epicentre_movement`).
+    """
+    for table in v.DECKS:
+        cards = [dataclasses.asdict(card) for card in getattr(rs, table).values()]
+        found = v.unplayable(table, cards)
+        if found is not None:
+            culprit = next((e for e in reversed(edits) if e.table == table), edits[-1])
+            raise VariantError(f"edit {str(culprit)!r}: {table}.csv: {found[1]}")
+    movement = rs.rules.movement.items_in_epicentre
+    problems = v.epicentre_movement("rules.toml", None, movement,
+                                    rs.rules.artifacts.movement_in_epicentre)
+    if problems:
+        culprit = next((e for e in reversed(edits) if e.table == RULES_TABLE), edits[-1])
+        raise VariantError(f"edit {str(culprit)!r}: key '{problems[0].column}': "
+                           f"{problems[0].message}")
+
+
 def apply_edits(rs: Ruleset, edits: Iterable[CardEdit | str]) -> Ruleset:
     """A new ruleset with ``edits`` applied in order; ``rs`` is unchanged.
 
@@ -229,6 +253,7 @@ def apply_edits(rs: Ruleset, edits: Iterable[CardEdit | str]) -> Ruleset:
     for edit in parsed:
         out = _edit_rules(out, edit) if edit.table == RULES_TABLE else _edit_card(out, edit)
     _check_artifact_types(out, parsed)
+    _check_playable(out, parsed)
     digest = hashlib.sha256(rs.sha256.encode())
     for edit in parsed:
         digest.update(b"\0" + str(edit).encode())
