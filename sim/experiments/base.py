@@ -97,8 +97,11 @@ class Experiment:
 
     ``keys`` maps a variant key (``armor``, ``weapon``, ...) to the setup key it
     sets and how its text is read: ``"str"``, ``"list"`` (repeatable, a
-    ``none`` empties it), ``"int"``, ``"bool"`` or ``"optional"`` (``none``
-    means None).
+    ``none`` empties it), ``"route"`` (a list that names each Secret Complex
+    once, P-50), ``"int"`` (0..1000, the range of the command's option and of a
+    scenario's policy thresholds), ``"positive"`` (1..1000: starting Health and
+    Willpower), ``"rubles"`` (0..10**9, a scenario's ``loadout.rubles``),
+    ``"bool"`` or ``"optional"`` (``none`` means None).
     """
 
     name: str

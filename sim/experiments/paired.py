@@ -74,7 +74,7 @@ LOADOUT_KEYS = {"stalker": ("stalker", "str"), "armor": ("armor", "optional"),
             "intellect": ("intellect", "int")}
 
 
-STATE_KEYS = {"health": ("health", "int"), "willpower": ("willpower", "int"),
+STATE_KEYS = {"health": ("health", "positive"), "willpower": ("willpower", "positive"),
           "radiation": ("radiation", "int"), "tokens": ("tokens", "int")}
 
 

@@ -33,6 +33,7 @@ metrics and the setup keys a variant may override.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +45,8 @@ from sim.experiments import tables
 from sim.experiments.base import Case, CompareInputError, Experiment, Metric, PairedSums
 from sim.experiments.tables import cell_text
 from sim.rules import Ruleset, load_ruleset
+from sim.rules.scenario import MAX_RUBLES, MAX_THRESHOLD, ROUTE_TWICE
+from sim.rules.validate import MAX_DIGITS, show
 from sim.rules.variants import VariantError, apply_edits
 from sim.workflows.prices import loadout_price, money_variants, priced_rows, wealth
 from sim.workflows.targets import Target, judge_rows
@@ -52,6 +55,7 @@ BASELINE = "baseline"
 REFERENCE = "reference"
 """Verdict of the variant the differences are taken to under ``against``."""
 NO_DIFFERENCE = "no detectable difference"
+_INT = re.compile(r"[+-]?\d+")
 ROW_KEYS = ("variant", "metric", "mc", "ci_low", "ci_high", "exact", "diff", "diff_ci_low",
             "diff_ci_high", "diff_exact", "verdict")
 """Keys of a comparison row, in order (``target``/``target_verdict`` follow with targets)."""
@@ -102,7 +106,9 @@ def parse_variant(text: str, exp: Experiment, label: str | None = None) -> Varia
     Raises
     ------
     CompareInputError
-        Unknown keys or values that are not of the key's type.
+        Unknown keys, values that are not of the key's type, integers outside
+        the key's range (:data:`INT_KINDS`, as the option or scenario key) and
+        a Secret Complex named twice in a route.
     """
     overrides: dict[str, object] = {}
     edits: list[str] = []
@@ -134,19 +140,37 @@ def parse_variant(text: str, exp: Experiment, label: str | None = None) -> Varia
                    rules)
 
 
+INT_KINDS = {"int": (0, MAX_THRESHOLD), "positive": (1, MAX_THRESHOLD), "rubles": (0, MAX_RUBLES)}
+"""Range of each integer kind of variant value (:class:`~sim.experiments.base.Experiment`):
+those of the command's options (``--heal-at``, ``--intellect``: 0..1000; ``--health``:
+1..1000) and of a scenario's keys (``policy.heal_at``, ``loadout.rubles``)."""
+
+
 def _read(text: str, key: str, kind: str, value: str, previous: object) -> object:
-    if kind == "list":
+    """The value of one ``key=value`` of variant ``text``, checked as its option would be.
+
+    Integers are in the range of their kind (:data:`INT_KINDS`), as the
+    command's option and the scenario's key take them; a route names each
+    Secret Complex once (P-50), as ``policy.route`` does.
+    """
+    if kind in ("list", "route"):
         if value.lower() == "none":
             return ()
-        return (*(previous if isinstance(previous, tuple) else ()), value)
+        before = previous if isinstance(previous, tuple) else ()
+        if kind == "route" and value in before:
+            raise CompareInputError(f"variant {text!r}: key '{key}': {show(value)} {ROUTE_TWICE}")
+        return (*before, value)
     if kind == "optional":
         return None if value.lower() == "none" else value
-    if kind == "int":
-        try:
-            return int(value)
-        except ValueError:
-            raise CompareInputError(f"variant {text!r}: {key}={value!r} is not an integer") \
-                from None
+    if kind in INT_KINDS:
+        lo, hi = INT_KINDS[kind]
+        if not _INT.fullmatch(value):
+            raise CompareInputError(f"variant {text!r}: key '{key}': {show(value)} is not an "
+                                    "integer")
+        if len(value.lstrip("+-")) > MAX_DIGITS or not lo <= int(value) <= hi:
+            raise CompareInputError(f"variant {text!r}: key '{key}': {show(value)} is not in "
+                                    f"{lo}..{hi}")
+        return int(value)
     if kind == "bool":
         if value.lower() in ("1", "true", "yes"):
             return True
