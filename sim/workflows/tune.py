@@ -43,7 +43,7 @@ from sim.experiments.base import CompareInputError
 from sim.experiments.registry import experiment
 from sim.rules import Ruleset
 from sim.rules.grid import number, parse_grid
-from sim.rules.variants import VariantError, edit_value, format_value
+from sim.rules.variants import VariantError, edit_value, format_value, parse_edit
 from sim.workflows.compare import Variant, compare
 from sim.workflows.targets import FAIL, PASS, UNDECIDED, Target
 
@@ -215,8 +215,9 @@ def tune(name: str, rs: Ruleset, base: Mapping[str, Any], vary: Vary | str, targ
     Raises
     ------
     TuneInputError
-        Bad ``vary``, unknown metric, a candidate the rules refuse, or
-        ``bisect`` on candidates that are not an integer range.
+        Bad ``vary``, unknown metric, a candidate the rules refuse, a further
+        edit of the tuned cell itself, or ``bisect`` on candidates that are not
+        an integer range.
     """
     if isinstance(vary, str):
         vary = parse_vary(vary)
@@ -231,6 +232,7 @@ def tune(name: str, rs: Ruleset, base: Mapping[str, Any], vary: Vary | str, targ
         current = edit_value(rs, vary.path)
     except VariantError as error:
         raise TuneInputError(str(error)) from None
+    _refuse_tuned_cell(vary.path, variant.edits)
     if method == "bisect" and not vary.integer_range:
         raise TuneInputError("bisect needs an integer range lo..hi; use --method scan")
     if method == "auto":
@@ -252,6 +254,26 @@ def tune(name: str, rs: Ruleset, base: Mapping[str, Any], vary: Vary | str, targ
     return Tuning(name, vary.path, current, target, method, best["value"], best["verdict"],
                   evidence, trials, seed, dict(base),
                   _jump(vary.values, seen, target) if best["verdict"] != PASS else None)
+
+
+def _refuse_tuned_cell(path: str, edits: Sequence[str]) -> None:
+    """Refuse a further edit of the very cell being tuned (field ``edit``).
+
+    Each candidate's own edit of that cell comes last and would replace the
+    further one's value without a word, so the search would not be run on
+    what the designer asked for.
+    """
+    tuned = parse_edit(f"{path}=")
+    cell = (tuned.table, tuned.card, tuned.column)
+    for text in edits:
+        try:
+            edit = parse_edit(text)
+        except VariantError as error:
+            raise TuneInputError(str(error), "edit") from None
+        if (edit.table, edit.card, edit.column) == cell:
+            raise TuneInputError(f"{text!r} edits {'.'.join(cell)}, the cell being tuned: every "
+                                 "candidate sets that cell, so this edit would be dropped; "
+                                 "leave it out, or tune another cell", "edit")
 
 
 def _distance(value, current) -> float:
