@@ -20,12 +20,18 @@ from sim.kernels import layout as S
 
 def activation(a: ArtifactSpec, fail_rule: int) -> list[tuple[bool, bool, Fraction]]:
     """``(works, side_effect, probability)`` of one use (P-09, P-10; ``failed_activation``)."""
+    harm = harmful(a)
     if a.auto:
-        return [(True, True, Fraction(1))]
+        return [(True, harm, Fraction(1))]
     p = dice.pool_pass(a.pool, a.face, a.need)
-    fail = {S.FAIL_NOTHING: (False, False), S.FAIL_SIDE_EFFECT: (False, True),
-            S.FAIL_BOTH: (True, True)}[fail_rule]
+    fail = {S.FAIL_NOTHING: (False, False), S.FAIL_SIDE_EFFECT: (False, harm),
+            S.FAIL_BOTH: (True, harm)}[fail_rule]
     return [(True, False, p), (*fail, 1 - p)]
+
+
+def harmful(a: ArtifactSpec) -> bool:
+    """Whether ``a`` has a side effect to suffer: a track and at least one point (P-09)."""
+    return a.side_target != S.SIDE_NONE and a.side_value > 0
 
 
 def side(a: ArtifactSpec) -> tuple[int, int, int]:

@@ -30,18 +30,29 @@ def activate(state, params, rec, fail_rule):
     (P-09). Activated artefacts make an Intellect test (P-10): a pass works
     and avoids the side effect; a failure follows ``fail_rule``
     (``artifacts.failed_activation``): nothing, the side effect alone, or
-    both the effect and the side effect.
+    both the effect and the side effect. An artefact whose side effect is
+    ``none`` (or of 0 points) has none to bring: ``side_effect`` is False
+    for it, whatever the test (:func:`harmful`).
     """
+    harm = harmful(params, rec)
     if params[rec + S.AF_AUTO] != 0:
-        return True, True
+        return True, harm
     if pool_test(state, params[rec + S.AF_POOL], params[rec + S.AF_FACE],
                  params[rec + S.AF_NEED]):
         return True, False
     if fail_rule == S.FAIL_NOTHING:
         return False, False
     if fail_rule == S.FAIL_SIDE_EFFECT:
-        return False, True
-    return True, True
+        return False, harm
+    return True, harm
+
+
+@jit
+def harmful(params, rec):
+    """Whether the artefact at record ``rec`` has a side effect to suffer (P-09): a track
+    and at least one point (``side_effect = none`` in ``artifacts.csv`` has neither).
+    """
+    return params[rec + S.AF_SIDE_TARGET] != S.SIDE_NONE and params[rec + S.AF_SIDE_VALUE] > 0
 
 
 @jit

@@ -135,8 +135,9 @@ MAX_PLAYERS = 4
 G_ART_USES = G_SEATS + SEAT_COLS * MAX_PLAYERS  # seat 1's artefact counters (SUM_ART_USES ..)
 G_SIDE_EFFECTS = G_ART_USES + 1
 G_EXCHANGES = G_ART_USES + 2
-G_ROW = G_ART_USES + 3
-GAME_RUN = 1024  # games per play_games call inside campaign_kernel (a 272 KiB buffer)
+G_SARCOPHAGUS = G_ART_USES + 3  # seat 1 entered the Sarcophagus (P-50), survived or not
+G_ROW = G_ART_USES + 4
+GAME_RUN = 1024  # games per play_games call inside campaign_kernel (a 280 KiB buffer)
 
 # Multiplayer counts of campaign_kernel's rows, from mp_base(max_days) on.
 MP_WINS = 0  # + seat: games the seat won
@@ -357,7 +358,8 @@ S_TROPHY_ANOMALY = 32  # anomaly trophies (P-34), exchanged at the Ecologists' B
 S_ART_USES = 33
 S_SIDE_EFFECTS = 34
 S_EXCHANGES = 35
-S_SIZE = 36
+S_SARCOPHAGUS = 36  # times the seat's characters entered the Sarcophagus (P-50), survived or not
+S_SIZE = 37
 
 # Shared state of the Zone (index constants into ``zone``): one board, one Emission Track.
 Z_ETOKENS = 0  # tokens on the Emission Track (P-47), fed by every stalker
@@ -1281,7 +1283,9 @@ def _location(tables, game, h, kind):
     draw = DRAW_NOTHING if final else cp[C_OPEN_DRAW] if kind == LOC_OPEN else cp[C_SECRET_DRAW]
     e = card - 1 if card > 0 else -1  # the enemy met, lying there or drawn
     a = -card - 1 if card < 0 else -1  # the anomaly met
-    if card != 0:
+    if final:
+        st[S_SARCOPHAGUS] += 1
+    elif card != 0:
         board[h] = 0  # taken up; an enemy not killed goes back below
     elif draw == DRAW_EVENT:
         _draw_event(tables, game)
@@ -1639,6 +1643,7 @@ def _write_result(tables, game, day, over, res):
     res[G_ART_USES] = st[S_ART_USES]
     res[G_SIDE_EFFECTS] = st[S_SIDE_EFFECTS]
     res[G_EXCHANGES] = st[S_EXCHANGES]
+    res[G_SARCOPHAGUS] = st[S_SARCOPHAGUS]
     for p in range(MAX_PLAYERS):
         base = G_SEATS + SEAT_COLS * p
         if p < game.st.shape[0]:

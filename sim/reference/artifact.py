@@ -47,10 +47,9 @@ def use(a: ArtifactSpec, fail_rule: int, rand: random.Random, harm: Harm) -> boo
     else:
         works = fail_rule not in (FAIL_NOTHING, FAIL_SIDE_EFFECT)
         hurt = fail_rule != FAIL_NOTHING
-    if hurt:
+    if hurt and a.side_target != SIDE_NONE and a.side_value > 0:  # "none" is no side effect
         harm.side_effects += 1
-        if a.side_target != SIDE_NONE:
-            harm.points[a.side_target] += a.side_value
+        harm.points[a.side_target] += a.side_value
     return works
 
 
