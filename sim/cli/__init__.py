@@ -26,7 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
                   "whole games, per 1,000 rubles."),
     "balance": ("sim.cli.balance", "Character and seat balance of a multiplayer scenario (P-45)."),
     "campaign": ("sim.cli.campaign",
-                 "Play whole games of a scenario: P(reach the Sarcophagus), survival, days."),
+                 "Play whole games of a scenario: win rate, P(reach the Sarcophagus), days."),
     "combat": ("sim.cli.combat",
                "Fight one enemy card (or every card) many times: outcome probabilities."),
     "compare": ("sim.cli.compare",

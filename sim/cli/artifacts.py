@@ -9,7 +9,7 @@ from sim.cli import common
 DEFAULT_TRIALS = 100_000
 """Trials per deck and artefact: a change's 95 % half-width is then about 0.003."""
 DEFAULT_GAMES = 20_000
-"""Whole games per artefact: a change in P(Sarcophagus) is then within about ±0.007."""
+"""Whole games per artefact: a change in the win rate is then within about ±0.007."""
 
 
 @click.command(cls=common.Command)
@@ -20,8 +20,9 @@ DEFAULT_GAMES = 20_000
               help="Intellect for the activation tests (P-10); default: the stalker card's.")
 @click.option("--games", type=click.IntRange(min=0, max=common.MAX_TRIALS), default=DEFAULT_GAMES,
               show_default=True,
-              help="Whole games per artefact for the change in P(reach the Sarcophagus); "
-                   "0 skips them (one-stalker scenarios only).")
+              help="Whole games per artefact for the change in the win rate, p_sarcophagus "
+                   "(reach and survive the Sarcophagus); 0 skips them (one-stalker "
+                   "scenarios only).")
 @common.trials_option(DEFAULT_TRIALS)
 @common.seed_option
 @common.threads_option
@@ -34,11 +35,11 @@ def artifacts(scenario, names, intellect, games, trials, seed, threads, fmt):
     Each artefact is carried alone (P-08..P-10) and plays the same trials as
     carrying none (common random numbers): the paired change in P(knocked
     out) on the enemy deck and in the anomaly deck's outcomes, with 95 %
-    intervals, the exact change, and the change in P(reach the Sarcophagus)
-    over whole games (the artefact carried besides the loadout's, with the
-    stalker card's Intellect), the price (P-11) and the change per 1,000
-    rubles. The table leaves out artefacts that change nothing; JSON and CSV
-    keep every row.
+    intervals, the exact change, and the change in the win rate,
+    p_sarcophagus (reach and survive the Sarcophagus), over whole games (the
+    artefact carried besides the loadout's, with the stalker card's
+    Intellect), the price (P-11) and the change per 1,000 rubles. The table
+    leaves out artefacts that change nothing; JSON and CSV keep every row.
 
     \b
     Example:

@@ -6,7 +6,7 @@ import click
 import pandas as pd
 
 from sim.cli import common
-from sim.experiments.campaign import MEANS, run_campaign
+from sim.experiments.campaign import MEANS, PROBABILITIES, label, run_campaign
 from sim.experiments.campaign_players import run_players
 from sim.rules.scenario import load_scenario
 
@@ -15,24 +15,25 @@ DEFAULT_TRIALS = 200_000
 
 def _summary(data: dict) -> pd.DataFrame:
     """The table: each metric under its name in the one scheme (as in the JSON, the sweep
-    columns and targets) and its plain words.
+    columns and targets), its plain label (declared with the metric) and its 95 % interval.
     """
-    from sim.report.labels import metric as words
-
     rows = []
-    for key in ("p_sarcophagus", "p_survive", "p_final_emission", "p_capped"):
+    for key in PROBABILITIES:
         cell = data[key]
         rows.append({"metric": key, "mc": cell["mc"], "ci_low": cell["ci_low"],
                      "ci_high": cell["ci_high"]})
     for cause in data["causes"]:
         rows.append({"metric": f"causes.{cause['cause']}", "mc": cause["mc"],
                      "ci_low": cause["ci_low"], "ci_high": cause["ci_high"]})
-    for key in ("mean", "median", "p10", "p90"):
-        rows.append({"metric": f"days.{key}", "mc": data["days"][key]})
+    days = data["days"]
+    rows.append({"metric": "days.mean", "mc": days["mean"], "ci_low": days["mean_ci_low"],
+                 "ci_high": days["mean_ci_high"]})
+    for key in ("median", "p10", "p90"):
+        rows.append({"metric": f"days.{key}", "mc": days[key]})
     for key in ("game_days", *MEANS):
-        rows.append({"metric": key, "mc": data[key]})
+        rows.append({"metric": key, **data["means"][key]})
     frame = pd.DataFrame(rows)
-    frame.insert(1, "what", [words(m) for m in frame["metric"]])
+    frame.insert(1, "what", [label(m) for m in frame["metric"]])
     return frame
 
 
@@ -44,7 +45,7 @@ def _summary(data: dict) -> pd.DataFrame:
 @common.threads_option
 @common.quiet_option
 def campaign(scenario, trials, seed, fmt, threads):
-    """Play whole games of a scenario: P(reach the Sarcophagus), survival, days.
+    """Play whole games of a scenario: win rate, P(reach the Sarcophagus), days.
 
     SCENARIO is a scenario file or the name of a bundled one (default: base,
     configs/scenarios/base.toml). Every probability comes with its 95 %

@@ -31,7 +31,8 @@ COMBAT_COLUMNS = ("knocked_out",)
 ANOMALY_COLUMNS = ("knocked_out", "damaged", "deformation")
 """Anomaly-deck metrics tabulated."""
 CAMPAIGN_COLUMNS = ("p_sarcophagus",)
-"""Whole-game metrics tabulated: P(reach and survive the Sarcophagus), P-50."""
+"""Whole-game metrics tabulated: the win rate ``p_sarcophagus``, P-50 (its label is
+:func:`sim.experiments.campaign.label`'s, as everywhere)."""
 
 
 def _changes(sums: PairedSums, variant: int, names: Sequence[str], prefix: str) -> dict:

@@ -2,16 +2,20 @@
 
 :func:`run_campaign` compiles a scenario, runs the campaign kernel and
 returns a :class:`CampaignResult` whose numbers all carry 95 % intervals:
-P(reached the Sarcophagus), P(survived), P(killed by the Final Emission), the
+the win rate (reached and survived the Sarcophagus), P(reached it, survived
+or not), P(survived), P(killed by the Final Emission), the
 table of how games end, days to the Sarcophagus (mean, median, 10th and 90th
 percentile, histogram), a Kaplan-Meier survival curve by day (games are cut
 off by reaching the Sarcophagus, which censors them), and per-game means of
-knock-outs, Emissions, items used and more.
+knock-outs, Emissions, items used and more. Every metric is declared once, in
+:data:`METRICS` (name, kind, which way is better, plain label); every output
+reads its label from there (:func:`label`).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numba
@@ -30,16 +34,92 @@ ENDS = ("reached", "knocked_out_in_sarcophagus", "concussion_in_sarcophagus",
 
 DEATHS = ENDS[1:6]
 
-MEANS = {"knockouts": K.SUM_KNOCKOUTS, "concussions": K.SUM_CONCUSSIONS,
-         "deformations": K.SUM_DEFORMATIONS, "emissions": K.SUM_EMISSIONS,
-         "emissions_suffered": K.SUM_EMISSIONS_HIT, "items_used": K.SUM_ITEMS_USED,
-         "fights": K.SUM_FIGHTS, "kills": K.SUM_KILLS, "anomalies_entered": K.SUM_ANOMALIES,
-         "artifacts_found": K.SUM_ARTIFACTS, "events": K.SUM_EVENTS,
-         "complexes_explored": K.SUM_COMPLEXES, "rubles_at_end": K.SUM_RUBLES,
-         "artifacts_used": K.SUM_ART_USES, "side_effects": K.SUM_SIDE_EFFECTS,
-         "exchanges": K.SUM_EXCHANGES}
+CAUSE_LABELS = {
+    "reached": "won (reached and survived the Sarcophagus)",
+    "knocked_out_in_sarcophagus": "knocked out in the Sarcophagus",
+    "concussion_in_sarcophagus": "concussed in the Sarcophagus",
+    "fifth_deformation": "killed by a fifth Deformation",
+    "knockout_and_concussion": "knocked out and concussed at once",
+    "final_emission": "caught by the Final Emission",
+    "capped": "still in the Zone after the last simulated day",
+}
+"""How a game ends (:data:`ENDS`), in words."""
 
-PROBABILITIES = ("p_sarcophagus", "p_survive", "p_final_emission", "p_capped")
+METRICS: tuple[tuple[str, str, str | None, str], ...] = (
+    ("p_sarcophagus", "proportion", "higher", "win (reach and survive the Sarcophagus)"),
+    ("p_reach_sarcophagus", "proportion", "higher",
+     "reach the Sarcophagus (survive it or not)"),
+    ("p_survive", "proportion", "higher", "survive (win, or alive at the day cap)"),
+    ("p_final_emission", "proportion", "lower", "caught by the Final Emission"),
+    ("p_capped", "proportion", None, "still in the Zone at the day cap"),
+    *((f"causes.{c}", "proportion", "lower", CAUSE_LABELS[c]) for c in DEATHS),
+    ("game_days", "mean", None, "days a game lasts"),
+    ("knockouts", "mean", "lower", "knock-outs per game"),
+    ("concussions", "mean", "lower", "concussions per game"),
+    ("deformations", "mean", "lower", "deformations per game"),
+    ("emissions", "mean", "lower", "Emissions per game"),
+    ("emissions_suffered", "mean", "lower", "Emissions suffered per game"),
+    ("items_used", "mean", None, "items used per game"),
+    ("fights", "mean", None, "fights per game"),
+    ("kills", "mean", None, "enemies killed per game"),
+    ("anomalies_entered", "mean", None, "anomalies entered per game"),
+    ("artifacts_found", "mean", "higher", "artefacts found per game"),
+    ("events", "mean", None, "events per game"),
+    ("complexes_explored", "mean", "higher", "Secret Complexes explored per game"),
+    ("rubles_at_end", "mean", "higher", "rubles left at the end"),
+    ("artifacts_used", "mean", None, "artefact uses per game"),
+    ("side_effects", "mean", "lower", "artefact side effects per game"),
+    ("exchanges", "mean", None, "artefacts bought with anomaly trophies per game"),
+)
+"""Every per-game campaign metric, declared once: ``(name, kind, better, label)``.
+
+``name`` is its path in ``zonesim campaign``'s JSON (:mod:`sim.experiments.naming`);
+``kind`` ``proportion`` (a 0/1 outcome per game, Wilson interval) or ``mean`` (a
+count per game, normal interval); ``better`` ``higher``/``lower``/None (the
+stalker's view, for verdicts); ``label`` the plain words every output shows
+(compare, sweep, tune, levers, targets, the campaign table and the report).
+``p_sarcophagus`` is a win: the stalker reached the Sarcophagus and survived
+what waits there (P-50); ``p_reach_sarcophagus`` counts every game that got
+there, whatever happened inside (its complement splits into the deaths
+before it, the Final Emission and the day cap). ``p_final_emission`` and
+``causes.final_emission`` are the same share under its two names."""
+
+DAY_LABELS = {"days.mean": "days to win, mean", "days.median": "days to win, median",
+              "days.p10": "days to win, 10th percentile",
+              "days.p90": "days to win, 90th percentile"}
+"""The days to the Sarcophagus among the games that won (not per-game metrics)."""
+
+LABELS: Mapping[str, str] = {**{m[0]: m[3] for m in METRICS}, **DAY_LABELS}
+"""Plain label of every campaign metric name, from :data:`METRICS` and :data:`DAY_LABELS`."""
+
+
+def label(name: str) -> str:
+    """The plain label of a campaign metric name (underscores as spaces if unknown)."""
+    return LABELS.get(name, name.replace("_", " "))
+
+
+_COUNTED = (
+    ("knockouts", K.G_KNOCKOUTS, K.SUM_KNOCKOUTS),
+    ("concussions", K.G_CONCUSSIONS, K.SUM_CONCUSSIONS),
+    ("deformations", K.G_DEFORMATIONS, K.SUM_DEFORMATIONS),
+    ("emissions", K.G_EMISSIONS, K.SUM_EMISSIONS),
+    ("emissions_suffered", K.G_EMISSIONS_HIT, K.SUM_EMISSIONS_HIT),
+    ("items_used", K.G_ITEMS_USED, K.SUM_ITEMS_USED), ("fights", K.G_FIGHTS, K.SUM_FIGHTS),
+    ("kills", K.G_KILLS, K.SUM_KILLS), ("anomalies_entered", K.G_ANOMALIES, K.SUM_ANOMALIES),
+    ("artifacts_found", K.G_ARTIFACTS, K.SUM_ARTIFACTS), ("events", K.G_EVENTS, K.SUM_EVENTS),
+    ("complexes_explored", K.G_COMPLEXES, K.SUM_COMPLEXES),
+    ("rubles_at_end", K.G_RUBLES, K.SUM_RUBLES),
+    ("artifacts_used", K.G_ART_USES, K.SUM_ART_USES),
+    ("side_effects", K.G_SIDE_EFFECTS, K.SUM_SIDE_EFFECTS),
+    ("exchanges", K.G_EXCHANGES, K.SUM_EXCHANGES),
+)
+COUNTERS = {name: row for name, row, _ in _COUNTED}
+"""Per-game counters: the column of each in a game's result row (kernel ``G_*``)."""
+MEANS = {name: total for name, _, total in _COUNTED}
+"""The same counters: the column of each one's sum in the kernel's counts (``SUM_*``)."""
+
+PROBABILITIES = ("p_sarcophagus", "p_reach_sarcophagus", "p_survive", "p_final_emission",
+                 "p_capped")
 FRAME_METRICS = (*PROBABILITIES, *(f"days.{k}" for k in DAY_STATS),
                  *(f"causes.{c}" for c in DEATHS), *MEANS)
 """Metric columns of :meth:`CampaignResult.to_frame`, known before any game is played,
@@ -116,6 +196,65 @@ def simulate_trials(arrays: CampaignArrays, seed: int, first: int, n_trials: int
     return rows
 
 
+BLOCK = 65_536
+"""Games per block of :func:`play_blocks` (any value gives the same sums)."""
+
+
+def exact_sums(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Column sums and sums of squares of an integer block, exactly (as Python ints)."""
+    if x.size and np.abs(x).max() >= 2**23:  # x * x * BLOCK could overflow int64
+        x = x.astype(object)
+    return x.sum(axis=0).astype(object), (x * x).sum(axis=0).astype(object)
+
+
+@dataclass(frozen=True)
+class GameSums:
+    """What :func:`play_blocks` adds up over the games, memory independent of their number.
+
+    Attributes
+    ----------
+    counts : ndarray of int64
+        :func:`simulate`'s counts (the kernel's ``SUM_*``, histogram and ``MP_*`` columns).
+    squares : dict of str to int
+        Per counter of :data:`COUNTERS`: the sum over games of its square.
+    entered : int
+        Games in which the stalker entered the Sarcophagus (P-50), survived or not.
+    """
+
+    counts: np.ndarray
+    squares: dict[str, int]
+    entered: int
+
+
+def play_blocks(arrays: CampaignArrays, trials: int, seed: int, threads: int | None = None,
+                block: int | None = None) -> GameSums:
+    """The counts of :func:`simulate`, and the sums of squares of every per-game counter.
+
+    The games are played in blocks of ``block`` (:func:`simulate_trials`, one
+    row per game in one reused buffer); the kernel's own aggregation
+    (:func:`sim.kernels.campaign.count_games`) adds each block to the counts,
+    so they equal :func:`simulate`'s bit for bit, and numpy adds the squares
+    of each counter and the games that entered the Sarcophagus (exact
+    integers: any thread count or block size gives the same sums).
+    """
+    block = block or BLOCK
+    counts = np.zeros(int(K.count_width(arrays.max_days, arrays.n_characters)), dtype=np.int64)
+    squares = np.zeros(len(COUNTERS), dtype=object)
+    entered = 0
+    columns = list(COUNTERS.values())
+    buffer = np.empty((min(block, trials), K.G_ROW), dtype=np.int64)
+    runner.started(trials)
+    for first in range(0, trials, block):
+        n = min(block, trials - first)
+        rows = simulate_trials(arrays, seed, first, n, threads, out=buffer)
+        K.count_games(rows, n, counts, int(arrays.max_days), int(arrays.n_characters))
+        squares += exact_sums(rows[:, columns])[1]
+        entered += int(rows[:, K.G_SARCOPHAGUS].sum())
+        runner.advanced(n)
+    return GameSums(counts, {name: int(v) for name, v in zip(COUNTERS, squares, strict=True)},
+                    entered)
+
+
 def _percentile(hist: np.ndarray, q: float) -> float | None:
     """The smallest day by which a fraction ``q`` of the histogram's games ended."""
     total = hist.sum()
@@ -166,6 +305,10 @@ class CampaignResult:
     seed: int
     max_days: int
     counts: np.ndarray
+    squares: Mapping[str, int]
+    """Per counter of :data:`COUNTERS`: the sum over games of its square (intervals)."""
+    entered: int
+    """Games that entered the Sarcophagus, survived or not (``p_reach_sarcophagus``)."""
 
     def histogram(self, end: int) -> np.ndarray:
         """Games with ``end`` (a kernel code) by the day they ended, days 0..max_days."""
@@ -176,8 +319,20 @@ class CampaignResult:
         low, high = stats.wilson(int(count), self.trials)
         return {"mc": int(count) / self.trials, "ci_low": low, "ci_high": high}
 
+    def _mean(self, total: int, total_sq: int) -> dict:
+        """A mean per game with its normal 95 % interval: ``{"mc", "ci_low", "ci_high"}``."""
+        _, low, high = stats.mean_interval(float(total), float(total_sq), self.trials)
+        return {"mc": float(total) / self.trials, "ci_low": low, "ci_high": high}
+
     def to_dict(self) -> dict:
-        """The JSON document of ``zonesim campaign`` (keys as in the campaign issue)."""
+        """The JSON document of ``zonesim campaign`` (keys as in the campaign issue).
+
+        Every share is ``{"mc", "ci_low", "ci_high"}`` (Wilson 95 %). Every mean
+        per game (``game_days``, ``knockouts``, ...) is a number under its name
+        and, with its normal 95 % interval, the cell ``means[name]``; the mean
+        days to the Sarcophagus (over the games that won) has
+        ``days.mean_ci_low`` and ``days.mean_ci_high``.
+        """
         ends = self.counts[:K.N_ENDS]
         reached = self.histogram(K.REACHED)
         days = np.arange(self.max_days + 1)
@@ -185,19 +340,27 @@ class CampaignResult:
         deaths = sum(self.histogram(e) for e in range(1, 6))
         ended = sum(self.histogram(e) for e in range(K.N_ENDS))
         mean_days = float((reached * days).sum() / n_reached) if n_reached else None
-        means = {}
+        day_low = day_high = None
+        if n_reached:
+            _, day_low, day_high = stats.mean_interval(
+                float((reached * days).sum()), float((reached * days * days).sum()), n_reached)
+        means = {"game_days": self._mean(int(self.counts[K.SUM_DAYS]),
+                                         int(self.counts[K.SUM_DAYS_SQ]))}
         for name, column in MEANS.items():
-            means[name] = float(self.counts[column]) / self.trials
+            means[name] = self._mean(int(self.counts[column]), self.squares[name])
         return {
             "scenario": self.scenario,
             "trials": self.trials,
             "seed": self.seed,
             "p_sarcophagus": self._share(ends[K.REACHED]),
+            "p_reach_sarcophagus": self._share(self.entered),
             "p_survive": self._share(ends[K.REACHED] + ends[K.CAPPED]),
             "p_final_emission": self._share(ends[K.DEATH_FINAL_EMISSION]),
             "p_capped": self._share(ends[K.CAPPED]),
             "days": {
                 "mean": mean_days,
+                "mean_ci_low": day_low,
+                "mean_ci_high": day_high,
                 "median": _percentile(reached, 0.5),
                 "p10": _percentile(reached, 0.1),
                 "p90": _percentile(reached, 0.9),
@@ -207,9 +370,8 @@ class CampaignResult:
                        for i, name in enumerate(ENDS) if name in DEATHS],
             "ends": [{"end": name, **self._share(ends[i])} for i, name in enumerate(ENDS)],
             "survival": kaplan_meier(deaths, ended, self.trials),
-            "game_days": stats.mean_interval(float(self.counts[K.SUM_DAYS]),
-                                             float(self.counts[K.SUM_DAYS_SQ]), self.trials)[0],
-            **means,
+            **{name: cell["mc"] for name, cell in means.items()},
+            "means": means,
         }
 
     def outcomes_by_day(self) -> list[dict]:
@@ -240,25 +402,37 @@ class CampaignResult:
         return rows
 
     def to_frame(self) -> pd.DataFrame:
-        """One flat row: each probability with its interval, the day statistics and means."""
+        """One flat row: each probability, cause and mean with its interval (``_ci_low``,
+        ``_ci_high``), and the day statistics (the mean days with its interval).
+        """
         data = self.to_dict()
         row = {"scenario": self.scenario, "trials": self.trials, "seed": self.seed}
-        for key in PROBABILITIES:
-            row[key] = data[key]["mc"]
-            row[f"{key}_ci_low"] = data[key]["ci_low"]
-            row[f"{key}_ci_high"] = data[key]["ci_high"]
+        cells = {**{key: data[key] for key in PROBABILITIES},
+                 **{f"causes.{c['cause']}": c for c in data["causes"]}}
+        for key, cell in cells.items():
+            row[key] = cell["mc"]
+            row[f"{key}_ci_low"] = cell["ci_low"]
+            row[f"{key}_ci_high"] = cell["ci_high"]
         for key in DAY_STATS:
             row[f"days.{key}"] = data["days"][key]
-        for cause in data["causes"]:
-            row[f"causes.{cause['cause']}"] = cause["mc"]
+        row["days.mean_ci_low"] = data["days"]["mean_ci_low"]
+        row["days.mean_ci_high"] = data["days"]["mean_ci_high"]
         for key in MEANS:
-            row[key] = data[key]
+            cell = data["means"][key]
+            row[key] = cell["mc"]
+            row[f"{key}_ci_low"] = cell["ci_low"]
+            row[f"{key}_ci_high"] = cell["ci_high"]
         return pd.DataFrame([row])
 
 
 def run_campaign(scenario: Scenario, *, trials: int, seed: int, threads: int | None = None,
                  chunk_size: int | None = None) -> CampaignResult:
-    """Compile ``scenario`` and run ``trials`` games of it (P-37..P-50, Z-18..Z-26)."""
+    """Compile ``scenario`` and run ``trials`` games of it (P-37..P-50, Z-18..Z-26).
+
+    ``chunk_size`` is the games per block of :func:`play_blocks` (default
+    :data:`BLOCK`); neither it nor ``threads`` changes a number.
+    """
     arrays = compile_campaign(scenario)
-    counts = simulate(arrays, trials, seed, threads, chunk_size)
-    return CampaignResult(scenario.name, trials, seed, arrays.max_days, counts)
+    sums = play_blocks(arrays, trials, seed, threads, chunk_size)
+    return CampaignResult(scenario.name, trials, seed, arrays.max_days, sums.counts,
+                          sums.squares, sums.entered)

@@ -38,7 +38,15 @@ import pandas as pd
 from sim import runner
 from sim.campaign.compile import CampaignArrays, CampaignInputError, compile_campaign
 from sim.experiments.base import Case, CompareInputError, Experiment, Metric, PairedSums
-from sim.experiments.campaign import FRAME_METRICS, run_campaign, simulate_trials
+from sim.experiments.campaign import (
+    COUNTERS,
+    ENDS,
+    FRAME_METRICS,
+    METRICS,
+    exact_sums,
+    run_campaign,
+    simulate_trials,
+)
 from sim.kernels import campaign as K
 from sim.rules import Ruleset
 from sim.rules.scenario import SNEAK, Policy, Scenario, load_scenario
@@ -47,39 +55,12 @@ NAME = "campaign"
 BLOCK = 65_536
 """Trials per block (every variant plays a block before the next one starts)."""
 
-CAMPAIGN_METRICS: tuple[Metric, ...] = (
-    Metric("p_sarcophagus", "proportion", "higher"),
-    Metric("p_survive", "proportion", "higher"),
-    Metric("p_final_emission", "proportion", "lower"),
-    Metric("p_capped", "proportion", None),
-    Metric("game_days", "mean", None),
-    Metric("knockouts", "mean", "lower"),
-    Metric("concussions", "mean", "lower"),
-    Metric("deformations", "mean", "lower"),
-    Metric("emissions", "mean", "lower"),
-    Metric("emissions_suffered", "mean", "lower"),
-    Metric("items_used", "mean", None),
-    Metric("fights", "mean", None),
-    Metric("kills", "mean", None),
-    Metric("anomalies_entered", "mean", None),
-    Metric("artifacts_found", "mean", "higher"),
-    Metric("events", "mean", None),
-    Metric("complexes_explored", "mean", "higher"),
-    Metric("rubles_at_end", "mean", "higher"),
-    Metric("artifacts_used", "mean", None),
-    Metric("side_effects", "mean", "lower"),
-    Metric("exchanges", "mean", None),
-)
-"""Per-game metrics, named as in ``zonesim campaign``'s JSON; ``game_days`` is the mean
-day a game ended over all games (the days to the Sarcophagus among those who got
-there is a conditional mean, not a per-trial quantity, and is left out)."""
-
-# Game counters (kernel G_* columns) of the metrics after game_days, in metric order.
-_COUNTERS = (K.G_KNOCKOUTS, K.G_CONCUSSIONS, K.G_DEFORMATIONS, K.G_EMISSIONS,
-             K.G_EMISSIONS_HIT, K.G_ITEMS_USED, K.G_FIGHTS, K.G_KILLS, K.G_ANOMALIES,
-             K.G_ARTIFACTS, K.G_EVENTS, K.G_COMPLEXES, K.G_RUBLES, K.G_ART_USES,
-             K.G_SIDE_EFFECTS, K.G_EXCHANGES)
-assert len(CAMPAIGN_METRICS) == 5 + len(_COUNTERS)
+CAMPAIGN_METRICS: tuple[Metric, ...] = tuple(
+    Metric(name, kind, better) for name, kind, better, _ in METRICS)
+"""Per-game metrics (:data:`sim.experiments.campaign.METRICS`, where each is declared with
+its label), named as in ``zonesim campaign``'s JSON; ``game_days`` is the mean day a game
+ended over all games (the days to the Sarcophagus among those who got there is a
+conditional mean, not a per-trial quantity, and is left out)."""
 
 CAMPAIGN_KEYS: dict[str, tuple[str, str]] = {
     "stalker": ("stalker", "str"), "start": ("start", "str"),
@@ -207,23 +188,20 @@ def compile_cases(cases: Sequence[Case]) -> list[CampaignArrays]:
 
 
 def trial_metrics(rows: np.ndarray) -> np.ndarray:
-    """Per-trial metric values (int64, shape (n, M)) from per-game rows (n, G_SIZE)."""
+    """Per-trial metric values (int64, shape (n, M)) from per-game rows (n, G_ROW)."""
     end = rows[:, K.G_END]
+    values = {"p_sarcophagus": end == K.REACHED,
+              "p_reach_sarcophagus": rows[:, K.G_SARCOPHAGUS] > 0,
+              "p_survive": (end == K.REACHED) | (end == K.CAPPED),
+              "p_final_emission": end == K.DEATH_FINAL_EMISSION,
+              "p_capped": end == K.CAPPED,
+              **{f"causes.{cause}": end == code for code, cause in enumerate(ENDS)},
+              "game_days": rows[:, K.G_DAY],
+              **{name: rows[:, column] for name, column in COUNTERS.items()}}
     out = np.empty((rows.shape[0], len(CAMPAIGN_METRICS)), dtype=np.int64)
-    out[:, 0] = end == K.REACHED
-    out[:, 1] = (end == K.REACHED) | (end == K.CAPPED)
-    out[:, 2] = end == K.DEATH_FINAL_EMISSION
-    out[:, 3] = end == K.CAPPED
-    out[:, 4] = rows[:, K.G_DAY]
-    out[:, 5:] = rows[:, _COUNTERS]
+    for i, metric in enumerate(CAMPAIGN_METRICS):
+        out[:, i] = values[metric.name]
     return out
-
-
-def _sums(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Column sums and sums of squares of an integer block, exactly (as Python ints)."""
-    if x.size and np.abs(x).max() >= 2**23:  # x * x * BLOCK could overflow int64
-        x = x.astype(object)
-    return x.sum(axis=0).astype(object), (x * x).sum(axis=0).astype(object)
 
 
 def paired_block_sums(arrays: Sequence[CampaignArrays], *, trials: int, seed: int,
@@ -254,13 +232,13 @@ def paired_block_sums(arrays: Sequence[CampaignArrays], *, trials: int, seed: in
         for v, compiled in enumerate(arrays):
             x = trial_metrics(simulate_trials(compiled, seed, first, n, threads, out=buffer))
             runner.advanced(n)
-            s, s2 = _sums(x)
+            s, s2 = exact_sums(x)
             totals[v, 0] += s
             totals[v, 1] += s2
             if v == 0:
                 base = x
             else:
-                d, d2 = _sums(x - base)
+                d, d2 = exact_sums(x - base)
                 totals[v, 2] += d
                 totals[v, 3] += d2
     return totals
