@@ -52,6 +52,22 @@ def suggest(word: str, choices: Iterable[str]) -> str:
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
+def control_character(text: str, tab: bool = False) -> str | None:
+    """Why ``text`` cannot be a name or a text cell: its first control character, or None.
+
+    A name is printed wherever it is shown, terminals included, and an ESC,
+    a BEL or another C0 or C1 control character (U+0000..U+001F,
+    U+007F..U+009F) there would drive the terminal (an ESC sequence recolours
+    or rewrites the screen) instead of showing the name. A tab is ordinary
+    whitespace in a text column (``tab``), not in a name.
+    """
+    for position, c in enumerate(text, start=1):
+        if (ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F) and not (tab and c == "\t"):
+            return (f"character {position} is the control character U+{ord(c):04X}; "
+                    "names and texts may not hold control characters")
+    return None
+
+
 def parse_cell(col: Column, text: str) -> tuple[object, str | None]:
     """Typed value of one cell, or ``(None, message)`` if it is invalid.
 
@@ -71,7 +87,8 @@ def parse_cell(col: Column, text: str) -> tuple[object, str | None]:
             return "", None
         return None, f"empty cell; expected {_expected(col)}"
     if col.kind in ("name", "text"):
-        return text, None
+        bad = control_character(text, tab=col.kind == "text")
+        return (text, None) if bad is None else (None, bad)
     if col.kind == "enum":
         if text in col.choices:
             return text, None
