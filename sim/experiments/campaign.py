@@ -407,21 +407,18 @@ class CampaignResult:
         """
         data = self.to_dict()
         row = {"scenario": self.scenario, "trials": self.trials, "seed": self.seed}
-        cells = {**{key: data[key] for key in PROBABILITIES},
-                 **{f"causes.{c['cause']}": c for c in data["causes"]}}
-        for key, cell in cells.items():
+        days = data["days"]
+        cells = [*((key, data[key]) for key in PROBABILITIES),
+                 ("days.mean", {"mc": days["mean"], "ci_low": days["mean_ci_low"],
+                                "ci_high": days["mean_ci_high"]}),
+                 *((f"days.{key}", {"mc": days[key]}) for key in DAY_STATS[1:]),
+                 *((f"causes.{c['cause']}", c) for c in data["causes"]),
+                 *((key, data["means"][key]) for key in MEANS)]
+        for key, cell in cells:
             row[key] = cell["mc"]
-            row[f"{key}_ci_low"] = cell["ci_low"]
-            row[f"{key}_ci_high"] = cell["ci_high"]
-        for key in DAY_STATS:
-            row[f"days.{key}"] = data["days"][key]
-        row["days.mean_ci_low"] = data["days"]["mean_ci_low"]
-        row["days.mean_ci_high"] = data["days"]["mean_ci_high"]
-        for key in MEANS:
-            cell = data["means"][key]
-            row[key] = cell["mc"]
-            row[f"{key}_ci_low"] = cell["ci_low"]
-            row[f"{key}_ci_high"] = cell["ci_high"]
+            if "ci_low" in cell:
+                row[f"{key}_ci_low"] = cell["ci_low"]
+                row[f"{key}_ci_high"] = cell["ci_high"]
         return pd.DataFrame([row])
 
 
