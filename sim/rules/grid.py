@@ -17,6 +17,7 @@ from sim.rules.variants import VariantError, parse_edit
 _NUM = r"[+-]?(?:\d{1,18}\.?\d{0,18}|\.\d{1,18})(?:[eE][+-]?\d{1,3})?"
 _RANGE = re.compile(rf"^\s*({_NUM})\s*\.\.\s*({_NUM})\s*(?::\s*({_NUM})\s*)?$")
 _INT = re.compile(r"^[+-]?\d+$")
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 
 
 @dataclass(frozen=True)
@@ -68,11 +69,16 @@ def parse_grid(text: str, max_values: int) -> Grid:
     except VariantError as error:
         raise VariantError(f"{text!r}: {error}", "vary") from None
     if m := _RANGE.match(spec):
+        _refuse_infinite(text, [g for g in m.groups() if g is not None])
         lo, hi = number(m.group(1)), number(m.group(2))
         step = 1 if m.group(3) is None else number(m.group(3))
         if step <= 0 or hi < lo:
             raise VariantError(f"{text!r}: empty range (need lo <= hi and step > 0)", "vary")
-        n = math.floor((hi - lo) / step + 1e-9) + 1
+        span = (hi - lo) / step + 1e-9
+        if math.isinf(span):  # -1e308..1e308, 0..1e300:1e-300: too many values to count
+            raise VariantError(f"{text!r}: more than {max_values} values; at most "
+                               f"{max_values} are allowed", "vary")
+        n = math.floor(span) + 1
         if n > max_values:
             raise VariantError(f"{text!r}: {n} values; at most {max_values} are allowed", "vary")
         if all(isinstance(x, int) for x in (lo, hi, step)):
@@ -92,4 +98,18 @@ def parse_grid(text: str, max_values: int) -> Grid:
                            "vary")
     if len(set(values)) != len(values):
         raise VariantError(f"{text!r}: a value is repeated", "vary")
+    _refuse_infinite(text, [v for v in values if _NUMBER.fullmatch(v)])
     return Grid(path, values)
+
+
+def _refuse_infinite(text: str, numbers: list[str]) -> None:
+    """Refuse a number written past the float range (``1e400`` reads as infinity).
+
+    No range of it can be counted, and a candidate of it would be tried as
+    ``inf``, a value the user never wrote. Integers are exact at any length
+    (their digits are checked where they are used).
+    """
+    for written in numbers:
+        if not _INT.match(written) and math.isinf(float(written)):
+            raise VariantError(f"{text!r}: {written} is out of the range of numbers (about "
+                               "-1.8e308 to 1.8e308)", "vary")
