@@ -79,8 +79,10 @@ def levers(scenario, experiment, card, metric, tables, cards, target_text, max_s
     rubles for money, 1/20 of the range for a real key) is moved one step
     down and one step up, and each edit plays the same trials on the same
     seed as the unchanged ruleset (common random numbers), so each
-    difference has a paired 95 % interval. Steps the rules refuse are
-    skipped and named; edits that leave the compiled game unchanged are
+    difference has a paired 95 % interval. Steps the rules refuse, or
+    whose game cannot be set up (a map edit after which some hex cannot
+    reach a bunker), are skipped and listed with the edit and the reason;
+    they never stop the run. Edits that leave the compiled game unchanged are
     marked "no effect" without running. Prints the ranking (largest effect
     first) and writes levers.csv, steps.csv, a tornado chart and
     metadata.json into --out.
@@ -137,7 +139,7 @@ def _emit(result, fmt: str, top: int, folder: Path) -> None:
         click.echo(common.dumps(doc))
         return
     if fmt == "csv":
-        click.echo(frame.to_csv(index=False, float_format="%.6g"), nl=False)
+        click.echo(common.csv_text(frame), nl=False)
         click.echo(f"zonesim levers: written to {folder}", err=True)
         return
     if hasattr(result, "trajectories"):
@@ -163,8 +165,11 @@ def _print_steps(result, frame: pd.DataFrame) -> None:
                      "one step down": _side(r, "down"), "one step up": _side(r, "up")})
     click.echo(pd.DataFrame(rows).to_string(index=False))
     if result.skipped:
-        click.echo(f"{len(result.skipped)} steps skipped: the rules refuse them "
-                   "(e.g. " + result.skipped[0]["reason"] + "); all in --format json")
+        click.echo(f"{len(result.skipped)} steps skipped, not played:")
+        for s in result.skipped:
+            why = ("the rules refuse it" if s.get("refused_by") == "rules"
+                   else "the game cannot be set up")
+            click.echo(f"  {s['path']} {s['steps']:+d}: {why}: {s['reason']}")
     if result.target is not None:
         reach = result.reaching()
         click.echo(f"changes that reach {result.target} (PASS), smallest first: "

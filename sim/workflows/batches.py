@@ -133,40 +133,78 @@ def _hash(value, h) -> None:
     h.update(array.tobytes())
 
 
-def fingerprint_batch(task: BatchTask, base: Ruleset | None = None):
-    """SHA-256 of each variant's compiled kernel inputs: ``(index, list of str)``.
+@dataclass(frozen=True)
+class Refusal:
+    """A variant the experiment's compile refuses, with the compile's reason."""
 
-    Experiments without an entry in :data:`COMPILERS` give None for every variant.
+    reason: str
+
+
+def fingerprint_batch(task: BatchTask, base: Ruleset | None = None):
+    """SHA-256 of each variant's compiled kernel inputs: ``(index, list)``.
+
+    A variant whose compile refuses it (an :class:`~sim.errors.InputError`)
+    gives a :class:`Refusal` with the reason instead of a digest. Experiments
+    without an entry in :data:`COMPILERS` give None for every variant.
     """
     if task.experiment not in COMPILERS:
         return task.index, [None] * len(task.variants)
     if base is None:
         base = checked_ruleset(task.rules_path, task.digest)
-    cases = [Case(apply_edits(base, edits), task.setup) for edits in task.variants]
-    out = []
-    for inputs in COMPILERS[task.experiment](cases):
+    out: list[str | Refusal] = []
+    for edits in task.variants:
+        try:
+            (inputs,) = COMPILERS[task.experiment]([Case(apply_edits(base, edits), task.setup)])
+        except InputError as error:
+            out.append(Refusal(str(error)))
+            continue
         h = hashlib.sha256()
         _hash(inputs, h)
         out.append(h.hexdigest())
     return task.index, out
 
 
-def unchanged(rs: Ruleset, name: str, setup: Mapping[str, Any], edits: Sequence[str], *,
-              batch: int = BATCH, **backend) -> list[bool]:
-    """Per edit: whether it leaves the compiled kernel inputs of ``setup`` as they were.
+def fingerprints(rs: Ruleset, name: str, setup: Mapping[str, Any], edits: Sequence[str], *,
+                 batch: int = BATCH, **backend) -> list[str | Refusal | None]:
+    """Per edit: its digest when it changes the compiled kernel inputs of ``setup``,
+    :data:`UNCHANGED` when it leaves them as they were, or the :class:`Refusal` of the
+    experiment's compile.
 
     ``backend`` holds ``workers``, ``scheduler``, ``threads`` and ``progress``
     of :func:`run_batches`; the compiling runs there, batch by batch. All
-    False for an experiment without an entry in :data:`COMPILERS`.
+    None for an experiment without an entry in :data:`COMPILERS`.
+
+    Raises
+    ------
+    BatchError
+        The compile refuses ``setup`` itself (no edit).
     """
     if name not in COMPILERS or not edits:
-        return [False] * len(edits)
+        return [None] * len(edits)
     chunks = [edits[i:i + batch] for i in range(0, len(edits), batch)]
     variants = [((), *((e,) for e in chunk)) for chunk in chunks]
     outputs, _ = run_batches(rs, name, setup, variants, trials=1, seed=0,
                              func=fingerprint_batch, **backend)
-    return [digest == digests[0] for digests in outputs for digest in digests[1:]]
+    out: list[str | Refusal | None] = []
+    for base, *digests in outputs:
+        if isinstance(base, Refusal):
+            raise BatchError(base.reason)
+        out.extend(UNCHANGED if d == base else d for d in digests)
+    return out
 
 
-__all__ = ["BATCH", "COMPILERS", "BatchError", "BatchTask", "fingerprint_batch", "run_batch",
-           "run_batches", "unchanged"]
+UNCHANGED = "unchanged"
+"""What :func:`fingerprints` gives an edit that leaves the compiled inputs as they were."""
+
+
+def unchanged(rs: Ruleset, name: str, setup: Mapping[str, Any], edits: Sequence[str], *,
+              batch: int = BATCH, **backend) -> list[bool]:
+    """Per edit: whether it leaves the compiled kernel inputs of ``setup`` as they were
+    (:func:`fingerprints`; a refused edit counts as a change).
+    """
+    return [f == UNCHANGED for f in fingerprints(rs, name, setup, edits, batch=batch,
+                                                  **backend)]
+
+
+__all__ = ["BATCH", "COMPILERS", "UNCHANGED", "BatchError", "BatchTask", "Refusal",
+           "fingerprint_batch", "fingerprints", "run_batch", "run_batches", "unchanged"]

@@ -16,11 +16,14 @@ paired differences and has a paired 95 % interval
 (:func:`sim.workflows.compare.paired_rows`), not two independent ones.
 
 A step the rules refuse (out of the column's range, a row check; exactly
-the validation of :func:`sim.rules.variants.apply_edits`) is skipped and
-listed with the reason. Levers are ranked by the larger of their two
-absolute differences. With a :class:`~sim.workflows.targets.Target`, up to
-``max_steps`` steps each way are tried, and the single-value changes whose
-estimate passes (whole interval inside the band) are listed, smallest change
+the validation of :func:`sim.rules.variants.apply_edits`), or one whose game
+the experiment's compile refuses (a movement edit after which some hex
+cannot reach a bunker), is skipped and listed with the reason, which names
+the edit (card and cell); no refused step stops the run. Levers are ranked
+by the larger of their two absolute differences. With a
+:class:`~sim.workflows.targets.Target`, up to ``max_steps`` steps each way
+are tried, and the single-value changes whose estimate passes (whole
+interval inside the band) are listed, smallest change
 (fewest steps) first.
 
 The edits run in batches (:mod:`sim.workflows.batches`: each with its own
@@ -47,7 +50,15 @@ from sim.rules.scenario import Scenario
 from sim.rules.schema import PARAMS, TABLES
 from sim.rules.tomlfile import suggest
 from sim.rules.variants import RULES_TABLE, VariantError, apply_edits, format_value
-from sim.workflows.batches import BATCH, COMPILERS, BatchError, run_batches, unchanged
+from sim.workflows.batches import (
+    BATCH,
+    COMPILERS,
+    UNCHANGED,
+    BatchError,
+    Refusal,
+    fingerprints,
+    run_batches,
+)
 from sim.workflows.compare import paired_rows
 from sim.workflows.targets import PASS, Target
 
@@ -239,7 +250,8 @@ def plan_steps(rs: Ruleset, levers: Sequence[Lever], max_steps: int = 1
     -------
     (list of Step, list of dict)
         The valid moves, lever by lever (down then up, nearest first), and one
-        ``{"path", "steps", "value", "reason"}`` per refused move.
+        ``{"path", "steps", "value", "reason", "refused_by": "rules"}`` per
+        refused move (the reason names the edit: card and cell).
     """
     valid, refused = [], []
     for lever in levers:
@@ -249,8 +261,7 @@ def plan_steps(rs: Ruleset, levers: Sequence[Lever], max_steps: int = 1
                 try:
                     apply_edits(rs, [move.edit])
                 except VariantError as error:
-                    refused.append({"path": lever.path, "steps": move.steps,
-                                    "value": lever.value(move.steps), "reason": str(error)})
+                    refused.append(_refusal(move, str(error), "rules"))
                     break
                 valid.append(move)
     return valid, refused
@@ -414,16 +425,37 @@ def _blank(path: str, current, change) -> dict:
     return row
 
 def changing(rs: Ruleset, name: str, setup: Mapping[str, Any], moves: Sequence[Step], *,
-             batch: int = BATCH, **backend) -> tuple[list[Step], list[Step]]:
-    """Split ``moves`` into those that change the compiled inputs and those that do not.
+             batch: int = BATCH, **backend) -> tuple[list[Step], list[Step], list[dict]]:
+    """Split ``moves`` into those that change the compiled inputs, those that do not, and
+    those the experiment's compile refuses.
 
-    ``backend`` holds ``workers``, ``scheduler``, ``threads`` and ``progress``
-    of :func:`~sim.workflows.batches.run_batches` (:func:`~sim.workflows.
-    batches.unchanged`).
+    A move the card checks accept may still make a game that cannot be set up
+    (a map edit after which some hex cannot reach a bunker): it is not
+    played, and its refusal (``{"path", "steps", "value", "reason",
+    "refused_by": "compile"}``, the reason starting with the edit, which
+    names the card and cell) is listed with the skipped moves. ``backend``
+    holds ``workers``, ``scheduler``, ``threads`` and ``progress`` of
+    :func:`~sim.workflows.batches.run_batches`
+    (:func:`~sim.workflows.batches.fingerprints`).
     """
-    same = unchanged(rs, name, setup, [m.edit for m in moves], batch=batch, **backend)
-    return ([m for m, idle in zip(moves, same, strict=True) if not idle],
-            [m for m, idle in zip(moves, same, strict=True) if idle])
+    prints = fingerprints(rs, name, setup, [m.edit for m in moves], batch=batch, **backend)
+    live, idle, refused = [], [], []
+    for move, print_ in zip(moves, prints, strict=True):
+        if isinstance(print_, Refusal):
+            refused.append(_refusal(move, print_.reason, "compile"))
+        elif print_ == UNCHANGED:
+            idle.append(move)
+        else:
+            live.append(move)
+    return live, idle, refused
+
+
+def _refusal(move: Step, reason: str, by: str) -> dict:
+    """One skipped move: its path, steps, value and why (``refused_by`` rules or compile)."""
+    lever = move.lever
+    text = reason if reason.startswith("edit ") else f"edit {move.edit!r}: {reason}"
+    return {"path": lever.path, "steps": move.steps, "value": lever.value(move.steps),
+            "reason": text, "refused_by": by}
 
 
 def _pick_metric(exp: Experiment, metric: str | None, target: Target | None) -> str:
@@ -494,8 +526,10 @@ def run_levers(rs: Ruleset, name: str, setup: Mapping[str, Any], *, trials: int,
     stages = _Stages(progress, math.ceil(len(moves) / batch) if name in COMPILERS else 0)
     backend = {"workers": workers, "scheduler": scheduler, "threads": threads}
     start = time.perf_counter()
-    moves, unchanged = changing(rs, name, setup, moves, batch=batch, progress=stages.first,
-                                **backend)
+    moves, unchanged, unplayable = changing(rs, name, setup, moves, batch=batch,
+                                            progress=stages.first, **backend)
+    place = {lever.path: i for i, lever in enumerate(levers)}
+    refused = sorted([*refused, *unplayable], key=lambda r: (place[r["path"]], r["steps"]))
     chunks = [moves[i:i + batch] for i in range(0, len(moves), batch)] or [[]]
     stages.total += len(chunks)
     variants = [((), *((m.edit,) for m in chunk)) for chunk in chunks]
@@ -508,7 +542,6 @@ def run_levers(rs: Ruleset, name: str, setup: Mapping[str, Any], *, trials: int,
         baseline = {k: rows[0][k] for k in ("mc", "ci_low", "ci_high", "exact")}
         steps.extend(_step_row(m, row, target) for m, row in zip(chunk, rows[1:], strict=True))
     steps.extend(_step_row(m, _unchanged_row(baseline), target) for m in unchanged)
-    place = {lever.path: i for i, lever in enumerate(levers)}
     steps.sort(key=lambda r: (place[r["path"]], r["steps"]))  # table order, down before up
     return LeverResult(name, metric, dict(setup), trials, seed, baseline, tuple(steps),
                        tuple(refused), target, rs.sha256, used, round(wall, 3), len(levers))

@@ -126,7 +126,7 @@ def _ranges(rs: Ruleset, name: str, setup: Mapping[str, Any], levers: Sequence[L
             backend: dict) -> tuple[list[tuple[Lever, int, int]], list[str]]:
     """Each value's range in steps ``(lever, low, high)``, and the values left out."""
     moves, _ = plan_steps(rs, levers, 1)
-    moves, _ = changing(rs, name, setup, moves, **backend)
+    moves, _, _ = changing(rs, name, setup, moves, **backend)
     valid = {(m.lever.path, m.steps) for m in moves}
     kept, skipped = [], []
     for lever in levers:
