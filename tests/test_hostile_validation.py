@@ -366,6 +366,31 @@ def test_an_unknown_character_is_the_only_problem(tmp_path, old, new, source, ke
     assert "zonesim: 1 problem" in result.output
 
 
+@pytest.mark.parametrize(("old", "new", "key"), [
+    ('stalker = "Strelok"', '"stalk\u00a7r" = "Strelok"', "stalk\u00a7r"),
+    ('stalker = "Strelok"', f'"stalker{ZWSP}" = "Strelok"', "stalker\\u200b"),
+    ('start = "Cordon"', '"st\u00e4rt" = "Cordon"', "st\u00e4rt"),
+], ids=["section_sign", "zero_width", "umlaut"])
+def test_a_stray_character_in_a_key_is_the_only_problem(tmp_path, old, new, key):
+    path = _scenario(tmp_path, old, new)
+    result = run("campaign", str(path), "--trials", "10")
+    assert result.exit_code == 2
+    line = _line(path, new)
+    taken = old.partition(" ")[0]
+    assert (f"{path}:{line}: key '{key}': unknown key (did you mean '{taken}'?)"
+            in result.output)
+    assert f"key '{taken}'" not in result.output  # no problem about a key the file lacks
+    assert "zonesim: 1 problem" in result.output
+
+
+def test_a_missing_stalker_is_said_to_be_missing(tmp_path):
+    path = _scenario(tmp_path, 'stalker = "Strelok"\n', "")
+    result = run("campaign", str(path), "--trials", "10")
+    assert result.exit_code == 2
+    assert f"{path}: key 'stalker': is missing: name the stalker card" in result.output
+    assert "rubles" not in result.output and "zonesim: 1 problem" in result.output
+
+
 def test_a_zero_width_space_in_a_card_name_is_shown_in_the_suggestion(tmp_path, my):
     items = my / "items.csv"
     text = items.read_text(encoding="utf-8")

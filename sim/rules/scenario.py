@@ -22,7 +22,7 @@ from pathlib import Path
 from sim.paths import bundled_or_path, configs_root
 from sim.rules import Ruleset, RulesetError, load_ruleset
 from sim.rules.loader import FILES
-from sim.rules.tomlfile import TomlFile, suggest
+from sim.rules.tomlfile import TomlFile, closest, suggest
 
 BASE_SCENARIO = "base"
 SNEAK = ("always", "never")
@@ -235,9 +235,11 @@ def load_scenario(name_or_path: str | Path | None = None) -> Scenario:
     problems = toml.problems
     if problems:
         raise RulesetError(problems)
+    misspelt = set()  # the keys an unknown key is taken for (its "did you mean")
     for key in data:
         if key not in TOP_KEYS:
             toml.problem(key, None, "unknown key" + suggest(key, TOP_KEYS))
+            misspelt.add(closest(key, TOP_KEYS))
     ruleset_name = data.get("ruleset", "base")
     if not isinstance(ruleset_name, str) or not ruleset_name.strip():
         toml.problem("ruleset", ruleset_name, "is not a ruleset name or folder (a string)")
@@ -251,14 +253,19 @@ def load_scenario(name_or_path: str | Path | None = None) -> Scenario:
     stalker = data.get("stalker")
     if stalker == PHANTOM:
         toml.problem("stalker", stalker, PHANTOM_MESSAGE)
-    elif stalker is not None or "players" not in data:
+    elif stalker is not None:
         _name(toml, "stalker", stalker, rs.stalkers, "stalker")
+    elif "players" not in data:
+        _missing(toml, "stalker", misspelt,
+                 'name the stalker card (stalker = "Strelok") or list [[players]]')
     if rs.rules.multiplayer.after_death == "phantom":
         toml.problem("ruleset", ruleset_name, "sets multiplayer.after_death = 'phantom': "
                      + PHANTOM_MESSAGE)
     start = data.get("start")
     locations = _location_names(rs)
-    if not isinstance(start, str) or start not in locations:
+    if start is None:
+        _missing(toml, "start", misspelt, 'name the location to start from (start = "Cordon")')
+    elif not isinstance(start, str) or start not in locations:
         toml.problem("start", start, "is not a named location on the map"
                      + suggest(str(start), locations))
     loadout = _table(toml, data, "loadout")
@@ -284,6 +291,17 @@ def load_scenario(name_or_path: str | Path | None = None) -> Scenario:
                     items=items, rubles=rubles, policy=policy, targets=targets,
                     players=players, variant=variant, multiplayer=multiplayer,
                     artifacts=players[0].artifacts)
+
+
+def _missing(toml: TomlFile, key: str, misspelt: set, hint: str) -> None:
+    """Report the required top-level ``key`` as missing, unless an unknown key was taken for it.
+
+    A key written with a stray character (``"stalk§r" = ...``) is already an
+    unknown key whose message asks "did you mean 'stalker'?"; a second problem
+    about a ``stalker`` the file does not have would only mislead.
+    """
+    if key not in misspelt:
+        toml.problem(key, None, f"is missing: {hint}")
 
 
 def _no_ruleset(toml: TomlFile, name: str, folder: Path, problems: list) -> None:
