@@ -11,17 +11,44 @@ import pandas as pd
 from sim.report.tables import Section
 
 _HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
-_MARKUP = re.compile(r"([\\`*_\[\]|~])")
+_MARKUP = re.compile(r"([\\`*_\[\]|~#])")
+_BLOCK = re.compile(r"^(\s*)(?:([+-])|(\d{1,9})([.)]))(?=\s|$)")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_TICKS = re.compile(r"`+")
 
 
 def escape(text: str) -> str:
-    """Text shown literally in Markdown: HTML entities for ``&<>``, a backslash before markup.
+    """Text shown literally in Markdown, in a paragraph, a heading or a table cell.
 
-    Card names come from the designer's CSV files, so a name like
-    ``<img src=x onerror=...>`` or ``**Bloodsucker**`` must not become markup.
+    Names come from the designer's CSV and TOML files, so a name like
+    ``<img src=x onerror=...>``, ``**Bloodsucker**`` or ``a | b`` must not
+    become HTML, emphasis, a link or a new table column: ``&<>`` become HTML
+    entities, a backslash goes before each inline markup character
+    (``\\ ` * _ [ ] | ~ #``) and before a list marker the text starts with
+    (``+``, ``-``, the ``.`` of ``1.``), and a line break becomes a space, so the
+    text stays on its line (a heading, a table row, a list item).
     """
-    text = "".join(_HTML.get(c, c) for c in text)
-    return _MARKUP.sub(r"\\\1", text).replace("\n", " ")
+    text = "".join(_HTML.get(c, c) for c in _LINE_BREAK.sub(" ", text))
+    text = _MARKUP.sub(r"\\\1", text)
+    return _BLOCK.sub(lambda m: m.group(1) + (f"\\{m.group(2)}" if m.group(2)
+                                              else f"{m.group(3)}\\{m.group(4)}"), text)
+
+
+def code(text: str) -> str:
+    """Text as a Markdown code span (shown literally, in a fixed-width font).
+
+    Backslash escapes do not work inside a code span and a backtick would
+    close it, so the span is fenced by one backtick more than the longest run
+    of backticks in the text, padded with a space where the text starts or
+    ends with a backtick or a space (CommonMark strips one such space from
+    each side). A line break becomes a space.
+    """
+    text = _LINE_BREAK.sub(" ", text)
+    if not text:
+        return ""
+    fence = "`" * (max((len(run) for run in _TICKS.findall(text)), default=0) + 1)
+    pad = " " if text[0] in "` " or text[-1] in "` " else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def _cell(value) -> str:
@@ -42,16 +69,23 @@ def table(frame: pd.DataFrame) -> str:
 
 
 def provenance(meta: Mapping) -> list[str]:
-    """Bullet lines: scenario, seed, trials, ruleset digest, versions, wall time."""
+    """Bullet lines: scenario, seed, trials, ruleset digest, versions, wall time.
+
+    Every value is data (a scenario's name, a path, the command line), so each
+    is escaped or set as a code span (:func:`escape`, :func:`code`).
+    """
     versions = ", ".join(f"{k} {v}" for k, v in meta.get("versions", {}).items() if v)
     return [
-        f"- scenario: `{meta.get('scenario')}` ({meta.get('scenario_path')})",
-        f"- seed {meta.get('seed')}; {meta.get('trials')} trials per encounter table, "
-        f"{meta.get('campaign_trials')} games",
-        f"- ruleset `{meta.get('ruleset_path')}`, digest `{meta.get('ruleset_digest')}`",
-        f"- created {meta.get('created')}; wall time {meta.get('wall_s', 0):.1f} s",
-        f"- versions: {versions}",
-        f"- command: `{' '.join(meta.get('command', []))}`",
+        f"- scenario: {code(str(meta.get('scenario')))} "
+        f"({escape(str(meta.get('scenario_path')))})",
+        f"- seed {escape(str(meta.get('seed')))}; {escape(str(meta.get('trials')))} trials per "
+        f"encounter table, {escape(str(meta.get('campaign_trials')))} games",
+        f"- ruleset {code(str(meta.get('ruleset_path')))}, digest "
+        f"{code(str(meta.get('ruleset_digest')))}",
+        f"- created {escape(str(meta.get('created')))}; wall time "
+        f"{float(meta.get('wall_s', 0)):.1f} s",
+        f"- versions: {escape(versions)}",
+        f"- command: {code(' '.join(meta.get('command', [])))}",
     ]
 
 
@@ -60,23 +94,25 @@ def render(title: str, meta: Mapping, sections: Sequence[Section], summary: pd.D
     """The whole page. ``images`` maps a figure name to its PNG file name.
 
     The sections come first (the first one is the verdict, so the page opens
-    with the answers), then the summary table and the provenance.
+    with the answers), then the summary table and the provenance. Every text
+    (title, headings, paragraphs, list lines, captions, cells) is plain text,
+    escaped as in the HTML page: a card, stalker or scenario name is never markup.
     """
-    out = [f"# {title}", ""]
+    out = [f"# {escape(title)}", ""]
     for section in sections:
-        out += [f"## {section.title}", ""]
+        out += [f"## {escape(section.title)}", ""]
         for paragraph in section.text:
             if isinstance(paragraph, str):
-                out += [paragraph, ""]
+                out += [escape(paragraph), ""]
             else:
                 out += [*(f"- {escape(line)}" for line in paragraph), ""]
         for caption, frame in section.shown.items():
-            out += [f"**{caption}**", "", table(frame), ""]
+            out += [f"**{escape(caption)}**", "", table(frame), ""]
         for name in section.figures:
             if name in images:
-                out += [f"![{name}]({images[name]})", ""]
+                out += [f"![{escape(name)}]({images[name]})", ""]
         if section.tables:
-            files = ", ".join(f"`{n}.csv`" for n in section.tables)
+            files = ", ".join(code(f"{n}.csv") for n in section.tables)
             out += [f"Tables: {files} (and `.parquet`).", ""]
     out += ["## Summary", "", table(summary), "", "## Provenance", "", *provenance(meta), ""]
     return "\n".join(out)

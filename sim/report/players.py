@@ -122,7 +122,7 @@ def characters_section(sc: Scenario, trials: int, seed: int) -> Section:
                                                    xlabel="share of games won")
     section.text.append(
         "A character wins when he plays the winning seat (a new character after a death "
-        "counts for the card drawn, P-44); `zonesim balance characters` puts every "
+        "counts for the card drawn, P-44); 'zonesim balance characters' puts every "
         "character in every seat on common random numbers.")
     section.summary = [{"section": "characters", "metric": k, "mc": v, "ci_low": lo,
                         "ci_high": hi, "exact": None} for k, (v, lo, hi) in values.items()]

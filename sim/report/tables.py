@@ -59,8 +59,9 @@ class Section:
     title : str
         Heading.
     text : list of str or list of str
-        Paragraphs (plain text, may hold ``code`` spans); an item that is a
-        list of strings is a bulleted list.
+        Paragraphs of plain text, shown literally on both pages (names in them
+        are data, never markup); an item that is a list of strings is a
+        bulleted list.
     tables : dict of str to DataFrame
         Tidy tables written as ``<name>.csv`` and ``<name>.parquet``.
     shown : dict of str to DataFrame
