@@ -312,6 +312,15 @@ def dumps(obj) -> str:
     return json.dumps(obj, indent=2, default=_clean)
 
 
+def csv_text(frame: pd.DataFrame) -> str:
+    """``frame`` as the text of ``--format csv``: six significant digits, and text cells a
+    spreadsheet would run as formulas neutralised (:func:`sim.report.writer.to_csv`).
+    """
+    from sim.report.writer import to_csv
+
+    return to_csv(frame, float_format="%.6g")
+
+
 def emit_frame(frame: pd.DataFrame, fmt: str, json_obj: dict, title: str = "",
                table: pd.DataFrame | None = None) -> None:
     """Print a result as an aligned table, CSV, or the command's JSON document.
@@ -321,7 +330,7 @@ def emit_frame(frame: pd.DataFrame, fmt: str, json_obj: dict, title: str = "",
     if fmt == "json":
         click.echo(dumps(json_obj))
     elif fmt == "csv":
-        click.echo(frame.to_csv(index=False, float_format="%.6g"), nl=False)
+        click.echo(csv_text(frame), nl=False)
     else:
         if title:
             click.echo(title)
@@ -339,7 +348,7 @@ def emit_rows(frame: Callable[[], pd.DataFrame], fmt: str, json_obj: dict, title
     if fmt == "json":
         click.echo(dumps(json_obj))
     elif fmt == "csv":
-        click.echo(frame().to_csv(index=False, float_format="%.6g"), nl=False)
+        click.echo(csv_text(frame()), nl=False)
     else:
         if title:
             click.echo(title)

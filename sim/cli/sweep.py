@@ -169,7 +169,7 @@ def _emit(result, metric: str, fmt: str, folder: Path, target=None) -> None:
         click.echo(common.dumps(doc))
         return
     if fmt == "csv":
-        click.echo(frame.to_csv(index=False, float_format="%.6g"), nl=False)
+        click.echo(common.csv_text(frame), nl=False)
         click.echo(f"zonesim sweep: written to {folder}", err=True)
         return
     rows = []

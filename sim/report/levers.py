@@ -16,7 +16,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from sim.report import plots
-from sim.report.writer import atomic_folder, clean_json, manifest, write_json, write_table
+from sim.report.writer import atomic_folder, clean_json, manifest, to_csv, write_json, write_table
 
 DOWN, UP = "#457b9d", "#c8553d"
 
@@ -108,7 +108,7 @@ def write_levers(result, folder: Path, top: int = 20, command: list[str] | None 
             write_table(pd.DataFrame(list(result.steps)), temp, "steps")
             files = ["levers.csv", "levers.parquet", "steps.csv", "steps.parquet"]
             if result.target is not None:
-                result.reaching().to_csv(temp / "reaching.csv", index=False)
+                to_csv(result.reaching(), temp / "reaching.csv")
                 files.append("reaching.csv")
             figure = tornado(ranking.head(top or None), result.metric, result.baseline.get("mc"))
             files.append(f"tornado-{result.metric}.png")

@@ -3,9 +3,10 @@
 A results folder is built in a hidden temporary folder beside its final
 place and renamed at the end (:func:`atomic_folder`), so a run that fails or
 is interrupted half-way leaves no half-written folder behind. Tables are
-written as CSV (for spreadsheets) and Parquet (typed, for pandas);
-``metadata.json`` records the seed, trials, ruleset digest, package versions,
-timings and command line.
+written as CSV (for spreadsheets; text that a spreadsheet would run as a
+formula is neutralised, :func:`to_csv`) and Parquet (typed, for pandas, the
+names exactly as written); ``metadata.json`` records the seed, trials,
+ruleset digest, package versions, timings and command line.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import json
 import math
 import os
 import platform
+import re
 import sys
 import time
 from collections.abc import Iterator
@@ -73,10 +75,46 @@ def atomic_folder(final: Path) -> Iterator[staging.Staged]:
         yield folder
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""First characters that make a spreadsheet read a cell as a formula (OWASP, CSV injection)."""
+
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def _neutral(value):
+    """A text cell that a spreadsheet would run as a formula, with ``'`` in front."""
+    if isinstance(value, str) and value.startswith(FORMULA_START) \
+            and not _NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
+def to_csv(frame: pd.DataFrame, path: Path | None = None, **options) -> str | None:
+    """Write ``frame`` as CSV (no index) to ``path``, or return the text; the one CSV writer.
+
+    Every CSV the tool writes (results folders, ``--format csv``) goes
+    through here. Card, stalker and scenario names are data from the
+    designer's files, and a spreadsheet opening the CSV would run a text cell
+    starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return as a
+    formula (``=HYPERLINK(...)``, ``=cmd|...``). So, as the OWASP guidance on
+    CSV injection says, such a text cell, and such a column name, gets a
+    single quote ``'`` in front: the spreadsheet shows the text as written,
+    with the quote. Numbers stay numbers, whether a numeric column or text
+    that is a plain number (``-3``, ``+0.5``, ``-1e-3``: not formulas). The
+    Parquet files and JSON keep the names exactly. ``options`` go to
+    :meth:`pandas.DataFrame.to_csv` (``float_format``).
+    """
+    safe = frame.rename(columns=_neutral)
+    for i, dtype in enumerate(safe.dtypes):
+        if pd.api.types.is_object_dtype(dtype) or isinstance(dtype, pd.StringDtype):
+            safe.isetitem(i, safe.iloc[:, i].map(_neutral))
+    return safe.to_csv(path, index=False, **options)
+
+
 def write_table(frame: pd.DataFrame, folder: Path, stem: str) -> list[Path]:
-    """Write ``frame`` as ``stem.csv`` and ``stem.parquet``; return both paths."""
+    """Write ``frame`` as ``stem.csv`` (:func:`to_csv`) and ``stem.parquet``; return both paths."""
     csv, parquet = folder / f"{stem}.csv", folder / f"{stem}.parquet"
-    frame.to_csv(csv, index=False)
+    to_csv(frame, csv)
     _parquet_ready(frame).to_parquet(parquet, index=False)
     return [csv, parquet]
 
