@@ -109,4 +109,4 @@ def main() -> None:
       zonesim validate configs/base
       zonesim prob armor --wounds 3 --resist 3 --durability 4 --tokens 3
     """
-    staging.clean_stale(staging.RESULTS_DIR)  # folders of runs killed before they could clean
+    staging.clean_left_over()  # folders of runs killed before they could clean

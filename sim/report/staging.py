@@ -11,9 +11,10 @@ renamed at the end. Three things can still go wrong, and each is handled here:
   :class:`WriteError` names the path and the cause;
 - the process is stopped: SIGTERM and SIGHUP become :class:`Stopped` (see
   :func:`stop_on_signals`), so the cleanup above runs; after SIGKILL nothing
-  can run, so the temporary name carries the process id and the next command
-  writing beside it removes folders of processes that no longer exist
-  (:func:`clean_stale`).
+  can run, so the temporary name carries the process id, each run notes the
+  folder it writes in (:func:`notes_folder`), and the next command removes the
+  temporary folders of processes that no longer exist, in ``results/`` and in
+  every noted folder (:func:`clean_left_over`), wherever it is run from.
 
 This module imports nothing heavy, so the command line can clean up early.
 """
@@ -35,6 +36,7 @@ RESULTS_DIR = Path("results")
 """Default parent of results folders (relative to the working directory)."""
 
 _STALE = re.compile(r"\..+\.(\d+)\.[^.]+\.tmp")
+_NOTE = re.compile(r"(\d+)\.[^.]+\.writing")
 
 
 class WriteError(Exception):
@@ -88,6 +90,53 @@ def clean_stale(folder: Path) -> list[Path]:
         if match and entry.is_dir(follow_symlinks=False) and not _alive(int(match.group(1))):
             shutil.rmtree(entry.path, ignore_errors=True)
             removed.append(Path(entry.path))
+    return removed
+
+
+def notes_folder() -> Path:
+    """Where each run notes the folder it writes in: ``zonesim/writing`` in the user's state
+    folder (``$XDG_STATE_HOME``, else ``~/.local/state``).
+
+    A results folder can be written anywhere (``--out``), and a run killed
+    by SIGKILL cannot remove its temporary folder; the note, named by the
+    process id, tells a later command, run from any folder, where to look.
+    """
+    state = os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state"
+    return Path(state) / "zonesim" / "writing"
+
+
+def _note(folder: Path) -> Path | None:
+    """Note that this process writes a temporary folder in ``folder``; None if it cannot."""
+    try:
+        notes = notes_folder()
+        notes.mkdir(parents=True, exist_ok=True)
+        handle, name = tempfile.mkstemp(prefix=f"{os.getpid()}.", suffix=".writing", dir=notes)
+        with os.fdopen(handle, "wb") as file:
+            file.write(os.fsencode(os.path.abspath(folder)))
+    except (OSError, RuntimeError):  # no home folder, or none that can be written: best effort
+        return None
+    return Path(name)
+
+
+def clean_left_over() -> list[Path]:
+    """Remove the temporary result folders of processes that no longer run.
+
+    They are looked for in ``results/`` and in every folder that a run noted
+    (:func:`notes_folder`) and that is no longer running; the notes of those
+    runs go with them. Each command line calls this first.
+    """
+    removed = clean_stale(RESULTS_DIR)
+    try:
+        notes = list(os.scandir(notes_folder()))
+    except (OSError, RuntimeError):
+        return removed
+    for entry in notes:
+        match = _NOTE.fullmatch(entry.name)
+        if match is None or _alive(int(match.group(1))):
+            continue
+        with contextlib.suppress(OSError):
+            removed += clean_stale(Path(os.fsdecode(Path(entry.path).read_bytes())))
+            os.unlink(entry.path)
     return removed
 
 
@@ -154,10 +203,12 @@ def staged(final: Path) -> Iterator[Staged]:
     final = Path(final)
     made = _make_parents(final)
     clean_stale(final.parent)
+    note = _note(final.parent)
     try:
         temp = Path(tempfile.mkdtemp(prefix=f".{final.name}.{os.getpid()}.", suffix=".tmp",
                                      dir=final.parent))
     except OSError as exc:
+        _forget(note)
         _remove_empty(made)
         raise WriteError(final, _cause(exc)) from None
     folder = Staged(temp, final)
@@ -173,6 +224,15 @@ def staged(final: Path) -> Iterator[Staged]:
         shutil.rmtree(temp, ignore_errors=True)
         _remove_empty(made)
         raise
+    finally:
+        _forget(note)
+
+
+def _forget(note: Path | None) -> None:
+    """Remove a note of :func:`_note` (the folder is renamed or removed)."""
+    if note is not None:
+        with contextlib.suppress(OSError):
+            note.unlink()
 
 
 @contextlib.contextmanager
