@@ -11,7 +11,10 @@ others (issue 13).
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import importlib
+import os
 import sys
 
 import click
@@ -55,6 +58,32 @@ that both agree."""
 INTERRUPTED = 130
 """Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
 
+MAX_THREADS = 1000
+"""Most kernel threads ``NUMBA_NUM_THREADS`` may ask for, as many as ``--threads``: numba
+starts that many threads at its first parallel kernel (tens of thousands crash it)."""
+
+_UNWRITABLE = {errno.ENOSPC, errno.EFBIG, errno.EIO, getattr(errno, "EDQUOT", errno.ENOSPC)}
+"""Why standard output may refuse a write: a full disk or device (``> /dev/full``), a file
+size or quota limit, a terminal that is gone."""
+
+
+def environment_problem() -> str | None:
+    """What is wrong with the environment variables numba reads when it starts, or None.
+
+    numba stops with a traceback at its first import when ``NUMBA_NUM_THREADS``
+    is 0 or negative, crashes when it asks for tens of thousands of threads, and
+    warns with a traceback and takes every core when it is not an integer; so
+    the command line checks it before any command imports numba.
+    """
+    text = os.environ.get("NUMBA_NUM_THREADS")
+    if text is None:
+        return None
+    with contextlib.suppress(ValueError):
+        if 1 <= int(text) <= MAX_THREADS:
+            return None
+    return (f"environment variable NUMBA_NUM_THREADS={text!r} is not a number of kernel "
+            f"threads from 1 to {MAX_THREADS}; set one in that range, or unset it for one per core")
+
 
 class LazyGroup(click.Group):
     """The root group: lists :data:`COMMANDS` and imports a command's module on first use.
@@ -85,8 +114,33 @@ class LazyGroup(click.Group):
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
+    def main(self, *args, **kwargs):
+        """Run the command line; output that cannot be written ends it with one line.
+
+        A full device or disk (``zonesim ... > /dev/full``), a quota or a file
+        size limit on standard output gives one line on stderr and exit status
+        1, no traceback (click itself handles a closed pipe). Results folders
+        name their own write faults (:class:`~sim.report.staging.WriteError`),
+        so a write that fails here is the command's output.
+        """
+        try:
+            return super().main(*args, **kwargs)
+        except OSError as error:
+            if error.errno not in _UNWRITABLE:
+                raise
+            where = "the output" if error.filename is None else error.filename
+            click.echo(f"zonesim: cannot write {where}: {error.strerror}", err=True)
+            sys.exit(1)
+
     def invoke(self, ctx: click.Context):
-        """Run the command; Ctrl-C becomes one line and exit status 130, no traceback."""
+        """Run the command; Ctrl-C becomes one line and exit status 130, no traceback.
+
+        A bad numba setting in the environment (:func:`environment_problem`)
+        is refused first, with exit status 2.
+        """
+        problem = environment_problem()
+        if problem is not None:
+            raise click.UsageError(problem)
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
