@@ -6,6 +6,7 @@ import click
 
 from sim.cli import common
 from sim.encounter import combat as library
+from sim.exact.best_combat import OBJECTIVES
 from sim.experiments import combat as combat_experiment
 
 
@@ -16,6 +17,7 @@ from sim.experiments import combat as combat_experiment
 @common.loadout_options
 @common.artifact_options
 @common.fight_policy_options
+@common.best_play_options
 @common.scenario_option
 @common.trials_option()
 @common.seed_option
@@ -24,13 +26,15 @@ from sim.experiments import combat as combat_experiment
 @common.threads_option
 @common.quiet_option
 def combat(stalker, enemy, armor, weapons, items, artifacts, intellect, sneak, flee_at, heal_at,
-           scenario, trials, seed, rules_dir, fmt, threads):
+           encounter_policy, objective, scenario, trials, seed, rules_dir, fmt, threads):
     """Fight one enemy card (or every card) many times: outcome probabilities.
 
     Prints P(avoided), P(killed), P(fled), P(knocked out) (and P(capped), the
     safety cap on rounds) as Monte Carlo estimates with 95 % intervals next to
     their exact values from a Markov chain, plus mean wounds taken and mean
     rounds fought. With --enemy all, one row per card, most dangerous first.
+    With --policy best each card is played by its exact optimal plan (for
+    --objective), printed in words beside its outcomes.
 
     \b
     Example:
@@ -38,6 +42,7 @@ def combat(stalker, enemy, armor, weapons, items, artifacts, intellect, sneak, f
       zonesim combat --stalker Scar --enemy Bloodsucker --sneak never --flee-at 2 --format json
       zonesim combat --scenario base --enemy all --armor "SEVA suit"
       zonesim combat --stalker Strelok --enemy all --weapon AK-74 --artifact "Stone flower"
+      zonesim combat --scenario base --enemy all --policy best
     """
     s, rs = common.setup_and_rules("combat", scenario, rules_dir, {
         "stalker": stalker, "armor": armor, "weapons": weapons, "items": items,
@@ -45,10 +50,13 @@ def combat(stalker, enemy, armor, weapons, items, artifacts, intellect, sneak, f
     stalker, armor, weapons, items = s["stalker"], s["armor"], s["weapons"], s["items"]
     policy = library.CombatPolicy(sneak=s["sneak"], flee_at=s["flee_at"], heal_at=s["heal_at"])
     names = combat_experiment.deck_names(rs, enemy)
+    best = None if encounter_policy == "thresholds" else OBJECTIVES[objective]
     common.bar().expect(len(names) * trials)
     result = combat_experiment.combat_table(rs, stalker, names, armor, weapons, items, policy,
                                             trials=trials, seed=seed, threads=threads,
-                                            artifacts=artifacts, intellect=intellect)
-    title = (f"combat: {stalker} vs {enemy}; armour {armor or 'none'}; {trials} trials, "
+                                            artifacts=artifacts, intellect=intellect, best=best)
+    play = "" if best is None else f"best play ({objective}); "
+    title = (f"combat: {stalker} vs {enemy}; armour {armor or 'none'}; {play}{trials} trials, "
              f"seed {seed}; cells: estimate ±95% half-width (exact, Markov chain)")
-    common.emit_rows(result.to_frame, fmt, result.to_dict(), title, result.table_rows())
+    common.emit_rows(result.to_frame, fmt, result.to_dict(), title, result.table_rows(),
+                     result.decision_lines())

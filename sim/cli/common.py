@@ -175,6 +175,27 @@ def fight_policy_options(func: Callable) -> Callable:
     ])
 
 
+ENCOUNTER_POLICIES = ("thresholds", "best")
+"""``--policy``: the scenario's thresholds, or the exact optimal plan of each encounter."""
+
+
+def best_play_options(func: Callable) -> Callable:
+    """``--policy thresholds|best`` and ``--objective``: who makes the encounter's choices."""
+    from sim.exact.best_combat import OBJECTIVES
+
+    return _apply(func, [
+        click.option("--policy", "encounter_policy", type=click.Choice(ENCOUNTER_POLICIES),
+                     default="thresholds", show_default=True,
+                     help="thresholds: the choices of --sneak/--flee-at/--heal-at (or the "
+                          "scenario's); best: the exact optimal plan of each card, solved by "
+                          "backward induction (P-16..P-24)."),
+        click.option("--objective", type=click.Choice(tuple(OBJECTIVES)), default="survive",
+                     show_default=True,
+                     help="What --policy best maximises: survive = P(not knocked out), "
+                          "kill = P(enemy killed, for the trophy)."),
+    ])
+
+
 SCENARIO_HELP = ("Take the stalker, loadout (armour, weapons, items) and policy (sneak, "
                  "flee-at, heal-at, enter) from this scenario (a file, or a bundled "
                  "scenario's name such as base) and its ruleset; options given here override "
@@ -339,11 +360,12 @@ def emit_frame(frame: pd.DataFrame, fmt: str, json_obj: dict, title: str = "",
 
 
 def emit_rows(frame: Callable[[], pd.DataFrame], fmt: str, json_obj: dict, title: str,
-              rows: Sequence[Mapping[str, str]]) -> None:
+              rows: Sequence[Mapping[str, str]], notes: Sequence[str] = ()) -> None:
     """:func:`emit_frame` for a result whose readable table is ``rows`` of text cells.
 
     The JSON document and the table are printed without pandas (a fifth of
-    a second to import, issue 13); only CSV builds the ``frame``.
+    a second to import, issue 13); only CSV builds the ``frame``. ``notes``
+    are lines printed under the table (the JSON and CSV hold them as fields).
     """
     if fmt == "json":
         click.echo(dumps(json_obj))
@@ -353,6 +375,8 @@ def emit_rows(frame: Callable[[], pd.DataFrame], fmt: str, json_obj: dict, title
         if title:
             click.echo(title)
         click.echo(text_table(rows))
+        for line in notes:
+            click.echo(line)
 
 
 def text_table(rows: Sequence[Mapping[str, str]]) -> str:

@@ -15,10 +15,11 @@ absorbed after at most Health + durability + healing rounds.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from sim.encounter.loadout import FIRST_ROUND, LATER_ROUNDS
+from sim.encounter.plan import FLEE, CombatPlan
 from sim.encounter.spec import CombatSpec
 from sim.exact import artifact, dice
 from sim.kernels.layout import (
@@ -55,6 +56,9 @@ class CombatExact:
     mean_artifact_uses, mean_side_effects, mean_side_radiation : float
         Expected artefact uses, side effects suffered and radiation doses
         from side effects (P-08..P-10).
+    visited : frozenset
+        With a plan: the decision states ``(round, health, tokens, doses used,
+        uses)`` the fight reaches with a positive probability.
     """
 
     outcomes: dict
@@ -67,6 +71,7 @@ class CombatExact:
     mean_artifact_uses: float = 0.0
     mean_side_effects: float = 0.0
     mean_side_radiation: float = 0.0
+    visited: frozenset = frozenset()
 
 
 def _pass(n_dice: int, success_on: int, need: int) -> float:
@@ -125,10 +130,16 @@ def _chosen(spend: int) -> tuple[int, ...]:
     return tuple(i for i in range(bits.bit_length()) if bits >> i & 1)
 
 
-def combat_exact(spec: CombatSpec) -> CombatExact:
+def combat_exact(spec: CombatSpec, plan: CombatPlan | None = None) -> CombatExact:
     """Exact outcome probabilities and expectations of one fight (P-16..P-29, Z-12..Z-17,
     P-08..P-10 with artefacts).
+
+    With a ``plan`` (:mod:`sim.encounter.plan`, fights without artefacts) the
+    stalker avoids the fight or not, takes stimulants, flees and allows
+    limited-use weapons as the plan says, instead of by the spec's thresholds.
     """
+    if plan is not None:
+        spec = replace(spec, sneak=plan.sneak)
     arts, rules = spec.artifacts, spec.art_rules
 
     @cache
@@ -156,6 +167,7 @@ def combat_exact(spec: CombatSpec) -> CombatExact:
         sums["side_effects"] += mass * s
 
     start_uses = spec.loadout.uses
+    visited: set = set()
     counts0 = (0,) * len(arts)
     states = defaultdict(float)
     sneak = spec.sneak and spec.avoid_rule == AVOID_STEALTH
@@ -179,7 +191,7 @@ def combat_exact(spec: CombatSpec) -> CombatExact:
             if mass == 0.0:
                 continue
             sums["rounds"] += mass
-            _round(spec, rnd, key, mass, damage, finish, account, following)
+            _round(spec, rnd, key, mass, damage, finish, account, following, plan, visited)
         states = following
         if not states:
             break
@@ -200,11 +212,12 @@ def combat_exact(spec: CombatSpec) -> CombatExact:
         mean_artifact_uses=sums["art_uses"],
         mean_side_effects=sums["side_effects"],
         mean_side_radiation=sums["radiation"],
+        visited=frozenset(visited),
     )
 
 
 def _round(spec: CombatSpec, rnd: int, key: tuple, mass: float, damage, finish, account,
-           following) -> None:
+           following, plan: CombatPlan | None, visited: set) -> None:
     """Push the mass of one start-of-round state through round ``rnd`` (P-18..P-21)."""
     health, other, tokens, stims, uses, counts = key
     befores = [(health, other, counts, 0, 0, 0, 1.0)]
@@ -217,16 +230,26 @@ def _round(spec: CombatSpec, rnd: int, key: tuple, mass: float, damage, finish, 
             finish("knocked_out", m0, tokens, stims, uses)
             continue
         used = stims
-        while used < len(spec.stimulants) and health <= spec.heal_at and health < spec.health:
-            health = min(spec.health, health + spec.stimulants[used])
-            used += 1
-        flee = rnd >= 2 and 0 < spec.flee_at and health <= spec.flee_at
+        mask = sum(1 << j for j, n in enumerate(uses) if n > 0)
+        if plan is None:
+            while (used < len(spec.stimulants) and health <= spec.heal_at
+                   and health < spec.health):
+                health = min(spec.health, health + spec.stimulants[used])
+                used += 1
+            flee = rnd >= 2 and 0 < spec.flee_at and health <= spec.flee_at
+        else:
+            visited.add((rnd, health, tokens, stims, uses))
+            doses, action = plan.decision(rnd, health, tokens, stims, uses)
+            for dose in spec.stimulants[used:used + doses]:
+                health = min(spec.health, health + dose)
+            used += doses
+            flee = action == FLEE
+            mask &= action - 1
         left = uses
         if flee:
             effect, select = ART_STEALTH, range(len(spec.artifacts))
         else:
             phase = FIRST_ROUND if rnd == 1 else LATER_ROUNDS
-            mask = sum(1 << j for j, n in enumerate(uses) if n > 0)
             spend = spec.loadout.spend[phase][mask]
             left = tuple(n - (spend >> j & 1) for j, n in enumerate(uses))
             effect, select = ART_COMBAT, _chosen(spend)

@@ -16,7 +16,9 @@ import numpy as np
 
 from sim import runner
 from sim.encounter.combat import CombatInputError, CombatPolicy, compile_combat
+from sim.encounter.plan import CombatPlan
 from sim.encounter.spec import CombatSpec
+from sim.exact.best_combat import Objective, solve_combat
 from sim.exact.combat import OUTCOMES, combat_exact
 from sim.exact.combat import OUTCOMES as COMBAT_OUTCOMES
 from sim.experiments import tables
@@ -31,6 +33,7 @@ from sim.experiments.paired import (
     _single,
     _weights,
 )
+from sim.experiments.plan_words import describe
 from sim.experiments.tables import _ordered
 from sim.kernels import combat as kernel
 from sim.kernels import paired
@@ -40,15 +43,22 @@ if TYPE_CHECKING:  # imported where a frame is built: zonesim combat's JSON and 
     import pandas as pd
 
 
-def simulate(spec: CombatSpec, trials: int, seed: int, threads: int | None = None):
-    """Kernel aggregates of ``trials`` fights (see :mod:`sim.kernels.combat` columns)."""
+def simulate(spec: CombatSpec, trials: int, seed: int, threads: int | None = None,
+             plan: CombatPlan | None = None):
+    """Kernel aggregates of ``trials`` fights (see :mod:`sim.kernels.combat` columns), played
+    by the spec's thresholds or by ``plan``.
+    """
+    params, *arrays = spec.pack()
+    decisions = kernel.NO_PLAN
+    if plan is not None:
+        params, decisions = plan.pack(params)
     return runner.run_counts(kernel.combat_kernel, seed, trials, (kernel.width(spec.durability),),
-                             *spec.pack(), threads=threads)
+                             params, *arrays, decisions, threads=threads)
 
 
-def summarize(spec: CombatSpec, counts, trials: int) -> dict:
+def summarize(spec: CombatSpec, counts, trials: int, plan: CombatPlan | None = None) -> dict:
     """One result row from kernel counts and the exact twin (issue JSON shape)."""
-    exact = combat_exact(spec)
+    exact = combat_exact(spec, plan)
     outcomes = {name: tables.proportion(counts[i], trials, exact.outcomes[name])
                 for i, name in enumerate(OUTCOMES)}
     row = {
@@ -71,6 +81,8 @@ def summarize(spec: CombatSpec, counts, trials: int) -> dict:
                                "exact": exact.mean_side_effects}
         row["side_radiation"] = {"mc": counts[kernel.SUM_SIDE_RADIATION] / trials,
                                  "exact": exact.mean_side_radiation}
+    if plan is not None:
+        row["decisions"] = describe(spec, plan, exact.visited)
     return row
 
 
@@ -90,7 +102,8 @@ class CombatTable:
         """One flat row per enemy: each cell as estimate, interval bounds and exact value."""
         import pandas as pd
 
-        return pd.DataFrame([tables.flatten(r, ("stalker", "enemy")) for r in self.rows])
+        return pd.DataFrame([{**tables.flatten(r, ("stalker", "enemy")), **_plan_columns(r)}
+                             for r in self.rows])
 
     def to_table(self) -> pd.DataFrame:
         """Readable rows: each cell as ``estimate ±half-width (exact)``."""
@@ -102,27 +115,67 @@ class CombatTable:
         """The rows of :meth:`to_table` as text cells, without pandas."""
         return [tables.compact(r, ("enemy",)) for r in self.rows]
 
+    def decision_lines(self) -> list[str]:
+        """Under best play, each card's plan in words ("Chimera: never flee; ...")."""
+        return [f"{r['enemy']}: " + "; ".join(r["decisions"]) for r in self.rows
+                if "decisions" in r]
+
+
+def _plan_columns(row: dict) -> dict:
+    """The policy and the plan in words, as flat columns (rows played by a plan only)."""
+    if "decisions" not in row:
+        return {}
+    return {"policy": row["policy"], "decisions": "; ".join(row["decisions"])}
+
 
 def combat_table(rs: Ruleset, stalker: str, enemies: Sequence[str], armor: str | None = None,
                  weapons: Sequence[str] = (), items: Sequence[str] = (),
                  policy: CombatPolicy = CombatPolicy(), *, trials: int, seed: int,
                  threads: int | None = None, artifacts: Sequence[str] = (),
-                 intellect: int | None = None) -> CombatTable:
+                 intellect: int | None = None, best: Objective | None = None) -> CombatTable:
     """Fight each enemy in turn and tabulate, most dangerous (P(knocked out)) first.
 
     Every enemy is fought on the same seed, so differences between cards are
     not blurred by independent noise (common random numbers). ``artifacts``
     are carried (P-08..P-10), activated with ``intellect`` (None = the card's).
+    With ``best``, each fight is played by its optimal plan for that objective
+    (:func:`sim.exact.best_combat.solve_combat`) instead of the policy's
+    thresholds; each row says which policy it used.
     """
     rows = []
     for enemy in enemies:
         spec = compile_combat(rs, stalker, enemy, armor, weapons, items, policy, artifacts,
                               intellect)
+        plan = None if best is None else solve_combat(spec, best)
         row = {"stalker": stalker, "enemy": enemy}
-        row.update(summarize(spec, simulate(spec, trials, seed, threads), trials))
+        if plan is not None:  # rows of the thresholds keep their keys
+            row["policy"] = f"best ({best.name})"
+        row.update(summarize(spec, simulate(spec, trials, seed, threads, plan), trials, plan))
+        if plan is not None:
+            row["objective"] = _objective(best, row, plan.value)
         rows.append(row)
     rows.sort(key=lambda r: -r["outcomes"]["knocked_out"]["mc"])
     return CombatTable(trials, seed, tuple(rows))
+
+
+def _objective(best: Objective, row: dict, exact: float) -> dict:
+    """The objective's value under the plan: the Monte Carlo estimate beside the solver's.
+
+    ``survive`` is 1 - P(knocked out) and ``kill`` P(killed), proportions with
+    their Wilson intervals; a ``value`` objective is the weighted sum of the
+    outcomes less the mean costs, without an interval (its terms are correlated).
+    """
+    out = row["outcomes"]
+    if best.name in ("survive", "kill"):
+        cell = dict(out["killed"] if best.name == "kill" else out["knocked_out"])
+        if best.name == "survive":
+            cell["mc"], cell["ci_low"], cell["ci_high"] = (
+                1 - cell["mc"], 1 - cell["ci_high"], 1 - cell["ci_low"])
+        return {**cell, "exact": exact}
+    mc = (sum(best.weight(o) * out[o]["mc"] for o in OUTCOMES)
+          - best.wound * row["mean_wounds"]["mc"] - best.stimulant * row["mean_stimulants"]["mc"]
+          - best.limited * row["mean_limited_spent"]["mc"])
+    return {"mc": mc, "exact": exact}
 
 
 def deck_names(rs: Ruleset, which: str) -> list[str]:

@@ -792,7 +792,7 @@ def _fight(tables, game, e):
         st[S_ITEMS_USED] += 1
     stims[n_stims] = 0
     fight(game.dice, fparams, stims[:n_stims + 1], tables.e_uses0[w, e], game.uses,
-          tables.e_bonus[w, e], tables.e_spend[w, e], fres)
+          tables.e_bonus[w, e], tables.e_spend[w, e], F.NO_PLAN, fres)
     outcome = fres[0]
     st[S_ARMOR] = fres[3]
     if n_art > 0:  # the other track and radiation after side effects (P-09)

@@ -48,6 +48,10 @@ R_SIDE_EFFECTS = 10
 RESULT_SIZE = 11
 
 
+NO_PLAN = np.zeros(1, dtype=np.int64)
+"""The plan argument of a fight that follows its thresholds (``params[P_PLAN] == 0``)."""
+
+
 def width(durability: int) -> int:
     """Number of aggregate columns for an armour of ``durability``."""
     return TOKENS + max(durability, 0) + 1
@@ -110,12 +114,15 @@ def _down(params, health, result):
 
 
 @jit(inline="always")
-def _loadout(n_limited, uses, spend, phase):
-    """The round's loadout (P-23): ``(mask of limited weapons left, spend entry)``; spends."""
+def _loadout(n_limited, uses, spend, phase, allowed):
+    """The round's loadout (P-23) among the limited weapons left and ``allowed`` (a mask;
+    -1: all): ``(mask of those, spend entry)``; spends.
+    """
     mask = 0
     for j in range(n_limited):
         if uses[j] > 0:
             mask |= 1 << j
+    mask &= allowed
     used = spend[phase, mask]
     for j in range(n_limited):
         if used >> j & 1:
@@ -124,7 +131,17 @@ def _loadout(n_limited, uses, spend, phase):
 
 
 @jit(inline="always")
-def fight(state, params, stimulants, uses0, uses, bonus, spend, result):
+def _planned(params, plan, rnd, health, tokens, stims, n_limited, uses0, uses):
+    """The plan's entry for the start of round ``rnd`` in this state (sim.encounter.plan)."""
+    code = 0
+    for j in range(n_limited):
+        code = code * (uses0[j] + 1) + uses[j]
+    return plan[(rnd - 1) * params[S.P_PLAN_ROUND] + health * params[S.P_PLAN_HEALTH]
+                + tokens * params[S.P_PLAN_TOKENS] + stims * params[S.P_PLAN_STIMS] + code]
+
+
+@jit(inline="always")
+def fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result):
     """Resolve one fight; fills ``result`` = (outcome, wounds, rounds, tokens, stims, spent,
     health at the end, then the ``R_*`` artefact fields, written only with artefacts).
 
@@ -135,18 +152,21 @@ def fight(state, params, stimulants, uses0, uses, bonus, spend, result):
     (armour tokens persist through the fight), Z-12..Z-14 (stimulants in
     combat, capped at maximum Health) and P-08..P-10 (artefacts: heal and
     calm before a round, dice to Stealth and Combat tests, resist per attack;
-    :mod:`sim.kernels.artifact`). The one procedure, :func:`_fight`, is
+    :mod:`sim.kernels.artifact`). The stalker's choices (stimulants, flee,
+    limited-use weapons, avoiding the fight) follow the thresholds in
+    ``params``, or with ``params[P_PLAN]`` the decision table ``plan``
+    (:mod:`sim.encounter.plan`; fights without artefacts). The one procedure, :func:`_fight`, is
     inlined twice, with and without artefacts, so that fights without
     artefacts run none of their code (the constant ``art`` folds it away).
     """
     if params[S.P_N_ART] > 0:
-        _fight(state, params, stimulants, uses0, uses, bonus, spend, result, True)
+        _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, True)
     else:
-        _fight(state, params, stimulants, uses0, uses, bonus, spend, result, False)
+        _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, False)
 
 
 @jit(inline="always")
-def _fight(state, params, stimulants, uses0, uses, bonus, spend, result, art):
+def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, art):
     """:func:`fight`, with ``art`` a constant: whether the fight has artefacts."""
     health_max = params[S.P_HEALTH]
     stealth = params[S.P_STEALTH]
@@ -190,10 +210,21 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, result, art):
                 if _down(params, health, result):
                     outcome = KNOCKED_OUT
                     break
-            while stims < n_stims and health <= heal_at and health < health_max:
-                health = min(health_max, health + stimulants[stims])
-                stims += 1
-            if rnd >= 2 and flee_at > 0 and health <= flee_at:
+            allowed = -1
+            if params[S.P_PLAN] != 0:
+                decision = _planned(params, plan, rnd, health, tokens, stims, n_limited,
+                                    uses0, uses)
+                for _ in range(decision & ((1 << S.PLAN_ACTION_SHIFT) - 1)):
+                    health = min(health_max, health + stimulants[stims])
+                    stims += 1
+                allowed = (decision >> S.PLAN_ACTION_SHIFT) - 1  # -1: flee
+                flee = allowed < 0
+            else:
+                while stims < n_stims and health <= heal_at and health < health_max:
+                    health = min(health_max, health + stimulants[stims])
+                    stims += 1
+                flee = rnd >= 2 and flee_at > 0 and health <= flee_at
+            if flee:
                 pool = stealth
                 if art:
                     extra, health = _test_dice(state, params, S.ART_STEALTH, -1, health, result)
@@ -206,7 +237,7 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, result, art):
                     break
             else:
                 phase = 0 if rnd == 1 else 1
-                mask, used = _loadout(n_limited, uses, spend, phase)
+                mask, used = _loadout(n_limited, uses, spend, phase, allowed)
                 pool = params[S.P_COMBAT] + bonus[phase, mask]
                 if art and used >> S.SPEND_ART_SHIFT != 0:
                     extra, health = _test_dice(state, params, S.ART_COMBAT,
@@ -247,16 +278,19 @@ def _finish(result, outcome, taken, rounds, tokens, stims, n_limited, uses0, use
 
 @pjit
 def combat_kernel(seed, n_trials, chunk_size, first_chunk, params, stimulants, uses0, bonus,
-                  spend, out):
-    """Run ``n_trials`` fights; ``out`` has shape (n_chunks, width(durability))."""
+                  spend, plan, out):
+    """Run ``n_trials`` fights; ``out`` has shape (n_chunks, width(durability)).
+
+    ``plan`` is the fights' decision table (``params[P_PLAN]``), or :data:`NO_PLAN`.
+    """
     for r in prange(out.shape[0]):
         c = first_chunk + r
         _chunk(seed, c * chunk_size, min((c + 1) * chunk_size, n_trials), params, stimulants,
-               uses0, bonus, spend, out[r])
+               uses0, bonus, spend, plan, out[r])
 
 
 @jit(inline="always")
-def _chunk(seed, start, stop, params, stimulants, uses0, bonus, spend, row):
+def _chunk(seed, start, stop, params, stimulants, uses0, bonus, spend, plan, row):
     """Fights ``start .. stop - 1`` added to the aggregate ``row``.
 
     Sums are kept in local variables and written to ``row`` once, so that the
@@ -273,7 +307,7 @@ def _chunk(seed, start, stop, params, stimulants, uses0, bonus, spend, row):
     art_uses = side_effects = side_radiation = 0
     for t in range(start, stop):
         rng.seed_stream(state, seed, t, rng.DICE)
-        fight(state, params, stimulants, uses0, uses, bonus, spend, result)
+        fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result)
         outcome, taken, n_rounds, tokens = result[0], result[1], result[2], result[3]
         wounds += taken
         wounds_sq += taken * taken

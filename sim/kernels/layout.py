@@ -35,7 +35,12 @@ P_RESTORE_USES = 22  # uses of each heal/calm artefact per fight (artifacts.rest
 P_TRACK = 23        # the track the enemy's wounds hit: TARGET_HEALTH or TARGET_WILLPOWER
 P_OTHER = 24        # the other of Health and Willpower at the start (side effects, calm)
 P_OTHER_MAX = 25    # its maximum
-P_SIZE = 26
+P_PLAN = 26         # 1: the decisions come from a plan (sim.encounter.plan); 0: the thresholds
+P_PLAN_ROUND = 27   # the plan's strides: per round, Health point, armour token, dose used
+P_PLAN_HEALTH = 28
+P_PLAN_TOKENS = 29
+P_PLAN_STIMS = 30   # (each limited-use weapon's uses follow, mixed radix of its uses + 1)
+P_SIZE = 31
 
 # Where a hazard's damage goes (anomalies P-32, events): the track it is taken on.
 TARGET_HEALTH = 0      # wounds: physical, thermal, chemical, electric (P-37)
@@ -137,6 +142,10 @@ RESIST_AFTER_ARMOR = 1
 MAX_ARTIFACTS = 8
 """Most artefacts one encounter simulates: uses of each restoring artefact are
 counted in 8 bits of one integer (:func:`sim.kernels.artifact.restore`)."""
+
+PLAN_ACTION_SHIFT = 8
+"""In a plan entry, the bits from here up are the action (0 = flee, ``1 + mask`` = fight
+allowing the limited-use weapons of ``mask``); the bits below, the stimulant doses taken."""
 
 SPEND_ART_SHIFT = 32
 """In a loadout ``spend`` table, the bits from here up are the combat artefacts

@@ -36,7 +36,7 @@ from sim.kernels import layout as S
 from sim.kernels import rng
 from sim.kernels._jit import jit, pjit
 from sim.kernels.anomaly import encounter
-from sim.kernels.combat import CAPPED, fight
+from sim.kernels.combat import CAPPED, NO_PLAN, fight
 from sim.kernels.event import resolve_event
 
 # Length of fight()'s result buffer; read from the combat module so that a longer
@@ -133,7 +133,7 @@ def paired_combat_kernel(seed, n_trials, chunk_size, first_chunk, params, n_stim
                     p = params[v, k]
                     rng.seed_stream(state, seed, t, rng.DICE)
                     fight(state, p, stimulants[v, k, :n_stims[v, k] + 1], uses0[v, k], uses,
-                          bonus[v, k], spend[v, k], result)
+                          bonus[v, k], spend[v, k], NO_PLAN, result)
                     x[v, result[0]] += w
                     x[v, C_WOUNDS] += w * result[1]
                     x[v, C_ROUNDS] += w * result[2]

@@ -1,0 +1,84 @@
+"""A fight's plan in a designer's words: the few rules that say what best play does.
+
+A plan (:mod:`sim.encounter.plan`) holds a decision for every state of a
+fight; only the states the fight reaches matter
+(:attr:`sim.exact.combat.CombatExact.visited`). Each kind of decision
+(avoiding the fight, stimulants, fleeing, each limited-use weapon) is said as a
+Health threshold where it is one ("from round 2 flee at Health <= 2"),
+split by whether the armour still stands when that decides it, and as the list
+of Health values otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from sim.encounter.plan import FLEE, CombatPlan
+from sim.encounter.spec import CombatSpec
+from sim.kernels.layout import AVOID_STEALTH
+
+
+def describe(spec: CombatSpec, plan: CombatPlan, visited: Iterable[tuple]) -> list[str]:
+    """The plan's decisions over the ``visited`` states, one short line per kind."""
+    states = sorted(visited)
+    lines = [("try to avoid the fight (Stealth test, P-16)" if spec.avoid_rule == AVOID_STEALTH
+              else "try to slip away (Reputation roll, Z-15)") if plan.sneak
+             else "fight for the trophy (P-17)"]
+    if spec.stimulants:
+        doses = [(s, plan.decision(*s)[0] > 0) for s in states
+                 if s[3] < len(spec.stimulants) and s[1] < spec.health]
+        lines.append(_rule("stimulant", doses, spec, "no stimulant"))
+    flee = [(s, plan.decision(*s)[1] == FLEE) for s in states if s[0] >= 2]
+    lines.append(_rule("from round 2 flee", flee, spec, "never flee"))
+    for j, slot in enumerate(spec.loadout.limited):
+        name = spec.loadout.slots[slot].name
+        used = [(s, _allows(plan.decision(*s)[1], j)) for s in states
+                if s[4][j] > 0 and plan.decision(*s)[1] != FLEE]
+        lines.append(_rule(f"use the {name}", used, spec, f"keep the {name} (never used)",
+                           always=f"use the {name} whenever it adds dice"))
+    return lines
+
+
+def _allows(action: int, j: int) -> bool:
+    return action != FLEE and (action - 1) >> j & 1 == 1
+
+
+def _rule(what: str, flags: list[tuple[tuple, bool]], spec: CombatSpec, never: str,
+          always: str | None = None) -> str:
+    """``what`` as a Health threshold over the states in ``flags``, split if it must be."""
+    if not any(flag for _, flag in flags):
+        return never
+    if all(flag for _, flag in flags):
+        return always or f"{what} always"
+    whole = _threshold(flags)
+    if whole is not None:
+        return f"{what} at Health <= {whole}"
+    parts = []
+    for label, keep in _splits(spec):
+        part = [(s, flag) for s, flag in flags if keep(s)]
+        if not part:
+            continue
+        if not any(flag for _, flag in part):
+            parts.append(f"never {label}")
+            continue
+        limit = _threshold(part)
+        healths = sorted({s[1] for s, flag in part if flag})
+        parts.append((f"at Health <= {limit} {label}" if limit is not None
+                      else f"at Health {', '.join(map(str, healths))} {label}").rstrip())
+    return f"{what} " + "; ".join(parts)
+
+
+def _splits(spec: CombatSpec) -> list[tuple[str, Callable[[tuple], bool]]]:
+    """Groups of states a decision may differ between: the armour standing or gone."""
+    if spec.durability <= 0:
+        return [("", lambda s: True)]
+    return [("while the armour stands", lambda s: s[2] < spec.durability),
+            ("once the armour is gone", lambda s: s[2] >= spec.durability)]
+
+
+def _threshold(flags: list[tuple[tuple, bool]]) -> int | None:
+    """X such that the flag is set exactly in the states with Health <= X, or None."""
+    on = [s[1] for s, flag in flags if flag]
+    off = [s[1] for s, flag in flags if not flag]
+    limit = max(on)
+    return limit if not off or min(off) > limit else None
