@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.encounter.artifact import ArtifactInputError
+from sim.errors import InputError
 from sim.reference import campaign as reference
 from sim.reference import campaign_players
 from sim.rules.scenario import load_scenario
@@ -236,13 +236,15 @@ def test_a_movement_dose_past_the_maximum_deforms_at_once(tmp_path, monkeypatch)
 
 
 def test_movement_in_epicentre_unlike_items_is_refused(tmp_path):
-    with pytest.raises(ArtifactInputError, match="movement_in_epicentre"):
+    # Refused by the ruleset's validation first (RulesetError), before the reference runs.
+    with pytest.raises(InputError, match="movement_in_epicentre"):
         campaign(tmp_path, rules={"movement_in_epicentre = false":
                                   "movement_in_epicentre = true"})
 
 
 def test_more_than_four_artifact_slots_are_refused(tmp_path):
-    with pytest.raises(ArtifactInputError, match="at most 4"):
+    # Refused by the scenario's validation first (RulesetError), before the reference runs.
+    with pytest.raises(InputError, match="at most 4"):
         campaign(tmp_path, artifacts=["Flash", "Slug"], keep=["Slime", "Crystal", "Flame"])
 
 

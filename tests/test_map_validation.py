@@ -305,6 +305,7 @@ def test_epicentre_cost_z03(my):
 def test_epicentre_cost_5_and_other_movement_keys(my):
     (my / "rules.toml").write_text(
         "[movement]\nepicentre_cost = 5\nroad_change_cost = 0\nitems_in_epicentre = true\n"
+        "[artifacts]\nmovement_in_epicentre = true\n"  # one Epicentre rule for both (Z-03)
     )
     mv = load_ruleset(my).rules.movement
     assert (mv.base_steps, mv.epicentre_cost, mv.road_change_cost, mv.items_in_epicentre) == (

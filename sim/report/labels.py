@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import math
 
+from sim.experiments import campaign_metrics as campaign
+
 ENCOUNTER = {
     "avoided": "avoided", "killed": "enemy killed", "fled": "fled", "knocked_out": "knocked out",
     "capped": "fight cut off at the round cap", "mean_wounds": "wounds taken",
@@ -24,49 +26,22 @@ ENCOUNTER = {
 }
 """Encounter metrics (enemy, anomaly and event cards)."""
 
-CAUSES = {
-    "reached": "won (reached and survived the Sarcophagus)",
-    "knocked_out_in_sarcophagus": "knocked out in the Sarcophagus",
-    "concussion_in_sarcophagus": "concussed in the Sarcophagus",
-    "fifth_deformation": "killed by a fifth Deformation",
-    "knockout_and_concussion": "knocked out and concussed at once",
-    "final_emission": "caught by the Final Emission",
-    "capped": "still in the Zone after the last simulated day",
-}
-"""How a game ends (``sim.experiments.campaign.ENDS``)."""
-
-CAMPAIGN = {
-    "p_sarcophagus": "win (reach and survive the Sarcophagus)",
-    "p_survive": "survive (win, or alive at the day cap)",
-    "p_final_emission": "caught by the Final Emission",
-    "p_capped": "still in the Zone at the day cap",
-    "game_days": "days a game lasts", "knockouts": "knock-outs per game",
-    "concussions": "concussions per game", "deformations": "deformations per game",
-    "emissions": "Emissions per game", "emissions_suffered": "Emissions suffered per game",
-    "items_used": "items used per game", "fights": "fights per game",
-    "kills": "enemies killed per game", "anomalies_entered": "anomalies entered per game",
-    "artifacts_found": "artefacts found per game", "events": "events per game",
-    "complexes_explored": "Secret Complexes explored per game",
-    "rubles_at_end": "rubles left at the end",
-    "artifacts_used": "artefact uses per game", "side_effects": "artefact side effects per game",
-    "exchanges": "artefacts bought with anomaly trophies per game",
-    "days.median": "days to win, median", "days.mean": "days to win, mean",
-    "days.p10": "days to win, 10th percentile", "days.p90": "days to win, 90th percentile",
-}
-"""Campaign metrics, named as in ``zonesim campaign``'s JSON."""
-
 DECKS = {"enemies": "enemy deck", "anomalies": "anomaly deck", "events": "event deck"}
 
 
 def metric(name: str) -> str:
-    """The plain label of any report metric name (dotted or not)."""
-    if name in CAMPAIGN:
-        return CAMPAIGN[name]
+    """The plain label of any report metric name (dotted or not).
+
+    Campaign metrics and causes read the labels declared with them
+    (:data:`sim.experiments.campaign_metrics.LABELS`, ``CAUSE_LABELS``).
+    """
+    if name in campaign.LABELS:
+        return campaign.LABELS[name]
     head, dot, tail = name.partition(".")
     if dot and head == "p_sarcophagus":
         return f"win, {tail}"
     if dot and head == "causes":
-        return CAUSES.get(tail, tail.replace("_", " "))
+        return campaign.CAUSE_LABELS.get(tail, tail.replace("_", " "))
     if dot and head in DECKS:
         return f"{ENCOUNTER.get(tail, tail.replace('_', ' '))} ({DECKS[head]} average)"
     return ENCOUNTER.get(name, name.replace("_", " "))
@@ -74,7 +49,7 @@ def metric(name: str) -> str:
 
 def cause(name: str, guardians: tuple[str, ...] = ()) -> str:
     """How a game ends, in words; Sarcophagus deaths name what waits there (P-50)."""
-    text = CAUSES.get(name, name.replace("_", " "))
+    text = campaign.CAUSE_LABELS.get(name, name.replace("_", " "))
     if guardians and name in ("knocked_out_in_sarcophagus", "concussion_in_sarcophagus"):
         text += " by " + " and ".join(dict.fromkeys(guardians))
     return text

@@ -25,9 +25,9 @@ from matplotlib.figure import Figure
 from sim import stats
 from sim.encounter import combat
 from sim.experiments import anomaly as anomaly_experiment
+from sim.experiments import campaign_metrics, registry
 from sim.experiments import combat as combat_experiment
 from sim.experiments import event as event_experiment
-from sim.experiments import registry
 from sim.experiments.registry import canonical_metric
 from sim.experiments.tables import cell_text
 from sim.report import labels, plots
@@ -634,12 +634,8 @@ def target_metrics() -> list[str]:
     names = [f"{prefix}.{m}" for prefix, shown in (("enemies", COMBAT_SHOWN),
                                                    ("anomalies", ANOMALY_SHOWN),
                                                    ("events", EVENT_SHOWN)) for m in shown]
-    names += ["p_sarcophagus", "p_survive", "p_final_emission", "p_capped", "game_days",
-              *(f"days.{k}" for k in ("mean", "median", "p10", "p90"))]
-    if load_run_campaign() is not None:
-        from sim.experiments import campaign as api
-        names += [f"causes.{c}" for c in api.DEATHS] + list(api.MEANS)
-    return names
+    return names + [*campaign_metrics.PROBABILITIES, "game_days",
+                    *campaign_metrics.FRAME_METRICS[len(campaign_metrics.PROBABILITIES):]]
 
 
 def targets_section(sc: Scenario, values: Mapping[str, tuple]) -> Section:

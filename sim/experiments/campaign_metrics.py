@@ -1,0 +1,93 @@
+"""The campaign's metrics, declared once: names, kinds, the better direction and labels.
+
+A module of plain data (no numpy, numba or pandas), so that the report's words
+(:mod:`sim.report.labels`) and its list of target metrics read the same
+declaration as the campaign experiment (:mod:`sim.experiments.campaign`),
+which adds the kernel columns each counted mean is summed in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from sim.experiments.naming import DAY_STATS
+
+ENDS = ("reached", "knocked_out_in_sarcophagus", "concussion_in_sarcophagus",
+        "fifth_deformation", "knockout_and_concussion", "final_emission", "capped")
+"""How a game ends, in kernel order (:mod:`sim.kernels.campaign`)."""
+
+DEATHS = ENDS[1:6]
+
+CAUSE_LABELS = {
+    "reached": "won (reached and survived the Sarcophagus)",
+    "knocked_out_in_sarcophagus": "knocked out in the Sarcophagus",
+    "concussion_in_sarcophagus": "concussed in the Sarcophagus",
+    "fifth_deformation": "killed by a fifth Deformation",
+    "knockout_and_concussion": "knocked out and concussed at once",
+    "final_emission": "caught by the Final Emission",
+    "capped": "still in the Zone after the last simulated day",
+}
+"""How a game ends (:data:`ENDS`), in words."""
+
+METRICS: tuple[tuple[str, str, str | None, str], ...] = (
+    ("p_sarcophagus", "proportion", "higher", "win (reach and survive the Sarcophagus)"),
+    ("p_reach_sarcophagus", "proportion", "higher",
+     "reach the Sarcophagus (survive it or not)"),
+    ("p_survive", "proportion", "higher", "survive (win, or alive at the day cap)"),
+    ("p_final_emission", "proportion", "lower", "caught by the Final Emission"),
+    ("p_capped", "proportion", None, "still in the Zone at the day cap"),
+    *((f"causes.{c}", "proportion", "lower", CAUSE_LABELS[c]) for c in DEATHS),
+    ("game_days", "mean", None, "days a game lasts"),
+    ("knockouts", "mean", "lower", "knock-outs per game"),
+    ("concussions", "mean", "lower", "concussions per game"),
+    ("deformations", "mean", "lower", "deformations per game"),
+    ("emissions", "mean", "lower", "Emissions per game"),
+    ("emissions_suffered", "mean", "lower", "Emissions suffered per game"),
+    ("items_used", "mean", None, "items used per game"),
+    ("fights", "mean", None, "fights per game"),
+    ("kills", "mean", None, "enemies killed per game"),
+    ("anomalies_entered", "mean", None, "anomalies entered per game"),
+    ("artifacts_found", "mean", "higher", "artefacts found per game"),
+    ("events", "mean", None, "events per game"),
+    ("complexes_explored", "mean", "higher", "Secret Complexes explored per game"),
+    ("rubles_at_end", "mean", "higher", "rubles left at the end"),
+    ("artifacts_used", "mean", None, "artefact uses per game"),
+    ("side_effects", "mean", "lower", "artefact side effects per game"),
+    ("exchanges", "mean", None, "artefacts bought with anomaly trophies per game"),
+)
+"""Every per-game campaign metric, declared once: ``(name, kind, better, label)``.
+
+``name`` is its path in ``zonesim campaign``'s JSON (:mod:`sim.experiments.naming`);
+``kind`` ``proportion`` (a 0/1 outcome per game, Wilson interval) or ``mean`` (a
+count per game, normal interval); ``better`` ``higher``/``lower``/None (the
+stalker's view, for verdicts); ``label`` the plain words every output shows
+(compare, sweep, tune, levers, targets, the campaign table and the report).
+``p_sarcophagus`` is a win: the stalker reached the Sarcophagus and survived
+what waits there (P-50); ``p_reach_sarcophagus`` counts every game that got
+there, whatever happened inside (its complement splits into the deaths
+before it, the Final Emission and the day cap). ``p_final_emission`` and
+``causes.final_emission`` are the same share under its two names."""
+
+DAY_LABELS = {"days.mean": "days to win, mean", "days.median": "days to win, median",
+              "days.p10": "days to win, 10th percentile",
+              "days.p90": "days to win, 90th percentile"}
+"""The days to the Sarcophagus among the games that won (not per-game metrics)."""
+
+LABELS: Mapping[str, str] = {**{m[0]: m[3] for m in METRICS}, **DAY_LABELS}
+"""Plain label of every campaign metric name, from :data:`METRICS` and :data:`DAY_LABELS`."""
+
+
+def label(name: str) -> str:
+    """The plain label of a campaign metric name (underscores as spaces if unknown)."""
+    return LABELS.get(name, name.replace("_", " "))
+
+
+MEAN_NAMES = tuple(m[0] for m in METRICS if m[1] == "mean" and m[0] != "game_days")
+"""The per-game counters (every mean but ``game_days``), in the kernel's order."""
+
+PROBABILITIES = ("p_sarcophagus", "p_reach_sarcophagus", "p_survive", "p_final_emission",
+                 "p_capped")
+FRAME_METRICS = (*PROBABILITIES, *(f"days.{k}" for k in DAY_STATS),
+                 *(f"causes.{c}" for c in DEATHS), *MEAN_NAMES)
+"""Metric columns of :meth:`sim.experiments.campaign.CampaignResult.to_frame`, known before
+any game is played, named in the one scheme of :mod:`sim.experiments.naming`."""
