@@ -873,6 +873,10 @@ VARIANTS = {
     "rubles": (CAMPAIGN, "rubles=-1", "rubles", "-1 is not in 0..1000000000", None),
     "route_twice": (CAMPAIGN, "route=Lab X-18;route=Lab X-18", "route",
                     "'Lab X-18' is listed twice", None),
+    "sneak": (COMBAT, "sneak=foo", "sneak", "'foo' is not one of always, never",
+              (*FIGHT, "--sneak", "foo")),
+    "campaign_sneak": (CAMPAIGN, "sneak=sometimes", "sneak",
+                       "'sometimes' is not one of always, never", None),
 }
 
 

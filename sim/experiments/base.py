@@ -101,7 +101,8 @@ class Experiment:
     once, P-50), ``"int"`` (0..1000, the range of the command's option and of a
     scenario's policy thresholds), ``"positive"`` (1..1000: starting Health and
     Willpower), ``"rubles"`` (0..10**9, a scenario's ``loadout.rubles``),
-    ``"bool"`` or ``"optional"`` (``none`` means None).
+    ``"sneak"`` (``always`` or ``never``, as ``--sneak`` and ``policy.sneak``), ``"bool"``
+    or ``"optional"`` (``none`` means None).
     """
 
     name: str

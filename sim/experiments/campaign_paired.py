@@ -66,7 +66,7 @@ CAMPAIGN_KEYS: dict[str, tuple[str, str]] = {
     "stalker": ("stalker", "str"), "start": ("start", "str"),
     "armor": ("armor", "optional"), "weapon": ("weapons", "list"),
     "item": ("items", "list"), "rubles": ("rubles", "rubles"),
-    "route": ("route", "route"), "sneak": ("sneak", "str"), "flee_at": ("flee_at", "int"),
+    "route": ("route", "route"), "sneak": ("sneak", "sneak"), "flee_at": ("flee_at", "int"),
     "heal_at": ("heal_at", "int"), "medkit_at": ("medkit_at", "int"),
     "enter_anomalies": ("enter_anomalies", "bool"), "retreat_at": ("retreat_at", "int"),
     "pay_heal": ("pay_heal", "bool"), "shopping": ("shopping", "list"),

@@ -289,7 +289,7 @@ def sweep_rows(rs: Ruleset, params: Mapping[str, Any], trials: int,
 EXPERIMENT = Experiment(
     "combat", COMBAT_METRICS,
     {**LOADOUT_KEYS, "enemy": ("enemy", "str"), "weapon": ("weapons", "list"),
-     "sneak": ("sneak", "str"), "flee_at": ("flee_at", "int"), "heal_at": ("heal_at", "int")},
+     "sneak": ("sneak", "sneak"), "flee_at": ("flee_at", "int"), "heal_at": ("heal_at", "int")},
     run_combat,
     sweep_rows, tuple(m.name for m in COMBAT_METRICS))
 """Fights compared on common random numbers (``zonesim compare combat``)."""

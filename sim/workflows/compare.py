@@ -45,7 +45,7 @@ from sim.experiments import tables
 from sim.experiments.base import Case, CompareInputError, Experiment, Metric, PairedSums
 from sim.experiments.tables import cell_text
 from sim.rules import Ruleset, load_ruleset
-from sim.rules.scenario import MAX_RUBLES, MAX_THRESHOLD, ROUTE_TWICE
+from sim.rules.scenario import MAX_RUBLES, MAX_THRESHOLD, ROUTE_TWICE, SNEAK
 from sim.rules.validate import MAX_DIGITS, show
 from sim.rules.variants import VariantError, apply_edits
 from sim.workflows.prices import loadout_price, money_variants, priced_rows, wealth
@@ -162,6 +162,9 @@ def _read(text: str, key: str, kind: str, value: str, previous: object) -> objec
         return (*before, value)
     if kind == "optional":
         return None if value.lower() == "none" else value
+    if kind == "sneak" and value not in SNEAK:
+        raise CompareInputError(f"variant {text!r}: key '{key}': {show(value)} is not one of "
+                                f"{', '.join(SNEAK)} (P-16, P-17)")
     if kind in INT_KINDS:
         lo, hi = INT_KINDS[kind]
         if not _INT.fullmatch(value):
