@@ -262,3 +262,35 @@ def test_zonesim_combat_policy_best_prints_each_card_with_its_plan_in_words():
     table = CliRunner().invoke(main, ["combat", "--scenario", "base", "--enemy", "Boar",
                                       "--policy", "best", "--trials", "2000"])
     assert table.exit_code == 0 and "Boar: " in table.output and "flee" in table.output
+
+
+def test_compare_plays_best_play_as_a_variant_on_common_random_numbers():
+    """Issue 24, section 2: ``--variant policy=best`` plays every card by its plan in the
+    paired kernel (the plans of all cards in one array); its Monte Carlo outcomes agree
+    with the exact values under the plans (|z| < 4.5), and best play knocks out no more
+    than the thresholds do, card by card (exact)."""
+    from sim.experiments.base import Case
+    from sim.experiments.combat import run_combat
+
+    rs, setup = load_ruleset(), {"stalker": "Strelok", "enemy": "all", "armor": "Stalker suit",
+                                 "weapons": ("AK-74", "Grenade"), "items": ("Stimulant",),
+                                 "heal_at": 1}
+    cases = [Case(rs, setup), Case(rs, {**setup, "policy": "best"})]
+    n = 200_000
+    sums = run_combat(cases, trials=n, seed=4)
+    ko = OUTCOMES.index("knocked_out")
+    assert sums.exact[1, ko] <= sums.exact[0, ko] + EPS
+    assert sums.exact[1, ko] < sums.exact[0, ko] - 0.001  # the plans differ somewhere
+    for v in range(2):
+        mean = sums.sums[v, 0, :len(OUTCOMES)] / n  # per trial: the deck's weighted average
+        se = np.sqrt(np.maximum(sums.sums[v, 1, :len(OUTCOMES)] / n - mean**2, 0) / n)
+        exact = sums.exact[v, :len(OUTCOMES)]
+        assert np.all(np.abs(mean - exact) <= 4.5 * se + 1e-12), (v, mean, exact)
+
+
+def test_a_policy_variant_that_is_no_policy_is_refused():
+    result = CliRunner().invoke(main, ["compare", "combat", "--stalker", "Strelok", "--enemy",
+                                       "Bandit", "--baseline", "", "--variant", "policy=smart",
+                                       "--trials", "100"])
+    assert result.exit_code == 2
+    assert "'smart' is not one of thresholds, best" in result.output

@@ -187,5 +187,5 @@ def test_paired_kernel_direct_call_shape():
     out = runner.run_counts(paired.paired_combat_kernel, 1, 1000,
                             (1, paired.N_SUMS, paired.COMBAT_METRICS), params,
                             np.array([[len(spec.stimulants)]]), stims, uses, bonus, spend,
-                            np.ones((1, 1)), dtype=np.float64)
+                            kc.NO_PLAN, np.ones((1, 1)), dtype=np.float64)
     assert out[0, paired.SUM, : kc.N_OUTCOMES].sum() == 1000

@@ -175,13 +175,9 @@ def fight_policy_options(func: Callable) -> Callable:
     ])
 
 
-ENCOUNTER_POLICIES = ("thresholds", "best")
-"""``--policy``: the scenario's thresholds, or the exact optimal plan of each encounter."""
-
-
 def best_play_options(func: Callable) -> Callable:
     """``--policy thresholds|best`` and ``--objective``: who makes the encounter's choices."""
-    from sim.exact.best_combat import OBJECTIVES
+    from sim.exact.best_combat import ENCOUNTER_POLICIES, OBJECTIVES
 
     return _apply(func, [
         click.option("--policy", "encounter_policy", type=click.Choice(ENCOUNTER_POLICIES),

@@ -136,16 +136,18 @@ class CombatPlan:
         """``(doses, action)`` at the start of round ``rnd`` in that state."""
         return decode(int(self.entries[self.shape.index(rnd, health, tokens, used, uses)]))
 
-    def pack(self, params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def pack(self, params: np.ndarray, start: int = 0) -> tuple[np.ndarray, np.ndarray]:
         """``(params, plan)`` for the combat kernel: a copy of a fight's packed ``params``
         (:meth:`sim.encounter.spec.CombatSpec.pack`) that follows this plan, and the entries.
 
         The strides tell the kernel where a state's entry is (``P_PLAN_*``); the
-        limited-use weapons' uses follow as a mixed-radix number.
+        limited-use weapons' uses follow as a mixed-radix number. ``start`` is where
+        the entries will begin in an array holding the plans of several fights
+        (``params[P_PLAN]`` is ``1 + start``; 0 means the thresholds decide).
         """
         out = params.copy()
         rnd, health, tokens, used = self.shape.strides[:4]
-        out[S.P_PLAN] = 1
+        out[S.P_PLAN] = 1 + start
         out[S.P_PLAN_ROUND], out[S.P_PLAN_HEALTH] = rnd, health
         out[S.P_PLAN_TOKENS], out[S.P_PLAN_STIMS] = tokens, used
         out[S.P_SNEAK] = int(self.sneak)

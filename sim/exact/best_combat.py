@@ -80,6 +80,9 @@ class Objective:
         return self.weights[OUTCOMES.index(outcome)]
 
 
+ENCOUNTER_POLICIES = ("thresholds", "best")
+"""Who makes an encounter's choices: the scenario's thresholds, or the optimal plan."""
+
 OBJECTIVES = {
     "survive": Objective("survive", (1.0, 1.0, 1.0, 0.0, 1.0)),
     "kill": Objective("kill", (0.0, 1.0, 0.0, 0.0, 0.0)),

@@ -18,7 +18,7 @@ from sim import runner
 from sim.encounter.combat import CombatInputError, CombatPolicy, compile_combat
 from sim.encounter.plan import CombatPlan
 from sim.encounter.spec import CombatSpec
-from sim.exact.best_combat import Objective, solve_combat
+from sim.exact.best_combat import OBJECTIVES, BestPlayError, Objective, solve_combat
 from sim.exact.combat import OUTCOMES, combat_exact
 from sim.exact.combat import OUTCOMES as COMBAT_OUTCOMES
 from sim.experiments import tables
@@ -214,7 +214,8 @@ def combat_inputs(cases: Sequence[Case], exact: bool = True
         ``weights``; exact values (V, M), NaN without ``exact``; whether every
         case is a single card.
     """
-    decks, packs, exacts = [], [], []
+    decks, packs, exacts, plans = [], [], [], []
+    start = 0
     for case in cases:
         s, rs = case.setup, case.ruleset
         names = deck_names(rs, str(s["enemy"]))
@@ -222,23 +223,34 @@ def combat_inputs(cases: Sequence[Case], exact: bool = True
         policy = CombatPolicy(sneak=str(s.get("sneak", "always")),
                                          flee_at=int(s.get("flee_at", 0)),
                                          heal_at=int(s.get("heal_at", 0)))
-        specs = []
+        best = _best(s)
+        row, row_exact = [], []
         for enemy, _ in deck:
             try:
-                specs.append(compile_combat(
+                spec = compile_combat(
                     rs, str(s["stalker"]), enemy, s.get("armor"),
                     tuple(s.get("weapons", ())), tuple(s.get("items", ())),
-                    policy, tuple(s.get("artifacts", ())), s.get("intellect")))
-            except CombatInputError as error:
+                    policy, tuple(s.get("artifacts", ())), s.get("intellect"))
+                plan = None if best is None else solve_combat(spec, best)
+            except (CombatInputError, BestPlayError) as error:
                 raise CompareInputError(str(error)) from None
+            packed = spec.pack()
+            if plan is not None:
+                params, entries = plan.pack(packed[0], start)
+                packed = (params, *packed[1:])
+                plans.append(entries)
+                start += entries.size
+            row.append(packed)
+            row_exact.append(_combat_exact(spec, plan) if exact else _NO_EXACT)
         decks.append(deck)
-        packs.append([sp.pack() for sp in specs])
-        exacts.append([_combat_exact(sp) if exact else _NO_EXACT for sp in specs])
+        packs.append(row)
+        exacts.append(row_exact)
     params, stims, uses, bonus, spend = (
         _pad([[p[i] for p in row] for row in packs]) for i in range(5))
     n_stims = np.asarray([[len(p[1]) - 1 for p in row] + [0] * (params.shape[1] - len(row))
                           for row in packs], dtype=np.int64)
-    args = (params, n_stims, stims, uses, bonus, spend, _weights(decks))
+    flat = np.concatenate(plans) if plans else kernel.NO_PLAN
+    args = (params, n_stims, stims, uses, bonus, spend, flat, _weights(decks))
     return args, _exact(exacts, decks, paired.COMBAT_METRICS), _single(decks)
 
 
@@ -248,7 +260,8 @@ def run_combat(cases: Sequence[Case], *, trials: int, seed: int, exact: bool = T
 
     Setup keys: ``stalker``, ``enemy`` (a card or ``all``), ``armor``,
     ``weapons``, ``items``, ``sneak``, ``flee_at``, ``heal_at``, ``artifacts``,
-    ``intellect``. ``exact=False``
+    ``intellect``, ``policy`` (``thresholds`` or ``best``: each card's optimal plan,
+    :mod:`sim.exact.best_combat`) and ``objective``. ``exact=False``
     skips the exact twin (NaN exact values; faster for many short runs).
     """
     args, exact_values, indicator = combat_inputs(cases, exact)
@@ -257,8 +270,15 @@ def run_combat(cases: Sequence[Case], *, trials: int, seed: int, exact: bool = T
     return PairedSums(trials, COMBAT_METRICS, sums, exact_values, indicator)
 
 
-def _combat_exact(spec) -> np.ndarray:
-    e = combat_exact(spec)
+def _best(setup: Mapping[str, Any]) -> Objective | None:
+    """The objective of a setup played by best play (``policy = best``), or None."""
+    if str(setup.get("policy", "thresholds")) == "thresholds":
+        return None
+    return OBJECTIVES[str(setup.get("objective", "survive"))]
+
+
+def _combat_exact(spec, plan: CombatPlan | None = None) -> np.ndarray:
+    e = combat_exact(spec, plan)
     return np.asarray([*(e.outcomes[o] for o in COMBAT_OUTCOMES), e.mean_wounds, e.mean_rounds,
                        e.p_destroyed, e.mean_stimulants, e.mean_limited_spent], dtype=float)
 
@@ -289,7 +309,8 @@ def sweep_rows(rs: Ruleset, params: Mapping[str, Any], trials: int,
 EXPERIMENT = Experiment(
     "combat", COMBAT_METRICS,
     {**LOADOUT_KEYS, "enemy": ("enemy", "str"), "weapon": ("weapons", "list"),
-     "sneak": ("sneak", "sneak"), "flee_at": ("flee_at", "int"), "heal_at": ("heal_at", "int")},
+     "sneak": ("sneak", "sneak"), "flee_at": ("flee_at", "int"), "heal_at": ("heal_at", "int"),
+     "policy": ("policy", "policy"), "objective": ("objective", "objective")},
     run_combat,
     sweep_rows, tuple(m.name for m in COMBAT_METRICS))
 """Fights compared on common random numbers (``zonesim compare combat``)."""

@@ -132,11 +132,14 @@ def _loadout(n_limited, uses, spend, phase, allowed):
 
 @jit(inline="always")
 def _planned(params, plan, rnd, health, tokens, stims, n_limited, uses0, uses):
-    """The plan's entry for the start of round ``rnd`` in this state (sim.encounter.plan)."""
+    """The plan's entry for the start of round ``rnd`` in this state (sim.encounter.plan);
+    the fight's plan starts at ``params[P_PLAN] - 1`` (plans of several fights share an array).
+    """
     code = 0
     for j in range(n_limited):
         code = code * (uses0[j] + 1) + uses[j]
-    return plan[(rnd - 1) * params[S.P_PLAN_ROUND] + health * params[S.P_PLAN_HEALTH]
+    return plan[params[S.P_PLAN] - 1 + (rnd - 1) * params[S.P_PLAN_ROUND]
+                + health * params[S.P_PLAN_HEALTH]
                 + tokens * params[S.P_PLAN_TOKENS] + stims * params[S.P_PLAN_STIMS] + code]
 
 

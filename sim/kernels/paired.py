@@ -36,7 +36,7 @@ from sim.kernels import layout as S
 from sim.kernels import rng
 from sim.kernels._jit import jit, pjit
 from sim.kernels.anomaly import encounter
-from sim.kernels.combat import CAPPED, NO_PLAN, fight
+from sim.kernels.combat import CAPPED, fight
 from sim.kernels.event import resolve_event
 
 # Length of fight()'s result buffer; read from the combat module so that a longer
@@ -94,7 +94,7 @@ def accumulate(row, x):
 
 @pjit
 def paired_combat_kernel(seed, n_trials, chunk_size, first_chunk, params, n_stims, stimulants,
-                         uses0, bonus, spend, weights, out):
+                         uses0, bonus, spend, plans, weights, out):
     """Run ``n_trials`` fights of V variants x K cards on common random numbers.
 
     Parameters
@@ -109,6 +109,9 @@ def paired_combat_kernel(seed, n_trials, chunk_size, first_chunk, params, n_stim
         Uses of each limited weapon, zero-padded.
     bonus, spend : ndarray of int64, shape (V, K, 2, 2**L)
         Loadout tables, zero-padded (a variant reads only its own masks).
+    plans : ndarray of int64
+        The plans of the fights played by one (``params[v, k, P_PLAN]``: 1 + where
+        each starts), one after another; :data:`~sim.kernels.combat.NO_PLAN` when none is.
     weights : ndarray of float64, shape (V, K)
         Card weights; 0 skips the card.
     out : ndarray of float64, shape (n_chunks, V, N_SUMS, COMBAT_METRICS)
@@ -133,7 +136,7 @@ def paired_combat_kernel(seed, n_trials, chunk_size, first_chunk, params, n_stim
                     p = params[v, k]
                     rng.seed_stream(state, seed, t, rng.DICE)
                     fight(state, p, stimulants[v, k, :n_stims[v, k] + 1], uses0[v, k], uses,
-                          bonus[v, k], spend[v, k], NO_PLAN, result)
+                          bonus[v, k], spend[v, k], plans, result)
                     x[v, result[0]] += w
                     x[v, C_WOUNDS] += w * result[1]
                     x[v, C_ROUNDS] += w * result[2]

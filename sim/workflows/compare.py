@@ -41,6 +41,7 @@ from pathlib import Path
 import pandas as pd
 
 from sim import stats
+from sim.exact.best_combat import ENCOUNTER_POLICIES, OBJECTIVES
 from sim.experiments import tables
 from sim.experiments.base import Case, CompareInputError, Experiment, Metric, PairedSums
 from sim.experiments.tables import cell_text
@@ -146,6 +147,12 @@ those of the command's options (``--heal-at``, ``--intellect``: 0..1000; ``--hea
 1..1000) and of a scenario's keys (``policy.heal_at``, ``loadout.rubles``)."""
 
 
+CHOICES = {"sneak": SNEAK, "policy": ENCOUNTER_POLICIES, "objective": tuple(OBJECTIVES)}
+"""The values of each choice kind of variant value: ``sneak`` as ``--sneak`` and
+``policy.sneak`` (P-16, P-17); ``policy`` and ``objective`` as ``--policy`` and
+``--objective`` (the thresholds or each card's best play, :mod:`sim.exact.best_combat`)."""
+
+
 def _read(text: str, key: str, kind: str, value: str, previous: object) -> object:
     """The value of one ``key=value`` of variant ``text``, checked as its option would be.
 
@@ -162,9 +169,9 @@ def _read(text: str, key: str, kind: str, value: str, previous: object) -> objec
         return (*before, value)
     if kind == "optional":
         return None if value.lower() == "none" else value
-    if kind == "sneak" and value not in SNEAK:
+    if kind in CHOICES and value not in CHOICES[kind]:
         raise CompareInputError(f"variant {text!r}: key '{key}': {show(value)} is not one of "
-                                f"{', '.join(SNEAK)} (P-16, P-17)")
+                                f"{', '.join(CHOICES[kind])}")
     if kind in INT_KINDS:
         lo, hi = INT_KINDS[kind]
         if not _INT.fullmatch(value):
