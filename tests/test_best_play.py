@@ -34,6 +34,7 @@ from sim.exact.combat import OUTCOMES, combat_exact
 from sim.experiments.combat import simulate
 from sim.kernels import combat as kernel
 from sim.kernels.layout import AVOID_STEALTH
+from sim.paths import bundled_ruleset, configs_root
 from sim.rules import load_ruleset
 from sim.rules.scenario import load_scenario
 from tests.conftest import assert_matches_exact
@@ -294,3 +295,34 @@ def test_a_policy_variant_that_is_no_policy_is_refused():
                                        "--trials", "100"])
     assert result.exit_code == 2
     assert "'smart' is not one of thresholds, best" in result.output
+
+
+def _best_scenario(tmp_path, extra: str):
+    text = (configs_root() / "scenarios" / "base.toml").read_text(encoding="utf-8")
+    assert "[policy]\n" in text
+    path = tmp_path / "best.toml"
+    path.write_text(text.replace('ruleset = "base"', f'ruleset = "{bundled_ruleset()}"')
+                    .replace("[policy]\n", "[policy]\n" + extra, 1), encoding="utf-8")
+    return path
+
+
+def test_a_scenario_asks_for_best_play_and_an_option_overrides_it(tmp_path):
+    """``policy.encounters = "best"`` makes the encounter commands play each card's plan;
+    ``--policy thresholds`` on the command line wins over the scenario."""
+    path = _best_scenario(tmp_path, 'encounters = "best"\nobjective = "kill"\n')
+    args = ["combat", "--scenario", str(path), "--enemy", "Boar", "--trials", "2000",
+            "--format", "json"]
+    [row] = json.loads(CliRunner().invoke(main, args).output)["rows"]
+    assert row["policy"] == "best (kill)"
+    [row] = json.loads(CliRunner().invoke(main, [*args, "--policy", "thresholds"]).output)["rows"]
+    assert "policy" not in row
+
+
+def test_best_play_keys_are_checked_and_whole_games_refuse_them(tmp_path):
+    bad = _best_scenario(tmp_path, 'encounters = "smart"\n')
+    result = CliRunner().invoke(main, ["combat", "--scenario", str(bad), "--enemy", "Boar"])
+    assert result.exit_code == 2 and "policy.encounters" in result.output
+    assert "is not one of thresholds, best" in result.output
+    best = _best_scenario(tmp_path, 'encounters = "best"\n')
+    result = CliRunner().invoke(main, ["campaign", str(best), "--trials", "10"])
+    assert result.exit_code == 2 and "policy.encounters" in result.output

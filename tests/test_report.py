@@ -207,3 +207,27 @@ def test_cli_report(fake_campaign, tmp_path):
     missing = runner.invoke(main, ["report", "no-such-scenario", "--trials", "500",
                                    "--out", str(tmp_path / "x")])
     assert missing.exit_code == 2 and not (tmp_path / "x").exists()
+
+
+def test_the_enemy_deck_shows_both_policies_and_what_good_play_is_worth(scenario):
+    """Issue 24: each card under the scenario's policy and under best play, exact, with the
+    difference as its own column and the plan in words; the deck sentence gives the paired
+    change. Best play is never worse, and the Boar (where best play flees) gains."""
+    from sim.encounter.combat import CombatPolicy, compile_combat
+    from sim.exact.best_combat import solve_combat
+    from sim.exact.combat import combat_exact
+
+    section = tables.enemy_deck(scenario, TRIALS, 1)
+    best = section.tables["enemy_best_play"]
+    assert list(best["enemy"]) == list(section.tables["enemy_deck"]["enemy"])
+    assert (best["good_play_worth"] >= 0).all()
+    p = scenario.policy
+    spec = compile_combat(scenario.ruleset, scenario.stalker, "Boar", scenario.armor,
+                          scenario.weapons, scenario.items,
+                          CombatPolicy(p.sneak, p.flee_at, p.heal_at))
+    boar = best.set_index("enemy").loc["Boar"]
+    assert boar["knocked_out_best_exact"] == pytest.approx(
+        combat_exact(spec, solve_combat(spec)).outcomes["knocked_out"], abs=1e-12)
+    assert boar["good_play_worth"] > 0.01 and "flee" in boar["decisions"]
+    assert any("Under best play (survive)" in line and "paired" in line for line in section.text)
+    assert "Under best play (each card's exact optimal plan)" in section.shown

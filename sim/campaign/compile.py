@@ -493,6 +493,11 @@ def compile_campaign(scenario: Scenario) -> CampaignArrays:
     if scenario.multiplayer:
         raise CampaignInputError(f"{scenario.path}: a multiplayer scenario ([[players]] or "
                                  "stalkers > 1) runs with zonesim campaign only")
+    if scenario.policy.encounters != "thresholds":
+        raise CampaignInputError(
+            f"{scenario.path}: key 'policy.encounters': {scenario.policy.encounters!r}: whole "
+            "games play the fights by the thresholds (sneak, flee_at, heal_at) only so far; "
+            "best play is for the encounter commands (zonesim combat, compare combat)")
     rs = scenario.ruleset
     refused = carry_problems(rs, scenario.weapons, scenario.artifacts,
                              scenario.policy.keep_artifacts)

@@ -46,16 +46,17 @@ def combat(stalker, enemy, armor, weapons, items, artifacts, intellect, sneak, f
     """
     s, rs = common.setup_and_rules("combat", scenario, rules_dir, {
         "stalker": stalker, "armor": armor, "weapons": weapons, "items": items,
-        "sneak": sneak, "flee_at": flee_at, "heal_at": heal_at})
+        "sneak": sneak, "flee_at": flee_at, "heal_at": heal_at, "policy": encounter_policy,
+        "objective": objective})
     stalker, armor, weapons, items = s["stalker"], s["armor"], s["weapons"], s["items"]
     policy = library.CombatPolicy(sneak=s["sneak"], flee_at=s["flee_at"], heal_at=s["heal_at"])
     names = combat_experiment.deck_names(rs, enemy)
-    best = None if encounter_policy == "thresholds" else OBJECTIVES[objective]
+    best = None if s["policy"] == "thresholds" else OBJECTIVES[s["objective"]]
     common.bar().expect(len(names) * trials)
     result = combat_experiment.combat_table(rs, stalker, names, armor, weapons, items, policy,
                                             trials=trials, seed=seed, threads=threads,
                                             artifacts=artifacts, intellect=intellect, best=best)
-    play = "" if best is None else f"best play ({objective}); "
+    play = "" if best is None else f"best play ({best.name}); "
     title = (f"combat: {stalker} vs {enemy}; armour {armor or 'none'}; {play}{trials} trials, "
              f"seed {seed}; cells: estimate ±95% half-width (exact, Markov chain)")
     common.emit_rows(result.to_frame, fmt, result.to_dict(), title, result.table_rows(),

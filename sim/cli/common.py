@@ -177,15 +177,16 @@ def fight_policy_options(func: Callable) -> Callable:
 
 def best_play_options(func: Callable) -> Callable:
     """``--policy thresholds|best`` and ``--objective``: who makes the encounter's choices."""
-    from sim.exact.best_combat import ENCOUNTER_POLICIES, OBJECTIVES
+    from sim.rules.scenario import ENCOUNTER_POLICIES, OBJECTIVE_NAMES
 
     return _apply(func, [
         click.option("--policy", "encounter_policy", type=click.Choice(ENCOUNTER_POLICIES),
                      default="thresholds", show_default=True,
                      help="thresholds: the choices of --sneak/--flee-at/--heal-at (or the "
                           "scenario's); best: the exact optimal plan of each card, solved by "
-                          "backward induction (P-16..P-24)."),
-        click.option("--objective", type=click.Choice(tuple(OBJECTIVES)), default="survive",
+                          "backward induction (P-16..P-24). A scenario sets it as "
+                          "policy.encounters."),
+        click.option("--objective", type=click.Choice(OBJECTIVE_NAMES), default="survive",
                      show_default=True,
                      help="What --policy best maximises: survive = P(not knocked out), "
                           "kill = P(enemy killed, for the trophy)."),
@@ -208,7 +209,7 @@ def scenario_option(func: Callable | None = None, *, dest: str = "scenario") -> 
     return option if func is None else option(func)
 
 
-_PARAMS = {"anomaly": "anomaly_name", "event": "event_name"}
+_PARAMS = {"anomaly": "anomaly_name", "event": "event_name", "policy": "encounter_policy"}
 """Setup keys whose command-line parameter has another name."""
 
 

@@ -36,6 +36,7 @@ from sim.errors import InputError
 from sim.exact import artifact, dice
 from sim.exact.combat import OUTCOMES
 from sim.kernels.layout import AVOID_STEALTH
+from sim.rules.scenario import OBJECTIVE_NAMES
 
 MAX_STATES = 4_000_000
 """Most entries (rounds x states) a plan may have: 32 MB of decisions."""
@@ -80,14 +81,13 @@ class Objective:
         return self.weights[OUTCOMES.index(outcome)]
 
 
-ENCOUNTER_POLICIES = ("thresholds", "best")
-"""Who makes an encounter's choices: the scenario's thresholds, or the optimal plan."""
-
 OBJECTIVES = {
     "survive": Objective("survive", (1.0, 1.0, 1.0, 0.0, 1.0)),
     "kill": Objective("kill", (0.0, 1.0, 0.0, 0.0, 0.0)),
 }
-"""The named objectives; ``value`` objectives carry their own weights."""
+"""The named objectives (:data:`sim.rules.scenario.OBJECTIVE_NAMES`); ``value`` objectives
+carry their own weights."""
+assert tuple(OBJECTIVES) == OBJECTIVE_NAMES
 
 
 def value_objective(knocked_out: float = 1.0, wound: float = 0.0, stimulant: float = 0.0,

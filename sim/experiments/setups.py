@@ -30,7 +30,8 @@ NONE = "none"
 """An explicit ``--armor none`` (or a lone ``--item none``, ``--weapon none``): nothing."""
 
 SCENARIO_KEYS: dict[str, tuple[str, ...]] = {
-    "combat": ("stalker", "armor", "weapons", "items", "sneak", "flee_at", "heal_at"),
+    "combat": ("stalker", "armor", "weapons", "items", "sneak", "flee_at", "heal_at", "policy",
+               "objective"),
     "anomaly": ("stalker", "armor", "items", "enter"),
     "event": ("stalker", "armor", "items"),
 }
@@ -68,7 +69,8 @@ def scenario_values(experiment: str, scenario: Scenario) -> dict[str, Any]:
     p = scenario.policy
     values = {"stalker": scenario.stalker, "armor": scenario.armor,
               "weapons": tuple(scenario.weapons), "items": items, "sneak": p.sneak,
-              "flee_at": p.flee_at, "heal_at": p.heal_at, "enter": p.enter_anomalies}
+              "flee_at": p.flee_at, "heal_at": p.heal_at, "enter": p.enter_anomalies,
+              "policy": p.encounters, "objective": p.objective}
     return {key: values[key] for key in SCENARIO_KEYS[experiment]}
 
 

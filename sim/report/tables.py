@@ -24,6 +24,7 @@ from matplotlib.figure import Figure
 
 from sim import stats
 from sim.encounter import combat
+from sim.exact.best_combat import OBJECTIVES
 from sim.experiments import anomaly as anomaly_experiment
 from sim.experiments import campaign_metrics, registry
 from sim.experiments import combat as combat_experiment
@@ -208,14 +209,77 @@ def enemy_deck(sc: Scenario, trials: int, seed: int) -> Section:
         text.append("Not simulated (their fights have no end in the rules): "
                     + ", ".join(skipped) + ".")
     text.append(_deck_sentence(deck.rows, "a fight with a card drawn from the enemy deck"))
+    best, sentence = _best_play(sc, frame, trials, seed)
+    text.append(sentence)
     return Section(
-        "enemies", "Enemy deck", text, tables={"enemy_deck": frame},
+        "enemies", "Enemy deck", text, tables={"enemy_deck": frame, "enemy_best_play": best},
         shown={"Enemy cards": readable(frame, ("enemy",), COMBAT_SHOWN),
                "Deck average (weighted by count)": readable(_wide(deck), ("variant",),
-                                                            COMBAT_SHOWN)},
+                                                            COMBAT_SHOWN),
+               "Under best play (each card's exact optimal plan)": _best_shown(best)},
         figures={"enemy_deck": plots.bars(frame, "enemy", "knocked_out",
                                           f"Enemy deck: P(knocked out), {sc.stalker}")},
         summary=summary, values=values)
+
+
+def _best_play(sc: Scenario, frame: pd.DataFrame, trials: int,
+               seed: int) -> tuple[pd.DataFrame, str]:
+    """Each card under the scenario's policy and under best play, and what good play is worth.
+
+    Best play is each card's exact optimal plan for ``policy.objective``
+    (:mod:`sim.exact.best_combat`), played on the same seed. Per card both
+    P(knocked out) are exact, so their difference is too; the deck average's
+    difference is paired on common random numbers, with its interval.
+    """
+    rs, objective = sc.ruleset, sc.policy.objective
+    policy = combat.CombatPolicy(sneak=sc.policy.sneak, flee_at=sc.policy.flee_at,
+                                 heal_at=sc.policy.heal_at)
+    played = combat_experiment.combat_table(
+        rs, sc.stalker, list(frame["enemy"]), sc.armor, sc.weapons, sc.items, policy,
+        trials=trials, seed=seed, best=OBJECTIVES[objective])
+    rows = []
+    for card, row in zip(frame.itertuples(), played.rows, strict=True):
+        ko = row["outcomes"]["knocked_out"]
+        rows.append({"enemy": card.enemy, "knocked_out_policy_exact": card.knocked_out_exact,
+                     "knocked_out_best": ko["mc"], "knocked_out_best_ci_low": ko["ci_low"],
+                     "knocked_out_best_ci_high": ko["ci_high"],
+                     "knocked_out_best_exact": ko["exact"],
+                     # never negative (best play is at least the policy): rounding only
+                     "good_play_worth": max(0.0, card.knocked_out_exact - ko["exact"]),
+                     "decisions": "; ".join(row["decisions"])})
+    best = pd.DataFrame(rows)
+    deck = compare.compare(
+        registry.experiment("combat"), rs, combat_setup(sc),
+        [compare.Variant("scenario policy"),
+         compare.Variant("best play", (("policy", "best"), ("objective", objective)))],
+        trials=trials, seed=seed, metrics=["knocked_out"])
+    change = next(r for r in deck.rows if r["variant"] == "best play")
+    top = best.sort_values("good_play_worth", ascending=False, kind="stable").iloc[0]
+    sentence = (f"Under best play ({objective}) P(knocked out) in a fight with a card drawn "
+                f"from the deck changes by "
+                + cell_text(change["diff"], change["diff_ci_low"], change["diff_ci_high"],
+                            signed=True)
+                + " (paired on the same fights)"
+                + (f"; good play matters most against the {top['enemy']} "
+                   f"({100 * top['good_play_worth']:.1f} percentage points)."
+                   if top["good_play_worth"] > 0 else "; the scenario's policy is already "
+                   "the best play on every card."))
+    return best, sentence
+
+
+def _best_shown(best: pd.DataFrame) -> pd.DataFrame:
+    """The best-play table as a designer reads it: both policies and the plan in words."""
+    return pd.DataFrame({
+        "enemy": best["enemy"],
+        "knocked out, scenario policy (exact)": [f"{v:.4f}" for v in
+                                                 best["knocked_out_policy_exact"]],
+        "knocked out, best play": [cell_text(r.knocked_out_best, r.knocked_out_best_ci_low,
+                                             r.knocked_out_best_ci_high,
+                                             r.knocked_out_best_exact)
+                                   for r in best.itertuples()],
+        "what good play is worth (percentage points, exact)": [
+            f"{100 * v:+.2f}" for v in best["good_play_worth"]],
+        "best play": best["decisions"]})
 
 
 def _deck_bars(frame: pd.DataFrame, column: str, harm: str, title: str):

@@ -88,6 +88,12 @@ class Policy:
         Use movement artefacts every day (Z-20).
     exchange : bool
         Exchange anomaly trophies for artefacts at the Ecologists' Bunker (P-34).
+    encounters : str
+        Who makes a fight's choices in the encounter commands: ``thresholds``
+        (``sneak``, ``flee_at``, ``heal_at`` above) or ``best`` (each card's
+        exact optimal plan, docs/rules.md "Best play in a fight").
+    objective : str
+        What ``best`` maximises: ``survive`` or ``kill``.
     """
 
     route: tuple[str, ...] = ()
@@ -104,12 +110,22 @@ class Policy:
     purge_at: int = 1
     use_movement_artifacts: bool = True
     exchange: bool = True
+    encounters: str = "thresholds"
+    objective: str = "survive"
 
 
 POLICY_TYPES = {"route": (str, list), "sneak": str, "flee_at": int, "heal_at": int,
                 "medkit_at": int, "enter_anomalies": bool, "retreat_at": int, "pay_heal": bool,
                 "shopping": list, "keep_artifacts": list, "calm_at": int, "purge_at": int,
-                "use_movement_artifacts": bool, "exchange": bool}
+                "use_movement_artifacts": bool, "exchange": bool, "encounters": str,
+                "objective": str}
+
+ENCOUNTER_POLICIES = ("thresholds", "best")
+"""``policy.encounters`` (and ``--policy``): the thresholds decide, or each card's best play."""
+
+OBJECTIVE_NAMES = ("survive", "kill")
+"""``policy.objective`` (and ``--objective``): what best play maximises (P(not knocked out),
+P(enemy killed))."""
 
 
 @dataclass(frozen=True)
@@ -513,6 +529,9 @@ def _policy(toml: TomlFile, given: dict, rs: Ruleset, prefix: str = "policy") ->
         values[key] = value
     if values.get("sneak", "always") not in SNEAK:
         toml.problem(f"{prefix}.sneak", values.pop("sneak"), "is not one of always, never")
+    for key, allowed in (("encounters", ENCOUNTER_POLICIES), ("objective", OBJECTIVE_NAMES)):
+        if key in values and values[key] not in allowed:
+            toml.problem(f"{prefix}.{key}", values.pop(key), f"is not one of {', '.join(allowed)}")
     route = values.pop("route", "nearest")
     if isinstance(route, str):
         if route != "nearest":

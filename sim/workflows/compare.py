@@ -41,12 +41,18 @@ from pathlib import Path
 import pandas as pd
 
 from sim import stats
-from sim.exact.best_combat import ENCOUNTER_POLICIES, OBJECTIVES
 from sim.experiments import tables
 from sim.experiments.base import Case, CompareInputError, Experiment, Metric, PairedSums
 from sim.experiments.tables import cell_text
 from sim.rules import Ruleset, load_ruleset
-from sim.rules.scenario import MAX_RUBLES, MAX_THRESHOLD, ROUTE_TWICE, SNEAK
+from sim.rules.scenario import (
+    ENCOUNTER_POLICIES,
+    MAX_RUBLES,
+    MAX_THRESHOLD,
+    OBJECTIVE_NAMES,
+    ROUTE_TWICE,
+    SNEAK,
+)
 from sim.rules.validate import MAX_DIGITS, show
 from sim.rules.variants import VariantError, apply_edits
 from sim.workflows.prices import loadout_price, money_variants, priced_rows, wealth
@@ -147,7 +153,7 @@ those of the command's options (``--heal-at``, ``--intellect``: 0..1000; ``--hea
 1..1000) and of a scenario's keys (``policy.heal_at``, ``loadout.rubles``)."""
 
 
-CHOICES = {"sneak": SNEAK, "policy": ENCOUNTER_POLICIES, "objective": tuple(OBJECTIVES)}
+CHOICES = {"sneak": SNEAK, "policy": ENCOUNTER_POLICIES, "objective": OBJECTIVE_NAMES}
 """The values of each choice kind of variant value: ``sneak`` as ``--sneak`` and
 ``policy.sneak`` (P-16, P-17); ``policy`` and ``objective`` as ``--policy`` and
 ``--objective`` (the thresholds or each card's best play, :mod:`sim.exact.best_combat`)."""
