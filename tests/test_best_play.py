@@ -326,3 +326,15 @@ def test_best_play_keys_are_checked_and_whole_games_refuse_them(tmp_path):
     best = _best_scenario(tmp_path, 'encounters = "best"\n')
     result = CliRunner().invoke(main, ["campaign", str(best), "--trials", "10"])
     assert result.exit_code == 2 and "policy.encounters" in result.output
+
+
+def test_levers_on_a_best_play_scenario_play_best_play(tmp_path):
+    """Levers take the encounter's setup from the scenario's one declaration
+    (:func:`sim.experiments.setups.scenario_values`), best play included."""
+    from sim.rules.scenario import load_scenario as load
+    from sim.workflows.levers import base_setup
+
+    scenario = load(_best_scenario(tmp_path, 'encounters = "best"\n'))
+    setup = base_setup("combat", scenario, "Boar")
+    assert setup["policy"] == "best" and setup["enemy"] == "Boar"
+    assert base_setup("combat", load_scenario("base"), "all")["policy"] == "thresholds"

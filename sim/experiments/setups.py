@@ -37,6 +37,9 @@ SCENARIO_KEYS: dict[str, tuple[str, ...]] = {
 }
 """Setup keys each encounter experiment takes from a scenario."""
 
+CARD_KEYS = {"combat": "enemy", "anomaly": "anomaly", "event": "event"}
+"""The setup key naming the card each encounter experiment meets (a card or ``all``)."""
+
 _ITEM_EFFECTS: dict[str, frozenset[str] | None] = {
     "combat": None, "anomaly": ANOMALY_ITEM_EFFECTS, "event": EVENT_ITEM_EFFECTS}
 """Item effects an experiment accepts (None: every item; the fight ignores the rest)."""

@@ -45,6 +45,7 @@ import pandas as pd
 from sim.experiments import campaign_paired
 from sim.experiments.base import Experiment
 from sim.experiments.registry import experiment as find_experiment
+from sim.experiments.setups import CARD_KEYS, SCENARIO_KEYS, scenario_values
 from sim.rules import Ruleset
 from sim.rules.scenario import Scenario
 from sim.rules.schema import PARAMS, TABLES
@@ -99,22 +100,15 @@ def base_setup(name: str, scenario: Scenario, card: str = "all") -> dict[str, An
 
     ``campaign`` plays the scenario (:func:`~sim.experiments.campaign_paired.
     scenario_setup`); an encounter (``combat``, ``anomaly``, ``event``) meets
-    ``card`` (a card or ``all``, the deck weighted by ``count``) with the
-    scenario's stalker, armour, weapons, items and fight policy.
+    ``card`` (a card or ``all``, the deck weighted by ``count``) with what the
+    scenario says for that experiment (:func:`sim.experiments.setups.scenario_values`:
+    the stalker, armour, the items that act there, weapons and the fight's policy,
+    best play included).
     """
-    setup = campaign_paired.scenario_setup(scenario)
     if name == "campaign":
-        return setup
-    loadout = {"stalker": setup["stalker"], "armor": setup["armor"], "items": setup["items"]}
-    if name == "combat":
-        return {**loadout, "enemy": card, "weapons": setup["weapons"], "sneak": setup["sneak"],
-                "flee_at": setup["flee_at"], "heal_at": setup["heal_at"]}
-    if name == "anomaly":  # no item acts inside an anomaly (P-30..P-36)
-        return {**loadout, "items": (), "anomaly": card, "enter": setup["enter_anomalies"]}
-    if name == "event":  # only event items act on an event (Z-08..Z-10)
-        items = tuple(i for i in setup["items"]
-                      if scenario.ruleset.items[i].effect == "event_avoid")
-        return {**loadout, "items": items, "event": card}
+        return campaign_paired.scenario_setup(scenario)
+    if name in SCENARIO_KEYS:  # the scenario's setup keys of each encounter, declared once
+        return {**scenario_values(name, scenario), CARD_KEYS[name]: card}
     raise LeverError(f"unknown experiment {name!r}", "experiment")
 
 
