@@ -231,3 +231,16 @@ def test_the_enemy_deck_shows_both_policies_and_what_good_play_is_worth(scenario
     assert boar["good_play_worth"] > 0.01 and "flee" in boar["decisions"]
     assert any("Under best play (survive)" in line and "paired" in line for line in section.text)
     assert "Under best play (each card's exact optimal plan)" in section.shown
+
+
+def test_the_verdict_says_where_good_play_matters():
+    from sim.report.verdict import best_play_line
+
+    best = pd.DataFrame({"enemy": ["Boar", "Bandit", "Flesh"],
+                         "knocked_out_policy_exact": [0.1322, 0.0, 0.01],
+                         "knocked_out_best_exact": [0.0962, 0.0, 0.008],
+                         "good_play_worth": [0.036, 0.0, 0.002]})
+    line = best_play_line(best)
+    assert "Boar 13.2 % -> 9.6 %" in line and "other 2 cards" in line
+    assert "within half a percentage point of best play on every card" in best_play_line(
+        best.assign(good_play_worth=[0.004, 0.0, 0.002]))

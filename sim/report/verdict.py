@@ -105,7 +105,30 @@ def lethal_cards(sections: Mapping[str, Section], stalker: str) -> list[str]:
                        f"{cards}")
         else:
             out.append(f"{deck}: no card harms {stalker}")
+        if key == "enemies" and "enemy_best_play" in section.tables:
+            out.append(best_play_line(section.tables["enemy_best_play"]))
     return out
+
+
+GOOD_PLAY = 0.005
+"""Differences of P(knocked out) below half a percentage point are not worth a word."""
+
+
+def best_play_line(best: pd.DataFrame) -> str:
+    """Where good play matters against the enemy deck (exact values, so no interval)."""
+    worth = best[best["good_play_worth"] >= GOOD_PLAY].sort_values(
+        "good_play_worth", ascending=False, kind="stable")
+    head = "enemy deck under best play (each card's exact optimal plan): "
+    if worth.empty:
+        return head + ("the scenario's policy is within half a percentage point of best play "
+                       "on every card")
+    cards = ", ".join(f"{r['enemy']} {100 * r['knocked_out_policy_exact']:.1f} % -> "
+                      f"{100 * r['knocked_out_best_exact']:.1f} %"
+                      for r in worth.head(TOP_CARDS).to_dict("records"))
+    rest = len(best) - len(worth)
+    return (head + f"good play lowers the knock-outs most against {cards}"
+            + (f"; within half a percentage point of the scenario's policy on the other "
+               f"{rest} cards" if rest else ""))
 
 
 def judge_items(value: pd.DataFrame) -> list[dict]:
