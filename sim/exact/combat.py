@@ -124,6 +124,11 @@ def _dice(spec: CombatSpec, effect: int, select) -> list:
         spec.artifacts, spec.art_rules.fail_rule, effect, select).items()]
 
 
+def _dose(spec: CombatSpec, health: int, used: int) -> tuple[int, int]:
+    """The next stimulant dose (Z-12..Z-14): Health up to its maximum; ``(health, used)``."""
+    return min(spec.health, health + spec.stimulants[used]), used + 1
+
+
 def _chosen(spend: int) -> tuple[int, ...]:
     """Artefact records chosen with the weapons (high bits of ``spend``, P-23)."""
     bits = spend >> SPEND_ART_SHIFT
@@ -234,15 +239,13 @@ def _round(spec: CombatSpec, rnd: int, key: tuple, mass: float, damage, finish, 
         if plan is None:
             while (used < len(spec.stimulants) and health <= spec.heal_at
                    and health < spec.health):
-                health = min(spec.health, health + spec.stimulants[used])
-                used += 1
+                health, used = _dose(spec, health, used)
             flee = rnd >= 2 and 0 < spec.flee_at and health <= spec.flee_at
         else:
             visited.add((rnd, health, tokens, stims, uses))
             doses, action = plan.decision(rnd, health, tokens, stims, uses)
-            for dose in spec.stimulants[used:used + doses]:
-                health = min(spec.health, health + dose)
-            used += doses
+            for _ in range(doses):
+                health, used = _dose(spec, health, used)
             flee = action == FLEE
             mask &= action - 1
         left = uses

@@ -131,6 +131,12 @@ def _loadout(n_limited, uses, spend, phase, allowed):
 
 
 @jit(inline="always")
+def _dose(health, health_max, stimulants, stims):
+    """Take the next stimulant dose (Z-12..Z-14): Health up to its maximum; ``(health, stims)``."""
+    return min(health_max, health + stimulants[stims]), stims + 1
+
+
+@jit(inline="always")
 def _planned(params, plan, rnd, health, tokens, stims, n_limited, uses0, uses):
     """The plan's entry for the start of round ``rnd`` in this state (sim.encounter.plan);
     the fight's plan starts at ``params[P_PLAN] - 1`` (plans of several fights share an array).
@@ -218,14 +224,12 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
                 decision = _planned(params, plan, rnd, health, tokens, stims, n_limited,
                                     uses0, uses)
                 for _ in range(decision & ((1 << S.PLAN_ACTION_SHIFT) - 1)):
-                    health = min(health_max, health + stimulants[stims])
-                    stims += 1
+                    health, stims = _dose(health, health_max, stimulants, stims)
                 allowed = (decision >> S.PLAN_ACTION_SHIFT) - 1  # -1: flee
                 flee = allowed < 0
             else:
                 while stims < n_stims and health <= heal_at and health < health_max:
-                    health = min(health_max, health + stimulants[stims])
-                    stims += 1
+                    health, stims = _dose(health, health_max, stimulants, stims)
                 flee = rnd >= 2 and flee_at > 0 and health <= flee_at
             if flee:
                 pool = stealth

@@ -195,10 +195,14 @@ def enemy_deck(sc: Scenario, trials: int, seed: int) -> Section:
         rs, sc.stalker, combat_experiment.deck_names(rs, "all"), sc.armor, sc.weapons, sc.items,
         policy, trials=trials, seed=seed)
     frame = table.to_frame()
-    deck = compare.compare(registry.experiment("combat"), rs, combat_setup(sc),
-                           [compare.Variant("deck")], trials=trials, seed=seed,
-                           metrics=list(COMBAT_SHOWN))
-    summary, values = _headline("enemy deck", deck.rows, "enemies")
+    objective = sc.policy.objective
+    deck = compare.compare(
+        registry.experiment("combat"), rs, combat_setup(sc),
+        [compare.Variant("deck"),
+         compare.Variant("best play", (("policy", "best"), ("objective", objective)))],
+        trials=trials, seed=seed, metrics=list(COMBAT_SHOWN))
+    policy_rows = [r for r in deck.rows if r["variant"] == "deck"]
+    summary, values = _headline("enemy deck", policy_rows, "enemies")
     skipped = [n for n in rs.enemies if n not in set(frame["enemy"])]
     text = [f"{sc.stalker} with armour {sc.armor or 'none'}, weapons "
             f"{', '.join(sc.weapons) or 'none'} and items {', '.join(sc.items) or 'none'}; "
@@ -208,8 +212,8 @@ def enemy_deck(sc: Scenario, trials: int, seed: int) -> Section:
     if skipped:
         text.append("Not simulated (their fights have no end in the rules): "
                     + ", ".join(skipped) + ".")
-    text.append(_deck_sentence(deck.rows, "a fight with a card drawn from the enemy deck"))
-    best, sentence = _best_play(sc, frame, trials, seed)
+    text.append(_deck_sentence(policy_rows, "a fight with a card drawn from the enemy deck"))
+    best, sentence = _best_play(sc, frame, deck, trials, seed)
     text.append(sentence)
     return Section(
         "enemies", "Enemy deck", text, tables={"enemy_deck": frame, "enemy_best_play": best},
@@ -222,14 +226,15 @@ def enemy_deck(sc: Scenario, trials: int, seed: int) -> Section:
         summary=summary, values=values)
 
 
-def _best_play(sc: Scenario, frame: pd.DataFrame, trials: int,
+def _best_play(sc: Scenario, frame: pd.DataFrame, deck: compare.Comparison, trials: int,
                seed: int) -> tuple[pd.DataFrame, str]:
     """Each card under the scenario's policy and under best play, and what good play is worth.
 
     Best play is each card's exact optimal plan for ``policy.objective``
     (:mod:`sim.exact.best_combat`), played on the same seed. Per card both
     P(knocked out) are exact, so their difference is too; the deck average's
-    difference is paired on common random numbers, with its interval.
+    difference (the ``best play`` variant of the section's comparison ``deck``)
+    is paired on common random numbers, with its interval.
     """
     rs, objective = sc.ruleset, sc.policy.objective
     policy = combat.CombatPolicy(sneak=sc.policy.sneak, flee_at=sc.policy.flee_at,
@@ -248,12 +253,8 @@ def _best_play(sc: Scenario, frame: pd.DataFrame, trials: int,
                      "good_play_worth": max(0.0, card.knocked_out_exact - ko["exact"]),
                      "decisions": "; ".join(row["decisions"])})
     best = pd.DataFrame(rows)
-    deck = compare.compare(
-        registry.experiment("combat"), rs, combat_setup(sc),
-        [compare.Variant("scenario policy"),
-         compare.Variant("best play", (("policy", "best"), ("objective", objective)))],
-        trials=trials, seed=seed, metrics=["knocked_out"])
-    change = next(r for r in deck.rows if r["variant"] == "best play")
+    change = next(r for r in deck.rows
+                  if r["variant"] == "best play" and r["metric"] == "knocked_out")
     top = best.sort_values("good_play_worth", ascending=False, kind="stable").iloc[0]
     sentence = (f"Under best play ({objective}) P(knocked out) in a fight with a card drawn "
                 f"from the deck changes by "
