@@ -103,7 +103,7 @@ def take_damage(state, params, base, n_art, fail_rule, order, damage, target, re
         h = r = w = uses = suffered = 0
     else:
         through, after, h, r, w, uses, suffered = absorb(
-            state, params, base, n_art, fail_rule, order, damage, resist, durability, tokens)
+            state, params, base, n_art, fail_rule, order, damage, resist, durability, tokens, -1)
     lost_h, lost_r, lost_w = h, r, w
     if target == S.TARGET_HEALTH:
         lost_h += through

@@ -99,12 +99,12 @@ def test_bonus(state, params, base, n_art, fail_rule, effect, select):
 
 
 @jit
-def resist(state, params, base, n_art, fail_rule, damage):
+def resist(state, params, base, n_art, fail_rule, damage, select):
     """Resist artefacts against one damage of ``damage`` points (P-08..P-10).
 
-    Each resist artefact (the compile step keeps only those of the damage's
-    type) is used once per damage while points remain, in record order, and
-    absorbs up to its value when it works.
+    Each resist artefact in bit mask ``select`` (-1: all; the compile step
+    keeps only those of the damage's type) is used once per damage while
+    points remain, in record order, and absorbs up to its value when it works.
 
     Returns
     -------
@@ -117,7 +117,7 @@ def resist(state, params, base, n_art, fail_rule, damage):
     suffered = 0
     for i in range(n_art):
         rec = base + i * S.AF_SIZE
-        if params[rec + S.AF_EFFECT] != S.ART_RESIST or left <= 0:
+        if params[rec + S.AF_EFFECT] != S.ART_RESIST or left <= 0 or not (select >> i) & 1:
             continue
         works, side = activate(state, params, rec, fail_rule)
         uses += 1
@@ -133,8 +133,9 @@ def resist(state, params, base, n_art, fail_rule, damage):
 
 @jit
 def absorb(state, params, base, n_art, fail_rule, order, damage, resist_face, durability,
-           tokens):
-    """One damage through the resist artefacts and the armour (P-02..P-06, P-08).
+           tokens, select):
+    """One damage through the resist artefacts in bit mask ``select`` (-1: all) and the
+    armour (P-02..P-06, P-08).
 
     ``order`` (``artifacts.resist_order``): the artefacts absorb first and
     the armour rolls one die per point left (``RESIST_BEFORE_ARMOR``), or the
@@ -148,21 +149,23 @@ def absorb(state, params, base, n_art, fail_rule, order, damage, resist_face, du
         track, artefacts used and side effects suffered.
     """
     if order == S.RESIST_BEFORE_ARMOR:
-        left, h, r, w, uses, suffered = resist(state, params, base, n_art, fail_rule, damage)
+        left, h, r, w, uses, suffered = resist(state, params, base, n_art, fail_rule, damage,
+                                               select)
         through, after = armor_absorb(state, left, resist_face, durability, tokens)
         return through, after, h, r, w, uses, suffered
     through, after = armor_absorb(state, damage, resist_face, durability, tokens)
-    left, h, r, w, uses, suffered = resist(state, params, base, n_art, fail_rule, through)
+    left, h, r, w, uses, suffered = resist(state, params, base, n_art, fail_rule, through, select)
     return left, after, h, r, w, uses, suffered
 
 
 @jit
-def restore(state, params, base, n_art, fail_rule, effect, counts, level, top, at, limit):
+def restore(state, params, base, n_art, fail_rule, effect, counts, level, top, at, limit,
+            select):
     """Heal or calm artefacts before a combat round (P-08, P-24; ``--heal-at``).
 
-    Each artefact of ``effect`` with uses left (``limit`` per encounter,
-    ``artifacts.restore_uses``; ``counts`` packs the uses so far, 8 bits per
-    record) is used once while ``level <= at`` and ``level < top``; when it
+    Each artefact of ``effect`` in bit mask ``select`` (-1: all) with uses left
+    (``limit`` per encounter, ``artifacts.restore_uses``; ``counts`` packs the
+    uses so far, 8 bits per record) is used once while ``level <= at`` and ``level < top``; when it
     works it restores its value, capped at ``top``.
 
     Returns
@@ -176,7 +179,8 @@ def restore(state, params, base, n_art, fail_rule, effect, counts, level, top, a
     suffered = 0
     for i in range(n_art):
         rec = base + i * S.AF_SIZE
-        if params[rec + S.AF_EFFECT] != effect or level > at or level >= top:
+        if (params[rec + S.AF_EFFECT] != effect or level > at or level >= top
+                or not (select >> i) & 1):
             continue
         if (counts >> (8 * i)) & 255 >= limit:
             continue

@@ -89,11 +89,12 @@ def _restore(state, params, health, counts, result):
     if params[S.P_TRACK] != S.TARGET_HEALTH:
         own, other = S.ART_CALM, S.ART_HEAL
     health, counts, h, r, w, uses, suffered = restore(
-        state, params, S.P_SIZE, n_art, fail, own, counts, health, params[S.P_HEALTH], at, limit)
+        state, params, S.P_SIZE, n_art, fail, own, counts, health, params[S.P_HEALTH], at, limit,
+        -1)
     health = _side(params, health, h, r, w, uses, suffered, result)
     result[R_OTHER], counts, h, r, w, uses, suffered = restore(
         state, params, S.P_SIZE, n_art, fail, other, counts, result[R_OTHER],
-        params[S.P_OTHER_MAX], at, limit)
+        params[S.P_OTHER_MAX], at, limit, -1)
     return _side(params, health, h, r, w, uses, suffered, result), counts
 
 
@@ -103,7 +104,7 @@ def _attack(state, params, health, tokens, result):
     through, tokens, h, r, w, uses, suffered = absorb(
         state, params, S.P_SIZE, params[S.P_N_ART], params[S.P_ART_FAIL],
         params[S.P_RESIST_ORDER], params[S.P_WOUNDS], params[S.P_RESIST],
-        params[S.P_DURABILITY], tokens)
+        params[S.P_DURABILITY], tokens, -1)
     return through, tokens, _side(params, health, h, r, w, uses, suffered, result)
 
 
