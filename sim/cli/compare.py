@@ -12,6 +12,7 @@ from sim.cli.anomaly import state_options
 from sim.experiments import registry
 from sim.experiments.campaign_paired import scenario_setup
 from sim.rules.scenario import load_scenario
+from sim.workflows import baseline as before_after
 from sim.workflows import compare as library
 from sim.workflows import targets as targets_lib
 
@@ -291,3 +292,45 @@ def compare_campaign(scenario, scenario_option, variants, baseline, against, met
     rs = chosen.ruleset if rules_dir is None else common.load_rules_or_exit(rules_dir)
     _run("campaign", scenario_setup(chosen), variants, baseline, against, metrics, target_texts,
          targets_file, trials, seed, rules_dir, fmt, threads, rs=rs, money=money)
+
+
+@compare.command("scenarios")
+@click.argument("scenario")
+@click.option("--baseline", "other", required=True, metavar="SCENARIO|DIR",
+              help="The baseline: a scenario (file or bundled name), or a ruleset folder "
+                   "played with SCENARIO's stalker, loadout and policy.")
+@common.trials_option(20_000)
+@click.option("--campaign-trials", type=click.IntRange(min=1, max=common.MAX_TRIALS),
+              default=CAMPAIGN_TRIALS, show_default=True, help="Games per campaign.")
+@common.seed_option
+@common.format_option
+@common.threads_option
+@common.quiet_option
+def compare_scenarios(scenario, other, trials, campaign_trials, seed, fmt, threads):
+    """Before and after: a scenario against its baseline, every number paired.
+
+    Lists every changed cell (file, card, column, old -> new) of the two
+    rulesets and scenario files, then plays both on common random numbers:
+    every card of the enemy, anomaly and event decks (--trials each), each
+    deck's count-weighted average and the whole campaign (--campaign-trials
+    games), each number of both with its 95 % interval and the paired
+    difference with its interval. The table shows what moved beyond noise
+    (the difference's interval excludes 0), largest first; --format json
+    gives changed_cells, moved and every row; --format csv every row. The
+    same comparison as 'zonesim report SCENARIO --baseline OTHER', without
+    the report folder.
+
+    \b
+    Example:
+      zonesim compare scenarios base --baseline configs/base --trials 2000 \
+        --campaign-trials 2000 --format json
+    """
+    result = before_after.before_after(load_scenario(scenario), other, trials=trials,
+                                       campaign_trials=campaign_trials, seed=seed,
+                                       threads=threads)
+    cells = "; ".join(f"{r['file']} {r['card']} {r['column']}: {r['old']} -> {r['new']}"
+                      for r in result.cells.to_dict("records")) or "none"
+    title = (f"{scenario} against {other}: changed cells: {cells}\n"
+             f"moved beyond noise ({len(result.to_table())} of {len(result.rows)} numbers, "
+             f"paired on common random numbers, seed {seed}; cells: estimate ±95% half-width)")
+    common.emit_frame(result.rows, fmt, result.to_dict(), title, result.to_table())

@@ -19,9 +19,15 @@ from sim.report import build
 @common.seed_option
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Results folder to create (default: results/<scenario>-<timestamp>/).")
+@click.option("--baseline", default=None, metavar="SCENARIO|DIR",
+              help="Report against a baseline: another scenario (file or bundled name), or a "
+                   "ruleset folder played with SCENARIO's stalker, loadout and policy. The "
+                   "first section lists every changed cell, what moved beyond noise (paired "
+                   "differences on common random numbers) and the flipped verdicts; every "
+                   "table shows baseline -> changed (difference); diff.csv holds every number.")
 @common.format_option
 @common.quiet_option
-def report(scenario, trials, campaign_trials, seed, out, fmt):
+def report(scenario, trials, campaign_trials, seed, out, baseline, fmt):
     """Run the standard battery on a scenario and write a report folder.
 
     SCENARIO is a bundled scenario name or a scenario file (default: the
@@ -36,19 +42,29 @@ def report(scenario, trials, campaign_trials, seed, out, fmt):
     metadata.json) all at once: a failed run leaves no folder. Prints the
     headline numbers; progress goes to stderr when it is a terminal.
 
+    With --baseline OTHER the battery runs on both with the same seed and
+    the report compares them (before and after); the printed lines are the
+    changed cells and what moved.
+
     \b
     Example:
       zonesim report
       zonesim report configs/scenarios/base.toml --seed 7 --campaign-trials 50000 --format json
+      zonesim report base --baseline configs/base --trials 20000 --campaign-trials 20000
     """
     bar = common.bar()
     progress = (lambda line: bar.note(f"zonesim report: {line}")) if bar.enabled else None
     try:
         with common.writing_results():
             result = build.run_report(scenario, trials=trials, campaign_trials=campaign_trials,
-                                      seed=seed, out=out, progress=progress)
+                                      seed=seed, out=out, progress=progress, baseline=baseline)
     except FileExistsError as error:
         raise click.ClickException(str(error)) from None
+    if fmt == "table" and result.before_after is not None:
+        click.echo("changed cells:")
+        click.echo(result.before_after["cells"].to_string(index=False))
+        click.echo("moved beyond noise (paired, largest first):")
+        click.echo(result.before_after["moved"].to_string(index=False))
     shown = build.readable_summary(result.summary)
     title = (f"report: {result.metadata['scenario']}; seed {seed}; {trials} trials per table, "
              f"{campaign_trials} games; {result.metadata['wall_s']:.1f} s")

@@ -27,10 +27,22 @@ import pandas as pd
 
 from sim import compiling
 from sim.experiments.registry import canonical_metric
-from sim.report import artifacts, html, labels, markdown, players, plots, tables, verdict, writer
+from sim.report import (
+    artifacts,
+    before_after,
+    html,
+    labels,
+    markdown,
+    players,
+    plots,
+    tables,
+    verdict,
+    writer,
+)
 from sim.rules import RulesetError
 from sim.rules.scenario import Scenario, load_scenario
 from sim.rules.tomlfile import TomlFile, suggest
+from sim.workflows import baseline as baseline_workflow
 
 DEFAULT_TRIALS = 500_000
 """Trials per encounter table: a card's 95 % half-width is then at most 0.0014."""
@@ -66,12 +78,17 @@ class Report:
         The battery's sections, in order (figures already written and dropped).
     metadata : dict
         The contents of ``metadata.json``.
+    before_after : dict, optional
+        Against a baseline: ``cells`` (the changed cells), ``moved`` (what
+        moved beyond noise) as readable frames, ``flipped`` (lines), and the
+        tidy ``cells_rows`` and ``moved_rows``; None without one.
     """
 
     folder: Path
     summary: pd.DataFrame
     sections: tuple
     metadata: dict
+    before_after: dict | None = None
 
     def to_dict(self) -> dict:
         """JSON document: folder, provenance and the summary rows."""
@@ -81,7 +98,12 @@ class Report:
             "trials": meta["trials"], "campaign_trials": meta["campaign_trials"],
             "ruleset_digest": meta["ruleset_digest"], "wall_s": meta["wall_s"],
             "summary": self.summary.astype(object).where(self.summary.notna(), None)
-            .to_dict(orient="records")})
+            .to_dict(orient="records"),
+            **({} if self.before_after is None else {
+                "baseline": meta["baseline"]["given"],
+                "changed_cells": self.before_after["cells_rows"].to_dict(orient="records"),
+                "moved": self.before_after["moved_rows"].to_dict(orient="records"),
+                "flipped": self.before_after["flipped"]})})
 
 
 def steps(trials: int, campaign_trials: int,
@@ -111,7 +133,8 @@ def run_report(scenario: str | Path | Scenario | None = None, *, trials: int = D
                campaign_trials: int = DEFAULT_CAMPAIGN_TRIALS, seed: int,
                out: Path | None = None, results_dir: Path = writer.RESULTS_DIR,
                progress: Progress | None = None,
-               command: list[str] | None = None) -> Report:
+               command: list[str] | None = None,
+               baseline: str | Path | Scenario | None = None) -> Report:
     """Run the standard battery on ``scenario`` and write its results folder.
 
     Parameters
@@ -132,6 +155,15 @@ def run_report(scenario: str | Path | Scenario | None = None, *, trials: int = D
         Called with one line per section as it starts.
     command : list of str, optional
         The command line to record (default ``sys.argv``).
+    baseline : str, Path or Scenario, optional
+        The report against a baseline (:mod:`sim.report.before_after`): a
+        scenario, or a ruleset folder played with ``scenario``'s setup
+        (:func:`sim.workflows.baseline.baseline_scenario`). The battery runs
+        on both with the same seed, every deck card, deck average and campaign
+        number is paired on common random numbers, the first section lists
+        the changed cells, what moved and the flipped verdicts, every table
+        shows baseline, changed and difference, and ``diff.csv`` holds every
+        number.
 
     Returns
     -------
@@ -146,6 +178,11 @@ def run_report(scenario: str | Path | Scenario | None = None, *, trials: int = D
     """
     sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     _check_targets(sc)
+    base_sc = None
+    if baseline is not None:
+        base_sc = baseline if isinstance(baseline, Scenario) \
+            else baseline_workflow.baseline_scenario(sc, baseline)
+        _check_targets(base_sc)
     folder = Path(out) if out is not None else writer.default_folder(sc.name, results_dir)
     say = progress or (lambda line: None)
     watch = writer.Stopwatch()
@@ -165,12 +202,24 @@ def run_report(scenario: str | Path | Scenario | None = None, *, trials: int = D
                 files += _write_section(section, temp, images)
             values.update(section.values)
             sections.append(section)
+        first: list[tables.Section] = []
+        if base_sc is not None:
+            with watch.section("baseline"):
+                compared = _against(base_sc, sc, sections, battery, seed, trials,
+                                    campaign_trials, say, str(baseline), values)
+                files += _write_section(compared, temp, images)
+                files += [p.name for p in writer.write_table(
+                    compared.data["diff"], temp, "diff")]
+            first.append(compared)
         say(f"[{total}/{total}] targets and pages")
         with watch.section("targets and pages"):
             section = tables.targets_section(sc, values)
             files += _write_section(section, temp, images)
             sections.append(section)
-            summary = pd.DataFrame([row for s in sections for row in s.summary],
+            if first:
+                before_after.merge_sections(first[0].data["sections"], sections[-1:])
+            pages = [*first, verdict.verdict_section(sc, sections), *sections]
+            summary = pd.DataFrame([row for s in [*first, *sections] for row in s.summary],
                                    columns=SUMMARY_COLUMNS)
             files += [p.name for p in writer.write_table(summary, temp, "summary")]
             meta = writer.manifest(
@@ -180,17 +229,65 @@ def run_report(scenario: str | Path | Scenario | None = None, *, trials: int = D
                 campaign_available=tables.load_run_campaign() is not None)
             meta["targets"] = {r["target"]: r["verdict"]
                                for r in section.tables["targets"].to_dict(orient="records")}
+            if base_sc is not None:
+                meta["baseline"] = {"given": str(baseline), "scenario_path": str(base_sc.path),
+                                    "ruleset_path": str(base_sc.ruleset.path),
+                                    "ruleset_digest": base_sc.ruleset.digest()}
             meta["wall_s"] = watch.total()
-            files += _write_pages(temp, f"zonesim report: {sc.name}", meta,
-                                  [verdict.verdict_section(sc, sections), *sections],
-                                  page_summary(summary), images)
+            title = f"zonesim report: {sc.name}" + (
+                "" if base_sc is None else f" against {baseline}")
+            shown = page_summary(summary)
+            if first:  # the summary of both reports: the first section's own rows are above
+                shown = before_after.merge_shown(page_summary(first[0].data["summary"]),
+                                                 page_summary(summary[len(first[0].summary):]))
+            files += _write_pages(temp, title, meta, pages, shown, images)
         meta["timings"] = dict(watch.sections)
         meta["wall_s"] = watch.total()
         meta["files"] = sorted([*files, "metadata.json"])
         writer.write_json(writer.clean_json(meta), temp / "metadata.json")
     for section in sections:
         section.figures = dict.fromkeys(section.figures)  # drop the figures, keep the names
-    return Report(staged.path, summary, tuple(sections), meta)
+    told = None
+    if first:
+        data = first[0].data
+        told = {"cells": before_after.cells_shown(first[0].tables["changed_cells"]),
+                "moved": before_after.moved_shown(data["moved"]),
+                "cells_rows": first[0].tables["changed_cells"], "moved_rows": data["moved"],
+                "flipped": data["flipped"]}
+    return Report(staged.path, summary, tuple(sections), meta, told)
+
+
+def _against(base_sc: Scenario, sc: Scenario, sections: list, battery: list, seed: int,
+             trials: int, campaign_trials: int, say: Progress, name: str,
+             values: dict) -> tables.Section:
+    """The baseline's battery (same seed), the paired differences and the first section.
+
+    The changed report's sections gain the baseline's values in their
+    readable tables (in place; its targets section, made later, is merged by
+    the caller). The returned section's data holds ``diff`` (every number of
+    both, for ``diff.csv``), the baseline's ``sections`` and its ``summary``.
+    """
+    base_sections = []
+    base_values: dict[str, tuple] = {}
+    for step, func, n in battery:
+        say(f"baseline: {step} ({n} trials)")
+        part = func(base_sc, n, seed)
+        part.figures = {}
+        base_values.update(part.values)
+        base_sections.append(part)
+    base_sections.append(tables.targets_section(base_sc, base_values))
+    diffs, skipped = baseline_workflow.paired_differences(
+        base_sc, sc, trials=trials, campaign_trials=campaign_trials, seed=seed, progress=say)
+    cells = baseline_workflow.changed_cells(base_sc, sc)
+    changed = [*sections, tables.targets_section(sc, values)]
+    section = before_after.before_after_section(sc, base_sections, changed, cells, diffs,
+                                                skipped, name)
+    section.data["diff"] = before_after.diff_table(base_sections, changed, diffs)
+    section.data["sections"] = base_sections
+    section.data["summary"] = pd.DataFrame(
+        [row for s in base_sections for row in s.summary], columns=SUMMARY_COLUMNS)
+    before_after.merge_sections(base_sections, sections)
+    return section
 
 
 def _write_pages(temp: Path, title: str, meta: dict, pages: list, shown_summary: pd.DataFrame,
