@@ -42,16 +42,23 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from sim.encounter.artifact import artifact_rules, compile_artifacts
 from sim.encounter.items import best_event_item
 from sim.encounter.modifier import test_terms
 from sim.encounter.spec import AnomalySpec, EventSpec, target_of
 from sim.errors import InputError
 from sim.kernels.layout import (
+    A_ART_UNUSED,
+    A_ENTER,
+    ART_RESIST,
+    E_ART_UNUSED,
     EFFECT_DAMAGE,
     EFFECT_EMISSION_TOKENS,
     EFFECT_LOST_DAY,
     EFFECT_NONE,
+    MAX_ARTIFACTS,
     TARGET_HEALTH,
 )
 from sim.rules import Ruleset
@@ -215,18 +222,6 @@ def compile_anomaly(rs: Ruleset, stalker: str, anomaly: str, armor: str | None =
     )
 
 
-
-
-
-
-
-
-
-
-
-
-
-
 def _intellect(hero, intellect: int | None) -> int:
     """The Intellect pool of activation tests (P-10): an override or the card's."""
     return hero.intellect if intellect is None else intellect
@@ -274,15 +269,84 @@ def compile_event(rs: Ruleset, stalker: str, event: str, armor: str | None = Non
     )
 
 
+ALL = -1
+"""The artefact mask "every record used" (today's rule: every resist artefact of the
+damage's type acts, P-08)."""
 
 
+@dataclass(frozen=True)
+class HazardPlay:
+    """The player's decisions in an anomaly or on an event (P-36, P-08), as the kernels
+    and the exact twins read them in place of the policy.
 
+    Attributes
+    ----------
+    enter : bool
+        After noticing the anomaly (a passed Perception test, P-31), enter it on
+        purpose (P-36) rather than go around; ignored on an event.
+    used : int
+        Bit mask of the artefact records (in the order carried) used against the
+        damage (P-08: the player may leave an artefact unused); :data:`ALL` = every one.
+    value : float
+        The objective's expected value under these decisions (the solver's figure).
+    objective : str
+        The objective they were solved for ("" for a fixed policy).
+    """
 
+    enter: bool = False
+    used: int = ALL
+    value: float = float("nan")
+    objective: str = ""
 
+    def uses(self, index: int) -> bool:
+        """Whether the artefact record ``index`` is used against the damage."""
+        return bool(self.used >> index & 1)
 
+    def chosen(self, artifacts: Sequence) -> tuple:
+        """The artefacts of ``artifacts`` (specs in the order carried) that are used."""
+        return tuple(a for i, a in enumerate(artifacts) if self.uses(i))
+
+    def pack_anomaly(self, params: np.ndarray) -> np.ndarray:
+        """A copy of an anomaly's packed params (:meth:`AnomalySpec.pack`) played by these
+        decisions: ``A_ENTER`` and ``A_ART_UNUSED`` (the records left unused).
+        """
+        out = params.copy()
+        out[A_ENTER] = int(self.enter)
+        out[A_ART_UNUSED] = self.unused
+        return out
+
+    def pack_event(self, params: np.ndarray) -> np.ndarray:
+        """A copy of an event's packed params (:meth:`EventSpec.pack`) played by these
+        decisions: ``E_ART_UNUSED``.
+        """
+        out = params.copy()
+        out[E_ART_UNUSED] = self.unused
+        return out
+
+    @property
+    def unused(self) -> int:
+        """Bit mask of the records left unused (what the kernels read; 0 = all used)."""
+        return 0 if self.used == ALL else ~self.used & ((1 << MAX_ARTIFACTS) - 1)
+
+    def words(self, artifacts: Sequence, anomaly: bool) -> list[str]:
+        """The decisions in a designer's words, e.g. ``["go around when noticed",
+        "use Fireball against the damage"]``; only resist artefacts are named.
+        """
+        out = []
+        if anomaly:
+            out.append("enter on purpose when noticed (P-36)" if self.enter
+                       else "go around when noticed")
+        resist = [(i, a.name) for i, a in enumerate(artifacts) if a.effect == ART_RESIST]
+        used = [name for i, name in resist if self.uses(i)]
+        unused = [name for i, name in resist if not self.uses(i)]
+        if used:
+            out.append(f"use {', '.join(used)} against the damage")
+        if unused:
+            out.append(f"leave {', '.join(unused)} unused (P-08)")
+        return out
 
 
 __all__ = [
-    "ANOMALY_ITEM_EFFECTS", "EVENT_ITEM_EFFECTS", "HazardInputError", "StartState",
-    "artifact_deck", "compile_anomaly", "compile_event",
+    "ALL", "ANOMALY_ITEM_EFFECTS", "EVENT_ITEM_EFFECTS", "HazardInputError", "HazardPlay",
+    "StartState", "artifact_deck", "compile_anomaly", "compile_event",
 ]

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from sim.encounter.anomaly import HazardPlay
 from sim.encounter.spec import AnomalySpec
 from sim.exact import artifact, dice
 from sim.kernels.layout import TARGET_HEALTH, TARGET_RADIATION, TARGET_WILLPOWER
@@ -48,6 +49,8 @@ class AnomalyExact:
         P(the armour is destroyed in the encounter), P-05.
     mean_artifact_uses, mean_side_effects : Fraction
         Expected artefact uses and side effects suffered (P-08..P-10).
+    mean_side_points : Fraction
+        Expected side-effect points taken, on every track together (P-09).
     """
 
     outcomes: dict
@@ -61,6 +64,7 @@ class AnomalyExact:
     armor_destroyed: Fraction
     mean_artifact_uses: Fraction = Fraction(0)
     mean_side_effects: Fraction = Fraction(0)
+    mean_side_points: Fraction = Fraction(0)
 
 
 def consequence(target: int, through: int, health: int, willpower: int, radiation: int,
@@ -96,7 +100,8 @@ class Hurt:
 
     ``unharmed``, ``damaged`` and ``knocked_out`` sum to 1; ``deformation``,
     ``destroyed`` are probabilities; ``mean_loss`` (points on the damage's
-    track), ``uses`` and ``side_effects`` (artefacts) are expectations.
+    track), ``uses``, ``side_effects`` (artefacts) and ``side_points`` (their
+    points on every track, P-09) are expectations.
     """
 
     unharmed: Fraction
@@ -107,6 +112,7 @@ class Hurt:
     mean_loss: Fraction
     uses: Fraction
     side_effects: Fraction
+    side_points: Fraction = Fraction(0)
 
 
 def hazard(arts, rules, damage: int, target: int, face: int, durability: int, tokens: int,
@@ -117,7 +123,7 @@ def hazard(arts, rules, damage: int, target: int, face: int, durability: int, to
     track, makes the stalker "damaged".
     """
     sums = dict.fromkeys(("unharmed", "damaged", "knocked_out", "deformation", "destroyed",
-                          "loss", "uses", "side"), Fraction(0))
+                          "loss", "uses", "side", "points"), Fraction(0))
     dist = artifact.absorb(arts, rules.fail_rule, rules.resist_order, damage, face,
                            durability, tokens)
     for (through, after, h, r, w, uses, suffered), p in dist.items():
@@ -131,14 +137,22 @@ def hazard(arts, rules, damage: int, target: int, face: int, durability: int, to
         sums["loss"] += p * through
         sums["uses"] += p * uses
         sums["side"] += p * suffered
+        sums["points"] += p * (h + r + w)
     return Hurt(sums["unharmed"], sums["damaged"], sums["knocked_out"], sums["deformation"],
-                sums["destroyed"], sums["loss"], sums["uses"], sums["side"])
+                sums["destroyed"], sums["loss"], sums["uses"], sums["side"], sums["points"])
 
 
-def anomaly_exact(spec: AnomalySpec) -> AnomalyExact:
-    """Exact outcome probabilities and expectations of one anomaly encounter (P-31..P-36)."""
+def anomaly_exact(spec: AnomalySpec, play: HazardPlay | None = None) -> AnomalyExact:
+    """Exact outcome probabilities and expectations of one anomaly encounter (P-31..P-36).
+
+    With ``play`` the encounter follows its decisions (enter after noticing, P-36;
+    the artefacts used against the damage, P-08) instead of the spec's policy
+    (``enter``, every artefact used), as the kernel does with the packed decisions.
+    """
+    enter = spec.enter if play is None else play.enter
+    arts = spec.artifacts if play is None else play.chosen(spec.artifacts)
     p_seen = dice.pool_pass(spec.perception, spec.perception_face, spec.perception_need)
-    if spec.enter:
+    if enter:
         avoided = Fraction(0)
         branches = [(p_seen, spec.agility + spec.bonus_dice), (1 - p_seen, spec.agility)]
     else:
@@ -147,7 +161,7 @@ def anomaly_exact(spec: AnomalySpec) -> AnomalyExact:
     p_inside = sum((m for m, _ in branches), Fraction(0))
     p_hit = sum((m * (1 - dice.pool_pass(pool, spec.agility_face, spec.agility_need))
                  for m, pool in branches), Fraction(0))
-    hurt = hazard(spec.artifacts, spec.art_rules, spec.damage, spec.target,
+    hurt = hazard(arts, spec.art_rules, spec.damage, spec.target,
                   spec.effective_resist, spec.durability, spec.tokens, spec.health,
                   spec.willpower, spec.radiation, spec.radiation_max)
     unharmed = p_inside - p_hit + p_hit * hurt.unharmed
@@ -175,4 +189,5 @@ def anomaly_exact(spec: AnomalySpec) -> AnomalyExact:
         armor_destroyed=p_hit * hurt.destroyed,
         mean_artifact_uses=p_hit * hurt.uses,
         mean_side_effects=p_hit * hurt.side_effects,
+        mean_side_points=p_hit * hurt.side_points,
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from sim.encounter.anomaly import HazardPlay
 from sim.encounter.spec import EventSpec
 from sim.exact import dice
 from sim.exact.anomaly import hazard
@@ -46,6 +47,8 @@ class EventExact:
         P(the armour is destroyed), P-05.
     mean_artifact_uses, mean_side_effects : Fraction
         Expected resist-artefact uses and side effects suffered (P-08..P-10).
+    mean_side_points : Fraction
+        Expected side-effect points taken, on every track together (P-09).
     """
 
     outcomes: dict
@@ -58,10 +61,16 @@ class EventExact:
     armor_destroyed: Fraction
     mean_artifact_uses: Fraction = Fraction(0)
     mean_side_effects: Fraction = Fraction(0)
+    mean_side_points: Fraction = Fraction(0)
 
 
-def event_exact(spec: EventSpec) -> EventExact:
-    """Exact probabilities and expectations of one event card (Z-08..Z-10)."""
+def event_exact(spec: EventSpec, play: HazardPlay | None = None) -> EventExact:
+    """Exact probabilities and expectations of one event card (Z-08..Z-10).
+
+    With ``play`` only the artefacts it uses act on the damage (P-08), as in the
+    kernel reading the packed decisions; without, every one does.
+    """
+    arts = spec.artifacts if play is None else play.chosen(spec.artifacts)
     if not spec.rolls:
         avoided = Fraction(0)
     else:
@@ -69,9 +78,9 @@ def event_exact(spec: EventSpec) -> EventExact:
     happens = 1 - avoided
     knocked_out = deformation = destroyed = Fraction(0)
     lost = [Fraction(0)] * 3  # indexed by TARGET_HEALTH, TARGET_RADIATION, TARGET_WILLPOWER
-    days = tokens = uses = side_effects = Fraction(0)
+    days = tokens = uses = side_effects = side_points = Fraction(0)
     if spec.effect == EFFECT_DAMAGE:
-        hurt = hazard(spec.artifacts, spec.art_rules, spec.value, spec.target,
+        hurt = hazard(arts, spec.art_rules, spec.value, spec.target,
                       spec.effective_resist, spec.durability, spec.tokens, spec.health,
                       spec.willpower, spec.radiation, spec.radiation_max)
         destroyed = happens * hurt.destroyed
@@ -79,6 +88,7 @@ def event_exact(spec: EventSpec) -> EventExact:
         knocked_out = happens * hurt.knocked_out
         deformation = happens * hurt.deformation
         uses, side_effects = happens * hurt.uses, happens * hurt.side_effects
+        side_points = happens * hurt.side_points
     elif spec.effect == EFFECT_LOST_DAY:
         days = happens * spec.value
     elif spec.effect == EFFECT_EMISSION_TOKENS:
@@ -95,4 +105,5 @@ def event_exact(spec: EventSpec) -> EventExact:
         armor_destroyed=destroyed,
         mean_artifact_uses=uses,
         mean_side_effects=side_effects,
+        mean_side_points=side_points,
     )

@@ -63,7 +63,7 @@ RESULT_SIZE = 13
 
 @jit
 def take_damage(state, params, base, n_art, fail_rule, order, damage, target, resist,
-                durability, tokens, health, radiation, radiation_max, willpower):
+                durability, tokens, health, radiation, radiation_max, willpower, select):
     """Deal ``damage`` points through resist artefacts and the armour to one track.
 
     P-02..P-06 (armour), P-08..P-10 (resist artefacts of the damage's type,
@@ -87,6 +87,9 @@ def take_damage(state, params, base, n_art, fail_rule, order, damage, target, re
         Armour durability (0 = none) and tokens already on it.
     health, radiation, radiation_max, willpower : int
         The stalker's state before the damage.
+    select : int
+        Bit mask of the artefact records the player uses against this damage
+        (-1: all; P-08: he may leave an artefact unused).
 
     Returns
     -------
@@ -103,7 +106,8 @@ def take_damage(state, params, base, n_art, fail_rule, order, damage, target, re
         h = r = w = uses = suffered = 0
     else:
         through, after, h, r, w, uses, suffered = absorb(
-            state, params, base, n_art, fail_rule, order, damage, resist, durability, tokens, -1)
+            state, params, base, n_art, fail_rule, order, damage, resist, durability, tokens,
+            select)
     lost_h, lost_r, lost_w = h, r, w
     if target == S.TARGET_HEALTH:
         lost_h += through
@@ -176,6 +180,8 @@ def encounter(state, deck_state, params, deck, scratch, result):
         result[i] = 0
     result[1] = seen
     result[3] = params[S.A_TOKENS]
+    # P-36: after noticing, enter on purpose or go around (A_ENTER: the policy's
+    # enter_anomalies, or best play's decision, sim.exact.best_hazard).
     if seen and params[S.A_ENTER] == 0:
         result[0] = AVOIDED
         return
@@ -187,7 +193,8 @@ def encounter(state, deck_state, params, deck, scratch, result):
             state, params, S.A_SIZE, params[S.A_N_ART], params[S.A_ART_FAIL],
             params[S.A_RESIST_ORDER], params[S.A_DAMAGE], params[S.A_TARGET],
             params[S.A_RESIST], params[S.A_DURABILITY], params[S.A_TOKENS], params[S.A_HEALTH],
-            params[S.A_RADIATION], params[S.A_RADIATION_MAX], params[S.A_WILLPOWER])
+            params[S.A_RADIATION], params[S.A_RADIATION_MAX], params[S.A_WILLPOWER],
+            ~params[S.A_ART_UNUSED])  # P-08: the records the player leaves unused
         result[2] = through
         result[3] = after
         result[4] = deformation

@@ -735,7 +735,7 @@ def _hazard(st, cp, dice, damage, target, resist, recs, n_art):
     through, st[S_ARMOR], _, _, h, r, w, uses, suffered = take_damage(
         dice, recs, 0, n_art, cp[C_ART_FAIL], cp[C_RESIST_ORDER], damage, target, resist,
         cp[C_DURABILITY], st[S_ARMOR], st[S_HEALTH], st[S_RADIATION], cp[C_RADIATION_MAX],
-        st[S_WILLPOWER])
+        st[S_WILLPOWER], -1)
     if target == S.TARGET_HEALTH:
         st[S_HEALTH] -= through
     elif target == S.TARGET_RADIATION:

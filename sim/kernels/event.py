@@ -111,7 +111,7 @@ def resolve_event(state, params, result):
             state, params, S.E_SIZE, params[S.E_N_ART], params[S.E_ART_FAIL],
             params[S.E_RESIST_ORDER], value, params[S.E_TARGET], params[S.E_RESIST], durability,
             start_tokens, params[S.E_HEALTH], params[S.E_RADIATION], params[S.E_RADIATION_MAX],
-            params[S.E_WILLPOWER])
+            params[S.E_WILLPOWER], ~params[S.E_ART_UNUSED])  # P-08: records left unused
         result[R_ART_USES] = uses
         result[R_SIDE_EFFECTS] = suffered
         result[R_SIDE_HEALTH] = h

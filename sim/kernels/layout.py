@@ -73,7 +73,8 @@ A_FIND_NEED = 21
 A_N_ART = 22        # artefact records after the header; 0 = none
 A_ART_FAIL = 23
 A_RESIST_ORDER = 24
-A_SIZE = 25
+A_ART_UNUSED = 25  # bit mask of artefact records left unused (P-08; 0 = all used)
+A_SIZE = 26
 
 # What an event does when it happens (events.csv ``effect``).
 EFFECT_NONE = 0
@@ -97,7 +98,8 @@ E_WILLPOWER = 12
 E_N_ART = 13        # artefact records after the header; 0 = none
 E_ART_FAIL = 14
 E_RESIST_ORDER = 15
-E_SIZE = 16
+E_ART_UNUSED = 16  # bit mask of artefact records left unused (P-08; 0 = all used)
+E_SIZE = 17
 
 AUTO_SHIFT = 1 << 20
 """Shift of an automatic event item (the Torsion scanner avoids without a roll, Z-09).
