@@ -8,6 +8,7 @@ import click
 
 from sim.cli import common
 from sim.encounter import anomaly as library
+from sim.exact.best_combat import OBJECTIVES
 from sim.experiments import anomaly as anomaly_experiment
 
 
@@ -43,6 +44,7 @@ def state_options(func: Callable) -> Callable:
                    "anomaly.voluntary_bonus_dice Agility dice after a passed Perception test.")
 @common.artifact_options
 @state_options
+@common.best_play_options
 @common.scenario_option
 @common.trials_option()
 @common.seed_option
@@ -51,7 +53,8 @@ def state_options(func: Callable) -> Callable:
 @common.threads_option
 @common.quiet_option
 def anomaly(stalker, anomaly_name, armor, items, enter, artifacts, intellect, health, willpower,
-            radiation, tokens, scenario, trials, seed, rules_dir, fmt, threads):
+            radiation, tokens, encounter_policy, objective, scenario, trials, seed, rules_dir,
+            fmt, threads):
     """Meet one anomaly card (or every card) many times: outcome probabilities.
 
     Perception test (P-31): a pass goes around the anomaly (avoided) unless
@@ -67,16 +70,26 @@ def anomaly(stalker, anomaly_name, armor, items, enter, artifacts, intellect, he
     and enter_anomalies policy are the scenario's unless given (its items are
     left behind: none acts inside an anomaly).
 
+    With --policy best each card is played by its exact best decisions for
+    --objective, printed in words beside its outcomes, in place of --enter and
+    of using every artefact: enter on purpose after noticing it or go around
+    (P-36), and which resist artefacts to use against its damage (P-08). There
+    survive = P(not knocked out) and kill = P(artefact found), the anomaly's
+    prize (P-35).
+
     \b
     Example:
       zonesim anomaly --stalker Strelok --anomaly all --armor "Ecolog suit"
       zonesim anomaly --stalker Ghost --anomaly Burner --enter --health 2 --format json
       zonesim anomaly --scenario base --anomaly all
       zonesim anomaly --stalker Strelok --anomaly Electro --artifact Flash
+      zonesim anomaly --scenario base --anomaly all --policy best --objective kill
     """
     s, rs = common.setup_and_rules("anomaly", scenario, rules_dir, {
-        "stalker": stalker, "armor": armor, "items": items, "enter": enter})
+        "stalker": stalker, "armor": armor, "items": items, "enter": enter,
+        "policy": encounter_policy, "objective": objective})
     stalker, armor, items, enter = s["stalker"], s["armor"], s["items"], s["enter"]
+    best = None if s["policy"] == "thresholds" else OBJECTIVES[s["objective"]]
     state = library.StartState(health=health, willpower=willpower, radiation=radiation,
                                tokens=tokens)
     names = anomaly_experiment.anomaly_names(rs, anomaly_name)
@@ -84,8 +97,11 @@ def anomaly(stalker, anomaly_name, armor, items, enter, artifacts, intellect, he
     result = anomaly_experiment.anomaly_table(rs, stalker, names, armor, items, enter=enter,
                                               state=state, trials=trials, seed=seed,
                                               threads=threads, artifacts=artifacts,
-                                              intellect=intellect)
+                                              intellect=intellect, best=best)
+    play = (f"best play ({best.name})" if best is not None
+            else 'enter' if enter else 'go around if noticed')
     title = (f"anomaly: {stalker} vs {anomaly_name}; armour {armor or 'none'}; "
-             f"{'enter' if enter else 'go around if noticed'}; {trials} trials, seed {seed}; "
+             f"{play}; {trials} trials, seed {seed}; "
              "cells: estimate ±95% half-width (exact)")
-    common.emit_frame(result.to_frame(), fmt, result.to_dict(), title, result.to_table())
+    common.emit_rows(result.to_frame, fmt, result.to_dict(), title, result.table_rows(),
+                     result.decision_lines())

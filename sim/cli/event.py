@@ -7,6 +7,7 @@ import click
 from sim.cli import common
 from sim.cli.anomaly import state_options
 from sim.encounter import anomaly as library
+from sim.exact.best_combat import OBJECTIVES
 from sim.experiments import event as event_experiment
 
 
@@ -21,6 +22,7 @@ from sim.experiments import event as event_experiment
                    "refused): the best one counts, they never add up (Z-10).")
 @common.artifact_options
 @state_options
+@common.best_play_options
 @common.scenario_option
 @common.trials_option()
 @common.seed_option
@@ -29,7 +31,7 @@ from sim.experiments import event as event_experiment
 @common.threads_option
 @common.quiet_option
 def event(stalker, event_name, armor, items, artifacts, intellect, health, willpower, radiation,
-          tokens, scenario, trials, seed, rules_dir, fmt, threads):
+          tokens, encounter_policy, objective, scenario, trials, seed, rules_dir, fmt, threads):
     """Draw one event card (or every card) many times: outcome probabilities.
 
     The avoidance roll is one d6 >= avoid_on minus the best item's shift
@@ -42,23 +44,32 @@ def event(stalker, event_name, armor, items, artifacts, intellect, health, willp
     with --event all, one row per card, most dangerous first. With --scenario,
     the stalker, armour and event items are the scenario's unless given.
 
+    With --policy best each card is played by its exact best decisions for
+    --objective: which resist artefacts to use against its damage (P-08). The
+    event item is the best held under every objective (Z-10; docs/rules.md).
+
     \b
     Example:
       zonesim event --stalker Strelok --event all --item Dosimeter
       zonesim event --stalker Ghost --event "Radiation spike" --armor "SEVA suit" --format json
       zonesim event --scenario base --event all --item Dosimeter
+      zonesim event --stalker Strelok --event Wildfire --artifact Fireball --health 2 --policy best
     """
     s, rs = common.setup_and_rules("event", scenario, rules_dir, {
-        "stalker": stalker, "armor": armor, "items": items})
+        "stalker": stalker, "armor": armor, "items": items, "policy": encounter_policy,
+        "objective": objective})
     stalker, armor, items = s["stalker"], s["armor"], s["items"]
+    best = None if s["policy"] == "thresholds" else OBJECTIVES[s["objective"]]
     state = library.StartState(health=health, willpower=willpower, radiation=radiation,
                                tokens=tokens)
     names = event_experiment.event_names(rs, event_name)
     common.bar().expect(len(names) * trials)
     result = event_experiment.event_table(rs, stalker, names, armor, items, state=state,
                                           trials=trials, seed=seed, threads=threads,
-                                          artifacts=artifacts, intellect=intellect)
-    best = result.rows[0]["item"]
-    title = (f"event: {stalker} vs {event_name}; armour {armor or 'none'}; item {best or 'none'}; "
-             f"{trials} trials, seed {seed}; cells: estimate ±95% half-width (exact)")
-    common.emit_frame(result.to_frame(), fmt, result.to_dict(), title, result.to_table())
+                                          artifacts=artifacts, intellect=intellect, best=best)
+    item = result.rows[0]["item"]
+    play = "" if best is None else f"best play ({best.name}); "
+    title = (f"event: {stalker} vs {event_name}; armour {armor or 'none'}; item {item or 'none'}; "
+             f"{play}{trials} trials, seed {seed}; cells: estimate ±95% half-width (exact)")
+    common.emit_rows(result.to_frame, fmt, result.to_dict(), title, result.table_rows(),
+                     result.decision_lines())

@@ -9,16 +9,19 @@ on the same seed (common random numbers).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from sim import runner
-from sim.encounter.anomaly import StartState, compile_anomaly
+from sim.encounter.anomaly import HazardPlay, StartState, compile_anomaly
 from sim.encounter.spec import AnomalySpec
 from sim.exact.anomaly import OUTCOMES as ANOMALY_OUTCOMES
 from sim.exact.anomaly import anomaly_exact
+from sim.exact.best_combat import OBJECTIVES, Objective
+from sim.exact.best_hazard import hazard_values, solve_anomaly
 from sim.experiments import tables
 from sim.experiments.base import Case, Experiment, Metric, PairedSums
 from sim.experiments.paired import (
@@ -34,17 +37,35 @@ from sim.experiments.paired import (
 from sim.experiments.tables import HazardTable, _danger, _ordered
 from sim.kernels import anomaly as anomaly_kernel
 from sim.kernels import paired
+from sim.kernels.layout import ART_RESIST
 from sim.rules import Ruleset
 
 
+@dataclass(frozen=True)
+class Played:
+    """An anomaly played by decisions (:class:`HazardPlay`) instead of the spec's policy."""
+
+    spec: AnomalySpec
+    play: HazardPlay
+
+    def pack(self) -> tuple[np.ndarray, np.ndarray]:
+        """The spec's kernel arrays with the decisions packed (P-36, P-08)."""
+        params, deck = self.spec.pack()
+        return self.play.pack_anomaly(params), deck
+
+
 def simulate_anomaly(spec: AnomalySpec, trials: int, seed: int,
-                     threads: int | None = None) -> np.ndarray:
-    """Kernel aggregates of ``trials`` encounters (columns of :mod:`sim.kernels.anomaly`)."""
+                     threads: int | None = None, play: HazardPlay | None = None) -> np.ndarray:
+    """Kernel aggregates of ``trials`` encounters (columns of :mod:`sim.kernels.anomaly`),
+    played by the spec's policy or by ``play``.
+    """
+    arrays = spec.pack() if play is None else Played(spec, play).pack()
     return runner.run_counts(anomaly_kernel.anomaly_kernel, seed, trials,
-                             (anomaly_kernel.WIDTH,), *spec.pack(), threads=threads)
+                             (anomaly_kernel.WIDTH,), *arrays, threads=threads)
 
 
-def summarize_anomaly(spec: AnomalySpec, counts: np.ndarray, trials: int) -> dict:
+def summarize_anomaly(spec: AnomalySpec, counts: np.ndarray, trials: int,
+                      play: HazardPlay | None = None) -> dict:
     """Result cells from kernel counts and the exact twin.
 
     Outcomes ``avoided``, ``unharmed``, ``damaged``, ``knocked_out`` (they sum
@@ -54,7 +75,7 @@ def summarize_anomaly(spec: AnomalySpec, counts: np.ndarray, trials: int) -> dic
     searched, ``draws_per_search`` (cards drawn per search, P-35).
     """
     k = anomaly_kernel
-    exact = anomaly_exact(spec)
+    exact = anomaly_exact(spec, play)
     row = {
         "outcomes": {name: tables.proportion(counts[i], trials, exact.outcomes[name])
                      for i, name in enumerate(ANOMALY_OUTCOMES)},
@@ -76,29 +97,97 @@ def summarize_anomaly(spec: AnomalySpec, counts: np.ndarray, trials: int) -> dic
     if counts[k.SEARCHES] > 0:
         row["draws_per_search"] = tables.mean(counts[k.SUM_DRAWS], counts[k.SUM_DRAWS_SQ],
                                               int(counts[k.SEARCHES]), exact.draws_per_search)
+    if play is not None and spec.artifacts:  # best play's value objectives charge them
+        row["side_points"] = {"mc": counts[k.SUM_SIDE_POINTS] / trials,
+                              "exact": float(exact.mean_side_points)}
     return row
+
+
+def objective_cell(best: Objective, row: dict, exact: float, lost: tuple[str, ...]) -> dict:
+    """The objective's value under best play: its Monte Carlo estimate beside the solver's.
+
+    ``survive`` is 1 - P(knocked out), ``kill`` P(artefact found) on an anomaly
+    (:class:`sim.exact.best_hazard.HazardValues`), proportions with their Wilson
+    intervals; a ``value`` objective is the weighted sum of the outcomes less the
+    points lost (the cells ``lost``), without an interval.
+    """
+    out = row["outcomes"]
+    if best.name == "kill" and "artifact" in row:
+        return {**row["artifact"], "exact": exact}
+    if best.name == "survive":
+        cell = dict(out["knocked_out"])
+        cell["mc"], cell["ci_low"], cell["ci_high"] = (
+            1 - cell["mc"], 1 - cell["ci_high"], 1 - cell["ci_low"])
+        return {**cell, "exact": exact}
+    v = hazard_values(best)
+    found = row["artifact"]["mc"] if "artifact" in row else 0.0
+    came_out = 1 - out["avoided"]["mc"] - out["knocked_out"]["mc"] - found
+    mc = (float(v.avoided) * out["avoided"]["mc"] + float(v.found) * found
+          + float(v.came_out) * came_out + float(v.knocked_out) * out["knocked_out"]["mc"]
+          - float(v.point) * sum(row[c]["mc"] for c in lost if c in row))
+    return {"mc": mc, "exact": exact}
+
+
+def best_objective(setup: Mapping[str, Any]) -> Objective | None:
+    """The objective of a setup played by best play (``policy = best``), or None."""
+    if str(setup.get("policy", "thresholds")) == "thresholds":
+        return None
+    return OBJECTIVES[str(setup.get("objective", "survive"))]
+
+
+class PlayedTable(HazardTable):
+    """A :class:`HazardTable` whose rows may carry best play's decisions in words."""
+
+    def to_frame(self) -> pd.DataFrame:
+        """One flat row per card; the decisions joined into one text column."""
+        import pandas as pd
+
+        rows = [{k: "; ".join(v) if isinstance(v, list) else v for k, v in r.items()}
+                for r in self.rows]
+        keys = tuple(k for k in rows[0] if not isinstance(rows[0][k], dict))
+        return pd.DataFrame([tables.flatten(r, keys) for r in rows])
+
+    def decision_lines(self) -> list[str]:
+        """Under best play, each card's decisions in words ("Burner: go around ...")."""
+        return [f"{r[self.card]}: " + "; ".join(r["decisions"]) for r in self.rows
+                if r.get("decisions")]
 
 
 def anomaly_table(rs: Ruleset, stalker: str, anomalies: Sequence[str], armor: str | None = None,
                   items: Sequence[str] = (), *, enter: bool = False,
                   state: StartState = StartState(), trials: int, seed: int,
                   threads: int | None = None, artifacts: Sequence[str] = (),
-                  intellect: int | None = None) -> HazardTable:
+                  intellect: int | None = None, best: Objective | None = None) -> PlayedTable:
     """Meet each anomaly in turn; rows sorted by danger (exact P(knocked out) first).
 
     Each row holds ``stalker``, ``anomaly``, ``armor``, ``enter`` and the
     cells of :func:`summarize_anomaly`; ``artifacts`` are carried (P-08..P-10).
+    With ``best``, each card is played by its exact best decisions for that
+    objective (:func:`sim.exact.best_hazard.solve_anomaly`: enter after noticing,
+    P-36, and the resist artefacts used, P-08) instead of ``enter`` and every
+    artefact; the row then says ``policy``, its ``enter``, ``artifacts_used``,
+    ``decisions`` in words and the ``objective``'s value.
     """
     rows = []
     for name in anomalies:
         spec = compile_anomaly(rs, stalker, name, armor, items, enter=enter, state=state,
                                artifacts=artifacts, intellect=intellect)
-        row = {"stalker": stalker, "anomaly": name, "armor": armor, "enter": enter}
-        row.update(summarize_anomaly(spec, simulate_anomaly(spec, trials, seed, threads),
-                                     trials))
+        play = None if best is None else solve_anomaly(spec, best)
+        row = {"stalker": stalker, "anomaly": name, "armor": armor,
+               "enter": enter if play is None else play.enter}
+        if play is not None:
+            row["policy"] = f"best ({best.name})"
+            row["artifacts_used"] = [a.name for a in play.chosen(spec.artifacts)
+                                     if a.effect == ART_RESIST]
+            row["decisions"] = play.words(spec.artifacts, anomaly=True)
+        row.update(summarize_anomaly(spec, simulate_anomaly(spec, trials, seed, threads, play),
+                                     trials, play))
+        if play is not None:
+            row["objective"] = objective_cell(best, row, play.value,
+                                              ("mean_loss", "side_points"))
         rows.append(row)
     rows.sort(key=_danger)
-    return HazardTable(trials, seed, "anomaly", tuple(rows))
+    return PlayedTable(trials, seed, "anomaly", tuple(rows))
 
 
 def anomaly_names(rs: Ruleset, which: str) -> list[str]:
@@ -135,16 +224,23 @@ def run_anomaly(cases: Sequence[Case], *, trials: int, seed: int, exact: bool = 
 
     Setup keys: ``stalker``, ``anomaly`` (a card or ``all``), ``armor``,
     ``items`` (refused: no item acts inside an anomaly), ``enter``,
-    ``health``, ``willpower``, ``radiation``, ``tokens``. ``exact=False``
-    skips the exact twin (NaN exact values; faster for many short runs).
+    ``health``, ``willpower``, ``radiation``, ``tokens``, ``artifacts``,
+    ``intellect``, ``policy`` (``thresholds``: ``enter`` and every artefact;
+    ``best``: each card's exact best decisions, :mod:`sim.exact.best_hazard`) and
+    ``objective``. ``exact=False`` skips the exact twin (NaN exact values; faster
+    for many short runs).
     """
-    decks, packs, exacts = deck_cases(
-        cases, "anomaly", lambda rs: rs.anomalies, anomaly_names,
-        lambda rs, s, name: compile_anomaly(
+
+    def compile_card(rs, s, name):
+        spec = compile_anomaly(
             rs, str(s["stalker"]), name, s.get("armor"), tuple(s.get("items", ())),
             enter=bool(s.get("enter", False)), state=_state(s),
-            artifacts=tuple(s.get("artifacts", ())), intellect=s.get("intellect")),
-        _anomaly_exact, exact)
+            artifacts=tuple(s.get("artifacts", ())), intellect=s.get("intellect"))
+        best = best_objective(s)
+        return spec if best is None else Played(spec, solve_anomaly(spec, best))
+
+    decks, packs, exacts = deck_cases(cases, "anomaly", lambda rs: rs.anomalies, anomaly_names,
+                                      compile_card, _anomaly_exact, exact)
     params, deck_arr = (_pad([[p[i] for p in row] for row in packs]) for i in range(2))
     weights = _weights(decks)
     sums = _run_paired(paired.paired_anomaly_kernel, paired.ANOMALY_METRICS, trials, seed,
@@ -154,11 +250,10 @@ def run_anomaly(cases: Sequence[Case], *, trials: int, seed: int, exact: bool = 
 
 
 def _anomaly_exact(spec) -> np.ndarray:
-    e = anomaly_exact(spec)
+    e = (anomaly_exact(spec.spec, spec.play) if isinstance(spec, Played)
+         else anomaly_exact(spec))
     return np.asarray([*(e.outcomes[o] for o in ANOMALY_OUTCOMES), e.artifact, e.trophy,
                        e.deformation, e.perceived, e.mean_loss, e.armor_destroyed], dtype=float)
-
-
 
 
 def sweep_rows(rs: Ruleset, params: Mapping[str, Any], trials: int,
@@ -178,7 +273,8 @@ def sweep_rows(rs: Ruleset, params: Mapping[str, Any], trials: int,
 
 EXPERIMENT = Experiment(
     "anomaly", ANOMALY_METRICS,
-    {**LOADOUT_KEYS, "anomaly": ("anomaly", "str"), "enter": ("enter", "bool"), **STATE_KEYS},
+    {**LOADOUT_KEYS, "anomaly": ("anomaly", "str"), "enter": ("enter", "bool"), **STATE_KEYS,
+     "policy": ("policy", "policy"), "objective": ("objective", "objective")},
     run_anomaly,
     sweep_rows, (*(m.name for m in ANOMALY_METRICS), "draws_per_search"))
 """Anomaly encounters compared on common random numbers (``zonesim compare anomaly``)."""

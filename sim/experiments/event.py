@@ -9,6 +9,7 @@ dangerous first, all on the same seed (common random numbers).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -17,16 +18,19 @@ import pandas as pd
 from sim import runner
 from sim.encounter.anomaly import (
     EVENT_ITEM_EFFECTS,
+    HazardPlay,
     StartState,
     _items,
     compile_event,
 )
 from sim.encounter.items import best_event_item
 from sim.encounter.spec import EventSpec
+from sim.exact.best_combat import Objective
+from sim.exact.best_hazard import solve_event
 from sim.exact.event import OUTCOMES as EVENT_OUTCOMES
 from sim.exact.event import event_exact
 from sim.experiments import tables
-from sim.experiments.anomaly import _state
+from sim.experiments.anomaly import PlayedTable, _state, best_objective, objective_cell
 from sim.experiments.base import Case, Experiment, Metric, PairedSums
 from sim.experiments.paired import (
     LOADOUT_KEYS,
@@ -38,20 +42,37 @@ from sim.experiments.paired import (
     _weights,
     deck_cases,
 )
-from sim.experiments.tables import HazardTable, _danger, _ordered
+from sim.experiments.tables import _danger, _ordered
 from sim.kernels import event as event_kernel
 from sim.kernels import paired
+from sim.kernels.layout import ART_RESIST
 from sim.rules import Ruleset
 
 
+@dataclass(frozen=True)
+class Played:
+    """An event played by decisions (:class:`HazardPlay`) instead of every artefact."""
+
+    spec: EventSpec
+    play: HazardPlay
+
+    def pack(self) -> np.ndarray:
+        """The spec's kernel parameters with the decisions packed (P-08)."""
+        return self.play.pack_event(self.spec.pack())
+
+
 def simulate_event(spec: EventSpec, trials: int, seed: int,
-                   threads: int | None = None) -> np.ndarray:
-    """Kernel aggregates of ``trials`` draws of one event (see :mod:`sim.kernels.event`)."""
+                   threads: int | None = None, play: HazardPlay | None = None) -> np.ndarray:
+    """Kernel aggregates of ``trials`` draws of one event (see :mod:`sim.kernels.event`),
+    every artefact used or those of ``play``.
+    """
+    params = spec.pack() if play is None else Played(spec, play).pack()
     return runner.run_counts(event_kernel.event_kernel, seed, trials, (event_kernel.WIDTH,),
-                             spec.pack(), threads=threads)
+                             params, threads=threads)
 
 
-def summarize_event(spec: EventSpec, counts: np.ndarray, trials: int) -> dict:
+def summarize_event(spec: EventSpec, counts: np.ndarray, trials: int,
+                    play: HazardPlay | None = None) -> dict:
     """Result cells from kernel counts and the exact twin.
 
     Outcomes ``avoided``, ``happened`` (took place, stalker still conscious)
@@ -61,7 +82,7 @@ def summarize_event(spec: EventSpec, counts: np.ndarray, trials: int) -> dict:
     ``days_lost``, ``emission_tokens`` (means) and ``armor_destroyed``.
     """
     k = event_kernel
-    exact = event_exact(spec)
+    exact = event_exact(spec, play)
 
     def mean(col: int, value) -> dict:
         return tables.mean(counts[col], counts[col + 1], trials, value)
@@ -83,30 +104,48 @@ def summarize_event(spec: EventSpec, counts: np.ndarray, trials: int) -> dict:
                                 "exact": float(exact.mean_artifact_uses)}
         row["side_effects"] = {"mc": counts[k.SUM_SIDE_EFFECTS] / trials,
                                "exact": float(exact.mean_side_effects)}
+    if play is not None and spec.artifacts:  # best play's value objectives charge them
+        row["side_points"] = {"mc": counts[k.SUM_SIDE_POINTS] / trials,
+                              "exact": float(exact.mean_side_points)}
     return row
 
 
 def event_table(rs: Ruleset, stalker: str, events: Sequence[str], armor: str | None = None,
                 items: Sequence[str] = (), *, state: StartState = StartState(), trials: int,
                 seed: int, threads: int | None = None, artifacts: Sequence[str] = (),
-                intellect: int | None = None) -> HazardTable:
+                intellect: int | None = None, best: Objective | None = None) -> PlayedTable:
     """Draw each event in turn; rows sorted by danger (exact P(knocked out) first).
 
     Each row holds ``stalker``, ``event``, ``item`` (the best event item used,
     or None), ``armor`` and the cells of :func:`summarize_event`; ``artifacts``
-    are carried (P-08..P-10).
+    are carried (P-08..P-10). With ``best``, each card is played by its exact
+    best decisions (:func:`sim.exact.best_hazard.solve_event`: the resist
+    artefacts used, P-08; the event item stays the best held, which best play
+    always is, Z-10); the row then says ``policy``, ``artifacts_used``,
+    ``decisions`` and the ``objective``'s value.
     """
-    best = best_event_item(_items(rs, items, EVENT_ITEM_EFFECTS, "on an event"))
+    item = best_event_item(_items(rs, items, EVENT_ITEM_EFFECTS, "on an event"))
     rows = []
     for name in events:
         spec = compile_event(rs, stalker, name, armor, items, state=state,
                              artifacts=artifacts, intellect=intellect)
-        row = {"stalker": stalker, "event": name, "item": None if best is None else best.name,
+        row = {"stalker": stalker, "event": name, "item": None if item is None else item.name,
                "armor": armor}
-        row.update(summarize_event(spec, simulate_event(spec, trials, seed, threads), trials))
+        play = None if best is None else solve_event(spec, best)
+        if play is not None:
+            row["policy"] = f"best ({best.name})"
+            row["artifacts_used"] = [a.name for a in play.chosen(spec.artifacts)
+                                     if a.effect == ART_RESIST]
+            row["decisions"] = [f"use {row['item'] or 'no event item'} (the best held, Z-10)",
+                                *play.words(spec.artifacts, anomaly=False)]
+        row.update(summarize_event(spec, simulate_event(spec, trials, seed, threads, play),
+                                   trials, play))
+        if play is not None:
+            row["objective"] = objective_cell(best, row, play.value,
+                                              ("health_lost", "radiation", "psi", "side_points"))
         rows.append(row)
     rows.sort(key=_danger)
-    return HazardTable(trials, seed, "event", tuple(rows))
+    return PlayedTable(trials, seed, "event", tuple(rows))
 
 
 def event_names(rs: Ruleset, which: str) -> list[str]:
@@ -137,15 +176,22 @@ def run_event(cases: Sequence[Case], *, trials: int, seed: int, exact: bool = Tr
 
     Setup keys: ``stalker``, ``event`` (a card or ``all``), ``armor``, ``items``
     (``event_avoid`` only; the best counts, Z-10), ``health``, ``willpower``,
-    ``radiation``, ``tokens``. ``exact=False`` skips the exact twin.
+    ``radiation``, ``tokens``, ``artifacts``, ``intellect``, ``policy``
+    (``thresholds``: every artefact; ``best``: each card's exact best decisions,
+    :mod:`sim.exact.best_hazard`) and ``objective``. ``exact=False`` skips the
+    exact twin.
     """
-    decks, packs, exacts = deck_cases(
-        cases, "event", lambda rs: rs.events, event_names,
-        lambda rs, s, name: compile_event(rs, str(s["stalker"]), name, s.get("armor"),
-                                          tuple(s.get("items", ())), state=_state(s),
-                                          artifacts=tuple(s.get("artifacts", ())),
-                                          intellect=s.get("intellect")),
-        _event_exact, exact)
+
+    def compile_card(rs, s, name):
+        spec = compile_event(rs, str(s["stalker"]), name, s.get("armor"),
+                             tuple(s.get("items", ())), state=_state(s),
+                             artifacts=tuple(s.get("artifacts", ())),
+                             intellect=s.get("intellect"))
+        best = best_objective(s)
+        return spec if best is None else Played(spec, solve_event(spec, best))
+
+    decks, packs, exacts = deck_cases(cases, "event", lambda rs: rs.events, event_names,
+                                      compile_card, _event_exact, exact)
     params = _pad(packs)
     weights = _weights(decks)
     sums = _run_paired(paired.paired_event_kernel, paired.EVENT_METRICS, trials, seed,
@@ -155,12 +201,10 @@ def run_event(cases: Sequence[Case], *, trials: int, seed: int, exact: bool = Tr
 
 
 def _event_exact(spec) -> np.ndarray:
-    e = event_exact(spec)
+    e = event_exact(spec.spec, spec.play) if isinstance(spec, Played) else event_exact(spec)
     return np.asarray([*(e.outcomes[o] for o in EVENT_OUTCOMES), e.deformation,
                        e.health_lost, e.radiation, e.psi, e.days_lost, e.emission_tokens,
                        e.armor_destroyed], dtype=float)
-
-
 
 
 def sweep_rows(rs: Ruleset, params: Mapping[str, Any], trials: int,
@@ -179,6 +223,8 @@ def sweep_rows(rs: Ruleset, params: Mapping[str, Any], trials: int,
 
 
 EXPERIMENT = Experiment(
-    "event", EVENT_METRICS, {**LOADOUT_KEYS, "event": ("event", "str"), **STATE_KEYS}, run_event,
+    "event", EVENT_METRICS,
+    {**LOADOUT_KEYS, "event": ("event", "str"), **STATE_KEYS, "policy": ("policy", "policy"),
+     "objective": ("objective", "objective")}, run_event,
     sweep_rows, tuple(m.name for m in EVENT_METRICS))
 """Event draws compared on common random numbers (``zonesim compare event``)."""

@@ -32,8 +32,8 @@ NONE = "none"
 SCENARIO_KEYS: dict[str, tuple[str, ...]] = {
     "combat": ("stalker", "armor", "weapons", "items", "sneak", "flee_at", "heal_at", "policy",
                "objective"),
-    "anomaly": ("stalker", "armor", "items", "enter"),
-    "event": ("stalker", "armor", "items"),
+    "anomaly": ("stalker", "armor", "items", "enter", "policy", "objective"),
+    "event": ("stalker", "armor", "items", "policy", "objective"),
 }
 """Setup keys each encounter experiment takes from a scenario."""
 

@@ -48,7 +48,8 @@ SUM_LOSS_SQ = 11
 DESTROYED = 12
 SUM_ART_USES = 13        # artefact uses (P-08..P-10)
 SUM_SIDE_EFFECTS = 14    # side effects suffered (P-09)
-WIDTH = 15
+SUM_SIDE_POINTS = 15     # their points, every track together (P-09)
+WIDTH = 16
 
 # Fields of encounter()'s ``result``: (outcome, perceived, points lost, tokens,
 # deformation, searched, draws, found), then, when the buffer has room for them
@@ -262,3 +263,5 @@ def anomaly_kernel(seed, n_trials, chunk_size, first_chunk, params, deck, out):
             row[ARTIFACT] += result[7]
             row[SUM_ART_USES] += result[R_ART_USES]
             row[SUM_SIDE_EFFECTS] += result[R_SIDE_EFFECTS]
+            row[SUM_SIDE_POINTS] += (result[R_SIDE_HEALTH] + result[R_SIDE_RADIATION]
+                                     + result[R_SIDE_WILLPOWER])

@@ -45,7 +45,8 @@ SUM_TOKENS_SQ = 13
 DESTROYED = 14
 SUM_ART_USES = 15      # artefact uses (P-08..P-10)
 SUM_SIDE_EFFECTS = 16  # side effects suffered (P-09)
-WIDTH = 17
+SUM_SIDE_POINTS = 17   # their points, every track together (P-09)
+WIDTH = 18
 
 # Fields of resolve_event's ``result``.
 R_OUTCOME = 0      # AVOIDED, HAPPENED or KNOCKED_OUT
@@ -165,6 +166,8 @@ def event_kernel(seed, n_trials, chunk_size, first_chunk, params, out):
                 row[DESTROYED] += result[R_DESTROYED]
                 row[SUM_ART_USES] += result[R_ART_USES]
                 row[SUM_SIDE_EFFECTS] += result[R_SIDE_EFFECTS]
+                row[SUM_SIDE_POINTS] += (result[R_SIDE_HEALTH] + result[R_SIDE_RADIATION]
+                                         + result[R_SIDE_WILLPOWER])
             row[SUM_DAYS] += result[R_DAYS]
             row[SUM_DAYS_SQ] += result[R_DAYS] * result[R_DAYS]
             row[SUM_TOKENS] += result[R_TOKENS]
