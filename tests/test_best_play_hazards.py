@@ -87,18 +87,15 @@ def test_best_play_is_never_worse_than_enter_or_go_around(rs):
 def test_an_artefact_left_unused_at_will_never_lowers_best_play(rs):
     """P-08: every base artefact, every anomaly and event card, each objective."""
     for art, health in itertools.product(rs.artifacts, (1, 2, 3)):
-        for name in rs.anomalies:
-            bare = compile_anomaly(rs, "Strelok", name, "Stalker suit", state=_state(health))
-            held = compile_anomaly(rs, "Strelok", name, "Stalker suit", artifacts=(art,),
-                                   state=_state(health))
-            for goal in GOALS.values():
-                assert solve_anomaly(held, goal).value >= solve_anomaly(bare, goal).value - 1e-12
-        for name in rs.events:
-            bare = compile_event(rs, "Strelok", name, "Stalker suit", state=_state(health))
-            held = compile_event(rs, "Strelok", name, "Stalker suit", artifacts=(art,),
-                                 state=_state(health))
-            for goal in GOALS.values():
-                assert solve_event(held, goal).value >= solve_event(bare, goal).value - 1e-12
+        for cards, make, solve in ((rs.anomalies, compile_anomaly, solve_anomaly),
+                                   (rs.events, compile_event, solve_event)):
+            for name in cards:
+                bare = make(rs, "Strelok", name, "Stalker suit", state=_state(health))
+                held = make(rs, "Strelok", name, "Stalker suit", artifacts=(art,),
+                            state=_state(health))
+                for goal in GOALS.values():
+                    assert solve(held, goal).value >= solve(bare, goal).value - 1e-12, \
+                        (art, name, goal.name)
 
 
 def test_the_event_item_is_no_decision(rs):
