@@ -182,14 +182,16 @@ def best_play_options(func: Callable) -> Callable:
     return _apply(func, [
         click.option("--policy", "encounter_policy", type=click.Choice(ENCOUNTER_POLICIES),
                      default="thresholds", show_default=True,
-                     help="thresholds: the choices of --sneak/--flee-at/--heal-at (or the "
-                          "scenario's); best: the exact optimal plan of each card, solved by "
-                          "backward induction (P-16..P-24). A scenario sets it as "
+                     help="thresholds: the scenario's fixed choices (--sneak/--flee-at/"
+                          "--heal-at in fights, --enter in anomalies); best: the exact optimal "
+                          "decisions of each card, solved by backward induction (fights "
+                          "P-16..P-24, anomalies P-36, artefacts P-08). A scenario sets it as "
                           "policy.encounters."),
         click.option("--objective", type=click.Choice(OBJECTIVE_NAMES), default="survive",
                      show_default=True,
-                     help="What --policy best maximises: survive = P(not knocked out), "
-                          "kill = P(enemy killed, for the trophy)."),
+                     help="What --policy best maximises: survive = P(not knocked out); "
+                          "kill = the trophy: P(enemy killed) in a fight (P-17), P(artefact "
+                          "found) in an anomaly (P-35)."),
     ])
 
 
