@@ -15,13 +15,15 @@ from sim.rules.scenario import load_scenario
 from sim.workflows import baseline as before_after
 from sim.workflows import compare as library
 from sim.workflows import targets as targets_lib
+from sim.workflows.prices import PER_1000_RUBLES
 
 CAMPAIGN_TRIALS = 200_000
 
 _TITLE = ("{name}: {n} variants vs baseline {base!r}; {trials} trials, seed {seed}, common "
           "random numbers; cells: estimate ±95% half-width (exact); diff = variant - baseline; "
-          "price: the variant's cards in rubles; per 1,000 rubles: diff / price difference "
-          "(starting rubles count in a campaign)")
+          "price: the variant's cards in rubles; " + PER_1000_RUBLES.replace("{", "{{")
+          .replace("}", "}}") + "; a row 'X minus its cash': variant X less its cash "
+          "equivalent, paired")
 
 
 def variant_options(func: Callable) -> Callable:
@@ -34,8 +36,12 @@ def variant_options(func: Callable) -> Callable:
                           "(e.g. 'armor=SEVA suit;weapon=AK-74') and/or card edits "
                           "'edit=table.card.column=value'; 'rules=DIR' plays a copied ruleset "
                           "folder (relative to the current directory) instead of the "
-                          "baseline's; 'label=NAME' names it. Repeatable; the first is the "
-                          "baseline unless --baseline is given."),
+                          "baseline's; 'label=NAME' names it. Loadout lists: 'item+=NAME' adds "
+                          "a card, 'item-=NAME' removes one, 'items=A,B' replaces the list "
+                          "(likewise weapon+=, weapons=); a bare 'item=NAME' replaces the "
+                          "loadout's items too, and the output says so. Every variant's full "
+                          "loadout is printed. Repeatable; the first is the baseline unless "
+                          "--baseline is given."),
         click.option("--baseline", default=None, metavar="SPEC",
                      help="The baseline variant (same syntax; '' = the options as given)."),
         click.option("--against", multiple=True, metavar="NAME|INDEX|all",
@@ -95,6 +101,8 @@ def _run(name: str, base: dict, variants, baseline, against, metrics, target_tex
     if against:
         title = title.replace("diff = variant - baseline", "diff = variant - against")
     common.emit_frame(result.to_frame(), fmt, result.to_dict(), title, result.to_table())
+    if fmt == "table":
+        click.echo("loadouts:\n" + "\n".join(result.loadout_lines()))
 
 
 @click.group(cls=common.Group)
@@ -260,7 +268,9 @@ def compare_campaign(scenario, scenario_option, variants, baseline, against, met
     it is the base setup. Every variant plays the same games (trial t of each
     variant on the streams of (seed, t)), so the paired difference to the
     baseline is tight. Variant keys: stalker, start, armor (none = no
-    armour), weapon, item (repeatable; none = empty), rubles, route
+    armour), weapon, item (repeatable; none = empty; item+=NAME adds one
+    to the scenario's items, item-=NAME removes one, items=A,B replaces
+    them), rubles, route
     (repeatable; none = nearest first), sneak, flee_at, heal_at, medkit_at,
     enter_anomalies, retreat_at, pay_heal, shopping (repeatable), artifacts
     and keep_artifacts (repeatable), calm_at, purge_at, use_movement_artifacts,
@@ -275,7 +285,8 @@ def compare_campaign(scenario, scenario_option, variants, baseline, against, met
     cards' price column) and the difference per 1,000 rubles of price
     difference; --pay makes each variant pay its extra cards out of its
     starting rubles, --cash-equivalent compares each dearer variant with the
-    baseline given that price in cash.
+    baseline given that price in cash, and adds a row "X minus its cash":
+    the card variant less its cash equivalent, paired, with its interval.
 
     \b
     Example:
@@ -284,6 +295,8 @@ def compare_campaign(scenario, scenario_option, variants, baseline, against, met
       zonesim compare campaign base --variant "label=now" \\
         --variant "edit=enemies.Bloodsucker.endurance=6" --metric p_sarcophagus
       zonesim compare campaign base --baseline "" --variant "armor=SEVA suit" \\
+        --cash-equivalent --metric p_sarcophagus
+      zonesim compare campaign base --baseline "" --variant "item+=Jetpack" \\
         --cash-equivalent --metric p_sarcophagus
     """
     if scenario is not None and scenario_option is not None:

@@ -24,6 +24,7 @@ from sim.experiments.tables import cell_text
 from sim.report import labels, plots
 from sim.report.tables import Section, always_zero
 from sim.rules.scenario import Scenario
+from sim.workflows.prices import PER_1000_RUBLES
 
 DECKS = {"combat": ("enemies", experiment.COMBAT_COLUMNS),
          "anomaly": ("anomalies", experiment.ANOMALY_COLUMNS)}
@@ -106,7 +107,7 @@ def artifacts_section(sc: Scenario, trials: int, seed: int) -> Section:
             "each change is paired. Cells: change ±95 % half-width (exact change from the "
             "Markov chain; whole games have none). On the decks below 0 protects; in P(reach "
             "the Sarcophagus) above 0 helps, side effects and all (P-09). Most protective on "
-            "the enemy deck first."]
+            "the enemy deck first. Change " + PER_1000_RUBLES + "."]
     if sc.multiplayer:
         text.append(MULTIPLAYER_NOTE)
     if left_out:

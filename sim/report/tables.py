@@ -35,6 +35,7 @@ from sim.report import labels, plots
 from sim.rules.scenario import Scenario
 from sim.rules.variants import apply_edits
 from sim.workflows import compare
+from sim.workflows.prices import PER_1000_RUBLES
 from sim.workflows.targets import UNDECIDED, Target
 
 COMBAT_SHOWN = ("avoided", "killed", "fled", "knocked_out", "mean_wounds", "mean_rounds",
@@ -472,9 +473,8 @@ def items_section(sc: Scenario, trials: int, seed: int) -> Section:
                     ("knocked_out", "mean_wounds", "armor_destroyed"),
                     {n: a.price for n, a in rs.armor.items()}, ARMOR_WORTH)
     section.text.append(
-        "Prices are the cards' price column; the help per 1,000 rubles is the paired "
-        "difference to 'none' (in points of percent) divided by the price, with its 95 % "
-        "interval.")
+        "Prices are the cards' price column; help in percentage points; "
+        + PER_1000_RUBLES + ".")
     return section
 
 

@@ -87,18 +87,62 @@ class Variant:
         A ruleset folder (relative to the current directory) that this variant
         plays instead of the comparison's ruleset, its edits applied on top:
         the "copy the folder, change a value" workflow. None: the comparison's.
+    changes : tuple of (str, str, str, str)
+        Loadout edits ``(key, setup key, op, card)`` applied in order after
+        the overrides (``key`` as the variant names it, e.g. ``item`` for the
+        setup key ``items``): op ``+`` adds one copy of the card to the base
+        setup's list (``item+=Jetpack``), ``-`` removes one (``item-=Medkit``).
+    replaces : tuple of (str, str)
+        ``(key, setup key)`` of each list a bare singular key (``item=NAME``)
+        replaced: the output says so (:func:`describe`).
+    cash_of : str or None
+        The label of the variant this one is the cash equivalent of
+        (``--cash-equivalent``, :func:`sim.workflows.prices.cash_variants`).
     """
 
     label: str = "base"
     overrides: tuple[tuple[str, object], ...] = ()
     edits: tuple[str, ...] = ()
     rules: str | None = None
+    changes: tuple[tuple[str, str, str, str], ...] = ()
+    replaces: tuple[tuple[str, str], ...] = ()
+    cash_of: str | None = None
 
     def setup(self, base: Mapping[str, object]) -> dict:
-        """The base setup with this variant's overrides."""
+        """The base setup with this variant's overrides, then its loadout edits.
+
+        Raises
+        ------
+        CompareInputError
+            ``key-=NAME`` for a card the list does not hold (naming what it holds).
+        """
         out = dict(base)
         out.update(self.overrides)
+        for key, target, op, name in self.changes:
+            held = tuple(out.get(target) or ())
+            if op == ADD:
+                out[target] = (*held, name)
+            elif name not in held:
+                raise CompareInputError(
+                    f"variant {self.label!r}: {key}-={name}: the loadout holds no "
+                    f"{name!r} (its {target}: {', '.join(held) or 'none'})")
+            else:
+                i = held.index(name)
+                out[target] = held[:i] + held[i + 1:]
         return out
+
+
+ADD, REMOVE = "+", "-"
+"""Loadout edit ops of :attr:`Variant.changes`: ``key+=NAME`` and ``key-=NAME``."""
+LIST_NOTE = ("{key}={name} replaces the loadout's {target} ({was}); "
+             "{key}+=NAME adds one, {key}-=NAME removes one")
+"""What a variant's description says when a bare list key replaced a non-empty list."""
+
+
+def _plurals(exp: Experiment) -> dict[str, str]:
+    """``items`` -> ``item``: the setup key of each list key that is named in the singular."""
+    return {target: key for key, (target, kind) in exp.keys.items()
+            if kind == "list" and target != key}
 
 
 def parse_variant(text: str, exp: Experiment, label: str | None = None) -> Variant:
@@ -106,9 +150,12 @@ def parse_variant(text: str, exp: Experiment, label: str | None = None) -> Varia
 
     Keys are those of ``exp.keys`` plus ``edit`` (repeatable card edit),
     ``rules`` (a ruleset folder played instead of the comparison's) and
-    ``label``. Repeating a list key (``weapon``, ``item``) adds to the list;
-    the first occurrence replaces the base setup's list. An empty text is the
-    base setup itself.
+    ``label``. A list key edits the loadout: ``item+=NAME`` adds one card to
+    the base setup's list, ``item-=NAME`` removes one, ``items=A,B`` (the
+    plural, commas between cards; ``none``: empty) replaces the list. A bare
+    ``item=NAME`` replaces it too, its first occurrence the base list and
+    each repeat adding one, and the description says it "replaces the
+    loadout's items" (:func:`describe`). An empty text is the base setup itself.
 
     Raises
     ------
@@ -119,16 +166,33 @@ def parse_variant(text: str, exp: Experiment, label: str | None = None) -> Varia
     """
     overrides: dict[str, object] = {}
     edits: list[str] = []
+    changes: list[tuple[str, str, str, str]] = []
+    replaces: list[tuple[str, str]] = []
     rules = None
     name = label
+    plurals = _plurals(exp)
     for part in (p.strip() for p in text.split(";")):
         if not part:
             continue
         key, eq, value = part.partition("=")
-        key, value = key.strip().replace("-", "_"), value.strip()
+        key, value = key.strip(), value.strip()
+        op = key[-1] if key.endswith((ADD, REMOVE)) else None
+        key = (key[:-1] if op else key).strip().replace("-", "_")
         if not eq:
             raise CompareInputError(f"variant {text!r}: {part!r} is not key=value")
-        if key == "edit":
+        if op is not None:
+            target, kind = exp.keys.get(key, (None, None))
+            lists = ", ".join(k for k, (_, kd) in exp.keys.items() if kd == "list")
+            if kind != "list":
+                raise CompareInputError(f"variant {text!r}: {key}{op}= edits a list: one of "
+                                        f"{lists}")
+            if not value or value.lower() == "none":
+                raise CompareInputError(f"variant {text!r}: {key}{op}= needs a card name")
+            changes.append((key, target, op, value))
+        elif key in plurals:
+            cards = tuple(c.strip() for c in value.split(",") if c.strip())
+            overrides[key] = () if [c.lower() for c in cards] == ["none"] else cards
+        elif key == "edit":
             edits.append(value)
         elif key == "label":
             name = value
@@ -138,13 +202,15 @@ def parse_variant(text: str, exp: Experiment, label: str | None = None) -> Varia
             rules = value
         elif key in exp.keys:
             target, kind = exp.keys[key]
+            if kind == "list" and target in plurals and target not in overrides:
+                replaces.append((key, target))
             overrides[target] = _read(text, key, kind, value, overrides.get(target))
         else:
-            known = ", ".join(sorted((*exp.keys, "edit", "label", "rules")))
+            known = ", ".join(sorted((*exp.keys, *plurals, "edit", "label", "rules")))
             raise CompareInputError(f"variant {text!r}: unknown key {key!r} for "
                                     f"{exp.name} (known: {known})")
     return Variant(name or text.strip() or "base", tuple(overrides.items()), tuple(edits),
-                   rules)
+                   rules, tuple(changes), tuple(replaces))
 
 
 INT_KINDS = {"int": (0, MAX_THRESHOLD), "positive": (1, MAX_THRESHOLD), "rubles": (0, MAX_RUBLES)}
@@ -224,12 +290,51 @@ def cases(rs: Ruleset, base: Mapping[str, object], variants: Sequence[Variant]) 
     return out
 
 
-def describe(variant: Variant) -> dict:
-    """A variant in the JSON: label, overrides, edits (and ``rules`` when it has a folder)."""
+LOADOUT_KEYS = ("stalker", "armor", "weapons", "items", "artifacts", "rubles")
+"""Setup keys echoed as each variant's full loadout (those its setup has)."""
+
+
+def _none_text(key: str, value: object) -> str:
+    if value is not None:
+        return f"{value:,}" if isinstance(value, int) and key == "rubles" else str(value)
+    return "the stalker card's" if key == "rubles" else "none"
+
+
+def loadout(setup: Mapping[str, object]) -> dict:
+    """A variant's full loadout: the :data:`LOADOUT_KEYS` its setup has, lists as lists."""
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in setup.items()
+            if k in LOADOUT_KEYS}
+
+
+def notes(variant: Variant, base: Mapping[str, object]) -> list[str]:
+    """What a variant's keys did that a reader might not expect: a replaced list."""
+    out = []
+    for key, target in variant.replaces:
+        was = tuple(base.get(target) or ())
+        if was:
+            name = dict(variant.overrides)[target]
+            out.append(LIST_NOTE.format(key=key, name=", ".join(name) if name else "none",
+                                        target=target, was=", ".join(was)))
+    return out
+
+
+def describe(variant: Variant, base: Mapping[str, object] | None = None) -> dict:
+    """A variant in the JSON: label, overrides, edits (and ``rules`` when it has a folder).
+
+    With the comparison's ``base`` setup, also its full ``loadout`` and
+    ``changes`` (``item+=``/``item-=`` edits) and ``notes`` where it has them.
+    """
     out = {"label": variant.label, "overrides": dict(variant.overrides),
            "edits": list(variant.edits)}
     if variant.rules is not None:
         out["rules"] = variant.rules
+    if base is not None:
+        if variant.changes:
+            out["changes"] = [f"{k}{op}={n}" for k, _, op, n in variant.changes]
+        out["loadout"] = loadout(variant.setup(base))
+        said = notes(variant, base)
+        if said:
+            out["notes"] = said
     return out
 
 
@@ -347,6 +452,18 @@ class Comparison:
         """One flat row per (variant, metric)."""
         return pd.DataFrame(list(self.rows))
 
+    def loadout_lines(self) -> list[str]:
+        """Each variant's full loadout in words, and its notes (for the table format)."""
+        lines = []
+        for v in self.variants:
+            if "loadout" not in v:
+                continue
+            shown = "; ".join(f"{k} {', '.join(map(str, x)) or 'none'}" if isinstance(x, list)
+                              else f"{k} {_none_text(k, x)}" for k, x in v["loadout"].items())
+            lines.append(f"{v['label']}: {shown}")
+            lines += [f"  note: {n}" for n in v.get("notes", ())]
+        return lines
+
     def to_table(self) -> pd.DataFrame:
         """Readable rows: ``estimate ±half-width (exact)`` and the difference likewise."""
         out = []
@@ -415,6 +532,34 @@ def _rows_against(exp: Experiment, runs: Sequence[Case], labels: Sequence[str], 
     mine = labels[reference]
     return [{**row, "against": mine} | ({"verdict": REFERENCE} if row["variant"] == mine else {})
             for row in rows if not after or place[row["variant"]] > reference]
+
+
+MINUS_CASH = "{label} minus its cash"
+"""Label of the row "card minus its cash": the card variant less its cash equivalent."""
+
+
+def _minus_cash(exp: Experiment, variants: Sequence[Variant], runs: Sequence[Case],
+                labels: Sequence[str], metrics, run_args: Mapping) -> list[dict]:
+    """Per cash equivalent, the card variant's paired difference to it ("card minus its cash").
+
+    Both play as a pair (the cash equivalent first) on the comparison's
+    random numbers; the row's estimate is that difference, with its paired
+    95 % interval, and its verdict says whether the card does detectably
+    better (or worse) than its price in starting rubles.
+    """
+    out = []
+    for v, variant in enumerate(variants):
+        if variant.cash_of is None:
+            continue
+        card = labels.index(variant.cash_of)
+        result = exp.run([runs[v], runs[card]], **run_args)
+        for row in paired_rows(result, [variant.label, variant.cash_of], metrics):
+            if row["variant"] != variant.cash_of:
+                continue
+            out.append({**row, "variant": MINUS_CASH.format(label=variant.cash_of),
+                        "mc": row["diff"], "ci_low": row["diff_ci_low"],
+                        "ci_high": row["diff_ci_high"], "exact": row["diff_exact"]})
+    return out
 
 
 def compare(exp: Experiment, rs: Ruleset, base: Mapping[str, object],
@@ -486,13 +631,14 @@ def compare(exp: Experiment, rs: Ruleset, base: Mapping[str, object],
                 for row in _rows_against(exp, runs, labels, r, after, metrics, **run_args)]
     else:
         rows = paired_rows(exp.run(runs, **run_args), labels, metrics)
+    rows += _minus_cash(exp, variants, runs, labels, metrics, run_args)
     if prices:
         pairs = list(zip(labels, runs, strict=True))
         rows = priced_rows(rows, {v: loadout_price(c.ruleset, c.setup) for v, c in pairs},
                            labels[0], {v: wealth(c) for v, c in pairs})
     if targets:
         rows = judge_rows(targets, rows)
-    described = tuple(describe(v) for v in variants)
+    described = tuple(describe(v, base) for v in variants)
     return Comparison(name, trials, seed, dict(base), described, tuple(rows), rs.sha256,
                       tuple(str(t) for t in targets), tuple(against))
 

@@ -40,6 +40,10 @@ PRICED_KEYS = {"armor": "armor", "weapons": "weapons", "items": "items",
                "artifacts": "artifacts"}
 """Setup key -> ruleset table of the cards a variant carries (and pays for)."""
 
+PER_1000_RUBLES = ("per 1,000 rubles: the paired difference times 1,000, divided by the "
+                   "difference in price (against carrying none: the card's price; in a campaign "
+                   "the starting rubles count too), its 95 % interval scaled alike")
+"""The one definition of "per 1,000 rubles", said wherever such a number is shown."""
 PRICE_KEYS = ("price", "price_diff", "diff_per_1000", "diff_per_1000_ci_low",
               "diff_per_1000_ci_high")
 """Keys :func:`priced_rows` adds to a comparison row."""
@@ -173,8 +177,9 @@ def cash_variants(variants: Sequence[Any], runs: Sequence[Case]) -> list[Any]:
 
     The cash variant keeps the baseline's cards, edits and folder and starts
     with the baseline's rubles plus the variant's price difference; it is
-    labelled ``<label> as cash (+N rubles)``. Variants that cost no more than
-    the baseline get none.
+    labelled ``<label> as cash (+N rubles)``, its ``cash_of`` the card
+    variant's label (the comparison adds the row "card minus its cash").
+    Variants that cost no more than the baseline get none.
     """
     base, base_case = variants[0], runs[0]
     base_price = _price_or_fail(base_case, base.label)
@@ -186,10 +191,12 @@ def cash_variants(variants: Sequence[Any], runs: Sequence[Case]) -> list[Any]:
         if change > 0:
             out.append(dataclasses.replace(
                 base, label=f"{variant.label} as cash (+{change:,} rubles)",
-                overrides=(*base.overrides, ("rubles", money + change))))
+                overrides=(*base.overrides, ("rubles", money + change)),
+                cash_of=variant.label))
     return out
 
 
-__all__ = ["CASH", "MONEY_MODES", "PAY", "PRICED_KEYS", "PRICE_KEYS", "cash_variants",
-           "loadout_price", "money_variants", "pay_variants", "priced_rows", "start_rubles",
+__all__ = ["CASH", "MONEY_MODES", "PAY", "PER_1000_RUBLES", "PRICED_KEYS", "PRICE_KEYS",
+           "cash_variants", "loadout_price", "money_variants", "pay_variants", "priced_rows",
+           "start_rubles",
            "wealth"]

@@ -32,6 +32,7 @@ exact value (where known) and verdict.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -173,8 +174,9 @@ class Tuning:
 
 def _evaluate(name: str, rs: Ruleset, base: Mapping[str, Any], vary: Vary, values, target,
               trials: int, seed: int, threads, variant: Variant) -> dict:
-    variants = [Variant(format_value(x), variant.overrides,
-                        (*variant.edits, f"{vary.path}={format_value(x)}")) for x in values]
+    variants = [dataclasses.replace(variant, label=format_value(x),
+                                    edits=(*variant.edits, f"{vary.path}={format_value(x)}"))
+                for x in values]
     try:
         result = compare(experiment(name), rs, base, variants, trials=trials, seed=seed,
                          threads=threads, metrics=[target.metric])
