@@ -40,6 +40,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                "Rank every numeric card value and rule key by how much one step moves a metric."),
     "prob": ("sim.cli.prob",
              "Exact probability, Monte Carlo estimate and 95 % interval of one dice primitive."),
+    "readings": ("sim.cli.readings", "Rank the documented readings of the open rules by how "
+                 "much they move the win rate."),
     "report": ("sim.cli.report",
                "Run the standard battery on a scenario and write a report folder."),
     "skirmish": ("sim.cli.skirmish", "Play a firefight scenario many times (S-07..S-43): wins, "

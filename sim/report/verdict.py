@@ -6,6 +6,8 @@ Built from the sections the battery already ran (nothing is simulated here):
   target, PASS/FAIL/UNDECIDED on its 95 % interval;
 - how games are lost, largest first, in words ("knocked out in the
   Sarcophagus by Monolith fighter");
+- the three readings of the open rules that move the win rate most, each
+  with the value the report used (:mod:`sim.report.readings`);
 - the most lethal cards of each deck for the scenario's stalker and loadout;
 - items and armours that are dominated (another costs no more and helps at
   least as much) or overpriced (help per 1,000 rubles far below the rest of
@@ -23,7 +25,7 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from sim.report import labels, players
+from sim.report import labels, players, readings
 from sim.report.tables import Section
 from sim.rules.scenario import Scenario
 
@@ -222,6 +224,7 @@ def verdict_section(sc: Scenario, sections: Sequence[Section]) -> Section:
     lost = losses(by_key)
     if lost:
         text += ["How games are lost, largest first:", lost]
+    text += readings.verdict_lines(by_key)
     loadout = ", ".join([sc.armor or "no armour", *sc.weapons, *sc.items])
     text += [f"Most lethal cards for {sc.stalker} ({loadout}; policy sneak="
              f"{sc.policy.sneak}), per card met:", lethal_cards(by_key, sc.stalker)]

@@ -12,7 +12,8 @@ cross-table check that every anomaly's ``artifact_type`` is an artefact type
 (P-35). A ``rules.toml`` key is checked against its :class:`~sim.rules.schema.Param`
 (type, range, choices) and the Z-03 Epicentre cost. The edited ruleset must still
 pass the loader's whole-table checks: a deck to draw from, one Epicentre rule for
-movement items and artefacts. Errors name the edit and the reason.
+movement items and artefacts, and no Phantom (P-46), which a scenario refuses.
+Errors name the edit and the reason.
 
 :func:`apply_edits` never changes its input: it returns a new
 :class:`~sim.rules.model.Ruleset` made with :func:`dataclasses.replace`, whose
@@ -33,6 +34,7 @@ from types import MappingProxyType
 from sim.errors import InputError
 from sim.rules import Ruleset
 from sim.rules import validate as v
+from sim.rules.scenario import PHANTOM_MESSAGE
 from sim.rules.schema import TABLES, Column, Param, sections
 
 RULES_TABLE = "rules"
@@ -206,7 +208,9 @@ def _check_playable(rs: Ruleset, edits: Sequence[CardEdit]) -> None:
     Every deck keeps a card to draw (:func:`sim.rules.validate.unplayable`: all
     counts set to 0, or every counted enemy dealing radiation) and the movement
     items and artefacts keep one Epicentre rule
-    (:func:`sim.rules.validate.epicentre_movement`).
+    (:func:`sim.rules.validate.epicentre_movement`); an edit setting
+    ``multiplayer.after_death`` to ``phantom`` is refused as a scenario refuses it
+    (P-46: the Phantom has no rules yet).
     """
     for table in v.DECKS:
         cards = [dataclasses.asdict(card) for card in getattr(rs, table).values()]
@@ -214,6 +218,10 @@ def _check_playable(rs: Ruleset, edits: Sequence[CardEdit]) -> None:
         if found is not None:
             culprit = next((e for e in reversed(edits) if e.table == table), edits[-1])
             raise VariantError(f"edit {str(culprit)!r}: {table}.csv: {found[1]}")
+    phantom = [e for e in edits if (e.table, e.card, e.column) == (RULES_TABLE, "multiplayer",
+                                                                   "after_death")]
+    if phantom and rs.rules.multiplayer.after_death == "phantom":
+        raise VariantError(f"edit {str(phantom[-1])!r}: {PHANTOM_MESSAGE}")
     movement = rs.rules.movement.items_in_epicentre
     problems = v.epicentre_movement("rules.toml", None, movement,
                                     rs.rules.artifacts.movement_in_epicentre)

@@ -1,0 +1,310 @@
+"""Readings of the rules: which documented reading of an open rule moves the win rate most.
+
+The seeds leave some rules open, and ``docs/rules.md`` ("Assumptions" and the
+key tables) gives each open rule a ``rules.toml`` key: a switch (a ``bool``
+key, e.g. ``combat.medkits_in_combat``: P-24 against Z-12) or a choice among
+documented readings (a ``str`` key with ``choices``, e.g. ``dice.modifier``:
+``successes`` or ``face``, Gap "Test procedure"). A designer must know which
+of them decide the numbers (issue 26 §2).
+
+:func:`find_readings` lists every such key of :data:`sim.rules.schema.PARAMS`
+flipped to each documented alternative: the other value of a switch, every
+other choice of a choice key (a key with one choice has no alternative).
+:func:`run_readings` plays each reading as the one edit
+``rules.section.key=value`` (:mod:`sim.rules.variants`) of the scenario's
+whole games, against the unchanged ruleset on common random numbers (the
+``campaign`` experiment's paired runner, as ``zonesim compare campaign``
+and :mod:`sim.workflows.levers` play it), and ranks them by the absolute
+paired change of the win rate (``p_sarcophagus``, P-45: reach and survive
+the Sarcophagus) with its 95 % interval. Each scenario target whose metric
+is a per-game campaign metric gets the reading's paired change and the
+target's verdict under the reading.
+
+A reading the rules refuse (an edit :func:`~sim.rules.variants.apply_edits`
+rejects: the two Epicentre keys set apart, the Phantom of P-46) or whose game
+cannot be set up (the campaign compile refuses it) is skipped and listed
+with the reason; it never stops the run. A reading that leaves the compiled
+game unchanged (a multiplayer key in a one-stalker game) changes nothing by
+construction: it is listed with a change of exactly 0 without being played; one
+played whose every game ends as before is marked :data:`NO_GAME_CHANGED`.
+Every number depends only on the ruleset, the scenario, the trials and the
+seed, never on the thread count.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+from sim.experiments import campaign_paired
+from sim.experiments.registry import canonical_metric
+from sim.experiments.registry import experiment as find_experiment
+from sim.rules import Ruleset
+from sim.rules.scenario import Scenario
+from sim.rules.schema import PARAMS, Param
+from sim.rules.variants import RULES_TABLE, VariantError, apply_edits
+from sim.workflows.batches import UNCHANGED, BatchError, Refusal, fingerprints, run_batches
+from sim.workflows.compare import paired_rows
+from sim.workflows.targets import Target
+
+EXPERIMENT = "campaign"
+METRIC = "p_sarcophagus"
+"""The metric ranked: P(win), reach and survive the Sarcophagus (P-45)."""
+
+NO_EFFECT = "no effect (the game's compiled inputs are unchanged)"
+"""Verdict of a reading that leaves the scenario's compiled game as it was."""
+NO_GAME_CHANGED = "no game changed"
+"""Verdict of a reading played whose every game ended as with the ruleset's own reading."""
+
+COLUMNS = ("rank", "key", "current", "value", "edit", "mc", "ci_low", "ci_high", "diff",
+           "diff_ci_low", "diff_ci_high", "verdict", "effect", "rules")
+"""Columns of the ranking (:meth:`ReadingsResult.ranking`) before the target columns."""
+
+
+class ReadingsError(BatchError):
+    """Readings that cannot be run: a multiplayer scenario, trials below 1."""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One documented reading of an open rule: a ``rules.toml`` key set to an alternative.
+
+    Attributes
+    ----------
+    param : Param
+        The key's declaration (:data:`sim.rules.schema.PARAMS`).
+    current : bool or str
+        Its value in the ruleset the readings start from.
+    value : bool or str
+        The alternative played.
+    """
+
+    param: Param
+    current: bool | str
+    value: bool | str
+
+    @property
+    def key(self) -> str:
+        """``section.key``."""
+        return f"{self.param.section}.{self.param.key}"
+
+    @property
+    def text(self) -> str:
+        """The value as an edit writes it (``true``/``false`` for a switch)."""
+        return _text(self.value)
+
+    @property
+    def edit(self) -> str:
+        """The edit ``rules.section.key=value``."""
+        return f"{RULES_TABLE}.{self.key}={self.text}"
+
+
+def _text(value: bool | str) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def alternatives(p: Param, current: object) -> tuple:
+    """The documented alternatives of key ``p`` to ``current``: the other value of a
+    switch, every other choice of a choice key; none for any other key.
+    """
+    if p.type is bool:
+        return (not current,)
+    if p.type is str and p.choices:
+        return tuple(c for c in p.choices if c != current)
+    return ()
+
+
+def find_readings(rs: Ruleset) -> list[Reading]:
+    """Every switch and choice key of ``rs`` flipped to each alternative, in declaration order."""
+    out = []
+    for p in PARAMS:
+        current = rs.param(p.section, p.key)
+        out += [Reading(p, current, value) for value in alternatives(p, current)]
+    return out
+
+
+@dataclass(frozen=True)
+class ReadingsResult:
+    """Finished readings of one scenario.
+
+    Attributes
+    ----------
+    scenario : str
+        The scenario's name.
+    trials, seed : int
+        Games of every reading and their common seed.
+    baseline : dict
+        Per metric (the ranked one and each target's), ``mc``, ``ci_low``,
+        ``ci_high`` of the unchanged ruleset.
+    rows : tuple of dict
+        One per reading played or unchanged, ranked (keys :data:`COLUMNS`
+        and, per target, ``target: TEXT`` its verdict under the reading and,
+        for a target on another metric, ``METRIC diff`` with its interval).
+    skipped : tuple of dict
+        ``{"key", "value", "edit", "reason", "refused_by"}`` per refused reading
+        (``rules``: the edit checks; ``compile``: the game cannot be set up).
+    targets : tuple of str
+        The scenario's targets judged here; ``unpaired`` those that are not a
+        per-game metric (a median of days), not judged.
+    ruleset : str
+        SHA-256 of the ruleset.
+    wall_s : float
+        Seconds the runs took.
+    """
+
+    scenario: str
+    trials: int
+    seed: int
+    baseline: dict
+    rows: tuple[dict, ...]
+    skipped: tuple[dict, ...] = ()
+    targets: tuple[str, ...] = ()
+    unpaired: tuple[str, ...] = ()
+    ruleset: str = ""
+    wall_s: float = 0.0
+
+    def ranking(self) -> pd.DataFrame:
+        """The readings played, largest absolute change of the win rate first."""
+        extra = [c for r in self.rows for c in r if c not in COLUMNS]
+        return pd.DataFrame(list(self.rows), columns=[*COLUMNS, *dict.fromkeys(extra)])
+
+    def top(self, n: int = 3) -> list[dict]:
+        """The ``n`` readings with the largest effect."""
+        return list(self.rows[:n])
+
+    def to_dict(self) -> dict:
+        """JSON document: provenance, ``baseline``, ``readings`` (ranked) and ``skipped``."""
+        return {"scenario": self.scenario, "experiment": EXPERIMENT, "metric": METRIC,
+                "trials": self.trials, "seed": self.seed, "ruleset_sha256": self.ruleset,
+                "wall_s": self.wall_s, "baseline": self.baseline,
+                "targets": list(self.targets), "unpaired_targets": list(self.unpaired),
+                "readings": list(self.rows), "skipped": list(self.skipped)}
+
+
+def plan(rs: Ruleset, readings: Sequence[Reading]) -> tuple[list[Reading], list[dict]]:
+    """The readings the rules accept, and one skipped row per reading they refuse."""
+    valid, refused = [], []
+    for reading in readings:
+        try:
+            apply_edits(rs, [reading.edit])
+        except VariantError as error:
+            refused.append(_skipped(reading, str(error), "rules"))
+            continue
+        valid.append(reading)
+    return valid, refused
+
+
+def _skipped(reading: Reading, reason: str, by: str) -> dict:
+    text = reason if reason.startswith("edit ") else f"edit {reading.edit!r}: {reason}"
+    return {"key": reading.key, "value": reading.text, "edit": reading.edit, "reason": text,
+            "refused_by": by}
+
+
+def paired_targets(scenario: Scenario) -> tuple[list[Target], list[str]]:
+    """The scenario's targets on per-game campaign metrics, and the texts of the others."""
+    known = {m.name for m in find_experiment(EXPERIMENT).metrics}
+    judged, others = [], []
+    for metric, (low, high) in scenario.targets.items():
+        text = f"{metric} in {low:g}..{high:g}"
+        name = canonical_metric(metric)
+        if name in known:
+            judged.append(Target(name, float(low), float(high), text=text))
+        else:
+            others.append(text)
+    return judged, others
+
+
+def run_readings(scenario: Scenario, *, trials: int, seed: int, threads: int | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> ReadingsResult:
+    """Play every documented reading of the scenario's ruleset and rank them by the win rate.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        A one-stalker scenario: its ruleset, stalker, loadout and policy.
+    trials, seed : int
+        Games of every reading, all on ``seed`` (common random numbers).
+    threads : int, optional
+        Kernel threads; never changes a result.
+    progress : callable, optional
+        ``progress(done, total)`` over the two stages (compiling, playing).
+
+    Raises
+    ------
+    ReadingsError
+        A multiplayer scenario, or trials below 1.
+    """
+    if trials < 1:
+        raise ReadingsError(f"trials must be >= 1 (got {trials})", "trials")
+    if scenario.multiplayer:
+        raise ReadingsError(f"{scenario.path} is a multiplayer scenario: the readings play "
+                            "one stalker's games; give a one-stalker scenario")
+    rs = scenario.ruleset
+    setup = campaign_paired.scenario_setup(scenario)
+    targets, unpaired = paired_targets(scenario)
+    metrics = list(dict.fromkeys([METRIC, *(t.metric for t in targets)]))
+    start = time.perf_counter()
+    readings, skipped = plan(rs, find_readings(rs))
+    prints = fingerprints(rs, EXPERIMENT, setup, [r.edit for r in readings], batch=len(
+        readings) or 1, threads=threads, progress=_stage(progress, 0))
+    live, idle = [], []
+    for reading, print_ in zip(readings, prints, strict=True):
+        if isinstance(print_, Refusal):
+            skipped.append(_skipped(reading, print_.reason, "compile"))
+        else:
+            (idle if print_ == UNCHANGED else live).append(reading)
+    variants = [((), *((r.edit,) for r in live))]
+    (sums,), _ = run_batches(rs, EXPERIMENT, setup, variants, trials=trials, seed=seed,
+                             threads=threads, progress=_stage(progress, 1))
+    table = paired_rows(sums, ["baseline", *(r.edit for r in live)], metrics)
+    by = {(row["variant"], row["metric"]): row for row in table}
+    baseline = {m: {k: by["baseline", m][k] for k in ("mc", "ci_low", "ci_high")}
+                for m in metrics}
+    rows = [_row(r, {m: by[r.edit, m] for m in metrics}, targets) for r in live]
+    rows += [_row(r, {m: _unchanged(baseline[m]) for m in metrics}, targets) for r in idle]
+    place = {r.edit: i for i, r in enumerate(find_readings(rs))}
+    rows.sort(key=lambda row: (-row["effect"], place[row["edit"]]))
+    for i, row in enumerate(rows, 1):
+        row["rank"] = i
+    skipped.sort(key=lambda s: place[s["edit"]])
+    return ReadingsResult(scenario.name, trials, seed, baseline, tuple(rows), tuple(skipped),
+                          tuple(t.text for t in targets), tuple(unpaired), rs.sha256,
+                          round(time.perf_counter() - start, 3))
+
+
+def _stage(progress, stage: int):
+    if progress is None:
+        return None
+    return lambda done, total: progress(stage * total + done, 2 * total)
+
+
+def _unchanged(base: dict) -> dict:
+    return {**base, "diff": 0.0, "diff_ci_low": 0.0, "diff_ci_high": 0.0, "verdict": NO_EFFECT}
+
+
+def _row(reading: Reading, cells: dict, targets: Sequence[Target]) -> dict:
+    """One ranked row: the reading, the win rate's paired change, then each target."""
+    win = cells[METRIC]
+    if win["diff_ci_low"] == win["diff_ci_high"] == 0.0 and win["verdict"] != NO_EFFECT:
+        win = {**win, "verdict": NO_GAME_CHANGED}
+    row = {"rank": 0, "key": reading.key, "current": _text(reading.current),
+           "value": reading.text, "edit": reading.edit,
+           **{k: win[k] for k in ("mc", "ci_low", "ci_high", "diff", "diff_ci_low",
+                                  "diff_ci_high", "verdict")},
+           "effect": abs(win["diff"]), "rules": reading.param.rules}
+    for t in targets:
+        cell = cells[t.metric]
+        if t.metric != METRIC:
+            row |= {f"{t.metric} diff": cell["diff"],
+                    f"{t.metric} diff_ci_low": cell["diff_ci_low"],
+                    f"{t.metric} diff_ci_high": cell["diff_ci_high"]}
+        row[f"target: {t.text}"] = t.judge(cell["mc"], cell["ci_low"], cell["ci_high"])
+    return row
+
+
+__all__ = ["COLUMNS", "EXPERIMENT", "METRIC", "NO_EFFECT", "NO_GAME_CHANGED", "Reading",
+           "ReadingsError", "ReadingsResult", "alternatives", "find_readings", "paired_targets",
+           "plan", "run_readings"]
