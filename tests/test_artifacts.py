@@ -192,13 +192,19 @@ def test_no_artifact_is_unchanged():
 def test_two_handed_weapon_blocks_a_one_handed_artefact():
     # P-23: the shotgun (2 hands, +2) ties with Stone flower (1 hand, +1) plus the pistol
     # (1 hand, +1), which keeps the artefact unused; at +2 the artefact and pistol win.
+    # The threshold policy allows every combat artefact (the table's mask of them all);
+    # with none allowed (best play may leave it unused, P-08) the shotgun is taken.
     for value, used in ((1, False), (2, True)):
         rs = apply_edits(RS, (*ONE_HAND, f"artifacts.Stone flower.value={value}"))
         spec = compile_combat(rs, "Scar", "Bandit", None, ("Shotgun", "PM pistol"), (),
                               CombatPolicy(), ("Stone flower",))
-        chosen = spec.loadout.spend[0][0] >> S.SPEND_ART_SHIFT
+        every = spec.loadout.every_artifact
+        assert every == 1
+        chosen = spec.loadout.spend[0][every] >> S.SPEND_ART_SHIFT
         assert bool(chosen) is used
-        assert spec.loadout.bonus[0][0] == (1 if used else 2)
+        assert spec.loadout.bonus[0][every] == (1 if used else 2)
+        assert spec.loadout.spend[0][0] >> S.SPEND_ART_SHIFT == 0
+        assert spec.loadout.bonus[0][0] == 2
 
 
 def test_side_effect_knocks_out():

@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.cli import main
+from sim.encounter.artifact import ArtifactRules, ArtifactSpec, combat_choices
 from sim.encounter.combat import CombatPolicy, compile_combat
 from sim.encounter.loadout import CloseCombatRules, WeaponSlot, tabulate
 from sim.encounter.plan import FLEE, CombatPlan, PlanShape, entry, fight_action
@@ -33,6 +34,7 @@ from sim.exact.best_combat import (
 from sim.exact.combat import OUTCOMES, combat_exact
 from sim.experiments.combat import simulate
 from sim.kernels import combat as kernel
+from sim.kernels import layout as S
 from sim.kernels.layout import AVOID_STEALTH
 from sim.paths import bundled_ruleset, configs_root
 from sim.rules import load_ruleset
@@ -51,46 +53,74 @@ def objective_value(spec, plan, objective) -> float:
 def objective_of(e, objective) -> float:
     return (sum(objective.weight(o) * e.outcomes[o] for o in OUTCOMES)
             - objective.wound * e.mean_wounds - objective.stimulant * e.mean_stimulants
-            - objective.limited * e.mean_limited_spent)
+            - objective.limited * e.mean_limited_spent
+            - objective.side_effect * e.mean_side_effects)
 
 
 def tiny(health=2, durability=0, stimulants=(), limited=False, rounds=2, wounds=1, stealth=1,
-         vigilance=1, combat=1, endurance=1, flee_at=0) -> CombatSpec:
+         vigilance=1, combat=1, endurance=1, flee_at=0, artifacts=(), other=1) -> CombatSpec:
     slots = [WeaponSlot("pistol", 1, 1, "short", None)]
     if limited:
         slots.append(WeaponSlot("grenade", 2, 0, "short", 1))
     return CombatSpec(
+        artifacts=artifacts, other=other, other_max=other,
+        art_rules=ArtifactRules(restore_uses=1),
         health=health, start_health=health, combat=combat, stealth=stealth,
         vigilance=vigilance, endurance=endurance, wounds=wounds, resist=4 if durability else 0,
         durability=durability, tokens=0, success_on=5, sneak=True, avoid_rule=AVOID_STEALTH,
         escape_target=4, flee_at=flee_at, heal_at=0, stimulants=stimulants,
-        loadout=tabulate(slots, CloseCombatRules(melee_enemy=False)), max_rounds=rounds)
+        loadout=tabulate(slots, CloseCombatRules(melee_enemy=False), combat_choices(artifacts)),
+        max_rounds=rounds)
 
 
-def choices(spec, shape: PlanShape, rnd, health, used, uses):
+def art(effect, value=1, auto=False, side=S.TARGET_HEALTH, side_value=1, hands=0, need=1):
+    """A made-up artefact: an Intellect test of 2 dice needing ``need`` 5+ (P-10)."""
+    return ArtifactSpec("a", effect, value, auto, 2, 5, need, side, side_value, hands)
+
+
+def _subsets(spec, *effects):
+    """Every record mask of the artefacts with one of ``effects``."""
+    chosen = [i for i, a in enumerate(spec.artifacts) if a.effect in effects]
+    return [sum(1 << i for i in combo) for k in range(len(chosen) + 1)
+            for combo in itertools.combinations(chosen, k)]
+
+
+def choices(spec, rnd, health, used, uses):
     """Every decision the rules allow in a state (doses only below maximum Health)."""
     most = len(spec.stimulants) - used if health < spec.health else 0
     available = sum(1 << j for j, n in enumerate(uses) if n > 0)
-    actions = [fight_action(m) for m in range(available + 1) if m & ~available == 0]
+    available |= spec.loadout.every_artifact
+    fights = [fight_action(m) for m in range(available + 1) if m & ~available == 0]
+    resist = _subsets(spec, S.ART_RESIST)
+    actions = [(a, x) for a in fights for x in resist]
     if rnd >= 2:
-        actions.append(FLEE)
-    return [entry(k, a) for k in range(most + 1) for a in actions]
+        actions += [(FLEE, s) for s in _subsets(spec, S.ART_RESIST, S.ART_STEALTH)]
+    return [entry(k, a, x) for k in range(most + 1) for a, x in actions]
 
 
 def every_plan(spec):
-    """Every deterministic plan over every state of the fight (states with Health >= 1)."""
+    """Every deterministic plan over every state of the fight (states with Health >= 1):
+    each heal/calm choice and each decision, and whether (and with which stealth
+    artefacts) to avoid the fight."""
     shape = PlanShape(spec.max_rounds, spec.health, spec.durability, len(spec.stimulants),
-                      tuple(spec.loadout.uses))
+                      tuple(spec.loadout.uses), spec.other_max if spec.artifacts else 0,
+                      tuple(i for i, a in enumerate(spec.artifacts)
+                            if a.effect in (S.ART_HEAL, S.ART_CALM)),
+                      spec.art_rules.restore_uses)
     cells, options = [], []
     for rnd in range(1, spec.max_rounds + 1):
-        for health, tokens, used, uses in shape.states():
-            cells.append(shape.index(rnd, health, tokens, used, uses))
-            options.append(choices(spec, shape, rnd, health, used, uses))
-    for sneak in (True, False):
+        for health, tokens, used, uses, other, counts in shape.states():
+            if shape.stages == 2:
+                cells.append(shape.index(rnd, health, tokens, used, uses, other, counts, 0))
+                options.append([entry(0, 0, r) for r in _subsets(spec, S.ART_HEAL, S.ART_CALM)])
+            cells.append(shape.index(rnd, health, tokens, used, uses, other, counts))
+            options.append(choices(spec, rnd, health, used, uses))
+    sneaks = [(False, -1)] + [(True, s) for s in _subsets(spec, S.ART_STEALTH)]
+    for sneak, select in sneaks:
         for picks in itertools.product(*options):
             entries = np.zeros(shape.size, dtype=np.int64)
             entries[cells] = picks
-            yield CombatPlan(shape, sneak, entries)
+            yield CombatPlan(shape, sneak, entries, sneak_select=select)
 
 
 TINY = {
@@ -103,16 +133,35 @@ TINY = {
                                                  endurance=2, rounds=1),
     "two doses, one round": tiny(stimulants=(1, 1), rounds=1, health=3),
 }
+ART_TINY = {
+    "a heal artefact hurting Health, two rounds": tiny(
+        artifacts=(art(S.ART_HEAL, side_value=1),), wounds=1, endurance=2),
+    "a calm artefact, Willpower 2": tiny(artifacts=(art(S.ART_CALM, side=S.TARGET_HEALTH),),
+                                         other=2, rounds=2, health=1),
+    "an automatic resist artefact costing Willpower": tiny(
+        artifacts=(art(S.ART_RESIST, auto=True, side=S.TARGET_WILLPOWER),), wounds=2,
+        health=2, other=1, endurance=2),
+    "a combat artefact needing both hands": tiny(
+        artifacts=(art(S.ART_COMBAT, value=2, hands=2, side=S.TARGET_WILLPOWER),), other=2,
+        health=1, rounds=2, endurance=2),
+    "a stealth artefact, three rounds": tiny(
+        artifacts=(art(S.ART_STEALTH, side=S.TARGET_HEALTH),), rounds=3, health=2,
+        endurance=3),
+}
 OBJECTIVE_CASES = {**OBJECTIVES, "value": value_objective(1.0, wound=0.05, stimulant=0.02,
-                                                          limited=0.03, killed=0.1)}
+                                                          limited=0.03, killed=0.1,
+                                                          side_effect=0.04)}
 
 
-@pytest.mark.parametrize("case", sorted(TINY))
+@pytest.mark.parametrize("case", sorted(TINY) + sorted(ART_TINY))
 def test_the_solver_finds_the_brute_force_optimum(case):
     """Issue 24, section 3: on tiny fights every deterministic plan (72 to 8,192 of them) is
     evaluated exactly; for each objective the best of them is worth what the solver's plan
-    is worth, and the solver's plan is worth what the solver says (P-16..P-24, Z-12..Z-14)."""
-    spec = TINY[case]
+    is worth, and the solver's plan is worth what the solver says (P-16..P-24, Z-12..Z-14).
+    With an artefact (P-08..P-10, P-23, P-24) the plans may use it or not in every state:
+    heal and calm before a round, combat dice with the weapons, stealth on a flight or to
+    avoid the fight, resist against the attack."""
+    spec = {**TINY, **ART_TINY}[case]
     exacts = [combat_exact(spec, p) for p in every_plan(spec)]
     assert 64 <= len(exacts) <= 10_000
     for goal in OBJECTIVE_CASES.values():
@@ -120,6 +169,16 @@ def test_the_solver_finds_the_brute_force_optimum(case):
         plan = solve_combat(spec, goal)
         assert abs(plan.value - best) < 1e-9, goal.name
         assert abs(objective_value(spec, plan, goal) - plan.value) < 1e-9, goal.name
+
+
+def test_the_brute_force_sees_a_solver_that_uses_every_artefact():
+    """Guard: using every artefact whenever its rule allows (the threshold reading, the
+    wrong rule for best play: P-08 leaves each use to the player) is beaten by the brute
+    force where a use can hurt: the heal artefact's side effect costs Health."""
+    spec = ART_TINY["a heal artefact hurting Health, two rounds"]
+    goal = OBJECTIVES["survive"]
+    best = max(objective_value(spec, p, goal) for p in every_plan(spec))
+    assert best > objective_of(combat_exact(spec), goal) + 0.1
 
 
 def test_the_brute_force_sees_a_wrong_solver():
@@ -191,9 +250,26 @@ def test_more_durability_never_lowers_best_play(spec, extra):
 @settings(max_examples=60, deadline=None)
 @given(specs())
 def test_better_resistance_never_lowers_best_play(spec):
-    if spec.durability == 0 or spec.resist <= 2:
+    """Without healing (see the next test for why it matters)."""
+    if spec.durability == 0 or spec.resist <= 2 or spec.stimulants:
         return
     assert best(replace(spec, resist=spec.resist - 1)) >= best(spec) - EPS
+
+
+def test_better_resistance_can_lower_best_play_when_the_stalker_heals():
+    """A finding, not a defect: the armour's blocks are spent whether the stalker needs them
+    or not (each blocked wound places a token, P-03..P-05), and Health stops at its maximum
+    (Z-14). At Health 1 of 3 with two doses of 2, against 3 wounds and a durability-2 armour,
+    a better resistance blocks both tokens' worth in the first attack where one would do,
+    and the next attack gets through whole: P(not knocked out) 0.2250 at resistance 3,
+    0.2155 at resistance 2, each the exact value of its best plan (the brute force agrees
+    on the tiny fights above)."""
+    spec = replace(tiny(health=3, durability=2, stimulants=(2, 2), rounds=30, wounds=3,
+                        stealth=2, vigilance=2, combat=0, endurance=1),
+                   start_health=1, resist=3, loadout=tabulate([], CloseCombatRules(False)))
+    worse, better = best(spec), best(replace(spec, resist=2))
+    assert worse == pytest.approx(0.22500522165, abs=1e-9)
+    assert better == pytest.approx(0.21548770230, abs=1e-9)
 
 
 @settings(max_examples=60, deadline=None)

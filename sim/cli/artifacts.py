@@ -23,12 +23,14 @@ DEFAULT_GAMES = 20_000
               help="Whole games per artefact for the change in the win rate, p_sarcophagus "
                    "(reach and survive the Sarcophagus); 0 skips them (one-stalker "
                    "scenarios only).")
+@common.best_play_options
 @common.trials_option(DEFAULT_TRIALS)
 @common.seed_option
 @common.threads_option
 @common.quiet_option
 @common.format_option
-def artifacts(scenario, names, intellect, games, trials, seed, threads, fmt):
+def artifacts(scenario, names, intellect, games, encounter_policy, objective, trials, seed,
+              threads, fmt):
     """Compare each artefact with carrying none: decks and whole games, per 1,000 rubles.
 
     SCENARIO (default: base) gives the ruleset, stalker, loadout and policy.
@@ -41,9 +43,17 @@ def artifacts(scenario, names, intellect, games, trials, seed, threads, fmt):
     Intellect), the price (P-11) and the change per 1,000 rubles. The table
     leaves out artefacts that change nothing; JSON and CSV keep every row.
 
+    With --policy best every encounter, with and without the artefact, is
+    played by its exact optimal plan (for --objective), which uses the
+    artefact only where a use pays (P-08): the change is then what the
+    artefact is worth to a player who plays it well, never below 0 in the
+    exact column. Whole games are not compared under best play (the
+    campaign plays its encounters by the thresholds).
+
     \b
     Example:
       zonesim artifacts base --trials 200000 --seed 7
+      zonesim artifacts base --policy best --games 0 --trials 20000
       zonesim artifacts --artifact "Stone blood" --artifact Crystal --format json
     """
     from sim.experiments.artifacts import artifacts_compared, scenario_setup
@@ -55,17 +65,26 @@ def artifacts(scenario, names, intellect, games, trials, seed, threads, fmt):
     if unknown:
         raise click.BadParameter(f"unknown artefact '{unknown[0]}'; known: "
                                  + ", ".join(sc.ruleset.artifacts), param_hint="'--artifact'")
-    frame = artifacts_compared(sc.ruleset, scenario_setup(sc, intellect), trials=trials,
+    setup = scenario_setup(sc, intellect)
+    setup["policy"] = (encounter_policy if common.given("encounter_policy")
+                       else sc.policy.encounters)
+    setup["objective"] = objective if common.given("objective") else sc.policy.objective
+    played = (f"best play ({setup['objective']})" if setup["policy"] == "best"
+              else "the scenario's thresholds")
+    games = 0 if setup["policy"] == "best" else games
+    frame = artifacts_compared(sc.ruleset, setup, trials=trials,
                                seed=seed, names=names or None, threads=threads,
                                campaign=sc if games else None, campaign_trials=games)
     campaign = (f"{games} whole games per artefact" if games and not sc.multiplayer
                 else "whole games not compared")
     doc = {"scenario": sc.name, "stalker": sc.stalker, "trials": trials, "seed": seed,
+           "policy": setup["policy"], "objective": setup["objective"],
            "ruleset_digest": sc.ruleset.digest(), "campaign": campaign, "games": games,
            "rows": frame.astype(object).where(frame.notna(), None).to_dict(orient="records")}
     kept = shown.nonzero(frame)
-    title = (f"artefacts against carrying none: {sc.name}, {sc.stalker}; {trials} trials per "
-             f"deck, {campaign}, seed {seed}; change ±95 % half-width (exact)")
+    title = (f"artefacts against carrying none: {sc.name}, {sc.stalker}, encounters played by "
+             f"{played}; {trials} trials per deck, {campaign}, seed {seed}; change ±95 % "
+             "half-width (exact)")
     if fmt == "table" and kept.empty:
         click.echo(f"{title}\nNo artefact compared changes anything in these encounters.")
         return

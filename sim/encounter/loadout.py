@@ -14,8 +14,9 @@ weapon's bonus; the choice is made on nominal dice (an activated artefact may
 still fail its Intellect test, P-10), and ties keep artefacts unused.
 
 Limited-use weapons (grenades) are spent when used; the best selection is
-tabulated here for every combination of limited weapons still available, so
-kernels look the choice up instead of searching it.
+tabulated here for every combination of limited weapons still available and
+of combat artefacts the stalker is willing to use (best play may leave one
+unused, P-08), so kernels look the choice up instead of searching it.
 """
 
 from __future__ import annotations
@@ -121,12 +122,13 @@ class LoadoutTable:
     ----------
     limited : tuple of int
         Slot index of each limited-use weapon (bit ``j`` of a mask is limited
-        weapon ``j``).
+        weapon ``j``; bit ``len(limited) + k`` is combat artefact ``k``).
     uses : tuple of int
         Uses of each limited-use weapon at the start of the fight.
     bonus : tuple of tuple of int
         ``bonus[phase][mask]``: pool bonus when the limited weapons in ``mask``
-        still have uses.
+        still have uses and the combat artefacts in ``mask`` may be used (the
+        threshold policy allows every combat artefact: :meth:`every_artifact`).
     spend : tuple of tuple of int
         ``spend[phase][mask]``: mask of limited weapons spent by that choice.
     slots : tuple of WeaponSlot
@@ -146,6 +148,11 @@ class LoadoutTable:
     bonus: tuple[tuple[int, ...], ...]
     spend: tuple[tuple[int, ...], ...]
     artifacts: tuple[tuple[int, int, int], ...] = ()
+
+    @property
+    def every_artifact(self) -> int:
+        """The mask bits of every combat artefact (the threshold policy uses them all)."""
+        return ((1 << len(self.artifacts)) - 1) << len(self.limited)
 
 
 def tabulate(slots: list[WeaponSlot], rules: CloseCombatRules,
@@ -167,13 +174,14 @@ def _tabulate(slots: tuple[WeaponSlot, ...], rules: CloseCombatRules,
     """:func:`tabulate`'s work, remembered."""
     limited = tuple(i for i, s in enumerate(slots) if s.uses is not None)
     unlimited = {i for i, s in enumerate(slots) if s.uses is None}
+    n_limited = len(limited)
     bonus, spend = [], []
     for phase in (FIRST_ROUND, LATER_ROUNDS):
         row_bonus, row_spend = [], []
-        for mask in range(1 << len(limited)):
-            available = unlimited | {limited[j] for j in range(len(limited)) if mask >> j & 1}
-            value, chosen, arts = best_with_artifacts(slots, available, phase, rules,
-                                                      artifacts)
+        for mask in range(1 << (n_limited + len(artifacts))):
+            available = unlimited | {limited[j] for j in range(n_limited) if mask >> j & 1}
+            allowed = tuple(a for k, a in enumerate(artifacts) if mask >> (n_limited + k) & 1)
+            value, chosen, arts = best_with_artifacts(slots, available, phase, rules, allowed)
             row_bonus.append(value)
             row_spend.append(sum(1 << j for j, i in enumerate(limited) if i in chosen)
                              + sum(1 << (SPEND_ART_SHIFT + rec) for rec in arts))

@@ -8,18 +8,31 @@ twin (:func:`sim.exact.combat.combat_exact`) follows too, so that both give the
 outcomes of the same play. :mod:`sim.exact.best_combat` solves the best plan.
 
 The decisions, at the start of each round ``r`` (1 = the first), in state
-``(health, tokens, stimulants used, uses left of each limited-use weapon)``:
+``(health, other, tokens, stimulants used, heal/calm uses so far, uses left of each
+limited-use weapon)``:
 
-- how many stimulant doses to take now (Z-12..Z-14; taken in the order carried);
-- then flee (from round 2, P-21) or fight, and with which limited-use weapons
-  allowed (P-23, P-24: the loadout table's best selection among the unlimited
-  weapons and the allowed limited ones, :mod:`sim.encounter.loadout`).
+- which heal and calm artefacts to use now (P-08, P-24; a record mask), when the
+  fight has any: this is a stage of its own, decided before their results are seen;
+- then, on the state after them: how many stimulant doses to take (Z-12..Z-14;
+  in the order carried), flee (from round 2, P-21) or fight, with which
+  limited-use weapons and combat artefacts allowed (P-23, P-24: the loadout
+  table's best selection among the unlimited weapons and the allowed ones,
+  :mod:`sim.encounter.loadout`), and which stealth artefacts to use on the flight
+  and resist artefacts against the enemy's attack (P-08; a record mask).
+
+The other track (Willpower, or Health in a psi fight) and the heal/calm uses are
+state only in fights with artefacts (side effects and calm change them, P-09).
+This is the policy's information structure: the rules let the stalker equip and
+use artefacts before each round (P-23) and decide whether a use pays (P-08).
 
 Before the first round, whether to try to avoid the fight (P-16, Z-15..Z-17) or
-fight for the trophy (P-17) is :attr:`CombatPlan.sneak`.
+fight for the trophy (P-17) is :attr:`CombatPlan.sneak`, with the stealth
+artefacts :attr:`CombatPlan.sneak_select`.
 
-An entry packs ``doses + (action << ACTION_SHIFT)``; ``action`` is
-:data:`FLEE`, or ``1 + mask`` of the limited-use weapons allowed.
+An entry packs ``doses + (action << ACTION_SHIFT) + (select << ART_SHIFT)``;
+``action`` is :data:`FLEE`, or ``1 + mask`` of the limited-use weapons (bits
+``0..``) and combat artefacts (bits from the number of limited weapons) allowed;
+``select`` the artefact records used.
 """
 
 from __future__ import annotations
@@ -30,25 +43,44 @@ from itertools import product
 import numpy as np
 
 from sim.kernels import layout as S
+from sim.kernels.layout import PLAN_ACTION_BITS as ACTION_BITS
 from sim.kernels.layout import PLAN_ACTION_SHIFT as ACTION_SHIFT
+from sim.kernels.layout import PLAN_ART_SHIFT as ART_SHIFT
 
 FLEE = 0
 """The action "try to flee" (P-21); any other action ``a`` fights with mask ``a - 1``."""
 
 
 def fight_action(mask: int) -> int:
-    """The action "fight, allowing the limited-use weapons of ``mask``" (P-23)."""
+    """The action "fight, allowing the limited-use weapons and combat artefacts of
+    ``mask``" (P-23).
+    """
     return 1 + mask
 
 
-def entry(doses: int, action: int) -> int:
-    """One decision: take ``doses`` stimulants, then do ``action``."""
-    return doses + (action << ACTION_SHIFT)
+def entry(doses: int, action: int, select: int = 0) -> int:
+    """One decision: take ``doses`` stimulants, then do ``action``, using the artefact
+    records of ``select`` (P-08).
+    """
+    return doses + (action << ACTION_SHIFT) + (select << ART_SHIFT)
 
 
-def decode(value: int) -> tuple[int, int]:
-    """``(doses, action)`` of a decision entry."""
-    return value & ((1 << ACTION_SHIFT) - 1), value >> ACTION_SHIFT
+def decode(value: int) -> tuple[int, int, int]:
+    """``(doses, action, select)`` of a decision entry."""
+    return (value & ((1 << ACTION_SHIFT) - 1), value >> ACTION_SHIFT & ACTION_BITS,
+            value >> ART_SHIFT)
+
+
+def records(select: int, n: int) -> tuple[int, ...]:
+    """The record indices ``0..n - 1`` in mask ``select`` (-1: all)."""
+    return tuple(i for i in range(n) if select >> i & 1)
+
+
+def restore_at(health: int, other_max: int) -> int:
+    """The heal/calm threshold a plan's fight is played with: none, the plan's choice
+    of artefacts decides (P-08) and a restore stops at the maximum (P-24).
+    """
+    return max(health, other_max)
 
 
 @dataclass(frozen=True)
@@ -67,6 +99,14 @@ class PlanShape:
         Stimulant doses carried: states hold doses used ``0..stimulants``.
     uses : tuple of int
         Uses at the start of each limited-use weapon: states hold ``0..uses[j]`` left.
+    other : int
+        Maximum of the other track when the plan tracks it (fights with artefacts),
+        else 0: states hold ``0..other``.
+    restores : tuple of int
+        The heal and calm artefacts' records: states hold the uses so far of each,
+        ``0..limit``; with any, each round has a heal/calm stage before its decision.
+    limit : int
+        Uses of each heal/calm artefact per fight (``artifacts.restore_uses``).
     """
 
     rounds: int
@@ -74,12 +114,23 @@ class PlanShape:
     durability: int
     stimulants: int
     uses: tuple[int, ...]
+    other: int = 0
+    restores: tuple[int, ...] = ()
+    limit: int = 1
+
+    @property
+    def stages(self) -> int:
+        """Decisions per round: the heal/calm choice (with such artefacts), then the rest."""
+        return 2 if self.restores else 1
 
     @property
     def dims(self) -> tuple[int, ...]:
-        """Sizes of the axes (round, Health, tokens, doses used, then each weapon's uses)."""
-        return (self.rounds, self.health + 1, max(self.durability, 0) + 1,
-                self.stimulants + 1, *(u + 1 for u in self.uses))
+        """Sizes of the axes: round, stage, Health, other track, tokens, doses used, the
+        heal/calm uses (one mixed-radix axis), the weapons' uses (one mixed-radix axis).
+        """
+        return (self.rounds, self.stages, self.health + 1, self.other + 1,
+                max(self.durability, 0) + 1, self.stimulants + 1,
+                (self.limit + 1) ** len(self.restores), int(np.prod([u + 1 for u in self.uses])))
 
     @property
     def size(self) -> int:
@@ -95,16 +146,44 @@ class PlanShape:
             step *= n
         return tuple(reversed(out))
 
-    def index(self, rnd: int, health: int, tokens: int, used: int, uses: tuple[int, ...]) -> int:
-        """Entry of round ``rnd`` (from 1) in a state."""
-        return int(np.dot(self.strides, (rnd - 1, health, tokens, used, *uses)))
+    def uses_code(self, uses: tuple[int, ...]) -> int:
+        """The weapons' uses left as one mixed-radix digit (the first weapon highest)."""
+        code = 0
+        for u, left in zip(self.uses, uses, strict=True):
+            code = code * (u + 1) + left
+        return code
+
+    def counts_code(self, counts: tuple[int, ...]) -> int:
+        """The heal/calm uses so far (``counts`` per artefact record) as one digit."""
+        code = 0
+        for i in self.restores:
+            code = code * (self.limit + 1) + counts[i]
+        return code
+
+    def index(self, rnd: int, health: int, tokens: int, used: int, uses: tuple[int, ...],
+              other: int = 0, counts: tuple[int, ...] = (), stage: int = -1) -> int:
+        """Entry of round ``rnd`` (from 1) in a state: the decision (``stage`` -1) or the
+        heal/calm choice (``stage`` 0).
+        """
+        stage = stage % self.stages
+        return int(np.dot(self.strides, (rnd - 1, stage, health, other if self.other else 0,
+                                         tokens, used, self.counts_code(counts),
+                                         self.uses_code(uses))))
 
     def states(self):
-        """Every ``(health, tokens, used, uses)`` of the space, Health from 1."""
+        """Every ``(health, tokens, used, uses, other, counts)`` of the space, Health (and
+        the other track) from 1; ``counts`` per artefact record of ``n_art``.
+        """
+        n_art = max(self.restores, default=-1) + 1
+        others = range(1, self.other + 1) if self.other else (0,)
         ranges = [range(1, self.health + 1), range(max(self.durability, 0) + 1),
-                  range(self.stimulants + 1), *(range(u + 1) for u in self.uses)]
-        for health, tokens, used, *uses in product(*ranges):
-            yield health, tokens, used, tuple(uses)
+                  range(self.stimulants + 1), product(*(range(u + 1) for u in self.uses)),
+                  others, product(*(range(self.limit + 1) for _ in self.restores))]
+        for health, tokens, used, uses, other, code in product(*ranges):
+            counts = [0] * n_art
+            for i, n in zip(self.restores, code, strict=True):
+                counts[i] = n
+            yield health, tokens, used, tuple(uses), other, tuple(counts)
 
 
 @dataclass(frozen=True)
@@ -123,6 +202,9 @@ class CombatPlan:
         The objective's expected value under this plan (its solver's figure).
     objective : str
         The objective the plan was made for.
+    sneak_select : int
+        The stealth artefacts' records used on the Stealth test to avoid the fight
+        (P-16, P-08; -1: all).
     """
 
     shape: PlanShape
@@ -130,11 +212,21 @@ class CombatPlan:
     entries: np.ndarray
     value: float = float("nan")
     objective: str = ""
+    sneak_select: int = -1
 
-    def decision(self, rnd: int, health: int, tokens: int, used: int,
-                 uses: tuple[int, ...]) -> tuple[int, int]:
-        """``(doses, action)`` at the start of round ``rnd`` in that state."""
-        return decode(int(self.entries[self.shape.index(rnd, health, tokens, used, uses)]))
+    def decision(self, rnd: int, health: int, tokens: int, used: int, uses: tuple[int, ...],
+                 other: int = 0, counts: tuple[int, ...] = ()) -> tuple[int, int, int]:
+        """``(doses, action, select)`` in round ``rnd`` in that state, after its heal/calm."""
+        return decode(int(self.entries[self.shape.index(rnd, health, tokens, used, uses,
+                                                        other, counts)]))
+
+    def restore_select(self, rnd: int, health: int, tokens: int, used: int,
+                       uses: tuple[int, ...], other: int, counts: tuple[int, ...]) -> int:
+        """The heal and calm artefacts' records used at the start of round ``rnd`` (0: none)."""
+        if self.shape.stages == 1:
+            return 0
+        return decode(int(self.entries[self.shape.index(rnd, health, tokens, used, uses,
+                                                        other, counts, stage=0)]))[2]
 
     def pack(self, params: np.ndarray, start: int = 0) -> tuple[np.ndarray, np.ndarray]:
         """``(params, plan)`` for the combat kernel: a copy of a fight's packed ``params``
@@ -146,9 +238,14 @@ class CombatPlan:
         (``params[P_PLAN]`` is ``1 + start``; 0 means the thresholds decide).
         """
         out = params.copy()
-        rnd, health, tokens, used = self.shape.strides[:4]
+        rnd, stage, health, other, tokens, used, counts, _ = self.shape.strides
         out[S.P_PLAN] = 1 + start
         out[S.P_PLAN_ROUND], out[S.P_PLAN_HEALTH] = rnd, health
         out[S.P_PLAN_TOKENS], out[S.P_PLAN_STIMS] = tokens, used
+        out[S.P_PLAN_STAGE] = stage if self.shape.stages == 2 else 0
+        out[S.P_PLAN_OTHER] = other if self.shape.other else 0
+        out[S.P_PLAN_COUNTS] = counts
         out[S.P_SNEAK] = int(self.sneak)
+        out[S.P_SNEAK_ARTS] = self.sneak_select
+        out[S.P_HEAL_AT] = restore_at(int(out[S.P_HEALTH]), int(out[S.P_OTHER_MAX]))
         return out, self.entries

@@ -70,6 +70,7 @@ from sim.kernels.layout import (
     P_HEALTH,
     P_MAX_ROUNDS,
     P_N_ART,
+    P_N_COMBAT_ART,
     P_N_LIMITED,
     P_OTHER,
     P_OTHER_MAX,
@@ -78,6 +79,7 @@ from sim.kernels.layout import (
     P_RESTORE_USES,
     P_SIZE,
     P_SNEAK,
+    P_SNEAK_ARTS,
     P_START_HEALTH,
     P_STEALTH,
     P_STEALTH_ON,
@@ -209,6 +211,8 @@ class CombatSpec:
         params[P_TRACK] = self.track
         params[P_OTHER] = self.other
         params[P_OTHER_MAX] = self.other_max
+        params[P_N_COMBAT_ART] = len(self.loadout.artifacts)
+        params[P_SNEAK_ARTS] = -1
         return (
             np.concatenate([params, pack_records(self.artifacts)]),
             np.asarray(self.stimulants + (0,), dtype=np.int64),

@@ -10,7 +10,7 @@ artefacts (P-10), independent of each other, and the armour roll
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from fractions import Fraction
 
 from sim.encounter.artifact import ArtifactSpec
@@ -77,16 +77,19 @@ def test_bonus(arts: Sequence[ArtifactSpec], fail_rule: int, effect: int,
     return _uses(chosen, fail_rule, (0, 0, 0, 0, 0, 0), step)
 
 
-def resist(arts: Sequence[ArtifactSpec], fail_rule: int, damage: int) -> dict:
-    """Distribution of ``(left, h, r, w, uses, side_effects)`` against one damage (P-08)."""
+def resist(arts: Sequence[ArtifactSpec], fail_rule: int, damage: int,
+           select: Collection[int] | None = None) -> dict:
+    """Distribution of ``(left, h, r, w, uses, side_effects)`` against one damage (P-08),
+    with the resist artefacts of the records in ``select`` (None: all).
+    """
 
     def step(left, a, works):
         if left <= 0:
             return None
         return left - min(left, a.value) if works else left
 
-    return _uses([a for a in arts if a.effect == S.ART_RESIST], fail_rule,
-                 (damage, 0, 0, 0, 0, 0), step)
+    return _uses([a for i, a in enumerate(arts) if a.effect == S.ART_RESIST
+                  and (select is None or i in select)], fail_rule, (damage, 0, 0, 0, 0, 0), step)
 
 
 def armor(damage: int, face: int, durability: int, tokens: int) -> dict:
@@ -100,31 +103,35 @@ def armor(damage: int, face: int, durability: int, tokens: int) -> dict:
 
 
 def absorb(arts: Sequence[ArtifactSpec], fail_rule: int, order: int, damage: int, face: int,
-           durability: int, tokens: int) -> dict:
-    """Distribution of ``(through, tokens_after, h, r, w, uses, side_effects)`` (P-02, P-08)."""
+           durability: int, tokens: int, select: Collection[int] | None = None) -> dict:
+    """Distribution of ``(through, tokens_after, h, r, w, uses, side_effects)`` (P-02, P-08),
+    with the resist artefacts of the records in ``select`` (None: all).
+    """
     out: dict = defaultdict(Fraction)
     if order == S.RESIST_BEFORE_ARMOR:
-        for (left, *rest), p in resist(arts, fail_rule, damage).items():
+        for (left, *rest), p in resist(arts, fail_rule, damage, select).items():
             for (through, after), q in armor(left, face, durability, tokens).items():
                 out[(through, after, *rest)] += p * q
         return dict(out)
     for (through, after), p in armor(damage, face, durability, tokens).items():
-        for (left, *rest), q in resist(arts, fail_rule, through).items():
+        for (left, *rest), q in resist(arts, fail_rule, through, select).items():
             out[(left, after, *rest)] += p * q
     return dict(out)
 
 
 def restore(arts: Sequence[ArtifactSpec], fail_rule: int, effect: int, counts: tuple,
-            level: int, top: int, at: int, limit: int) -> dict:
+            level: int, top: int, at: int, limit: int,
+            select: Collection[int] | None = None) -> dict:
     """Distribution of ``(level, counts, h, r, w, uses, side_effects)`` before a round.
 
     ``counts`` is a tuple of uses so far per artefact record (the kernel packs
-    it in bytes); each artefact of ``effect`` with fewer than ``limit`` uses
-    is used once while ``level <= at`` and ``level < top``.
+    it in bytes); each artefact of ``effect`` among the records in ``select``
+    (None: all) with fewer than ``limit`` uses is used once while
+    ``level <= at`` and ``level < top``.
     """
     dist = {(level, counts, 0, 0, 0, 0, 0): Fraction(1)}
     for i, a in enumerate(arts):
-        if a.effect != effect:
+        if a.effect != effect or (select is not None and i not in select):
             continue
         following: dict = defaultdict(Fraction)
         for state, p in dist.items():

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from sim.encounter.loadout import FIRST_ROUND, LATER_ROUNDS
-from sim.encounter.plan import FLEE, CombatPlan
+from sim.encounter.plan import FLEE, CombatPlan, records, restore_at
 from sim.encounter.spec import CombatSpec
 from sim.exact import artifact, dice
 from sim.kernels.layout import (
@@ -58,7 +58,11 @@ class CombatExact:
         from side effects (P-08..P-10).
     visited : frozenset
         With a plan: the decision states ``(round, health, tokens, doses used,
-        uses)`` the fight reaches with a positive probability.
+        uses, other, counts)`` the fight reaches with a positive probability (after
+        the round's heal and calm artefacts).
+    restore_visited : frozenset
+        With a plan and heal or calm artefacts: the same states at the start of a
+        round, where the plan chooses those artefacts.
     """
 
     outcomes: dict
@@ -72,6 +76,7 @@ class CombatExact:
     mean_side_effects: float = 0.0
     mean_side_radiation: float = 0.0
     visited: frozenset = frozenset()
+    restore_visited: frozenset = frozenset()
 
 
 def _pass(n_dice: int, success_on: int, need: int) -> float:
@@ -99,18 +104,21 @@ def _down(spec: CombatSpec, health: int, other: int) -> bool:
     return health <= 0 or (bool(spec.artifacts) and other <= 0)
 
 
-def _restore(spec: CombatSpec, health: int, other: int, counts: tuple) -> list:
-    """``(health, other, counts, radiation, uses, side_effects, p)`` after heal/calm (P-08)."""
+def heal_and_calm(spec: CombatSpec, health: int, other: int, counts: tuple,
+             select: tuple[int, ...] | None = None) -> list:
+    """``(health, other, counts, radiation, uses, side_effects, p)`` after the heal/calm
+    artefacts of the records in ``select`` (None: all; P-08).
+    """
     arts, rules = spec.artifacts, spec.art_rules
     own, second = (ART_HEAL, ART_CALM) if spec.track == TARGET_HEALTH else (ART_CALM, ART_HEAL)
     out = []
     for (lvl, cnt, h, r, w, u, s), p in artifact.restore(
             arts, rules.fail_rule, own, counts, health, spec.health, spec.heal_at,
-            rules.restore_uses).items():
+            rules.restore_uses, select).items():
         hp, oth = _apply(spec, lvl, other, h, w)
         for (lvl2, cnt2, h2, r2, w2, u2, s2), q in artifact.restore(
                 arts, rules.fail_rule, second, cnt, oth, spec.other_max, spec.heal_at,
-                rules.restore_uses).items():
+                rules.restore_uses, select).items():
             hp2, oth2 = _apply(spec, hp, lvl2, h2, w2)
             out.append((hp2, oth2, cnt2, r + r2, u + u2, s + s2, float(p * q)))
     return out
@@ -139,20 +147,25 @@ def combat_exact(spec: CombatSpec, plan: CombatPlan | None = None) -> CombatExac
     """Exact outcome probabilities and expectations of one fight (P-16..P-29, Z-12..Z-17,
     P-08..P-10 with artefacts).
 
-    With a ``plan`` (:mod:`sim.encounter.plan`, fights without artefacts) the
-    stalker avoids the fight or not, takes stimulants, flees and allows
-    limited-use weapons as the plan says, instead of by the spec's thresholds.
+    With a ``plan`` (:mod:`sim.encounter.plan`) the stalker avoids the fight or
+    not, uses artefacts, takes stimulants, flees and allows limited-use weapons and
+    combat artefacts as the plan says, instead of by the spec's thresholds (which
+    use every artefact whenever its rule allows).
     """
-    if plan is not None:
-        spec = replace(spec, sneak=plan.sneak)
     arts, rules = spec.artifacts, spec.art_rules
+    sneak_select = range(len(arts))
+    if plan is not None:
+        spec = replace(spec, sneak=plan.sneak, heal_at=restore_at(spec.health, spec.other_max))
+        sneak_select = records(plan.sneak_select, len(arts))
 
     @cache
-    def damage(tokens: int) -> tuple:
-        """(through, tokens after, h, r, w, uses, side effects, p) of one attack (P-02..P-05)."""
+    def damage(tokens: int, select: tuple[int, ...] | None) -> tuple:
+        """(through, tokens after, h, r, w, uses, side effects, p) of one attack with the
+        resist artefacts of ``select`` (None: all; P-02..P-05, P-08).
+        """
         face = spec.resist if spec.durability > 0 else 0
         dist = artifact.absorb(arts, rules.fail_rule, rules.resist_order, spec.wounds, face,
-                               spec.durability, tokens)
+                               spec.durability, tokens, select)
         return tuple((*k, float(p)) for k, p in dist.items() if p)
 
     totals = defaultdict(float)
@@ -173,10 +186,11 @@ def combat_exact(spec: CombatSpec, plan: CombatPlan | None = None) -> CombatExac
 
     start_uses = spec.loadout.uses
     visited: set = set()
+    restore_visited: set = set()
     counts0 = (0,) * len(arts)
     states = defaultdict(float)
     sneak = spec.sneak and spec.avoid_rule == AVOID_STEALTH
-    for extra, h, r, w, u, s, p in (_dice(spec, ART_STEALTH, range(len(arts))) if sneak
+    for extra, h, r, w, u, s, p in (_dice(spec, ART_STEALTH, sneak_select) if sneak
                                     else [(0, 0, 0, 0, 0, 0, 1.0)]):
         account(p, r, u, s)
         health, other = _apply(spec, spec.start_health, spec.other, h, w)
@@ -196,7 +210,8 @@ def combat_exact(spec: CombatSpec, plan: CombatPlan | None = None) -> CombatExac
             if mass == 0.0:
                 continue
             sums["rounds"] += mass
-            _round(spec, rnd, key, mass, damage, finish, account, following, plan, visited)
+            _round(spec, rnd, key, mass, damage, finish, account, following, plan, visited,
+                   restore_visited)
         states = following
         if not states:
             break
@@ -218,16 +233,22 @@ def combat_exact(spec: CombatSpec, plan: CombatPlan | None = None) -> CombatExac
         mean_side_effects=sums["side_effects"],
         mean_side_radiation=sums["radiation"],
         visited=frozenset(visited),
+        restore_visited=frozenset(restore_visited),
     )
 
 
 def _round(spec: CombatSpec, rnd: int, key: tuple, mass: float, damage, finish, account,
-           following, plan: CombatPlan | None, visited: set) -> None:
+           following, plan: CombatPlan | None, visited: set, restore_visited: set) -> None:
     """Push the mass of one start-of-round state through round ``rnd`` (P-18..P-21)."""
     health, other, tokens, stims, uses, counts = key
     befores = [(health, other, counts, 0, 0, 0, 1.0)]
     if spec.artifacts:
-        befores = _restore(spec, health, other, counts)
+        chosen = None
+        if plan is not None and plan.shape.stages == 2:
+            restore_visited.add((rnd, health, tokens, stims, uses, other, counts))
+            chosen = records(plan.restore_select(rnd, health, tokens, stims, uses, other,
+                                                 counts), len(spec.artifacts))
+        befores = heal_and_calm(spec, health, other, counts, chosen)
     for health, other, counts, r0, u0, s0, p0 in befores:
         m0 = mass * p0
         account(m0, r0, u0, s0)
@@ -235,22 +256,25 @@ def _round(spec: CombatSpec, rnd: int, key: tuple, mass: float, damage, finish, 
             finish("knocked_out", m0, tokens, stims, uses)
             continue
         used = stims
-        mask = sum(1 << j for j, n in enumerate(uses) if n > 0)
+        mask = sum(1 << j for j, n in enumerate(uses) if n > 0) | spec.loadout.every_artifact
+        arts = None  # the stealth and resist artefacts used: all
         if plan is None:
             while (used < len(spec.stimulants) and health <= spec.heal_at
                    and health < spec.health):
                 health, used = _dose(spec, health, used)
             flee = rnd >= 2 and 0 < spec.flee_at and health <= spec.flee_at
         else:
-            visited.add((rnd, health, tokens, stims, uses))
-            doses, action = plan.decision(rnd, health, tokens, stims, uses)
+            visited.add((rnd, health, tokens, stims, uses, other, counts))
+            doses, action, select = plan.decision(rnd, health, tokens, stims, uses, other,
+                                                  counts)
             for _ in range(doses):
                 health, used = _dose(spec, health, used)
             flee = action == FLEE
             mask &= action - 1
+            arts = records(select, len(spec.artifacts))
         left = uses
         if flee:
-            effect, select = ART_STEALTH, range(len(spec.artifacts))
+            effect, select = ART_STEALTH, range(len(spec.artifacts)) if arts is None else arts
         else:
             phase = FIRST_ROUND if rnd == 1 else LATER_ROUNDS
             spend = spec.loadout.spend[phase][mask]
@@ -273,7 +297,7 @@ def _round(spec: CombatSpec, rnd: int, key: tuple, mass: float, damage, finish, 
             hit = m * (1.0 - p_end)
             if hit == 0.0:
                 continue
-            for through, after, h2, r2, w2, u2, s2, q in damage(tokens):
+            for through, after, h2, r2, w2, u2, s2, q in damage(tokens, arts):
                 account(hit * q, r2, u2, s2, through)
                 hp2, oth2 = _apply(spec, hp - through, oth, h2, w2)
                 if _down(spec, hp2, oth2):

@@ -82,7 +82,7 @@ def summarize(spec: CombatSpec, counts, trials: int, plan: CombatPlan | None = N
         row["side_radiation"] = {"mc": counts[kernel.SUM_SIDE_RADIATION] / trials,
                                  "exact": exact.mean_side_radiation}
     if plan is not None:
-        row["decisions"] = describe(spec, plan, exact.visited)
+        row["decisions"] = describe(spec, plan, exact.visited, exact.restore_visited)
     return row
 
 
@@ -175,6 +175,8 @@ def _objective(best: Objective, row: dict, exact: float) -> dict:
     mc = (sum(best.weight(o) * out[o]["mc"] for o in OUTCOMES)
           - best.wound * row["mean_wounds"]["mc"] - best.stimulant * row["mean_stimulants"]["mc"]
           - best.limited * row["mean_limited_spent"]["mc"])
+    if "side_effects" in row:
+        mc -= best.side_effect * row["side_effects"]["mc"]
     return {"mc": mc, "exact": exact}
 
 

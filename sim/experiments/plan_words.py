@@ -6,7 +6,8 @@ fight; only the states the fight reaches matter
 (avoiding the fight, stimulants, fleeing, each limited-use weapon) is said as a
 Health threshold where it is one ("from round 2 flee at Health <= 2"),
 split by whether the armour still stands when that decides it, and as the list
-of Health values otherwise.
+of Health values otherwise. Each artefact that can act in the fight gets a line of its
+own: when the plan uses it (P-08), or "never use" it.
 """
 
 from __future__ import annotations
@@ -15,15 +16,30 @@ from collections.abc import Callable, Iterable
 
 from sim.encounter.plan import FLEE, CombatPlan
 from sim.encounter.spec import CombatSpec
-from sim.kernels.layout import AVOID_STEALTH
+from sim.kernels.layout import (
+    ART_CALM,
+    ART_HEAL,
+    ART_RESIST,
+    ART_STEALTH,
+    AVOID_STEALTH,
+    SPEND_ART_SHIFT,
+    TARGET_HEALTH,
+)
 
 
-def describe(spec: CombatSpec, plan: CombatPlan, visited: Iterable[tuple]) -> list[str]:
-    """The plan's decisions over the ``visited`` states, one short line per kind."""
+def describe(spec: CombatSpec, plan: CombatPlan, visited: Iterable[tuple],
+             restore_visited: Iterable[tuple] = ()) -> list[str]:
+    """The plan's decisions over the ``visited`` states (and, for heal and calm artefacts,
+    the ``restore_visited`` ones at the start of a round), one short line per kind.
+    """
     states = sorted(visited)
-    lines = [("try to avoid the fight (Stealth test, P-16)" if spec.avoid_rule == AVOID_STEALTH
-              else "try to slip away (Reputation roll, Z-15)") if plan.sneak
-             else "fight for the trophy (P-17)"]
+    sneak = ("try to avoid the fight (Stealth test, P-16)" if spec.avoid_rule == AVOID_STEALTH
+             else "try to slip away (Reputation roll, Z-15)")
+    stealth = [a.name for i, a in enumerate(spec.artifacts)
+               if a.effect == ART_STEALTH and plan.sneak_select >> i & 1]
+    if stealth and spec.avoid_rule == AVOID_STEALTH:
+        sneak += " with " + ", ".join(stealth)
+    lines = [sneak if plan.sneak else "fight for the trophy (P-17)"]
     if spec.stimulants:
         doses = [(s, plan.decision(*s)[0] > 0) for s in states
                  if s[3] < len(spec.stimulants) and s[1] < spec.health]
@@ -36,7 +52,57 @@ def describe(spec: CombatSpec, plan: CombatPlan, visited: Iterable[tuple]) -> li
                 if s[4][j] > 0 and plan.decision(*s)[1] != FLEE]
         lines.append(_rule(f"use the {name}", used, spec, f"keep the {name} (never used)",
                            always=f"use the {name} whenever it adds dice"))
+    lines += _artifact_lines(spec, plan, states, sorted(restore_visited))
     return lines
+
+
+def _artifact_lines(spec: CombatSpec, plan: CombatPlan, states: list, before: list) -> list[str]:
+    """One line per carried artefact that can act in the fight: when the plan uses it (P-08)."""
+    lines = []
+    combat = {rec for rec, _, _ in spec.loadout.artifacts}
+    for i, a in enumerate(spec.artifacts):
+        if a.effect in (ART_HEAL, ART_CALM):
+            flags = [(s, plan.restore_select(*s) >> i & 1 == 1) for s in before]
+            what = "heal" if a.effect == ART_HEAL else "calm"
+            when = f"{what} with {a.name}"
+        elif a.effect == ART_RESIST:
+            flags = [(s, plan.decision(*s)[2] >> i & 1 == 1) for s in states]
+            when = f"resist with {a.name}"
+        elif a.effect == ART_STEALTH:
+            flags = [(s, plan.decision(*s)[2] >> i & 1 == 1) for s in states
+                     if plan.decision(*s)[1] == FLEE]
+            when = f"flee with {a.name}"
+        elif i in combat:
+            flags = [(s, _chosen(spec, plan.decision(*s)[1], s, i))
+                     for s in states if plan.decision(*s)[1] != FLEE]
+            when = f"fight with {a.name}"
+        else:
+            continue
+        if flags:
+            lines.append(_other_rule(when, flags, spec)
+                         or _rule(when, flags, spec, f"never use {a.name}",
+                                  always=f"use {a.name} whenever it can act"))
+    return lines
+
+
+def _other_rule(what: str, flags: list[tuple[tuple, bool]], spec: CombatSpec) -> str | None:
+    """``what`` as a threshold on the other track (an artefact's side effect may knock out
+    through it, P-40), where the flag is set exactly at and above one level; else None.
+    """
+    on = [s[5] for s, flag in flags if flag]
+    off = [s[5] for s, flag in flags if not flag]
+    if not on or not off or min(on) <= max(off):
+        return None
+    track = "Willpower" if spec.track == TARGET_HEALTH else "Health"
+    return f"{what} while {track} >= {min(on)}"
+
+
+def _chosen(spec: CombatSpec, action: int, state: tuple, record: int) -> bool:
+    """Whether the round's loadout takes combat artefact ``record`` under ``action`` (P-23)."""
+    rnd, uses = state[0], state[4]
+    mask = sum(1 << j for j, n in enumerate(uses) if n > 0) | spec.loadout.every_artifact
+    spend = spec.loadout.spend[0 if rnd == 1 else 1][mask & (action - 1)]
+    return spend >> (SPEND_ART_SHIFT + record) & 1 == 1
 
 
 def _allows(action: int, j: int) -> bool:

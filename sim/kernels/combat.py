@@ -81,8 +81,10 @@ def _test_dice(state, params, effect, select, health, result):
 
 
 @jit
-def _restore(state, params, health, counts, result):
-    """Heal and calm artefacts before a round (P-08, P-24): ``(health, counts)``."""
+def _restore(state, params, health, counts, select, result):
+    """Heal and calm artefacts of record mask ``select`` before a round (P-08, P-24):
+    ``(health, counts)``.
+    """
     n_art, fail, at = params[S.P_N_ART], params[S.P_ART_FAIL], params[S.P_HEAL_AT]
     limit = params[S.P_RESTORE_USES]
     own, other = S.ART_HEAL, S.ART_CALM
@@ -90,21 +92,23 @@ def _restore(state, params, health, counts, result):
         own, other = S.ART_CALM, S.ART_HEAL
     health, counts, h, r, w, uses, suffered = restore(
         state, params, S.P_SIZE, n_art, fail, own, counts, health, params[S.P_HEALTH], at, limit,
-        -1)
+        select)
     health = _side(params, health, h, r, w, uses, suffered, result)
     result[R_OTHER], counts, h, r, w, uses, suffered = restore(
         state, params, S.P_SIZE, n_art, fail, other, counts, result[R_OTHER],
-        params[S.P_OTHER_MAX], at, limit, -1)
+        params[S.P_OTHER_MAX], at, limit, select)
     return _side(params, health, h, r, w, uses, suffered, result), counts
 
 
 @jit
-def _attack(state, params, health, tokens, result):
-    """The enemy's wounds through resist artefacts and armour (P-02..P-05, P-08, P-20)."""
+def _attack(state, params, health, tokens, select, result):
+    """The enemy's wounds through the resist artefacts of record mask ``select`` and the
+    armour (P-02..P-05, P-08, P-20).
+    """
     through, tokens, h, r, w, uses, suffered = absorb(
         state, params, S.P_SIZE, params[S.P_N_ART], params[S.P_ART_FAIL],
         params[S.P_RESIST_ORDER], params[S.P_WOUNDS], params[S.P_RESIST],
-        params[S.P_DURABILITY], tokens, -1)
+        params[S.P_DURABILITY], tokens, select)
     return through, tokens, _side(params, health, h, r, w, uses, suffered, result)
 
 
@@ -115,11 +119,12 @@ def _down(params, health, result):
 
 
 @jit(inline="always")
-def _loadout(n_limited, uses, spend, phase, allowed):
-    """The round's loadout (P-23) among the limited weapons left and ``allowed`` (a mask;
-    -1: all): ``(mask of those, spend entry)``; spends.
+def _loadout(n_limited, n_combat, uses, spend, phase, allowed):
+    """The round's loadout (P-23) among the limited weapons left and the ``n_combat``
+    combat artefacts, those of mask ``allowed`` (-1: all): ``(mask of those, spend
+    entry)``; spends.
     """
-    mask = 0
+    mask = ((1 << n_combat) - 1) << n_limited
     for j in range(n_limited):
         if uses[j] > 0:
             mask |= 1 << j
@@ -138,16 +143,33 @@ def _dose(health, health_max, stimulants, stims):
 
 
 @jit(inline="always")
-def _planned(params, plan, rnd, health, tokens, stims, n_limited, uses0, uses):
-    """The plan's entry for the start of round ``rnd`` in this state (sim.encounter.plan);
-    the fight's plan starts at ``params[P_PLAN] - 1`` (plans of several fights share an array).
+def _planned(params, plan, rnd, health, tokens, stims, n_limited, uses0, uses, tracks):
+    """The plan's entry for round ``rnd`` in this state (sim.encounter.plan); the fight's
+    plan starts at ``params[P_PLAN] - 1`` (plans of several fights share an array).
+    ``tracks`` is where the artefact part of the state (the other track, the heal/calm
+    uses so far: :func:`_tracked`) puts the entry, 0 without artefacts.
     """
     code = 0
     for j in range(n_limited):
         code = code * (uses0[j] + 1) + uses[j]
     return plan[params[S.P_PLAN] - 1 + (rnd - 1) * params[S.P_PLAN_ROUND]
-                + health * params[S.P_PLAN_HEALTH]
+                + health * params[S.P_PLAN_HEALTH] + tracks
                 + tokens * params[S.P_PLAN_TOKENS] + stims * params[S.P_PLAN_STIMS] + code]
+
+
+@jit(inline="always")
+def _tracked(params, other, counts):
+    """Offset of the artefact part of a plan's state: the other track (P-09, P-40) and the
+    uses so far of each heal and calm artefact (mixed radix of ``restore_uses + 1``, in
+    record order; ``counts`` packs them 8 bits per record, :func:`restore`).
+    """
+    code = 0
+    radix = params[S.P_RESTORE_USES] + 1
+    for i in range(params[S.P_N_ART]):
+        effect = params[S.P_SIZE + i * S.AF_SIZE + S.AF_EFFECT]
+        if effect == S.ART_HEAL or effect == S.ART_CALM:
+            code = code * radix + (counts >> (8 * i) & 255)
+    return other * params[S.P_PLAN_OTHER] + code * params[S.P_PLAN_COUNTS]
 
 
 @jit(inline="always")
@@ -163,9 +185,11 @@ def fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result):
     combat, capped at maximum Health) and P-08..P-10 (artefacts: heal and
     calm before a round, dice to Stealth and Combat tests, resist per attack;
     :mod:`sim.kernels.artifact`). The stalker's choices (stimulants, flee,
-    limited-use weapons, avoiding the fight) follow the thresholds in
-    ``params``, or with ``params[P_PLAN]`` the decision table ``plan``
-    (:mod:`sim.encounter.plan`; fights without artefacts). The one procedure, :func:`_fight`, is
+    limited-use weapons, avoiding the fight, which artefacts to use) follow the
+    thresholds in ``params`` (every artefact used whenever its rule allows), or with
+    ``params[P_PLAN]`` the decision table ``plan`` (:mod:`sim.encounter.plan`): before
+    each round the heal and calm artefacts to use, then after them the doses, the
+    action and the stealth and resist artefacts of the round. The one procedure, :func:`_fight`, is
     inlined twice, with and without artefacts, so that fights without
     artefacts run none of their code (the constant ``art`` folds it away).
     """
@@ -199,11 +223,14 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
         uses[j] = uses0[j]
     outcome = CAPPED
     avoided = False
+    planned = params[S.P_PLAN] != 0
+    n_combat = params[S.P_N_COMBAT_ART]
     if params[S.P_SNEAK] != 0:
         if params[S.P_AVOID_RULE] == S.AVOID_STEALTH:
             pool = stealth
             if art:  # P-16 with stealth artefacts
-                extra, health = _test_dice(state, params, S.ART_STEALTH, -1, health, result)
+                extra, health = _test_dice(state, params, S.ART_STEALTH, params[S.P_SNEAK_ARTS],
+                                           health, result)
                 pool += extra
             avoided = pool_test(state, pool, stealth_on, vigilance)
         else:
@@ -215,19 +242,29 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
     else:
         for rnd in range(1, params[S.P_MAX_ROUNDS] + 1):
             rounds = rnd
+            select = -1  # the artefacts used this round: all, unless a plan says
+            tracks = 0
             if art:
-                health, counts = _restore(state, params, health, counts, result)
+                if planned:
+                    select = 0
+                    if params[S.P_PLAN_STAGE] != 0:  # the round's heal/calm choice
+                        select = _planned(params, plan, rnd, health, tokens, stims, n_limited,
+                                          uses0, uses, _tracked(params, result[R_OTHER], counts)
+                                          ) >> S.PLAN_ART_SHIFT
+                health, counts = _restore(state, params, health, counts, select, result)
                 if _down(params, health, result):
                     outcome = KNOCKED_OUT
                     break
+                tracks = _tracked(params, result[R_OTHER], counts)
             allowed = -1
-            if params[S.P_PLAN] != 0:
+            if planned:
                 decision = _planned(params, plan, rnd, health, tokens, stims, n_limited,
-                                    uses0, uses)
+                                    uses0, uses, tracks + params[S.P_PLAN_STAGE])
                 for _ in range(decision & ((1 << S.PLAN_ACTION_SHIFT) - 1)):
                     health, stims = _dose(health, health_max, stimulants, stims)
-                allowed = (decision >> S.PLAN_ACTION_SHIFT) - 1  # -1: flee
+                allowed = (decision >> S.PLAN_ACTION_SHIFT & S.PLAN_ACTION_BITS) - 1  # -1: flee
                 flee = allowed < 0
+                select = decision >> S.PLAN_ART_SHIFT
             else:
                 while stims < n_stims and health <= heal_at and health < health_max:
                     health, stims = _dose(health, health_max, stimulants, stims)
@@ -235,7 +272,8 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
             if flee:
                 pool = stealth
                 if art:
-                    extra, health = _test_dice(state, params, S.ART_STEALTH, -1, health, result)
+                    extra, health = _test_dice(state, params, S.ART_STEALTH, select, health,
+                                               result)
                     pool += extra
                     if _down(params, health, result):
                         outcome = KNOCKED_OUT
@@ -245,7 +283,7 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
                     break
             else:
                 phase = 0 if rnd == 1 else 1
-                mask, used = _loadout(n_limited, uses, spend, phase, allowed)
+                mask, used = _loadout(n_limited, n_combat, uses, spend, phase, allowed)
                 pool = params[S.P_COMBAT] + bonus[phase, mask]
                 if art and used >> S.SPEND_ART_SHIFT != 0:
                     extra, health = _test_dice(state, params, S.ART_COMBAT,
@@ -258,7 +296,7 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
                     outcome = KILLED
                     break
             if art:
-                through, tokens, health = _attack(state, params, health, tokens, result)
+                through, tokens, health = _attack(state, params, health, tokens, select, result)
             else:
                 through, tokens = armor_absorb(state, wounds, resist, durability, tokens)
             taken += through

@@ -40,7 +40,12 @@ P_PLAN_ROUND = 27   # the plan's strides: per round, Health point, armour token,
 P_PLAN_HEALTH = 28
 P_PLAN_TOKENS = 29
 P_PLAN_STIMS = 30   # (each limited-use weapon's uses follow, mixed radix of its uses + 1)
-P_SIZE = 31
+P_PLAN_STAGE = 31   # offset of a round's decisions after its heal/calm choice (0: no such choice)
+P_PLAN_OTHER = 32   # stride per point of the other track (0: the plan does not track it)
+P_PLAN_COUNTS = 33  # stride per step of the heal/calm uses so far (mixed radix, record order)
+P_N_COMBAT_ART = 34  # combat artefacts in the loadout table (mask bits after the limited weapons)
+P_SNEAK_ARTS = 35   # record mask of the stealth artefacts used to avoid the fight (-1: all)
+P_SIZE = 36
 
 # Where a hazard's damage goes (anomalies P-32, events): the track it is taken on.
 TARGET_HEALTH = 0      # wounds: physical, thermal, chemical, electric (P-37)
@@ -146,8 +151,17 @@ MAX_ARTIFACTS = 8
 counted in 8 bits of one integer (:func:`sim.kernels.artifact.restore`)."""
 
 PLAN_ACTION_SHIFT = 8
-"""In a plan entry, the bits from here up are the action (0 = flee, ``1 + mask`` = fight
-allowing the limited-use weapons of ``mask``); the bits below, the stimulant doses taken."""
+"""In a plan entry, the bits from here to :data:`PLAN_ART_SHIFT` are the action (0 = flee,
+``1 + mask`` = fight allowing the limited-use weapons and combat artefacts of ``mask``);
+the bits below, the stimulant doses taken."""
+
+PLAN_ART_SHIFT = 40
+"""In a plan entry, the bits from here up are the artefact records used (P-08): in a
+round's heal/calm choice the heal and calm artefacts, in its decision the stealth
+artefacts of a flight and the resist artefacts against the enemy's attack."""
+
+PLAN_ACTION_BITS = (1 << (PLAN_ART_SHIFT - PLAN_ACTION_SHIFT)) - 1
+"""The action's bits of a plan entry, once shifted down by :data:`PLAN_ACTION_SHIFT`."""
 
 SPEND_ART_SHIFT = 32
 """In a loadout ``spend`` table, the bits from here up are the combat artefacts
