@@ -22,7 +22,14 @@ from sim.cli import main
 from sim.encounter.artifact import ArtifactRules, ArtifactSpec, combat_choices
 from sim.encounter.combat import CombatPolicy, compile_combat
 from sim.encounter.loadout import CloseCombatRules, WeaponSlot, tabulate
-from sim.encounter.plan import FLEE, CombatPlan, PlanShape, entry, fight_action
+from sim.encounter.plan import (
+    FLEE,
+    CombatPlan,
+    PlanShape,
+    entry,
+    fight_action,
+    thresholds_plan,
+)
 from sim.encounter.spec import CombatSpec
 from sim.exact.best_combat import (
     MAX_STATES,
@@ -302,6 +309,19 @@ def test_the_kernel_playing_the_plan_matches_its_exact_value(base, enemy):
     exact = combat_exact(spec, plan)
     assert_matches_exact(counts[:kernel.N_OUTCOMES], 1_000_000,
                          [exact.outcomes[o] for o in OUTCOMES], OUTCOMES)
+
+
+@pytest.mark.parametrize("enemy", ["Boar", "Bloodsucker", "Controller"])
+def test_the_thresholds_written_as_a_plan_play_the_same_fights_dice_for_dice(base, enemy):
+    """The kernel's plan path against its thresholds path: the base policy (heal at 2) as a
+    plan gives the same counts, bit for bit, on the same seed; a plan that flees at 1
+    instead does not (the guard)."""
+    rs, setup = base
+    spec = base_spec(rs, setup, enemy, sneak=setup["sneak"], heal_at=setup["heal_at"])
+    counts = simulate(spec, 100_000, 5)
+    assert np.array_equal(simulate(spec, 100_000, 5, plan=thresholds_plan(spec)), counts)
+    other = thresholds_plan(replace(spec, flee_at=1, heal_at=0))
+    assert not np.array_equal(simulate(spec, 100_000, 5, plan=other), counts)
 
 
 def test_a_kernel_ignoring_the_plan_disagrees_with_it(base):

@@ -249,3 +249,33 @@ class CombatPlan:
         out[S.P_SNEAK_ARTS] = self.sneak_select
         out[S.P_HEAL_AT] = restore_at(int(out[S.P_HEALTH]), int(out[S.P_OTHER_MAX]))
         return out, self.entries
+
+
+def thresholds_plan(spec) -> CombatPlan:
+    """The spec's thresholds written as a plan (fights without artefacts): the same doses
+    (at ``heal_at`` or less, below the maximum, Z-12..Z-14), flight (from round 2 at
+    ``flee_at`` or less, P-21), every limited-use weapon allowed and the same sneak (P-16).
+
+    The kernel then plays the same fights through its plan path as through its
+    thresholds, dice for dice: a check of that path, and the benchmark's measure of
+    what reading a plan costs.
+    """
+    if spec.artifacts:
+        raise ValueError("the thresholds' artefact uses are no plan: fights without artefacts")
+    shape = PlanShape(spec.max_rounds, spec.health, spec.durability, len(spec.stimulants),
+                      tuple(spec.loadout.uses))
+    entries = np.zeros(shape.size, dtype=np.int64)
+    every = (1 << len(spec.loadout.uses)) - 1
+    for rnd in range(1, spec.max_rounds + 1):
+        for health, tokens, used, uses, _, _ in shape.states():
+            level, doses = health, 0
+            while (used + doses < len(spec.stimulants) and level <= spec.heal_at
+                   and level < spec.health):
+                level = min(spec.health, level + spec.stimulants[used + doses])
+                doses += 1
+            flee = rnd >= 2 and 0 < spec.flee_at and level <= spec.flee_at
+            entries[shape.index(rnd, health, tokens, used, uses)] = entry(
+                doses, FLEE if flee else fight_action(every))
+    entries.flags.writeable = False
+    return CombatPlan(shape, spec.sneak, entries)
+

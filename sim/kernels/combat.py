@@ -143,18 +143,15 @@ def _dose(health, health_max, stimulants, stims):
 
 
 @jit(inline="always")
-def _planned(params, plan, rnd, health, tokens, stims, n_limited, uses0, uses, tracks):
-    """The plan's entry for round ``rnd`` in this state (sim.encounter.plan); the fight's
-    plan starts at ``params[P_PLAN] - 1`` (plans of several fights share an array).
-    ``tracks`` is where the artefact part of the state (the other track, the heal/calm
-    uses so far: :func:`_tracked`) puts the entry, 0 without artefacts.
+def _planned(plan, at, n_limited, uses0, uses):
+    """The plan's entry at offset ``at`` from the state's other parts, plus the limited-use
+    weapons' uses left (mixed radix of each weapon's uses + 1: the last axis of a plan,
+    sim.encounter.plan).
     """
     code = 0
     for j in range(n_limited):
         code = code * (uses0[j] + 1) + uses[j]
-    return plan[params[S.P_PLAN] - 1 + (rnd - 1) * params[S.P_PLAN_ROUND]
-                + health * params[S.P_PLAN_HEALTH] + tracks
-                + tokens * params[S.P_PLAN_TOKENS] + stims * params[S.P_PLAN_STIMS] + code]
+    return plan[at + code]
 
 
 @jit(inline="always")
@@ -225,6 +222,12 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
     avoided = False
     planned = params[S.P_PLAN] != 0
     n_combat = params[S.P_N_COMBAT_ART]
+    # The plan's strides (sim.encounter.plan), read once: plans of several fights share
+    # the array, this fight's starts at params[P_PLAN] - 1.
+    at_plan = params[S.P_PLAN] - 1
+    per_round, per_health = params[S.P_PLAN_ROUND], params[S.P_PLAN_HEALTH]
+    per_token, per_dose = params[S.P_PLAN_TOKENS], params[S.P_PLAN_STIMS]
+    act_stage = params[S.P_PLAN_STAGE]
     if params[S.P_SNEAK] != 0:
         if params[S.P_AVOID_RULE] == S.AVOID_STEALTH:
             pool = stealth
@@ -247,10 +250,11 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
             if art:
                 if planned:
                     select = 0
-                    if params[S.P_PLAN_STAGE] != 0:  # the round's heal/calm choice
-                        select = _planned(params, plan, rnd, health, tokens, stims, n_limited,
-                                          uses0, uses, _tracked(params, result[R_OTHER], counts)
-                                          ) >> S.PLAN_ART_SHIFT
+                    if act_stage != 0:  # the round's heal/calm choice
+                        at = (at_plan + (rnd - 1) * per_round + health * per_health
+                              + tokens * per_token + stims * per_dose
+                              + _tracked(params, result[R_OTHER], counts))
+                        select = _planned(plan, at, n_limited, uses0, uses) >> S.PLAN_ART_SHIFT
                 health, counts = _restore(state, params, health, counts, select, result)
                 if _down(params, health, result):
                     outcome = KNOCKED_OUT
@@ -258,8 +262,9 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
                 tracks = _tracked(params, result[R_OTHER], counts)
             allowed = -1
             if planned:
-                decision = _planned(params, plan, rnd, health, tokens, stims, n_limited,
-                                    uses0, uses, tracks + params[S.P_PLAN_STAGE])
+                at = (at_plan + (rnd - 1) * per_round + health * per_health + tokens * per_token
+                      + stims * per_dose + tracks + act_stage)
+                decision = _planned(plan, at, n_limited, uses0, uses)
                 for _ in range(decision & ((1 << S.PLAN_ACTION_SHIFT) - 1)):
                     health, stims = _dose(health, health_max, stimulants, stims)
                 allowed = (decision >> S.PLAN_ACTION_SHIFT & S.PLAN_ACTION_BITS) - 1  # -1: flee
