@@ -22,7 +22,7 @@ from sim.rules import validate as v
 from sim.rules.errors import Problem, RulesetError
 from sim.rules.files import decode, first_line, parse_toml, read_regular
 from sim.rules.model import CARD_TYPES, SECTION_TYPES, Hex, Map, Rules, Ruleset
-from sim.rules.schema import MAP, MAP_COLUMNS, TABLES, Column, Param, sections
+from sim.rules.schema import MAP, MAP_COLUMNS, PARAMS, TABLES, Column, Param, sections
 
 RULES_FILE = "rules.toml"
 NOTES = "notes"
@@ -276,7 +276,10 @@ _KEY = re.compile(r"\s*([A-Za-z0-9_.\-\"' ]+?)\s*=")
 
 
 def _read_rules(file: str, data: bytes | None, problems: list[Problem]) -> Any:
-    """Typed :class:`~sim.rules.model.Rules`; missing keys take their defaults."""
+    """Typed :class:`~sim.rules.model.Rules`; missing keys take their defaults, or the value
+    of the key they follow (``Param.follows``: ``artifacts.movement_in_epicentre`` that of
+    ``movement.items_in_epicentre``, Z-03).
+    """
     values: dict[str, Any] = {}
     lines: dict[str, int] = {}
     if data is not None:
@@ -290,11 +293,14 @@ def _read_rules(file: str, data: bytes | None, problems: list[Problem]) -> Any:
             cost = values.get("movement", {}).get("epicentre_cost")
             if cost is not None:
                 problems += v.epicentre_cost(file, lines.get("movement.epicentre_cost"), cost)
-    out = {}
-    for section, params in sections().items():
-        given = values.get(section, {})
-        kw = {p.key: p.type(given.get(p.key, p.default)) for p in params}
-        out[section] = SECTION_TYPES[section](**kw)
+    chosen = {f"{p.section}.{p.key}": p.type(values.get(p.section, {}).get(p.key, p.default))
+              for p in PARAMS}
+    for p in PARAMS:  # a key not set takes the value of the key it follows
+        if p.follows and p.key not in values.get(p.section, {}):
+            chosen[f"{p.section}.{p.key}"] = chosen[p.follows]
+    out = {section: SECTION_TYPES[section](**{p.key: chosen[f"{section}.{p.key}"]
+                                              for p in params})
+           for section, params in sections().items()}
     rules = Rules(**out)
     line = lines.get("artifacts.movement_in_epicentre", lines.get("movement.items_in_epicentre"))
     problems += v.epicentre_movement(file, line, rules.movement.items_in_epicentre,

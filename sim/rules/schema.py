@@ -246,6 +246,10 @@ class Param:
         Rule IDs or the digest Gap the key implements.
     choices : tuple of str
         Allowed values of a ``str`` key (empty: any string).
+    follows : str
+        ``section.key`` of another key whose value this one takes when
+        ``rules.toml`` does not set it (and which an edit of that key carries
+        along unless the edits set this one too); empty: ``default``.
     """
 
     section: str
@@ -256,6 +260,7 @@ class Param:
     hi: float | None = None
     rules: str = ""
     choices: tuple[str, ...] = ()
+    follows: str = ""
 
 
 PARAMS: tuple[Param, ...] = (
@@ -341,7 +346,8 @@ PARAMS: tuple[Param, ...] = (
     Param("artifacts", "movement_stacks", bool, True,
           rules="Z-20 'equipment and/or artefacts'; movement artefacts add to movement items"),
     Param("artifacts", "movement_in_epicentre", bool, False,
-          rules="Z-03; Gap: whether movement artefacts count in the Epicentre"),
+          rules="Z-03; Gap: whether movement artefacts count in the Epicentre",
+          follows="movement.items_in_epicentre"),
     Param("artifacts", "exchange_trophies", int, 3, 1, 99,
           "P-07, P-34; Gap: anomaly trophies per artefact at the Ecologists' Bunker"),
     Param("artifacts", "exchange_draw", str, "random",

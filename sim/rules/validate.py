@@ -389,13 +389,15 @@ def epicentre_movement(file: str, line: int | None, items: bool,
 
     The campaign's route tables take one Epicentre rule for the steps that
     movement items and movement artefacts add, so a ruleset that sets the two
-    keys apart cannot be played.
+    keys apart cannot be played; a ruleset that leaves the artefact key out
+    has it follow the movement key (``Param.follows``).
     """
     if bool(items) == bool(artifacts):
         return []
     msg = (f"{'true' if artifacts else 'false'} differs from movement.items_in_epicentre ="
            f" {'true' if items else 'false'}: the campaign's routes take one Epicentre rule"
-           " for movement items and artefacts (Z-03, Z-20); set both alike")
+           " for movement items and artefacts (Z-03, Z-20); set both alike, or leave"
+           " artifacts.movement_in_epicentre out and it follows movement.items_in_epicentre")
     return [Problem(file, line, "artifacts.movement_in_epicentre", str(artifacts).lower(), msg)]
 
 

@@ -10,7 +10,10 @@ of :data:`sim.rules.schema.TABLES` (:func:`sim.rules.validate.parse_cell`), the
 row checks of :data:`sim.rules.validate.ROW_CHECKS` on the edited card, and the
 cross-table check that every anomaly's ``artifact_type`` is an artefact type
 (P-35). A ``rules.toml`` key is checked against its :class:`~sim.rules.schema.Param`
-(type, range, choices) and the Z-03 Epicentre cost. The edited ruleset must still
+(type, range, choices) and the Z-03 Epicentre cost; an edit of a key that another
+follows (``Param.follows``) sets that one alike unless the edits set it too, so
+``rules.movement.items_in_epicentre=true`` alone moves both Epicentre keys. The edited
+ruleset must still
 pass the loader's whole-table checks: a deck to draw from, one Epicentre rule for
 movement items and artefacts, and no Phantom (P-46), which a scenario refuses.
 Errors name the edit and the reason.
@@ -35,7 +38,7 @@ from sim.errors import InputError
 from sim.rules import Ruleset
 from sim.rules import validate as v
 from sim.rules.scenario import PHANTOM_MESSAGE
-from sim.rules.schema import TABLES, Column, Param, sections
+from sim.rules.schema import PARAMS, TABLES, Column, Param, sections
 
 RULES_TABLE = "rules"
 """Pseudo-table of ``rules.toml`` keys in an edit: ``rules.section.key=value``."""
@@ -168,7 +171,11 @@ def _param_value(p: Param, text: str) -> object:
     return value
 
 
-def _edit_rules(rs: Ruleset, edit: CardEdit) -> Ruleset:
+def _edit_rules(rs: Ruleset, edit: CardEdit, set_keys: frozenset[str]) -> Ruleset:
+    """``rs`` with one ``rules.toml`` key edited, and the keys that follow it (``Param.follows``)
+    set alike unless the edits set them too (``set_keys``: ``section.key`` of every rule
+    key the edits name).
+    """
     specs = sections()
     if edit.card not in specs:
         raise VariantError(f"edit {str(edit)!r}: unknown rules.toml section {edit.card!r}"
@@ -185,8 +192,17 @@ def _edit_rules(rs: Ruleset, edit: CardEdit) -> Ruleset:
         problems = v.epicentre_cost("rules.toml", None, int(value))  # type: ignore[call-overload]
         if problems:
             raise VariantError(f"edit {str(edit)!r}: {problems[0].message}")
-    section = dataclasses.replace(getattr(rs.rules, edit.card), **{edit.column: value})
-    return dataclasses.replace(rs, rules=dataclasses.replace(rs.rules, **{edit.card: section}))
+    out = _set_param(rs, edit.card, edit.column, value)
+    dotted = f"{edit.card}.{edit.column}"
+    for p in PARAMS:
+        if p.follows == dotted and f"{p.section}.{p.key}" not in set_keys:
+            out = _set_param(out, p.section, p.key, value)
+    return out
+
+
+def _set_param(rs: Ruleset, section: str, key: str, value: object) -> Ruleset:
+    part = dataclasses.replace(getattr(rs.rules, section), **{key: value})
+    return dataclasses.replace(rs, rules=dataclasses.replace(rs.rules, **{section: part}))
 
 
 def _check_artifact_types(rs: Ruleset, edits: Sequence[CardEdit]) -> None:
@@ -258,8 +274,10 @@ def apply_edits(rs: Ruleset, edits: Iterable[CardEdit | str]) -> Ruleset:
     if not parsed:
         return rs
     out = rs
+    set_keys = frozenset(f"{e.card}.{e.column}" for e in parsed if e.table == RULES_TABLE)
     for edit in parsed:
-        out = _edit_rules(out, edit) if edit.table == RULES_TABLE else _edit_card(out, edit)
+        out = (_edit_rules(out, edit, set_keys) if edit.table == RULES_TABLE
+               else _edit_card(out, edit))
     _check_artifact_types(out, parsed)
     _check_playable(out, parsed)
     digest = hashlib.sha256(rs.sha256.encode())
