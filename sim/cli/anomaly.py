@@ -8,8 +8,8 @@ import click
 
 from sim.cli import common
 from sim.encounter import anomaly as library
-from sim.exact.best_combat import OBJECTIVES
 from sim.experiments import anomaly as anomaly_experiment
+from sim.experiments.setups import best_objective
 
 
 def state_options(func: Callable) -> Callable:
@@ -89,7 +89,7 @@ def anomaly(stalker, anomaly_name, armor, items, enter, artifacts, intellect, he
         "stalker": stalker, "armor": armor, "items": items, "enter": enter,
         "policy": encounter_policy, "objective": objective})
     stalker, armor, items, enter = s["stalker"], s["armor"], s["items"], s["enter"]
-    best = None if s["policy"] == "thresholds" else OBJECTIVES[s["objective"]]
+    best = best_objective(s)
     state = library.StartState(health=health, willpower=willpower, radiation=radiation,
                                tokens=tokens)
     names = anomaly_experiment.anomaly_names(rs, anomaly_name)

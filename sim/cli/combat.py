@@ -6,8 +6,8 @@ import click
 
 from sim.cli import common
 from sim.encounter import combat as library
-from sim.exact.best_combat import OBJECTIVES
 from sim.experiments import combat as combat_experiment
+from sim.experiments.setups import best_objective
 
 
 @click.command(cls=common.Command)
@@ -51,7 +51,7 @@ def combat(stalker, enemy, armor, weapons, items, artifacts, intellect, sneak, f
     stalker, armor, weapons, items = s["stalker"], s["armor"], s["weapons"], s["items"]
     policy = library.CombatPolicy(sneak=s["sneak"], flee_at=s["flee_at"], heal_at=s["heal_at"])
     names = combat_experiment.deck_names(rs, enemy)
-    best = None if s["policy"] == "thresholds" else OBJECTIVES[s["objective"]]
+    best = best_objective(s)
     common.bar().expect(len(names) * trials)
     result = combat_experiment.combat_table(rs, stalker, names, armor, weapons, items, policy,
                                             trials=trials, seed=seed, threads=threads,

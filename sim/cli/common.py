@@ -191,7 +191,9 @@ def best_play_options(func: Callable) -> Callable:
                      show_default=True,
                      help="What --policy best maximises: survive = P(not knocked out); "
                           "kill = the trophy: P(enemy killed) in a fight (P-17), P(artefact "
-                          "found) in an anomaly (P-35)."),
+                          "found) in an anomaly (P-35); value = the expected value of the "
+                          "scenario's policy.weights (a knock-out's cost, each wound's, "
+                          "dose's, limited use's and side effect's, a kill's worth)."),
     ])
 
 

@@ -7,8 +7,8 @@ import click
 from sim.cli import common
 from sim.cli.anomaly import state_options
 from sim.encounter import anomaly as library
-from sim.exact.best_combat import OBJECTIVES
 from sim.experiments import event as event_experiment
+from sim.experiments.setups import best_objective
 
 
 @click.command(cls=common.Command)
@@ -59,7 +59,7 @@ def event(stalker, event_name, armor, items, artifacts, intellect, health, willp
         "stalker": stalker, "armor": armor, "items": items, "policy": encounter_policy,
         "objective": objective})
     stalker, armor, items = s["stalker"], s["armor"], s["items"]
-    best = None if s["policy"] == "thresholds" else OBJECTIVES[s["objective"]]
+    best = best_objective(s)
     state = library.StartState(health=health, willpower=willpower, radiation=radiation,
                                tokens=tokens)
     names = event_experiment.event_names(rs, event_name)

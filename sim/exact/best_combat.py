@@ -31,6 +31,7 @@ fleeing, and avoiding the fight before fighting it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cache
 from itertools import combinations
@@ -60,7 +61,7 @@ from sim.kernels.layout import (
     SPEND_ART_SHIFT,
     TARGET_HEALTH,
 )
-from sim.rules.scenario import OBJECTIVE_NAMES
+from sim.rules.scenario import OBJECTIVE_NAMES, WEIGHT_KEYS
 
 MAX_STATES = 4_000_000
 """Most entries (rounds x stages x states) a plan may have: 32 MB of decisions."""
@@ -110,19 +111,33 @@ OBJECTIVES = {
     "survive": Objective("survive", (1.0, 1.0, 1.0, 0.0, 1.0)),
     "kill": Objective("kill", (0.0, 1.0, 0.0, 0.0, 0.0)),
 }
-"""The named objectives (:data:`sim.rules.scenario.OBJECTIVE_NAMES`); ``value`` objectives
-carry their own weights."""
-assert tuple(OBJECTIVES) == OBJECTIVE_NAMES
+"""The objectives without weights (:data:`sim.rules.scenario.OBJECTIVE_NAMES`); ``value``
+objectives carry their own (:func:`objective`)."""
+assert tuple(OBJECTIVES) + ("value",) == OBJECTIVE_NAMES
 
 
 def value_objective(knocked_out: float = 1.0, wound: float = 0.0, stimulant: float = 0.0,
-                    limited: float = 0.0, killed: float = 0.0,
-                    side_effect: float = 0.0) -> Objective:
+                    limited: float = 0.0, side_effect: float = 0.0,
+                    killed: float = 0.0) -> Objective:
     """An expected-value objective from costs: a knock-out costs ``knocked_out``, each
-    wound, dose, limited use and side effect its cost, and a kill is worth ``killed``.
+    wound, dose, limited use and side effect its cost, and a kill is worth ``killed``
+    (the keys of :data:`sim.rules.scenario.WEIGHT_KEYS`, in that order).
     """
     return Objective("value", (0.0, killed, 0.0, -knocked_out, 0.0), wound, stimulant, limited,
                      side_effect)
+
+
+assert value_objective.__code__.co_varnames[:len(WEIGHT_KEYS)] == WEIGHT_KEYS
+
+
+def objective(name: str, weights: Iterable[tuple[str, float]] = ()) -> Objective:
+    """The objective ``name`` (``policy.objective``, ``--objective``); ``value`` weighs the
+    outcomes by ``weights`` (``policy.weights``: pairs of :data:`WEIGHT_KEYS` and numbers,
+    a knock-out 1 and the rest 0 unless given).
+    """
+    if name == "value":
+        return value_objective(**dict(weights))
+    return OBJECTIVES[name]
 
 
 @cache

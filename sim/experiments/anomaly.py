@@ -20,7 +20,7 @@ from sim.encounter.anomaly import HazardPlay, StartState, compile_anomaly
 from sim.encounter.spec import AnomalySpec
 from sim.exact.anomaly import OUTCOMES as ANOMALY_OUTCOMES
 from sim.exact.anomaly import anomaly_exact
-from sim.exact.best_combat import OBJECTIVES, Objective
+from sim.exact.best_combat import Objective
 from sim.exact.best_hazard import hazard_values, solve_anomaly
 from sim.experiments import tables
 from sim.experiments.base import Case, Experiment, Metric, PairedSums
@@ -34,6 +34,7 @@ from sim.experiments.paired import (
     _weights,
     deck_cases,
 )
+from sim.experiments.setups import best_objective
 from sim.experiments.tables import HazardTable, _danger, _ordered
 from sim.kernels import anomaly as anomaly_kernel
 from sim.kernels import paired
@@ -126,13 +127,6 @@ def objective_cell(best: Objective, row: dict, exact: float, lost: tuple[str, ..
           + float(v.came_out) * came_out + float(v.knocked_out) * out["knocked_out"]["mc"]
           - float(v.point) * sum(row[c]["mc"] for c in lost if c in row))
     return {"mc": mc, "exact": exact}
-
-
-def best_objective(setup: Mapping[str, Any]) -> Objective | None:
-    """The objective of a setup played by best play (``policy = best``), or None."""
-    if str(setup.get("policy", "thresholds")) == "thresholds":
-        return None
-    return OBJECTIVES[str(setup.get("objective", "survive"))]
 
 
 class PlayedTable(HazardTable):

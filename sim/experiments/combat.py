@@ -18,7 +18,7 @@ from sim import runner
 from sim.encounter.combat import CombatInputError, CombatPolicy, compile_combat
 from sim.encounter.plan import CombatPlan
 from sim.encounter.spec import CombatSpec
-from sim.exact.best_combat import OBJECTIVES, BestPlayError, Objective, solve_combat
+from sim.exact.best_combat import BestPlayError, Objective, solve_combat
 from sim.exact.combat import OUTCOMES, combat_exact
 from sim.exact.combat import OUTCOMES as COMBAT_OUTCOMES
 from sim.experiments import tables
@@ -34,6 +34,7 @@ from sim.experiments.paired import (
     _weights,
 )
 from sim.experiments.plan_words import describe
+from sim.experiments.setups import best_objective
 from sim.experiments.tables import _ordered
 from sim.kernels import combat as kernel
 from sim.kernels import paired
@@ -225,7 +226,7 @@ def combat_inputs(cases: Sequence[Case], exact: bool = True
         policy = CombatPolicy(sneak=str(s.get("sneak", "always")),
                                          flee_at=int(s.get("flee_at", 0)),
                                          heal_at=int(s.get("heal_at", 0)))
-        best = _best(s)
+        best = best_objective(s)
         row, row_exact = [], []
         for enemy, _ in deck:
             try:
@@ -270,13 +271,6 @@ def run_combat(cases: Sequence[Case], *, trials: int, seed: int, exact: bool = T
     sums = _run_paired(paired.paired_combat_kernel, paired.COMBAT_METRICS, trials, seed,
                        threads, *args)
     return PairedSums(trials, COMBAT_METRICS, sums, exact_values, indicator)
-
-
-def _best(setup: Mapping[str, Any]) -> Objective | None:
-    """The objective of a setup played by best play (``policy = best``), or None."""
-    if str(setup.get("policy", "thresholds")) == "thresholds":
-        return None
-    return OBJECTIVES[str(setup.get("objective", "survive"))]
 
 
 def _combat_exact(spec, plan: CombatPlan | None = None) -> np.ndarray:

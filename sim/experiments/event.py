@@ -30,7 +30,7 @@ from sim.exact.best_hazard import solve_event
 from sim.exact.event import OUTCOMES as EVENT_OUTCOMES
 from sim.exact.event import event_exact
 from sim.experiments import tables
-from sim.experiments.anomaly import PlayedTable, _state, best_objective, objective_cell
+from sim.experiments.anomaly import PlayedTable, _state, objective_cell
 from sim.experiments.base import Case, Experiment, Metric, PairedSums
 from sim.experiments.paired import (
     LOADOUT_KEYS,
@@ -42,6 +42,7 @@ from sim.experiments.paired import (
     _weights,
     deck_cases,
 )
+from sim.experiments.setups import best_objective
 from sim.experiments.tables import _danger, _ordered
 from sim.kernels import event as event_kernel
 from sim.kernels import paired

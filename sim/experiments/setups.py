@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from sim.encounter.anomaly import ANOMALY_ITEM_EFFECTS, EVENT_ITEM_EFFECTS
+from sim.exact.best_combat import Objective, objective
 from sim.experiments.base import CompareInputError
 from sim.rules.scenario import Scenario
 
@@ -31,9 +32,9 @@ NONE = "none"
 
 SCENARIO_KEYS: dict[str, tuple[str, ...]] = {
     "combat": ("stalker", "armor", "weapons", "items", "sneak", "flee_at", "heal_at", "policy",
-               "objective"),
-    "anomaly": ("stalker", "armor", "items", "enter", "policy", "objective"),
-    "event": ("stalker", "armor", "items", "policy", "objective"),
+               "objective", "weights"),
+    "anomaly": ("stalker", "armor", "items", "enter", "policy", "objective", "weights"),
+    "event": ("stalker", "armor", "items", "policy", "objective", "weights"),
 }
 """Setup keys each encounter experiment takes from a scenario."""
 
@@ -73,8 +74,17 @@ def scenario_values(experiment: str, scenario: Scenario) -> dict[str, Any]:
     values = {"stalker": scenario.stalker, "armor": scenario.armor,
               "weapons": tuple(scenario.weapons), "items": items, "sneak": p.sneak,
               "flee_at": p.flee_at, "heal_at": p.heal_at, "enter": p.enter_anomalies,
-              "policy": p.encounters, "objective": p.objective}
+              "policy": p.encounters, "objective": p.objective, "weights": p.weights}
     return {key: values[key] for key in SCENARIO_KEYS[experiment]}
+
+
+def best_objective(setup: Mapping[str, Any]) -> Objective | None:
+    """The objective of a setup played by best play (``policy = best``: ``objective`` and,
+    for ``value``, ``weights``), or None where the thresholds decide.
+    """
+    if str(setup.get("policy", "thresholds")) == "thresholds":
+        return None
+    return objective(str(setup.get("objective", "survive")), setup.get("weights", ()))
 
 
 def _explicit(key: str, value: Any) -> Any:
@@ -117,4 +127,4 @@ def resolve_setup(experiment: str, scenario: Scenario | None, given: Mapping[str
     return setup
 
 
-__all__ = ["NONE", "SCENARIO_KEYS", "resolve_setup", "scenario_values"]
+__all__ = ["NONE", "SCENARIO_KEYS", "best_objective", "resolve_setup", "scenario_values"]

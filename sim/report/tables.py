@@ -24,7 +24,7 @@ from matplotlib.figure import Figure
 
 from sim import stats
 from sim.encounter import combat
-from sim.exact.best_combat import OBJECTIVES
+from sim.exact.best_combat import objective as objective_of
 from sim.experiments import anomaly as anomaly_experiment
 from sim.experiments import campaign_metrics, registry
 from sim.experiments import combat as combat_experiment
@@ -242,7 +242,7 @@ def _best_play(sc: Scenario, frame: pd.DataFrame, deck: compare.Comparison, tria
                                  heal_at=sc.policy.heal_at)
     played = combat_experiment.combat_table(
         rs, sc.stalker, list(frame["enemy"]), sc.armor, sc.weapons, sc.items, policy,
-        trials=trials, seed=seed, best=OBJECTIVES[objective])
+        trials=trials, seed=seed, best=objective_of(objective, sc.policy.weights))
     rows = []
     for card, row in zip(frame.itertuples(), played.rows, strict=True):
         ko = row["outcomes"]["knocked_out"]

@@ -93,7 +93,11 @@ class Policy:
         (``sneak``, ``flee_at``, ``heal_at`` above) or ``best`` (each card's
         exact optimal plan, docs/rules.md "Best play in a fight").
     objective : str
-        What ``best`` maximises: ``survive`` or ``kill``.
+        What ``best`` maximises: ``survive``, ``kill`` or ``value``.
+    weights : tuple of (str, float)
+        The ``value`` objective's weights (``policy.weights``, a table of
+        :data:`WEIGHT_KEYS`): a knock-out's cost, each wound's, dose's,
+        limited-use weapon use's and side effect's, and a kill's worth.
     """
 
     route: tuple[str, ...] = ()
@@ -112,20 +116,26 @@ class Policy:
     exchange: bool = True
     encounters: str = "thresholds"
     objective: str = "survive"
+    weights: tuple[tuple[str, float], ...] = ()
 
 
 POLICY_TYPES = {"route": (str, list), "sneak": str, "flee_at": int, "heal_at": int,
                 "medkit_at": int, "enter_anomalies": bool, "retreat_at": int, "pay_heal": bool,
                 "shopping": list, "keep_artifacts": list, "calm_at": int, "purge_at": int,
                 "use_movement_artifacts": bool, "exchange": bool, "encounters": str,
-                "objective": str}
+                "objective": str, "weights": dict}
 
 ENCOUNTER_POLICIES = ("thresholds", "best")
 """``policy.encounters`` (and ``--policy``): the thresholds decide, or each card's best play."""
 
-OBJECTIVE_NAMES = ("survive", "kill")
+OBJECTIVE_NAMES = ("survive", "kill", "value")
 """``policy.objective`` (and ``--objective``): what best play maximises (P(not knocked out),
-P(enemy killed))."""
+P(enemy killed), or the expected value of ``policy.weights``)."""
+
+WEIGHT_KEYS = ("knocked_out", "wound", "stimulant", "limited", "side_effect", "killed")
+"""``policy.weights``: the ``value`` objective's costs (a knock-out, each wound, stimulant
+dose, limited-use weapon use and artefact side effect) and a kill's worth; each 0 or more,
+a knock-out 1 and the rest 0 unless given."""
 
 
 @dataclass(frozen=True)
@@ -532,6 +542,7 @@ def _policy(toml: TomlFile, given: dict, rs: Ruleset, prefix: str = "policy") ->
     for key, allowed in (("encounters", ENCOUNTER_POLICIES), ("objective", OBJECTIVE_NAMES)):
         if key in values and values[key] not in allowed:
             toml.problem(f"{prefix}.{key}", values.pop(key), f"is not one of {', '.join(allowed)}")
+    values["weights"] = _weights(toml, f"{prefix}.weights", values.pop("weights", {}))
     route = values.pop("route", "nearest")
     if isinstance(route, str):
         if route != "nearest":
@@ -553,6 +564,19 @@ def _policy(toml: TomlFile, given: dict, rs: Ruleset, prefix: str = "policy") ->
     keep = _names(toml, f"{prefix}.keep_artifacts", values.pop("keep_artifacts", []),
                   rs.artifacts, "artefact")
     return Policy(route=tuple(route), shopping=shopping, keep_artifacts=keep, **values)
+
+
+def _weights(toml, key: str, given: dict) -> tuple[tuple[str, float], ...]:
+    """``policy.weights`` checked (:data:`WEIGHT_KEYS`, numbers of 0 or more), in that order."""
+    out = []
+    for name, value in given.items():
+        if name not in WEIGHT_KEYS:
+            toml.problem(f"{key}.{name}", None, "unknown key" + suggest(name, WEIGHT_KEYS))
+        elif isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
+            toml.problem(f"{key}.{name}", value, "is not a number of 0 or more")
+        else:
+            out.append((name, float(value)))
+    return tuple(sorted(out, key=lambda kv: WEIGHT_KEYS.index(kv[0])))
 
 
 def _complex_names(rs: Ruleset) -> list[str]:
