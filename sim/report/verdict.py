@@ -11,8 +11,12 @@ Built from the sections the battery already ran (nothing is simulated here):
 - the most lethal cards of each deck for the scenario's stalker and loadout;
 - items and armours that are dominated (another costs no more and helps at
   least as much) or overpriced (help per 1,000 rubles far below the rest of
-  their category);
-- each character's win rate with the scenario's loadout and policy.
+  their category), and items, armours and artefacts whose help per 1,000
+  rubles is far above or below the rest of their kind
+  (:mod:`sim.report.outliers`: the whole interval outside the median of the
+  others +- 3 MAD);
+- each character's win rate with the scenario's loadout and policy, and the
+  spread between the best and the worst, flagged when wide.
 
 A paragraph is a string; a list of strings is a bulleted list (see
 :class:`sim.report.tables.Section`).
@@ -25,7 +29,7 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from sim.report import labels, players, readings
+from sim.report import labels, outliers, players, readings
 from sim.report.tables import Section
 from sim.rules.scenario import Scenario
 
@@ -199,7 +203,88 @@ def items_lines(sections: Mapping[str, Section]) -> list[str]:
                            "others of its kind")
     if values and not out:
         out.append("no item or armour is dominated or overpriced")
+    for title, value in values.items():
+        cards = [r for r in value.to_dict("records")
+                 if r["variant"] != "none" and r["price"] == r["price"] and r["price"] > 0]
+        out += [_far_line(f, title.lower(), f["row"]["help"], "the others of its kind")
+                for f in outliers.far(cards)]
     return out
+
+
+def _far_line(f: Mapping, kind: str, help_words: str, rest: str) -> str:
+    """One card whose help per 1,000 rubles is far above or below the rest of its kind."""
+    a = f["row"]
+    per = labels.number(a["per_1000"], a["per_1000_ci_low"], a["per_1000_ci_high"],
+                        signed=True, digits=1)
+    edge = f["high"] if f["side"] == "above" else f["low"]
+    return (f"far {f['side']} the rest: {f['name']} ({int(a['price']):,} rubles, {kind}): "
+            f"{per} percentage points of {help_words} per 1,000 rubles (help "
+            f"{_help(a)}), against a median of {f['median']:+.1f} for {rest} "
+            f"(far: {f['side']} {edge:+.1f}, the median {'+' if f['side'] == 'above' else '-'}"
+            f" {outliers.K:g} MAD)")
+
+
+ARTIFACT_HELP = (("campaign_p_sarcophagus", 1, "the win rate (whole games)"),
+                 ("combat_knocked_out", -1, "knock-outs prevented on the enemy deck"))
+"""Per artefact, the help judged: the change of the win rate when whole games were played,
+else knock-outs prevented on the enemy deck (column stem, sign that makes helping
+positive, words)."""
+
+
+def artifact_rows(frame: pd.DataFrame) -> tuple[list[dict], str]:
+    """The artefacts as rows of :func:`sim.report.outliers.far` (help in points of percent)."""
+    for stem, sign, words in ARTIFACT_HELP:
+        if f"{stem}_mc" not in frame or frame[f"{stem}_mc"].isna().all():
+            continue
+        rows = []
+        for r in frame.to_dict("records"):
+            if not r["price"] > 0:
+                continue
+            value = sorted(100 * sign * r[f"{stem}{end}"] for end in ("_ci_low", "_ci_high"))
+            per = sorted(100 * sign * r[f"{stem}_per_1000_rubles{end}"]
+                         for end in ("_ci_low", "_ci_high"))
+            rows.append({"name": r["artifact"], "price": r["price"], "help": words,
+                         "value": 100 * sign * r[f"{stem}_mc"], "value_ci_low": value[0],
+                         "value_ci_high": value[1],
+                         "per_1000": 100 * sign * r[f"{stem}_per_1000_rubles"],
+                         "per_1000_ci_low": per[0], "per_1000_ci_high": per[1]})
+        return rows, words
+    return [], ""
+
+
+def artifacts_lines(sections: Mapping[str, Section]) -> list[str]:
+    """Artefacts whose help per 1,000 rubles is far above or below the others', or one line
+    saying there is none; nothing without the artefacts section.
+    """
+    section = sections.get("artifacts")
+    frame = section.data.get("artifacts") if section else None
+    if frame is None or not len(frame):
+        return []
+    rows, words = artifact_rows(frame)
+    out = [_far_line(f, "artefact", words, "the other artefacts") for f in outliers.far(rows)]
+    return out or [f"no artefact's help per 1,000 rubles ({words}) is far from the others'"]
+
+
+def spread_line(sections: Mapping[str, Section]) -> str | None:
+    """The spread of the characters' win rates, flagged when wide."""
+    section = sections.get("characters")
+    frame = section.data.get("characters") if section else None
+    if frame is None:
+        return None
+    found = outliers.spread(frame.to_dict("records"))
+    if found is None:
+        return None
+    best, worst = found["best"], found["worst"]
+    text = (f"Spread between characters: {best['variant']} "
+            f"{labels.percent(best['mc'])} against {worst['variant']} "
+            f"{labels.percent(worst['mc'])}, "
+            f"{100 * found['spread']:.1f} pp ({100 * found['low']:.1f} to "
+            f"{100 * found['high']:.1f}, from the paired differences to the scenario's "
+            "stalker)")
+    if found["wide"]:
+        return (f"{text}: wide, more than {100 * outliers.WIDE_SPREAD:g} points: the "
+                "characters are not balanced for this loadout and policy.")
+    return text + "."
 
 
 def characters_line(sections: Mapping[str, Section]) -> str | None:
@@ -232,9 +317,15 @@ def verdict_section(sc: Scenario, sections: Sequence[Section]) -> Section:
     if items:
         text += ["Items and armours for the money (help: paired difference to carrying none, "
                  "on the deck):", items]
+    arts = artifacts_lines(by_key)
+    if arts:
+        text += ["Artefacts for the money (help per 1,000 rubles against the others'):", arts]
     characters = characters_line(by_key)
     if characters:
         text.append(characters)
+    spread = spread_line(by_key)
+    if spread:
+        text.append(spread)
     text.append("Percentages and numbers: estimate (95 % interval). Details and every "
                 "table follow; the provenance and the full summary are at the end.")
     section.text = text
