@@ -7,7 +7,7 @@ which any later process loads it in well under a second. Two things follow.
 - Processes sharing a cache folder (pytest-xdist workers, two commands) each
   compiled a kernel that none had saved yet. :func:`first_run` takes a lock
   per compiled function (``<numba's index file>.lock``, see
-  :mod:`sim.kernels._cachefiles`): one process compiles it, the others wait
+  :mod:`sim.jitting.cachefiles`): one process compiles it, the others wait
   until its machine code is saved and load it.
 - A command needing several kernels compiled them one after another on one
   core. Inside :func:`ahead`, the first compile of a command also starts a
@@ -37,7 +37,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from sim.kernels import _cachefiles, _jit
+from sim.jitting import cachefiles, options
 
 POLL_SECONDS = 0.05
 """How often a process waiting for another one's compile looks whether it is saved."""
@@ -107,7 +107,7 @@ def first_run(kernel) -> Iterator[None]:
 
 def _release(fds: list[int]) -> None:
     while fds:
-        _cachefiles.unlock(fds.pop())
+        cachefiles.unlock(fds.pop())
 
 
 def _wait_or_lock(k) -> int | None:
@@ -117,13 +117,13 @@ def _wait_or_lock(k) -> int | None:
         if saved(k):
             break
         try:
-            fd = _cachefiles.try_lock(path)
+            fd = cachefiles.try_lock(path)
         except OSError:  # read-only folder: compile here, unlocked
             return None
         if fd is not None:
             if not saved(k):
                 return fd
-            _cachefiles.unlock(fd)  # saved while the lock was being taken
+            cachefiles.unlock(fd)  # saved while the lock was being taken
             break
         if _State.ahead:
             raise Busy(k.__name__)
@@ -197,8 +197,8 @@ class Child:
         env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONPATH": os.pathsep.join(
             filter(None, [str(Path(__file__).resolve().parents[1]), os.environ.get("PYTHONPATH")]))}
         env.pop("NUMBA_CACHE_DIR", None)
-        if _jit.cache_base():
-            env["NUMBA_CACHE_DIR"] = _jit.cache_base()
+        if options.cache_base():
+            env["NUMBA_CACHE_DIR"] = options.cache_base()
         self.proc = None
         self._thread: threading.Thread | None = None
         try:

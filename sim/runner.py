@@ -166,7 +166,7 @@ def cache_folder(kernel) -> str | None:
     """The folder numba actually caches ``kernel`` in, or None when it is not cached.
 
     ``NUMBA_CACHE_DIR`` may be unwritable, in which case the kernels are cached
-    in the next place :mod:`sim.kernels._jit` tries; the notice names the folder
+    in the next place :mod:`sim.jitting.options` tries; the notice names the folder
     in use, not the one asked for.
     """
     cache = getattr(kernel, "_cache", None)
@@ -257,7 +257,7 @@ def run_counts(
 def thread_pool(threads: int):
     """A context holding a pool of ``threads`` threads for :func:`run_tasks` (1: None, no pool).
 
-    Kernels marked ``pool_kernel`` (:mod:`sim.kernels._jit`) are serial
+    Kernels marked ``pool_kernel`` (:mod:`sim.jitting.options`) are serial
     compiled code that releases the GIL: their chunks run in parallel on
     these threads, as a ``prange`` kernel's run on numba's.
     """

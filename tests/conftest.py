@@ -45,9 +45,10 @@ def pytest_sessionstart(session) -> None:
     if hasattr(config, "workerinput") or config.args_source != pytest.Config.ArgsSource.TESTPATHS:
         return
     from sim import compiling
-    from sim.kernels import _cachefiles, campaign
+    from sim.jitting import cachefiles
+    from sim.kernels import campaign
 
-    if _cachefiles.fcntl is not None and not compiling.saved(campaign.play_run):
+    if cachefiles.fcntl is not None and not compiling.saved(campaign.play_run):
         _WARMING.append(compiling.Child("tests.warm", (), quiet=True))
 
 

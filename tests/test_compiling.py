@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 
 from sim import compiling, runner
-from sim.kernels import _cachefiles
+from sim.jitting import cachefiles
 
 SAVER = """
 import sys
 from numba.core.caching import IndexDataCacheFile
-import sim.kernels._jit  # installs the index lock
+import sim.jitting.options  # installs the index lock
 cache = IndexDataCacheFile(sys.argv[1], "helper-1.py311", ("stamp", 1))
 sys.stdin.readline()  # both processes start saving together
 for i in range(int(sys.argv[3])):
@@ -84,7 +84,7 @@ def fake_kernel(folder: Path, name: str = "play_run"):
 
 def test_a_process_waits_while_another_compiles_and_loads_its_kernel(tmp_path, capsys):
     kernel, cache_file = fake_kernel(tmp_path)
-    held = _cachefiles.try_lock(cache_file._index_path + ".lock")  # another process compiles
+    held = cachefiles.try_lock(cache_file._index_path + ".lock")  # another process compiles
     assert held is not None
     done = threading.Event()
 
@@ -99,7 +99,7 @@ def test_a_process_waits_while_another_compiles_and_loads_its_kernel(tmp_path, c
     cache_file.save()
     thread.join(timeout=5)
     assert done.is_set()
-    _cachefiles.unlock(held)
+    cachefiles.unlock(held)
     assert "compiling kernel" not in capsys.readouterr().err  # loaded, not compiled here
 
 
@@ -107,10 +107,10 @@ def test_the_kernel_is_locked_while_it_compiles_here(tmp_path):
     kernel, cache_file = fake_kernel(tmp_path)
     lock = cache_file._index_path + ".lock"
     with runner.first_run(kernel):
-        assert _cachefiles.try_lock(lock) is None
-    fd = _cachefiles.try_lock(lock)
+        assert cachefiles.try_lock(lock) is None
+    fd = cachefiles.try_lock(lock)
     assert fd is not None
-    _cachefiles.unlock(fd)
+    cachefiles.unlock(fd)
 
 
 def test_without_a_lock_file_it_compiles_here_and_starts_no_second_process(
@@ -119,7 +119,7 @@ def test_without_a_lock_file_it_compiles_here_and_starts_no_second_process(
     def refuse(path):
         raise PermissionError(path)
 
-    monkeypatch.setattr(_cachefiles, "try_lock", refuse)
+    monkeypatch.setattr(cachefiles, "try_lock", refuse)
     kernel, _ = fake_kernel(tmp_path, "lonely_kernel")
     with compiling.ahead("no_such_module"), runner.first_run(kernel):
         assert compiling._State.child is None
@@ -130,10 +130,10 @@ def test_the_second_process_stops_at_a_kernel_another_one_has(tmp_path, monkeypa
     monkeypatch.setattr(compiling._State, "ahead", True)
     monkeypatch.setattr(compiling._State, "held", [])
     kernel, cache_file = fake_kernel(tmp_path)
-    held = _cachefiles.try_lock(cache_file._index_path + ".lock")
+    held = cachefiles.try_lock(cache_file._index_path + ".lock")
     with pytest.raises(compiling.Busy), compiling.first_run(kernel):
         pass
-    _cachefiles.unlock(held)
+    cachefiles.unlock(held)
     cache_file.save()
     with pytest.raises(compiling.Busy), compiling.first_run(kernel):  # saved: the command's
         pass
@@ -147,11 +147,11 @@ def test_the_second_process_keeps_its_lock_until_its_next_kernel(tmp_path, monke
     lock = first_file._index_path + ".lock"
     with compiling.first_run(first):
         pass
-    assert _cachefiles.try_lock(lock) is None  # it compiles after announcing (simulate_trials)
+    assert cachefiles.try_lock(lock) is None  # it compiles after announcing (simulate_trials)
     with compiling.first_run(second):
-        fd = _cachefiles.try_lock(lock)
+        fd = cachefiles.try_lock(lock)
         assert fd is not None
-        _cachefiles.unlock(fd)
+        cachefiles.unlock(fd)
     compiling._release(compiling._State.held)
 
 

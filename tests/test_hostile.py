@@ -714,48 +714,48 @@ def test_the_kernels_give_the_same_numbers_with_the_numba_patches_off(project, t
     for args in (COMBAT_JSON, ANOMALY_JSON, POOL, CAMPAIGN_JSON):
         assert json.loads(zonesim_copy(args, ROOT, patched_env).stdout) == \
             json.loads(zonesim_copy(args, proj, off).stdout)
-    from sim.kernels import _jit
+    from sim.jitting import options
 
     [folder] = cache_folders(tmp_path / "cache")
-    assert folder.name != _jit.cache_name()  # the patched kernels' folder
+    assert folder.name != options.cache_name()  # the patched kernels' folder
 
 
 def test_the_patches_stay_off_outside_the_checked_numba_versions(monkeypatch):
     """Item 9: ``pyproject.toml`` allows only the numba versions the patches were checked
-    against, and :func:`sim.kernels._jit.patched` refuses any other one."""
+    against, and :func:`sim.jitting.options.patched` refuses any other one."""
     import tomllib
 
     import numba
 
-    from sim.kernels import _jit
+    from sim.jitting import options
 
     deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     [numba_dep] = [d for d in deps if d.startswith("numba")]
-    for version in _jit.CHECKED_NUMBA:
+    for version in options.CHECKED_NUMBA:
         assert f">={version}" in numba_dep
     assert "<" in numba_dep
-    assert _jit.patched()
+    assert options.patched()
     monkeypatch.setattr(numba, "__version__", "0.99.0")
-    assert not _jit.patched()
-    monkeypatch.setattr(numba, "__version__", _jit.CHECKED_NUMBA[0] + ".1")
+    assert not options.patched()
+    monkeypatch.setattr(numba, "__version__", options.CHECKED_NUMBA[0] + ".1")
     monkeypatch.setenv("ZONESIM_NUMBA_PATCHES", "off")
-    assert not _jit.patched()
+    assert not options.patched()
 
 
-@pytest.mark.parametrize("module", ["_inlining", "_liveness", "_flags", "_ssa", "_cachefiles"])
+@pytest.mark.parametrize("module", ["inlining", "liveness", "flags", "ssa", "cachefiles"])
 def test_each_patch_leaves_a_numba_without_its_function_alone(module, monkeypatch):
     """Item 9: "if numba no longer has that function, nothing is changed": each patch's
     ``install`` against a numba module lacking the function it replaces changes nothing
     and raises nothing."""
     import importlib
 
-    patch = importlib.import_module(f"sim.kernels.{module}")
+    patch = importlib.import_module(f"sim.jitting.{module}")
     targets = {
-        "_inlining": ("numba.core.inline_closurecall", "copy"),
-        "_liveness": ("numba.core.analysis", "compute_live_map"),
-        "_flags": ("numba.core.targetconfig", "TargetConfig"),
-        "_ssa": ("numba.core.ssa", "_run_ssa"),
-        "_cachefiles": ("numba.core.caching", "IndexDataCacheFile"),
+        "inlining": ("numba.core.inline_closurecall", "copy"),
+        "liveness": ("numba.core.analysis", "compute_live_map"),
+        "flags": ("numba.core.targetconfig", "TargetConfig"),
+        "ssa": ("numba.core.ssa", "_run_ssa"),
+        "cachefiles": ("numba.core.caching", "IndexDataCacheFile"),
     }
     name, attribute = targets[module]
     target = importlib.import_module(name)

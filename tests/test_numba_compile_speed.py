@@ -1,10 +1,10 @@
 """The compile-time replacements of numba functions give numba's own results.
 
-sim/kernels/_liveness.py, _flags.py and _ssa.py replace three numba functions
+sim/jitting/liveness.py, flags.py and ssa.py replace three numba functions
 by faster ones with the same results (issue 13: the campaign kernel's cold
 compile). Each test runs numba's function and the replacement on the same
 input and asserts equal outputs, so a replacement that drifts from numba's
-behaviour fails here, not in a kernel's numbers. _literals.py compiles one
+behaviour fails here, not in a kernel's numbers. literals.py compiles one
 version of a helper for all the constants it is called with (last test).
 """
 
@@ -17,8 +17,10 @@ import pytest
 from numba.core import analysis, compiler, ir_utils, postproc, ssa, targetconfig
 from numba.core.controlflow import CFGraph
 
-import sim.kernels._jit  # noqa: F401  (installs the replacements)
-from sim.kernels import _flags, _liveness, _ssa
+import sim.jitting.options  # noqa: F401  (installs the replacements)
+from sim.jitting import flags as _flags
+from sim.jitting import liveness as _liveness
+from sim.jitting import ssa as _ssa
 
 
 def test_the_replacements_are_installed():
@@ -127,14 +129,14 @@ def _callers(callee):
 
 
 def test_constant_arguments_share_one_compiled_version():
-    """sim/kernels/_literals.py: a helper called with 2 and with 3 is compiled once, for int64.
+    """sim/jitting/literals.py: a helper called with 2 and with 3 is compiled once, for int64.
 
     numba alone compiles it once per constant (the second half shows that it
     does, so the first half can fail).
     """
     import numba
 
-    from sim.kernels._literals import plain_calls
+    from sim.jitting.literals import plain_calls
 
     plain = plain_calls(numba.njit(cache=False)(_callee))
     twice, thrice = _callers(plain)
@@ -147,7 +149,7 @@ def test_constant_arguments_share_one_compiled_version():
 
 
 def test_kernels_load_without_importing_scipy_linalg():
-    """sim/kernels/_jit.py: numba's array implementations load without scipy.linalg (0.2 s).
+    """sim/jitting/options.py: numba's array implementations load without scipy.linalg (0.2 s).
 
     In a fresh interpreter, a kernel runs without ``scipy.linalg`` being imported,
     numba uses its own inner-product loop (no BLAS), and scipy still imports

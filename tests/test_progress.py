@@ -185,17 +185,38 @@ def test_kernels_are_cached_by_a_digest_of_every_kernel_source(tmp_path):
     load machine code compiled from the old file: numba itself checks only the defining
     file. This holds wherever numba caches, with or without ``NUMBA_CACHE_DIR`` (the
     README's install sets none); ``tests/test_hostile.py`` runs the changed source."""
-    import shutil
-
-    from sim.kernels import _jit
+    from sim.jitting import options
     from sim.kernels.combat import combat_kernel
 
-    kernels = Path(_jit.__file__).parent
     folder = runner.cache_folder(combat_kernel)
-    assert folder is not None and Path(folder).parent.name == _jit.cache_name()
-    copy = tmp_path / "kernels"
-    shutil.copytree(kernels, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    assert _jit.cache_name(copy) == _jit.cache_name(kernels)
-    fight = copy / "combat.py"
+    assert folder is not None and Path(folder).parent.name == options.cache_name()
+    copies = _copy_sources(tmp_path)
+    assert options.cache_name(copies) == options.cache_name()
+    fight = copies[0] / "combat.py"
     fight.write_text(fight.read_text() + "\n# a changed rule\n")
-    assert _jit.cache_name(copy) != _jit.cache_name(kernels)
+    assert options.cache_name(copies) != options.cache_name()
+
+
+def test_the_cache_digest_covers_the_numba_patches(tmp_path):
+    """The compiler patches of ``sim/jitting/`` change how every kernel compiles and how
+    its cache files look, so a change there starts a fresh cache folder too."""
+    from sim.jitting import options
+
+    assert options.SOURCES[1] == Path(options.__file__).parent
+    copies = _copy_sources(tmp_path)
+    assert options.cache_name(copies) == options.cache_name()
+    patch = copies[1] / "inlining.py"
+    patch.write_text(patch.read_text() + "\n# a changed patch\n")
+    assert options.cache_name(copies) != options.cache_name()
+
+
+def _copy_sources(tmp_path: Path) -> tuple[Path, ...]:
+    """Copies of the folders whose sources name the cache folder, in their order."""
+    import shutil
+
+    from sim.jitting import options
+
+    copies = tuple(tmp_path / f"sources{place}" for place in range(len(options.SOURCES)))
+    for source, copy in zip(options.SOURCES, copies, strict=True):
+        shutil.copytree(source, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    return copies

@@ -7,8 +7,8 @@ import pytest
 from numba import prange
 
 from sim import runner
+from sim.jitting.options import jit, pjit
 from sim.kernels import rng
-from sim.kernels._jit import jit, pjit
 from tests.conftest import MC_TRIALS, assert_matches_exact
 
 

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from sim import runner
-from sim.kernels._jit import pool_kernel
+from sim.jitting.options import pool_kernel
 
 
 def _toy(seed, n_trials, chunk_size, first_chunk, out):

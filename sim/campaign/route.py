@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from sim.campaign.hexmap import HexMap
-from sim.kernels._jit import jit
+from sim.jitting.options import jit
 
 UNREACHABLE = -1
 """``Route.days`` and ``route_costs`` days of a target that cannot be reached."""

@@ -25,9 +25,9 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from sim.jitting.options import jit, pjit
 from sim.kernels import layout as S
 from sim.kernels import rng
-from sim.kernels._jit import jit, pjit
 from sim.kernels.artifact import absorb
 from sim.kernels.dice import armor_absorb, pool_test
 

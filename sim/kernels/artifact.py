@@ -17,8 +17,8 @@ use the DICE stream of the caller.
 
 from __future__ import annotations
 
+from sim.jitting.options import jit
 from sim.kernels import layout as S
-from sim.kernels._jit import jit
 from sim.kernels.dice import armor_absorb, pool_test
 
 

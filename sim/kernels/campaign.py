@@ -48,7 +48,7 @@ Either way a game depends only on (seed, trial index), so results do not
 depend on chunking or threads.
 
 There is no ``prange`` kernel here: :func:`campaign_kernel` is a plain-Python
-driver whose chunks the runner spreads over threads (:func:`sim.kernels._jit.pool_kernel`),
+driver whose chunks the runner spreads over threads (:func:`sim.jitting.options.pool_kernel`),
 so the game body is compiled and optimised once, where a parallel kernel
 calling it would optimise all of it again, once per kernel and once more
 for its ``prange`` body.
@@ -60,11 +60,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from sim.jitting.options import jit, pool_kernel
 from sim.kernels import anomaly as A
 from sim.kernels import combat as F
 from sim.kernels import layout as S
 from sim.kernels import rng
-from sim.kernels._jit import jit, pool_kernel
 from sim.kernels.anomaly import encounter as anomaly_encounter
 from sim.kernels.anomaly import take_damage
 from sim.kernels.artifact import restore, test_bonus

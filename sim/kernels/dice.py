@@ -14,8 +14,8 @@ from math import comb
 import numpy as np
 from numba import prange
 
+from sim.jitting.options import jit, pjit
 from sim.kernels import rng
-from sim.kernels._jit import jit, pjit
 
 MAX_TABLE_DICE = 40
 """Largest pool sampled from the tables; bigger pools roll die by die."""

@@ -20,9 +20,9 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from sim.jitting.options import jit, pjit
 from sim.kernels import layout as S
 from sim.kernels import rng
-from sim.kernels._jit import jit, pjit
 from sim.kernels.anomaly import take_damage
 from sim.kernels.dice import d6_at_least
 

@@ -30,11 +30,11 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from sim.jitting.options import jit, pjit
 from sim.kernels import combat as _combat
 from sim.kernels import event as _event
 from sim.kernels import layout as S
 from sim.kernels import rng
-from sim.kernels._jit import jit, pjit
 from sim.kernels.anomaly import encounter
 from sim.kernels.combat import CAPPED, fight
 from sim.kernels.event import resolve_event

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.kernels._jit import jit
+from sim.jitting.options import jit
 
 STATE_SIZE = 3
 

@@ -31,8 +31,8 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from sim.jitting.options import jit, pjit
 from sim.kernels import rng
-from sim.kernels._jit import jit, pjit
 
 # Figure status (S-38..S-42; OUT is "out of the fight" from damage, LOST is
 # "lost in the Zone": fled over the table edge or removed from play).

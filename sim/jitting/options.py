@@ -4,12 +4,12 @@ Every kernel module imports :func:`jit` (scalar helpers, inlined into callers)
 or :func:`pjit` (parallel entry points with ``prange``); a kernel whose trial is
 large (the campaign) is instead a plain-Python driver of serial compiled code, marked
 with :func:`pool_kernel` and run on threads by the runner. ``cache=True`` keeps
-compiled machine code between runs, in the folder :func:`cache_folder` names
-(keyed by a digest of every kernel source); ``fastmath`` stays off because
+compiled machine code between runs, in the folder :func:`cache_name` names
+(keyed by a digest of every kernel source and of this package); ``fastmath`` stays off because
 Monte Carlo counts are compared bit for bit across thread counts.
 
-The numba compiler patches (:mod:`._inlining`, :mod:`._liveness`,
-:mod:`._flags`, :mod:`._ssa`, :mod:`._cachefiles`, :mod:`._literals`) are
+The numba compiler patches (:mod:`.inlining`, :mod:`.liveness`,
+:mod:`.flags`, :mod:`.ssa`, :mod:`.cachefiles`, :mod:`.literals`) are
 installed only on the numba versions they were checked against
 (:data:`CHECKED_NUMBA`), and not at all with ``ZONESIM_NUMBA_PATCHES=off``;
 kernels give the same numbers either way (``tests/test_hostile.py``).
@@ -21,12 +21,13 @@ import hashlib
 import os
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import numba
 
-from sim.kernels import _cachefiles, _flags, _inlining, _liveness, _ssa
-from sim.kernels._literals import plain_calls
+from sim.jitting import cachefiles, flags, inlining, liveness, ssa
+from sim.jitting.literals import plain_calls
 
 CHECKED_NUMBA = ("0.68",)
 """numba versions (major.minor) the compiler patches were written and tested against.
@@ -34,8 +35,12 @@ CHECKED_NUMBA = ("0.68",)
 ``pyproject.toml`` allows only these; under any other numba the patches stay off.
 """
 
-KERNELS = Path(__file__).parent
-"""The folder of every kernel source (the digest of :func:`source_digest` covers it)."""
+KERNELS = Path(__file__).parent.parent / "kernels"
+"""The folder of every kernel source (its ``__pycache__`` is numba's own default cache place)."""
+
+SOURCES = (KERNELS, Path(__file__).parent)
+"""The folders whose ``*.py`` files name the cache folder (:func:`cache_name`): the kernels
+and this package, whose patches change how kernels compile and how their cache files look."""
 
 
 def patched() -> bool:
@@ -49,27 +54,33 @@ def patched() -> bool:
     return os.environ.get("ZONESIM_NUMBA_PATCHES", "on") != "off" and version in CHECKED_NUMBA
 
 
-def source_digest(folder: Path) -> str:
-    """Digest of the names and contents of the ``*.py`` files in ``folder`` (16 hex digits)."""
+def source_digest(folders: Sequence[Path]) -> str:
+    """Digest of the names and contents of the ``*.py`` files in each of ``folders``.
+
+    A file counts with its folder's place in ``folders``; 16 hex digits.
+    """
     digest = hashlib.sha256()
-    for path in sorted(folder.glob("*.py")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    for place, folder in enumerate(folders):
+        for path in sorted(folder.glob("*.py")):
+            digest.update(f"{place}/{path.name}".encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
 
-def cache_name(folder: Path = KERNELS) -> str:
-    """The name of the cache folder for the kernels in ``folder``, this numba and these patches.
+def cache_name(folders: Sequence[Path] = SOURCES) -> str:
+    """The name of the cache folder for the kernels and patches in ``folders``, this numba
+    and whether the patches are on.
 
     numba checks a cached kernel only against the file that defines it: a
     campaign kernel compiled with an older fight rule (``combat.py``) would
     still be loaded after ``combat.py`` changed, and run the old rule. Kernels
-    import only each other, numpy and numba, so the digest of every kernel
-    source (:func:`source_digest`) names every version of their code; the numba
-    version and whether the patches are on (they change the cache files'
-    format, :mod:`._cachefiles`) complete the name.
+    import only each other, this package, numpy and numba, so the digest of
+    every source in :data:`SOURCES` (:func:`source_digest`) names every version
+    of their code and of the patches that compile it; the numba version and
+    whether the patches are on (they change the cache files' format,
+    :mod:`.cachefiles`) complete the name.
     """
     flavour = numba.__version__ + ("" if patched() else "-unpatched")
-    digest = hashlib.sha256((source_digest(folder) + flavour).encode()).hexdigest()[:16]
+    digest = hashlib.sha256((source_digest(folders) + flavour).encode()).hexdigest()[:16]
     return "zonesim-" + digest
 
 
@@ -178,11 +189,11 @@ def _numba_without_scipy() -> None:
 _PATCHED = patched()
 _numba_without_scipy()
 if _PATCHED:
-    _inlining.install()
-    _liveness.install()
-    _flags.install()
-    _ssa.install()
-    _cachefiles.install()
+    inlining.install()
+    liveness.install()
+    flags.install()
+    ssa.install()
+    cachefiles.install()
 
 _cache_folder = _choose_cache_folder()
 _locators = numba.config.CACHE_LOCATOR_CLASSES
@@ -202,7 +213,7 @@ def jit(func=None, **overrides):
 
 
 def _njit(func, options):
-    """``numba.njit`` with one version for all constant arguments (:mod:`._literals`).
+    """``numba.njit`` with one version for all constant arguments (:mod:`.literals`).
 
     numba picks a function's cache folder when it wraps it, from its
     configuration, which it reloads whenever a ``NUMBA_*`` variable changed:
@@ -223,7 +234,7 @@ def _njit(func, options):
 
 
 def _calls(dispatcher):
-    """``dispatcher`` with :func:`._literals.plain_calls` when the patches are on."""
+    """``dispatcher`` with :func:`.literals.plain_calls` when the patches are on."""
     return plain_calls(dispatcher) if _PATCHED else dispatcher
 
 
