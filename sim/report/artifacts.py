@@ -8,7 +8,8 @@ outcomes (P-08..P-10), with 95 % intervals and the exact change from the
 Markov chains, and in P(reach the Sarcophagus) over whole games of the
 scenario (one-stalker scenarios: the artefact carried besides the loadout's,
 docs/rules.md "Artefacts in the campaign"), the price (P-11) and the change
-per 1,000 rubles.
+per 1,000 rubles; then the same on the decks when both are played well (best play,
+:mod:`sim.exact.best_combat`: an artefact is used only where a use pays, P-08).
 
 The CSV keeps every artefact; the pages and the chart leave out an artefact
 whose every change is exactly 0 (estimate and exact value), as the summary
@@ -35,6 +36,8 @@ CHANGES = (*((f"{prefix}_{m}", f"P({labels.metric(m)}), {labels.DECKS[deck]}")
              for prefix, (deck, metrics) in DECKS.items() for m in metrics),
            (GAMES, "P(reach the Sarcophagus), whole games"))
 """(column stem, plain label) of every change tabulated, enemy deck first."""
+TIE = 1e-12
+"""Exact changes within this of 0 are 0 (floating-point rounding of equal values)."""
 MULTIPLAYER_NOTE = ("Whole games are not compared here for a multiplayer scenario: the changes "
                     "are for single encounters of seat 1's stalker.")
 
@@ -113,10 +116,40 @@ def artifacts_section(sc: Scenario, trials: int, seed: int) -> Section:
     if left_out:
         text.append("No change at all in these encounters (left out): "
                     + ", ".join(left_out) + ".")
-    section = Section("artifacts", "Artefacts compared", text, tables={"artifacts": frame},
+    best = experiment.artifacts_compared(
+        sc.ruleset, {**experiment.scenario_setup(sc), "policy": "best",
+                     "objective": sc.policy.objective, "weights": sc.policy.weights},
+        trials=trials, seed=seed)
+    text.append(_used_well(frame, best, sc.policy.objective))
+    section = Section("artifacts", "Artefacts compared", text,
+                      tables={"artifacts": frame, "artifacts_best_play": best},
                       data={"artifacts": frame})
     if len(kept):
         section.shown["Artefacts against carrying none"] = readable(kept)
         section.figures["artifacts"] = figure(
             kept, f"Artefacts against carrying none, {sc.stalker} (green helps, red harms)")
+    if len(nonzero(best)):
+        section.shown["Artefacts against carrying none, both played well (best play)"] = (
+            readable(nonzero(best)))
     return section
+
+
+def _used_well(policy: pd.DataFrame, best: pd.DataFrame, objective: str) -> str:
+    """One sentence: the artefacts that harm on the enemy deck under the scenario's policy
+    (every artefact used whenever its rule allows) and help or do nothing under best play,
+    which uses one only where a use pays (P-08).
+    """
+    column = "combat_knocked_out_exact"
+    harm = policy.set_index("artifact")[column]
+    well = best.set_index("artifact")[column]
+    turned = [n for n in harm.index if harm[n] > 0 and well[n] <= 0]
+    raising = [n for n in well.index if well[n] > TIE]
+    lead = (f"Under best play ({objective}, each encounter's exact optimal plan, with and "
+            "without the artefact; whole games not compared) "
+            + ("no artefact raises P(knocked out) on the enemy deck" if not raising
+               else ", ".join(raising) + " still raise P(knocked out) on the enemy deck"))
+    if not turned:
+        return lead + "."
+    return (lead + "; used whenever their rule allows, " + ", ".join(turned) + " raise it: "
+            + ", ".join(f"{n} {harm[n]:+.4f} -> {well[n]:+.4f}" for n in turned)
+            + " (exact changes).")

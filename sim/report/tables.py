@@ -229,13 +229,10 @@ def enemy_deck(sc: Scenario, trials: int, seed: int) -> Section:
 
 def _best_play(sc: Scenario, frame: pd.DataFrame, deck: compare.Comparison, trials: int,
                seed: int) -> tuple[pd.DataFrame, str]:
-    """Each card under the scenario's policy and under best play, and what good play is worth.
+    """Each enemy card under the scenario's policy and under best play (:func:`_versus`).
 
     Best play is each card's exact optimal plan for ``policy.objective``
-    (:mod:`sim.exact.best_combat`), played on the same seed. Per card both
-    P(knocked out) are exact, so their difference is too; the deck average's
-    difference (the ``best play`` variant of the section's comparison ``deck``)
-    is paired on common random numbers, with its interval.
+    (:mod:`sim.exact.best_combat`), played on the same seed.
     """
     rs, objective = sc.ruleset, sc.policy.objective
     policy = combat.CombatPolicy(sneak=sc.policy.sneak, flee_at=sc.policy.flee_at,
@@ -243,36 +240,48 @@ def _best_play(sc: Scenario, frame: pd.DataFrame, deck: compare.Comparison, tria
     played = combat_experiment.combat_table(
         rs, sc.stalker, list(frame["enemy"]), sc.armor, sc.weapons, sc.items, policy,
         trials=trials, seed=seed, best=objective_of(objective, sc.policy.weights))
+    return _versus(frame, played.rows, deck, "enemy", objective,
+                   "a fight with a card drawn from the deck")
+
+
+def _versus(frame: pd.DataFrame, played: Sequence[dict], deck: compare.Comparison, card: str,
+            objective: str, what: str) -> tuple[pd.DataFrame, str]:
+    """Each card of ``frame`` (the scenario's policy) beside its row ``played`` by best
+    play, what good play is worth against it, and one sentence for the deck.
+
+    Per card both P(knocked out) are exact, so their difference is too; the deck
+    average's difference (the ``best play`` variant of the section's comparison
+    ``deck``) is paired on common random numbers, with its interval.
+    """
     rows = []
-    for card, row in zip(frame.itertuples(), played.rows, strict=True):
-        ko = row["outcomes"]["knocked_out"]
-        rows.append({"enemy": card.enemy, "knocked_out_policy_exact": card.knocked_out_exact,
+    for row, best in zip(frame.to_dict(orient="records"), played, strict=True):
+        ko = best["outcomes"]["knocked_out"]
+        rows.append({card: row[card], "knocked_out_policy_exact": row["knocked_out_exact"],
                      "knocked_out_best": ko["mc"], "knocked_out_best_ci_low": ko["ci_low"],
                      "knocked_out_best_ci_high": ko["ci_high"],
                      "knocked_out_best_exact": ko["exact"],
                      # never negative (best play is at least the policy): rounding only
-                     "good_play_worth": max(0.0, card.knocked_out_exact - ko["exact"]),
-                     "decisions": "; ".join(row["decisions"])})
-    best = pd.DataFrame(rows)
+                     "good_play_worth": max(0.0, row["knocked_out_exact"] - ko["exact"]),
+                     "decisions": "; ".join(best["decisions"])})
+    table = pd.DataFrame(rows)
     change = next(r for r in deck.rows
                   if r["variant"] == "best play" and r["metric"] == "knocked_out")
-    top = best.sort_values("good_play_worth", ascending=False, kind="stable").iloc[0]
-    sentence = (f"Under best play ({objective}) P(knocked out) in a fight with a card drawn "
-                f"from the deck changes by "
+    top = table.sort_values("good_play_worth", ascending=False, kind="stable").iloc[0]
+    sentence = (f"Under best play ({objective}) P(knocked out) in {what} changes by "
                 + cell_text(change["diff"], change["diff_ci_low"], change["diff_ci_high"],
                             signed=True)
-                + " (paired on the same fights)"
-                + (f"; good play matters most against the {top['enemy']} "
+                + " (paired on the same encounters)"
+                + (f"; good play matters most against the {top[card]} "
                    f"({100 * top['good_play_worth']:.1f} percentage points)."
                    if top["good_play_worth"] > 0 else "; the scenario's policy is already "
                    "the best play on every card."))
-    return best, sentence
+    return table, sentence
 
 
-def _best_shown(best: pd.DataFrame) -> pd.DataFrame:
+def _best_shown(best: pd.DataFrame, card: str = "enemy") -> pd.DataFrame:
     """The best-play table as a designer reads it: both policies and the plan in words."""
     return pd.DataFrame({
-        "enemy": best["enemy"],
+        card: best[card],
         "knocked out, scenario policy (exact)": [f"{v:.4f}" for v in
                                                  best["knocked_out_policy_exact"]],
         "knocked out, best play": [cell_text(r.knocked_out_best, r.knocked_out_best_ci_low,
@@ -301,26 +310,43 @@ def _deck_sentence(rows: Sequence[dict], what: str) -> str:
 
 
 def anomaly_deck(sc: Scenario, trials: int, seed: int) -> Section:
-    """Every anomaly card for the scenario's stalker and armour (policy: enter or not)."""
+    """Every anomaly card for the scenario's stalker and armour (policy: enter or not), and
+    under best play (P-36, P-08: :mod:`sim.exact.best_hazard`).
+    """
     rs = sc.ruleset
     enter = sc.policy.enter_anomalies
-    table = anomaly_experiment.anomaly_table(
-        rs, sc.stalker, anomaly_experiment.anomaly_names(rs, "all"), sc.armor, enter=enter,
-        trials=trials, seed=seed)
+    names = anomaly_experiment.anomaly_names(rs, "all")
+    table = anomaly_experiment.anomaly_table(rs, sc.stalker, names, sc.armor, enter=enter,
+                                             trials=trials, seed=seed)
     frame = table.to_frame()
-    setup = {"stalker": sc.stalker, "anomaly": "all", "armor": sc.armor, "enter": enter}
-    deck = compare.compare(registry.experiment("anomaly"), rs, setup, [compare.Variant("deck")],
-                           trials=trials, seed=seed, metrics=list(ANOMALY_SHOWN))
-    summary, values = _headline("anomaly deck", deck.rows, "anomalies")
+    objective = sc.policy.objective
+    setup = {"stalker": sc.stalker, "anomaly": "all", "armor": sc.armor, "enter": enter,
+             "weights": sc.policy.weights}
+    deck = compare.compare(
+        registry.experiment("anomaly"), rs, setup,
+        [compare.Variant("deck"),
+         compare.Variant("best play", (("policy", "best"), ("objective", objective)))],
+        trials=trials, seed=seed, metrics=list(ANOMALY_SHOWN))
+    policy_rows = [r for r in deck.rows if r["variant"] == "deck"]
+    summary, values = _headline("anomaly deck", policy_rows, "anomalies")
+    played = anomaly_experiment.anomaly_table(
+        rs, sc.stalker, list(frame["anomaly"]), sc.armor, enter=enter, trials=trials,
+        seed=seed, best=objective_of(objective, sc.policy.weights))
+    best, sentence = _versus(frame, played.rows, deck, "anomaly", objective,
+                             "an encounter with a card drawn from the anomaly deck")
     text = [f"{sc.stalker} with armour {sc.armor or 'none'}; "
             f"{'enters anomalies on purpose' if enter else 'goes around anomalies he notices'}"
             " (policy enter_anomalies). Most dangerous first.",
-            _deck_sentence(deck.rows, "an encounter with a card drawn from the anomaly deck")]
+            _deck_sentence(policy_rows, "an encounter with a card drawn from the anomaly deck"),
+            sentence]
     return Section(
-        "anomalies", "Anomaly deck", text, tables={"anomaly_deck": frame},
+        "anomalies", "Anomaly deck", text,
+        tables={"anomaly_deck": frame, "anomaly_best_play": best},
         shown={"Anomaly cards": readable(frame, ("anomaly",), ANOMALY_SHOWN),
                "Deck average (weighted by count)": readable(_wide(deck), ("variant",),
-                                                            ANOMALY_SHOWN)},
+                                                            ANOMALY_SHOWN),
+               "Under best play (each card's exact best decisions)": _best_shown(best,
+                                                                                 "anomaly")},
         figures={"anomaly_deck": _deck_bars(frame, "anomaly", "mean_loss",
                                             f"Anomaly deck, {sc.stalker}")},
         summary=summary, values=values)
@@ -340,7 +366,10 @@ def event_deck(sc: Scenario, trials: int, seed: int) -> Section:
     summary, values = _headline("event deck", deck.rows, "events")
     text = [f"{sc.stalker} with armour {sc.armor or 'none'} and event items "
             f"{', '.join(items) or 'none'} (the best one counts, Z-10). Most dangerous first.",
-            _deck_sentence(deck.rows, "a card drawn from the event deck")]
+            _deck_sentence(deck.rows, "a card drawn from the event deck"),
+            "Best play changes nothing here: the best event item held is always the one "
+            "used (Z-10), and the resist artefacts, an event's only other choice (P-08), are "
+            "not carried in this table (docs/rules.md, \"Best play in anomalies and events\")."]
     return Section(
         "events", "Event deck", text, tables={"event_deck": frame},
         shown={"Event cards": readable(frame, ("event",), EVENT_SHOWN),
