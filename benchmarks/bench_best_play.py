@@ -11,6 +11,11 @@ card of the base deck with the base scenario's stalker and loadout:
   and the plans' ratios to the thresholds (the issue asks for within 10 %); the best plan
   plays other fights (longer or shorter), so its ratio also measures the fights.
 
+- the solver's time with artefacts: the whole enemy deck carrying each of Crystal (heal),
+  Stone flower (combat dice), Sparkler (stealth) and Stone blood (resist), and the slowest
+  card; the anomaly and event decks' best decisions (:mod:`sim.exact.best_hazard`, exact
+  Fractions) carrying Fireball and Flash.
+
 The load average is printed beside the figures: on this shared two-core machine a run gets
 both cores only when no other job holds one.
 """
@@ -20,9 +25,11 @@ from __future__ import annotations
 import os
 import time
 
+from sim.encounter.anomaly import compile_anomaly, compile_event
 from sim.encounter.combat import CombatPolicy, compile_combat
 from sim.encounter.plan import thresholds_plan
 from sim.exact.best_combat import solve_combat
+from sim.exact.best_hazard import solve_anomaly, solve_event
 from sim.exact.combat import combat_exact
 from sim.experiments.combat import deck_names, simulate
 from sim.experiments.setups import resolve_setup
@@ -76,6 +83,31 @@ def main() -> None:
     medians = [sorted(r[k] for r in ratios)[len(ratios) // 2] for k in (0, 1)]
     print(f"whole deck solved in {total * 1000:.1f} ms; median ratios: plan {medians[0]:.2f}, "
           f"thresholds as a plan {medians[1]:.2f}; load {os.getloadavg()[0]:.2f}")
+    artifacts(rs, setup, policy)
+
+
+def artifacts(rs, setup, policy) -> None:
+    """The solver's time with one artefact of each kind, and the hazards' best decisions."""
+    print("| artefact carried | whole enemy deck | slowest card | its states |")
+    for name in ("Crystal", "Stone flower", "Sparkler", "Stone blood"):
+        times = []
+        for enemy in deck_names(rs, "all"):
+            spec = compile_combat(rs, setup["stalker"], enemy, setup["armor"],
+                                  tuple(setup["weapons"]), tuple(setup["items"]), policy,
+                                  (name,))
+            times.append((best_time(lambda spec=spec: solve_combat(spec), repeats=3), enemy,
+                          solve_combat(spec).shape.size))
+        slow = max(times)
+        print(f"| {name} | {sum(t for t, _, _ in times) * 1000:.1f} ms | {slow[1]} "
+              f"{slow[0] * 1000:.1f} ms | {slow[2]:,} |")
+    carried = ("Fireball", "Flash")
+    anomalies = best_time(lambda: [solve_anomaly(compile_anomaly(
+        rs, setup["stalker"], a, setup["armor"], artifacts=carried)) for a in rs.anomalies], 3)
+    events = best_time(lambda: [solve_event(compile_event(
+        rs, setup["stalker"], e, setup["armor"], artifacts=carried)) for e in rs.events], 3)
+    print(f"anomaly deck ({len(rs.anomalies)} cards) with {', '.join(carried)}: "
+          f"{anomalies * 1000:.1f} ms; event deck ({len(rs.events)} cards): "
+          f"{events * 1000:.1f} ms; load {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

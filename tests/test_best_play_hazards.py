@@ -11,10 +11,13 @@ backward induction of :mod:`sim.exact.best_hazard`.
 from __future__ import annotations
 
 import itertools
+import json
 from dataclasses import replace
 
 import pytest
+from click.testing import CliRunner
 
+from sim.cli import main
 from sim.encounter.anomaly import HazardPlay, compile_anomaly, compile_event
 from sim.exact.anomaly import OUTCOMES, anomaly_exact
 from sim.exact.best_combat import OBJECTIVES, value_objective
@@ -125,3 +128,34 @@ def test_the_kernel_playing_the_decisions_matches_their_exact_value(rs, name):
     assert_matches_exact([*counts[:kernel.N_OUTCOMES], counts[kernel.ARTIFACT]], n,
                          [*(exact.outcomes[o] for o in OUTCOMES), exact.artifact],
                          [*OUTCOMES, "artifact"])
+
+
+def _compare(kind: str, *args: str) -> dict:
+    result = CliRunner().invoke(main, ["compare", kind, "--stalker", "Strelok", *args,
+                                       "--trials", "20000", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    return {(r["variant"], r["metric"]): r for r in json.loads(result.output)["rows"]}
+
+
+def test_compare_anomaly_plays_best_play_as_a_variant_on_common_random_numbers():
+    """``compare anomaly --variant policy=best`` (issue 24, "every comparison under best
+    play"): best play for the trophy finds artefacts at least as often as going around
+    (P-35, P-36), exactly, with a paired interval; best play to survive equals the policy
+    of going around on this stalker (a tie goes to going around)."""
+    rows = _compare("anomaly", "--anomaly", "all", "--armor", "Stalker suit",
+                    "--variant", "policy=thresholds", "--variant", "policy=best",
+                    "--variant", "policy=best;objective=kill")
+    kill = rows[("policy=best;objective=kill", "artifact")]
+    assert kill["diff_exact"] > 0.05 and kill["diff_ci_low"] > 0
+    assert kill["verdict"] == "better"
+    survive = rows[("policy=best", "knocked_out")]
+    assert survive["diff_exact"] == 0 and survive["diff"] == 0
+
+
+def test_compare_event_under_best_play_equals_the_policy_without_artefacts():
+    """An event's only decision without artefacts is the event item, and the best held is
+    always used (Z-10): ``compare event --variant policy=best`` changes no number."""
+    rows = _compare("event", "--event", "all", "--variant", "policy=thresholds",
+                    "--variant", "policy=best")
+    changed = [k for k, r in rows.items() if k[0] == "policy=best" and r["diff"] != 0]
+    assert not changed and len(rows) == 20
