@@ -45,9 +45,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.encounter.artifact import artifact_rules, compile_artifacts
+from sim.encounter.damage import armor_rolls, target_of
 from sim.encounter.items import best_event_item
 from sim.encounter.modifier import test_terms
-from sim.encounter.spec import AnomalySpec, EventSpec, target_of
+from sim.encounter.spec import AnomalySpec, EventSpec
 from sim.errors import InputError
 from sim.kernels.layout import (
     A_ART_UNUSED,
@@ -136,14 +137,6 @@ def _state(rs: Ruleset, stalker: str, armor: str | None, state: StartState) -> t
     return hero, suit, health, willpower, durability
 
 
-def _armor_rolls(rs: Ruleset, damage_type: str) -> bool:
-    if damage_type == "radiation":
-        return bool(rs.rules.armor.absorbs_radiation)
-    if damage_type == "psi":
-        return bool(rs.rules.armor.absorbs_psi)
-    return True
-
-
 def artifact_deck(rs: Ruleset, counts: Mapping[str, int] | None = None
                   ) -> tuple[tuple[str, ...], tuple[int, ...]]:
     """The artefact deck (P-35) as ``(types, cards per type)``.
@@ -208,7 +201,7 @@ def compile_anomaly(rs: Ruleset, stalker: str, anomaly: str, armor: str | None =
         perception_need=perception_need, agility_need=agility_need,
         damage=card.damage, target=target_of(card.damage_type),
         resist=resist or 0, durability=durability, tokens=state.tokens,
-        armor_absorbs=_armor_rolls(rs, card.damage_type),
+        armor_absorbs=armor_rolls(rs, card.damage_type),
         health=health, radiation=state.radiation, radiation_max=hero.radiation_max,
         willpower=willpower, success_on=rs.rules.dice.success_on, enter=enter,
         bonus_dice=rs.rules.anomaly.voluntary_bonus_dice, deck=counts,
@@ -260,7 +253,7 @@ def compile_event(rs: Ruleset, stalker: str, event: str, armor: str | None = Non
         effect=_EFFECTS[card.effect], value=card.value,
         target=target_of(damage_type) if damage_type else TARGET_HEALTH,
         resist=resist or 0, durability=durability, tokens=state.tokens,
-        armor_absorbs=bool(damage_type) and _armor_rolls(rs, damage_type),
+        armor_absorbs=bool(damage_type) and armor_rolls(rs, damage_type),
         health=health, radiation=state.radiation, radiation_max=hero.radiation_max,
         willpower=willpower, shift=shift,
         artifacts=compile_artifacts(rs, artifacts, _intellect(hero, intellect),

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.encounter.damage import side_target
 from sim.encounter.modifier import test_terms
 from sim.errors import InputError
 from sim.kernels import layout as S
@@ -86,16 +87,6 @@ def artifact_rules(rs: Ruleset) -> ArtifactRules:
                          keys.restore_uses)
 
 
-def _target(damage_type: str) -> int:
-    if damage_type == "none":
-        return S.SIDE_NONE
-    if damage_type == "radiation":
-        return S.TARGET_RADIATION
-    if damage_type == "psi":
-        return S.TARGET_WILLPOWER
-    return S.TARGET_HEALTH
-
-
 def compile_artifacts(rs: Ruleset, names: Sequence[str], intellect: int,
                       damage_type: str | None = None) -> tuple[ArtifactSpec, ...]:
     """Resolve carried artefact cards into specs, in the order carried.
@@ -127,7 +118,7 @@ def compile_artifacts(rs: Ruleset, names: Sequence[str], intellect: int,
                                 rs.rules.dice.modifier)
         out.append(ArtifactSpec(
             name=name, effect=effect, value=card.value, auto=card.activation == "auto",
-            pool=intellect, face=face, need=need, side_target=_target(card.side_effect),
+            pool=intellect, face=face, need=need, side_target=side_target(card.side_effect),
             side_value=card.side_value if card.side_effect != "none" else 0, hands=card.hands))
     return tuple(out)
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sim.encounter.artifact import artifact_rules, combat_choices, compile_artifacts
+from sim.encounter.damage import armor_rolls, fightable
 from sim.encounter.items import best_escape_item
 from sim.encounter.loadout import CloseCombatRules, WeaponSlot, tabulate
 from sim.encounter.modifier import test_terms
@@ -102,7 +103,7 @@ def compile_combat(rs: Ruleset, stalker: str, enemy: str, armor: str | None = No
     slots = [WeaponSlot(w.name, w.bonus, w.hands, w.range, w.uses)
              for w in (_card(rs.weapons, n, "weapon") for n in weapons)]
     held = [_card(rs.items, n, "item") for n in items]
-    if foe.wound_type == "radiation":
+    if not fightable(foe.wound_type):
         raise CombatInputError(f"enemy {foe.name!r} deals radiation: a fight against it has "
                                "no end in the rules (P-39), so it is not simulated")
     psi = foe.wound_type == "psi"
@@ -123,7 +124,7 @@ def compile_combat(rs: Ruleset, stalker: str, enemy: str, armor: str | None = No
     stealth_on, stealth_need = test_terms(foe.vigilance, rs.rules.dice.success_on,
                                           rs.rules.dice.modifier)
     resist = suit.resistance(foe.wound_type) if suit is not None else None
-    if psi and not rs.rules.armor.absorbs_psi:
+    if not armor_rolls(rs, foe.wound_type):
         resist = None
     carried = compile_artifacts(rs, artifacts,
                                 hero.intellect if intellect is None else intellect,

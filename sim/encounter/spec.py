@@ -89,8 +89,6 @@ from sim.kernels.layout import (
     P_VIGILANCE,
     P_WOUNDS,
     TARGET_HEALTH,
-    TARGET_RADIATION,
-    TARGET_WILLPOWER,
 )
 
 
@@ -222,15 +220,6 @@ class CombatSpec:
         )
 
 
-
-
-def target_of(damage_type: str) -> int:
-    """The track a damage type is taken on (P-37, P-39, P-40)."""
-    if damage_type == "radiation":
-        return TARGET_RADIATION
-    if damage_type == "psi":
-        return TARGET_WILLPOWER
-    return TARGET_HEALTH
 
 
 @dataclass(frozen=True)

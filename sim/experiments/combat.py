@@ -16,6 +16,7 @@ import numpy as np
 
 from sim import runner
 from sim.encounter.combat import CombatInputError, CombatPolicy, compile_combat
+from sim.encounter.damage import fightable
 from sim.encounter.plan import CombatPlan
 from sim.encounter.spec import CombatSpec
 from sim.exact.best_combat import BestPlayError, Objective, solve_combat
@@ -38,7 +39,7 @@ from sim.experiments.setups import best_objective
 from sim.experiments.tables import _ordered
 from sim.kernels import combat as kernel
 from sim.kernels import paired
-from sim.rules import HEALTH_DAMAGE, Ruleset
+from sim.rules import Ruleset
 
 if TYPE_CHECKING:  # imported where a frame is built: zonesim combat's JSON and table need none
     import pandas as pd
@@ -185,8 +186,7 @@ def deck_names(rs: Ruleset, which: str) -> list[str]:
     """``all`` -> every enemy the model can fight (not radiation dealers); else [which]."""
     if which != "all":
         return [which]
-    return [name for name, foe in rs.enemies.items()
-            if foe.wound_type in HEALTH_DAMAGE or foe.wound_type == "psi"]
+    return [name for name, foe in rs.enemies.items() if fightable(foe.wound_type)]
 
 
 COMBAT_METRICS: tuple[Metric, ...] = (
