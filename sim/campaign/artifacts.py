@@ -18,7 +18,12 @@ from itertools import combinations
 import numpy as np
 
 from sim.encounter.anomaly import artifact_deck
-from sim.encounter.artifact import artifact_rules, compile_artifacts, pack_records
+from sim.encounter.artifact import (
+    artifact_rules,
+    carried_within_limit,
+    compile_artifacts,
+    pack_records,
+)
 from sim.kernels import campaign as K
 from sim.kernels.layout import AF_SIZE
 from sim.rules import DAMAGE_TYPES, Ruleset
@@ -49,8 +54,7 @@ def held(slots: tuple[str, ...], mask: int) -> tuple[str, ...]:
 
 def allowed(rs: Ruleset, mask: int) -> bool:
     """Whether ``mask`` holds no more artefacts than ``artifacts.carry_limit`` allows."""
-    limit = rs.rules.artifacts.carry_limit
-    return not limit or bin(mask).count("1") <= limit
+    return carried_within_limit(rs, bin(mask).count("1"))
 
 
 def intellect(scenario: Scenario) -> int:
