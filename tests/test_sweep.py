@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from sim.cli import main
 from sim.report.writer import write_sweep
 from sim.rules import load_ruleset
-from sim.rules.variants import VariantError, apply_edits
+from sim.rules.variants import apply_edits
 from sim.workflows.sweep import SweepError, Vary, grid, metric_names, run_sweep
 
 TRIALS = 4_000
@@ -55,9 +55,16 @@ def test_grid_is_the_cross_product_first_axis_slowest():
         grid([Vary.parse("enemies.Boar.wounds=1"), Vary.parse("enemies.Boar.wounds=2")])
 
 
-def test_invalid_values_fail_before_anything_runs():
-    with pytest.raises(VariantError, match="endurance"):
-        run_sweep(None, ["enemies.Bloodsucker.endurance=0..2"], "combat", COMBAT, trials=10,
+def test_invalid_values_are_skipped_before_anything_runs():
+    result = run_sweep(None, ["enemies.Bloodsucker.endurance=0..2"], "combat", COMBAT,
+                       trials=10, seed=1)
+    assert sorted(set(result.frame["point"])) == [1, 2]
+    (skipped,) = result.skipped
+    assert skipped["point"] == 0 and skipped["refused_by"] == "rules"
+    assert skipped["reason"].startswith("edit 'enemies.Bloodsucker.endurance=0'")
+    with pytest.raises(SweepError, match="no point of the grid can be played: edit "
+                                         "'enemies.Bloodsucker.endurance=0'"):
+        run_sweep(None, ["enemies.Bloodsucker.endurance=0"], "combat", COMBAT, trials=10,
                   seed=1)
     with pytest.raises(SweepError, match="unknown experiment"):
         run_sweep(None, ["enemies.Bloodsucker.endurance=2"], "poker", COMBAT, trials=10, seed=1)

@@ -144,11 +144,13 @@ def test_tune_input_errors():
     with pytest.raises(T.TuneInputError, match="bisect needs an integer range"):
         T.tune("combat", RS, BASE, "enemies.Bloodsucker.endurance=1,2", target, trials=100,
                seed=1, method="bisect")
-    with pytest.raises(T.TuneInputError, match="is not an integer"):
-        T.tune("combat", RS, BASE, "enemies.Bloodsucker.endurance=1..2:0.5", target,
-               trials=100, seed=1)
-    with pytest.raises(T.TuneInputError, match="0 is not in 1..10"):
-        T.tune("combat", RS, BASE, "enemies.Bloodsucker.endurance=0..3", target, trials=100,
+    halves = T.tune("combat", RS, BASE, "enemies.Bloodsucker.endurance=1..2:0.5", target,
+                    trials=100, seed=1)  # 1.5 is skipped, not played: the rules refuse it
+    assert [sk["value"] for sk in halves.skipped] == [1.5]
+    assert "is not an integer" in halves.skipped[0]["reason"]
+    with pytest.raises(T.TuneInputError, match="no candidate can be played: .*0 is not in "
+                                               "1..10"):
+        T.tune("combat", RS, BASE, "enemies.Bloodsucker.endurance=0,-1", target, trials=100,
                seed=1, method="scan")
     with pytest.raises(T.TuneInputError, match="unknown metric"):
         T.tune("combat", RS, BASE, VARY, parse_target("dead <= 1"), trials=100, seed=1)

@@ -170,6 +170,8 @@ def _emit(result, metric: str, fmt: str, folder: Path, target=None) -> None:
         return
     if fmt == "csv":
         click.echo(common.csv_text(frame), nl=False)
+        for line in _skipped_lines(result):
+            click.echo(f"zonesim sweep: {line}", err=True)
         click.echo(f"zonesim sweep: written to {folder}", err=True)
         return
     rows = []
@@ -187,4 +189,19 @@ def _emit(result, metric: str, fmt: str, folder: Path, target=None) -> None:
              f"per point, seed {result.seed} at every point; {result.backend}, "
              f"{result.wall_s:.1f} s; cells: estimate ±95% half-width (exact)")
     common.emit_frame(chosen, fmt, {}, title, pd.DataFrame(rows))
+    for line in _skipped_lines(result):
+        click.echo(line)
     click.echo(f"written to {folder}")
+
+
+def _skipped_lines(result) -> list[str]:
+    """A heading and one line per skipped point: its edits, who refused it and why."""
+    if not result.skipped:
+        return []
+    return [f"{len(result.skipped)} points skipped, not played:",
+            *(f"  point {s['point']} ({'; '.join(s['edits'])}): {WHY[s['refused_by']]}: "
+              f"{s['reason']}" for s in result.skipped)]
+
+
+WHY = {"rules": "the rules refuse it", "compile": "the game cannot be set up"}
+"""Who refused a skipped point, in words."""

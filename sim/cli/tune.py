@@ -130,5 +130,11 @@ def _search(name, rs, base, edits, vary, target_text, method, trials, seed, fmt,
         common.emit_frame(result.to_frame(), fmt, result.to_dict(), title)
         click.echo(footer)
         click.echo(result.note)
+        if result.skipped:
+            click.echo(f"{len(result.skipped)} candidates skipped, not played:")
+        for sk in result.skipped:
+            why = ("the rules refuse it" if sk["refused_by"] == "rules"
+                   else "the game cannot be set up")
+            click.echo(f"  {result.path}={sk['value']}: {why}: {sk['reason']}")
     else:
         common.emit_frame(result.to_frame(), fmt, result.to_dict(), title)

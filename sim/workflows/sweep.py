@@ -191,14 +191,20 @@ def _run_point(task: _Task, base: Ruleset | None = None) -> tuple[int, pd.DataFr
     """Run one grid point: ``(point, rows, edited ruleset digest, seconds)``.
 
     ``base`` is the base ruleset when the point runs in the caller's process;
-    elsewhere it is reloaded from ``task.rules_path`` and its digest checked.
+    elsewhere it is reloaded from ``task.rules_path`` and its digest checked. A
+    point whose game the experiment refuses (an :class:`~sim.errors.InputError`:
+    a map edit after which some hex cannot reach a bunker) gives no rows
+    (None) and the reason in place of the digest.
     """
     start = time.perf_counter()
     if base is None:
         base = checked_ruleset(task.rules_path, task.base_digest)
     rs = apply_edits(base, task.edits)
-    with runner.thread_count(task.threads):
-        frame = _frame(task.experiment(rs, task.params, task.trials, task.seed))
+    try:
+        with runner.thread_count(task.threads):
+            frame = _frame(task.experiment(rs, task.params, task.trials, task.seed))
+    except InputError as error:  # the experiment cannot set this point's game up
+        return task.point, None, str(error), time.perf_counter() - start
     return task.point, frame, rs.digest(), time.perf_counter() - start
 
 
@@ -224,8 +230,13 @@ class SweepResult:
     base_digest : str
         ``ruleset.digest()`` of the base ruleset.
     points : tuple of dict
-        Per point: ``point``, ``edits`` (texts), ``digest`` (of the edited
-        ruleset) and ``seconds``.
+        Per point played: ``point``, ``edits`` (texts), ``digest`` (of the
+        edited ruleset) and ``seconds``.
+    skipped : tuple of dict
+        Per point not played: ``point``, ``edits``, ``reason`` (starting with
+        the edit to blame, which names the card and cell) and ``refused_by``
+        (``rules``: the edit checks; ``compile``: the experiment cannot set
+        the game up).
     backend : str
         ``serial``, ``processes:N`` or ``dask:ADDRESS``.
     wall_s : float
@@ -244,6 +255,7 @@ class SweepResult:
     backend: str = "serial"
     wall_s: float = 0.0
     metrics: tuple[str, ...] = field(default=())
+    skipped: tuple[dict, ...] = ()
 
     @property
     def parameter_columns(self) -> list[str]:
@@ -251,13 +263,16 @@ class SweepResult:
         return [v.path for v in self.varies]
 
     def metadata(self) -> dict:
-        """Provenance for ``metadata.json``: everything needed to rerun the sweep."""
+        """Provenance for ``metadata.json``: everything needed to rerun the sweep (and the
+        skipped points, when there are any).
+        """
         return {"kind": "sweep", "experiment": self.experiment, "params": self.params,
                 "varies": {v.path: list(v.values) for v in self.varies},
                 "trials": self.trials, "seed": self.seed, "rules_path": self.rules_path,
                 "ruleset_digest": self.base_digest, "points": list(self.points),
                 "backend": self.backend, "wall_s": self.wall_s,
-                "metrics": list(self.metrics)}
+                "metrics": list(self.metrics),
+                **({"skipped": list(self.skipped)} if self.skipped else {})}
 
     def to_dict(self) -> dict:
         """JSON document: the metadata plus ``rows`` (records of :attr:`frame`)."""
@@ -321,9 +336,12 @@ def run_sweep(rules: str | Path | Ruleset | None, varies: Sequence[Vary | str],
 
     Raises
     ------
-    SweepError, VariantError
-        Bad axes or values (every point's edits are checked before running),
-        an unknown experiment.
+    SweepError
+        Bad axes, an unknown experiment, or a grid none of whose points can be
+        played. A point the rules refuse (every point's edits are checked
+        before running) or whose game the experiment cannot set up is skipped
+        and listed in :attr:`SweepResult.skipped` with its reason; it never
+        stops the sweep.
     """
     func = experiment_of(experiment)
     name = experiment if isinstance(experiment, str) else getattr(
@@ -332,9 +350,15 @@ def run_sweep(rules: str | Path | Ruleset | None, varies: Sequence[Vary | str],
     if not axes:
         raise SweepError("a sweep needs at least one --vary")
     base = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
-    points = grid(axes)
-    edited = [apply_edits(base, edits) for edits in points]  # fail fast, before any run
-    values = [{a.path: edit_value(rs, a.path) for a in axes} for rs in edited]
+    points, skipped = [], []
+    for i, edits in enumerate(grid(axes)):  # every point checked before any run
+        try:
+            points.append((i, edits, apply_edits(base, edits)))
+        except VariantError as error:
+            skipped.append(_skip(i, edits, str(error), "rules"))
+    if not points:
+        raise SweepError(_all_refused(skipped))
+    values = [{a.path: edit_value(rs, a.path) for a in axes} for _, _, rs in points]
     remote = scheduler is not None or (workers > 1 and len(points) > 1)
     if remote and load_ruleset(base.path).digest() != base.digest():
         raise SweepError("this ruleset was changed in memory, so workers cannot reload it from "
@@ -342,15 +366,37 @@ def run_sweep(rules: str | Path | Ruleset | None, varies: Sequence[Vary | str],
     if threads is None and scheduler is None:
         threads = threads_per_worker(workers)
     tasks = [_Task(i, str(base.path), base.digest(), edits, func, dict(params), trials, seed,
-                   threads) for i, edits in enumerate(points)]
+                   threads) for i, edits, _ in points]
     start = time.perf_counter()
     outputs, backend = _execute(tasks, base, workers, scheduler, progress)
     wall = time.perf_counter() - start
-    table, meta = _tidy(outputs, points, values)
+    played = [(out, edits, cells) for out, (_, edits, _), cells
+              in zip(outputs, points, values, strict=True) if out[1] is not None]
+    skipped += [_skip(out[0], edits, out[2], "compile") for out, (_, edits, _)
+                in zip(outputs, points, strict=True) if out[1] is None]
+    skipped.sort(key=lambda s: s["point"])
+    if not played:
+        raise SweepError(_all_refused(skipped))
+    table, meta = _tidy(played)
     return SweepResult(frame=table, experiment=name, params=dict(params), varies=axes,
                        trials=trials, seed=seed, base_digest=base.digest(),
                        rules_path=str(base.path), points=tuple(meta), backend=backend,
-                       wall_s=wall, metrics=tuple(metric_names(table)))
+                       wall_s=wall, metrics=tuple(metric_names(table)),
+                       skipped=tuple(skipped))
+
+
+def _skip(point: int, edits: Sequence[str], reason: str, by: str) -> dict:
+    """One skipped point: its edits and why (the reason starts with the edit to blame)."""
+    if not reason.startswith("edit ") and len(edits) == 1:
+        reason = f"edit {edits[0]!r}: {reason}"
+    return {"point": point, "edits": list(edits), "reason": reason, "refused_by": by}
+
+
+def _all_refused(skipped: Sequence[dict]) -> str:
+    """The message of a grid none of whose points can be played."""
+    first = skipped[0]
+    more = f" (and {len(skipped) - 1} more)" if len(skipped) > 1 else ""
+    return f"no point of the grid can be played: {first['reason']}{more}"
 
 
 def _execute(tasks: list[_Task], base: Ruleset, workers: int, scheduler: Any,
@@ -371,11 +417,12 @@ def _execute(tasks: list[_Task], base: Ruleset, workers: int, scheduler: Any,
     return outputs, "serial"
 
 
-def _tidy(outputs: list, points: list, values: list) -> tuple[pd.DataFrame, list[dict]]:
-    """One tidy frame (point, varied values, the experiment's rows) and the points' provenance."""
+def _tidy(played: list) -> tuple[pd.DataFrame, list[dict]]:
+    """One tidy frame (point, varied values, the experiment's rows) and the points' provenance,
+    from ``(output, edits, varied values)`` per point played.
+    """
     frames, meta = [], []
-    for (point, frame, digest, seconds), edits, cells in zip(outputs, points, values,
-                                                             strict=True):
+    for (point, frame, digest, seconds), edits, cells in played:
         head = pd.DataFrame({"point": [point] * len(frame),
                              **{k: [v] * len(frame) for k, v in cells.items()}})
         frames.append(pd.concat([head, frame], axis=1))

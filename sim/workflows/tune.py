@@ -44,8 +44,9 @@ from sim.experiments.base import CompareInputError
 from sim.experiments.registry import experiment
 from sim.rules import Ruleset
 from sim.rules.grid import number, parse_grid
-from sim.rules.variants import VariantError, edit_value, format_value, parse_edit
-from sim.workflows.compare import Variant, compare
+from sim.rules.variants import VariantError, apply_edits, edit_value, format_value, parse_edit
+from sim.workflows.batches import COMPILERS
+from sim.workflows.compare import Variant, cases, compare
 from sim.workflows.targets import FAIL, PASS, UNDECIDED, Target
 
 METHODS = ("auto", "bisect", "scan")
@@ -127,6 +128,10 @@ class Tuning:
     jumps_over : tuple of two values or None
         Two neighbouring candidates whose estimates lie wholly on opposite
         sides of the target band (one step of the cell jumps over it), else None.
+    skipped : tuple of dict
+        Candidates not played: ``value``, ``edit``, ``reason`` (starting with
+        the edit, which names the card and cell) and ``refused_by`` (``rules``:
+        the edit checks; ``compile``: the experiment cannot set the game up).
     """
 
     experiment: str
@@ -141,6 +146,7 @@ class Tuning:
     seed: int
     setup: dict
     jumps_over: tuple | None = None
+    skipped: tuple[dict, ...] = ()
 
     @property
     def note(self) -> str:
@@ -158,14 +164,15 @@ class Tuning:
         return "no candidate passes"
 
     def to_dict(self) -> dict:
-        """JSON document."""
+        """JSON document (``skipped`` only when a candidate was skipped)."""
         return {"experiment": self.experiment, "vary": self.path, "current": self.current,
                 "target": str(self.target), "metric": self.target.metric,
                 "method": self.method, "trials": self.trials, "seed": self.seed,
                 "setup": self.setup, "chosen": self.chosen, "verdict": self.verdict,
                 "evidence": list(self.evidence),
                 "jumps_over": None if self.jumps_over is None else list(self.jumps_over),
-                "note": self.note}
+                "note": self.note,
+                **({"skipped": list(self.skipped)} if self.skipped else {})}
 
     def to_frame(self) -> pd.DataFrame:
         """One row per evaluated candidate."""
@@ -217,9 +224,11 @@ def tune(name: str, rs: Ruleset, base: Mapping[str, Any], vary: Vary | str, targ
     Raises
     ------
     TuneInputError
-        Bad ``vary``, unknown metric, a candidate the rules refuse, a further
-        edit of the tuned cell itself, or ``bisect`` on candidates that are not
-        an integer range.
+        Bad ``vary``, unknown metric, a further edit the rules refuse or that
+        edits the tuned cell itself, no candidate that can be played, or
+        ``bisect`` on candidates that are not an integer range. A candidate
+        the rules refuse, or whose game the experiment cannot set up, is
+        skipped and listed in :attr:`Tuning.skipped`; it never stops the search.
     """
     if isinstance(vary, str):
         vary = parse_vary(vary)
@@ -235,6 +244,11 @@ def tune(name: str, rs: Ruleset, base: Mapping[str, Any], vary: Vary | str, targ
     except VariantError as error:
         raise TuneInputError(str(error)) from None
     _refuse_tuned_cell(vary.path, variant.edits)
+    try:
+        apply_edits(rs, variant.edits)
+    except VariantError as error:
+        raise TuneInputError(str(error), "edit") from None
+    vary, skipped = screen(name, rs, base, vary, variant)
     if method == "bisect" and not vary.integer_range:
         raise TuneInputError("bisect needs an integer range lo..hi; use --method scan")
     if method == "auto":
@@ -255,7 +269,51 @@ def tune(name: str, rs: Ruleset, base: Mapping[str, Any], vary: Vary | str, targ
                      for x in sorted(seen, key=order.__getitem__))
     return Tuning(name, vary.path, current, target, method, best["value"], best["verdict"],
                   evidence, trials, seed, dict(base),
-                  _jump(vary.values, seen, target) if best["verdict"] != PASS else None)
+                  _jump(vary.values, seen, target) if best["verdict"] != PASS else None,
+                  tuple(skipped))
+
+
+def screen(name: str, rs: Ruleset, base: Mapping[str, Any], vary: Vary,
+           variant: Variant) -> tuple[Vary, list[dict]]:
+    """The candidates that can be played, and one skipped row per candidate that cannot.
+
+    Each candidate's edits (``variant``'s, then the candidate's) are checked as
+    every edit is (:func:`sim.rules.variants.apply_edits`), and for ``campaign``
+    and ``combat`` its game is compiled (:data:`sim.workflows.batches.COMPILERS`)
+    before anything runs: a map edit after which some hex cannot reach a bunker is
+    refused there.
+
+    Raises
+    ------
+    TuneInputError
+        No candidate can be played (the first one's reason).
+    """
+    kept, skipped = [], []
+    for x in vary.values:
+        text = f"{vary.path}={format_value(x)}"
+        edits = (*variant.edits, text)
+        try:
+            apply_edits(rs, edits)
+        except VariantError as error:
+            skipped.append(_skipped(x, text, str(error), "rules"))
+            continue
+        try:
+            if name in COMPILERS:
+                COMPILERS[name](cases(rs, base, [dataclasses.replace(variant, edits=edits)]))
+        except InputError as error:
+            skipped.append(_skipped(x, text, str(error), "compile"))
+            continue
+        kept.append(x)
+    if not kept:
+        more = f" (and {len(skipped) - 1} more)" if len(skipped) > 1 else ""
+        raise TuneInputError(f"no candidate can be played: {skipped[0]['reason']}{more}",
+                             "vary")
+    return dataclasses.replace(vary, values=tuple(kept)), skipped
+
+
+def _skipped(value, edit: str, reason: str, by: str) -> dict:
+    text = reason if reason.startswith("edit ") else f"edit {edit!r}: {reason}"
+    return {"value": value, "edit": edit, "reason": text, "refused_by": by}
 
 
 def _refuse_tuned_cell(path: str, edits: Sequence[str]) -> None:
@@ -371,4 +429,4 @@ def _bisect(values: Sequence, aim: float, evaluate) -> dict:
     return seen
 
 
-__all__ = ["METHODS", "TuneInputError", "Tuning", "Vary", "parse_vary", "tune"]
+__all__ = ["METHODS", "TuneInputError", "Tuning", "Vary", "parse_vary", "screen", "tune"]
