@@ -204,6 +204,31 @@ def trial_metrics(rows: np.ndarray) -> np.ndarray:
     return out
 
 
+def trial_values(compiled: CampaignArrays, metrics: Sequence[str], *, seed: int, first: int,
+                 trials: int, threads: int | None = None, block: int = BLOCK) -> np.ndarray:
+    """Per-game values of some :data:`CAMPAIGN_METRICS` over trials ``first .. first + trials - 1``.
+
+    Game ``t`` plays the streams of ``(seed, t)`` (:func:`~sim.experiments.campaign.
+    simulate_trials`), so two scenarios given the same ``first`` and ``trials`` are paired
+    game by game, and values of consecutive ranges join into those of the whole range.
+
+    Returns
+    -------
+    ndarray of int64, shape (trials, len(metrics))
+    """
+    names = [m.name for m in CAMPAIGN_METRICS]
+    columns = [names.index(name) for name in metrics]
+    out = np.empty((trials, len(columns)), dtype=np.int64)
+    buffer = np.empty((min(block, trials), K.G_ROW), dtype=np.int64)
+    runner.started(trials)
+    for lo in range(0, trials, block):
+        n = min(block, trials - lo)
+        rows = simulate_trials(compiled, seed, first + lo, n, threads, out=buffer)
+        out[lo:lo + n] = trial_metrics(rows)[:, columns]
+        runner.advanced(n)
+    return out
+
+
 def paired_block_sums(arrays: Sequence[CampaignArrays], *, trials: int, seed: int,
                       threads: int | None = None, block: int = BLOCK) -> np.ndarray:
     """Exact paired sums of V compiled scenarios over trials ``0 .. trials - 1``.
@@ -265,7 +290,7 @@ def run_campaign_compare(cases: Sequence[Case], *, trials: int, seed: int,
 
 __all__ = ["BLOCK", "CAMPAIGN_KEYS", "CAMPAIGN_METRICS", "NAME", "compile_cases",
            "paired_block_sums", "run_campaign_compare", "scenario_of", "scenario_setup",
-           "trial_metrics"]
+           "trial_metrics", "trial_values"]
 
 
 def sweep_rows(rs: Ruleset, params: Mapping[str, Any], trials: int,

@@ -133,6 +133,15 @@ def _hash(value, h) -> None:
     h.update(array.tobytes())
 
 
+def inputs_digest(inputs) -> str:
+    """SHA-256 of compiled kernel inputs (arrays, nested in tuples or lists): equal
+    digests play equal games on equal streams.
+    """
+    h = hashlib.sha256()
+    _hash(inputs, h)
+    return h.hexdigest()
+
+
 @dataclass(frozen=True)
 class Refusal:
     """A variant the experiment's compile refuses, with the compile's reason."""
@@ -158,9 +167,7 @@ def fingerprint_batch(task: BatchTask, base: Ruleset | None = None):
         except InputError as error:
             out.append(Refusal(str(error)))
             continue
-        h = hashlib.sha256()
-        _hash(inputs, h)
-        out.append(h.hexdigest())
+        out.append(inputs_digest(inputs))
     return task.index, out
 
 
@@ -207,4 +214,5 @@ def unchanged(rs: Ruleset, name: str, setup: Mapping[str, Any], edits: Sequence[
 
 
 __all__ = ["BATCH", "COMPILERS", "UNCHANGED", "BatchError", "BatchTask", "Refusal",
-           "fingerprint_batch", "fingerprints", "run_batch", "run_batches", "unchanged"]
+           "fingerprint_batch", "fingerprints", "inputs_digest", "run_batch", "run_batches",
+           "unchanged"]

@@ -1,0 +1,94 @@
+"""``zonesim optimize``: the best policy over whole games, re-evaluated on fresh games."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from sim.cli import INTERRUPTED, common
+from sim.rules.scenario import load_scenario
+from sim.workflows import optimize as library
+from sim.workflows.policy_space import KEYS
+from sim.workflows.scenario_toml import changed_scenario
+
+
+@click.command(cls=common.Command)
+@click.argument("scenario", required=False, default="base")
+@click.option("--metric", default=None, show_default=library.METRIC,
+              help="The per-game campaign metric to maximise (or minimise, by its direction).")
+@click.option("--constraint", default=None, metavar="TEXT",
+              help="A target the best must not fail, e.g. 'game_days <= 16' (a FAIL: its "
+                   "whole 95 % interval outside).")
+@click.option("--keys", default=None, metavar="K1,K2",
+              help=f"Policy keys to search (default all: {', '.join(KEYS)}).")
+@click.option("--trials", type=click.IntRange(1, common.MAX_TRIALS), default=library.TRIALS,
+              show_default=True, help="Games per candidate at a race's first rung (doubled "
+                                      f"at each rung, {library.RUNGS} rungs at most).")
+@click.option("--budget", type=click.IntRange(1, common.MAX_TRIALS), default=library.BUDGET,
+              show_default=True, help="Games the selection may play in all.")
+@click.option("--fresh-trials", type=click.IntRange(1, common.MAX_TRIALS),
+              default=library.FRESH_TRIALS, show_default=True,
+              help="Fresh games of the best, the runner-up and the scenario's policy.")
+@click.option("--passes", type=common.small_int(1), default=library.PASSES,
+              show_default=True, help="Passes over the keys at most.")
+@click.option("--top", type=common.small_int(1), default=10, show_default=True,
+              help="Candidates listed.")
+@click.option("--out", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Write the best policy as a scenario file (comments say what changed).")
+@common.seed_option
+@common.format_option
+@common.threads_option
+@common.quiet_option
+def optimize(scenario, metric, constraint, keys, trials, budget, fresh_trials, passes, top,
+             out, seed, fmt, threads):
+    """Search the scenario's policy for the best win rate over whole games.
+
+    SCENARIO (default: base) is a one-stalker scenario. Its policy keys
+    (flee_at, heal_at, medkit_at, retreat_at: 0..the stalker's Health;
+    sneak; enter_anomalies; pay_heal) are searched one at a time, each
+    key's values racing on common random numbers by successive halving
+    (clearly worse ones dropped when their paired 95 % interval to the
+    leader lies below 0), until a pass over the keys changes nothing. The
+    best policy, the runner-up and the scenario's own are then played on
+    fresh games, never used in the selection, and those numbers are
+    reported: no winner's curse. Same seed, same result, for any --threads.
+    Ctrl-C prints the best so far (not re-evaluated) and exits with 130.
+
+    \b
+    Example:
+      zonesim optimize base --keys medkit_at,retreat_at --trials 500 --budget 50000 \\
+        --fresh-trials 5000
+      zonesim optimize base --out best.toml && zonesim report best.toml
+      zonesim optimize base --constraint "game_days <= 16" --format json
+    """
+    chosen = load_scenario(scenario)
+    bar = common.bar()
+    bar.expect(budget + 3 * fresh_trials)
+    result = library.optimize(chosen, metric=metric, constraint=constraint, keys=keys,
+                              trials=trials, budget=budget, fresh_trials=fresh_trials,
+                              passes=passes, seed=seed, threads=threads, top=top)
+    if out is not None and result.stopped != "interrupted":
+        out.write_text(changed_scenario(chosen, dict(result.winner.overrides),
+                                        result.toml_header()), encoding="utf-8")
+    doc = {**result.to_dict(), "out": None if out is None else str(out)}
+    title = (f"optimize {result.objective.metric.name} of {chosen.name}: seed {seed}, "
+             f"{result.played:,} games of selection in {result.races} races "
+             f"({result.stopped}), common random numbers")
+    if fmt == "table":
+        click.echo(title)
+        for line in result.lines():
+            click.echo(line)
+        click.echo("keys:")
+        click.echo(result.keys_frame().to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+        click.echo("top candidates (selection games, biased upward; minus the best: paired):")
+        click.echo(result.top_table().to_string(index=False))
+        if out is not None and result.stopped != "interrupted":
+            click.echo(f"written to {out}")
+    else:
+        common.emit_frame(result.to_frame(), fmt, doc, title)
+    if result.stopped == "interrupted":
+        click.echo("zonesim: interrupted; the best so far is printed, nothing was written",
+                   err=True)
+        sys.exit(INTERRUPTED)

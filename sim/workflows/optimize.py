@@ -1,0 +1,414 @@
+"""Best play over whole games: the library behind ``zonesim optimize`` (issue 25).
+
+The search changes the scenario's policy keys (:mod:`sim.workflows.policy_space`) to
+maximise a metric of the ``campaign`` experiment (default ``p_sarcophagus``), optionally
+under a constraint (a :class:`~sim.workflows.targets.Target` on another per-game metric).
+
+**Proposal: coordinate-wise.** Starting from the scenario's policy (the incumbent), each key
+in turn is raced over all its values with the other keys held (:func:`sim.workflows.race.
+race`: successive halving on paired differences, clearly worse values dropped early); the
+race's winner becomes the incumbent. Passes over the keys repeat until one changes nothing,
+up to ``passes``. The space is small and discrete (a few thresholds of 0..Health, three
+switches): a pass costs one race per key, each race shares its games with every other
+(common random numbers), and the incumbent's games are played once for the whole search.
+
+**Common random numbers.** Game ``t`` of every candidate plays the streams of ``(seed, t)``
+(:mod:`sim.kernels.rng`), so every difference is paired game by game; sums are exact
+integers, so the result depends only on the seed, never on the thread count.
+
+**Honest numbers.** The selection's games have trial indices below ``trials * 2**(RUNGS -
+1)`` (a candidate's games at its last rung), far below :data:`FRESH_FIRST`; the winner, the
+runner-up (the best candidate whose games differ from the winner's) and the scenario's own
+policy are then played again on trials ``FRESH_FIRST ..`` of the same seed: no (seed,
+trial) pair, hence no random stream of any purpose, is shared with the selection. Those
+fresh games give every reported number: the winner's estimate with its interval, its paired
+difference to the scenario's policy, and the runner-up's to the winner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from sim.errors import InputError
+from sim.experiments.campaign_paired import CAMPAIGN_METRICS, scenario_setup
+from sim.rules.scenario import Scenario
+from sim.workflows.levers import DEFAULT_METRIC, NO_EFFECT
+from sim.workflows.policy_space import Candidate, Dimension, parse_keys, space
+from sim.workflows.race import Games, Objective, Standing, cell, paired, race, standing_row
+from sim.workflows.targets import TargetError, parse_target
+
+FRESH_FIRST = 2**62
+"""First trial index of the re-evaluation (above every trial index a selection may play)."""
+TRIALS = 2_000
+"""Games per candidate at a race's first rung."""
+RUNGS = 5
+"""Rungs of a race at most: a candidate plays at most ``trials * 2**(RUNGS - 1)`` games."""
+BUDGET = 2_000_000
+"""Games the selection may play in all."""
+FRESH_TRIALS = 100_000
+"""Games of each re-evaluated policy."""
+PASSES = 2
+"""Passes over the keys at most."""
+METRIC = DEFAULT_METRIC["campaign"]
+
+
+class OptimizeError(InputError):
+    """A search that cannot run (unknown metric, bad constraint; exit status 2)."""
+
+
+def objective_of(metric: str | None = None, constraint: str | None = None) -> Objective:
+    """The :class:`~sim.workflows.race.Objective` named by ``metric`` and ``constraint`` text.
+
+    Raises
+    ------
+    OptimizeError
+        A metric that is not a per-game metric of the ``campaign`` experiment or has no
+        better direction (field ``metric``), or a constraint that does not parse or names
+        such a metric (field ``constraint``).
+    """
+    names = {m.name: m for m in CAMPAIGN_METRICS}
+    chosen = names.get(metric or METRIC)
+    ranked = ", ".join(m.name for m in CAMPAIGN_METRICS if m.better is not None)
+    if chosen is None or chosen.better is None:
+        raise OptimizeError(f"{metric!r} is not a per-game campaign metric with a better "
+                            f"direction (known: {ranked})", "metric")
+    target = None
+    if constraint is not None:
+        try:
+            target = parse_target(constraint)
+        except TargetError as error:
+            raise OptimizeError(str(error), "constraint") from None
+        if target.metric not in names:
+            raise OptimizeError(f"constraint {constraint!r}: {target.metric!r} is not a "
+                                "per-game campaign metric (known: "
+                                f"{', '.join(names)})", "constraint")
+    return Objective(chosen, target)
+
+
+@dataclass
+class KeyLog:
+    """What the search saw of one key: its value in the scenario, the best, the evidence."""
+
+    key: str
+    current: Any
+    best: Any = None
+    raced: int = 0
+    unchanged: int = 0
+    evidence: dict = field(default_factory=dict)
+
+    @property
+    def effect(self) -> str:
+        """``no effect`` (every other value compiles to the same game), ``changed``, ``kept``."""
+        if self.raced == 0 and self.unchanged:
+            return NO_EFFECT
+        if self.raced == 0:
+            return "not searched"
+        return "changed" if self.best != self.current else "kept"
+
+
+@dataclass(frozen=True)
+class Optimization:
+    """Result of :func:`optimize`.
+
+    Attributes
+    ----------
+    scenario : str
+        The scenario file.
+    objective : Objective
+        Metric and constraint.
+    seed, trials, budget, fresh_trials : int
+        The seed, the games of a first rung, the selection's budget, the re-evaluation's games.
+    played : int
+        Games the selection played.
+    winner : Candidate
+        The best policy found (``Candidate()``: the scenario's own).
+    base : dict
+        The scenario's ``campaign`` setup.
+    keys : tuple of KeyLog
+        Per searched key.
+    top : tuple of dict
+        The best candidates of the selection (their own games), best first.
+    reevaluation : dict or None
+        The fresh games' numbers (None when interrupted).
+    selection_trials, fresh_range : tuple of (int, int)
+        The trial indices played, ``(first, count)`` per kernel run, of the selection and
+        of the re-evaluation.
+    passes, races : int
+        Passes over the keys and races run.
+    stopped : str
+        Why the search stopped: ``converged``, ``passes``, ``budget`` or ``interrupted``.
+    """
+
+    scenario: str
+    objective: Objective
+    seed: int
+    trials: int
+    budget: int
+    fresh_trials: int
+    played: int
+    winner: Candidate
+    base: dict
+    keys: tuple[KeyLog, ...]
+    top: tuple[dict, ...]
+    reevaluation: dict | None
+    selection_trials: tuple[tuple[int, int], ...]
+    fresh_range: tuple[tuple[int, int], ...]
+    passes: int
+    races: int
+    stopped: str
+
+    def changes(self) -> list[dict]:
+        """``{"key", "from", "to"}`` per key the winner changes."""
+        return [{"key": k, "from": self.base[k], "to": v} for k, v in self.winner.overrides]
+
+    def keys_frame(self) -> pd.DataFrame:
+        """One row per key: its value in the scenario, the best found, and the effect."""
+        return pd.DataFrame([{"key": k.key, "current": k.current, "best": k.best,
+                              "effect": k.effect, **k.evidence} for k in self.keys])
+
+    def to_frame(self) -> pd.DataFrame:
+        """The top candidates (selection numbers), best first."""
+        return pd.DataFrame(list(self.top))
+
+    def lines(self) -> list[str]:
+        """The result in words: the best policy, then the fresh games' numbers."""
+        out = [f"best: {self.winner.label}"
+               + "".join(f"\n  {c['key']}: {_text(c['from'])} -> {_text(c['to'])}"
+                         for c in self.changes())]
+        if self.stopped == "interrupted":
+            return [*out, "interrupted: the best so far, on the selection's games; "
+                          "not re-evaluated"]
+        r = self.reevaluation
+        name = self.objective.metric.name
+        out.append(f"on {r['trials']:,} fresh games (trials from {r['first_trial']}, none of "
+                   f"the selection's), paired, 95 % intervals:")
+        out.append(f"  {name} of the best: {_cell(r['winner_estimate'])}; of the scenario's "
+                   f"policy: {_cell(r['scenario_estimate'])}")
+        out.append(f"  best minus the scenario's policy: {_diff(r['vs_scenario'])}")
+        if r["runner_up"] is not None:
+            out.append(f"  runner-up {r['runner_up']}: {_cell(r['runner_up_estimate'])}; "
+                       f"minus the best: {_diff(r['runner_up_vs_winner'])}")
+        if "constraint" in r:
+            c = r["constraint"]
+            out.append(f"  constraint {c['target']}: {_cell(c)} {c['verdict']}")
+        return out
+
+    def toml_header(self) -> list[str]:
+        """Comment lines of the written scenario: where it comes from and what it scores."""
+        head = [f"Best policy found by zonesim optimize from {self.scenario} (seed {self.seed}, "
+                f"{self.played:,} games of selection).", *self.lines()]
+        return [line for text in head for line in text.splitlines()]
+
+    def top_table(self) -> pd.DataFrame:
+        """The top candidates in words (selection numbers)."""
+        return pd.DataFrame([{"candidate": r["candidate"], "games": r["trials"],
+                              self.objective.metric.name: _cell(r),
+                              "minus the best": "same games" if r["same_games"] else _diff(r),
+                              "left": r["dropped"] or ""} for r in self.top])
+
+    def to_dict(self) -> dict:
+        """JSON document."""
+        c = self.objective.constraint
+        return {"scenario": self.scenario, "metric": self.objective.metric.name,
+                "constraint": None if c is None else str(c), "seed": self.seed,
+                "trials": self.trials, "budget": self.budget, "played": self.played,
+                "fresh_trials": self.fresh_trials, "passes": self.passes,
+                "races": self.races, "stopped": self.stopped,
+                "best": {"label": self.winner.label, "policy": dict(self.winner.overrides)},
+                "changes": self.changes(),
+                "keys": self.keys_frame().to_dict(orient="records"),
+                "top": list(self.top), "reevaluation": self.reevaluation,
+                "selection_trials": [list(r) for r in self.selection_trials],
+                "fresh_trials_range": [list(r) for r in self.fresh_range]}
+
+
+def optimize(scenario: Scenario, *, metric: str | None = None, constraint: str | None = None,
+             keys: str | None = None, trials: int = TRIALS, budget: int = BUDGET,
+             fresh_trials: int = FRESH_TRIALS, passes: int = PASSES, seed: int = 0,
+             threads: int | None = None, top: int = 10,
+             progress: Callable[[str], None] | None = None) -> Optimization:
+    """Search the scenario's policy keys for the best value of a metric (module docstring).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        A one-stalker scenario.
+    metric, constraint : str, optional
+        The metric maximised (or minimised, by its direction) and a target text
+        (``"game_days <= 16"``) a winner must not fail (:func:`objective_of`).
+    keys : str, optional
+        ``a,b,c`` of :data:`~sim.workflows.policy_space.KEYS` (default all).
+    trials, budget, fresh_trials, passes, seed, threads :
+        Games per candidate at a first rung, games of the selection in all, games of the
+        re-evaluation, passes over the keys at most, the seed, kernel threads.
+    top : int
+        Candidates kept in :attr:`Optimization.top`.
+    progress : callable, optional
+        Called with a line before each race.
+
+    Ctrl-C during the selection stops it: the games already played are kept, the best
+    so far is returned (``stopped="interrupted"``) without a re-evaluation.
+
+    Raises
+    ------
+    OptimizeError, SpaceError, CompareInputError
+        A bad metric, constraint or key; a multiplayer scenario; a budget below one rung.
+    """
+    objective = objective_of(metric, constraint)
+    if scenario.multiplayer:
+        raise OptimizeError(f"{scenario.path} is a multiplayer scenario: optimize searches "
+                            "the policy of one stalker")
+    base = scenario_setup(scenario)
+    dims = space(scenario.ruleset, base, parse_keys(keys))
+    if trials * 2 ** (RUNGS - 1) >= FRESH_FIRST:
+        raise OptimizeError(f"{trials} games per first rung reach the fresh games' trials",
+                            "trials")
+    if budget < trials:
+        raise OptimizeError(f"the budget of {budget} games is below one candidate's first "
+                            f"rung ({trials} games)", "budget")
+    games = Games(scenario.ruleset, base, objective, seed=seed, threads=threads)
+    logs = {d.key: KeyLog(d.key, base[d.key], base[d.key]) for d in dims}
+    seen: dict[Candidate, Standing] = {}
+    winner, done, races, stopped = Candidate(), 0, 0, "passes"
+    try:
+        for done in range(1, passes + 1):
+            before = winner
+            for dim in dims:
+                if progress is not None:
+                    progress(f"pass {done}, {dim.key}: {winner.label}")
+                result = _race_key(games, winner, dim, logs[dim.key], trials, budget)
+                if result is None:
+                    continue
+                races += 1
+                for s in result.standings:
+                    if s.candidate not in seen or seen[s.candidate].trials <= s.trials:
+                        seen[s.candidate] = s
+                winner = result.winner
+                for log in logs.values():
+                    log.best = winner.value(log.key, base)
+                if result.budget_hit:
+                    stopped = "budget"
+                    break
+            if stopped == "budget":
+                break
+            if winner == before:
+                stopped = "converged"
+                break
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+    fresh = None if stopped == "interrupted" else Games(
+        scenario.ruleset, base, objective, seed=seed, first=FRESH_FIRST, threads=threads)
+    ranked = _ranked(games, seen, winner, objective)
+    runner_up = next((r.candidate for r in ranked if not _same_games(games, r.candidate, winner)),
+                     None)
+    return Optimization(
+        str(scenario.path), objective, seed, trials, budget, fresh_trials, games.played,
+        winner, base, tuple(logs.values()),
+        tuple(_top_row(games, r, winner, objective) for r in ranked[:top]),
+        None if fresh is None else reevaluate(fresh, winner, runner_up, fresh_trials),
+        tuple(games.ranges), () if fresh is None else tuple(fresh.ranges), done, races,
+        stopped)
+
+
+def _text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _cell(c: dict) -> str:
+    return f"{c['mc']:.4f} ({c['ci_low']:.4f} to {c['ci_high']:.4f})"
+
+
+def _diff(d: dict) -> str:
+    return f"{d['diff']:+.4f} ({d['diff_ci_low']:+.4f} to {d['diff_ci_high']:+.4f})"
+
+
+def _race_key(games: Games, incumbent: Candidate, dim: Dimension, log: KeyLog, trials: int,
+              budget: int):
+    """Race every other value of one key against the incumbent (None: nothing to race)."""
+    challengers = []
+    for value in dim.values:
+        c = incumbent.with_value(dim.key, value, games.base)
+        if c == incumbent:
+            continue
+        if games.digest(c) == games.digest(incumbent):
+            log.unchanged += 1
+            continue
+        challengers.append(c)
+    if not challengers:
+        return None
+    log.raced += len(challengers)
+    result = race(games, incumbent, challengers, trials=trials, cap=trials * 2 ** (RUNGS - 1),
+                  budget=budget)
+    last = [s for s in result.standings if s.candidate != incumbent and s.dropped is None
+            and s.rung == result.rungs - 1]
+    sign = games.objective.sign
+    best = next((s for s in result.standings if s.candidate == result.winner), None)
+    if best is not None and result.winner == incumbent and last:
+        best = max(last, key=lambda s: sign * s.mc)
+    if best is not None:
+        log.evidence = {"challenger": best.candidate.value(dim.key, games.base),
+                        "trials": best.trials, **best.vs_incumbent}
+    return result
+
+
+def _ranked(games: Games, seen: dict[Candidate, Standing], winner: Candidate,
+            objective: Objective) -> list[Standing]:
+    """The candidates seen, one per compiled game: longest played first, then by estimate."""
+    out, digests = [], set()
+    order = sorted(seen.values(), key=lambda s: (s.candidate != winner, -s.trials,
+                                                 -objective.sign * s.mc))
+    for s in order:
+        d = games.digest(s.candidate)
+        if d not in digests:
+            digests.add(d)
+            out.append(s)
+    return out
+
+
+def _same_games(games: Games, a: Candidate, b: Candidate) -> bool:
+    """Whether two candidates' selection games gave equal values wherever both played."""
+    n = min(games.have(a), games.have(b))
+    return bool((games.play(a, n) == games.play(b, n)).all())
+
+
+def _top_row(games: Games, s: Standing, winner: Candidate, objective: Objective) -> dict:
+    """A candidate's row: its own estimate, and its paired difference to the winner."""
+    n = min(games.have(s.candidate), games.have(winner))
+    row = standing_row(s)
+    row.update(paired(games.play(s.candidate, n)[:, 0], games.play(winner, n)[:, 0]))
+    row["diff_trials"] = n
+    row["same_games"] = _same_games(games, s.candidate, winner)
+    return row
+
+
+def reevaluate(fresh: Games, winner: Candidate, runner_up: Candidate | None,
+               trials: int) -> dict:
+    """The winner, the scenario's policy and the runner-up on ``fresh``'s games (paired)."""
+    objective = fresh.objective
+    x_win = fresh.play(winner, trials)
+    x_base = fresh.play(Candidate(), trials)
+    out = {"trials": trials, "first_trial": fresh.first, "winner": winner.label,
+           "winner_estimate": cell(objective.metric, x_win[:, 0]),
+           "scenario_estimate": cell(objective.metric, x_base[:, 0]),
+           "vs_scenario": paired(x_win[:, 0], x_base[:, 0]),
+           "runner_up": None, "runner_up_estimate": None, "runner_up_vs_winner": None}
+    if runner_up is not None:
+        x_up = fresh.play(runner_up, trials)
+        out.update(runner_up=runner_up.label,
+                   runner_up_estimate=cell(objective.metric, x_up[:, 0]),
+                   runner_up_vs_winner=paired(x_up[:, 0], x_win[:, 0]))
+    c = objective.constraint
+    if c is not None:
+        metric = next(m for m in CAMPAIGN_METRICS if m.name == c.metric)
+        con = cell(metric, x_win[:, objective.columns.index(c.metric)])
+        out["constraint"] = {"target": str(c), **con,
+                             "verdict": c.judge(con["mc"], con["ci_low"], con["ci_high"])}
+    return out
+
+
+__all__ = ["BUDGET", "FRESH_FIRST", "FRESH_TRIALS", "METRIC", "PASSES", "RUNGS", "TRIALS",
+           "KeyLog", "OptimizeError", "Optimization", "objective_of", "optimize", "reevaluate"]

@@ -1,0 +1,115 @@
+"""What ``zonesim optimize`` may change in a scenario's policy: the keys and their values.
+
+Each searched key is a ``[policy]`` key of the scenario (:class:`sim.rules.scenario.Policy`),
+a setup key of the ``campaign`` experiment (:data:`sim.experiments.campaign_paired.
+CAMPAIGN_KEYS`), and takes every value the rules give it a distinct meaning for:
+
+- ``flee_at``, ``heal_at``, ``medkit_at``, ``retreat_at``: ``0 .. Health`` of the stalker
+  card. Each acts "at this Health or less" (P-21, Z-11..Z-14), so 0 is never and the card's
+  Health is always; a larger value acts as the card's Health does.
+- ``sneak``: ``always`` or ``never`` (P-16, P-17).
+- ``enter_anomalies`` (P-36) and ``pay_heal`` (P-37): false or true.
+
+A :class:`Candidate` is the scenario's policy with some of these keys set to other values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sim.errors import InputError
+from sim.rules import Ruleset
+from sim.rules.scenario import SNEAK
+from sim.rules.tomlfile import suggest
+
+THRESHOLDS = ("flee_at", "heal_at", "medkit_at", "retreat_at")
+"""Keys that act at a Health or less (P-21; Z-11..Z-14; bunker retreat)."""
+CHOICES: dict[str, tuple] = {"sneak": SNEAK, "enter_anomalies": (False, True),
+                             "pay_heal": (False, True)}
+"""Keys with a fixed set of values."""
+KEYS = (*THRESHOLDS, *CHOICES)
+"""Every key the search may change, in the order it searches them."""
+
+
+class SpaceError(InputError):
+    """A search space that cannot be built (an unknown key; exit status 2)."""
+
+
+@dataclass(frozen=True)
+class Dimension:
+    """One searched key and the values it takes (the scenario's own among them)."""
+
+    key: str
+    values: tuple
+
+
+def parse_keys(text: str | None) -> tuple[str, ...]:
+    """The keys named in ``a,b,c`` (None: every key of :data:`KEYS`), in :data:`KEYS` order.
+
+    Raises
+    ------
+    SpaceError
+        A key that is not one of :data:`KEYS` (field ``keys``), or none at all.
+    """
+    if text is None:
+        return KEYS
+    names = [t.strip() for t in text.split(",") if t.strip()]
+    for name in names:
+        if name not in KEYS:
+            raise SpaceError(f"{name!r} is not a policy key the search can change"
+                             f"{suggest(name, KEYS)} (known: {', '.join(KEYS)})", "keys")
+    if not names:
+        raise SpaceError("name at least one key", "keys")
+    return tuple(k for k in KEYS if k in names)
+
+
+def space(rs: Ruleset, setup: Mapping[str, Any], keys: Sequence[str]) -> tuple[Dimension, ...]:
+    """The values of each key for the stalker of ``setup`` (a ``campaign`` setup)."""
+    health = rs.stalkers[str(setup["stalker"])].health
+    return tuple(Dimension(k, tuple(range(health + 1)) if k in THRESHOLDS else CHOICES[k])
+                 for k in keys)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A policy: the scenario's, with ``overrides`` (key, value) in :data:`KEYS` order.
+
+    Only values that differ from the scenario's are held, so two candidates that
+    play the same policy are equal.
+    """
+
+    overrides: tuple[tuple[str, Any], ...] = ()
+
+    def with_value(self, key: str, value: Any, base: Mapping[str, Any]) -> Candidate:
+        """The policy with ``key`` set to ``value`` (dropped when it is the scenario's)."""
+        held = {k: v for k, v in self.overrides if k != key}
+        if base[key] != value:
+            held[key] = value
+        return Candidate(tuple((k, held[k]) for k in KEYS if k in held))
+
+    def value(self, key: str, base: Mapping[str, Any]) -> Any:
+        """The value this policy gives ``key``."""
+        return dict(self.overrides).get(key, base[key])
+
+    def setup(self, base: Mapping[str, Any]) -> dict:
+        """The ``campaign`` setup this policy plays."""
+        return {**base, **dict(self.overrides)}
+
+    @property
+    def label(self) -> str:
+        """``flee_at=2, sneak=never``, or ``scenario's policy`` when nothing is changed."""
+        return ", ".join(f"{k}={_text(v)}" for k, v in self.overrides) or SCENARIO_POLICY
+
+
+SCENARIO_POLICY = "scenario's policy"
+"""Label of the candidate that changes nothing."""
+
+
+def _text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+__all__ = ["CHOICES", "KEYS", "SCENARIO_POLICY", "THRESHOLDS", "Candidate", "Dimension",
+           "SpaceError", "parse_keys", "space"]

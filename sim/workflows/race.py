@@ -1,0 +1,264 @@
+"""Candidates raced on common random numbers by successive halving (``zonesim optimize``).
+
+:class:`Games` plays whole games of candidate policies and keeps each one's per-game
+values: game ``t`` of every candidate plays the streams of ``(seed, first + t)``
+(:func:`sim.experiments.campaign_paired.trial_values`), so any two candidates are paired
+game by game on the games both have played. A candidate is compiled once; candidates whose
+compiled games are equal (:func:`sim.workflows.batches.inputs_digest`) share one set of
+games, and one that compiles to the incumbent's game is never played (no effect).
+
+:func:`race` runs one race. Rung ``r`` plays every survivor on games ``0 .. n_r - 1``,
+``n_r = trials * 2**r``, only the games a survivor has not played yet being new. After each
+rung (the rule, applied in this order):
+
+1. a challenger whose constraint verdict is ``FAIL`` (its whole 95 % interval outside the
+   target) is dropped as infeasible;
+2. the *leader* is the survivor with the best estimate of the metric among the feasible
+   ones (ties: the incumbent, then the order given); a challenger whose paired 95 % interval
+   of the difference to the leader lies wholly on the worse side of 0 is dropped as clearly
+   worse;
+3. of the challengers left, the better half by estimate (rounded up) goes on.
+
+The incumbent is never dropped, so the last rung always holds its paired difference to the
+leader. The race ends when one challenger is left and its paired interval to the incumbent
+excludes 0, when no challenger is left, when the next rung would exceed ``cap`` games per
+candidate, or when it would exceed the budget of games. The winner is the leader of the last
+rung; the incumbent stays unless a challenger's estimate is strictly better.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sim import stats
+from sim.campaign.compile import CampaignArrays
+from sim.experiments import tables
+from sim.experiments.base import Case, Metric
+from sim.experiments.campaign_paired import CAMPAIGN_METRICS, compile_cases, trial_values
+from sim.rules import Ruleset
+from sim.workflows.batches import inputs_digest
+from sim.workflows.policy_space import Candidate
+from sim.workflows.targets import FAIL, Target
+
+DROPPED_WORSE = "clearly worse"
+DROPPED_INFEASIBLE = "infeasible"
+DROPPED_HALVED = "halved"
+"""Why a challenger left a race (rules 2, 1 and 3 of the module's rule)."""
+
+
+@dataclass(frozen=True)
+class Objective:
+    """What the search maximises: a metric of the ``campaign`` experiment, and a constraint.
+
+    Attributes
+    ----------
+    metric : Metric
+        One of :data:`~sim.experiments.campaign_paired.CAMPAIGN_METRICS` with a direction.
+    constraint : Target or None
+        A target on another (or the same) metric of that list that a candidate must not
+        ``FAIL``.
+    """
+
+    metric: Metric
+    constraint: Target | None = None
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The per-game values kept: the metric, then the constraint's metric."""
+        if self.constraint is None or self.constraint.metric == self.metric.name:
+            return (self.metric.name,)
+        return (self.metric.name, self.constraint.metric)
+
+    @property
+    def sign(self) -> int:
+        """+1 when a larger value is better, -1 when a smaller one is."""
+        return 1 if self.metric.better == "higher" else -1
+
+
+def cell(metric: Metric, x: np.ndarray) -> dict:
+    """Estimate and 95 % interval of a metric's per-game values (Wilson for a proportion)."""
+    if metric.kind == "proportion":
+        return tables.proportion(int(x.sum()), len(x))
+    return tables.mean(int(x.sum()), int((x * x).sum()), len(x))
+
+
+def paired(a: np.ndarray, b: np.ndarray) -> dict:
+    """Mean of ``a - b`` over paired games, with its paired 95 % interval."""
+    d = a - b
+    diff, low, high = stats.mean_interval(float(d.sum()), float((d * d).sum()), len(d))
+    return {"diff": diff, "diff_ci_low": low, "diff_ci_high": high}
+
+
+class Games:
+    """Every candidate's games so far, and the games played (the budget's count).
+
+    Parameters
+    ----------
+    rs : Ruleset
+        The scenario's ruleset.
+    base : dict
+        The scenario's ``campaign`` setup.
+    objective : Objective
+        Which per-game values to keep.
+    seed, first : int
+        Game ``t`` of a candidate plays the streams of ``(seed, first + t)``.
+    threads : int, optional
+        Kernel threads; never changes a value.
+    """
+
+    def __init__(self, rs: Ruleset, base: dict, objective: Objective, *, seed: int,
+                 first: int = 0, threads: int | None = None) -> None:
+        self.rs, self.base, self.objective = rs, base, objective
+        self.seed, self.first, self.threads = seed, first, threads
+        self.played = 0
+        self.ranges: list[tuple[int, int]] = []
+        """Trial indices played, ``(first, count)`` per kernel run."""
+        self._compiled: dict[Candidate, tuple[str, CampaignArrays]] = {}
+        self._values: dict[str, np.ndarray] = {}
+
+    def digest(self, candidate: Candidate) -> str:
+        """The digest of the candidate's compiled game (compiled on first use)."""
+        if candidate not in self._compiled:
+            (arrays,) = compile_cases([Case(self.rs, candidate.setup(self.base))])
+            self._compiled[candidate] = (inputs_digest(arrays.pack()), arrays)
+        return self._compiled[candidate][0]
+
+    def have(self, candidate: Candidate) -> int:
+        """Games the candidate has played."""
+        values = self._values.get(self.digest(candidate))
+        return 0 if values is None else len(values)
+
+    def play(self, candidate: Candidate, n: int) -> np.ndarray:
+        """The candidate's per-game values of games ``0 .. n - 1`` (playing the missing ones)."""
+        key = self.digest(candidate)
+        held = self._values.get(key, np.empty((0, len(self.objective.columns)), np.int64))
+        if len(held) < n:
+            first = self.first + len(held)
+            more = trial_values(self._compiled[candidate][1], self.objective.columns,
+                                seed=self.seed, first=first, trials=n - len(held),
+                                threads=self.threads)
+            self.ranges.append((first, n - len(held)))
+            self.played += n - len(held)
+            held = np.concatenate([held, more])
+            self._values[key] = held
+        return held[:n]
+
+
+@dataclass
+class Standing:
+    """One candidate at the end of a race: its estimate on the games of its last rung."""
+
+    candidate: Candidate
+    trials: int
+    mc: float
+    ci_low: float
+    ci_high: float
+    feasible: bool
+    dropped: str | None = None
+    rung: int = 0
+    vs_incumbent: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RaceResult:
+    """The winner of a race, every candidate's standing, and whether the budget ran out."""
+
+    winner: Candidate
+    standings: tuple[Standing, ...]
+    rungs: int
+    budget_hit: bool
+
+
+def _standing(games: Games, c: Candidate, n: int, objective: Objective) -> Standing:
+    x = games.play(c, n)
+    est = cell(objective.metric, x[:, 0])
+    feasible = True
+    if objective.constraint is not None:
+        col = objective.columns.index(objective.constraint.metric)
+        metric = next(m for m in CAMPAIGN_METRICS if m.name == objective.constraint.metric)
+        con = cell(metric, x[:, col])
+        feasible = objective.constraint.judge(con["mc"], con["ci_low"], con["ci_high"]) != FAIL
+    return Standing(c, n, est["mc"], est["ci_low"], est["ci_high"], feasible)
+
+
+def _worse(objective: Objective, d: dict) -> bool:
+    """Whether a paired difference (challenger minus leader) is wholly on the worse side."""
+    return (d["diff_ci_high"] < 0) if objective.sign > 0 else (d["diff_ci_low"] > 0)
+
+
+def race(games: Games, incumbent: Candidate, challengers: Sequence[Candidate], *,
+         trials: int, cap: int, budget: int) -> RaceResult:
+    """Race ``challengers`` against ``incumbent`` (the module's rule); see :class:`RaceResult`.
+
+    ``budget`` is the most games :attr:`Games.played` may reach.
+    """
+    objective = games.objective
+    alive: list[Candidate] = [incumbent, *challengers]
+    out: dict[Candidate, Standing] = {}
+    n, rung, budget_hit = trials, 0, False
+    while True:
+        need = sum(max(0, n - games.have(c)) for c in alive)
+        if games.played + need > budget:
+            budget_hit = True
+            break
+        for c in alive:
+            out[c] = _standing(games, c, n, objective)
+            out[c].rung = rung
+        rung += 1
+        alive = _after_rung(games, alive, out, n, objective)
+        if len(alive) == 1 or n * 2 > cap or games.played >= budget:
+            budget_hit = games.played >= budget
+            break
+        if len(alive) == 2:
+            d = out[alive[1]].vs_incumbent
+            if d["diff_ci_low"] > 0 or d["diff_ci_high"] < 0:
+                break
+        n *= 2
+    if not out:  # not even the first rung fits in the budget
+        return RaceResult(incumbent, (), 0, True)
+    finalists = [c for c in alive if out[c].feasible] or [incumbent]
+    leader = max(finalists, key=lambda c: (objective.sign * out[c].mc, c == incumbent))
+    return RaceResult(leader, tuple(out.values()), rung, budget_hit)
+
+
+def _after_rung(games: Games, alive: list[Candidate], out: dict[Candidate, Standing], n: int,
+                objective: Objective) -> list[Candidate]:
+    """The survivors of one rung (rules 1 to 3); each leaver's standing says why."""
+    incumbent, challengers = alive[0], alive[1:]
+    values = {c: games.play(c, n)[:, 0] for c in alive}
+    for c in alive:
+        out[c].vs_incumbent = paired(values[c], values[incumbent])
+    kept = []
+    for c in challengers:
+        if out[c].feasible:
+            kept.append(c)
+        else:
+            out[c].dropped = DROPPED_INFEASIBLE
+    feasible = [c for c in (incumbent, *kept) if out[c].feasible] or [incumbent]
+    leader = max(feasible, key=lambda c: (objective.sign * out[c].mc, c == incumbent))
+    survivors = []
+    for c in kept:
+        if c != leader and _worse(objective, paired(values[c], values[leader])):
+            out[c].dropped = DROPPED_WORSE
+        else:
+            survivors.append(c)
+    survivors.sort(key=lambda c: -objective.sign * out[c].mc)  # stable: ties keep their order
+    keep = math.ceil(len(survivors) / 2)  # the leader, when a challenger, comes first
+    for c in survivors[keep:]:
+        out[c].dropped = DROPPED_HALVED
+    return [incumbent, *survivors[:keep]]
+
+
+def standing_row(s: Standing) -> dict:
+    """A race standing as a flat row."""
+    return {"candidate": s.candidate.label, "trials": s.trials, "mc": s.mc,
+            "ci_low": s.ci_low, "ci_high": s.ci_high, "feasible": s.feasible,
+            "dropped": s.dropped, **s.vs_incumbent}
+
+
+__all__ = ["DROPPED_HALVED", "DROPPED_INFEASIBLE", "DROPPED_WORSE", "Games", "Objective",
+           "RaceResult", "Standing", "cell", "paired", "race", "standing_row"]

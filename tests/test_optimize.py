@@ -1,0 +1,179 @@
+"""``zonesim optimize`` (issue 25): the search, its fresh games, ignored keys, the command."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from sim.cli import main
+from sim.experiments import campaign_paired
+from sim.experiments.campaign_paired import scenario_setup
+from sim.rules.scenario import load_scenario
+from sim.workflows import optimize as library
+from sim.workflows import race as race_module
+from sim.workflows.levers import NO_EFFECT
+from sim.workflows.policy_space import Candidate, parse_keys, space
+from sim.workflows.race import Games, paired
+
+SMALL = {"trials": 300, "budget": 40_000, "fresh_trials": 2_000, "seed": 5}
+
+
+@pytest.fixture(scope="module")
+def poor(tmp_path_factory) -> Path:
+    """The base scenario with a poor policy: flee at 3 Health, never pay to heal."""
+    text = (Path(__file__).parents[1] / "configs/scenarios/base.toml").read_text()
+    text = text.replace("flee_at = 0 ", "flee_at = 3 ").replace("pay_heal = true",
+                                                                "pay_heal = false")
+    path = tmp_path_factory.mktemp("optimize") / "poor.toml"
+    path.write_text(text)
+    return path
+
+
+def _exhaustive(scenario, keys: str, games: int, seed: int) -> tuple[Candidate, float]:
+    """The best of every policy of ``keys`` on the same ``games`` games, and its margin.
+
+    The margin is the smallest lower bound of the best's paired 95 % interval to any
+    other policy that plays different games.
+    """
+    base = scenario_setup(scenario)
+    g = Games(scenario.ruleset, base, library.objective_of(), seed=seed)
+    dims = space(scenario.ruleset, base, parse_keys(keys))
+    values = {}
+    for combo in itertools.product(*(d.values for d in dims)):
+        c = Candidate()
+        for dim, value in zip(dims, combo, strict=True):
+            c = c.with_value(dim.key, value, base)
+        values[c] = g.play(c, games)[:, 0]
+    best = max(values, key=lambda c: values[c].mean())
+    margin = min(paired(values[best], x)["diff_ci_low"] for c, x in values.items()
+                 if c != best and not (x == values[best]).all())
+    return best, margin
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_search_returns_the_best_of_an_exhaustive_evaluation(poor, seed):
+    scenario = load_scenario(poor)
+    trials = 500
+    best, margin = _exhaustive(scenario, "flee_at,pay_heal", trials * 2 ** (library.RUNGS - 1),
+                               seed)
+    assert margin > 0  # the true best is clearly the best on these games
+    assert best != Candidate()  # and not the scenario's own policy
+    result = library.optimize(scenario, keys="flee_at,pay_heal", trials=trials,
+                              budget=10**6, fresh_trials=2_000, seed=seed)
+    assert result.winner == best
+    assert result.stopped == "converged"
+    assert {c["key"] for c in result.changes()} == {"flee_at", "pay_heal"}
+    fresh = result.reevaluation
+    assert fresh["vs_scenario"]["diff_ci_low"] > 0  # better than the poor policy, fresh games
+
+
+def test_clearly_worse_values_leave_the_race_early(poor):
+    result = library.optimize(load_scenario(poor), keys="flee_at", trials=400,
+                              budget=10**6, fresh_trials=1_000, seed=3)
+    left = [r for r in result.top if r["dropped"] == race_module.DROPPED_WORSE]
+    assert left and all(r["trials"] < 400 * 2 ** (library.RUNGS - 1) for r in left)
+    assert result.played < 7 * 400 * 2 ** (library.RUNGS - 1) / 4
+
+
+def test_fresh_games_share_no_stream_with_the_selection(monkeypatch):
+    calls = []
+    real = race_module.trial_values
+
+    def recording(compiled, metrics, *, seed, first, trials, threads=None):
+        calls.append((seed, first, trials))
+        return real(compiled, metrics, seed=seed, first=first, trials=trials, threads=threads)
+
+    monkeypatch.setattr(race_module, "trial_values", recording)
+    result = library.optimize(load_scenario("base"), keys="medkit_at,sneak", **SMALL)
+    assert {seed for seed, _, _ in calls} == {SMALL["seed"]}
+    fresh = [(f, n) for _, f, n in calls if f >= library.FRESH_FIRST]
+    chosen = [(f, n) for _, f, n in calls if f < library.FRESH_FIRST]
+    assert fresh == list(result.fresh_range) and chosen == list(result.selection_trials)
+    assert len(fresh) == 3  # the best, the scenario's policy, the runner-up
+    highest = max(f + n for f, n in chosen)
+    assert highest <= SMALL["trials"] * 2 ** (library.RUNGS - 1) < library.FRESH_FIRST
+    assert all(f == library.FRESH_FIRST and n == SMALL["fresh_trials"] for f, n in fresh)
+    assert sum(n for _, n in chosen) == result.played <= SMALL["budget"]
+
+
+def test_a_key_the_compile_ignores_is_reported_as_having_no_effect(monkeypatch):
+    scenario = load_scenario("base")
+    honest = library.optimize(scenario, keys="pay_heal", **SMALL)
+    assert honest.keys[0].effect != NO_EFFECT  # paying to heal changes the game
+    real = campaign_paired.scenario_of
+
+    def ignoring_pay_heal(case):  # a seeded fault: the compiled game never reads pay_heal
+        sc = real(case)
+        return dataclasses.replace(sc, policy=dataclasses.replace(sc.policy, pay_heal=True))
+
+    monkeypatch.setattr(campaign_paired, "scenario_of", ignoring_pay_heal)
+    result = library.optimize(scenario, keys="pay_heal,medkit_at", **SMALL)
+    logs = {k.key: k for k in result.keys}
+    assert logs["pay_heal"].effect == NO_EFFECT and logs["pay_heal"].raced == 0
+    assert logs["medkit_at"].effect != NO_EFFECT
+    assert "pay_heal" not in dict(result.winner.overrides)
+
+
+def test_same_seed_same_result_for_any_thread_count():
+    scenario = load_scenario("base")
+    one = library.optimize(scenario, keys="retreat_at,enter_anomalies", threads=1, **SMALL)
+    two = library.optimize(scenario, keys="retreat_at,enter_anomalies", threads=2, **SMALL)
+    assert one.to_dict() == two.to_dict()
+
+
+def test_the_command_prints_json_and_writes_a_scenario_that_loads(tmp_path):
+    out = tmp_path / "best.toml"
+    result = CliRunner().invoke(main, [
+        "optimize", "base", "--keys", "medkit_at,retreat_at", "--trials", "300",
+        "--budget", "30000", "--fresh-trials", "2000", "--seed", "4", "--format", "json",
+        "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert {"scenario", "metric", "constraint", "seed", "trials", "budget", "played",
+            "fresh_trials", "best", "changes", "keys", "top", "reevaluation",
+            "selection_trials", "fresh_trials_range", "stopped", "out"} <= set(doc)
+    fresh = doc["reevaluation"]
+    assert {"winner_estimate", "scenario_estimate", "vs_scenario", "runner_up",
+            "runner_up_vs_winner"} <= set(fresh)
+    assert {"mc", "ci_low", "ci_high"} <= set(fresh["winner_estimate"])
+    assert {"diff", "diff_ci_low", "diff_ci_high"} <= set(fresh["vs_scenario"])
+    written = load_scenario(out)
+    for change in doc["changes"]:
+        assert getattr(written.policy, change["key"]) == change["to"]
+    assert written.stalker == "Strelok" and written.items == load_scenario("base").items
+    assert "# optimize: was" in out.read_text() or not doc["changes"]
+
+
+def test_the_table_names_the_best_and_the_fresh_games():
+    result = CliRunner().invoke(main, [
+        "optimize", "base", "--keys", "sneak", "--trials", "300", "--budget", "20000",
+        "--fresh-trials", "1000"])
+    assert result.exit_code == 0, result.output
+    assert "best:" in result.output and "fresh games" in result.output
+    assert "best minus the scenario's policy" in result.output
+
+
+@pytest.mark.parametrize(("args", "named"), [
+    (["--metric", "nope"], "--metric"),
+    (["--metric", "game_days"], "--metric"),  # no better direction
+    (["--keys", "flee_at,swim"], "--keys"),
+    (["--constraint", "days <<= 3"], "--constraint"),
+    (["--constraint", "nope <= 3"], "--constraint"),
+    (["--trials", "500", "--budget", "100"], "--budget"),
+    (["--trials", "0"], "--trials"),
+])
+def test_bad_input_exits_2_naming_the_option(args, named):
+    result = CliRunner().invoke(main, ["optimize", "base", *args])
+    assert result.exit_code == 2, result.output
+    assert named in result.output and "Traceback" not in result.output
+
+
+def test_a_multiplayer_scenario_is_refused():
+    result = CliRunner().invoke(main, ["optimize", "four_stalkers"])
+    assert result.exit_code == 2
+    assert "multiplayer" in result.output
