@@ -144,7 +144,6 @@ def pack_records(artifacts: Sequence[ArtifactSpec]) -> np.ndarray:
         out[rec + S.AF_NEED] = a.need
         out[rec + S.AF_SIDE_TARGET] = a.side_target
         out[rec + S.AF_SIDE_VALUE] = a.side_value
-        out[rec + S.AF_HANDS] = a.hands
     return out
 
 

@@ -38,7 +38,6 @@ from sim.kernels.layout import (
     A_RESIST,
     A_RESIST_ORDER,
     A_SIZE,
-    A_SUCCESS_ON,
     A_TARGET,
     A_TOKENS,
     A_WILLPOWER,
@@ -342,7 +341,6 @@ class AnomalySpec:
         params[A_RADIATION] = self.radiation
         params[A_RADIATION_MAX] = self.radiation_max
         params[A_WILLPOWER] = self.willpower
-        params[A_SUCCESS_ON] = self.success_on
         params[A_ENTER] = int(self.enter)
         params[A_BONUS_DICE] = self.bonus_dice
         params[A_ARTIFACT] = self.artifact

@@ -66,20 +66,19 @@ A_HEALTH = 9
 A_RADIATION = 10
 A_RADIATION_MAX = 11
 A_WILLPOWER = 12
-A_SUCCESS_ON = 13
-A_ENTER = 14
-A_BONUS_DICE = 15
-A_ARTIFACT = 16
-A_PERCEPTION_ON = 17
-A_AGILITY_ON = 18
-A_FIND_POOL = 19
-A_FIND_ON = 20
-A_FIND_NEED = 21
-A_N_ART = 22        # artefact records after the header; 0 = none
-A_ART_FAIL = 23
-A_RESIST_ORDER = 24
-A_ART_UNUSED = 25  # bit mask of artefact records left unused (P-08; 0 = all used)
-A_SIZE = 26
+A_ENTER = 13
+A_BONUS_DICE = 14
+A_ARTIFACT = 15
+A_PERCEPTION_ON = 16
+A_AGILITY_ON = 17
+A_FIND_POOL = 18
+A_FIND_ON = 19
+A_FIND_NEED = 20
+A_N_ART = 21        # artefact records after the header; 0 = none
+A_ART_FAIL = 22
+A_RESIST_ORDER = 23
+A_ART_UNUSED = 24  # bit mask of artefact records left unused (P-08; 0 = all used)
+A_SIZE = 25
 
 # What an event does when it happens (events.csv ``effect``).
 EFFECT_NONE = 0
@@ -90,21 +89,21 @@ EFFECT_EMISSION_TOKENS = 3
 # Layout of the packed integer parameters of an event.
 E_AVOID_ON = 0     # the card's avoid roll, 0 = none (the event always happens)
 E_SHIFT = 1        # shift of the best event item; AUTO_SHIFT = avoided without a roll
-E_EFFECT = 3
-E_VALUE = 4
-E_TARGET = 5
-E_RESIST = 6
-E_DURABILITY = 7
-E_TOKENS = 8
-E_HEALTH = 9
-E_RADIATION = 10
-E_RADIATION_MAX = 11
-E_WILLPOWER = 12
-E_N_ART = 13        # artefact records after the header; 0 = none
-E_ART_FAIL = 14
-E_RESIST_ORDER = 15
-E_ART_UNUSED = 16  # bit mask of artefact records left unused (P-08; 0 = all used)
-E_SIZE = 17
+E_EFFECT = 2
+E_VALUE = 3
+E_TARGET = 4
+E_RESIST = 5
+E_DURABILITY = 6
+E_TOKENS = 7
+E_HEALTH = 8
+E_RADIATION = 9
+E_RADIATION_MAX = 10
+E_WILLPOWER = 11
+E_N_ART = 12        # artefact records after the header; 0 = none
+E_ART_FAIL = 13
+E_RESIST_ORDER = 14
+E_ART_UNUSED = 15  # bit mask of artefact records left unused (P-08; 0 = all used)
+E_SIZE = 16
 
 AUTO_SHIFT = 1 << 20
 """Shift of an automatic event item (the Torsion scanner avoids without a roll, Z-09).
@@ -126,8 +125,7 @@ AF_FACE = 4         # die face of that test
 AF_NEED = 5         # successes it needs (the card's intellect_need, dice.modifier)
 AF_SIDE_TARGET = 6  # TARGET_* of the side effect, SIDE_NONE = none
 AF_SIDE_VALUE = 7   # its points
-AF_HANDS = 8        # hands needed in a combat round (P-23, P-24)
-AF_SIZE = 9
+AF_SIZE = 8
 
 ART_NONE = 0
 ART_HEAL = 1        # restore Health
