@@ -84,7 +84,7 @@ def test_paired_anomaly_equals_single_kernel(anomaly):
     result = AX.run_anomaly([_case(**s) for s in setups], trials=TRIALS, seed=SEED, exact=False)
     for v, s in enumerate(setups):
         spec = hz.compile_anomaly(RS, "Ghost", anomaly, s["armor"], enter=s["enter"],
-                                  state=AX._state(s))
+                                  state=AX.start_state(s))
         counts = AX.simulate_anomaly(spec, TRIALS, SEED)
         sums = result.sums[v, paired.SUM]
         assert np.array_equal(sums[: ka.N_OUTCOMES], counts[: ka.N_OUTCOMES])

@@ -106,7 +106,7 @@ def _card(table: Mapping, name: str, what: str, field: str):
     return table[name]
 
 
-def _items(rs: Ruleset, names: Sequence[str], allowed: frozenset[str], where: str) -> list:
+def held_items(rs: Ruleset, names: Sequence[str], allowed: frozenset[str], where: str) -> list:
     held = [_card(rs.items, n, "item", "item") for n in names]
     for item in held:
         if item.effect not in allowed:
@@ -188,7 +188,7 @@ def compile_anomaly(rs: Ruleset, stalker: str, anomaly: str, armor: str | None =
     """
     card = _card(rs.anomalies, anomaly, "anomaly", "anomaly")
     hero, suit, health, willpower, durability = _state(rs, stalker, armor, state)
-    _items(rs, items, ANOMALY_ITEM_EFFECTS, "inside an anomaly")
+    held_items(rs, items, ANOMALY_ITEM_EFFECTS, "inside an anomaly")
     types, counts = artifact_deck(rs, deck)
     resist = suit.resistance(card.damage_type) if suit is not None else None
     dice = rs.rules.dice
@@ -241,7 +241,7 @@ def compile_event(rs: Ruleset, stalker: str, event: str, armor: str | None = Non
     card = _card(rs.events, event, "event", "event")
     _, suit, health, willpower, durability = _state(rs, stalker, armor, state)
     hero = rs.stalkers[stalker]
-    best = best_event_item(_items(rs, items, EVENT_ITEM_EFFECTS, "on an event"))
+    best = best_event_item(held_items(rs, items, EVENT_ITEM_EFFECTS, "on an event"))
     shift = 0 if best is None or best.auto else int(best.value)
     damage_type = {"wounds": card.damage_type or "physical", "radiation": "radiation",
                    "psi": "psi"}.get(card.effect, "")

@@ -27,15 +27,15 @@ from sim.experiments.base import Case, Experiment, Metric, PairedSums
 from sim.experiments.paired import (
     LOADOUT_KEYS,
     STATE_KEYS,
-    _exact,
-    _pad,
-    _run_paired,
-    _single,
-    _weights,
     deck_cases,
+    deck_exact,
+    deck_weights,
+    pad_grid,
+    run_paired,
+    single_cards,
 )
 from sim.experiments.setups import best_objective
-from sim.experiments.tables import HazardTable, _danger, _ordered
+from sim.experiments.tables import HazardTable, danger_key, in_deck_order
 from sim.kernels import anomaly as anomaly_kernel
 from sim.kernels import paired
 from sim.kernels.layout import ART_RESIST
@@ -180,7 +180,7 @@ def anomaly_table(rs: Ruleset, stalker: str, anomalies: Sequence[str], armor: st
             row["objective"] = objective_cell(best, row, play.value,
                                               ("mean_loss", "side_points"))
         rows.append(row)
-    rows.sort(key=_danger)
+    rows.sort(key=danger_key)
     return PlayedTable(trials, seed, "anomaly", tuple(rows))
 
 
@@ -206,7 +206,7 @@ assert tuple(m.name for m in ANOMALY_METRICS[:4]) == ANOMALY_OUTCOMES
 assert len(ANOMALY_METRICS) == paired.ANOMALY_METRICS
 
 
-def _state(s: Mapping[str, Any]) -> StartState:
+def start_state(s: Mapping[str, Any]) -> StartState:
     """The starting state of a case (``health``, ``willpower``, ``radiation``, ``tokens``)."""
     return StartState(health=s.get("health"), willpower=s.get("willpower"),
                       radiation=int(s.get("radiation", 0)), tokens=int(s.get("tokens", 0)))
@@ -228,19 +228,19 @@ def run_anomaly(cases: Sequence[Case], *, trials: int, seed: int, exact: bool = 
     def compile_card(rs, s, name):
         spec = compile_anomaly(
             rs, str(s["stalker"]), name, s.get("armor"), tuple(s.get("items", ())),
-            enter=bool(s.get("enter", False)), state=_state(s),
+            enter=bool(s.get("enter", False)), state=start_state(s),
             artifacts=tuple(s.get("artifacts", ())), intellect=s.get("intellect"))
         best = best_objective(s)
         return spec if best is None else Played(spec, solve_anomaly(spec, best))
 
     decks, packs, exacts = deck_cases(cases, "anomaly", lambda rs: rs.anomalies, anomaly_names,
                                       compile_card, _anomaly_exact, exact)
-    params, deck_arr = (_pad([[p[i] for p in row] for row in packs]) for i in range(2))
-    weights = _weights(decks)
-    sums = _run_paired(paired.paired_anomaly_kernel, paired.ANOMALY_METRICS, trials, seed,
+    params, deck_arr = (pad_grid([[p[i] for p in row] for row in packs]) for i in range(2))
+    weights = deck_weights(decks)
+    sums = run_paired(paired.paired_anomaly_kernel, paired.ANOMALY_METRICS, trials, seed,
                        threads, params, deck_arr, weights)
     return PairedSums(trials, ANOMALY_METRICS, sums,
-                      _exact(exacts, decks, paired.ANOMALY_METRICS), _single(decks))
+                      deck_exact(exacts, decks, paired.ANOMALY_METRICS), single_cards(decks))
 
 
 def _anomaly_exact(spec) -> np.ndarray:
@@ -262,7 +262,7 @@ def sweep_rows(rs: Ruleset, params: Mapping[str, Any], trials: int,
                                   enter=bool(params.get("enter", False)), trials=trials,
                                   seed=seed, artifacts=tuple(params.get("artifacts", ())),
                                   intellect=params.get("intellect"))
-    return _ordered(table.to_frame(), "anomaly", names)
+    return in_deck_order(table.to_frame(), "anomaly", names)
 
 
 EXPERIMENT = Experiment(

@@ -25,18 +25,18 @@ from sim.exact.combat import OUTCOMES as COMBAT_OUTCOMES
 from sim.experiments import tables
 from sim.experiments.base import Case, CompareInputError, Experiment, Metric, PairedSums
 from sim.experiments.paired import (
-    _NO_EXACT,
     LOADOUT_KEYS,
-    _deck,
-    _exact,
-    _pad,
-    _run_paired,
-    _single,
-    _weights,
+    NO_EXACT,
+    deck_cards,
+    deck_exact,
+    deck_weights,
+    pad_grid,
+    run_paired,
+    single_cards,
 )
 from sim.experiments.plan_words import describe
 from sim.experiments.setups import best_objective
-from sim.experiments.tables import _ordered
+from sim.experiments.tables import in_deck_order
 from sim.kernels import combat as kernel
 from sim.kernels import paired
 from sim.rules import Ruleset
@@ -222,7 +222,7 @@ def combat_inputs(cases: Sequence[Case], exact: bool = True
     for case in cases:
         s, rs = case.setup, case.ruleset
         names = deck_names(rs, str(s["enemy"]))
-        deck = _deck(rs.enemies, names, str(s["enemy"]))
+        deck = deck_cards(rs.enemies, names, str(s["enemy"]))
         policy = CombatPolicy(sneak=str(s.get("sneak", "always")),
                                          flee_at=int(s.get("flee_at", 0)),
                                          heal_at=int(s.get("heal_at", 0)))
@@ -244,17 +244,17 @@ def combat_inputs(cases: Sequence[Case], exact: bool = True
                 plans.append(entries)
                 start += entries.size
             row.append(packed)
-            row_exact.append(_combat_exact(spec, plan) if exact else _NO_EXACT)
+            row_exact.append(_combat_exact(spec, plan) if exact else NO_EXACT)
         decks.append(deck)
         packs.append(row)
         exacts.append(row_exact)
     params, stims, uses, bonus, spend = (
-        _pad([[p[i] for p in row] for row in packs]) for i in range(5))
+        pad_grid([[p[i] for p in row] for row in packs]) for i in range(5))
     n_stims = np.asarray([[len(p[1]) - 1 for p in row] + [0] * (params.shape[1] - len(row))
                           for row in packs], dtype=np.int64)
     flat = np.concatenate(plans) if plans else kernel.NO_PLAN
-    args = (params, n_stims, stims, uses, bonus, spend, flat, _weights(decks))
-    return args, _exact(exacts, decks, paired.COMBAT_METRICS), _single(decks)
+    args = (params, n_stims, stims, uses, bonus, spend, flat, deck_weights(decks))
+    return args, deck_exact(exacts, decks, paired.COMBAT_METRICS), single_cards(decks)
 
 
 def run_combat(cases: Sequence[Case], *, trials: int, seed: int, exact: bool = True,
@@ -268,7 +268,7 @@ def run_combat(cases: Sequence[Case], *, trials: int, seed: int, exact: bool = T
     skips the exact twin (NaN exact values; faster for many short runs).
     """
     args, exact_values, indicator = combat_inputs(cases, exact)
-    sums = _run_paired(paired.paired_combat_kernel, paired.COMBAT_METRICS, trials, seed,
+    sums = run_paired(paired.paired_combat_kernel, paired.COMBAT_METRICS, trials, seed,
                        threads, *args)
     return PairedSums(trials, COMBAT_METRICS, sums, exact_values, indicator)
 
@@ -299,7 +299,7 @@ def sweep_rows(rs: Ruleset, params: Mapping[str, Any], trials: int,
                                 policy, trials=trials, seed=seed,
                                 artifacts=tuple(params.get("artifacts", ())),
                                 intellect=params.get("intellect"))
-    return _ordered(table.to_frame(), "enemy", names)
+    return in_deck_order(table.to_frame(), "enemy", names)
 
 
 EXPERIMENT = Experiment(

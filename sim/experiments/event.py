@@ -20,8 +20,8 @@ from sim.encounter.anomaly import (
     EVENT_ITEM_EFFECTS,
     HazardPlay,
     StartState,
-    _items,
     compile_event,
+    held_items,
 )
 from sim.encounter.items import best_event_item
 from sim.encounter.spec import EventSpec
@@ -30,20 +30,20 @@ from sim.exact.best_hazard import solve_event
 from sim.exact.event import OUTCOMES as EVENT_OUTCOMES
 from sim.exact.event import event_exact
 from sim.experiments import tables
-from sim.experiments.anomaly import PlayedTable, _state, objective_cell
+from sim.experiments.anomaly import PlayedTable, objective_cell, start_state
 from sim.experiments.base import Case, Experiment, Metric, PairedSums
 from sim.experiments.paired import (
     LOADOUT_KEYS,
     STATE_KEYS,
-    _exact,
-    _pad,
-    _run_paired,
-    _single,
-    _weights,
     deck_cases,
+    deck_exact,
+    deck_weights,
+    pad_grid,
+    run_paired,
+    single_cards,
 )
 from sim.experiments.setups import best_objective
-from sim.experiments.tables import _danger, _ordered
+from sim.experiments.tables import danger_key, in_deck_order
 from sim.kernels import event as event_kernel
 from sim.kernels import paired
 from sim.kernels.layout import ART_RESIST
@@ -125,7 +125,7 @@ def event_table(rs: Ruleset, stalker: str, events: Sequence[str], armor: str | N
     always is, Z-10); the row then says ``policy``, ``artifacts_used``,
     ``decisions`` and the ``objective``'s value.
     """
-    item = best_event_item(_items(rs, items, EVENT_ITEM_EFFECTS, "on an event"))
+    item = best_event_item(held_items(rs, items, EVENT_ITEM_EFFECTS, "on an event"))
     rows = []
     for name in events:
         spec = compile_event(rs, stalker, name, armor, items, state=state,
@@ -145,7 +145,7 @@ def event_table(rs: Ruleset, stalker: str, events: Sequence[str], armor: str | N
             row["objective"] = objective_cell(best, row, play.value,
                                               ("health_lost", "radiation", "psi", "side_points"))
         rows.append(row)
-    rows.sort(key=_danger)
+    rows.sort(key=danger_key)
     return PlayedTable(trials, seed, "event", tuple(rows))
 
 
@@ -185,7 +185,7 @@ def run_event(cases: Sequence[Case], *, trials: int, seed: int, exact: bool = Tr
 
     def compile_card(rs, s, name):
         spec = compile_event(rs, str(s["stalker"]), name, s.get("armor"),
-                             tuple(s.get("items", ())), state=_state(s),
+                             tuple(s.get("items", ())), state=start_state(s),
                              artifacts=tuple(s.get("artifacts", ())),
                              intellect=s.get("intellect"))
         best = best_objective(s)
@@ -193,12 +193,12 @@ def run_event(cases: Sequence[Case], *, trials: int, seed: int, exact: bool = Tr
 
     decks, packs, exacts = deck_cases(cases, "event", lambda rs: rs.events, event_names,
                                       compile_card, _event_exact, exact)
-    params = _pad(packs)
-    weights = _weights(decks)
-    sums = _run_paired(paired.paired_event_kernel, paired.EVENT_METRICS, trials, seed,
+    params = pad_grid(packs)
+    weights = deck_weights(decks)
+    sums = run_paired(paired.paired_event_kernel, paired.EVENT_METRICS, trials, seed,
                        threads, params, weights)
     return PairedSums(trials, EVENT_METRICS, sums,
-                      _exact(exacts, decks, paired.EVENT_METRICS), _single(decks))
+                      deck_exact(exacts, decks, paired.EVENT_METRICS), single_cards(decks))
 
 
 def _event_exact(spec) -> np.ndarray:
@@ -220,7 +220,7 @@ def sweep_rows(rs: Ruleset, params: Mapping[str, Any], trials: int,
                                 tuple(params.get("items", ())), trials=trials, seed=seed,
                                 artifacts=tuple(params.get("artifacts", ())),
                                 intellect=params.get("intellect"))
-    return _ordered(table.to_frame(), "event", names)
+    return in_deck_order(table.to_frame(), "event", names)
 
 
 EXPERIMENT = Experiment(

@@ -17,7 +17,7 @@ from sim.experiments.base import Case, CompareInputError
 from sim.kernels import paired
 
 
-def _deck(table: Mapping, names: Sequence[str], which: str) -> list[tuple[str, float]]:
+def deck_cards(table: Mapping, names: Sequence[str], which: str) -> list[tuple[str, float]]:
     """``(card, weight)``: one card with weight 1, or a deck weighted by ``count``.
 
     A deck always holds a card to draw: rulesets without one are refused when
@@ -29,7 +29,7 @@ def _deck(table: Mapping, names: Sequence[str], which: str) -> list[tuple[str, f
     return [(n, table[n].count / total) for n in names if table[n].count > 0]
 
 
-def _pad(arrays: list[list[np.ndarray]], dtype=np.int64) -> np.ndarray:
+def pad_grid(arrays: list[list[np.ndarray]], dtype=np.int64) -> np.ndarray:
     """Stack a V x K grid of arrays into one zero-padded array (V, K, *max shape)."""
     shape = np.max([a.shape for row in arrays for a in row], axis=0)
     n_cards = max(len(row) for row in arrays)
@@ -40,14 +40,16 @@ def _pad(arrays: list[list[np.ndarray]], dtype=np.int64) -> np.ndarray:
     return out
 
 
-def _weights(decks: list[list[tuple[str, float]]]) -> np.ndarray:
+def deck_weights(decks: list[list[tuple[str, float]]]) -> np.ndarray:
+    """Each variant's card weights (:func:`deck_cards`), zero-padded to the longest deck."""
     out = np.zeros((len(decks), max(len(d) for d in decks)), dtype=np.float64)
     for v, deck in enumerate(decks):
         out[v, : len(deck)] = [w for _, w in deck]
     return out
 
 
-def _exact(per_card: list[list[np.ndarray]], decks, n_metrics: int) -> np.ndarray:
+def deck_exact(per_card: list[list[np.ndarray]], decks, n_metrics: int) -> np.ndarray:
+    """Each variant's exact metrics: its cards' exact values weighted as the deck draws them."""
     out = np.zeros((len(decks), n_metrics))
     for v, deck in enumerate(decks):
         for (_, w), values in zip(deck, per_card[v], strict=True):
@@ -55,17 +57,19 @@ def _exact(per_card: list[list[np.ndarray]], decks, n_metrics: int) -> np.ndarra
     return out
 
 
-def _run_paired(kernel, width: int, trials: int, seed: int, threads, *params) -> np.ndarray:
+def run_paired(kernel, width: int, trials: int, seed: int, threads, *params) -> np.ndarray:
+    """Run a paired encounter kernel: per variant, the paired sums of ``width`` metrics."""
     n_var = params[-1].shape[0]  # the weights come last
     return runner.run_counts(kernel, seed, trials, (n_var, paired.N_SUMS, width), *params,
                              threads=threads, dtype=np.float64)
 
 
-_NO_EXACT = np.full(max(paired.COMBAT_METRICS, paired.ANOMALY_METRICS, paired.EVENT_METRICS),
+NO_EXACT = np.full(max(paired.COMBAT_METRICS, paired.ANOMALY_METRICS, paired.EVENT_METRICS),
                     np.nan)
 
 
-def _single(decks) -> bool:
+def single_cards(decks) -> bool:
+    """Whether every variant meets one card (weight 1), not a deck."""
     return all(len(d) == 1 and d[0][1] == 1.0 for d in decks)
 
 
@@ -95,12 +99,12 @@ def deck_cases(cases: Sequence[Case], key: str, table_of: Callable, names_of: Ca
         which, table = str(s[key]), table_of(rs)
         if which != "all" and which not in table:
             raise CompareInputError(f"unknown {key} {which!r} (known: {', '.join(table)})")
-        deck = _deck(table, names_of(rs, which), which)
+        deck = deck_cards(table, names_of(rs, which), which)
         try:
             specs = [compile_card(rs, s, name) for name, _ in deck]
         except InputError as error:
             raise CompareInputError(str(error)) from None
         decks.append(deck)
         packs.append([sp.pack() for sp in specs])
-        exacts.append([exact_of(sp) if exact else _NO_EXACT for sp in specs])
+        exacts.append([exact_of(sp) if exact else NO_EXACT for sp in specs])
     return decks, packs, exacts

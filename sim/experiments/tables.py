@@ -121,7 +121,7 @@ class HazardTable:
         return [compact(r, (self.card,)) for r in self.rows]
 
 
-def _danger(row: dict) -> tuple:
+def danger_key(row: dict) -> tuple:
     """Sort key, most dangerous first: exact P(knocked out), P(deformation), mean
     points lost after the armour, then P(not avoided).
     """
@@ -132,7 +132,7 @@ def _danger(row: dict) -> tuple:
             -(1.0 - out["avoided"]["exact"]))
 
 
-def _ordered(frame: pd.DataFrame, key: str, names: Sequence[str]) -> pd.DataFrame:
+def in_deck_order(frame: pd.DataFrame, key: str, names: Sequence[str]) -> pd.DataFrame:
     """Rows in deck (file) order instead of danger order, so every point lists cards alike."""
     rank = {name: i for i, name in enumerate(names)}
     return frame.sort_values(key, key=lambda s: s.map(rank), kind="stable").reset_index(drop=True)
