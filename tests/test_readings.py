@@ -148,7 +148,7 @@ def test_cli_table_and_csv():
     assert "dice.modifier = face (used: successes)" in table.stdout
     assert "skipped: multiplayer.after_death = phantom: the rules refuse it" in table.stdout
     csv = CliRunner().invoke(main, ["readings", "--trials", "200", "--format", "csv", "-q"])
-    assert csv.exit_code == 0 and csv.stdout.startswith("rank,key,current,value,edit,")
+    assert csv.exit_code == 0 and csv.stdout.startswith("edit,key,value,rank,current,mc,")
 
 
 @pytest.mark.parametrize(("args", "words"), [

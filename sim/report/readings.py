@@ -36,10 +36,12 @@ def reading_words(row: Mapping) -> str:
 
 
 def shown(result: workflow.ReadingsResult) -> pd.DataFrame:
-    """The ranking as a designer reads it: reading, win rate, paired change, verdict, targets."""
+    """The ranking as a designer reads it: reading (first, so that a report against a baseline
+    merges the rows by it), rank, win rate, paired change, verdict, targets.
+    """
     rows = []
     for r in result.rows:
-        row = {"rank": r["rank"], "reading": reading_words(r),
+        row = {"reading": reading_words(r), "rank": r["rank"],
                "win rate": labels.percent(r["mc"], r["ci_low"], r["ci_high"]),
                "change (paired, 95 % interval)": change(r), "verdict": r["verdict"]}
         for column, value in r.items():

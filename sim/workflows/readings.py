@@ -59,9 +59,11 @@ NO_EFFECT = "no effect (the game's compiled inputs are unchanged)"
 NO_GAME_CHANGED = "no game changed"
 """Verdict of a reading played whose every game ended as with the ruleset's own reading."""
 
-COLUMNS = ("rank", "key", "current", "value", "edit", "mc", "ci_low", "ci_high", "diff",
+COLUMNS = ("edit", "key", "value", "rank", "current", "mc", "ci_low", "ci_high", "diff",
            "diff_ci_low", "diff_ci_high", "verdict", "effect", "rules")
-"""Columns of the ranking (:meth:`ReadingsResult.ranking`) before the target columns."""
+"""Columns of the ranking (:meth:`ReadingsResult.ranking`) before the target columns; the
+leading text columns name the reading, so a report against a baseline pairs readings by them
+(:func:`sim.report.before_after.diff_table`), not by rank."""
 
 
 class ReadingsError(BatchError):
@@ -290,8 +292,8 @@ def _row(reading: Reading, cells: dict, targets: Sequence[Target]) -> dict:
     win = cells[METRIC]
     if win["diff_ci_low"] == win["diff_ci_high"] == 0.0 and win["verdict"] != NO_EFFECT:
         win = {**win, "verdict": NO_GAME_CHANGED}
-    row = {"rank": 0, "key": reading.key, "current": _text(reading.current),
-           "value": reading.text, "edit": reading.edit,
+    row = {"edit": reading.edit, "key": reading.key, "value": reading.text, "rank": 0,
+           "current": _text(reading.current),
            **{k: win[k] for k in ("mc", "ci_low", "ci_high", "diff", "diff_ci_low",
                                   "diff_ci_high", "verdict")},
            "effect": abs(win["diff"]), "rules": reading.param.rules}
