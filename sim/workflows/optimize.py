@@ -11,13 +11,17 @@ race's winner becomes the incumbent. Passes over the keys repeat until one chang
 up to ``passes``. The space is small and discrete (a few thresholds of 0..Health, three
 switches): a pass costs one race per key, each race shares its games with every other
 (common random numbers), and the incumbent's games are played once for the whole search.
+A final *playoff* races the best and its :data:`PLAYOFF` - 1 nearest rivals (the candidates
+played longest whose games differ from the best's) from a race's last rung on, up to
+``2**PLAYOFF_RUNGS`` times as many games, so that close calls between the races' finalists
+are decided on more games of the selection.
 
 **Common random numbers.** Game ``t`` of every candidate plays the streams of ``(seed, t)``
 (:mod:`sim.kernels.rng`), so every difference is paired game by game; sums are exact
 integers, so the result depends only on the seed, never on the thread count.
 
-**Honest numbers.** The selection's games have trial indices below ``trials * 2**(RUNGS -
-1)`` (a candidate's games at its last rung), far below :data:`FRESH_FIRST`; the winner, the
+**Honest numbers.** The selection's games have trial indices below :func:`selection_games`
+(a candidate's games at a playoff's last rung), far below :data:`FRESH_FIRST`; the winner, the
 runner-up (the best candidate whose games differ from the winner's) and the scenario's own
 policy are then played again on trials ``FRESH_FIRST ..`` of the same seed: no (seed,
 trial) pair, hence no random stream of any purpose, is shared with the selection. Those
@@ -27,7 +31,7 @@ difference to the scenario's policy, and the runner-up's to the winner.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,7 +42,16 @@ from sim.experiments.campaign_paired import CAMPAIGN_METRICS, scenario_setup
 from sim.rules.scenario import Scenario
 from sim.workflows.levers import DEFAULT_METRIC, NO_EFFECT
 from sim.workflows.policy_space import Candidate, Dimension, parse_keys, space
-from sim.workflows.race import Games, Objective, Standing, cell, paired, race, standing_row
+from sim.workflows.race import (
+    Games,
+    Objective,
+    Standing,
+    cell,
+    clearly_worse,
+    paired,
+    race,
+    standing_row,
+)
 from sim.workflows.targets import TargetError, parse_target
 
 FRESH_FIRST = 2**62
@@ -51,9 +64,18 @@ BUDGET = 2_000_000
 """Games the selection may play in all."""
 FRESH_TRIALS = 100_000
 """Games of each re-evaluated policy."""
-PASSES = 2
+PASSES = 3
 """Passes over the keys at most."""
+PLAYOFF = 4
+"""Candidates of the final playoff (the best and its nearest rivals)."""
+PLAYOFF_RUNGS = 2
+"""A playoff plays up to ``2**PLAYOFF_RUNGS`` times a coordinate race's last rung."""
 METRIC = DEFAULT_METRIC["campaign"]
+
+
+def selection_games(trials: int) -> int:
+    """The most games a candidate plays in the selection (its trial indices lie below)."""
+    return trials * 2 ** (RUNGS - 1 + PLAYOFF_RUNGS)
 
 
 class OptimizeError(InputError):
@@ -264,54 +286,92 @@ def optimize(scenario: Scenario, *, metric: str | None = None, constraint: str |
                             "the policy of one stalker")
     base = scenario_setup(scenario)
     dims = space(scenario.ruleset, base, parse_keys(keys))
-    if trials * 2 ** (RUNGS - 1) >= FRESH_FIRST:
+    if selection_games(trials) >= FRESH_FIRST:
         raise OptimizeError(f"{trials} games per first rung reach the fresh games' trials",
                             "trials")
     if budget < trials:
         raise OptimizeError(f"the budget of {budget} games is below one candidate's first "
                             f"rung ({trials} games)", "budget")
     games = Games(scenario.ruleset, base, objective, seed=seed, threads=threads)
-    logs = {d.key: KeyLog(d.key, base[d.key], base[d.key]) for d in dims}
-    seen: dict[Candidate, Standing] = {}
-    winner, done, races, stopped = Candidate(), 0, 0, "passes"
+    search = _Search(games, {d.key: KeyLog(d.key, base[d.key], base[d.key]) for d in dims})
     try:
-        for done in range(1, passes + 1):
-            before = winner
-            for dim in dims:
-                if progress is not None:
-                    progress(f"pass {done}, {dim.key}: {winner.label}")
-                result = _race_key(games, winner, dim, logs[dim.key], trials, budget)
-                if result is None:
-                    continue
-                races += 1
-                for s in result.standings:
-                    if s.candidate not in seen or seen[s.candidate].trials <= s.trials:
-                        seen[s.candidate] = s
-                winner = result.winner
-                for log in logs.values():
-                    log.best = winner.value(log.key, base)
-                if result.budget_hit:
-                    stopped = "budget"
-                    break
-            if stopped == "budget":
-                break
-            if winner == before:
-                stopped = "converged"
-                break
+        search.run(dims, trials, budget, passes, progress)
+        if search.stopped != "budget":
+            search.playoff(trials, budget)
     except KeyboardInterrupt:
-        stopped = "interrupted"
-    fresh = None if stopped == "interrupted" else Games(
+        search.stopped = "interrupted"
+    winner = search.winner
+    fresh = None if search.stopped == "interrupted" else Games(
         scenario.ruleset, base, objective, seed=seed, first=FRESH_FIRST, threads=threads)
-    ranked = _ranked(games, seen, winner, objective)
+    ranked = _ranked(games, search.seen, winner, objective)
     runner_up = next((r.candidate for r in ranked if not _same_games(games, r.candidate, winner)),
                      None)
+    for log in search.logs.values():
+        log.best = winner.value(log.key, base)
     return Optimization(
         str(scenario.path), objective, seed, trials, budget, fresh_trials, games.played,
-        winner, base, tuple(logs.values()),
+        winner, base, tuple(search.logs.values()),
         tuple(_top_row(games, r, winner, objective) for r in ranked[:top]),
         None if fresh is None else reevaluate(fresh, winner, runner_up, fresh_trials),
-        tuple(games.ranges), () if fresh is None else tuple(fresh.ranges), done, races,
-        stopped)
+        tuple(games.ranges), () if fresh is None else tuple(fresh.ranges), search.passes,
+        search.races, search.stopped)
+
+
+class _Search:
+    """The state of one search: the incumbent, every standing seen, the per-key logs."""
+
+    def __init__(self, games: Games, logs: dict[str, KeyLog]) -> None:
+        self.games, self.logs = games, logs
+        self.winner = Candidate()
+        self.seen: dict[Candidate, Standing] = {}
+        self.passes = self.races = 0
+        self.stopped = "passes"
+
+    def _record(self, result) -> None:
+        self.races += 1
+        for s in result.standings:
+            if s.candidate not in self.seen or self.seen[s.candidate].trials <= s.trials:
+                self.seen[s.candidate] = s
+        self.winner = result.winner
+        if result.budget_hit:
+            self.stopped = "budget"
+
+    def run(self, dims: Sequence[Dimension], trials: int, budget: int, passes: int,
+            progress: Callable[[str], None] | None) -> None:
+        """Coordinate passes until one changes nothing, ``passes`` are done or the budget is."""
+        for self.passes in range(1, passes + 1):
+            before = self.winner
+            for dim in dims:
+                if progress is not None:
+                    progress(f"pass {self.passes}, {dim.key}: {self.winner.label}")
+                result = _race_key(self.games, self.winner, dim, self.logs[dim.key], trials,
+                                   budget)
+                if result is not None:
+                    self._record(result)
+                if self.stopped == "budget":
+                    return
+            if self.winner == before:
+                self.stopped = "converged"
+                return
+
+    def playoff(self, trials: int, budget: int) -> None:
+        """Race the :data:`PLAYOFF` best again, from a coordinate race's last rung on.
+
+        Up to ``2**PLAYOFF_RUNGS`` times as many games, all of the selection's.
+        """
+        games = self.games
+        ranked = _ranked(games, self.seen, self.winner, games.objective)
+        rivals = [r.candidate for r in ranked[1:] if not _same_games(games, r.candidate,
+                                                                     self.winner)
+                  and not clearly_worse(games.objective, _versus(games, r.candidate,
+                                                                 self.winner))][:PLAYOFF - 1]
+        if not rivals:
+            return
+        cap = trials * 2 ** (RUNGS - 1)
+        result = race(games, self.winner, rivals, trials=cap,
+                      cap=cap * 2 ** PLAYOFF_RUNGS, budget=budget)
+        if result.standings:
+            self._record(result)
 
 
 def _text(value: Any) -> str:
@@ -343,15 +403,15 @@ def _race_key(games: Games, incumbent: Candidate, dim: Dimension, log: KeyLog, t
     log.raced += len(challengers)
     result = race(games, incumbent, challengers, trials=trials, cap=trials * 2 ** (RUNGS - 1),
                   budget=budget)
-    last = [s for s in result.standings if s.candidate != incumbent and s.dropped is None
-            and s.rung == result.rungs - 1]
-    sign = games.objective.sign
-    best = next((s for s in result.standings if s.candidate == result.winner), None)
-    if best is not None and result.winner == incumbent and last:
-        best = max(last, key=lambda s: sign * s.mc)
-    if best is not None:
-        log.evidence = {"challenger": best.candidate.value(dim.key, games.base),
-                        "trials": best.trials, **best.vs_incumbent}
+    chosen = result.winner.value(dim.key, games.base)
+    others = [st for st in result.standings if st.candidate.value(dim.key, games.base) != chosen]
+    if others:  # the best other value: longest played, then by estimate
+        sign = games.objective.sign
+        other = max(others, key=lambda st: (st.trials, sign * st.mc))
+        n = other.trials
+        log.evidence = {"other": other.candidate.value(dim.key, games.base), "trials": n,
+                        **paired(games.play(other.candidate, n)[:, 0],
+                                 games.play(result.winner, n)[:, 0])}
     return result
 
 
@@ -375,12 +435,15 @@ def _same_games(games: Games, a: Candidate, b: Candidate) -> bool:
     return bool((games.play(a, n) == games.play(b, n)).all())
 
 
+def _versus(games: Games, a: Candidate, b: Candidate) -> dict:
+    """The paired difference ``a - b`` of the metric on the games both have played."""
+    n = min(games.have(a), games.have(b))
+    return {**paired(games.play(a, n)[:, 0], games.play(b, n)[:, 0]), "diff_trials": n}
+
+
 def _top_row(games: Games, s: Standing, winner: Candidate, objective: Objective) -> dict:
     """A candidate's row: its own estimate, and its paired difference to the winner."""
-    n = min(games.have(s.candidate), games.have(winner))
-    row = standing_row(s)
-    row.update(paired(games.play(s.candidate, n)[:, 0], games.play(winner, n)[:, 0]))
-    row["diff_trials"] = n
+    row = {**standing_row(s), **_versus(games, s.candidate, winner)}
     row["same_games"] = _same_games(games, s.candidate, winner)
     return row
 
@@ -410,5 +473,6 @@ def reevaluate(fresh: Games, winner: Candidate, runner_up: Candidate | None,
     return out
 
 
-__all__ = ["BUDGET", "FRESH_FIRST", "FRESH_TRIALS", "METRIC", "PASSES", "RUNGS", "TRIALS",
-           "KeyLog", "OptimizeError", "Optimization", "objective_of", "optimize", "reevaluate"]
+__all__ = ["BUDGET", "FRESH_FIRST", "FRESH_TRIALS", "METRIC", "PASSES", "PLAYOFF",
+           "PLAYOFF_RUNGS", "RUNGS", "TRIALS", "KeyLog", "OptimizeError", "Optimization",
+           "objective_of", "optimize", "reevaluate", "selection_games"]

@@ -185,7 +185,7 @@ def _standing(games: Games, c: Candidate, n: int, objective: Objective) -> Stand
     return Standing(c, n, est["mc"], est["ci_low"], est["ci_high"], feasible)
 
 
-def _worse(objective: Objective, d: dict) -> bool:
+def clearly_worse(objective: Objective, d: dict) -> bool:
     """Whether a paired difference (challenger minus leader) is wholly on the worse side."""
     return (d["diff_ci_high"] < 0) if objective.sign > 0 else (d["diff_ci_low"] > 0)
 
@@ -242,7 +242,7 @@ def _after_rung(games: Games, alive: list[Candidate], out: dict[Candidate, Stand
     leader = max(feasible, key=lambda c: (objective.sign * out[c].mc, c == incumbent))
     survivors = []
     for c in kept:
-        if c != leader and _worse(objective, paired(values[c], values[leader])):
+        if c != leader and clearly_worse(objective, paired(values[c], values[leader])):
             out[c].dropped = DROPPED_WORSE
         else:
             survivors.append(c)
@@ -261,4 +261,4 @@ def standing_row(s: Standing) -> dict:
 
 
 __all__ = ["DROPPED_HALVED", "DROPPED_INFEASIBLE", "DROPPED_WORSE", "Games", "Objective",
-           "RaceResult", "Standing", "cell", "paired", "race", "standing_row"]
+           "RaceResult", "Standing", "cell", "clearly_worse", "paired", "race", "standing_row"]
