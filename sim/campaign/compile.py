@@ -31,11 +31,12 @@ from sim.campaign.artifacts import (
 from sim.campaign.hexmap import HexMap, compile_map
 from sim.encounter import anomaly as hazards
 from sim.encounter.combat import CombatPolicy, combat_heals, compile_combat
+from sim.encounter.damage import armor_rolls, fightable
 from sim.encounter.items import event_shift
 from sim.errors import InputError
 from sim.kernels import campaign as K
 from sim.kernels.layout import A_SIZE, P_SIZE
-from sim.rules import HEALTH_DAMAGE, Ruleset
+from sim.rules import Ruleset
 from sim.rules.scenario import Scenario, carry_problems
 
 DRAWS = {"nothing": K.DRAW_NOTHING, "event": K.DRAW_EVENT, "enemy": K.DRAW_ENEMY,
@@ -324,7 +325,7 @@ def _enemies(scenario: Scenario, slots: tuple[str, ...]) -> dict:
     combat_policy = CombatPolicy(sneak=policy.sneak, flee_at=policy.flee_at,
                                  heal_at=policy.heal_at)
     meta = [(name, card) for name, card in rs.enemies.items()
-            if card.wound_type in HEALTH_DAMAGE or card.wound_type == "psi"]
+            if fightable(card.wound_type)]
     subsets = weapon_subsets(scenario.weapons)
     n_weapons, pool = len(scenario.weapons), intellect(scenario)
     fights = {}
@@ -409,9 +410,7 @@ def _emissions(scenario: Scenario) -> dict:
 
     def resist(damage_type: str) -> int:
         """Absorbing face against one damage type of an Emission (0: no roll)."""
-        if not absorbs or (damage_type == "radiation" and not rs.rules.armor.absorbs_radiation):
-            return 0
-        if damage_type == "psi" and not rs.rules.armor.absorbs_psi:
+        if not absorbs or not armor_rolls(rs, damage_type):
             return 0
         return armor.resistance(damage_type) or 0
 
