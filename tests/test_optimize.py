@@ -177,3 +177,24 @@ def test_a_multiplayer_scenario_is_refused():
     result = CliRunner().invoke(main, ["optimize", "four_stalkers"])
     assert result.exit_code == 2
     assert "multiplayer" in result.output
+
+
+def test_ctrl_c_keeps_the_finished_races_and_prints_the_best_so_far(monkeypatch, poor):
+    real, calls = library.race, []
+
+    def interrupted_after_one(*args, **kwargs):
+        if calls:
+            raise KeyboardInterrupt
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(library, "race", interrupted_after_one)
+    result = library.optimize(load_scenario(poor), keys="flee_at,pay_heal", **SMALL)
+    assert result.stopped == "interrupted" and result.reevaluation is None
+    assert dict(result.winner.overrides) == {"flee_at": 0}  # the finished race's winner
+    assert result.played > 0 and result.fresh_range == ()
+    calls.clear()
+    cli = CliRunner().invoke(main, ["optimize", str(poor), "--keys", "flee_at,pay_heal",
+                                    "--trials", "300", "--budget", "40000"])
+    assert cli.exit_code == 130
+    assert "best: flee_at=0" in cli.output and "not re-evaluated" in cli.output

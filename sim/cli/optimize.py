@@ -82,8 +82,10 @@ def optimize(scenario, metric, constraint, keys, trials, budget, fresh_trials, p
             click.echo(line)
         click.echo("keys:")
         click.echo(result.keys_frame().to_string(index=False, float_format=lambda x: f"{x:.4f}"))
-        click.echo("top candidates (selection games, biased upward; minus the best: paired):")
-        click.echo(result.top_table().to_string(index=False))
+        if result.top:
+            click.echo("top candidates (selection games, biased upward; minus the best: "
+                       "paired):")
+            click.echo(result.top_table().to_string(index=False))
         if out is not None and result.stopped != "interrupted":
             click.echo(f"written to {out}")
     else:
