@@ -198,3 +198,28 @@ def test_ctrl_c_keeps_the_finished_races_and_prints_the_best_so_far(monkeypatch,
                                     "--trials", "300", "--budget", "40000"])
     assert cli.exit_code == 130
     assert "best: flee_at=0" in cli.output and "not re-evaluated" in cli.output
+
+
+def test_list_keys_take_shopping_lists_and_artefact_sets_one_card_apart():
+    scenario = load_scenario("base")
+    base = scenario_setup(scenario)
+    shopping, keep = space(scenario.ruleset, base, ("shopping", "keep_artifacts"))
+    assert () in shopping.values and ("Stimulant",) in shopping.values
+    assert ("Medkit", "Medkit", "Stimulant") in shopping.values
+    assert tuple(base["shopping"]) in shopping.values
+    sets = keep.values_at(("Stone blood",))
+    assert sets[0] == ("Stone blood",) and () in sets
+    assert ("Flash", "Stone blood") in sets and len(sets) == 1 + len(scenario.ruleset.artifacts)
+
+
+def test_a_list_key_is_written_as_a_toml_list_that_loads(tmp_path):
+    out = tmp_path / "shop.toml"
+    result = CliRunner().invoke(main, [
+        "optimize", "base", "--keys", "shopping,keep_artifacts", "--trials", "200",
+        "--budget", "60000", "--fresh-trials", "1000", "--seed", "2", "--passes", "1",
+        "--format", "json", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    written = load_scenario(out).policy
+    for change in doc["changes"]:
+        assert list(getattr(written, change["key"])) == list(change["to"])

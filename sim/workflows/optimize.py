@@ -41,7 +41,8 @@ from sim.errors import InputError
 from sim.experiments.campaign_paired import CAMPAIGN_METRICS, scenario_setup
 from sim.rules.scenario import Scenario
 from sim.workflows.levers import DEFAULT_METRIC, NO_EFFECT
-from sim.workflows.policy_space import Candidate, Dimension, parse_keys, space
+from sim.experiments.base import CompareInputError
+from sim.workflows.policy_space import Candidate, Dimension, parse_keys, space, value_text
 from sim.workflows.race import (
     Games,
     Objective,
@@ -120,6 +121,7 @@ class KeyLog:
     best: Any = None
     raced: int = 0
     unchanged: int = 0
+    refused: int = 0
     evidence: dict = field(default_factory=dict)
 
     @property
@@ -189,8 +191,11 @@ class Optimization:
 
     def keys_frame(self) -> pd.DataFrame:
         """One row per key: its value in the scenario, the best found, and the effect."""
-        return pd.DataFrame([{"key": k.key, "current": k.current, "best": k.best,
-                              "effect": k.effect, **k.evidence} for k in self.keys])
+        return pd.DataFrame([{"key": k.key, "current": value_text(k.current),
+                              "best": value_text(k.best), "effect": k.effect,
+                              "refused": k.refused, **k.evidence,
+                              **({"other": value_text(k.evidence["other"])}
+                                 if k.evidence else {})} for k in self.keys])
 
     def to_frame(self) -> pd.DataFrame:
         """The top candidates (selection numbers), best first."""
@@ -199,7 +204,7 @@ class Optimization:
     def lines(self) -> list[str]:
         """The result in words: the best policy, then the fresh games' numbers."""
         out = [f"best: {self.winner.label}"
-               + "".join(f"\n  {c['key']}: {_text(c['from'])} -> {_text(c['to'])}"
+               + "".join(f"\n  {c['key']}: {value_text(c['from'])} -> {value_text(c['to'])}"
                          for c in self.changes())]
         if self.stopped == "interrupted":
             return [*out, "interrupted: the best so far, on the selection's games; "
@@ -374,10 +379,6 @@ class _Search:
             self._record(result)
 
 
-def _text(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
 def _cell(c: dict) -> str:
     return f"{c['mc']:.4f} ({c['ci_low']:.4f} to {c['ci_high']:.4f})"
 
@@ -390,11 +391,16 @@ def _race_key(games: Games, incumbent: Candidate, dim: Dimension, log: KeyLog, t
               budget: int):
     """Race every other value of one key against the incumbent (None: nothing to race)."""
     challengers = []
-    for value in dim.values:
+    for value in dim.values_at(incumbent.value(dim.key, games.base)):
         c = incumbent.with_value(dim.key, value, games.base)
         if c == incumbent:
             continue
-        if games.digest(c) == games.digest(incumbent):
+        try:
+            digest = games.digest(c)
+        except CompareInputError:  # e.g. more artefacts than slots (P-07)
+            log.refused += 1
+            continue
+        if digest == games.digest(incumbent):
             log.unchanged += 1
             continue
         challengers.append(c)

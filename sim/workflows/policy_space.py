@@ -9,12 +9,19 @@ CAMPAIGN_KEYS`), and takes every value the rules give it a distinct meaning for:
   Health is always; a larger value acts as the card's Health does.
 - ``sneak``: ``always`` or ``never`` (P-16, P-17).
 - ``enter_anomalies`` (P-36) and ``pay_heal`` (P-37): false or true.
+- ``shopping``: every list of up to :data:`SHOPPING_LENGTH` items (repeats allowed, in
+  order: each is bought once a visit while money lasts, the first is also the trophy lot's
+  Gear; P-11, P-27) drawn from the items the scenario shops for or carries.
+- ``keep_artifacts``: the held set and every set one artefact card away from it (one added
+  or removed; P-11); a set beyond the artefact slots (P-07) is refused by the compile step
+  and skipped. Over passes, the set moves one card at a time.
 
 A :class:`Candidate` is the scenario's policy with some of these keys set to other values.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,8 +36,12 @@ THRESHOLDS = ("flee_at", "heal_at", "medkit_at", "retreat_at")
 CHOICES: dict[str, tuple] = {"sneak": SNEAK, "enter_anomalies": (False, True),
                              "pay_heal": (False, True)}
 """Keys with a fixed set of values."""
-KEYS = (*THRESHOLDS, *CHOICES)
+LISTS = ("shopping", "keep_artifacts")
+"""Keys whose value is a list of cards."""
+KEYS = (*THRESHOLDS, *CHOICES, *LISTS)
 """Every key the search may change, in the order it searches them."""
+SHOPPING_LENGTH = 3
+"""Longest shopping list tried."""
 
 
 class SpaceError(InputError):
@@ -39,10 +50,23 @@ class SpaceError(InputError):
 
 @dataclass(frozen=True)
 class Dimension:
-    """One searched key and the values it takes (the scenario's own among them)."""
+    """One searched key and the values it takes (the scenario's own among them).
+
+    A key with ``toggles`` (``keep_artifacts``) takes, from a value, that value and each
+    value one toggle away (:meth:`values_at`); other keys take ``values`` from any value.
+    """
 
     key: str
-    values: tuple
+    values: tuple = ()
+    toggles: tuple[str, ...] = ()
+
+    def values_at(self, current: Any) -> tuple:
+        """The values raced when the incumbent holds ``current``."""
+        if not self.toggles:
+            return self.values
+        held = set(current)
+        return (tuple(current), *(tuple(t for t in self.toggles if (t in held) != (t == name))
+                                  for name in self.toggles))
 
 
 def parse_keys(text: str | None) -> tuple[str, ...]:
@@ -68,8 +92,20 @@ def parse_keys(text: str | None) -> tuple[str, ...]:
 def space(rs: Ruleset, setup: Mapping[str, Any], keys: Sequence[str]) -> tuple[Dimension, ...]:
     """The values of each key for the stalker of ``setup`` (a ``campaign`` setup)."""
     health = rs.stalkers[str(setup["stalker"])].health
-    return tuple(Dimension(k, tuple(range(health + 1)) if k in THRESHOLDS else CHOICES[k])
-                 for k in keys)
+    pool = tuple(dict.fromkeys((*setup["shopping"], *setup["items"])))
+    shopping = tuple(lists for n in range(SHOPPING_LENGTH + 1)
+                     for lists in itertools.product(pool, repeat=n))
+    out = []
+    for k in keys:
+        if k in THRESHOLDS:
+            out.append(Dimension(k, tuple(range(health + 1))))
+        elif k == "shopping":
+            out.append(Dimension(k, shopping))
+        elif k == "keep_artifacts":
+            out.append(Dimension(k, toggles=tuple(rs.artifacts)))
+        else:
+            out.append(Dimension(k, CHOICES[k]))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -100,16 +136,21 @@ class Candidate:
     @property
     def label(self) -> str:
         """``flee_at=2, sneak=never``, or ``scenario's policy`` when nothing is changed."""
-        return ", ".join(f"{k}={_text(v)}" for k, v in self.overrides) or SCENARIO_POLICY
+        return ", ".join(f"{k}={value_text(v)}" for k, v in self.overrides) or SCENARIO_POLICY
 
 
 SCENARIO_POLICY = "scenario's policy"
 """Label of the candidate that changes nothing."""
 
 
-def _text(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
+def value_text(value: Any) -> str:
+    """A policy value in words: ``true``, ``3``, ``Medkit/Stimulant``, ``none``."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, tuple | list):
+        return "/".join(map(str, value)) or "none"
+    return str(value)
 
 
-__all__ = ["CHOICES", "KEYS", "SCENARIO_POLICY", "THRESHOLDS", "Candidate", "Dimension",
-           "SpaceError", "parse_keys", "space"]
+__all__ = ["CHOICES", "KEYS", "LISTS", "SCENARIO_POLICY", "SHOPPING_LENGTH", "THRESHOLDS",
+           "Candidate", "Dimension", "SpaceError", "parse_keys", "space", "value_text"]
