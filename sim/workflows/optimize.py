@@ -38,10 +38,10 @@ from typing import Any
 import pandas as pd
 
 from sim.errors import InputError
+from sim.experiments.base import CompareInputError
 from sim.experiments.campaign_paired import CAMPAIGN_METRICS, scenario_setup
 from sim.rules.scenario import Scenario
 from sim.workflows.levers import DEFAULT_METRIC, NO_EFFECT
-from sim.experiments.base import CompareInputError
 from sim.workflows.policy_space import Candidate, Dimension, parse_keys, space, value_text
 from sim.workflows.race import (
     Games,
