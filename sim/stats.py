@@ -103,3 +103,27 @@ def mean_z_score(total: float, total_sq: float, trials: int, exact_mean: float) 
     if se == 0.0:
         return 0.0 if mean == exact_mean else math.inf
     return (mean - exact_mean) / se
+
+
+def quantile_interval(values, q: float, z: float = Z95):
+    """A quantile of a sample with its distribution-free (order-statistic) interval.
+
+    The estimate is the smallest value by which a fraction ``q`` of the sample lies (as
+    ``zonesim campaign``'s ``days.median``); the interval is the pair of order statistics
+    whose ranks are ``n q -+ z sqrt(n q (1 - q))`` (the normal approximation of the
+    binomial count below the quantile), clipped to the sample.
+
+    Returns
+    -------
+    tuple of float
+        ``(estimate, low, high)``; NaN for an empty sample.
+    """
+    x = np.sort(np.asarray(values))
+    n = len(x)
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    spread = z * math.sqrt(n * q * (1 - q))
+    rank = min(max(math.ceil(q * n) - 1, 0), n - 1)
+    low = min(max(math.floor(n * q - spread) - 1, 0), n - 1)
+    high = min(max(math.ceil(n * q + spread) - 1, 0), n - 1)
+    return float(x[rank]), float(x[low]), float(x[high])

@@ -223,3 +223,24 @@ def test_a_list_key_is_written_as_a_toml_list_that_loads(tmp_path):
     written = load_scenario(out).policy
     for change in doc["changes"]:
         assert list(getattr(written, change["key"])) == list(change["to"])
+
+
+def test_a_days_constraint_is_judged_as_zonesim_campaign_counts_days():
+    from sim.experiments.campaign import run_campaign
+
+    scenario = load_scenario("base")
+    days = run_campaign(scenario, trials=4_000, seed=3).to_dict()["days"]
+    for stat in ("mean", "median", "p90"):
+        objective = library.objective_of(None, f"days.{stat} <= 16")
+        g = Games(scenario.ruleset, scenario_setup(scenario), objective, seed=3)
+        got = objective.constraint_cell(g.play(Candidate(), 4_000))
+        assert got["mc"] == pytest.approx(days[stat])
+        assert got["ci_low"] <= got["mc"] <= got["ci_high"]
+
+
+def test_a_constraint_no_policy_meets_leaves_the_scenario_s_policy(poor):
+    result = library.optimize(load_scenario(poor), keys="flee_at", constraint="days.median <= 3",
+                              **SMALL)
+    assert result.winner == Candidate()  # every challenger FAILs the constraint
+    assert all(r["feasible"] is False for r in result.top if r["candidate"] != "scenario's policy")
+    assert result.reevaluation["constraint"]["verdict"] == "FAIL"

@@ -19,8 +19,8 @@ from sim.workflows.scenario_toml import changed_scenario
 @click.option("--metric", default=None, show_default=library.METRIC,
               help="The per-game campaign metric to maximise (or minimise, by its direction).")
 @click.option("--constraint", default=None, metavar="TEXT",
-              help="A target the best must not fail, e.g. 'game_days <= 16' (a FAIL: its "
-                   "whole 95 % interval outside).")
+              help="A target the best must not fail, e.g. 'days.median <= 16' or "
+                   "'p_final_emission <= 0.1' (a FAIL: its whole 95 % interval outside).")
 @click.option("--keys", default=None, metavar="K1,K2",
               help=f"Policy keys to search (default all: {', '.join(KEYS)}).")
 @click.option("--trials", type=click.IntRange(1, common.MAX_TRIALS), default=library.TRIALS,
@@ -63,7 +63,7 @@ def optimize(scenario, metric, constraint, keys, trials, budget, fresh_trials, p
       zonesim optimize base --keys medkit_at,retreat_at --trials 500 --budget 50000 \\
         --fresh-trials 5000
       zonesim optimize base --out best.toml && zonesim report best.toml
-      zonesim optimize base --constraint "game_days <= 16" --format json
+      zonesim optimize base --constraint "days.median <= 16" --format json
     """
     chosen = load_scenario(scenario)
     bar = common.bar()

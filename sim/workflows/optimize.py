@@ -44,6 +44,7 @@ from sim.rules.scenario import Scenario
 from sim.workflows.levers import DEFAULT_METRIC, NO_EFFECT
 from sim.workflows.policy_space import Candidate, Dimension, parse_keys, space, value_text
 from sim.workflows.race import (
+    DAY_METRICS,
     Games,
     Objective,
     Standing,
@@ -105,10 +106,10 @@ def objective_of(metric: str | None = None, constraint: str | None = None) -> Ob
             target = parse_target(constraint)
         except TargetError as error:
             raise OptimizeError(str(error), "constraint") from None
-        if target.metric not in names:
+        if target.metric not in names and target.metric not in DAY_METRICS:
             raise OptimizeError(f"constraint {constraint!r}: {target.metric!r} is not a "
-                                "per-game campaign metric (known: "
-                                f"{', '.join(names)})", "constraint")
+                                "per-game campaign metric or a days statistic (known: "
+                                f"{', '.join((*names, *DAY_METRICS))})", "constraint")
     return Objective(chosen, target)
 
 
@@ -266,7 +267,7 @@ def optimize(scenario: Scenario, *, metric: str | None = None, constraint: str |
         A one-stalker scenario.
     metric, constraint : str, optional
         The metric maximised (or minimised, by its direction) and a target text
-        (``"game_days <= 16"``) a winner must not fail (:func:`objective_of`).
+        (``"days.median <= 16"``) a winner must not fail (:func:`objective_of`).
     keys : str, optional
         ``a,b,c`` of :data:`~sim.workflows.policy_space.KEYS` (default all).
     trials, budget, fresh_trials, passes, seed, threads :
@@ -472,8 +473,7 @@ def reevaluate(fresh: Games, winner: Candidate, runner_up: Candidate | None,
                    runner_up_vs_winner=paired(x_up[:, 0], x_win[:, 0]))
     c = objective.constraint
     if c is not None:
-        metric = next(m for m in CAMPAIGN_METRICS if m.name == c.metric)
-        con = cell(metric, x_win[:, objective.columns.index(c.metric)])
+        con = objective.constraint_cell(x_win)
         out["constraint"] = {"target": str(c), **con,
                              "verdict": c.judge(con["mc"], con["ci_low"], con["ci_high"])}
     return out

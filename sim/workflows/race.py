@@ -39,10 +39,16 @@ from sim.campaign.compile import CampaignArrays
 from sim.experiments import tables
 from sim.experiments.base import Case, Metric
 from sim.experiments.campaign_paired import CAMPAIGN_METRICS, compile_cases, trial_values
+from sim.experiments.naming import DAY_STATS
 from sim.rules import Ruleset
 from sim.workflows.batches import inputs_digest
 from sim.workflows.policy_space import Candidate
 from sim.workflows.targets import FAIL, Target
+
+DAY_METRICS = {f"days.{stat}": stat for stat in DAY_STATS}
+"""Statistics of the days to the Sarcophagus a constraint may name (``days.median``)."""
+QUANTILES = {"median": 0.5, "p10": 0.1, "p90": 0.9}
+"""The quantile of each ``days.*`` statistic that is one."""
 
 DROPPED_WORSE = "clearly worse"
 DROPPED_INFEASIBLE = "infeasible"
@@ -59,8 +65,8 @@ class Objective:
     metric : Metric
         One of :data:`~sim.experiments.campaign_paired.CAMPAIGN_METRICS` with a direction.
     constraint : Target or None
-        A target on another (or the same) metric of that list that a candidate must not
-        ``FAIL``.
+        A target that a candidate must not ``FAIL``: on a metric of that list, or on a
+        statistic of the days to the Sarcophagus (:data:`DAY_METRICS`).
     """
 
     metric: Metric
@@ -68,10 +74,32 @@ class Objective:
 
     @property
     def columns(self) -> tuple[str, ...]:
-        """The per-game values kept: the metric, then the constraint's metric."""
-        if self.constraint is None or self.constraint.metric == self.metric.name:
-            return (self.metric.name,)
-        return (self.metric.name, self.constraint.metric)
+        """The per-game values kept: the metric, then those the constraint is judged on."""
+        names = [self.metric.name]
+        if self.constraint is not None and self.constraint.metric in DAY_METRICS:
+            names += ["game_days", "p_sarcophagus"]
+        elif self.constraint is not None:
+            names.append(self.constraint.metric)
+        return tuple(dict.fromkeys(names))
+
+    def constraint_cell(self, x: np.ndarray) -> dict:
+        """The constraint's metric on per-game values ``x`` (columns :attr:`columns`).
+
+        A ``days.*`` statistic is taken over the games that reached the Sarcophagus, as
+        in ``zonesim campaign``: the mean with its normal interval, a quantile with its
+        order-statistic interval (:func:`sim.stats.quantile_interval`).
+        """
+        name, col = self.constraint.metric, self.columns.index
+        if name not in DAY_METRICS:
+            return cell(next(m for m in CAMPAIGN_METRICS if m.name == name), x[:, col(name)])
+        days = x[x[:, col("p_sarcophagus")] == 1, col("game_days")]
+        stat = DAY_METRICS[name]
+        if stat == "mean":
+            mc, low, high = stats.mean_interval(float(days.sum()), float((days * days).sum()),
+                                                max(len(days), 1))
+        else:
+            mc, low, high = stats.quantile_interval(days, QUANTILES[stat])
+        return {"mc": mc, "ci_low": low, "ci_high": high, "exact": None}
 
     @property
     def sign(self) -> int:
@@ -178,9 +206,7 @@ def _standing(games: Games, c: Candidate, n: int, objective: Objective) -> Stand
     est = cell(objective.metric, x[:, 0])
     feasible = True
     if objective.constraint is not None:
-        col = objective.columns.index(objective.constraint.metric)
-        metric = next(m for m in CAMPAIGN_METRICS if m.name == objective.constraint.metric)
-        con = cell(metric, x[:, col])
+        con = objective.constraint_cell(x)
         feasible = objective.constraint.judge(con["mc"], con["ci_low"], con["ci_high"]) != FAIL
     return Standing(c, n, est["mc"], est["ci_low"], est["ci_high"], feasible)
 
@@ -260,5 +286,6 @@ def standing_row(s: Standing) -> dict:
             "dropped": s.dropped, **s.vs_incumbent}
 
 
-__all__ = ["DROPPED_HALVED", "DROPPED_INFEASIBLE", "DROPPED_WORSE", "Games", "Objective",
-           "RaceResult", "Standing", "cell", "clearly_worse", "paired", "race", "standing_row"]
+__all__ = ["DAY_METRICS", "DROPPED_HALVED", "DROPPED_INFEASIBLE", "DROPPED_WORSE", "QUANTILES",
+           "Games", "Objective", "RaceResult", "Standing", "cell", "clearly_worse", "paired",
+           "race", "standing_row"]
