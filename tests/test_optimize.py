@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -212,10 +213,18 @@ def test_list_keys_take_shopping_lists_and_artefact_sets_one_card_apart():
     assert ("Flash", "Stone blood") in sets and len(sets) == 1 + len(scenario.ruleset.artifacts)
 
 
+def test_the_route_takes_nearest_and_every_order_of_the_complexes():
+    scenario = load_scenario("base")
+    (route,) = space(scenario.ruleset, scenario_setup(scenario), ("route",))
+    complexes = {h.name for h in scenario.ruleset.map.hexes if h.location == "complex"}
+    assert route.values[0] == () and len(route.values) == 1 + math.factorial(len(complexes))
+    assert all(set(r) == complexes for r in route.values[1:])
+
+
 def test_a_list_key_is_written_as_a_toml_list_that_loads(tmp_path):
     out = tmp_path / "shop.toml"
     result = CliRunner().invoke(main, [
-        "optimize", "base", "--keys", "shopping,keep_artifacts", "--trials", "200",
+        "optimize", "base", "--keys", "route,shopping,keep_artifacts", "--trials", "200",
         "--budget", "60000", "--fresh-trials", "1000", "--seed", "2", "--passes", "1",
         "--format", "json", "--out", str(out)])
     assert result.exit_code == 0, result.output

@@ -47,9 +47,10 @@ def optimize(scenario, metric, constraint, keys, trials, budget, fresh_trials, p
 
     SCENARIO (default: base) is a one-stalker scenario. Its policy keys
     (flee_at, heal_at, medkit_at, retreat_at: 0..the stalker's Health;
-    sneak; enter_anomalies; pay_heal; shopping: lists of up to 3 of the
-    items it shops for or carries; keep_artifacts: sets one artefact card
-    apart) are searched one at a time, each
+    sneak; enter_anomalies; pay_heal; route: nearest and every order of
+    the Secret Complexes; shopping: lists of up to 3 of the items it shops
+    for or carries; keep_artifacts: sets one artefact card apart) are
+    searched one at a time, each
     key's values racing on common random numbers by successive halving
     (clearly worse ones dropped when their paired 95 % interval to the
     leader lies below 0), until a pass over the keys changes nothing. The

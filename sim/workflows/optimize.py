@@ -192,10 +192,10 @@ class Optimization:
 
     def keys_frame(self) -> pd.DataFrame:
         """One row per key: its value in the scenario, the best found, and the effect."""
-        return pd.DataFrame([{"key": k.key, "current": value_text(k.current),
-                              "best": value_text(k.best), "effect": k.effect,
+        return pd.DataFrame([{"key": k.key, "current": value_text(k.current, k.key),
+                              "best": value_text(k.best, k.key), "effect": k.effect,
                               "refused": k.refused, **k.evidence,
-                              **({"other": value_text(k.evidence["other"])}
+                              **({"other": value_text(k.evidence["other"], k.key)}
                                  if k.evidence else {})} for k in self.keys])
 
     def to_frame(self) -> pd.DataFrame:
@@ -205,7 +205,8 @@ class Optimization:
     def lines(self) -> list[str]:
         """The result in words: the best policy, then the fresh games' numbers."""
         out = [f"best: {self.winner.label}"
-               + "".join(f"\n  {c['key']}: {value_text(c['from'])} -> {value_text(c['to'])}"
+               + "".join(f"\n  {c['key']}: {value_text(c['from'], c['key'])} -> "
+                         f"{value_text(c['to'], c['key'])}"
                          for c in self.changes())]
         if self.stopped == "interrupted":
             return [*out, "interrupted: the best so far, on the selection's games; "

@@ -12,6 +12,8 @@ CAMPAIGN_KEYS`), and takes every value the rules give it a distinct meaning for:
 - ``shopping``: every list of up to :data:`SHOPPING_LENGTH` items (repeats allowed, in
   order: each is bought once a visit while money lasts, the first is also the trophy lot's
   Gear; P-11, P-27) drawn from the items the scenario shops for or carries.
+- ``route``: "nearest" and every visiting order of the map's Secret Complexes (P-50), when
+  the map has at most :data:`ROUTE_ORDERS` of them (else "nearest" and the scenario's).
 - ``keep_artifacts``: the held set and every set one artefact card away from it (one added
   or removed; P-11); a set beyond the artefact slots (P-07) is refused by the compile step
   and skipped. Over passes, the set moves one card at a time.
@@ -36,12 +38,14 @@ THRESHOLDS = ("flee_at", "heal_at", "medkit_at", "retreat_at")
 CHOICES: dict[str, tuple] = {"sneak": SNEAK, "enter_anomalies": (False, True),
                              "pay_heal": (False, True)}
 """Keys with a fixed set of values."""
-LISTS = ("shopping", "keep_artifacts")
+LISTS = ("route", "shopping", "keep_artifacts")
 """Keys whose value is a list of cards."""
 KEYS = (*THRESHOLDS, *CHOICES, *LISTS)
 """Every key the search may change, in the order it searches them."""
 SHOPPING_LENGTH = 3
 """Longest shopping list tried."""
+ROUTE_ORDERS = 5
+"""Most Secret Complexes whose every visiting order is tried (5! = 120 orders)."""
 
 
 class SpaceError(InputError):
@@ -101,11 +105,20 @@ def space(rs: Ruleset, setup: Mapping[str, Any], keys: Sequence[str]) -> tuple[D
             out.append(Dimension(k, tuple(range(health + 1))))
         elif k == "shopping":
             out.append(Dimension(k, shopping))
+        elif k == "route":
+            out.append(Dimension(k, _routes(rs, tuple(setup["route"]))))
         elif k == "keep_artifacts":
             out.append(Dimension(k, toggles=tuple(rs.artifacts)))
         else:
             out.append(Dimension(k, CHOICES[k]))
     return tuple(out)
+
+
+def _routes(rs: Ruleset, current: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """"Nearest" (empty), the scenario's route and, on a small map, every visiting order."""
+    complexes = [h.name for h in rs.map.hexes if h.location == "complex"]
+    orders = (itertools.permutations(complexes) if len(complexes) <= ROUTE_ORDERS else ())
+    return tuple(dict.fromkeys(((), current, *orders)))
 
 
 @dataclass(frozen=True)
@@ -136,21 +149,26 @@ class Candidate:
     @property
     def label(self) -> str:
         """``flee_at=2, sneak=never``, or ``scenario's policy`` when nothing is changed."""
-        return ", ".join(f"{k}={value_text(v)}" for k, v in self.overrides) or SCENARIO_POLICY
+        return (", ".join(f"{k}={value_text(v, k)}" for k, v in self.overrides)
+                or SCENARIO_POLICY)
 
 
 SCENARIO_POLICY = "scenario's policy"
 """Label of the candidate that changes nothing."""
 
 
-def value_text(value: Any) -> str:
-    """A policy value in words: ``true``, ``3``, ``Medkit/Stimulant``, ``none``."""
+def value_text(value: Any, key: str = "") -> str:
+    """A policy value in words: ``true``, ``3``, ``Medkit/Stimulant``, ``none``.
+
+    An empty ``route`` reads ``nearest``.
+    """
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, tuple | list):
-        return "/".join(map(str, value)) or "none"
+        return "/".join(map(str, value)) or ("nearest" if key == "route" else "none")
     return str(value)
 
 
-__all__ = ["CHOICES", "KEYS", "LISTS", "SCENARIO_POLICY", "SHOPPING_LENGTH", "THRESHOLDS",
-           "Candidate", "Dimension", "SpaceError", "parse_keys", "space", "value_text"]
+__all__ = ["CHOICES", "KEYS", "LISTS", "ROUTE_ORDERS", "SCENARIO_POLICY", "SHOPPING_LENGTH",
+           "THRESHOLDS", "Candidate", "Dimension", "SpaceError", "parse_keys", "space",
+           "value_text"]

@@ -29,6 +29,11 @@ def toml_value(value: Any) -> str:
     return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def _policy_value(key: str, value: Any) -> str:
+    """A ``[policy]`` value as TOML; an empty route is written ``"nearest"``."""
+    return '"nearest"' if key == "route" and not value else toml_value(value)
+
+
 def _ruleset_line(scenario: Scenario) -> str:
     folder = Path(scenario.ruleset.path).resolve()
     bundled = configs_root().resolve()
@@ -55,7 +60,8 @@ def changed_scenario(scenario: Scenario, changes: Mapping[str, Any],
     was = {k: getattr(scenario.policy, k) for k in changes}
     added = []
     for key, value in changes.items():
-        line = f"{key} = {toml_value(value)}   # optimize: was {toml_value(was[key])}"
+        line = (f"{key} = {_policy_value(key, value)}   # optimize: was "
+                f"{_policy_value(key, was[key])}")
         number = where.get(f"policy.{key}")
         if number is None:
             added.append(line)
