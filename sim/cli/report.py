@@ -34,12 +34,15 @@ def report(scenario, trials, campaign_trials, seed, out, baseline, fmt):
     bundled base scenario). The battery: the enemy, anomaly and event deck
     tables for the scenario's stalker, loadout and policy; item comparisons
     (event items on the event deck, escape items and armours on the enemy
-    deck, on common random numbers); the campaign statistics; and each
-    target of the scenario judged PASS, FAIL or UNDECIDED on its 95 %
-    interval. --trials counts trials per encounter table, --campaign-trials
-    games. Writes results/<scenario>-<timestamp>/ (report.md, a
-    self-contained report.html, tables as CSV and Parquet, PNG plots,
-    metadata.json) all at once: a failed run leaves no folder. Prints the
+    deck, on common random numbers); the campaign statistics; every
+    documented reading of an open rule against the ruleset's own, on
+    --campaign-trials / 10 paired games each (the first screen names the
+    three that move the win rate most); and each target of the scenario
+    judged PASS, FAIL or UNDECIDED on its 95 % interval. --trials counts
+    trials per encounter table, --campaign-trials games. Writes
+    results/<scenario>-<timestamp>/ (report.md, a self-contained
+    report.html, tables as CSV and Parquet, PNG plots, metadata.json) all
+    at once: a failed run leaves no folder. Prints the
     headline numbers; progress goes to stderr when it is a terminal.
 
     With --baseline OTHER the battery runs on both with the same seed and
