@@ -253,3 +253,22 @@ def test_a_constraint_no_policy_meets_leaves_the_scenario_s_policy(poor):
     assert result.winner == Candidate()  # every challenger FAILs the constraint
     assert all(r["feasible"] is False for r in result.top if r["candidate"] != "scenario's policy")
     assert result.reevaluation["constraint"]["verdict"] == "FAIL"
+
+
+def test_a_dask_cluster_gives_the_local_result(monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    scenario = load_scenario("base")
+    here = library.optimize(scenario, keys="retreat_at,sneak", **SMALL)
+    sent, real = [], race_module.map_tasks
+
+    def counting(func, tasks, **kw):
+        sent.extend(tasks)
+        return real(func, tasks, **kw)
+
+    monkeypatch.setattr(race_module, "map_tasks", counting)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:
+        remote = library.optimize(scenario, keys="retreat_at,sneak",
+                                  scheduler=cluster.scheduler_address, **SMALL)
+    assert remote.to_dict() == here.to_dict()
+    assert sum(t.trials for t in sent) == remote.played + 3 * SMALL["fresh_trials"]

@@ -37,12 +37,15 @@ from sim.workflows.scenario_toml import changed_scenario
               help="Candidates listed.")
 @click.option("--out", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Write the best policy as a scenario file (comments say what changed).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Play each rung's candidates on a Dask distributed cluster (e.g. "
+                   "tcp://host:8786), one task per candidate; results do not depend on it.")
 @common.seed_option
 @common.format_option
 @common.threads_option
 @common.quiet_option
 def optimize(scenario, metric, constraint, keys, trials, budget, fresh_trials, passes, top,
-             out, seed, fmt, threads):
+             out, scheduler, seed, fmt, threads):
     """Search the scenario's policy for the best win rate over whole games.
 
     SCENARIO (default: base) is a one-stalker scenario. Its policy keys
@@ -71,7 +74,8 @@ def optimize(scenario, metric, constraint, keys, trials, budget, fresh_trials, p
     bar.expect(budget + 3 * fresh_trials)
     result = library.optimize(chosen, metric=metric, constraint=constraint, keys=keys,
                               trials=trials, budget=budget, fresh_trials=fresh_trials,
-                              passes=passes, seed=seed, threads=threads, top=top)
+                              passes=passes, seed=seed, threads=threads, top=top,
+                              scheduler=scheduler)
     if out is not None and result.stopped != "interrupted":
         out.write_text(changed_scenario(chosen, dict(result.winner.overrides),
                                         result.toml_header()), encoding="utf-8")

@@ -31,6 +31,7 @@ difference to the scenario's policy, and the runner-up's to the winner.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +41,7 @@ import pandas as pd
 from sim.errors import InputError
 from sim.experiments.base import CompareInputError
 from sim.experiments.campaign_paired import CAMPAIGN_METRICS, scenario_setup
+from sim.rules import load_ruleset
 from sim.rules.scenario import Scenario
 from sim.workflows.levers import DEFAULT_METRIC, NO_EFFECT
 from sim.workflows.policy_space import Candidate, Dimension, parse_keys, space, value_text
@@ -258,7 +260,7 @@ class Optimization:
 def optimize(scenario: Scenario, *, metric: str | None = None, constraint: str | None = None,
              keys: str | None = None, trials: int = TRIALS, budget: int = BUDGET,
              fresh_trials: int = FRESH_TRIALS, passes: int = PASSES, seed: int = 0,
-             threads: int | None = None, top: int = 10,
+             threads: int | None = None, top: int = 10, scheduler: Any = None,
              progress: Callable[[str], None] | None = None) -> Optimization:
     """Search the scenario's policy keys for the best value of a metric (module docstring).
 
@@ -276,6 +278,9 @@ def optimize(scenario: Scenario, *, metric: str | None = None, constraint: str |
         re-evaluation, passes over the keys at most, the seed, kernel threads.
     top : int
         Candidates kept in :attr:`Optimization.top`.
+    scheduler : str or distributed.Client, optional
+        Play each rung's candidates on this Dask cluster (an address such as
+        ``tcp://host:8786``, or a client); the result is the same.
     progress : callable, optional
         Called with a line before each race.
 
@@ -299,7 +304,37 @@ def optimize(scenario: Scenario, *, metric: str | None = None, constraint: str |
     if budget < trials:
         raise OptimizeError(f"the budget of {budget} games is below one candidate's first "
                             f"rung ({trials} games)", "budget")
-    games = Games(scenario.ruleset, base, objective, seed=seed, threads=threads)
+    with _cluster(scheduler, scenario) as client:
+        return _optimize(scenario, objective, base, dims, trials, budget, fresh_trials, passes,
+                         seed, threads, top, client, progress)
+
+
+@contextlib.contextmanager
+def _cluster(scheduler: Any, scenario: Scenario):
+    """A Dask client for ``scheduler`` (an address, opened and closed here), or None."""
+    if scheduler is None or not isinstance(scheduler, str):
+        yield scheduler
+        return
+    try:
+        from distributed import Client
+    except ImportError:
+        raise OptimizeError("a scheduler needs dask.distributed: pip install 'zonesim[dask]'",
+                            "scheduler") from None
+    if load_ruleset(scenario.ruleset.path).digest() != scenario.ruleset.digest():
+        raise OptimizeError(f"the ruleset was changed in memory, so workers cannot reload it "
+                            f"from {scenario.ruleset.path}", "scheduler")
+    client = Client(scheduler)
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+def _optimize(scenario: Scenario, objective: Objective, base: dict, dims, trials: int,
+              budget: int, fresh_trials: int, passes: int, seed: int, threads: int | None,
+              top: int, client: Any, progress) -> Optimization:
+    games = Games(scenario.ruleset, base, objective, seed=seed, threads=threads,
+                  scheduler=client)
     search = _Search(games, {d.key: KeyLog(d.key, base[d.key], base[d.key]) for d in dims})
     try:
         search.run(dims, trials, budget, passes, progress)
@@ -309,7 +344,8 @@ def optimize(scenario: Scenario, *, metric: str | None = None, constraint: str |
         search.stopped = "interrupted"
     winner = search.winner
     fresh = None if search.stopped == "interrupted" else Games(
-        scenario.ruleset, base, objective, seed=seed, first=FRESH_FIRST, threads=threads)
+        scenario.ruleset, base, objective, seed=seed, first=FRESH_FIRST, threads=threads,
+        scheduler=client)
     ranked = _ranked(games, search.seen, winner, objective)
     runner_up = next((r.candidate for r in ranked if not _same_games(games, r.candidate, winner)),
                      None)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -43,6 +44,7 @@ from sim.experiments.naming import DAY_STATS
 from sim.rules import Ruleset
 from sim.workflows.batches import inputs_digest
 from sim.workflows.policy_space import Candidate
+from sim.workflows.sweep import checked_ruleset, map_tasks
 from sim.workflows.targets import FAIL, Target
 
 DAY_METRICS = {f"days.{stat}": stat for stat in DAY_STATS}
@@ -136,12 +138,17 @@ class Games:
         Game ``t`` of a candidate plays the streams of ``(seed, first + t)``.
     threads : int, optional
         Kernel threads; never changes a value.
+    scheduler : distributed.Client, optional
+        Play :meth:`fill`'s batches on this Dask cluster, one task per candidate
+        (:func:`sim.workflows.sweep.map_tasks`); never changes a value.
     """
 
     def __init__(self, rs: Ruleset, base: dict, objective: Objective, *, seed: int,
-                 first: int = 0, threads: int | None = None) -> None:
+                 first: int = 0, threads: int | None = None, scheduler: Any = None) -> None:
         self.rs, self.base, self.objective = rs, base, objective
         self.seed, self.first, self.threads = seed, first, threads
+        self.scheduler = scheduler
+        self._rules_digest = "" if scheduler is None else rs.digest()
         self.played = 0
         self.ranges: list[tuple[int, int]] = []
         """Trial indices played, ``(first, count)`` per kernel run."""
@@ -162,18 +169,63 @@ class Games:
 
     def play(self, candidate: Candidate, n: int) -> np.ndarray:
         """The candidate's per-game values of games ``0 .. n - 1`` (playing the missing ones)."""
-        key = self.digest(candidate)
-        held = self._values.get(key, np.empty((0, len(self.objective.columns)), np.int64))
-        if len(held) < n:
-            first = self.first + len(held)
-            more = trial_values(self._compiled[candidate][1], self.objective.columns,
-                                seed=self.seed, first=first, trials=n - len(held),
-                                threads=self.threads)
-            self.ranges.append((first, n - len(held)))
-            self.played += n - len(held)
-            held = np.concatenate([held, more])
-            self._values[key] = held
-        return held[:n]
+        self.fill([candidate], n)
+        return self._values[self.digest(candidate)][:n]
+
+    def fill(self, candidates: Sequence[Candidate], n: int) -> None:
+        """Play the games ``0 .. n - 1`` that each candidate lacks, in one batch.
+
+        Here in order, or on the Dask cluster (a task per compiled game); the values and
+        :attr:`ranges` are the same either way.
+        """
+        tasks, keys = [], []
+        for c in candidates:
+            key = self.digest(c)
+            held = len(self._values.get(key, ()))
+            if held < n and key not in keys:
+                keys.append(key)
+                tasks.append(PlayTask(str(self.rs.path), self._rules_digest, c.setup(self.base),
+                                      self.objective.columns, self.seed, self.first + held,
+                                      n - held, self.threads))
+        if not tasks:
+            return
+        if self.scheduler is None:
+            outputs = [trial_values(self._arrays[k], t.columns, seed=t.seed, first=t.first,
+                                    trials=t.trials, threads=t.threads)
+                       for k, t in zip(keys, tasks, strict=True)]
+        else:
+            outputs, _ = map_tasks(play_task, tasks, scheduler=self.scheduler)
+        empty = np.empty((0, len(self.objective.columns)), np.int64)
+        for key, task, more in zip(keys, tasks, outputs, strict=True):
+            self.ranges.append((task.first, task.trials))
+            self.played += task.trials
+            self._values[key] = np.concatenate([self._values.get(key, empty), more])
+
+    @property
+    def _arrays(self) -> dict[str, CampaignArrays]:
+        return {d: arrays for d, arrays in self._compiled.values()}
+
+
+@dataclass(frozen=True)
+class PlayTask:
+    """What a worker needs to play one candidate's games: plain data, so it pickles."""
+
+    rules_path: str
+    digest: str
+    setup: dict
+    columns: tuple[str, ...]
+    seed: int
+    first: int
+    trials: int
+    threads: int | None
+
+
+def play_task(task: PlayTask) -> np.ndarray:
+    """Per-game values of one task (the worker reloads the ruleset and checks its digest)."""
+    rs = checked_ruleset(task.rules_path, task.digest)
+    (arrays,) = compile_cases([Case(rs, task.setup)])
+    return trial_values(arrays, task.columns, seed=task.seed, first=task.first,
+                        trials=task.trials, threads=task.threads)
 
 
 @dataclass
@@ -231,6 +283,7 @@ def race(games: Games, incumbent: Candidate, challengers: Sequence[Candidate], *
         if games.played + need > budget:
             budget_hit = True
             break
+        games.fill(alive, n)
         for c in alive:
             out[c] = _standing(games, c, n, objective)
             out[c].rung = rung
@@ -287,5 +340,5 @@ def standing_row(s: Standing) -> dict:
 
 
 __all__ = ["DAY_METRICS", "DROPPED_HALVED", "DROPPED_INFEASIBLE", "DROPPED_WORSE", "QUANTILES",
-           "Games", "Objective", "RaceResult", "Standing", "cell", "clearly_worse", "paired",
-           "race", "standing_row"]
+           "Games", "Objective", "PlayTask", "RaceResult", "Standing", "cell", "clearly_worse",
+           "paired", "play_task", "race", "standing_row"]
