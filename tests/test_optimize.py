@@ -272,3 +272,16 @@ def test_a_dask_cluster_gives_the_local_result(monkeypatch):
                                   scheduler=cluster.scheduler_address, **SMALL)
     assert remote.to_dict() == here.to_dict()
     assert sum(t.trials for t in sent) == remote.played + 3 * SMALL["fresh_trials"]
+
+
+def test_the_json_is_strict_json_when_a_key_has_no_effect(monkeypatch):
+    real = campaign_paired.scenario_of
+    monkeypatch.setattr(campaign_paired, "scenario_of", lambda case: dataclasses.replace(
+        real(case), policy=dataclasses.replace(real(case).policy, pay_heal=True)))
+    result = CliRunner().invoke(main, ["optimize", "base", "--keys", "pay_heal,sneak",
+                                       "--trials", "300", "--budget", "20000",
+                                       "--fresh-trials", "1000", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout, parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
+    keys = {k["key"]: k for k in doc["keys"]}
+    assert keys["pay_heal"]["effect"] == NO_EFFECT and keys["pay_heal"]["diff"] is None

@@ -115,6 +115,10 @@ def objective_of(metric: str | None = None, constraint: str | None = None) -> Ob
     return Objective(chosen, target)
 
 
+EVIDENCE = ("other", "trials", "diff", "diff_ci_low", "diff_ci_high")
+"""A key's evidence: its best other value, the games compared, the paired difference."""
+
+
 @dataclass
 class KeyLog:
     """What the search saw of one key: its value in the scenario, the best, the evidence."""
@@ -192,13 +196,25 @@ class Optimization:
         """``{"key", "from", "to"}`` per key the winner changes."""
         return [{"key": k, "from": self.base[k], "to": v} for k, v in self.winner.overrides]
 
+    def key_rows(self) -> list[dict]:
+        """One row per key: its value in the scenario, the best found and the effect.
+
+        Then the best other value with its paired difference to the best (None where no
+        other value raced).
+        """
+        rows = []
+        for k in self.keys:
+            evidence = dict.fromkeys(EVIDENCE) | k.evidence
+            if k.evidence:
+                evidence["other"] = value_text(evidence["other"], k.key)
+            rows.append({"key": k.key, "current": value_text(k.current, k.key),
+                         "best": value_text(k.best, k.key), "effect": k.effect,
+                         "refused": k.refused, **evidence})
+        return rows
+
     def keys_frame(self) -> pd.DataFrame:
-        """One row per key: its value in the scenario, the best found, and the effect."""
-        return pd.DataFrame([{"key": k.key, "current": value_text(k.current, k.key),
-                              "best": value_text(k.best, k.key), "effect": k.effect,
-                              "refused": k.refused, **k.evidence,
-                              **({"other": value_text(k.evidence["other"], k.key)}
-                                 if k.evidence else {})} for k in self.keys])
+        """:meth:`key_rows` as a frame."""
+        return pd.DataFrame(self.key_rows())
 
     def to_frame(self) -> pd.DataFrame:
         """The top candidates (selection numbers), best first."""
@@ -251,7 +267,7 @@ class Optimization:
                 "races": self.races, "stopped": self.stopped,
                 "best": {"label": self.winner.label, "policy": dict(self.winner.overrides)},
                 "changes": self.changes(),
-                "keys": self.keys_frame().to_dict(orient="records"),
+                "keys": self.key_rows(),
                 "top": list(self.top), "reevaluation": self.reevaluation,
                 "selection_trials": [list(r) for r in self.selection_trials],
                 "fresh_trials_range": [list(r) for r in self.fresh_range]}
