@@ -74,6 +74,7 @@ COMMANDS: dict[str, list[str]] = {
                      *FAST],
     "sweep-campaign": ["sweep", "--experiment", "campaign", "--vary",
                        "enemies.Bloodsucker.endurance=3,4", "--workers", "1", *FAST],
+    "readings": ["readings", "base", "--trials", "2000", "--seed", "7", "--format", "json"],
     "report": ["report", "--campaign-trials", "2000", *FAST],
 }
 """Every command and experiment; the key names the output in the golden file."""
