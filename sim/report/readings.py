@@ -66,12 +66,12 @@ def top_lines(result: workflow.ReadingsResult, n: int = TOP) -> list[str]:
 
 
 def readings_section(sc: Scenario, trials: int, seed: int) -> Section:
-    """Every documented reading of an open rule against the ruleset's own, in whole games."""
+    """Every documented reading of an open rule against the ruleset's own, in whole games.
+
+    One-stalker scenarios only (the multiplayer battery of
+    :func:`sim.report.build.steps` has no readings section).
+    """
     section = Section("readings", "Readings of the rules")
-    if sc.multiplayer:
-        section.text.append("Readings of the rules: not run for a multiplayer scenario (the "
-                            "readings play one stalker's games).")
-        return section
     result = workflow.run_readings(sc, trials=trials, seed=seed)
     base = result.baseline[workflow.METRIC]
     section.text.append(
