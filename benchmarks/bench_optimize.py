@@ -41,9 +41,10 @@ def main() -> None:
     result = optimize(scenario, seed=args.seed, threads=args.threads)
     wall = time.perf_counter() - start
     campaign_paired.simulate_trials = real
-    games = result.played + 3 * result.fresh_trials
+    fresh = sum(n for _, n in result.fresh_range)
+    games = result.played + fresh
     print(f"optimize base, seed {args.seed}: {result.played:,} games of selection in "
-          f"{result.races} races ({result.stopped}) + {3 * result.fresh_trials:,} fresh")
+          f"{result.races} races ({result.stopped}) + {fresh:,} fresh")
     print(f"wall {wall:.1f} s, {games / wall:,.0f} games/s; in the kernel {spent[0]:.1f} s, "
           f"outside it {100 * (1 - spent[0] / wall):.1f} % of the wall time")
     print("best:", result.winner.label)

@@ -95,7 +95,7 @@ def test_fresh_games_share_no_stream_with_the_selection(monkeypatch):
     fresh = [(f, n) for _, f, n in calls if f >= library.FRESH_FIRST]
     chosen = [(f, n) for _, f, n in calls if f < library.FRESH_FIRST]
     assert fresh == list(result.fresh_range) and chosen == list(result.selection_trials)
-    assert len(fresh) == 3  # the best, the scenario's policy, the runner-up
+    assert len(fresh) == library.FRESH_POLICIES  # best, scenario's, naive, runner-up
     highest = max(f + n for f, n in chosen)
     assert highest <= library.selection_games(SMALL["trials"]) < library.FRESH_FIRST
     assert all(f == library.FRESH_FIRST and n == SMALL["fresh_trials"] for f, n in fresh)
@@ -140,7 +140,7 @@ def test_the_command_prints_json_and_writes_a_scenario_that_loads(tmp_path):
             "selection_trials", "fresh_trials_range", "stopped", "out"} <= set(doc)
     fresh = doc["reevaluation"]
     assert {"winner_estimate", "scenario_estimate", "vs_scenario", "runner_up",
-            "runner_up_vs_winner"} <= set(fresh)
+            "runner_up_vs_winner", "naive", "naive_estimate", "skill_gap"} <= set(fresh)
     assert {"mc", "ci_low", "ci_high"} <= set(fresh["winner_estimate"])
     assert {"diff", "diff_ci_low", "diff_ci_high"} <= set(fresh["vs_scenario"])
     written = load_scenario(out)
@@ -271,7 +271,7 @@ def test_a_dask_cluster_gives_the_local_result(monkeypatch):
         remote = library.optimize(scenario, keys="retreat_at,sneak",
                                   scheduler=cluster.scheduler_address, **SMALL)
     assert remote.to_dict() == here.to_dict()
-    assert sum(t.trials for t in sent) == remote.played + 3 * SMALL["fresh_trials"]
+    assert sum(t.trials for t in sent) == remote.played + sum(n for _, n in remote.fresh_range)
 
 
 def test_the_json_is_strict_json_when_a_key_has_no_effect(monkeypatch):
@@ -285,3 +285,13 @@ def test_the_json_is_strict_json_when_a_key_has_no_effect(monkeypatch):
     doc = json.loads(result.stdout, parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
     keys = {k["key"]: k for k in doc["keys"]}
     assert keys["pay_heal"]["effect"] == NO_EFFECT and keys["pay_heal"]["diff"] is None
+
+
+def test_the_naive_policy_never_flees_takes_no_stimulant_sneaks_and_goes_nearest(poor):
+    from sim.workflows.policy_space import naive
+
+    base = scenario_setup(load_scenario(poor))
+    plain = naive(base).setup(base)
+    assert (plain["flee_at"], plain["heal_at"], plain["sneak"], plain["route"]) == (
+        0, 0, "always", ())
+    assert plain["pay_heal"] == base["pay_heal"] and plain["medkit_at"] == base["medkit_at"]

@@ -30,7 +30,8 @@ from sim.workflows.scenario_toml import changed_scenario
               show_default=True, help="Games the selection may play in all.")
 @click.option("--fresh-trials", type=click.IntRange(1, common.MAX_TRIALS),
               default=library.FRESH_TRIALS, show_default=True,
-              help="Fresh games of the best, the runner-up and the scenario's policy.")
+              help="Fresh games of the best, the runner-up, the scenario's policy and the "
+                   "naive one (never flee, no stimulants, sneak, nearest route).")
 @click.option("--passes", type=common.small_int(1), default=library.PASSES,
               show_default=True, help="Passes over the keys at most.")
 @click.option("--top", type=common.small_int(1), default=10, show_default=True,
@@ -71,7 +72,7 @@ def optimize(scenario, metric, constraint, keys, trials, budget, fresh_trials, p
     """
     chosen = load_scenario(scenario)
     bar = common.bar()
-    bar.expect(budget + 3 * fresh_trials)
+    bar.expect(library.most_games(budget, fresh_trials))
     result = library.optimize(chosen, metric=metric, constraint=constraint, keys=keys,
                               trials=trials, budget=budget, fresh_trials=fresh_trials,
                               passes=passes, seed=seed, threads=threads, top=top,

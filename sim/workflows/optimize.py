@@ -44,7 +44,14 @@ from sim.experiments.campaign_paired import CAMPAIGN_METRICS, scenario_setup
 from sim.rules import load_ruleset
 from sim.rules.scenario import Scenario
 from sim.workflows.levers import DEFAULT_METRIC, NO_EFFECT
-from sim.workflows.policy_space import Candidate, Dimension, parse_keys, space, value_text
+from sim.workflows.policy_space import (
+    Candidate,
+    Dimension,
+    naive,
+    parse_keys,
+    space,
+    value_text,
+)
 from sim.workflows.race import (
     DAY_METRICS,
     Games,
@@ -75,6 +82,15 @@ PLAYOFF = 4
 PLAYOFF_RUNGS = 2
 """A playoff plays up to ``2**PLAYOFF_RUNGS`` times a coordinate race's last rung."""
 METRIC = DEFAULT_METRIC["campaign"]
+
+
+FRESH_POLICIES = 4
+"""Policies played on the fresh games: the best, the scenario's, the naive one, the runner-up."""
+
+
+def most_games(budget: int, fresh_trials: int) -> int:
+    """The most games a search plays: its budget and the fresh games (a progress bar's total)."""
+    return budget + FRESH_POLICIES * fresh_trials
 
 
 def selection_games(trials: int) -> int:
@@ -236,6 +252,8 @@ class Optimization:
         out.append(f"  {name} of the best: {_cell(r['winner_estimate'])}; of the scenario's "
                    f"policy: {_cell(r['scenario_estimate'])}")
         out.append(f"  best minus the scenario's policy: {_diff(r['vs_scenario'])}")
+        out.append(f"  naive policy ({r['naive']}): {_cell(r['naive_estimate'])}; the best "
+                   f"minus it (the skill gap): {_diff(r['skill_gap'])}")
         if r["runner_up"] is not None:
             out.append(f"  runner-up {r['runner_up']}: {_cell(r['runner_up_estimate'])}; "
                        f"minus the best: {_diff(r['runner_up_vs_winner'])}")
@@ -510,14 +528,21 @@ def _top_row(games: Games, s: Standing, winner: Candidate, objective: Objective)
 
 def reevaluate(fresh: Games, winner: Candidate, runner_up: Candidate | None,
                trials: int) -> dict:
-    """The winner, the scenario's policy and the runner-up on ``fresh``'s games (paired)."""
+    """The winner, the scenario's policy, the naive one and the runner-up, paired.
+
+    All on ``fresh``'s games; the naive policy is :data:`~sim.workflows.policy_space.NAIVE`.
+    """
     objective = fresh.objective
     x_win = fresh.play(winner, trials)
     x_base = fresh.play(Candidate(), trials)
+    plain = naive(fresh.base)
+    x_naive = fresh.play(plain, trials)
     out = {"trials": trials, "first_trial": fresh.first, "winner": winner.label,
            "winner_estimate": cell(objective.metric, x_win[:, 0]),
            "scenario_estimate": cell(objective.metric, x_base[:, 0]),
            "vs_scenario": paired(x_win[:, 0], x_base[:, 0]),
+           "naive": plain.label, "naive_estimate": cell(objective.metric, x_naive[:, 0]),
+           "skill_gap": paired(x_win[:, 0], x_naive[:, 0]),
            "runner_up": None, "runner_up_estimate": None, "runner_up_vs_winner": None}
     if runner_up is not None:
         x_up = fresh.play(runner_up, trials)
@@ -532,6 +557,6 @@ def reevaluate(fresh: Games, winner: Candidate, runner_up: Candidate | None,
     return out
 
 
-__all__ = ["BUDGET", "FRESH_FIRST", "FRESH_TRIALS", "METRIC", "PASSES", "PLAYOFF",
+__all__ = ["BUDGET", "FRESH_FIRST", "FRESH_POLICIES", "FRESH_TRIALS", "METRIC", "PASSES", "PLAYOFF",
            "PLAYOFF_RUNGS", "RUNGS", "TRIALS", "KeyLog", "OptimizeError", "Optimization",
-           "objective_of", "optimize", "reevaluate", "selection_games"]
+           "most_games", "objective_of", "optimize", "reevaluate", "selection_games"]

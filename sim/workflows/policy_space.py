@@ -153,6 +153,20 @@ class Candidate:
                 or SCENARIO_POLICY)
 
 
+NAIVE = (("flee_at", 0), ("heal_at", 0), ("sneak", "always"), ("route", ()))
+"""The naive policy (issue 25, "the skill gap"): never flee (P-21), no stimulants in fights
+(Z-12), always sneak (P-16), the nearest Secret Complex first (P-50); every other key as
+the scenario has it."""
+
+
+def naive(base: Mapping[str, Any]) -> Candidate:
+    """The :data:`NAIVE` policy on the scenario whose ``campaign`` setup is ``base``."""
+    c = Candidate()
+    for key, value in NAIVE:
+        c = c.with_value(key, value, base)
+    return c
+
+
 SCENARIO_POLICY = "scenario's policy"
 """Label of the candidate that changes nothing."""
 
@@ -169,6 +183,6 @@ def value_text(value: Any, key: str = "") -> str:
     return str(value)
 
 
-__all__ = ["CHOICES", "KEYS", "LISTS", "ROUTE_ORDERS", "SCENARIO_POLICY", "SHOPPING_LENGTH",
-           "THRESHOLDS", "Candidate", "Dimension", "SpaceError", "parse_keys", "space",
-           "value_text"]
+__all__ = ["CHOICES", "KEYS", "LISTS", "NAIVE", "ROUTE_ORDERS", "SCENARIO_POLICY",
+           "SHOPPING_LENGTH", "THRESHOLDS", "Candidate", "Dimension", "SpaceError", "naive",
+           "parse_keys", "space", "value_text"]
