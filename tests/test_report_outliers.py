@@ -115,3 +115,26 @@ def test_items_far_from_their_kind_are_named():
                                "+6.0 (+5.9 to +6.1) percentage points of fights avoided")
                for line in lines)
 
+
+
+def test_a_flipped_outlier_and_new_leading_readings_are_flipped_verdicts():
+    from sim.report import before_after
+    from sim.workflows.readings import ReadingsResult
+
+    def sections(stone: float, top: list[tuple[str, str]]) -> list[Section]:
+        frame = _artifacts_frame({"Stone blood": (stone, 3000), "Flash": (-0.008, 1000),
+                                  "Battery": (-0.008, 2500), "Moonlight": (-0.014, 3000),
+                                  "Slug": (-0.025, 2000)})
+        rows = tuple({"key": k, "value": v} for k, v in top)
+        result = ReadingsResult("base", 100, 1, {}, rows)
+        return [Section("artifacts", "Artefacts compared", data={"artifacts": frame}),
+                Section("readings", "Readings of the rules", data={"readings": result})]
+
+    top = [("dice.modifier", "face"), ("combat.avoid_rule", "reputation"),
+           ("combat.medkits_in_combat", "true")]
+    lines = before_after.flipped(sections(-0.01, top), sections(0.237, top[1:]))
+    assert "Stone blood (artefact) for the money: with the rest -> far above" in lines
+    assert ("readings of the rules that matter most: dice.modifier = face, combat.avoid_rule "
+            "= reputation, combat.medkits_in_combat = true -> combat.avoid_rule = reputation, "
+            "combat.medkits_in_combat = true") in lines
+    assert before_after.flipped(sections(0.237, top), sections(0.237, top)) == []

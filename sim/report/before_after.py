@@ -9,7 +9,9 @@ Three things on the first screen, in a designer's words
    deck card, deck average and campaign number, on common random numbers,
    with their 95 % intervals (:func:`sim.workflows.baseline.paired_differences`);
 3. every verdict that flipped: targets (PASS/FAIL/UNDECIDED), dominated and
-   overpriced items and armours, and the most lethal cards of each deck.
+   overpriced items and armours, items, armours and artefacts far above or below
+   the rest for the money, the readings of the rules that matter most, and the
+   most lethal cards of each deck.
 
 Then every table of the report shows baseline, changed and difference
 (:func:`merge_sections`: a cell that moved reads ``baseline -> changed
@@ -27,7 +29,7 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from sim.report import labels, verdict
+from sim.report import labels, outliers, readings, verdict
 from sim.report.tables import Section
 from sim.rules.scenario import Scenario
 from sim.workflows import baseline as workflow
@@ -105,6 +107,31 @@ def _items(sections: Mapping[str, Section]) -> dict[tuple[str, str], str]:
             for f in verdict.judge_items(value)}
 
 
+def _far(sections: Mapping[str, Section]) -> dict[tuple[str, str], str]:
+    """``(kind, card) -> far above/below`` of the items, armours and artefacts for the money
+    (:mod:`sim.report.outliers`).
+    """
+    items = sections.get("items")
+    values = items.data.get("item_values", {}) if items else {}
+    out = {(title.lower(), f["name"]): f"far {f['side']}" for title, value in values.items()
+           for f in outliers.far([r for r in value.to_dict("records")
+                                  if r["variant"] != "none" and r["price"] > 0])}
+    arts = sections.get("artifacts")
+    frame = arts.data.get("artifacts") if arts else None
+    if frame is not None and len(frame):
+        out |= {("artefact", f["name"]): f"far {f['side']}"
+                for f in outliers.far(verdict.artifact_rows(frame)[0])}
+    return out
+
+
+def _readings(sections: Mapping[str, Section]) -> tuple[str, ...]:
+    """The readings of the rules that move the win rate most, as ``key = value``."""
+    section = sections.get("readings")
+    result = section.data.get("readings") if section else None
+    return () if result is None else tuple(f"{r['key']} = {r['value']}"
+                                            for r in result.top(readings.TOP))
+
+
 def _lethal(sections: Mapping[str, Section]) -> dict[str, tuple[str, ...]]:
     """Per deck, the :data:`verdict.TOP_CARDS` cards most likely to knock the stalker out."""
     out = {}
@@ -132,6 +159,16 @@ def flipped(base: Sequence[Section], changed: Sequence[Section]) -> list[str]:
             title, name = key
             lines.append(f"{name} ({title.lower()}): {old_items.get(key, 'fine')}{ARROW}"
                          f"{new_items.get(key, 'fine')}")
+    old_far, new_far = _far(b), _far(c)
+    for key in dict.fromkeys([*new_far, *old_far]):
+        if old_far.get(key) != new_far.get(key):
+            what, name = key
+            lines.append(f"{name} ({what}) for the money: {old_far.get(key, 'with the rest')}"
+                         f"{ARROW}{new_far.get(key, 'with the rest')}")
+    old_read, new_read = _readings(b), _readings(c)
+    if old_read != new_read:
+        lines.append(f"readings of the rules that matter most: {', '.join(old_read) or 'none'}"
+                     f"{ARROW}{', '.join(new_read) or 'none'}")
     old_lethal, new_lethal = _lethal(b), _lethal(c)
     for deck in dict.fromkeys([*new_lethal, *old_lethal]):
         if old_lethal.get(deck) != new_lethal.get(deck):
