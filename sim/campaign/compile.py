@@ -12,7 +12,7 @@ slots are stacked by :func:`pack_slots`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import fields, make_dataclass
 
 import numpy as np
 
@@ -53,12 +53,11 @@ class CampaignInputError(InputError):
     """A scenario the campaign model cannot run (reported, exit status 2)."""
 
 
-@dataclass(frozen=True, eq=False)
-class CampaignArrays:
+class _Arrays:
     """A compiled one-stalker scenario: one character *slot* of the campaign kernels' tables.
 
-    The kernels take these fields as one argument, :meth:`pack`'s
-    :class:`sim.kernels.campaign.CampaignTables` (same names, same order), with
+    Its fields are declared once, as :class:`sim.kernels.campaign.CampaignTables`
+    (same names, same order; the kernels take them as that one argument, :meth:`pack`'s), with
     the slots of a game stacked on a first axis (:func:`pack_slots`; one slot
     here, several for a multiplayer scenario, :mod:`sim.campaign.players`).
     Per-card tables are packed into a few 2-D int64 arrays; their columns are
@@ -127,36 +126,6 @@ class CampaignArrays:
         (:func:`sim.campaign.artifacts.artifact_tables`).
     """
 
-    cp: np.ndarray
-    hexes: np.ndarray
-    day_table: np.ndarray
-    day_len: np.ndarray
-    target_hex: np.ndarray
-    allowance_of_value: np.ndarray
-    place_open: np.ndarray
-    place_secret: np.ndarray
-    place_any: np.ndarray
-    it: np.ndarray
-    item_order: np.ndarray
-    lose_order: np.ndarray
-    shopping: np.ndarray
-    e_params: np.ndarray
-    e_bonus: np.ndarray
-    e_spend: np.ndarray
-    e_uses0: np.ndarray
-    en: np.ndarray
-    sarcophagus: np.ndarray
-    a_params: np.ndarray
-    a_count: np.ndarray
-    art_deck0: np.ndarray
-    art_value: np.ndarray
-    ev: np.ndarray
-    em: np.ndarray
-    art_rec: np.ndarray
-    art_n: np.ndarray
-    art_cards: np.ndarray
-    art_identity: np.ndarray
-
     def pack(self) -> K.CampaignTables:
         """The arrays as the kernels take them: one slot (see :func:`pack_slots`)."""
         return pack_slots([self])
@@ -196,6 +165,12 @@ class CampaignArrays:
     em_wound_resist = property(lambda self: self.em[:, K.M_WOUND_RESIST])
     em_rad_resist = property(lambda self: self.em[:, K.M_RAD_RESIST])
     em_psi_resist = property(lambda self: self.em[:, K.M_PSI_RESIST])
+
+
+CampaignArrays = make_dataclass(
+    "CampaignArrays", [(name, np.ndarray) for name in K.CampaignTables._fields],
+    bases=(_Arrays,), frozen=True, eq=False)
+CampaignArrays.__doc__, CampaignArrays.__module__ = _Arrays.__doc__, __name__
 
 
 PADDED = {"e_params": 0, "e_bonus": 0, "e_spend": 0, "e_uses0": 0, "lose_order": -1,

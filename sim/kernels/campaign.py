@@ -429,10 +429,12 @@ work for no measurable speed.
 
 
 class CampaignTables(NamedTuple):
-    """A compiled scenario as the kernels take it: one argument instead of 24 arrays.
+    """A compiled scenario as the kernels take it: one argument instead of 29 arrays.
 
-    The fields of :class:`sim.campaign.compile.CampaignArrays`, in the same
-    order and with the same names (see there for shapes and meanings). Numba
+    The one declaration of the compiled scenario's tables: the compile step's
+    :class:`sim.campaign.compile.CampaignArrays` is generated from these fields
+    (see there for shapes and meanings), and :func:`_slot` passes them in this
+    order (a test reads it). Numba
     passes a named tuple of arrays as one typed argument (and caches kernels
     taking it), so every jitted function takes ``tables`` and reads the
     fields it needs.
