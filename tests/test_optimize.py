@@ -167,6 +167,7 @@ def test_the_table_names_the_best_and_the_fresh_games():
     (["--constraint", "nope <= 3"], "--constraint"),
     (["--trials", "500", "--budget", "100"], "--budget"),
     (["--trials", "0"], "--trials"),
+    (["--stalker", "Phantom of the Zone"], "--stalker"),
 ])
 def test_bad_input_exits_2_naming_the_option(args, named):
     result = CliRunner().invoke(main, ["optimize", "base", *args])
@@ -295,3 +296,20 @@ def test_the_naive_policy_never_flees_takes_no_stimulant_sneaks_and_goes_nearest
     assert (plain["flee_at"], plain["heal_at"], plain["sneak"], plain["route"]) == (
         0, 0, "always", ())
     assert plain["pay_heal"] == base["pay_heal"] and plain["medkit_at"] == base["medkit_at"]
+
+
+def test_another_stalker_plays_his_own_health_and_is_written_to_the_scenario(tmp_path):
+    out = tmp_path / "ghost.toml"
+    result = CliRunner().invoke(main, [
+        "optimize", "base", "--stalker", "Ghost", "--keys", "flee_at", "--trials", "300",
+        "--budget", "20000", "--fresh-trials", "1000", "--format", "json", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["stalker"] == "Ghost"
+    scenario = load_scenario("base")
+    (flee,) = space(scenario.ruleset, {**scenario_setup(scenario), "stalker": "Ghost"},
+                    ("flee_at",))
+    assert flee.values == tuple(range(scenario.ruleset.stalkers["Ghost"].health + 1))
+    assert {r["candidate"] for r in doc["top"]} <= {"scenario's policy",
+                                                    *(f"flee_at={v}" for v in flee.values)}
+    assert load_scenario(out).stalker == "Ghost"

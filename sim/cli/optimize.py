@@ -21,6 +21,8 @@ from sim.workflows.scenario_toml import changed_scenario
 @click.option("--constraint", default=None, metavar="TEXT",
               help="A target the best must not fail, e.g. 'days.median <= 16' or "
                    "'p_final_emission <= 0.1' (a FAIL: its whole 95 % interval outside).")
+@click.option("--stalker", default=None, metavar="NAME",
+              help="Play this stalker card instead of the scenario's (his Health, his money).")
 @click.option("--keys", default=None, metavar="K1,K2",
               help=f"Policy keys to search (default all: {', '.join(KEYS)}).")
 @click.option("--trials", type=click.IntRange(1, common.MAX_TRIALS), default=library.TRIALS,
@@ -45,7 +47,7 @@ from sim.workflows.scenario_toml import changed_scenario
 @common.format_option
 @common.threads_option
 @common.quiet_option
-def optimize(scenario, metric, constraint, keys, trials, budget, fresh_trials, passes, top,
+def optimize(scenario, metric, constraint, stalker, keys, trials, budget, fresh_trials, passes, top,
              out, scheduler, seed, fmt, threads):
     """Search the scenario's policy for the best win rate over whole games.
 
@@ -68,6 +70,7 @@ def optimize(scenario, metric, constraint, keys, trials, budget, fresh_trials, p
       zonesim optimize base --keys medkit_at,retreat_at --trials 500 --budget 50000 \\
         --fresh-trials 5000
       zonesim optimize base --out best.toml && zonesim report best.toml
+      zonesim optimize base --stalker Ghost
       zonesim optimize base --constraint "days.median <= 16" --format json
     """
     chosen = load_scenario(scenario)
@@ -76,12 +79,13 @@ def optimize(scenario, metric, constraint, keys, trials, budget, fresh_trials, p
     result = library.optimize(chosen, metric=metric, constraint=constraint, keys=keys,
                               trials=trials, budget=budget, fresh_trials=fresh_trials,
                               passes=passes, seed=seed, threads=threads, top=top,
-                              scheduler=scheduler)
+                              scheduler=scheduler, stalker=stalker)
     if out is not None and result.stopped != "interrupted":
         out.write_text(changed_scenario(chosen, dict(result.winner.overrides),
-                                        result.toml_header()), encoding="utf-8")
+                                        result.toml_header(), stalker), encoding="utf-8")
     doc = {**result.to_dict(), "out": None if out is None else str(out)}
-    title = (f"optimize {result.objective.metric.name} of {chosen.name}: seed {seed}, "
+    title = (f"optimize {result.objective.metric.name} of {chosen.name} ({result.stalker}): "
+             f"seed {seed}, "
              f"{result.played:,} games of selection in {result.races} races "
              f"({result.stopped}), common random numbers")
     if fmt == "table":

@@ -32,6 +32,7 @@ difference to the scenario's policy, and the runner-up's to the winner.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -163,8 +164,8 @@ class Optimization:
 
     Attributes
     ----------
-    scenario : str
-        The scenario file.
+    scenario, stalker : str
+        The scenario file and the stalker card played.
     objective : Objective
         Metric and constraint.
     seed, trials, budget, fresh_trials : int
@@ -191,6 +192,7 @@ class Optimization:
     """
 
     scenario: str
+    stalker: str
     objective: Objective
     seed: int
     trials: int
@@ -264,8 +266,8 @@ class Optimization:
 
     def toml_header(self) -> list[str]:
         """Comment lines of the written scenario: where it comes from and what it scores."""
-        head = [f"Best policy found by zonesim optimize from {self.scenario} (seed {self.seed}, "
-                f"{self.played:,} games of selection).", *self.lines()]
+        head = [f"Best policy of {self.stalker} found by zonesim optimize from {self.scenario} "
+                f"(seed {self.seed}, {self.played:,} games of selection).", *self.lines()]
         return [line for text in head for line in text.splitlines()]
 
     def top_table(self) -> pd.DataFrame:
@@ -278,7 +280,8 @@ class Optimization:
     def to_dict(self) -> dict:
         """JSON document."""
         c = self.objective.constraint
-        return {"scenario": self.scenario, "metric": self.objective.metric.name,
+        return {"scenario": self.scenario, "stalker": self.stalker,
+                "metric": self.objective.metric.name,
                 "constraint": None if c is None else str(c), "seed": self.seed,
                 "trials": self.trials, "budget": self.budget, "played": self.played,
                 "fresh_trials": self.fresh_trials, "passes": self.passes,
@@ -295,6 +298,7 @@ def optimize(scenario: Scenario, *, metric: str | None = None, constraint: str |
              keys: str | None = None, trials: int = TRIALS, budget: int = BUDGET,
              fresh_trials: int = FRESH_TRIALS, passes: int = PASSES, seed: int = 0,
              threads: int | None = None, top: int = 10, scheduler: Any = None,
+             stalker: str | None = None,
              progress: Callable[[str], None] | None = None) -> Optimization:
     """Search the scenario's policy keys for the best value of a metric (module docstring).
 
@@ -312,6 +316,9 @@ def optimize(scenario: Scenario, *, metric: str | None = None, constraint: str |
         re-evaluation, passes over the keys at most, the seed, kernel threads.
     top : int
         Candidates kept in :attr:`Optimization.top`.
+    stalker : str, optional
+        Play this stalker card instead of the scenario's (his card's Health bounds the
+        thresholds; his card's money unless the scenario sets ``loadout.rubles``).
     scheduler : str or distributed.Client, optional
         Play each rung's candidates on this Dask cluster (an address such as
         ``tcp://host:8786``, or a client); the result is the same.
@@ -330,6 +337,11 @@ def optimize(scenario: Scenario, *, metric: str | None = None, constraint: str |
     if scenario.multiplayer:
         raise OptimizeError(f"{scenario.path} is a multiplayer scenario: optimize searches "
                             "the policy of one stalker")
+    if stalker is not None:
+        if stalker not in scenario.ruleset.stalkers:
+            raise OptimizeError(f"{stalker!r} is not a stalker card of the ruleset (known: "
+                                f"{', '.join(scenario.ruleset.stalkers)})", "stalker")
+        scenario = dataclasses.replace(scenario, stalker=stalker)
     base = scenario_setup(scenario)
     dims = space(scenario.ruleset, base, parse_keys(keys))
     if selection_games(trials) >= FRESH_FIRST:
@@ -386,7 +398,8 @@ def _optimize(scenario: Scenario, objective: Objective, base: dict, dims, trials
     for log in search.logs.values():
         log.best = winner.value(log.key, base)
     return Optimization(
-        str(scenario.path), objective, seed, trials, budget, fresh_trials, games.played,
+        str(scenario.path), scenario.stalker, objective, seed, trials, budget, fresh_trials,
+        games.played,
         winner, base, tuple(search.logs.values()),
         tuple(_top_row(games, r, winner, objective) for r in ranked[:top]),
         None if fresh is None else reevaluate(fresh, winner, runner_up, fresh_trials),

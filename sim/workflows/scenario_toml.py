@@ -42,7 +42,7 @@ def _ruleset_line(scenario: Scenario) -> str:
 
 
 def changed_scenario(scenario: Scenario, changes: Mapping[str, Any],
-                     header: Sequence[str] = ()) -> str:
+                     header: Sequence[str] = (), stalker: str | None = None) -> str:
     """The text of ``scenario``'s file with the ``[policy]`` keys of ``changes`` set.
 
     Parameters
@@ -53,10 +53,15 @@ def changed_scenario(scenario: Scenario, changes: Mapping[str, Any],
         Policy key to its new value.
     header : sequence of str
         Comment lines put first (without ``#``).
+    stalker : str, optional
+        Another stalker card for the top-level ``stalker`` key.
     """
     text = Path(scenario.path).read_text(encoding="utf-8")
     lines = text.splitlines()
     where = key_lines(text)
+    if stalker is not None and stalker != scenario.stalker:
+        lines[where["stalker"] - 1] = (f"stalker = {toml_value(stalker)}   # optimize: was "
+                                       f"{toml_value(scenario.stalker)}")
     was = {k: getattr(scenario.policy, k) for k in changes}
     added = []
     for key, value in changes.items():
