@@ -168,6 +168,7 @@ def test_the_table_names_the_best_and_the_fresh_games():
     (["--trials", "500", "--budget", "100"], "--budget"),
     (["--trials", "0"], "--trials"),
     (["--stalker", "Phantom of the Zone"], "--stalker"),
+    (["--out", "/no/such/folder/best.toml"], "--out"),
 ])
 def test_bad_input_exits_2_naming_the_option(args, named):
     result = CliRunner().invoke(main, ["optimize", "base", *args])

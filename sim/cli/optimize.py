@@ -60,9 +60,10 @@ def optimize(scenario, metric, constraint, stalker, keys, trials, budget, fresh_
     key's values racing on common random numbers by successive halving
     (clearly worse ones dropped when their paired 95 % interval to the
     leader lies below 0), until a pass over the keys changes nothing. The
-    best policy, the runner-up and the scenario's own are then played on
-    fresh games, never used in the selection, and those numbers are
-    reported: no winner's curse. Same seed, same result, for any --threads.
+    best policy, the runner-up, the scenario's own and a naive one (never
+    flee, no stimulants, sneak, nearest route) are then played on fresh
+    games, never used in the selection, and those numbers are reported: no
+    winner's curse. Same seed, same result, for any --threads.
     Ctrl-C prints the best so far (not re-evaluated) and exits with 130.
 
     \b
@@ -73,6 +74,9 @@ def optimize(scenario, metric, constraint, stalker, keys, trials, budget, fresh_
       zonesim optimize base --stalker Ghost
       zonesim optimize base --constraint "days.median <= 16" --format json
     """
+    if out is not None and not out.parent.is_dir():
+        raise click.BadParameter(f"{str(out)!r}: folder {str(out.parent)!r} does not exist",
+                                 param_hint="--out")
     chosen = load_scenario(scenario)
     bar = common.bar()
     bar.expect(library.most_games(budget, fresh_trials))
@@ -81,8 +85,13 @@ def optimize(scenario, metric, constraint, stalker, keys, trials, budget, fresh_
                               passes=passes, seed=seed, threads=threads, top=top,
                               scheduler=scheduler, stalker=stalker)
     if out is not None and result.stopped != "interrupted":
-        out.write_text(changed_scenario(chosen, dict(result.winner.overrides),
-                                        result.toml_header(), stalker), encoding="utf-8")
+        text = changed_scenario(chosen, dict(result.winner.overrides), result.toml_header(),
+                                stalker)
+        try:
+            out.write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise click.BadParameter(f"cannot write {str(out)!r}: {error.strerror}",
+                                     param_hint="--out") from None
     doc = {**result.to_dict(), "out": None if out is None else str(out)}
     title = (f"optimize {result.objective.metric.name} of {chosen.name} ({result.stalker}): "
              f"seed {seed}, "
