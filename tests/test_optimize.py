@@ -314,3 +314,25 @@ def test_another_stalker_plays_his_own_health_and_is_written_to_the_scenario(tmp
     assert {r["candidate"] for r in doc["top"]} <= {"scenario's policy",
                                                     *(f"flee_at={v}" for v in flee.values)}
     assert load_scenario(out).stalker == "Ghost"
+
+
+def test_the_written_scenario_keeps_a_folder_ruleset_and_adds_a_missing_policy_table(tmp_path):
+    import shutil
+
+    from sim.paths import bundled_ruleset
+    from sim.workflows.scenario_toml import changed_scenario
+
+    shutil.copytree(bundled_ruleset(), tmp_path / "rules")
+    source = tmp_path / "mine.toml"
+    source.write_text('ruleset = "rules"\nstalker = "Strelok"\nstart = "Cordon"\n'
+                      '[loadout]\nitems = ["Medkit"]\n')
+    scenario = load_scenario(source)
+    text = changed_scenario(scenario, {"medkit_at": 5, "route": ()}, ["header"], "Scar")
+    elsewhere = tmp_path / "out" / "best.toml"
+    elsewhere.parent.mkdir()
+    elsewhere.write_text(text)
+    written = load_scenario(elsewhere)
+    assert written.policy.medkit_at == 5 and written.policy.route == ()
+    assert written.stalker == "Scar" and written.items == ("Medkit",)
+    assert Path(written.ruleset.path).resolve() == (tmp_path / "rules").resolve()
+    assert text.startswith("# header\n")
