@@ -51,9 +51,16 @@ SUM_SIDE_EFFECTS = 14    # side effects suffered (P-09)
 SUM_SIDE_POINTS = 15     # their points, every track together (P-09)
 WIDTH = 16
 
-# Fields of encounter()'s ``result``: (outcome, perceived, points lost, tokens,
-# deformation, searched, draws, found), then, when the buffer has room for them
-# (callers with an 8-field buffer get the first eight only):
+# Fields of encounter()'s ``result``; callers with an 8-field buffer get the first eight
+# only, the artefact fields when the buffer has room for them.
+R_OUTCOME = 0            # AVOIDED .. KNOCKED_OUT
+R_PERCEIVED = 1          # the Perception test passed (P-31)
+R_LOST = 2               # points lost after the artefacts and armour
+R_TOKENS = 3             # armour tokens at the end
+R_DEFORMATION = 4        # a deformation (P-39)
+R_SEARCHED = 5           # the artefact deck was searched (P-35)
+R_DRAWS = 6              # cards drawn in the search
+R_FOUND = 7              # an artefact found
 R_ART_USES = 8
 R_SIDE_EFFECTS = 9
 R_SIDE_HEALTH = 10       # side-effect points per track (P-09)
@@ -179,12 +186,12 @@ def encounter(state, deck_state, params, deck, scratch, result):
                      params[S.A_PERCEPTION_NEED])
     for i in range(result.shape[0]):
         result[i] = 0
-    result[1] = seen
-    result[3] = params[S.A_TOKENS]
+    result[R_PERCEIVED] = seen
+    result[R_TOKENS] = params[S.A_TOKENS]
     # P-36: after noticing, enter on purpose or go around (A_ENTER: the policy's
     # enter_anomalies, or best play's decision, sim.exact.best_hazard).
     if seen and params[S.A_ENTER] == 0:
-        result[0] = AVOIDED
+        result[R_OUTCOME] = AVOIDED
         return
     # P-36: preparation after a passed Perception test on a voluntary entry.
     pool = params[S.A_AGILITY] + (params[S.A_BONUS_DICE] if seen else 0)
@@ -196,9 +203,9 @@ def encounter(state, deck_state, params, deck, scratch, result):
             params[S.A_RESIST], params[S.A_DURABILITY], params[S.A_TOKENS], params[S.A_HEALTH],
             params[S.A_RADIATION], params[S.A_RADIATION_MAX], params[S.A_WILLPOWER],
             ~params[S.A_ART_UNUSED])  # P-08: the records the player leaves unused
-        result[2] = through
-        result[3] = after
-        result[4] = deformation
+        result[R_LOST] = through
+        result[R_TOKENS] = after
+        result[R_DEFORMATION] = deformation
         harmed = through + h + r + w > 0  # side effects harm too (P-09)
         if result.shape[0] >= RESULT_SIZE:
             result[R_ART_USES] = uses
@@ -207,11 +214,11 @@ def encounter(state, deck_state, params, deck, scratch, result):
             result[R_SIDE_RADIATION] = r
             result[R_SIDE_WILLPOWER] = w
     if knocked_out:
-        result[0] = KNOCKED_OUT
+        result[R_OUTCOME] = KNOCKED_OUT
     elif harmed:
-        result[0] = DAMAGED
+        result[R_OUTCOME] = DAMAGED
     else:
-        result[0] = UNHARMED
+        result[R_OUTCOME] = UNHARMED
     want = params[S.A_ARTIFACT]
     # P-07, P-35: a chance to find, decided by the find test (DICE stream)
     # before the deck is searched (DECK stream).
@@ -219,9 +226,9 @@ def encounter(state, deck_state, params, deck, scratch, result):
             and pool_test(state, params[S.A_FIND_POOL], params[S.A_FIND_ON],
                           params[S.A_FIND_NEED])):
         draws, found = draw_until(deck_state, deck, scratch, want)
-        result[5] = 1
-        result[6] = draws
-        result[7] = found
+        result[R_SEARCHED] = 1
+        result[R_DRAWS] = draws
+        result[R_FOUND] = found
 
 
 @pjit
@@ -250,17 +257,17 @@ def anomaly_kernel(seed, n_trials, chunk_size, first_chunk, params, deck, out):
             rng.seed_stream(state, seed, t, rng.DICE)
             rng.seed_stream(deck_state, seed, t, rng.DECK)
             encounter(state, deck_state, params, deck, scratch, result)
-            row[result[0]] += 1
-            row[PERCEIVED] += result[1]
-            row[SUM_LOSS] += result[2]
-            row[SUM_LOSS_SQ] += result[2] * result[2]
-            if durability > 0 and start_tokens < durability and result[3] >= durability:
+            row[result[R_OUTCOME]] += 1
+            row[PERCEIVED] += result[R_PERCEIVED]
+            row[SUM_LOSS] += result[R_LOST]
+            row[SUM_LOSS_SQ] += result[R_LOST] * result[R_LOST]
+            if durability > 0 and start_tokens < durability and result[R_TOKENS] >= durability:
                 row[DESTROYED] += 1
-            row[DEFORMATION] += result[4]
-            row[SEARCHES] += result[5]
-            row[SUM_DRAWS] += result[6]
-            row[SUM_DRAWS_SQ] += result[6] * result[6]
-            row[ARTIFACT] += result[7]
+            row[DEFORMATION] += result[R_DEFORMATION]
+            row[SEARCHES] += result[R_SEARCHED]
+            row[SUM_DRAWS] += result[R_DRAWS]
+            row[SUM_DRAWS_SQ] += result[R_DRAWS] * result[R_DRAWS]
+            row[ARTIFACT] += result[R_FOUND]
             row[SUM_ART_USES] += result[R_ART_USES]
             row[SUM_SIDE_EFFECTS] += result[R_SIDE_EFFECTS]
             row[SUM_SIDE_POINTS] += (result[R_SIDE_HEALTH] + result[R_SIDE_RADIATION]

@@ -792,8 +792,8 @@ def _fight(tables, game, e):
     stims[n_stims] = 0
     fight(game.dice, fparams, stims[:n_stims + 1], tables.e_uses0[w, e], game.uses,
           tables.e_bonus[w, e], tables.e_spend[w, e], F.NO_PLAN, fres)
-    outcome = fres[0]
-    st[S_ARMOR] = fres[3]
+    outcome = fres[F.R_OUTCOME]
+    st[S_ARMOR] = fres[F.R_TOKENS]
     if n_art > 0:  # the other track and radiation after side effects (P-09)
         if en[e, N_PSI] != 0:
             st[S_HEALTH] = fres[F.R_OTHER]
@@ -802,10 +802,10 @@ def _fight(tables, game, e):
         _side_effects(st, 0, fres[F.R_RADIATION], 0, fres[F.R_ART_USES],
                       fres[F.R_SIDE_EFFECTS])
     if en[e, N_PSI] != 0:
-        st[S_WILLPOWER] = fres[6]
+        st[S_WILLPOWER] = fres[F.R_HEALTH]
     else:
-        st[S_HEALTH] = fres[6]
-        used = fres[4]
+        st[S_HEALTH] = fres[F.R_HEALTH]
+        used = fres[F.R_STIMULANTS]
         st[S_ITEMS_USED] += used
         for k in range(order.shape[1]):
             i = order[O_COMBAT_HEALS, k]
@@ -839,8 +839,8 @@ def _anomaly(tables, game, a):
     aparams[S.A_WILLPOWER] = st[S_WILLPOWER]
     anomaly_encounter(game.dice, game.deck, aparams, art_deck, game.art_scratch, ares)
     target = aparams[S.A_TARGET]
-    lost = ares[2]
-    st[S_ARMOR] = ares[3]
+    lost = ares[A.R_LOST]
+    st[S_ARMOR] = ares[A.R_TOKENS]
     if target == S.TARGET_HEALTH:
         st[S_HEALTH] -= lost
     elif target == S.TARGET_RADIATION:
@@ -850,9 +850,9 @@ def _anomaly(tables, game, a):
     if n_art > 0:
         _side_effects(st, ares[A.R_SIDE_HEALTH], ares[A.R_SIDE_RADIATION],
                       ares[A.R_SIDE_WILLPOWER], ares[A.R_ART_USES], ares[A.R_SIDE_EFFECTS])
-    if ares[0] != 0:  # not avoided: he was inside
+    if ares[A.R_OUTCOME] != A.AVOIDED:  # he was inside
         st[S_ANOMALIES] += 1
-    if ares[7] != 0:
+    if ares[A.R_FOUND] != 0:
         # The found card leaves the deck; cards set aside during the search go
         # back (Gap, P-35).
         want = aparams[S.A_ARTIFACT]
@@ -860,7 +860,7 @@ def _anomaly(tables, game, a):
         st[S_ARTIFACTS] += 1
         _gain(st, tables.cp, game.deck, tables.art_cards, tables.art_identity,
               tables.art_value, want, -1)
-    kept = ares[0] == 1 or ares[0] == 2
+    kept = ares[A.R_OUTCOME] == A.UNHARMED or ares[A.R_OUTCOME] == A.DAMAGED
     if kept:
         st[S_TROPHY_ANOMALY] += 1
     return kept

@@ -39,8 +39,15 @@ SUM_SIDE_EFFECTS = 13  # side effects suffered (P-09, P-10)
 SUM_SIDE_RADIATION = 14  # radiation doses from side effects (a deformation does not end a fight)
 TOKENS = 15  # histogram of tokens at the end: columns TOKENS .. TOKENS + durability
 
-# Fields of fight()'s ``result`` buffer after the first seven; fight() writes them only
-# when the fight has artefacts (params[P_N_ART] > 0).
+# Fields of fight()'s ``result`` buffer; fight() writes those from R_OTHER on only when
+# the fight has artefacts (params[P_N_ART] > 0).
+R_OUTCOME = 0          # AVOIDED .. CAPPED
+R_WOUNDS = 1           # wounds taken through the armour
+R_ROUNDS = 2
+R_TOKENS = 3           # armour tokens at the end
+R_STIMULANTS = 4       # doses taken
+R_SPENT = 5            # limited-use weapon uses spent
+R_HEALTH = 6           # the fight's track at the end
 R_OTHER = 7            # the other of Health and Willpower at the end
 R_RADIATION = 8        # radiation doses from side effects
 R_ART_USES = 9
@@ -318,13 +325,13 @@ def _finish(result, outcome, taken, rounds, tokens, stims, n_limited, uses0, use
     spent = 0
     for j in range(n_limited):
         spent += uses0[j] - uses[j]
-    result[0] = outcome
-    result[1] = taken
-    result[2] = rounds
-    result[3] = tokens
-    result[4] = stims
-    result[5] = spent
-    result[6] = health
+    result[R_OUTCOME] = outcome
+    result[R_WOUNDS] = taken
+    result[R_ROUNDS] = rounds
+    result[R_TOKENS] = tokens
+    result[R_STIMULANTS] = stims
+    result[R_SPENT] = spent
+    result[R_HEALTH] = health
 
 
 @pjit
@@ -359,14 +366,15 @@ def _chunk(seed, start, stop, params, stimulants, uses0, bonus, spend, plan, row
     for t in range(start, stop):
         rng.seed_stream(state, seed, t, rng.DICE)
         fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result)
-        outcome, taken, n_rounds, tokens = result[0], result[1], result[2], result[3]
+        outcome, taken = result[R_OUTCOME], result[R_WOUNDS]
+        n_rounds, tokens = result[R_ROUNDS], result[R_TOKENS]
         wounds += taken
         wounds_sq += taken * taken
         rounds += n_rounds
         rounds_sq += n_rounds * n_rounds
         destroyed += durability > 0 and tokens >= durability and start_tokens < durability
-        stims += result[4]
-        spent += result[5]
+        stims += result[R_STIMULANTS]
+        spent += result[R_SPENT]
         if has_art:  # kept out of fights without artefacts (speed)
             art_uses += result[R_ART_USES]
             side_effects += result[R_SIDE_EFFECTS]

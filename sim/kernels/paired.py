@@ -31,6 +31,7 @@ import numpy as np
 from numba import prange
 
 from sim.jitting.options import jit, pjit
+from sim.kernels import anomaly as _anomaly
 from sim.kernels import combat as _combat
 from sim.kernels import event as _event
 from sim.kernels import layout as S
@@ -137,14 +138,15 @@ def paired_combat_kernel(seed, n_trials, chunk_size, first_chunk, params, n_stim
                     rng.seed_stream(state, seed, t, rng.DICE)
                     fight(state, p, stimulants[v, k, :n_stims[v, k] + 1], uses0[v, k], uses,
                           bonus[v, k], spend[v, k], plans, result)
-                    x[v, result[0]] += w
-                    x[v, C_WOUNDS] += w * result[1]
-                    x[v, C_ROUNDS] += w * result[2]
+                    x[v, result[_combat.R_OUTCOME]] += w
+                    x[v, C_WOUNDS] += w * result[_combat.R_WOUNDS]
+                    x[v, C_ROUNDS] += w * result[_combat.R_ROUNDS]
                     durability = p[S.P_DURABILITY]
-                    if durability > 0 and result[3] >= durability and p[S.P_TOKENS] < durability:
+                    if (durability > 0 and result[_combat.R_TOKENS] >= durability
+                            and p[S.P_TOKENS] < durability):
                         x[v, C_DESTROYED] += w
-                    x[v, C_STIMULANTS] += w * result[4]
-                    x[v, C_SPENT] += w * result[5]
+                    x[v, C_STIMULANTS] += w * result[_combat.R_STIMULANTS]
+                    x[v, C_SPENT] += w * result[_combat.R_SPENT]
             accumulate(row, x)
 
 
@@ -184,15 +186,17 @@ def paired_anomaly_kernel(seed, n_trials, chunk_size, first_chunk, params, deck,
                     rng.seed_stream(state, seed, t, rng.DICE)
                     rng.seed_stream(deck_state, seed, t, rng.DECK)
                     encounter(state, deck_state, p, deck[v, k], scratch, result)
-                    x[v, result[0]] += w
-                    x[v, A_ARTIFACT] += w * result[7]
-                    if result[0] == 1 or result[0] == 2:  # unharmed or damaged: trophy (P-34)
+                    outcome = result[_anomaly.R_OUTCOME]
+                    x[v, outcome] += w
+                    x[v, A_ARTIFACT] += w * result[_anomaly.R_FOUND]
+                    if outcome == _anomaly.UNHARMED or outcome == _anomaly.DAMAGED:  # trophy, P-34
                         x[v, A_TROPHY] += w
-                    x[v, A_DEFORMATION] += w * result[4]
-                    x[v, A_PERCEIVED] += w * result[1]
-                    x[v, A_LOSS] += w * result[2]
+                    x[v, A_DEFORMATION] += w * result[_anomaly.R_DEFORMATION]
+                    x[v, A_PERCEIVED] += w * result[_anomaly.R_PERCEIVED]
+                    x[v, A_LOSS] += w * result[_anomaly.R_LOST]
                     durability = p[S.A_DURABILITY]
-                    if durability > 0 and p[S.A_TOKENS] < durability and result[3] >= durability:
+                    if (durability > 0 and p[S.A_TOKENS] < durability
+                            and result[_anomaly.R_TOKENS] >= durability):
                         x[v, A_DESTROYED] += w
             accumulate(row, x)
 
