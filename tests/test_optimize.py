@@ -336,3 +336,25 @@ def test_the_written_scenario_keeps_a_folder_ruleset_and_adds_a_missing_policy_t
     assert written.stalker == "Scar" and written.items == ("Medkit",)
     assert Path(written.ruleset.path).resolve() == (tmp_path / "rules").resolve()
     assert text.startswith("# header\n")
+
+
+def test_every_character_under_his_own_best_play_and_the_spreads():
+    args = ["optimize", "base", "--stalker", "all", "--keys", "medkit_at", "--trials", "200",
+            "--budget", "6000", "--fresh-trials", "1000", "--seed", "3"]
+    result = CliRunner().invoke(main, [*args, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    stalkers = list(load_scenario("base").ruleset.stalkers)
+    assert [c["stalker"] for c in doc["characters"]] == stalkers
+    spreads = {s["policy"]: s for s in doc["spreads"]}
+    assert set(spreads) == {"best", "scenario", "naive"}
+    for s in spreads.values():
+        assert s["ci_low"] <= s["spread"] <= s["ci_high"] and s["spread"] >= 0
+    fresh = {c["stalker"]: c["reevaluation"] for c in doc["characters"]}
+    top = spreads["best"]
+    assert top["spread"] == pytest.approx(fresh[top["best_character"]]["winner_estimate"]["mc"]
+                                          - fresh[top["worst_character"]]["winner_estimate"]["mc"])
+    table = CliRunner().invoke(main, args)
+    assert table.exit_code == 0 and "spread (best)" in table.output
+    refused = CliRunner().invoke(main, [*args, "--out", "x.toml"])
+    assert refused.exit_code == 2 and "--out" in refused.output

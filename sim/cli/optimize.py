@@ -21,8 +21,9 @@ from sim.workflows.scenario_toml import changed_scenario
 @click.option("--constraint", default=None, metavar="TEXT",
               help="A target the best must not fail, e.g. 'days.median <= 16' or "
                    "'p_final_emission <= 0.1' (a FAIL: its whole 95 % interval outside).")
-@click.option("--stalker", default=None, metavar="NAME",
-              help="Play this stalker card instead of the scenario's (his Health, his money).")
+@click.option("--stalker", default=None, metavar="NAME|all",
+              help="Play this stalker card instead of the scenario's (his Health, his money); "
+                   "all: each card with his own best policy, and the spread between them.")
 @click.option("--keys", default=None, metavar="K1,K2",
               help=f"Policy keys to search (default all: {', '.join(KEYS)}).")
 @click.option("--trials", type=click.IntRange(1, common.MAX_TRIALS), default=library.TRIALS,
@@ -72,6 +73,7 @@ def optimize(scenario, metric, constraint, stalker, keys, trials, budget, fresh_
         --fresh-trials 5000
       zonesim optimize base --out best.toml && zonesim report best.toml
       zonesim optimize base --stalker Ghost
+      zonesim optimize base --stalker all --budget 200000 --fresh-trials 20000
       zonesim optimize base --constraint "days.median <= 16" --format json
     """
     if out is not None and not out.parent.is_dir():
@@ -79,6 +81,15 @@ def optimize(scenario, metric, constraint, stalker, keys, trials, budget, fresh_
                                  param_hint="--out")
     chosen = load_scenario(scenario)
     bar = common.bar()
+    options = {"metric": metric, "constraint": constraint, "keys": keys, "trials": trials,
+               "budget": budget, "fresh_trials": fresh_trials, "passes": passes, "seed": seed,
+               "threads": threads, "top": top, "scheduler": scheduler}
+    if stalker == ALL:
+        if out is not None:
+            raise click.BadParameter("--out writes one scenario: give one --stalker",
+                                     param_hint="--out")
+        _characters(chosen, bar, options, fmt)
+        return
     bar.expect(library.most_games(budget, fresh_trials))
     result = library.optimize(chosen, metric=metric, constraint=constraint, keys=keys,
                               trials=trials, budget=budget, fresh_trials=fresh_trials,
@@ -115,3 +126,37 @@ def optimize(scenario, metric, constraint, stalker, keys, trials, budget, fresh_
         click.echo("zonesim: interrupted; the best so far is printed, nothing was written",
                    err=True)
         sys.exit(INTERRUPTED)
+
+
+ALL = "all"
+"""``--stalker all``: every stalker card of the ruleset."""
+
+
+def _characters(chosen, bar, options: dict, fmt: str) -> None:
+    """``--stalker all``: each character's best play, then the spreads."""
+    from sim.workflows.best_characters import best_characters
+
+    bar.expect(len(chosen.ruleset.stalkers)
+               * library.most_games(options["budget"], options["fresh_trials"]))
+    result = best_characters(chosen, **options)
+    title = (f"optimize {options['metric'] or library.METRIC} of {chosen.name}, every "
+             f"character his own best policy: seed {options['seed']}; fresh games, 95 % "
+             "intervals")
+    rows = [{"stalker": r["stalker"], "best": _cell(r, "best"),
+             "scenario's policy": _cell(r, "scenario"), "naive": _cell(r, "naive"),
+             "skill gap": _cell(r, "skill_gap"), "best policy": r["best_policy"]}
+            for r in result.rows()]
+    notes = [f"spread ({s['policy']}): {s['best_character']} minus {s['worst_character']} "
+             f"{s['spread']:.4f} ({s['ci_low']:.4f} to {s['ci_high']:.4f})"
+             for s in map(result.spread, ("best", "scenario", "naive")) if s is not None]
+    common.emit_rows(result.to_frame, fmt, result.to_dict(), title, rows, notes)
+    if result.interrupted:
+        click.echo("zonesim: interrupted; the characters before it are printed", err=True)
+        sys.exit(INTERRUPTED)
+
+
+def _cell(row: dict, name: str) -> str:
+    if name == "skill_gap":
+        return (f"{row['skill_gap_diff']:+.4f} ({row['skill_gap_diff_ci_low']:+.4f} to "
+                f"{row['skill_gap_diff_ci_high']:+.4f})")
+    return f"{row[f'{name}_mc']:.4f} ({row[f'{name}_ci_low']:.4f}-{row[f'{name}_ci_high']:.4f})"

@@ -1,0 +1,97 @@
+"""Every character under his own best play: ``zonesim optimize SCENARIO --stalker all``.
+
+Each stalker card of the ruleset plays the scenario's loadout with his own best policy,
+found by :func:`sim.workflows.optimize.optimize` on the same seed (so every character's
+fresh games are the same trials of the same streams). The spread between the best and
+the worst character is given under best play and under the scenario's policy, each with
+the half-widths of the two estimates' 95 % intervals added (a conservative interval: the
+two estimates come from different searches), as the report's outliers give the spread of
+the characters (issue 26).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+from sim.rules.scenario import Scenario
+from sim.workflows.optimize import Optimization, optimize
+
+ESTIMATES = {"best": "winner_estimate", "scenario": "scenario_estimate",
+             "naive": "naive_estimate"}
+"""The spreads given, and the fresh estimate each one is taken from."""
+
+
+@dataclass(frozen=True)
+class Characters:
+    """Result of :func:`best_characters`: one :class:`Optimization` per stalker card."""
+
+    results: tuple[Optimization, ...]
+
+    @property
+    def interrupted(self) -> bool:
+        """Whether Ctrl-C stopped the last search (the characters after it were not run)."""
+        return bool(self.results) and self.results[-1].stopped == "interrupted"
+
+    @property
+    def finished(self) -> tuple[Optimization, ...]:
+        """The searches that were re-evaluated."""
+        return tuple(r for r in self.results if r.reevaluation is not None)
+
+    def spread(self, which: str) -> dict | None:
+        """The best minus the worst character's estimate under ``which`` policy.
+
+        ``which`` is one of :data:`ESTIMATES`; the interval adds the half-widths of both
+        estimates' intervals. None with fewer than two finished characters.
+        """
+        if len(self.finished) < 2:
+            return None
+        cells = {r.stalker: r.reevaluation[ESTIMATES[which]] for r in self.finished}
+        top = max(cells, key=lambda s: cells[s]["mc"])
+        low = min(cells, key=lambda s: cells[s]["mc"])
+        half = sum((cells[s]["ci_high"] - cells[s]["ci_low"]) / 2 for s in (top, low))
+        diff = cells[top]["mc"] - cells[low]["mc"]
+        return {"policy": which, "best_character": top, "worst_character": low,
+                "spread": diff, "ci_low": diff - half, "ci_high": diff + half}
+
+    def rows(self) -> list[dict]:
+        """One row per character: his best policy and the fresh estimates."""
+        out = []
+        for r in self.finished:
+            fresh = r.reevaluation
+            out.append({"stalker": r.stalker, "best_policy": r.winner.label,
+                        **{f"{k}_{part}": fresh[v][part] for k, v in ESTIMATES.items()
+                           for part in ("mc", "ci_low", "ci_high")},
+                        **{f"vs_scenario_{k}": x for k, x in fresh["vs_scenario"].items()},
+                        **{f"skill_gap_{k}": x for k, x in fresh["skill_gap"].items()}})
+        return out
+
+    def to_frame(self) -> pd.DataFrame:
+        """:meth:`rows` as a frame."""
+        return pd.DataFrame(self.rows())
+
+    def to_dict(self) -> dict:
+        """JSON document: each character's search, and the spreads."""
+        return {"characters": [r.to_dict() for r in self.results],
+                "spreads": [self.spread(w) for w in ESTIMATES]}
+
+
+def best_characters(scenario: Scenario, stalkers: Sequence[str] | None = None,
+                    **options) -> Characters:
+    """:func:`~sim.workflows.optimize.optimize` for each stalker card (default: all).
+
+    ``options`` are those of :func:`~sim.workflows.optimize.optimize`, the same for every
+    character (seed included).
+    """
+    names = list(scenario.ruleset.stalkers) if stalkers is None else list(stalkers)
+    results = []
+    for name in names:
+        results.append(optimize(scenario, stalker=name, **options))
+        if results[-1].stopped == "interrupted":  # Ctrl-C: the characters after it are not run
+            break
+    return Characters(tuple(results))
+
+
+__all__ = ["ESTIMATES", "Characters", "best_characters"]
