@@ -29,7 +29,7 @@ from sim.jitting.options import jit, pjit
 from sim.kernels import layout as S
 from sim.kernels import rng
 from sim.kernels.artifact import absorb
-from sim.kernels.dice import armor_absorb, pool_test
+from sim.kernels.dice import armor_absorb, destroyed, pool_test
 
 # Columns of ``out``: outcomes first (mutually exclusive), then counts and sums.
 AVOIDED = 0
@@ -261,7 +261,7 @@ def anomaly_kernel(seed, n_trials, chunk_size, first_chunk, params, deck, out):
             row[PERCEIVED] += result[R_PERCEIVED]
             row[SUM_LOSS] += result[R_LOST]
             row[SUM_LOSS_SQ] += result[R_LOST] * result[R_LOST]
-            if durability > 0 and start_tokens < durability and result[R_TOKENS] >= durability:
+            if destroyed(durability, start_tokens, result[R_TOKENS]):
                 row[DESTROYED] += 1
             row[DEFORMATION] += result[R_DEFORMATION]
             row[SEARCHES] += result[R_SEARCHED]

@@ -19,7 +19,7 @@ from sim.jitting.options import jit, pjit
 from sim.kernels import layout as S
 from sim.kernels import rng
 from sim.kernels.artifact import absorb, restore, test_bonus
-from sim.kernels.dice import armor_absorb, d6_at_least, pool_test
+from sim.kernels.dice import armor_absorb, d6_at_least, destroyed, pool_test
 
 AVOIDED = 0
 KILLED = 1
@@ -361,7 +361,7 @@ def _chunk(seed, start, stop, params, stimulants, uses0, bonus, spend, plan, row
     state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
     uses = np.zeros(uses0.shape[0], dtype=np.int64)
     result = np.zeros(RESULT_SIZE, dtype=np.int64)
-    wounds = wounds_sq = rounds = rounds_sq = destroyed = stims = spent = 0
+    wounds = wounds_sq = rounds = rounds_sq = n_destroyed = stims = spent = 0
     art_uses = side_effects = side_radiation = 0
     for t in range(start, stop):
         rng.seed_stream(state, seed, t, rng.DICE)
@@ -372,7 +372,7 @@ def _chunk(seed, start, stop, params, stimulants, uses0, bonus, spend, plan, row
         wounds_sq += taken * taken
         rounds += n_rounds
         rounds_sq += n_rounds * n_rounds
-        destroyed += durability > 0 and tokens >= durability and start_tokens < durability
+        n_destroyed += destroyed(durability, start_tokens, tokens)
         stims += result[R_STIMULANTS]
         spent += result[R_SPENT]
         if has_art:  # kept out of fights without artefacts (speed)
@@ -385,7 +385,7 @@ def _chunk(seed, start, stop, params, stimulants, uses0, bonus, spend, plan, row
     row[SUM_WOUNDS_SQ] += wounds_sq
     row[SUM_ROUNDS] += rounds
     row[SUM_ROUNDS_SQ] += rounds_sq
-    row[DESTROYED] += destroyed
+    row[DESTROYED] += n_destroyed
     row[SUM_STIMULANTS] += stims
     row[SUM_SPENT] += spent
     row[SUM_ART_USES] += art_uses

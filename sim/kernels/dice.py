@@ -180,8 +180,17 @@ def armor_kernel(seed, n_trials, chunk_size, first_chunk, wounds, resist, durabi
             rng.seed_stream(state, seed, t, rng.DICE)
             through, after = armor_absorb(state, wounds, resist, durability, tokens)
             out[r, through] += 1
-            if after >= durability and tokens < durability and resist > 0:
+            if resist > 0 and destroyed(durability, tokens, after):
                 out[r, wounds + 1] += 1
+
+
+@jit(inline="always")
+def destroyed(durability, start, end):
+    """Whether the armour was destroyed during one encounter (P-05): it had room for tokens
+    at the start (``start < durability``) and none at the end; no armour (durability 0)
+    is never destroyed.
+    """
+    return durability > 0 and start < durability and end >= durability
 
 
 @pjit

@@ -24,7 +24,7 @@ from sim.jitting.options import jit, pjit
 from sim.kernels import layout as S
 from sim.kernels import rng
 from sim.kernels.anomaly import take_damage
-from sim.kernels.dice import d6_at_least
+from sim.kernels.dice import d6_at_least, destroyed
 
 # Columns of ``out``: outcomes first (mutually exclusive), then counts and sums.
 AVOIDED = 0
@@ -122,7 +122,7 @@ def resolve_event(state, params, result):
             result[R_OUTCOME] = KNOCKED_OUT
         result[R_LOST] = through
         result[R_DEFORMATION] = deformation
-        if durability > 0 and start_tokens < durability and after >= durability:
+        if destroyed(durability, start_tokens, after):
             result[R_DESTROYED] = 1
     elif effect == S.EFFECT_LOST_DAY:
         result[R_DAYS] = value

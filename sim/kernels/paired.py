@@ -38,6 +38,7 @@ from sim.kernels import layout as S
 from sim.kernels import rng
 from sim.kernels.anomaly import encounter
 from sim.kernels.combat import CAPPED, fight
+from sim.kernels.dice import destroyed
 from sim.kernels.event import resolve_event
 
 # Length of fight()'s result buffer; read from the combat module so that a longer
@@ -142,8 +143,7 @@ def paired_combat_kernel(seed, n_trials, chunk_size, first_chunk, params, n_stim
                     x[v, C_WOUNDS] += w * result[_combat.R_WOUNDS]
                     x[v, C_ROUNDS] += w * result[_combat.R_ROUNDS]
                     durability = p[S.P_DURABILITY]
-                    if (durability > 0 and result[_combat.R_TOKENS] >= durability
-                            and p[S.P_TOKENS] < durability):
+                    if destroyed(durability, p[S.P_TOKENS], result[_combat.R_TOKENS]):
                         x[v, C_DESTROYED] += w
                     x[v, C_STIMULANTS] += w * result[_combat.R_STIMULANTS]
                     x[v, C_SPENT] += w * result[_combat.R_SPENT]
@@ -195,8 +195,7 @@ def paired_anomaly_kernel(seed, n_trials, chunk_size, first_chunk, params, deck,
                     x[v, A_PERCEIVED] += w * result[_anomaly.R_PERCEIVED]
                     x[v, A_LOSS] += w * result[_anomaly.R_LOST]
                     durability = p[S.A_DURABILITY]
-                    if (durability > 0 and p[S.A_TOKENS] < durability
-                            and result[_anomaly.R_TOKENS] >= durability):
+                    if destroyed(durability, p[S.A_TOKENS], result[_anomaly.R_TOKENS]):
                         x[v, A_DESTROYED] += w
             accumulate(row, x)
 
