@@ -230,7 +230,11 @@ def play_task(task: PlayTask) -> np.ndarray:
 
 @dataclass
 class Standing:
-    """One candidate at the end of a race: its estimate on the games of its last rung."""
+    """One candidate at the end of a race: its estimate on the games of its last rung.
+
+    Also that rung (``rung``, from 0), why it left (``dropped``, None if it did not) and
+    its paired difference to the race's incumbent there.
+    """
 
     candidate: Candidate
     trials: int
@@ -249,7 +253,6 @@ class RaceResult:
 
     winner: Candidate
     standings: tuple[Standing, ...]
-    rungs: int
     budget_hit: bool
 
 
@@ -298,10 +301,10 @@ def race(games: Games, incumbent: Candidate, challengers: Sequence[Candidate], *
                 break
         n *= 2
     if not out:  # not even the first rung fits in the budget
-        return RaceResult(incumbent, (), 0, True)
+        return RaceResult(incumbent, (), True)
     finalists = [c for c in alive if out[c].feasible] or [incumbent]
     leader = max(finalists, key=lambda c: (objective.sign * out[c].mc, c == incumbent))
-    return RaceResult(leader, tuple(out.values()), rung, budget_hit)
+    return RaceResult(leader, tuple(out.values()), budget_hit)
 
 
 def _after_rung(games: Games, alive: list[Candidate], out: dict[Candidate, Standing], n: int,
@@ -336,7 +339,7 @@ def standing_row(s: Standing) -> dict:
     """A race standing as a flat row."""
     return {"candidate": s.candidate.label, "trials": s.trials, "mc": s.mc,
             "ci_low": s.ci_low, "ci_high": s.ci_high, "feasible": s.feasible,
-            "dropped": s.dropped, **s.vs_incumbent}
+            "dropped": s.dropped, "rung": s.rung, **s.vs_incumbent}
 
 
 __all__ = ["DAY_METRICS", "DROPPED_HALVED", "DROPPED_INFEASIBLE", "DROPPED_WORSE", "QUANTILES",
