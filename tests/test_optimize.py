@@ -358,3 +358,11 @@ def test_every_character_under_his_own_best_play_and_the_spreads():
     assert table.exit_code == 0 and "spread (best)" in table.output
     refused = CliRunner().invoke(main, [*args, "--out", "x.toml"])
     assert refused.exit_code == 2 and "--out" in refused.output
+
+
+def test_on_base_the_best_found_beats_the_scenario_s_policy_on_fresh_games():
+    result = library.optimize(load_scenario("base"), keys="route,enter_anomalies",
+                              trials=300, budget=40_000, fresh_trials=5_000, seed=8)
+    assert result.winner != Candidate()
+    assert result.reevaluation["vs_scenario"]["diff_ci_low"] > 0
+    assert result.reevaluation["skill_gap"]["diff_ci_low"] > 0
