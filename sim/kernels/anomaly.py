@@ -30,6 +30,7 @@ from sim.kernels import layout as S
 from sim.kernels import rng
 from sim.kernels.artifact import absorb
 from sim.kernels.dice import armor_absorb, destroyed, pool_test
+from sim.kernels.tracks import deformed, exhausted
 
 # Columns of ``out``: outcomes first (mutually exclusive), then counts and sums.
 AVOIDED = 0
@@ -123,9 +124,9 @@ def take_damage(state, params, base, n_art, fail_rule, order, damage, target, re
         lost_w += through
     else:
         lost_r += through
-    knocked_out = health - lost_h <= 0 or willpower - lost_w <= 0
-    deformation = radiation + lost_r > radiation_max
-    return through, after, knocked_out, deformation, h, r, w, uses, suffered
+    down = exhausted(health - lost_h) or exhausted(willpower - lost_w)
+    deformation = deformed(radiation + lost_r, radiation_max)
+    return through, after, down, deformation, h, r, w, uses, suffered
 
 
 @jit

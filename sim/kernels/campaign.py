@@ -73,6 +73,7 @@ from sim.kernels.combat import KILLED as FIGHT_KILLED
 from sim.kernels.combat import RESULT_SIZE
 from sim.kernels.combat import fight as combat_fight
 from sim.kernels.event import event_avoided
+from sim.kernels.tracks import deformed, exhausted
 
 # How a game ends (first columns of ``out``).
 REACHED = 0  # entered the Sarcophagus and survived it (P-50)
@@ -644,8 +645,8 @@ def _lose_half(st, cp, items, lose_order):
 @part
 def _hurt(st, cp):
     """Whether a track is exhausted or over its maximum (work for :func:`_conditions`)."""
-    return (st[S_HEALTH] <= 0 or st[S_WILLPOWER] <= 0
-            or st[S_RADIATION] > cp[C_RADIATION_MAX])
+    return (exhausted(st[S_HEALTH]) or exhausted(st[S_WILLPOWER])
+            or deformed(st[S_RADIATION], cp[C_RADIATION_MAX]))
 
 
 @called
@@ -663,15 +664,15 @@ def _conditions(st, zone, cp, hexes, items, lose_order):
     if st[S_LOST] > 0:
         return  # out of play until placed in a bunker (P-38, P-41)
     pos = st[S_POS]
-    if st[S_RADIATION] > cp[C_RADIATION_MAX]:
+    if deformed(st[S_RADIATION], cp[C_RADIATION_MAX]):
         st[S_DEFORMATIONS] += 1
         st[S_RADIATION] = 0
         zone[Z_ETOKENS] += cp[C_TOKENS_DEFORMATION]
         if st[S_DEFORMATIONS] >= cp[C_DEFORMATION_LIMIT]:
             st[S_END] = DEATH_DEFORMATIONS
             return
-    knocked = st[S_HEALTH] <= 0
-    concussed = st[S_WILLPOWER] <= 0
+    knocked = exhausted(st[S_HEALTH])
+    concussed = exhausted(st[S_WILLPOWER])
     if not knocked and not concussed:
         return
     if knocked and concussed:
@@ -700,9 +701,9 @@ def _conditions(st, zone, cp, hexes, items, lose_order):
 def _recover(st, cp, hexes):
     """In the bunker: regain a point of the exhausted track and pay to heal (P-37, P-40)."""
     st[S_POS] = hexes[st[S_POS], H_BUNKER]
-    if st[S_HEALTH] <= 0:
+    if exhausted(st[S_HEALTH]):
         st[S_HEALTH] = cp[C_KNOCKOUT_REGAIN]
-    if st[S_WILLPOWER] <= 0:
+    if exhausted(st[S_WILLPOWER]):
         st[S_WILLPOWER] = cp[C_KNOCKOUT_REGAIN]
     _pay_heal(st, cp)
 

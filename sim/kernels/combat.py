@@ -20,6 +20,7 @@ from sim.kernels import layout as S
 from sim.kernels import rng
 from sim.kernels.artifact import absorb, restore, test_bonus
 from sim.kernels.dice import armor_absorb, d6_at_least, destroyed, pool_test
+from sim.kernels.tracks import exhausted
 
 AVOIDED = 0
 KILLED = 1
@@ -121,8 +122,10 @@ def _attack(state, params, health, tokens, select, result):
 
 @jit(inline="always")
 def _down(params, health, result):
-    """Knocked out (P-37) or concussed (P-40, by an artefact's side effect)."""
-    return health <= 0 or (params[S.P_N_ART] > 0 and result[R_OTHER] <= 0)
+    """Knocked out on the fight's track (P-37, P-40) or on the other by an artefact's side
+    effect.
+    """
+    return exhausted(health) or (params[S.P_N_ART] > 0 and exhausted(result[R_OTHER]))
 
 
 @jit(inline="always")
@@ -313,7 +316,7 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
                 through, tokens = armor_absorb(state, wounds, resist, durability, tokens)
             taken += through
             health -= through
-            if health <= 0 or (art and result[R_OTHER] <= 0):
+            if exhausted(health) or (art and exhausted(result[R_OTHER])):
                 outcome = KNOCKED_OUT
                 break
     _finish(result, outcome, taken, rounds, tokens, stims, n_limited, uses0, uses, health)
