@@ -30,12 +30,22 @@ def copy(tmp_path):
 
 
 def _write(folder, items: str, artefact_line: str | None) -> None:
+    """The copy's movement key set to ``items``, and the artefact key to ``artefact_line``
+    (the base set leaves it out)."""
     path = folder / "rules.toml"
     text = path.read_text(encoding="utf-8")
-    assert SET in text and "items_in_epicentre = false" in text
+    assert SET not in text and "items_in_epicentre = false" in text and "\n[artifacts]\n" in text
     text = text.replace("items_in_epicentre = false", f"items_in_epicentre = {items}")
-    text = text.replace(SET, "" if artefact_line is None else artefact_line)
+    if artefact_line is not None:
+        text = text.replace("\n[artifacts]\n", f"\n[artifacts]\n{artefact_line}\n")
     path.write_text(text, encoding="utf-8")
+
+
+def test_a_copy_of_the_base_set_changing_the_movement_key_alone_loads(copy):
+    """The base set leaves the artefact key out, so a designer's copy that changes only the
+    movement key has both follow it (issue 26: "one Epicentre rule")."""
+    _write(copy, "true", None)
+    assert load_ruleset(copy).rules.artifacts.movement_in_epicentre is True
 
 
 @pytest.mark.parametrize("items", ["true", "false"])
