@@ -89,12 +89,12 @@ def test_report_folder_has_every_file_and_the_html_embeds_every_plot(fake_campai
     assert folder.parent == tmp_path and folder.name.startswith("base-")
     assert [p.name for p in tmp_path.iterdir()] == [folder.name]  # no temp folder left
     assert fake_campaign == [("base", GAMES, 3)]
-    assert len(lines) == 9 and lines[0].startswith("[1/9] enemy deck")
+    assert len(lines) == 10 and lines[0].startswith("[1/10] enemy deck")
     files = {p.name for p in folder.iterdir()}
     for stem in ("enemy_deck", "anomaly_deck", "event_deck", "items_event", "items_escape",
                  "items_armor", "artifacts", "campaign_summary", "campaign_survival",
                  "campaign_causes", "campaign_days", "campaign_outcomes", "characters", "readings",
-                 "targets", "summary"):
+                 "best_play", "best_play_changes", "best_play_characters", "targets", "summary"):
         assert {f"{stem}.csv", f"{stem}.parquet"} <= files, stem
     pngs = sorted(p for p in folder.glob("*.png"))
     assert {p.stem for p in pngs} >= {"enemy_deck", "anomaly_deck", "event_deck", "items_event",
@@ -115,7 +115,7 @@ def test_report_folder_has_every_file_and_the_html_embeds_every_plot(fake_campai
     assert meta["command"] == ["zonesim", "report"]
     assert meta["versions"]["numpy"] and set(meta["timings"]) == {
         "enemy deck", "anomaly deck", "event deck", "item comparisons", "artefacts", "campaign",
-        "characters", "readings", "targets and pages"}
+        "characters", "readings", "best play", "targets and pages"}
     assert sorted(meta["files"]) == sorted(files)
     assert meta["targets"] == {"p_sarcophagus in 0.35..0.55": "PASS",
                                "days.median in 10..16": "PASS"}

@@ -4,6 +4,8 @@ Built from the sections the battery already ran (nothing is simulated here):
 
 - the win rate (reach and survive the Sarcophagus) against the scenario's
   target, PASS/FAIL/UNDECIDED on its 95 % interval;
+- a line when best play (:mod:`sim.report.best_play`) changes a target's
+  verdict;
 - how games are lost, largest first, in words ("knocked out in the
   Sarcophagus by Monolith fighter");
 - the three readings of the open rules that move the win rate most, each
@@ -29,7 +31,7 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from sim.report import labels, outliers, players, readings
+from sim.report import best_play, labels, outliers, players, readings
 from sim.report.tables import Section
 from sim.rules.scenario import Scenario
 
@@ -306,6 +308,7 @@ def verdict_section(sc: Scenario, sections: Sequence[Section]) -> Section:
     text: list = []
     win = win_rate(by_key) or players.seats_line(by_key)
     text.append(win or "Win rate: not available (no campaign in this version).")
+    text += best_play.verdict_lines(by_key)
     lost = losses(by_key)
     if lost:
         text += ["How games are lost, largest first:", lost]

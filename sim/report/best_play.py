@@ -1,0 +1,197 @@
+"""The report's "Best play" section (issue 25 §3): the win rate when the stalker plays well.
+
+The scenario's policy keys are searched by :func:`sim.workflows.optimize.optimize` (the
+``zonesim optimize`` search: coordinate races on common random numbers) with a reduced budget
+(:func:`budgets`); the best found, the scenario's own policy and the documented naive one
+(:data:`sim.workflows.policy_space.NAIVE`) are then played again on fresh games, none of the
+selection's, and only those fresh numbers are shown: the win rate under best play against the
+scenario's, the paired difference, the skill gap (best minus naive) and the keys the best
+policy changes (old -> new). A target on the searched metric whose verdict differs under best
+play (judged on the same fresh games) is named on the first screen (:func:`verdict_lines`).
+One-stalker scenarios only: a multiplayer scenario gets a note, no search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pandas as pd
+
+from sim.experiments.registry import canonical_metric
+from sim.report import labels
+from sim.report.tables import Section
+from sim.rules.scenario import Scenario
+from sim.workflows import optimize as workflow
+from sim.workflows.best_characters import best_characters
+from sim.workflows.policy_space import value_text
+from sim.workflows.targets import Target
+
+RUNG_SHARE = 100
+"""A race's first rung plays ``budget // RUNG_SHARE`` games per candidate."""
+FRESH_SHARE = 2
+"""Each re-evaluated policy plays ``budget // FRESH_SHARE`` fresh games."""
+CHARACTER_SHARE = 4
+"""Each character's own search (``zonesim optimize --stalker all``) has ``budget //
+CHARACTER_SHARE`` games of selection (:func:`budgets` of it)."""
+
+WORDS = {"best": "best play", "scenario": "the scenario's policy"}
+"""The spreads between characters, in words."""
+COLUMNS = ["policy", "label", "trials", "first_trial", "mc", "ci_low", "ci_high",
+           "diff_vs_scenario", "diff_vs_scenario_ci_low", "diff_vs_scenario_ci_high"]
+"""Columns of the ``best_play`` table (one row per policy played on the fresh games)."""
+CHANGE_COLUMNS = ["key", "from", "to"]
+"""Columns of the ``best_play_changes`` table (one row per key the best policy changes)."""
+
+
+def budgets(budget: int) -> dict:
+    """The search's options for a selection of ``budget`` games: first rung, fresh games."""
+    budget = max(1, int(budget))
+    return {"budget": budget, "trials": max(1, budget // RUNG_SHARE),
+            "fresh_trials": max(1, budget // FRESH_SHARE)}
+
+
+def _diff_text(d: Mapping) -> str:
+    return (f"{100 * d['diff']:+.1f} pp ({100 * d['diff_ci_low']:+.1f} to "
+            f"{100 * d['diff_ci_high']:+.1f})")
+
+
+def _cell_text(c: Mapping) -> str:
+    return labels.percent(c["mc"], c["ci_low"], c["ci_high"])
+
+
+def policy_rows(result: workflow.Optimization) -> list[dict]:
+    """The fresh games' numbers, one row per policy (:data:`COLUMNS`)."""
+    r = result.reevaluation
+    zero = {"diff": 0.0, "diff_ci_low": 0.0, "diff_ci_high": 0.0}
+    rows = [("best", r["winner"], r["winner_estimate"], r["vs_scenario"]),
+            ("scenario", "scenario's policy", r["scenario_estimate"], zero),
+            ("naive", r["naive"], r["naive_estimate"], None)]  # naive - scenario: not paired
+    if r["runner_up"] is not None:
+        rows.append(("runner-up", r["runner_up"], r["runner_up_estimate"], None))
+    out = []
+    for policy, label, est, vs in rows:
+        vs = vs or dict.fromkeys(zero)
+        out.append({"policy": policy, "label": label, "trials": r["trials"],
+                    "first_trial": r["first_trial"], "mc": est["mc"],
+                    "ci_low": est["ci_low"], "ci_high": est["ci_high"],
+                    "diff_vs_scenario": vs["diff"],
+                    "diff_vs_scenario_ci_low": vs["diff_ci_low"],
+                    "diff_vs_scenario_ci_high": vs["diff_ci_high"]})
+    out[0]["skill_gap"] = r["skill_gap"]["diff"]
+    return out
+
+
+def change_rows(result: workflow.Optimization) -> list[dict]:
+    """``{"key", "from", "to"}`` per key the best policy changes, in words."""
+    return [{"key": c["key"], "from": value_text(c["from"], c["key"]),
+             "to": value_text(c["to"], c["key"])} for c in result.changes()]
+
+
+def flipped(sc: Scenario, result: workflow.Optimization) -> list[dict]:
+    """Targets on the searched metric whose verdict differs under best play.
+
+    Both verdicts are judged on the re-evaluation's fresh games (the scenario's policy and
+    the best, the same games).
+    """
+    r = result.reevaluation
+    name = result.objective.metric.name
+    out = []
+    for metric, (low, high) in sc.targets.items():
+        if canonical_metric(metric) != canonical_metric(name):
+            continue
+        target = Target(metric, float(low), float(high), text=f"{metric} in {low:g}..{high:g}")
+        judged = {k: target.judge(c["mc"], c["ci_low"], c["ci_high"]) for k, c in
+                  (("scenario", r["scenario_estimate"]), ("best", r["winner_estimate"]))}
+        if judged["scenario"] != judged["best"]:
+            out.append({"target": str(target), "scenario": judged["scenario"],
+                        "best": judged["best"], "scenario_estimate": r["scenario_estimate"],
+                        "best_estimate": r["winner_estimate"]})
+    return out
+
+
+def best_play_section(sc: Scenario, trials: int, seed: int) -> Section:
+    """The win rate under best play against the scenario's policy, on fresh games.
+
+    ``trials`` is the selection's budget in games (:func:`budgets`).
+    """
+    section = Section("best_play", "Best play")
+    if sc.multiplayer:
+        section.text.append("A multiplayer scenario: the best-play search plays one stalker "
+                            "(zonesim optimize refuses multiplayer scenarios); not run.")
+        return section
+    opts = budgets(trials)
+    result = workflow.optimize(sc, seed=seed, **opts)
+    r = result.reevaluation
+    section.data["best_play"] = result
+    section.text.append(
+        f"The scenario's policy keys searched as zonesim optimize does, with a reduced budget: "
+        f"{result.played:,} games of selection (budget {opts['budget']:,}, "
+        f"{opts['trials']:,} games per candidate at a race's first rung), seed {seed}; the "
+        f"best found, the scenario's policy and the naive one then played again on "
+        f"{r['trials']:,} fresh games each (trials from {r['first_trial']}, none of the "
+        "selection's), paired; every number below is from those fresh games. zonesim "
+        "optimize gives the same with a larger budget; zonesim optimize --stalker all "
+        "gives every character under his best play.")
+    section.text.append(
+        f"Win rate under best play: {_cell_text(r['winner_estimate'])}; under the scenario's "
+        f"policy: {_cell_text(r['scenario_estimate'])}; best minus the scenario's (paired): "
+        f"{_diff_text(r['vs_scenario'])}. Skill gap (best minus the naive policy, "
+        f"{r['naive']}): {_diff_text(r['skill_gap'])}.")
+    changes = change_rows(result)
+    if changes:
+        section.text += ["What the best policy does differently:",
+                         [f"{c['key']}: {c['from']} -> {c['to']}" for c in changes]]
+    else:
+        section.text.append("The best policy found is the scenario's own: no key changed.")
+    section.data["flipped"] = flipped(sc, result)
+    frame = pd.DataFrame(policy_rows(result))
+    frame = frame.reindex(columns=[*COLUMNS, "skill_gap"])
+    section.tables["best_play"] = frame
+    section.tables["best_play_changes"] = pd.DataFrame(changes, columns=CHANGE_COLUMNS)
+    section.shown["Best play against the scenario's policy (fresh games)"] = pd.DataFrame(
+        [{"policy": p["policy"], "label": p["label"],
+          "win rate": labels.percent(p["mc"], p["ci_low"], p["ci_high"]),
+          "minus the scenario's": "" if p["policy"] == "scenario"
+          or pd.isna(p["diff_vs_scenario"]) else _diff_text(
+              {"diff": p["diff_vs_scenario"], "diff_ci_low": p["diff_vs_scenario_ci_low"],
+               "diff_ci_high": p["diff_vs_scenario_ci_high"]})}
+         for p in policy_rows(result)])
+    _characters(section, sc, trials, seed)
+    return section
+
+
+def _characters(section: Section, sc: Scenario, trials: int, seed: int) -> None:
+    """Every stalker card under his own best play (a smaller search each), with the gap."""
+    opts = budgets(max(1, trials // CHARACTER_SHARE))
+    chars = best_characters(sc, seed=seed, **opts)
+    section.data["characters"] = chars
+    section.tables["best_play_characters"] = chars.to_frame()
+    section.text.append(
+        f"Each character under his own best play (the scenario's loadout; a search of "
+        f"{opts['budget']:,} games each, {opts['fresh_trials']:,} fresh games per policy):")
+    section.shown["Characters under best play (fresh games)"] = pd.DataFrame(
+        [{"stalker": r.stalker, "best policy": r.winner.label,
+          "best play": _cell_text(r.reevaluation["winner_estimate"]),
+          "scenario's policy": _cell_text(r.reevaluation["scenario_estimate"]),
+          "skill gap (best - naive)": _diff_text(r.reevaluation["skill_gap"])}
+         for r in chars.finished])
+    spreads = [chars.spread(w) for w in ("best", "scenario")]
+    if all(spreads):
+        section.text.append("Spread between characters (best minus worst, half-widths added): "
+                            + "; ".join(
+                                f"under {WORDS[s['policy']]} {100 * s['spread']:.1f} pp "
+                                f"({100 * s['ci_low']:.1f} to {100 * s['ci_high']:.1f}), "
+                                f"{s['best_character']} over {s['worst_character']}"
+                                for s in spreads) + ".")
+
+
+def verdict_lines(sections: Mapping[str, Section]) -> list:
+    """The first screen's line when best play changes a target's verdict; else nothing."""
+    section = sections.get("best_play")
+    found = section.data.get("flipped") if section else None
+    if not found:
+        return []
+    return [f"Best play changes a verdict: {f['target']} is {f['scenario']} under the "
+            f"scenario's policy ({_cell_text(f['scenario_estimate'])}) but {f['best']} under "
+            f"best play ({_cell_text(f['best_estimate'])}), on the same fresh games "
+            "(section 'Best play')." for f in found]
