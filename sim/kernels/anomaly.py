@@ -30,7 +30,7 @@ from sim.kernels import layout as S
 from sim.kernels import rng
 from sim.kernels.artifact import absorb
 from sim.kernels.dice import armor_absorb, destroyed, pool_test
-from sim.kernels.tracks import deformed, exhausted
+from sim.kernels.tracks import deformed, exhausted, onto
 
 # Columns of ``out``: outcomes first (mutually exclusive), then counts and sums.
 AVOIDED = 0
@@ -117,13 +117,8 @@ def take_damage(state, params, base, n_art, fail_rule, order, damage, target, re
         through, after, h, r, w, uses, suffered = absorb(
             state, params, base, n_art, fail_rule, order, damage, resist, durability, tokens,
             select)
-    lost_h, lost_r, lost_w = h, r, w
-    if target == S.TARGET_HEALTH:
-        lost_h += through
-    elif target == S.TARGET_WILLPOWER:
-        lost_w += through
-    else:
-        lost_r += through
+    dh, dr, dw = onto(target, through)
+    lost_h, lost_r, lost_w = h + dh, r + dr, w + dw
     down = exhausted(health - lost_h) or exhausted(willpower - lost_w)
     deformation = deformed(radiation + lost_r, radiation_max)
     return through, after, down, deformation, h, r, w, uses, suffered

@@ -73,7 +73,7 @@ from sim.kernels.combat import KILLED as FIGHT_KILLED
 from sim.kernels.combat import RESULT_SIZE
 from sim.kernels.combat import fight as combat_fight
 from sim.kernels.event import event_avoided
-from sim.kernels.tracks import deformed, exhausted
+from sim.kernels.tracks import deformed, exhausted, onto
 
 # How a game ends (first columns of ``out``).
 REACHED = 0  # entered the Sarcophagus and survived it (P-50)
@@ -715,11 +715,17 @@ def _held(st, cp):
 
 
 @part
-def _side_effects(st, health, radiation, willpower, uses, suffered):
-    """Artefact side effects onto the tracks (P-09), and the uses counted (P-08..P-10)."""
+def _lose(st, health, radiation, willpower):
+    """Points lost on the tracks (P-37, P-39, P-40): radiation doses are gained."""
     st[S_HEALTH] -= health
     st[S_RADIATION] += radiation
     st[S_WILLPOWER] -= willpower
+
+
+@part
+def _side_effects(st, health, radiation, willpower, uses, suffered):
+    """Artefact side effects onto the tracks (P-09), and the uses counted (P-08..P-10)."""
+    _lose(st, health, radiation, willpower)
     st[S_ART_USES] += uses
     st[S_SIDE_EFFECTS] += suffered
 
@@ -736,12 +742,8 @@ def _hazard(st, cp, dice, damage, target, resist, recs, n_art):
         dice, recs, 0, n_art, cp[C_ART_FAIL], cp[C_RESIST_ORDER], damage, target, resist,
         cp[C_DURABILITY], st[S_ARMOR], st[S_HEALTH], st[S_RADIATION], cp[C_RADIATION_MAX],
         st[S_WILLPOWER], -1)
-    if target == S.TARGET_HEALTH:
-        st[S_HEALTH] -= through
-    elif target == S.TARGET_RADIATION:
-        st[S_RADIATION] += through
-    else:
-        st[S_WILLPOWER] -= through
+    health, radiation, willpower = onto(target, through)
+    _lose(st, health, radiation, willpower)
     if n_art > 0:
         _side_effects(st, h, r, w, uses, suffered)
 
@@ -839,15 +841,9 @@ def _anomaly(tables, game, a):
     aparams[S.A_RADIATION] = st[S_RADIATION]
     aparams[S.A_WILLPOWER] = st[S_WILLPOWER]
     anomaly_encounter(game.dice, game.deck, aparams, art_deck, game.art_scratch, ares)
-    target = aparams[S.A_TARGET]
-    lost = ares[A.R_LOST]
     st[S_ARMOR] = ares[A.R_TOKENS]
-    if target == S.TARGET_HEALTH:
-        st[S_HEALTH] -= lost
-    elif target == S.TARGET_RADIATION:
-        st[S_RADIATION] += lost
-    else:
-        st[S_WILLPOWER] -= lost
+    health, radiation, willpower = onto(aparams[S.A_TARGET], ares[A.R_LOST])
+    _lose(st, health, radiation, willpower)
     if n_art > 0:
         _side_effects(st, ares[A.R_SIDE_HEALTH], ares[A.R_SIDE_RADIATION],
                       ares[A.R_SIDE_WILLPOWER], ares[A.R_ART_USES], ares[A.R_SIDE_EFFECTS])

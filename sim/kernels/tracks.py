@@ -10,12 +10,25 @@ reading of a threshold is changed in one place.
 from __future__ import annotations
 
 from sim.jitting.options import jit
+from sim.kernels import layout as S
 
 
 @jit(inline="always")
 def exhausted(level):
     """Health or Willpower at 0 or below: a knock-out (P-37) or a concussion (P-40)."""
     return level <= 0
+
+
+@jit(inline="always")
+def onto(target, points):
+    """A damage of ``points`` on its track (``TARGET_*``, P-37, P-39, P-40) as the points
+    lost ``(health, radiation, willpower)``.
+    """
+    if target == S.TARGET_HEALTH:
+        return points, 0, 0
+    if target == S.TARGET_WILLPOWER:
+        return 0, 0, points
+    return 0, points, 0
 
 
 @jit(inline="always")
