@@ -106,3 +106,18 @@ def test_a_changed_verdict_is_named_on_the_first_screen(base):
 def test_no_line_when_no_verdict_changes(section):
     assert section.data["flipped"] == [] or best_play.verdict_lines({"best_play": section})
     assert best_play.verdict_lines({}) == []
+
+
+def test_the_line_is_on_the_first_screen_right_after_the_win_rate(base):
+    from sim.report import verdict
+    from sim.report.tables import Section
+
+    section = Section("best_play", "Best play")
+    section.data["flipped"] = best_play.flipped(base, _fake(
+        {"mc": 0.30, "ci_low": 0.29, "ci_high": 0.31},
+        {"mc": 0.45, "ci_low": 0.44, "ci_high": 0.46}))
+    text = verdict.verdict_section(base, [section]).text
+    assert text[1].startswith("Best play changes a verdict: p_sarcophagus in 0.35..0.55 is FAIL")
+    quiet = Section("best_play", "Best play", data={"flipped": []})
+    assert not any("Best play changes" in str(t) for t in verdict.verdict_section(
+        base, [quiet]).text)
