@@ -29,6 +29,7 @@ from sim.campaign.artifacts import (
     movement_bonuses,
 )
 from sim.campaign.hexmap import HexMap, compile_map
+from sim.campaign.memo import per_ruleset
 from sim.encounter import anomaly as hazards
 from sim.encounter.combat import CombatPolicy, combat_heals, compile_combat
 from sim.encounter.damage import armor_rolls, fightable
@@ -289,25 +290,47 @@ def weapon_subsets(weapons: tuple[str, ...]) -> list[tuple[str, ...]]:
             for mask in range(1 << len(weapons))]
 
 
+TABLES_KEPT = 64
+"""Per-scenario tables remembered per process (:func:`sim.campaign.memo.per_ruleset`):
+the fights, the hazards and the map of the last this many distinct inputs."""
+
+
 def _enemies(scenario: Scenario, slots: tuple[str, ...]) -> dict:
     """Fights of every enemy card with every set of weapons and artefacts held (P-23, P-37).
 
     Bit ``j`` of a mask is weapon ``j`` of the scenario; the bits above the
     weapons are the artefact slots (P-08..P-10). A mask holding more
     artefacts than ``artifacts.carry_limit`` cannot occur and stays zero.
+    Remembered (read-only) for candidates whose fights have the same inputs
+    (:func:`fight_tables`).
     """
-    rs, policy = scenario.ruleset, scenario.policy
-    combat_policy = CombatPolicy(sneak=policy.sneak, flee_at=policy.flee_at,
-                                 heal_at=policy.heal_at)
+    policy = scenario.policy
+    return fight_tables(scenario.ruleset, scenario.stalker, scenario.armor,
+                        tuple(scenario.weapons), tuple(slots), policy.sneak, int(policy.flee_at),
+                        int(policy.heal_at), intellect(scenario))
+
+
+@per_ruleset(TABLES_KEPT)
+def fight_tables(rs: Ruleset, stalker: str, armor: str | None, weapons: tuple[str, ...],
+                 slots: tuple[str, ...], sneak: str, flee_at: int, heal_at: int,
+                 pool: int) -> dict:
+    """The enemy tables of :func:`_enemies` from the whole of their inputs (read-only arrays).
+
+    The ruleset (by identity), the stalker card, armour, the scenario's weapons, the
+    artefact slots, the fight policy (sneak, flee_at, heal_at) and the Intellect: the
+    policy keys that only the day loop reads (medkit_at, retreat_at, the route, the
+    shopping list, pay_heal, enter_anomalies) leave these tables alone.
+    """
+    combat_policy = CombatPolicy(sneak=sneak, flee_at=flee_at, heal_at=heal_at)
     meta = [(name, card) for name, card in rs.enemies.items()
             if fightable(card.wound_type)]
-    subsets = weapon_subsets(scenario.weapons)
-    n_weapons, pool = len(scenario.weapons), intellect(scenario)
+    subsets = weapon_subsets(weapons)
+    n_weapons = len(weapons)
     fights = {}
     for mask in range(len(subsets) << len(slots)):
         arts = mask >> n_weapons
         if allowed(rs, arts):  # else never held: the weapons' fights stand in
-            fights[mask] = [compile_combat(rs, scenario.stalker, name, scenario.armor,
+            fights[mask] = [compile_combat(rs, stalker, name, armor,
                                            subsets[mask & (len(subsets) - 1)], (), combat_policy,
                                            artifacts=held(slots, arts), intellect=pool).pack()
                             for name, _ in meta]
@@ -334,17 +357,16 @@ def _enemies(scenario: Scenario, slots: tuple[str, ...]) -> dict:
     }
 
 
-def _anomalies(scenario: Scenario, slots: tuple[str, ...]) -> np.ndarray:
+def _anomalies(rs: Ruleset, stalker: str, armor: str | None, slots: tuple[str, ...],
+               enter: bool, pool: int) -> np.ndarray:
     """Every anomaly card with every set of artefact slots held (P-08, P-31..P-36)."""
-    rs, pool = scenario.ruleset, intellect(scenario)
     out = np.zeros((1 << len(slots), len(rs.anomalies), A_SIZE + RECORDS), dtype=np.int64)
     for mask in range(1 << len(slots)):
         if not allowed(rs, mask):
             continue
         for a, name in enumerate(rs.anomalies):
             packed = hazards.compile_anomaly(
-                rs, scenario.stalker, name, scenario.armor,
-                enter=scenario.policy.enter_anomalies, artifacts=held(slots, mask),
+                rs, stalker, name, armor, enter=enter, artifacts=held(slots, mask),
                 intellect=pool).pack()[0]
             out[mask, a, :packed.shape[0]] = packed
     return out
@@ -358,15 +380,25 @@ def _event_damage_type(card) -> str:
 
 
 def _hazards(scenario: Scenario, slots: tuple[str, ...]) -> dict:
-    rs = scenario.ruleset
+    """The anomaly, artefact-deck and event tables, remembered like the fights.
+
+    See :func:`hazard_tables`.
+    """
+    return hazard_tables(scenario.ruleset, scenario.stalker, scenario.armor, tuple(slots),
+                         bool(scenario.policy.enter_anomalies), intellect(scenario))
+
+
+@per_ruleset(TABLES_KEPT)
+def hazard_tables(rs: Ruleset, stalker: str, armor: str | None, slots: tuple[str, ...],
+                  enter: bool, pool: int) -> dict:
+    """The tables of :func:`_hazards` from the whole of their inputs (read-only arrays)."""
     types, deck = hazards.artifact_deck(rs)
     prices: dict[str, list[int]] = {}
     for card in rs.artifacts.values():
         prices.setdefault(card.type, []).extend([card.price] * card.count)
-    events = [hazards.compile_event(rs, scenario.stalker, name, scenario.armor)
-              for name in rs.events]
+    events = [hazards.compile_event(rs, stalker, name, armor) for name in rs.events]
     return {
-        "a_params": _anomalies(scenario, slots),
+        "a_params": _anomalies(rs, stalker, armor, slots, enter, pool),
         "a_count": _i64([c.count for c in rs.anomalies.values()]),
         "art_deck0": _i64(deck) if deck else _i64([0]),
         "art_value": _i64([sum(prices.get(t, [0])) // max(len(prices.get(t, [])), 1)
@@ -458,6 +490,18 @@ def _items(scenario: Scenario, slots: tuple[str, ...]) -> dict:
     }
 
 
+@per_ruleset(4)
+def _map(rs: Ruleset) -> HexMap:
+    """The ruleset's compiled map (:func:`sim.campaign.hexmap.compile_map`; read-only)."""
+    return compile_map(rs)
+
+
+@per_ruleset(4)
+def _nearest_bunkers(rs: Ruleset) -> np.ndarray:
+    """The nearest bunker of every hex (:func:`sim.campaign.route.nearest_table`; read-only)."""
+    return route.nearest_table(_map(rs), "bunker", rs.rules.movement)
+
+
 def compile_campaign(scenario: Scenario) -> CampaignArrays:
     """Resolve a one-stalker scenario into the campaign kernel's arrays (:class:`CampaignArrays`).
 
@@ -480,7 +524,7 @@ def compile_campaign(scenario: Scenario) -> CampaignArrays:
         raise CampaignInputError(f"{scenario.path}: key '{key}': {message}")
     rules = rs.rules
     movement = rules.movement
-    hexmap = compile_map(rs)
+    hexmap = _map(rs)
     start = hexmap.index_of(scenario.start)
     complexes = visiting_order(scenario, hexmap, start)
     sarcophagus = [int(h) for h in hexmap.of_kind("sarcophagus")]
@@ -489,7 +533,7 @@ def compile_campaign(scenario: Scenario) -> CampaignArrays:
     slots = artifact_slots(scenario)
     allowances, allowance_of_value = _allowances(rs, slots)
     table, lengths = route.day_paths(hexmap, np.arange(hexmap.n), targets, allowances, movement)
-    nearest = route.nearest_table(hexmap, "bunker", movement)
+    nearest = _nearest_bunkers(rs)
     if (nearest < 0).any():
         raise CampaignInputError("some hexes cannot reach a bunker")
     bunker_target = _i64([targets.index(int(b), len(complexes) + 1) for b in nearest])
