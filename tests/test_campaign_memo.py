@@ -107,3 +107,21 @@ def test_the_memo_is_bounded_and_keyed_by_identity():
     table(object(), 4)
     assert len(built) == 7  # another object, though equal
     assert not table(rs, 4)["x"].flags.writeable
+
+
+def test_every_visiting_order_reads_one_route_search(base):
+    """The route tables of two visiting orders are the same columns, reordered."""
+    from sim.campaign import route
+
+    names = [h.name for h in base.ruleset.map.hexes if h.location == "complex"]
+    a = C.compile_campaign(_with(base, route=tuple(names)))
+    b = C.compile_campaign(_with(base, route=tuple(reversed(names))))
+    n = len(names)
+    assert np.array_equal(a.day_table[:, :n], b.day_table[:, n - 1::-1])
+    assert np.array_equal(a.day_len[:, n:], b.day_len[:, n:])
+    hexmap = C._map(base.ruleset)
+    direct, lengths = route.day_paths(hexmap, np.arange(hexmap.n), a.target_hex,
+                                      [int(base.ruleset.rules.movement.base_steps)],
+                                      base.ruleset.rules.movement)
+    assert np.array_equal(direct[..., 0, :], a.day_table[..., 0, :direct.shape[-1]])
+    assert np.array_equal(lengths[..., 0], a.day_len[..., 0])

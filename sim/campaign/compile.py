@@ -293,6 +293,8 @@ def weapon_subsets(weapons: tuple[str, ...]) -> list[tuple[str, ...]]:
 TABLES_KEPT = 64
 """Per-scenario tables remembered per process (:func:`sim.campaign.memo.per_ruleset`):
 the fights, the hazards and the map of the last this many distinct inputs."""
+FIGHTS_KEPT = 4096
+"""Packed fights of one card and loadout remembered per process (:func:`packed_fight`)."""
 
 
 def _enemies(scenario: Scenario, slots: tuple[str, ...]) -> dict:
@@ -321,7 +323,6 @@ def fight_tables(rs: Ruleset, stalker: str, armor: str | None, weapons: tuple[st
     policy keys that only the day loop reads (medkit_at, retreat_at, the route, the
     shopping list, pay_heal, enter_anomalies) leave these tables alone.
     """
-    combat_policy = CombatPolicy(sneak=sneak, flee_at=flee_at, heal_at=heal_at)
     meta = [(name, card) for name, card in rs.enemies.items()
             if fightable(card.wound_type)]
     subsets = weapon_subsets(weapons)
@@ -330,9 +331,9 @@ def fight_tables(rs: Ruleset, stalker: str, armor: str | None, weapons: tuple[st
     for mask in range(len(subsets) << len(slots)):
         arts = mask >> n_weapons
         if allowed(rs, arts):  # else never held: the weapons' fights stand in
-            fights[mask] = [compile_combat(rs, stalker, name, armor,
-                                           subsets[mask & (len(subsets) - 1)], (), combat_policy,
-                                           artifacts=held(slots, arts), intellect=pool).pack()
+            fights[mask] = [packed_fight(rs, stalker, name, armor,
+                                         subsets[mask & (len(subsets) - 1)], held(slots, arts),
+                                         sneak, flee_at, heal_at, pool)
                             for name, _ in meta]
     packed = [fights.get(m, fights[m & (len(subsets) - 1)])
               for m in range(len(subsets) << len(slots))]
@@ -355,6 +356,20 @@ def fight_tables(rs: Ruleset, stalker: str, armor: str | None, weapons: tuple[st
                       for _, c in meta], 4),
         "sarcophagus": _i64(sarcophagus),
     }
+
+
+@per_ruleset(FIGHTS_KEPT)
+def packed_fight(rs: Ruleset, stalker: str, enemy: str, armor: str | None,
+                 weapons: tuple[str, ...], artifacts: tuple[str, ...], sneak: str, flee_at: int,
+                 heal_at: int, pool: int) -> tuple:
+    """One enemy card's packed fight with these weapons and artefacts held (read-only).
+
+    Shared by the tables of artefact slots that hold the same artefacts (a
+    ``keep_artifacts`` candidate adds a slot; the masks without it fight as before).
+    """
+    policy = CombatPolicy(sneak=sneak, flee_at=flee_at, heal_at=heal_at)
+    return tuple(compile_combat(rs, stalker, enemy, armor, weapons, (), policy,
+                                artifacts=artifacts, intellect=pool).pack())
 
 
 def _anomalies(rs: Ruleset, stalker: str, armor: str | None, slots: tuple[str, ...],
@@ -532,7 +547,12 @@ def compile_campaign(scenario: Scenario) -> CampaignArrays:
     targets = [*complexes, *sarcophagus, *bunkers]
     slots = artifact_slots(scenario)
     allowances, allowance_of_value = _allowances(rs, slots)
-    table, lengths = route.day_paths(hexmap, np.arange(hexmap.n), targets, allowances, movement)
+    # A target's column of the route tables depends on that target only (one search per
+    # start and allowance), so the tables are searched for the targets in hex order and
+    # reordered: every visiting order of the complexes shares one remembered search.
+    hexes, column = np.unique(np.asarray(targets, dtype=np.int64), return_inverse=True)
+    table, lengths = route.day_paths(hexmap, np.arange(hexmap.n), hexes, allowances, movement)
+    table, lengths = table[:, column], lengths[:, column]
     nearest = _nearest_bunkers(rs)
     if (nearest < 0).any():
         raise CampaignInputError("some hexes cannot reach a bunker")
