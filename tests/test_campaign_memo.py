@@ -6,6 +6,7 @@ loadout compiles afresh; and a remembered table equals the one compiled without 
 from __future__ import annotations
 
 import dataclasses
+import weakref
 
 import numpy as np
 import pytest
@@ -96,7 +97,10 @@ def test_the_memo_is_bounded_and_keyed_by_identity():
         built.append((rs, n))
         return {"x": np.arange(n)}
 
-    rs = object()
+    class Rules:
+        pass
+
+    rs = Rules()
     for n in range(5):
         table(rs, n)
     assert table.cache_len() == 3
@@ -104,9 +108,14 @@ def test_the_memo_is_bounded_and_keyed_by_identity():
     assert len(built) == 5  # remembered
     table(rs, 0)
     assert len(built) == 6  # dropped, least recently used
-    table(object(), 4)
-    assert len(built) == 7  # another object, though equal
+    other = Rules()
+    table(other, 4)
+    assert len(built) == 7  # another object
     assert not table(rs, 4)["x"].flags.writeable
+    del built[:]
+    held = weakref.ref(other)
+    del other
+    assert held() is None  # the memo keeps no ruleset alive
 
 
 def test_every_visiting_order_reads_one_route_search(base):

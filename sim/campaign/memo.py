@@ -4,8 +4,9 @@
 most of them share the inputs of the costly tables: the enemy fights depend on the
 stalker, armour, weapons, artefact slots, the fight policy and the Intellect, not on the
 route, shopping list or bunker thresholds. :func:`per_ruleset` remembers such a table
-builder's results by the ruleset's *identity* (the object, held by the entry, so its id is
-never reused while remembered; a ruleset edited by :mod:`sim.rules.variants` is a new
+builder's results by the ruleset's *identity* (its id, with a weak reference that must
+still name the same object, so an id reused after the ruleset is gone never matches, and
+the memo keeps no ruleset alive; a ruleset edited by :mod:`sim.rules.variants` is a new
 object and compiles afresh) and the builder's other arguments, which are the whole of its
 inputs. Every remembered array is made read-only, and a remembered dict is handed out as
 a new dict of those arrays, so no caller can change a table another candidate reads.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -46,7 +48,7 @@ def per_ruleset(maxsize: int) -> Callable[[Callable], Callable]:
     threads missing the same key both build it (the same value) and one is kept.
     """
     def wrap(build: Callable) -> Callable:
-        cache: OrderedDict[tuple, tuple[Any, Any]] = OrderedDict()
+        cache: OrderedDict[tuple, tuple[weakref.ref, Any]] = OrderedDict()
         lock = threading.Lock()
 
         @functools.wraps(build)
@@ -54,12 +56,12 @@ def per_ruleset(maxsize: int) -> Callable[[Callable], Callable]:
             key = (id(rs), *args)
             with lock:
                 hit = cache.get(key)
-                if hit is not None and hit[0] is rs:
+                if hit is not None and hit[0]() is rs:
                     cache.move_to_end(key)
                     return _handed(hit[1])
             value = frozen(build(rs, *args))
             with lock:
-                cache[key] = (rs, value)
+                cache[key] = (weakref.ref(rs), value)
                 cache.move_to_end(key)
                 while len(cache) > maxsize:
                     cache.popitem(last=False)
