@@ -34,7 +34,7 @@ def scenario_file(tmp_path: Path, name: str = "s", *, artifacts=(), keep=(), pol
     """The base scenario with ``artifacts`` carried, ``keep`` kept and extra policy lines.
 
     ``policy`` lines replace or add ``[policy]`` keys; ``rules`` (TOML lines)
-    replace keys of the base ruleset's ``[artifacts]`` table in a copy of it.
+    replace (or add) keys of the base ruleset's ``[artifacts]`` table in a copy of it.
     """
     text = BASE.replace("items = [", f"artifacts = {list(artifacts)!r}\nitems = [", 1)
     text = text.replace("[policy]\n", f"[policy]\nkeep_artifacts = {list(keep)!r}\n", 1)
@@ -50,7 +50,9 @@ def scenario_file(tmp_path: Path, name: str = "s", *, artifacts=(), keep=(), pol
         toml = (folder / "rules.toml").read_text()
         for line in rules.strip().splitlines():
             key = line.split("=")[0].strip()
-            toml = re.sub(rf"(?m)^{key} = .*$", line, toml)
+            toml, found = re.subn(rf"(?m)^{key} = .*$", line, toml)
+            if not found:  # a key the base set leaves out
+                toml = toml.replace("\n[artifacts]\n", f"\n[artifacts]\n{line}\n", 1)
         (folder / "rules.toml").write_text(toml)
         text = text.replace('ruleset = "base"', f'ruleset = "{folder.name}"', 1)
     path = tmp_path / f"{name}.toml"

@@ -238,8 +238,8 @@ def test_a_movement_dose_past_the_maximum_deforms_at_once(tmp_path, monkeypatch)
 def test_movement_in_epicentre_unlike_items_is_refused(tmp_path):
     # Refused by the ruleset's validation first (RulesetError), before the reference runs.
     with pytest.raises(InputError, match="movement_in_epicentre"):
-        campaign(tmp_path, rules={"movement_in_epicentre = false":
-                                  "movement_in_epicentre = true"})
+        campaign(tmp_path, rules={"\n[artifacts]\n":
+                                  "\n[artifacts]\nmovement_in_epicentre = true\n"})
 
 
 def test_more_than_four_artifact_slots_are_refused(tmp_path):

@@ -984,9 +984,9 @@ def test_a_hex_that_cannot_reach_a_bunker_is_refused(tmp_path, my):
 def test_movement_items_and_artefacts_with_two_epicentre_rules_are_refused(my):
     path = my / "rules.toml"
     text = path.read_text(encoding="utf-8")
-    assert "movement_in_epicentre = false" in text
-    path.write_text(text.replace("movement_in_epicentre = false", "movement_in_epicentre = true"),
-                    encoding="utf-8")
+    assert "\n[artifacts]\n" in text  # the base set leaves the key out: it follows
+    set_apart = "\n[artifacts]\nmovement_in_epicentre = true\n"
+    path.write_text(text.replace("\n[artifacts]\n", set_apart), encoding="utf-8")
     result = run("validate", str(my))
     assert result.exit_code == 2
     line = _line(path, "movement_in_epicentre")
