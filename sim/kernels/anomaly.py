@@ -52,6 +52,14 @@ SUM_SIDE_EFFECTS = 14    # side effects suffered (P-09)
 SUM_SIDE_POINTS = 15     # their points, every track together (P-09)
 WIDTH = 16
 
+@jit(inline="always")
+def keeps_trophy(outcome):
+    """Whether the stalker keeps the anomaly's card as a trophy (P-34): he was inside and
+    came out conscious (unharmed or damaged, not knocked out).
+    """
+    return outcome == UNHARMED or outcome == DAMAGED
+
+
 # Fields of encounter()'s ``result``; callers with an 8-field buffer get the first eight
 # only, the artefact fields when the buffer has room for them.
 R_OUTCOME = 0            # AVOIDED .. KNOCKED_OUT

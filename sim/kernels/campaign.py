@@ -857,7 +857,7 @@ def _anomaly(tables, game, a):
         st[S_ARTIFACTS] += 1
         _gain(st, tables.cp, game.deck, tables.art_cards, tables.art_identity,
               tables.art_value, want, -1)
-    kept = ares[A.R_OUTCOME] == A.UNHARMED or ares[A.R_OUTCOME] == A.DAMAGED
+    kept = A.keeps_trophy(ares[A.R_OUTCOME])
     if kept:
         st[S_TROPHY_ANOMALY] += 1
     return kept

@@ -189,7 +189,7 @@ def paired_anomaly_kernel(seed, n_trials, chunk_size, first_chunk, params, deck,
                     outcome = result[_anomaly.R_OUTCOME]
                     x[v, outcome] += w
                     x[v, A_ARTIFACT] += w * result[_anomaly.R_FOUND]
-                    if outcome == _anomaly.UNHARMED or outcome == _anomaly.DAMAGED:  # trophy, P-34
+                    if _anomaly.keeps_trophy(outcome):  # P-34
                         x[v, A_TROPHY] += w
                     x[v, A_DEFORMATION] += w * result[_anomaly.R_DEFORMATION]
                     x[v, A_PERCEIVED] += w * result[_anomaly.R_PERCEIVED]
