@@ -92,28 +92,38 @@ def _subsets(spec, *effects):
             for combo in itertools.combinations(chosen, k)]
 
 
-def choices(spec, rnd, health, used, uses):
-    """Every decision the rules allow in a state (doses only below maximum Health)."""
-    most = len(spec.stimulants) - used if health < spec.health else 0
-    available = sum(1 << j for j, n in enumerate(uses) if n > 0)
+def choices(spec, rnd, health, used, uses, kinds=()):
+    """Every decision the rules allow in a state (doses only below maximum Health): with
+    kinds of dose, how many of each kind (``uses`` then ends with each kind's doses left)."""
+    n_limited = len(spec.loadout.uses)
+    if kinds:
+        doses = [sum(n << (S.PLAN_KIND_BITS * j) for j, n in enumerate(take))
+                 for take in itertools.product(*(range(left + 1) for left in uses[n_limited:]))
+                 if health < spec.health or not any(take)]
+    else:
+        doses = range((len(spec.stimulants) - used if health < spec.health else 0) + 1)
+    available = sum(1 << j for j, n in enumerate(uses[:n_limited]) if n > 0)
     available |= spec.loadout.every_artifact
     fights = [fight_action(m) for m in range(available + 1) if m & ~available == 0]
     resist = _subsets(spec, S.ART_RESIST)
     actions = [(a, x) for a in fights for x in resist]
     if rnd >= 2:
         actions += [(FLEE, s) for s in _subsets(spec, S.ART_RESIST, S.ART_STEALTH)]
-    return [entry(k, a, x) for k in range(most + 1) for a, x in actions]
+    return [entry(k, a, x) for k in doses for a, x in actions]
 
 
-def every_plan(spec):
+def every_plan(spec, by_kind=True):
     """Every deterministic plan over every state of the fight (states with Health >= 1):
     each heal/calm choice and each decision, and whether (and with which stealth
     artefacts) to avoid the fight."""
-    shape = PlanShape(spec.max_rounds, spec.health, spec.durability, len(spec.stimulants),
+    kinds = tuple((v, spec.stimulants.count(v)) for v in dict.fromkeys(spec.stimulants))
+    kinds = kinds if len(kinds) > 1 and by_kind else ()
+    shape = PlanShape(spec.max_rounds, spec.health, spec.durability,
+                      0 if kinds else len(spec.stimulants),
                       tuple(spec.loadout.uses), spec.other_max if spec.artifacts else 0,
                       tuple(i for i, a in enumerate(spec.artifacts)
                             if a.effect in (S.ART_HEAL, S.ART_CALM)),
-                      spec.art_rules.restore_uses)
+                      spec.art_rules.restore_uses, kinds)
     cells, options = [], []
     for rnd in range(1, spec.max_rounds + 1):
         for health, tokens, used, uses, other, counts in shape.states():
@@ -121,7 +131,7 @@ def every_plan(spec):
                 cells.append(shape.index(rnd, health, tokens, used, uses, other, counts, 0))
                 options.append([entry(0, 0, r) for r in _subsets(spec, S.ART_HEAL, S.ART_CALM)])
             cells.append(shape.index(rnd, health, tokens, used, uses, other, counts))
-            options.append(choices(spec, rnd, health, used, uses))
+            options.append(choices(spec, rnd, health, used, uses, kinds))
     sneaks = [(False, -1)] + [(True, s) for s in _subsets(spec, S.ART_STEALTH)]
     for sneak, select in sneaks:
         for picks in itertools.product(*options):
@@ -139,6 +149,8 @@ TINY = {
     "a grenade and a stimulant, one round": tiny(limited=True, stimulants=(2,), wounds=2,
                                                  endurance=2, rounds=1),
     "two doses, one round": tiny(stimulants=(1, 1), rounds=1, health=3),
+    "a medkit or a stimulant at Health 1 (P-24, Z-12)": replace(
+        tiny(stimulants=(1, 2), rounds=1, health=3, wounds=2, endurance=2), start_health=1),
 }
 ART_TINY = {
     "a heal artefact hurting Health, two rounds": tiny(
@@ -186,6 +198,17 @@ def test_the_brute_force_sees_a_solver_that_uses_every_artefact():
     goal = OBJECTIVES["survive"]
     best = max(objective_value(spec, p, goal) for p in every_plan(spec))
     assert best > objective_of(combat_exact(spec), goal) + 0.1
+
+
+def test_the_brute_force_sees_doses_taken_only_in_the_order_carried():
+    """Guard: at Health 1 of 3, against 2 wounds, carrying a stimulant (+1) then a medkit
+    (+2) in a fight (P-24), the best plan takes the medkit alone; plans that take doses
+    only in the order carried need both to reach Health 3, one dose more (the value
+    objective charges it), so the choice by kind is worth its cost."""
+    spec = TINY["a medkit or a stimulant at Health 1 (P-24, Z-12)"]
+    goal = OBJECTIVE_CASES["value"]
+    in_order = max(objective_value(spec, p, goal) for p in every_plan(spec, by_kind=False))
+    assert solve_combat(spec, goal).value > in_order + goal.stimulant / 2
 
 
 def test_the_brute_force_sees_a_wrong_solver():
@@ -322,6 +345,26 @@ def test_the_thresholds_written_as_a_plan_play_the_same_fights_dice_for_dice(bas
     assert np.array_equal(simulate(spec, 100_000, 5, plan=thresholds_plan(spec)), counts)
     other = thresholds_plan(replace(spec, flee_at=1, heal_at=0))
     assert not np.array_equal(simulate(spec, 100_000, 5, plan=other), counts)
+
+
+@pytest.mark.parametrize("enemy", ["Bloodsucker", "Boar"])
+def test_the_kernel_playing_doses_by_kind_matches_its_exact_value(base, enemy):
+    """Under ``combat.medkits_in_combat`` (P-24) the base loadout carries medkits (+2) and
+    stimulants (+1): the plan chooses how many of each (Z-12), the kernel reads the choice
+    and the kinds' doses left, and agrees with the exact twin (|z| < 4.5, 400,000 fights)."""
+    from sim.rules.variants import apply_edits
+
+    rs, setup = base
+    rs = apply_edits(rs, ["rules.combat.medkits_in_combat=true"])
+    spec = base_spec(rs, setup, enemy, heal_at=2)
+    plan = solve_combat(spec, OBJECTIVES["survive"])
+    assert plan.shape.kinds == ((2, 2), (1, 2))
+    counts = simulate(spec, 400_000, 17, plan=plan)
+    exact = combat_exact(spec, plan)
+    assert_matches_exact(counts[:kernel.N_OUTCOMES], 400_000,
+                         [exact.outcomes[o] for o in OUTCOMES], OUTCOMES)
+    assert abs(1 - exact.outcomes["knocked_out"] - plan.value) < 1e-9
+    assert exact.outcomes["knocked_out"] <= combat_exact(spec).outcomes["knocked_out"] + 1e-12
 
 
 def test_a_kernel_ignoring_the_plan_disagrees_with_it(base):

@@ -96,7 +96,8 @@ class PlanShape:
     durability : int
         The armour's durability: states hold tokens ``0..durability``.
     stimulants : int
-        Stimulant doses carried: states hold doses used ``0..stimulants``.
+        Stimulant doses carried, taken in the order carried: states hold doses used
+        ``0..stimulants`` (0 with :attr:`kinds`).
     uses : tuple of int
         Uses at the start of each limited-use weapon: states hold ``0..uses[j]`` left.
     other : int
@@ -107,6 +108,12 @@ class PlanShape:
         ``0..limit``; with any, each round has a heal/calm stage before its decision.
     limit : int
         Uses of each heal/calm artefact per fight (``artifacts.restore_uses``).
+    kinds : tuple of (int, int)
+        With doses of different sizes (medkits and stimulants under
+        ``combat.medkits_in_combat``, P-24), ``(value, count)`` of each kind: the plan
+        chooses how many of each to take, and states hold each kind's doses left
+        ``0..count``, as digits after the weapons' uses (the kernel's ``uses`` beyond
+        its limited weapons).
     """
 
     rounds: int
@@ -117,6 +124,14 @@ class PlanShape:
     other: int = 0
     restores: tuple[int, ...] = ()
     limit: int = 1
+    kinds: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def radices(self) -> tuple[int, ...]:
+        """Most left of each digit of the last axis: each weapon's uses, then each kind's
+        doses.
+        """
+        return (*self.uses, *(count for _, count in self.kinds))
 
     @property
     def stages(self) -> int:
@@ -130,7 +145,8 @@ class PlanShape:
         """
         return (self.rounds, self.stages, self.health + 1, self.other + 1,
                 max(self.durability, 0) + 1, self.stimulants + 1,
-                (self.limit + 1) ** len(self.restores), int(np.prod([u + 1 for u in self.uses])))
+                (self.limit + 1) ** len(self.restores),
+                int(np.prod([u + 1 for u in self.radices])))
 
     @property
     def size(self) -> int:
@@ -147,9 +163,11 @@ class PlanShape:
         return tuple(reversed(out))
 
     def uses_code(self, uses: tuple[int, ...]) -> int:
-        """The weapons' uses left as one mixed-radix digit (the first weapon highest)."""
+        """The weapons' uses left (then each kind's doses left) as one mixed-radix number,
+        the first weapon highest.
+        """
         code = 0
-        for u, left in zip(self.uses, uses, strict=True):
+        for u, left in zip(self.radices, uses, strict=True):
             code = code * (u + 1) + left
         return code
 
@@ -172,12 +190,13 @@ class PlanShape:
 
     def states(self):
         """Every ``(health, tokens, used, uses, other, counts)`` of the space, Health (and
-        the other track) from 1; ``counts`` per artefact record of ``n_art``.
+        the other track) from 1; ``uses`` the weapons' then the kinds' (:attr:`radices`),
+        ``counts`` per artefact record of ``n_art``.
         """
         n_art = max(self.restores, default=-1) + 1
         others = range(1, self.other + 1) if self.other else (0,)
         ranges = [range(1, self.health + 1), range(max(self.durability, 0) + 1),
-                  range(self.stimulants + 1), product(*(range(u + 1) for u in self.uses)),
+                  range(self.stimulants + 1), product(*(range(u + 1) for u in self.radices)),
                   others, product(*(range(self.limit + 1) for _ in self.restores))]
         for health, tokens, used, uses, other, code in product(*ranges):
             counts = [0] * n_art
@@ -228,15 +247,20 @@ class CombatPlan:
         return decode(int(self.entries[self.shape.index(rnd, health, tokens, used, uses,
                                                         other, counts, stage=0)]))[2]
 
-    def pack(self, params: np.ndarray, start: int = 0) -> tuple[np.ndarray, np.ndarray]:
-        """``(params, plan)`` for the combat kernel: a copy of a fight's packed ``params``
-        (:meth:`sim.encounter.spec.CombatSpec.pack`) that follows this plan, and the entries.
+    def pack(self, packed: tuple, start: int = 0) -> tuple[tuple, np.ndarray]:
+        """``(packed, plan)`` for the combat kernel: a fight's packed arrays
+        (:meth:`sim.encounter.spec.CombatSpec.pack`) changed to follow this plan, and the
+        entries.
 
         The strides tell the kernel where a state's entry is (``P_PLAN_*``); the
-        limited-use weapons' uses follow as a mixed-radix number. ``start`` is where
-        the entries will begin in an array holding the plans of several fights
-        (``params[P_PLAN]`` is ``1 + start``; 0 means the thresholds decide).
+        limited-use weapons' uses follow as a mixed-radix number, then, with
+        :attr:`PlanShape.kinds`, each kind's doses left (``stimulants`` then holds
+        each kind's value and ``uses0`` the kinds' counts after the weapons').
+        ``start`` is where the entries will begin in an array holding the plans of
+        several fights (``params[P_PLAN]`` is ``1 + start``; 0 means the thresholds
+        decide).
         """
+        params, stimulants, uses0, *tables = packed
         out = params.copy()
         rnd, stage, health, other, tokens, used, counts, _ = self.shape.strides
         out[S.P_PLAN] = 1 + start
@@ -248,7 +272,13 @@ class CombatPlan:
         out[S.P_SNEAK] = int(self.sneak)
         out[S.P_SNEAK_ARTS] = self.sneak_select
         out[S.P_HEAL_AT] = restore_at(int(out[S.P_HEALTH]), int(out[S.P_OTHER_MAX]))
-        return out, self.entries
+        kinds = self.shape.kinds
+        out[S.P_N_KINDS] = len(kinds)
+        if kinds:  # the doses left are digits of the last axis, the dose count no axis
+            out[S.P_PLAN_STIMS] = 0
+            stimulants = np.asarray([v for v, _ in kinds] + [0], dtype=np.int64)
+            uses0 = np.asarray(self.shape.radices + (0,), dtype=np.int64)
+        return (out, stimulants, uses0, *tables), self.entries
 
 
 def thresholds_plan(spec) -> CombatPlan:

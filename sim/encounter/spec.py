@@ -70,6 +70,7 @@ from sim.kernels.layout import (
     P_MAX_ROUNDS,
     P_N_ART,
     P_N_COMBAT_ART,
+    P_N_KINDS,
     P_N_LIMITED,
     P_OTHER,
     P_OTHER_MAX,
@@ -210,6 +211,7 @@ class CombatSpec:
         params[P_OTHER_MAX] = self.other_max
         params[P_N_COMBAT_ART] = len(self.loadout.artifacts)
         params[P_SNEAK_ARTS] = -1
+        params[P_N_KINDS] = 0  # doses in the order carried (a plan may choose by kind)
         return (
             np.concatenate([params, pack_records(self.artifacts)]),
             np.asarray(self.stimulants + (0,), dtype=np.int64),

@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cache
-from itertools import combinations
+from itertools import combinations, product
 
 import numpy as np
 
@@ -58,10 +58,15 @@ from sim.kernels.layout import (
     ART_RESIST,
     ART_STEALTH,
     AVOID_STEALTH,
+    PLAN_ACTION_SHIFT,
+    PLAN_KIND_BITS,
     SPEND_ART_SHIFT,
     TARGET_HEALTH,
 )
 from sim.rules.scenario import OBJECTIVE_NAMES, WEIGHT_KEYS
+
+MAX_KINDS = PLAN_ACTION_SHIFT // PLAN_KIND_BITS
+"""Most kinds of dose a plan chooses between (the dose field of an entry)."""
 
 MAX_STATES = 4_000_000
 """Most entries (rounds x stages x states) a plan may have: 32 MB of decisions."""
@@ -150,11 +155,31 @@ def restore_records(spec: CombatSpec) -> tuple[int, ...]:
     return tuple(i for i, a in enumerate(spec.artifacts) if a.effect in (ART_HEAL, ART_CALM))
 
 
+def dose_kinds(spec: CombatSpec) -> tuple[tuple[int, int], ...]:
+    """``(value, count)`` of each kind of dose carried, in the order first carried, where
+    the doses differ in size (medkits and stimulants under ``combat.medkits_in_combat``,
+    P-24): which to take is then a choice (Z-12); else ``()`` (taken in the order carried).
+
+    Raises
+    ------
+    BestPlayError
+        More kinds than a plan entry holds (:data:`MAX_KINDS`).
+    """
+    kinds = tuple((v, spec.stimulants.count(v)) for v in dict.fromkeys(spec.stimulants))
+    if len(kinds) > MAX_KINDS:
+        raise BestPlayError(f"best play: {len(kinds)} kinds of healing dose carried "
+                            f"({', '.join(str(v) for v, _ in kinds)} points), more than the "
+                            f"{MAX_KINDS} a plan chooses between")
+    return kinds if len(kinds) > 1 else ()
+
+
 def plan_shape(spec: CombatSpec) -> PlanShape:
     """The state space of the fight's plan (:class:`sim.encounter.plan.PlanShape`)."""
-    return PlanShape(spec.max_rounds, spec.health, spec.durability, len(spec.stimulants),
-                     tuple(spec.loadout.uses), spec.other_max if spec.artifacts else 0,
-                     restore_records(spec), spec.art_rules.restore_uses)
+    kinds = dose_kinds(spec)
+    return PlanShape(spec.max_rounds, spec.health, spec.durability,
+                     0 if kinds else len(spec.stimulants), tuple(spec.loadout.uses),
+                     spec.other_max if spec.artifacts else 0, restore_records(spec),
+                     spec.art_rules.restore_uses, kinds)
 
 
 def _subsets(spec: CombatSpec, effect: int) -> list[int]:
@@ -207,10 +232,12 @@ class _Solver:
         self.strides = np.asarray(shape.strides[2:])
         (self.health, self.other, self.tokens, self.used, self.counts,
          self.code) = np.indices(dims).reshape(len(dims), -1)
-        self.uses, radix = [], 1  # each limited weapon's uses left, and its step in the code
-        for u in reversed(shape.uses):
-            self.uses.insert(0, (self.code // radix % (u + 1), radix))
+        digits, radix = [], 1  # each digit's count left and its step in the code
+        for u in reversed(shape.radices):
+            digits.insert(0, (self.code // radix % (u + 1), radix))
             radix *= u + 1
+        self.uses = digits[:len(shape.uses)]  # each limited weapon's
+        self.kinds = digits[len(shape.uses):]  # each kind of dose's (PlanShape.kinds)
         self.tracked = bool(shape.other)
         self.down_now = (self.health <= 0) | (self.tracked & (self.other <= 0))
         self.resists = _subsets(spec, ART_RESIST)
@@ -386,6 +413,8 @@ class _Solver:
         A dose is taken only below maximum Health (at the maximum it restores
         nothing), in the order carried; Health stops at the maximum (Z-14).
         """
+        if self.kinds:
+            return self._kind_doses(after, action)
         doses = np.asarray(self.spec.stimulants + (0,), dtype=np.int64)
         top = self.spec.health
         best = np.full(self.n, -np.inf)
@@ -406,6 +435,37 @@ class _Solver:
         best[self.down_now] = self.ko
         return best, chosen
 
+    def _kind_doses(self, after: np.ndarray, action: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`_doses` with kinds of dose: how many of each to take now (Z-12, P-24),
+        fewest doses on ties; taken kind by kind in the order first carried, each only
+        below maximum Health, Health stopping at the maximum (Z-14).
+        """
+        top = self.spec.health
+        best = np.full(self.n, -np.inf)
+        chosen = np.zeros(self.n, dtype=np.int64)
+        limit = (1 << PLAN_KIND_BITS) - 1
+        counts = [min(count, limit) for _, count in self.shape.kinds]
+        for take in sorted(product(*(range(c + 1) for c in counts)), key=lambda t: (sum(t), t)):
+            health, code = self.health.copy(), self.code.copy()
+            can = np.ones(self.n, dtype=bool)
+            field = 0
+            for j, ((value, _), (left, step), n) in enumerate(
+                    zip(self.shape.kinds, self.kinds, take, strict=True)):
+                can &= left >= n
+                for _ in range(n):
+                    can &= health < top
+                    health = np.minimum(top, health + value)
+                code = code - n * step
+                field += n << (PLAN_KIND_BITS * j)
+            to = self._index(health, self.other, code=np.clip(code, 0, None))
+            value = np.where(can, after[to] - self.objective.stimulant * sum(take), -np.inf)
+            better = value > best + TIE
+            best[better] = value[better]
+            chosen[better] = (action[to] + field)[better]
+        best[self.down_now] = self.ko
+        return best, chosen
+
     def sneak(self, values: np.ndarray) -> tuple[bool, int, float]:
         """Whether to try to avoid the fight (P-16, Z-15..Z-17), with which stealth
         artefacts, and the plan's value.
@@ -413,7 +473,7 @@ class _Solver:
         spec, o = self.spec, self.objective
         start = self._index(np.array([spec.start_health]), np.array([spec.other]),
                             np.array([spec.tokens]), np.array([0]), np.array([0]),
-                            np.array([self.shape.uses_code(spec.loadout.uses)]))
+                            np.array([self.shape.uses_code(self.shape.radices)]))
         fight = float(values[start][0])
         if spec.avoid_rule != AVOID_STEALTH:
             p = float(dice.threshold_pass(spec.escape_target))
@@ -433,7 +493,7 @@ class _Solver:
                     continue
                 at = self._index(health, other, np.array([spec.tokens]), np.array([0]),
                                  np.array([0]),
-                                 np.array([self.shape.uses_code(spec.loadout.uses)]))
+                                 np.array([self.shape.uses_code(self.shape.radices)]))
                 avoided = _pass(spec.stealth + extra, spec.stealth_face, spec.vigilance)
                 value += p * (avoided * o.weight("avoided") + (1 - avoided) * float(values[at][0])
                               - o.side_effect * suffered)

@@ -28,6 +28,7 @@ from sim.kernels.layout import (
     ART_HEAL,
     ART_STEALTH,
     AVOID_STEALTH,
+    PLAN_KIND_BITS,
     SPEND_ART_SHIFT,
     TARGET_HEALTH,
 )
@@ -137,6 +138,29 @@ def _dose(spec: CombatSpec, health: int, used: int) -> tuple[int, int]:
     return min(spec.health, health + spec.stimulants[used]), used + 1
 
 
+def _where(rnd: int, health: int, tokens: int, stims, uses: tuple, other: int,
+           counts: tuple) -> tuple:
+    """A plan's state (the arguments of :meth:`CombatPlan.decision`): with kinds of dose
+    (``stims`` their doses left) those follow the weapons' uses, and no dose count.
+    """
+    if isinstance(stims, tuple):
+        return rnd, health, tokens, 0, uses + stims, other, counts
+    return rnd, health, tokens, stims, uses, other, counts
+
+
+def _kind_doses(spec: CombatSpec, plan: CombatPlan, health: int, left: tuple,
+                field: int) -> tuple[int, tuple]:
+    """A plan's doses by kind (Z-12, P-24): ``PLAN_KIND_BITS`` bits of ``field`` per kind,
+    taken kind by kind, Health up to its maximum (Z-14); ``(health, doses left)``.
+    """
+    out = list(left)
+    for j, (value, _) in enumerate(plan.shape.kinds):
+        for _ in range(field >> (PLAN_KIND_BITS * j) & ((1 << PLAN_KIND_BITS) - 1)):
+            health = min(spec.health, health + value)
+            out[j] -= 1
+    return health, tuple(out)
+
+
 def _chosen(spend: int) -> tuple[int, ...]:
     """Artefact records chosen with the weapons (high bits of ``spend``, P-23)."""
     bits = spend >> SPEND_ART_SHIFT
@@ -172,7 +196,11 @@ def combat_exact(spec: CombatSpec, plan: CombatPlan | None = None) -> CombatExac
     end_tokens = defaultdict(float)
     sums = defaultdict(float)
 
-    def finish(outcome: str, mass: float, tokens: int, stims: int, uses: tuple) -> None:
+    carried = len(spec.stimulants)
+
+    def finish(outcome: str, mass: float, tokens: int, stims, uses: tuple) -> None:
+        if isinstance(stims, tuple):  # kinds of dose left: the doses used are the rest
+            stims = carried - sum(stims)
         totals[outcome] += mass
         end_tokens[tokens] += mass
         sums["stims"] += mass * stims
@@ -188,6 +216,8 @@ def combat_exact(spec: CombatSpec, plan: CombatPlan | None = None) -> CombatExac
     visited: set = set()
     restore_visited: set = set()
     counts0 = (0,) * len(arts)
+    # Doses used so far, or with a plan's kinds of dose each kind's doses left.
+    stims0 = tuple(n for _, n in plan.shape.kinds) if plan and plan.shape.kinds else 0
     states = defaultdict(float)
     sneak = spec.sneak and spec.avoid_rule == AVOID_STEALTH
     for extra, h, r, w, u, s, p in (_dice(spec, ART_STEALTH, sneak_select) if sneak
@@ -195,14 +225,14 @@ def combat_exact(spec: CombatSpec, plan: CombatPlan | None = None) -> CombatExac
         account(p, r, u, s)
         health, other = _apply(spec, spec.start_health, spec.other, h, w)
         if _down(spec, health, other):
-            finish("knocked_out", p, spec.tokens, 0, start_uses)
+            finish("knocked_out", p, spec.tokens, stims0, start_uses)
             continue
         if sneak:
             p_avoid = _pass(spec.stealth + extra, spec.stealth_face, spec.vigilance)
         else:
             p_avoid = _p_avoid(spec)
-        finish("avoided", p * p_avoid, spec.tokens, 0, start_uses)
-        states[(health, other, spec.tokens, 0, start_uses, counts0)] += p * (1.0 - p_avoid)
+        finish("avoided", p * p_avoid, spec.tokens, stims0, start_uses)
+        states[(health, other, spec.tokens, stims0, start_uses, counts0)] += p * (1.0 - p_avoid)
 
     for rnd in range(1, spec.max_rounds + 1):
         following = defaultdict(float)
@@ -245,9 +275,9 @@ def _round(spec: CombatSpec, rnd: int, key: tuple, mass: float, damage, finish, 
     if spec.artifacts:
         chosen = None
         if plan is not None and plan.shape.stages == 2:
-            restore_visited.add((rnd, health, tokens, stims, uses, other, counts))
-            chosen = records(plan.restore_select(rnd, health, tokens, stims, uses, other,
-                                                 counts), len(spec.artifacts))
+            where = _where(rnd, health, tokens, stims, uses, other, counts)
+            restore_visited.add(where)
+            chosen = records(plan.restore_select(*where), len(spec.artifacts))
         befores = heal_and_calm(spec, health, other, counts, chosen)
     for health, other, counts, r0, u0, s0, p0 in befores:
         m0 = mass * p0
@@ -264,11 +294,14 @@ def _round(spec: CombatSpec, rnd: int, key: tuple, mass: float, damage, finish, 
                 health, used = _dose(spec, health, used)
             flee = rnd >= 2 and 0 < spec.flee_at and health <= spec.flee_at
         else:
-            visited.add((rnd, health, tokens, stims, uses, other, counts))
-            doses, action, select = plan.decision(rnd, health, tokens, stims, uses, other,
-                                                  counts)
-            for _ in range(doses):
-                health, used = _dose(spec, health, used)
+            where = _where(rnd, health, tokens, stims, uses, other, counts)
+            visited.add(where)
+            doses, action, select = plan.decision(*where)
+            if isinstance(used, tuple):  # kinds of dose (PlanShape.kinds)
+                health, used = _kind_doses(spec, plan, health, used, doses)
+            else:
+                for _ in range(doses):
+                    health, used = _dose(spec, health, used)
             flee = action == FLEE
             mask &= action - 1
             arts = records(select, len(spec.artifacts))

@@ -50,12 +50,12 @@ def simulate(spec: CombatSpec, trials: int, seed: int, threads: int | None = Non
     """Kernel aggregates of ``trials`` fights (see :mod:`sim.kernels.combat` columns), played
     by the spec's thresholds or by ``plan``.
     """
-    params, *arrays = spec.pack()
+    packed = spec.pack()
     decisions = kernel.NO_PLAN
     if plan is not None:
-        params, decisions = plan.pack(params)
+        packed, decisions = plan.pack(packed)
     return runner.run_counts(kernel.combat_kernel, seed, trials, (kernel.width(spec.durability),),
-                             params, *arrays, decisions, threads=threads)
+                             *packed, decisions, threads=threads)
 
 
 def summarize(spec: CombatSpec, counts, trials: int, plan: CombatPlan | None = None) -> dict:
@@ -239,8 +239,7 @@ def combat_inputs(cases: Sequence[Case], exact: bool = True
                 raise CompareInputError(str(error)) from None
             packed = spec.pack()
             if plan is not None:
-                params, entries = plan.pack(packed[0], start)
-                packed = (params, *packed[1:])
+                packed, entries = plan.pack(packed, start)
                 plans.append(entries)
                 start += entries.size
             row.append(packed)

@@ -22,9 +22,13 @@ from sim.kernels.layout import (
     ART_RESIST,
     ART_STEALTH,
     AVOID_STEALTH,
+    PLAN_KIND_BITS,
     SPEND_ART_SHIFT,
     TARGET_HEALTH,
 )
+
+KIND_MASK = (1 << PLAN_KIND_BITS) - 1
+"""One kind's doses in a plan entry's dose field."""
 
 
 def describe(spec: CombatSpec, plan: CombatPlan, visited: Iterable[tuple],
@@ -40,7 +44,12 @@ def describe(spec: CombatSpec, plan: CombatPlan, visited: Iterable[tuple],
     if stealth and spec.avoid_rule == AVOID_STEALTH:
         sneak += " with " + ", ".join(stealth)
     lines = [sneak if plan.sneak else "fight for the trophy (P-17)"]
-    if spec.stimulants:
+    n_limited = len(spec.loadout.uses)
+    for j, (value, _) in enumerate(plan.shape.kinds):  # which dose, by kind (Z-12, P-24)
+        doses = [(s, plan.decision(*s)[0] >> (PLAN_KIND_BITS * j) & KIND_MASK > 0)
+                 for s in states if s[4][n_limited + j] > 0 and s[1] < spec.health]
+        lines.append(_rule(f"a +{value} dose", doses, spec, f"no +{value} dose"))
+    if spec.stimulants and not plan.shape.kinds:
         doses = [(s, plan.decision(*s)[0] > 0) for s in states
                  if s[3] < len(spec.stimulants) and s[1] < spec.health]
         lines.append(_rule("stimulant", doses, spec, "no stimulant"))
@@ -99,7 +108,7 @@ def _other_rule(what: str, flags: list[tuple[tuple, bool]], spec: CombatSpec) ->
 
 def _chosen(spec: CombatSpec, action: int, state: tuple, record: int) -> bool:
     """Whether the round's loadout takes combat artefact ``record`` under ``action`` (P-23)."""
-    rnd, uses = state[0], state[4]
+    rnd, uses = state[0], state[4][:len(spec.loadout.uses)]  # the weapons' (then doses')
     mask = sum(1 << j for j, n in enumerate(uses) if n > 0) | spec.loadout.every_artifact
     spend = spec.loadout.spend[0 if rnd == 1 else 1][mask & (action - 1)]
     return spend >> (SPEND_ART_SHIFT + record) & 1 == 1

@@ -153,6 +153,20 @@ def _dose(health, health_max, stimulants, stims):
 
 
 @jit(inline="always")
+def _doses(doses, n_kinds, n_limited, health, health_max, stimulants, uses, stims):
+    """A plan's doses by kind (Z-12..Z-14, P-24): ``PLAN_KIND_BITS`` bits per kind of
+    ``doses``; kind ``j`` restores ``stimulants[j]``, up to the maximum, and its doses left
+    are ``uses[n_limited + j]`` (the plan's state). ``(health, stims)``.
+    """
+    for j in range(n_kinds):
+        for _ in range(doses >> (S.PLAN_KIND_BITS * j) & ((1 << S.PLAN_KIND_BITS) - 1)):
+            health = min(health_max, health + stimulants[j])
+            uses[n_limited + j] -= 1
+            stims += 1
+    return health, stims
+
+
+@jit(inline="always")
 def _planned(plan, at, n_limited, uses0, uses):
     """The plan's entry at offset ``at`` from the state's other parts, plus the limited-use
     weapons' uses left (mixed radix of each weapon's uses + 1: the last axis of a plan,
@@ -226,7 +240,8 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
         result[R_OTHER] = params[S.P_OTHER]
         result[R_RADIATION] = result[R_ART_USES] = result[R_SIDE_EFFECTS] = 0
     taken = stims = rounds = counts = 0
-    for j in range(n_limited):
+    n_kinds = params[S.P_N_KINDS]  # a plan's kinds of dose: their doses left follow the weapons'
+    for j in range(n_limited + n_kinds):
         uses[j] = uses0[j]
     outcome = CAPPED
     avoided = False
@@ -264,7 +279,8 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
                         at = (at_plan + (rnd - 1) * per_round + health * per_health
                               + tokens * per_token + stims * per_dose
                               + _tracked(params, result[R_OTHER], counts))
-                        select = _planned(plan, at, n_limited, uses0, uses) >> S.PLAN_ART_SHIFT
+                        select = (_planned(plan, at, n_limited + n_kinds, uses0, uses)
+                                  >> S.PLAN_ART_SHIFT)
                 health, counts = _restore(state, params, health, counts, select, result)
                 if _down(params, health, result):
                     outcome = KNOCKED_OUT
@@ -274,9 +290,14 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
             if planned:
                 at = (at_plan + (rnd - 1) * per_round + health * per_health + tokens * per_token
                       + stims * per_dose + tracks + act_stage)
-                decision = _planned(plan, at, n_limited, uses0, uses)
-                for _ in range(decision & ((1 << S.PLAN_ACTION_SHIFT) - 1)):
-                    health, stims = _dose(health, health_max, stimulants, stims)
+                decision = _planned(plan, at, n_limited + n_kinds, uses0, uses)
+                doses = decision & ((1 << S.PLAN_ACTION_SHIFT) - 1)
+                if n_kinds == 0:
+                    for _ in range(doses):
+                        health, stims = _dose(health, health_max, stimulants, stims)
+                else:
+                    health, stims = _doses(doses, n_kinds, n_limited, health, health_max,
+                                           stimulants, uses, stims)
                 allowed = (decision >> S.PLAN_ACTION_SHIFT & S.PLAN_ACTION_BITS) - 1  # -1: flee
                 flee = allowed < 0
                 select = decision >> S.PLAN_ART_SHIFT

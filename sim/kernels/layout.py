@@ -45,7 +45,8 @@ P_PLAN_OTHER = 32   # stride per point of the other track (0: the plan does not 
 P_PLAN_COUNTS = 33  # stride per step of the heal/calm uses so far (mixed radix, record order)
 P_N_COMBAT_ART = 34  # combat artefacts in the loadout table (mask bits after the limited weapons)
 P_SNEAK_ARTS = 35   # record mask of the stealth artefacts used to avoid the fight (-1: all)
-P_SIZE = 36
+P_N_KINDS = 36      # kinds of dose a plan chooses between (0: doses in the order carried)
+P_SIZE = 37
 
 # Where a hazard's damage goes (anomalies P-32, events): the track it is taken on.
 TARGET_HEALTH = 0      # wounds: physical, thermal, chemical, electric (P-37)
@@ -148,10 +149,14 @@ MAX_ARTIFACTS = 8
 """Most artefacts one encounter simulates: uses of each restoring artefact are
 counted in 8 bits of one integer (:func:`sim.kernels.artifact.restore`)."""
 
-PLAN_ACTION_SHIFT = 8
+PLAN_ACTION_SHIFT = 16
 """In a plan entry, the bits from here to :data:`PLAN_ART_SHIFT` are the action (0 = flee,
 ``1 + mask`` = fight allowing the limited-use weapons and combat artefacts of ``mask``);
-the bits below, the stimulant doses taken."""
+the bits below, the stimulant doses taken: their number, or with kinds of dose
+(``params[P_N_KINDS]``) :data:`PLAN_KIND_BITS` bits per kind."""
+
+PLAN_KIND_BITS = 4
+"""Bits of a plan entry's dose field per kind of dose: at most 15 doses of a kind at once."""
 
 PLAN_ART_SHIFT = 40
 """In a plan entry, the bits from here up are the artefact records used (P-08): in a
