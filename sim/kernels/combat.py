@@ -152,7 +152,7 @@ def _dose(health, health_max, stimulants, stims):
     return min(health_max, health + stimulants[stims]), stims + 1
 
 
-@jit(inline="always")
+@jit
 def _doses(doses, n_kinds, n_limited, health, health_max, stimulants, uses, stims):
     """A plan's doses by kind (Z-12..Z-14, P-24): ``PLAN_KIND_BITS`` bits per kind of
     ``doses``; kind ``j`` restores ``stimulants[j]``, up to the maximum, and its doses left
@@ -240,8 +240,7 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
         result[R_OTHER] = params[S.P_OTHER]
         result[R_RADIATION] = result[R_ART_USES] = result[R_SIDE_EFFECTS] = 0
     taken = stims = rounds = counts = 0
-    n_kinds = params[S.P_N_KINDS]  # a plan's kinds of dose: their doses left follow the weapons'
-    for j in range(n_limited + n_kinds):
+    for j in range(uses0.shape[0]):  # the weapons' uses, then a plan's kinds' doses left
         uses[j] = uses0[j]
     outcome = CAPPED
     avoided = False
@@ -253,6 +252,8 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
     per_round, per_health = params[S.P_PLAN_ROUND], params[S.P_PLAN_HEALTH]
     per_token, per_dose = params[S.P_PLAN_TOKENS], params[S.P_PLAN_STIMS]
     act_stage = params[S.P_PLAN_STAGE]
+    n_kinds = params[S.P_N_KINDS]  # a plan's kinds of dose (their doses left follow the uses)
+    n_digits = n_limited + n_kinds
     if params[S.P_SNEAK] != 0:
         if params[S.P_AVOID_RULE] == S.AVOID_STEALTH:
             pool = stealth
@@ -279,8 +280,7 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
                         at = (at_plan + (rnd - 1) * per_round + health * per_health
                               + tokens * per_token + stims * per_dose
                               + _tracked(params, result[R_OTHER], counts))
-                        select = (_planned(plan, at, n_limited + n_kinds, uses0, uses)
-                                  >> S.PLAN_ART_SHIFT)
+                        select = _planned(plan, at, n_digits, uses0, uses) >> S.PLAN_ART_SHIFT
                 health, counts = _restore(state, params, health, counts, select, result)
                 if _down(params, health, result):
                     outcome = KNOCKED_OUT
@@ -290,7 +290,7 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
             if planned:
                 at = (at_plan + (rnd - 1) * per_round + health * per_health + tokens * per_token
                       + stims * per_dose + tracks + act_stage)
-                decision = _planned(plan, at, n_limited + n_kinds, uses0, uses)
+                decision = _planned(plan, at, n_digits, uses0, uses)
                 doses = decision & ((1 << S.PLAN_ACTION_SHIFT) - 1)
                 if n_kinds == 0:
                     for _ in range(doses):
