@@ -212,9 +212,10 @@ def fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result):
     each round the heal and calm artefacts to use, then after them the doses, the
     action and the stealth and resist artefacts of the round. The one procedure, :func:`_fight`, is
     inlined twice, with and without artefacts, so that fights without
-    artefacts run none of their code (the constant ``art`` folds it away).
+    artefacts run none of their code (the constant ``art`` folds it away); a plan's
+    doses by kind (``params[P_N_KINDS]``) take the variant with it.
     """
-    if params[S.P_N_ART] > 0:
+    if params[S.P_N_ART] > 0 or params[S.P_N_KINDS] > 0:
         _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, True)
     else:
         _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, False)
@@ -252,7 +253,10 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
     per_round, per_health = params[S.P_PLAN_ROUND], params[S.P_PLAN_HEALTH]
     per_token, per_dose = params[S.P_PLAN_TOKENS], params[S.P_PLAN_STIMS]
     act_stage = params[S.P_PLAN_STAGE]
-    n_kinds = params[S.P_N_KINDS]  # a plan's kinds of dose (their doses left follow the uses)
+    # A plan's kinds of dose (their doses left follow the uses): played by the variant with
+    # artefacts' code (which, without artefacts, rolls exactly the dice of the other), so
+    # the variant without keeps none of it.
+    n_kinds = params[S.P_N_KINDS] if art else 0
     n_digits = n_limited + n_kinds
     if params[S.P_SNEAK] != 0:
         if params[S.P_AVOID_RULE] == S.AVOID_STEALTH:
