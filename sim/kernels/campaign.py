@@ -70,8 +70,7 @@ from sim.kernels.anomaly import take_damage
 from sim.kernels.artifact import restore, test_bonus
 from sim.kernels.combat import AVOIDED as FIGHT_AVOIDED
 from sim.kernels.combat import KILLED as FIGHT_KILLED
-from sim.kernels.combat import RESULT_SIZE
-from sim.kernels.combat import fight as combat_fight
+from sim.kernels.combat import RESULT_SIZE, fight_by_thresholds
 from sim.kernels.event import event_avoided
 from sim.kernels.tracks import deformed, exhausted, onto
 
@@ -420,8 +419,9 @@ took a quarter off the kernel's compile time (``benchmarks/bench_startup.py
 --compile``).
 """
 
-fight = jit(combat_fight.py_func)
-"""The one fight rule (:func:`sim.kernels.combat.fight`), compiled to be called here.
+fight = jit(fight_by_thresholds.py_func)
+"""The one fight rule (:func:`sim.kernels.combat.fight`, by the thresholds: the game plays
+no plan), compiled to be called here.
 
 The combat and paired kernels inline it (a fight is their whole trial); the game
 body calls it from three places, where three inlined copies tripled its compile
@@ -794,7 +794,7 @@ def _fight(tables, game, e):
         st[S_ITEMS_USED] += 1
     stims[n_stims] = 0
     fight(game.dice, fparams, stims[:n_stims + 1], tables.e_uses0[w, e], game.uses,
-          tables.e_bonus[w, e], tables.e_spend[w, e], F.NO_PLAN, fres)
+          tables.e_bonus[w, e], tables.e_spend[w, e], fres)
     outcome = fres[F.R_OUTCOME]
     st[S_ARMOR] = fres[F.R_TOKENS]
     if n_art > 0:  # the other track and radiation after side effects (P-09)

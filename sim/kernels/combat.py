@@ -175,7 +175,7 @@ def _planned(plan, at, n_limited, uses0, uses):
     code = 0
     for j in range(n_limited):
         code = code * (uses0[j] + 1) + uses[j]
-    return plan[at + code]
+    return plan[np.uint64(at + code)]  # unsigned: no test for an index from the end
 
 
 @jit(inline="always")
@@ -211,19 +211,38 @@ def fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result):
     ``params[P_PLAN]`` the decision table ``plan`` (:mod:`sim.encounter.plan`): before
     each round the heal and calm artefacts to use, then after them the doses, the
     action and the stealth and resist artefacts of the round. The one procedure, :func:`_fight`, is
-    inlined twice, with and without artefacts, so that fights without
-    artefacts run none of their code (the constant ``art`` folds it away); a plan's
-    doses by kind (``params[P_N_KINDS]``) take the variant with it.
+    inlined three times: with artefacts (or a plan's doses by kind, ``params[P_N_KINDS]``),
+    and without them by plan or by thresholds, so that each runs none of the others' code
+    (the constants ``art`` and ``planned`` fold it away; a plan's reading stays within
+    10 % of the thresholds' fights/s, issue 24).
     """
     if params[S.P_N_ART] > 0 or params[S.P_N_KINDS] > 0:
-        _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, True)
+        _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, True,
+               params[S.P_PLAN] != 0)
+    elif params[S.P_PLAN] != 0:
+        _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, False, True)
     else:
-        _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, False)
+        _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, False, False)
 
 
 @jit(inline="always")
-def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, art):
-    """:func:`fight`, with ``art`` a constant: whether the fight has artefacts."""
+def fight_by_thresholds(state, params, stimulants, uses0, uses, bonus, spend, result):
+    """:func:`fight` by the thresholds in ``params`` (``params[P_PLAN]`` is 0): for
+    callers that never pass a plan (the campaign), which then carry none of its code.
+    """
+    if params[S.P_N_ART] > 0:
+        _fight(state, params, stimulants, uses0, uses, bonus, spend, NO_PLAN, result, True,
+               False)
+    else:
+        _fight(state, params, stimulants, uses0, uses, bonus, spend, NO_PLAN, result, False,
+               False)
+
+
+@jit(inline="always")
+def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, art, planned):
+    """:func:`fight`, with ``art`` and ``planned`` constants: whether the fight has
+    artefacts' code, and whether it follows a plan (or the thresholds).
+    """
     health_max = params[S.P_HEALTH]
     stealth = params[S.P_STEALTH]
     stealth_on = params[S.P_STEALTH_ON]
@@ -245,11 +264,11 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
         uses[j] = uses0[j]
     outcome = CAPPED
     avoided = False
-    planned = params[S.P_PLAN] != 0
     n_combat = params[S.P_N_COMBAT_ART]
     # The plan's strides (sim.encounter.plan), read once: plans of several fights share
-    # the array, this fight's starts at params[P_PLAN] - 1.
-    at_plan = params[S.P_PLAN] - 1
+    # the array, this fight's starts at params[P_PLAN] - 1; at_round is the start of the
+    # round's part, one stride further each round.
+    at_round = params[S.P_PLAN] - 1
     per_round, per_health = params[S.P_PLAN_ROUND], params[S.P_PLAN_HEALTH]
     per_token, per_dose = params[S.P_PLAN_TOKENS], params[S.P_PLAN_STIMS]
     act_stage = params[S.P_PLAN_STAGE]
@@ -281,7 +300,7 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
                 if planned:
                     select = 0
                     if act_stage != 0:  # the round's heal/calm choice
-                        at = (at_plan + (rnd - 1) * per_round + health * per_health
+                        at = (at_round + health * per_health
                               + tokens * per_token + stims * per_dose
                               + _tracked(params, result[R_OTHER], counts))
                         select = _planned(plan, at, n_digits, uses0, uses) >> S.PLAN_ART_SHIFT
@@ -292,8 +311,9 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
                 tracks = _tracked(params, result[R_OTHER], counts)
             allowed = -1
             if planned:
-                at = (at_plan + (rnd - 1) * per_round + health * per_health + tokens * per_token
+                at = (at_round + health * per_health + tokens * per_token
                       + stims * per_dose + tracks + act_stage)
+                at_round += per_round
                 decision = _planned(plan, at, n_digits, uses0, uses)
                 doses = decision & ((1 << S.PLAN_ACTION_SHIFT) - 1)
                 if n_kinds == 0:
