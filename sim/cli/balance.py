@@ -9,6 +9,8 @@ from sim.experiments.campaign_balance import balance_characters, balance_frame
 from sim.rules.scenario import load_scenario
 
 DEFAULT_TRIALS = 20_000
+BEST_PLAY_BUDGET = 200_000
+"""Games of selection per character under ``--best-play`` (the example's minute on 2 cores)."""
 
 
 @click.group(cls=common.Group)
@@ -18,18 +20,24 @@ def balance():
     \b
     Example:
       zonesim balance characters four_stalkers --trials 20000
+      zonesim balance characters base --best-play
       zonesim balance seats four_stalkers --edit rules.multiplayer.first_player=seat1
     """
 
 
 @balance.command()
 @click.argument("scenario")
+@click.option("--best-play", is_flag=True,
+              help="A one-stalker scenario: every stalker card under his own best policy "
+                   "(zonesim optimize's search), beside the scenario's policy and the naive one.")
+@click.option("--budget", type=click.IntRange(1, common.MAX_TRIALS), default=BEST_PLAY_BUDGET,
+              show_default=True, help="--best-play: games of selection per character.")
 @common.trials_option(DEFAULT_TRIALS)
 @common.seed_option
 @common.format_option
 @common.threads_option
 @common.quiet_option
-def characters(scenario, trials, seed, fmt, threads):
+def characters(scenario, best_play, budget, trials, seed, fmt, threads):
     """Every character in every seat against the scenario's field: win rates, first seat.
 
     SCENARIO is a multiplayer scenario (``[[players]]``; e.g. four_stalkers). Each
@@ -38,19 +46,51 @@ def characters(scenario, trials, seed, fmt, threads):
     difference to the field's average win rate (``vs_field``), per seat and over all
     seats, and the first-seat advantage of the field (seat 1's wins minus the average).
 
+    With --best-play, SCENARIO is a one-stalker scenario (e.g. base): each stalker card
+    plays the scenario's loadout under his own best policy, found as zonesim optimize
+    finds it (--budget games of selection each, the same seed for all), and then the best,
+    the scenario's policy and the naive one (never flee, no stimulants, sneak, nearest
+    route) on --trials fresh games each, none of the selection's: P(win) under each with
+    its 95 % interval, the best's paired difference to the scenario's policy and the skill
+    gap (best minus naive), and the spread between characters (best minus worst) under
+    best play beside the spread under the scenario's policy.
+
     \b
     Example:
       zonesim balance characters four_stalkers --trials 20000
+      zonesim balance characters base --best-play --budget 200000 --trials 20000
     """
     chosen = load_scenario(scenario)
+    if best_play:
+        _best_play(chosen, budget, trials, seed, fmt, threads)
+        return
     if not chosen.multiplayer:
         raise click.UsageError(f"{chosen.path} is a one-stalker scenario: balance characters "
-                               "needs [[players]] or stalkers > 1")
+                               "needs [[players]] or stalkers > 1 (or --best-play)")
     data = balance_characters(chosen, trials=trials, seed=seed, threads=threads)
     title = (f"balance characters: {chosen.name} ({', '.join(data['seats'])}); {trials} games "
              f"per seating, seed {seed}; ci = 95% interval; vs_field = paired difference to "
              "the field's average win rate")
     common.emit_frame(balance_frame(data), fmt, data, title)
+
+
+def _best_play(chosen, budget: int, trials: int, seed: int, fmt: str, threads) -> None:
+    """``characters --best-play``: each card's own best policy, the skill gaps, the spreads."""
+    from sim.cli.optimize import emit_characters
+    from sim.workflows.best_characters import best_characters, characters_games, search_budget
+
+    if chosen.multiplayer:
+        raise click.UsageError(f"{chosen.path} is a multiplayer scenario: --best-play searches "
+                               "the policy of one stalker (give a one-stalker scenario, e.g. "
+                               "base)")
+    options = search_budget(budget, trials)
+    common.bar().expect(characters_games(chosen, options["budget"], options["fresh_trials"]))
+    result = best_characters(chosen, seed=seed, threads=threads, **options)
+    title = (f"balance characters --best-play: {chosen.name}, every character his own best "
+             f"policy ({options['budget']:,} games of selection each, seed {seed}); P(win) on "
+             f"{options['fresh_trials']:,} fresh games per policy, none of the selection's; "
+             "95 % intervals; differences paired")
+    emit_characters(result, fmt, title)
 
 
 @balance.command()

@@ -134,29 +134,24 @@ ALL = "all"
 
 def _characters(chosen, bar, options: dict, fmt: str) -> None:
     """``--stalker all``: each character's best play, then the spreads."""
-    from sim.workflows.best_characters import best_characters
+    from sim.workflows.best_characters import best_characters, characters_games
 
-    bar.expect(len(chosen.ruleset.stalkers)
-               * library.most_games(options["budget"], options["fresh_trials"]))
+    bar.expect(characters_games(chosen, options["budget"], options["fresh_trials"]))
     result = best_characters(chosen, **options)
     title = (f"optimize {options['metric'] or library.METRIC} of {chosen.name}, every "
              f"character his own best policy: seed {options['seed']}; fresh games, 95 % "
              "intervals")
-    rows = [{"stalker": r["stalker"], "best": _cell(r, "best"),
-             "scenario's policy": _cell(r, "scenario"), "naive": _cell(r, "naive"),
-             "skill gap": _cell(r, "skill_gap"), "best policy": r["best_policy"]}
-            for r in result.rows()]
-    notes = [f"spread ({s['policy']}): {s['best_character']} minus {s['worst_character']} "
-             f"{s['spread']:.4f} ({s['ci_low']:.4f} to {s['ci_high']:.4f})"
-             for s in map(result.spread, ("best", "scenario", "naive")) if s is not None]
-    common.emit_rows(result.to_frame, fmt, result.to_dict(), title, rows, notes)
+    emit_characters(result, fmt, title)
+
+
+def emit_characters(result, fmt: str, title: str) -> None:
+    """Every character's best play (a :class:`~sim.workflows.best_characters.Characters`).
+
+    The table, JSON or CSV, the spreads under it; exit 130 after a Ctrl-C.
+    """
+    common.emit_rows(result.to_frame, fmt, result.to_dict(), title, result.table_rows(),
+                     result.spread_lines())
     if result.interrupted:
         click.echo("zonesim: interrupted; the characters before it are printed", err=True)
         sys.exit(INTERRUPTED)
 
-
-def _cell(row: dict, name: str) -> str:
-    if name == "skill_gap":
-        return (f"{row['skill_gap_diff']:+.4f} ({row['skill_gap_diff_ci_low']:+.4f} to "
-                f"{row['skill_gap_diff_ci_high']:+.4f})")
-    return f"{row[f'{name}_mc']:.4f} ({row[f'{name}_ci_low']:.4f}-{row[f'{name}_ci_high']:.4f})"

@@ -22,12 +22,10 @@ from sim.report import labels
 from sim.report.tables import Section
 from sim.rules.scenario import Scenario
 from sim.workflows import optimize as workflow
-from sim.workflows.best_characters import best_characters
+from sim.workflows.best_characters import best_characters, search_budget
 from sim.workflows.policy_space import value_text
 from sim.workflows.targets import Target
 
-RUNG_SHARE = 100
-"""A race's first rung plays ``budget // RUNG_SHARE`` games per candidate."""
 FRESH_SHARE = 2
 """Each re-evaluated policy plays ``budget // FRESH_SHARE`` fresh games."""
 CHARACTER_SHARE = 4
@@ -45,9 +43,7 @@ CHANGE_COLUMNS = ["key", "from", "to"]
 
 def budgets(budget: int) -> dict:
     """The search's options for a selection of ``budget`` games: first rung, fresh games."""
-    budget = max(1, int(budget))
-    return {"budget": budget, "trials": max(1, budget // RUNG_SHARE),
-            "fresh_trials": max(1, budget // FRESH_SHARE)}
+    return search_budget(budget, int(budget) // FRESH_SHARE)
 
 
 def _diff_text(d: Mapping) -> str:

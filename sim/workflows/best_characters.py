@@ -17,11 +17,24 @@ from dataclasses import dataclass
 import pandas as pd
 
 from sim.rules.scenario import Scenario
-from sim.workflows.optimize import Optimization, optimize
+from sim.workflows.optimize import Optimization, most_games, optimize
 
 ESTIMATES = {"best": "winner_estimate", "scenario": "scenario_estimate",
              "naive": "naive_estimate"}
 """The spreads given, and the fresh estimate each one is taken from."""
+RUNG_SHARE = 100
+"""A race's first rung plays ``budget // RUNG_SHARE`` games per candidate."""
+
+
+def search_budget(budget: int, fresh_trials: int) -> dict:
+    """The search's options for ``budget`` games of selection and ``fresh_trials`` fresh games.
+
+    A race's first rung plays ``budget // RUNG_SHARE`` games per candidate (at least 1), so
+    a smaller budget plays every race on fewer games rather than fewer races.
+    """
+    budget = max(1, int(budget))
+    return {"budget": budget, "trials": max(1, budget // RUNG_SHARE),
+            "fresh_trials": max(1, int(fresh_trials))}
 
 
 @dataclass(frozen=True)
@@ -72,10 +85,38 @@ class Characters:
         """:meth:`rows` as a frame."""
         return pd.DataFrame(self.rows())
 
+    def table_rows(self) -> list[dict]:
+        """:meth:`rows` in words: each fresh estimate with its 95 % interval, the gaps paired."""
+        return [{"stalker": r["stalker"], "best": _cell(r, "best"),
+                 "scenario's policy": _cell(r, "scenario"), "naive": _cell(r, "naive"),
+                 "best - scenario's": _diff(r, "vs_scenario"),
+                 "skill gap": _diff(r, "skill_gap"), "best policy": r["best_policy"]}
+                for r in self.rows()]
+
+    def spread_lines(self) -> list[str]:
+        """The spread between characters under each policy of :data:`ESTIMATES`, in words."""
+        return [f"spread ({s['policy']}): {s['best_character']} minus {s['worst_character']} "
+                f"{s['spread']:.4f} ({s['ci_low']:.4f} to {s['ci_high']:.4f})"
+                for s in map(self.spread, ESTIMATES) if s is not None]
+
     def to_dict(self) -> dict:
         """JSON document: each character's search, and the spreads."""
         return {"characters": [r.to_dict() for r in self.results],
                 "spreads": [self.spread(w) for w in ESTIMATES]}
+
+
+def _cell(row: dict, name: str) -> str:
+    return f"{row[f'{name}_mc']:.4f} ({row[f'{name}_ci_low']:.4f}-{row[f'{name}_ci_high']:.4f})"
+
+
+def _diff(row: dict, name: str) -> str:
+    return (f"{row[f'{name}_diff']:+.4f} ({row[f'{name}_diff_ci_low']:+.4f} to "
+            f"{row[f'{name}_diff_ci_high']:+.4f})")
+
+
+def characters_games(scenario: Scenario, budget: int, fresh_trials: int) -> int:
+    """The most games :func:`best_characters` plays over every stalker card (a progress bar)."""
+    return len(scenario.ruleset.stalkers) * most_games(budget, fresh_trials)
 
 
 def best_characters(scenario: Scenario, stalkers: Sequence[str] | None = None,
@@ -94,4 +135,5 @@ def best_characters(scenario: Scenario, stalkers: Sequence[str] | None = None,
     return Characters(tuple(results))
 
 
-__all__ = ["ESTIMATES", "Characters", "best_characters"]
+__all__ = ["ESTIMATES", "RUNG_SHARE", "Characters", "best_characters", "characters_games",
+           "search_budget"]

@@ -1,0 +1,85 @@
+"""``zonesim balance characters SCENARIO --best-play`` (issue 25, section 3).
+
+Every stalker card under his own best policy, beside the scenario's policy and the naive
+one, on fresh games; the spreads between characters under each; the skill gap per
+character. A small budget: the columns and the fresh estimates' intervals, not the numbers.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from sim.cli import main
+from sim.rules.scenario import load_scenario
+from sim.workflows.optimize import FRESH_FIRST
+
+SMALL = ["balance", "characters", "base", "--best-play", "--budget", "3000", "--trials",
+         "1000", "--seed", "3"]
+POLICIES = ("best", "scenario", "naive")
+GAPS = ("vs_scenario", "skill_gap")
+
+
+@pytest.fixture(scope="module")
+def outputs() -> dict[str, str]:
+    """The small run's output in each format."""
+    out = {}
+    for fmt in ("table", "json", "csv"):
+        result = CliRunner().invoke(main, [*SMALL, "--format", fmt])
+        assert result.exit_code == 0, result.output
+        out[fmt] = result.stdout
+    return out
+
+
+def test_every_character_gets_each_fresh_estimate_with_its_interval(outputs):
+    frame = pd.read_csv(io.StringIO(outputs["csv"]))
+    assert list(frame["stalker"]) == list(load_scenario("base").ruleset.stalkers)
+    assert "best_policy" in frame
+    for name in POLICIES:
+        mc, low, high = (frame[f"{name}_{part}"] for part in ("mc", "ci_low", "ci_high"))
+        assert ((low <= mc) & (mc <= high) & (low < high)).all(), name
+    for name in GAPS:
+        diff, low, high = (frame[f"{name}_{part}"] for part in ("diff", "diff_ci_low",
+                                                                 "diff_ci_high"))
+        assert ((low <= diff) & (diff <= high)).all(), name
+        # a paired difference of two fresh estimates on the same games
+    gap = frame["best_mc"] - frame["naive_mc"]
+    assert frame["skill_gap_diff"].to_numpy() == pytest.approx(gap.to_numpy())
+
+
+def test_the_json_gives_each_search_its_fresh_games_and_the_spreads(outputs):
+    doc = json.loads(outputs["json"])
+    for search in doc["characters"]:
+        fresh = search["reevaluation"]
+        assert fresh["trials"] == 1000 and fresh["first_trial"] == FRESH_FIRST
+        assert search["budget"] == 3000 and search["seed"] == 3
+        assert all(first < FRESH_FIRST for first, _ in search["selection_trials"])
+    spreads = {s["policy"]: s for s in doc["spreads"]}
+    assert set(spreads) == set(POLICIES)
+    for s in spreads.values():
+        assert s["ci_low"] <= s["spread"] <= s["ci_high"]
+
+
+def test_the_table_sets_the_spread_under_best_play_beside_the_scenario_s(outputs):
+    text = outputs["table"]
+    for column in ("best", "scenario's policy", "naive", "skill gap", "best policy"):
+        assert column in text
+    assert "spread (best)" in text and "spread (scenario)" in text
+    assert "fresh games" in text
+
+
+def test_best_play_refuses_a_multiplayer_scenario_and_the_help_has_the_example():
+    refused = CliRunner().invoke(main, ["balance", "characters", "four_stalkers",
+                                        "--best-play"])
+    assert refused.exit_code == 2 and "multiplayer" in refused.output
+    assert "Traceback" not in refused.output
+    plain = CliRunner().invoke(main, ["balance", "characters", "base"])
+    assert plain.exit_code == 2 and "--best-play" in plain.output
+    helped = CliRunner().invoke(main, ["balance", "characters", "--help"])
+    assert "zonesim balance characters base --best-play" in helped.output
+    bad = CliRunner().invoke(main, [*SMALL[:4], "--budget", "0"])
+    assert bad.exit_code == 2 and "--budget" in bad.output
