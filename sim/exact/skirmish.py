@@ -165,6 +165,10 @@ class _Duel:
         for f in self.f:
             if f[k.F_RANGE] < c.distance or f[k.F_HIDDEN]:
                 raise ValueError("the exact duel needs both figures visible and in range")
+        if (c.params[k.P_NIGHT] or c.params[k.P_BAD_WEATHER]
+                or any(c.grp[:, k.G_TERRAIN] != k.TERRAIN_OPEN)):
+            raise ValueError("the exact duel is for day, clear weather and open ground "
+                             "(small_fight reads the conditions, S-20..S-22)")
         self.memo: dict = {}
 
     def cover(self, g: int) -> bool:
@@ -355,6 +359,35 @@ def _shared_roll(skills: tuple[int, ...]) -> dict[tuple[int, ...], Fraction]:
     return out
 
 
+def sight(scenario, g: int, night_vision: bool = False) -> int | None:
+    """Inches a figure of group ``g`` sees the enemy; None: no limit (S-19..S-22).
+
+    Written from the text on the scenario model: at night 12 inches unless the
+    figure has a night-vision device or the enemy stands in a well-lit area
+    (S-20); in woods 12 inches by day and 6 at night, unless either figure is
+    at the edge of the wood (S-21); in bad weather likewise (S-22). Where
+    ``visibility.exceptions_lift`` is ``all_night_limits``, the S-20 exceptions
+    also make woods and weather read as by day.
+    """
+    rules = scenario.rules
+    own, enemy = scenario.groups[g], scenario.groups[1 - g]
+    night = scenario.light == "night"
+    excused = night_vision or enemy.lit
+    out = []
+    if night and not excused:
+        out.append(rules.visibility_night_inches)
+    if night and not (excused and rules.visibility_exceptions_lift == "all_night_limits"):
+        reduced = rules.visibility_reduced_night_inches
+    else:
+        reduced = rules.visibility_reduced_day_inches
+    terrains = (own.terrain, enemy.terrain)
+    if "woods" in terrains and "wood_edge" not in terrains:
+        out.append(reduced)
+    if scenario.weather == "bad":
+        out.append(reduced)
+    return min(out) if out else None
+
+
 class _SmallFight:
     """The chain behind :func:`small_fight`.
 
@@ -373,8 +406,10 @@ class _SmallFight:
             if group.hidden:
                 raise ValueError("the exact small fight needs visible figures (S-16)")
             for f in group.figures:
-                if f.weapon.range < scenario.distance:
-                    raise ValueError("the exact small fight needs every figure in range (S-09)")
+                seen = sight(scenario, g, f.night_vision)
+                if min(f.weapon.range, seen or f.weapon.range) < scenario.distance:
+                    raise ValueError("the exact small fight needs every figure in range and "
+                                     "in sight (S-09, S-19..S-22)")
                 self.sides[g].append(len(self.figures))
                 self.figures.append((g, f.skill, f.weapon))
                 start.append((NORMAL, f.cover, bool(f.prone)))

@@ -44,17 +44,19 @@ DMG_NONE, DMG_OUT = 0, 1
 # Target markers in C_TARGET.
 NO_TARGET, CHOOSE = -1, -2
 
-F_GROUP, F_SKILL, F_DICE, F_RANGE, F_SUPP, F_TWO, F_SPEED, F_POS, F_HIDDEN, F_PRONE = range(10)
-N_FIG = 10
-G_START, G_STOP, G_LEADER, G_FLANKED, G_WITHDRAW = range(5)
-N_GRP = 5
+(F_GROUP, F_SKILL, F_DICE, F_RANGE, F_SUPP, F_TWO, F_SPEED, F_POS, F_HIDDEN, F_PRONE,
+ F_NIGHT_VISION) = range(11)
+N_FIG = 11
+G_START, G_STOP, G_LEADER, G_FLANKED, G_WITHDRAW, G_TERRAIN, G_LIT = range(7)
+N_GRP = 7
 MAX_TARGETS = 6
 
 (P_ORDER, P_MAX_ROUNDS, P_MAX_CHAIN, P_TRIGGER, P_PRECEDENCE, P_PARTIAL_IS_COVER,
  P_COVER_WHEN, P_COVER_EXTRA, P_CAP, P_FAST_ATTEMPT, P_FAST_INCHES, P_OPEN_ONE,
  P_LEADER_CHOICE, P_SUPP_CMP, P_TARGETS, P_RECOVER_ATTEMPT, P_RECOVER_SKILL,
- P_COWER_END) = range(18)
-N_PARAMS = 18
+ P_COWER_END, P_NIGHT, P_BAD_WEATHER, P_NIGHT_INCHES, P_REDUCED_DAY, P_REDUCED_NIGHT,
+ P_EXCUSED_ALL) = range(24)
+N_PARAMS = 24
 
 # Values of the options above.
 ORDER_RANDOM, ORDER_ALTERNATE, ORDER_FIXED = 0, 1, 2
@@ -66,6 +68,9 @@ LEADER_FIRE, LEADER_HOLD = 0, 1
 SUPP_GREATER, SUPP_GREATER_EQUAL = 0, 1
 RECOVER_OWN, RECOVER_BEST = 0, 1
 COWER_END_SURRENDER, COWER_END_KEPT = 0, 1
+# Where a group stands (S-21) and the sight of a figure nothing limits (S-19).
+TERRAIN_OPEN, TERRAIN_WOODS, TERRAIN_EDGE = 0, 1, 2
+NO_LIMIT = 1 << 30
 
 # Reaction results (S-15, S-36).
 R_NONE, R_FIRE, R_FIRE_M1, R_PRONE, R_COVER_PRONE, R_HIDE, R_FLEE, R_COWER, R_REVEAL = range(9)
@@ -175,6 +180,32 @@ def suppresses(shooter_rating, target_rating, compare):
     if compare == SUPP_GREATER_EQUAL:
         return shooter_rating >= target_rating
     return shooter_rating > target_rating
+
+
+@jit
+def sight_inches(night, bad_weather, own_terrain, enemy_terrain, night_vision, enemy_lit,
+                 night_inches, reduced_day, reduced_night, excused_all):
+    """How far a figure sees the enemy group (S-19..S-22); ``NO_LIMIT`` if nothing limits it.
+
+    S-19: the line of sight has no range limit but terrain and weather. S-20:
+    at night it is ``night_inches`` (12), unless the figure has night vision or
+    the enemy stands in a well-lit area. S-21: in woods it is ``reduced_day``
+    (12) by day and ``reduced_night`` (6) at night, unless the figure or the
+    enemy is at the edge of the wood; woods limit the line if either end is in
+    them. S-22: bad weather likewise, wherever the figures stand. The S-20
+    exceptions lift only the night limit (``excused_all`` = 0, the text's
+    reading) or also make woods and weather take their day value (1).
+    """
+    excused = night_vision != 0 or enemy_lit != 0
+    limit = NO_LIMIT
+    if night != 0 and not excused:
+        limit = night_inches
+    woods = ((own_terrain == TERRAIN_WOODS or enemy_terrain == TERRAIN_WOODS)
+             and own_terrain != TERRAIN_EDGE and enemy_terrain != TERRAIN_EDGE)
+    if woods or bad_weather != 0:
+        dark = night != 0 and not (excused and excused_all != 0)
+        limit = min(limit, reduced_night if dark else reduced_day)
+    return limit
 
 
 @jit
@@ -290,8 +321,8 @@ MAXF = 64
 # ``started`` stamp (see :func:`fight`) has had its action in the activation,
 # because it fired, or because it returned on one die (S-42).
 (C_SKILL, C_DICE, C_RANGE, C_SUPP, C_TWO, C_SPEED, C_POS0, C_PRONE0, C_HIDDEN0, C_BY_RANGE,
- C_STATUS, C_POS, C_PRONE, C_FAST, C_HIDDEN, C_MOVED, C_FIRED, C_TARGET, C_SMOD, C_UPON,
- C_HITS, C_SUPPRESSED, C_ATTACKER, C_NDECL, C_ARMED, C_BASE, C_CAND, C_LIST, C_DECL) = range(29)
+ C_SIGHT, C_STATUS, C_POS, C_PRONE, C_FAST, C_HIDDEN, C_MOVED, C_FIRED, C_TARGET, C_SMOD, C_UPON,
+ C_HITS, C_SUPPRESSED, C_ATTACKER, C_NDECL, C_ARMED, C_BASE, C_CAND, C_LIST, C_DECL) = range(30)
 N_COLS = C_DECL + MAX_TARGETS  # C_DECL + j: the j-th declared target
 # Per-side data after the figure columns, at GRP0 + g * N_K + k: the number of
 # figures in each status (k = ACTIVE..LOST), whether some figure may carry a
@@ -944,8 +975,11 @@ def tally(st, rounds, withdrew, capped, row):
 def _static_state(fig, grp, need, params):
     """A fresh ``st`` (int64, ST_SIZE) with the scenario's static figure and group data.
 
-    ``C_BY_RANGE`` lists each group's figures by increasing range (stable); the
-    Received Fire tables are filled for the rule options.
+    ``C_SIGHT`` is how far each figure sees the enemy (:func:`sight_inches`) and
+    ``C_RANGE`` its weapon's range within that sight: everything that reads a
+    range reads this one. ``C_BY_RANGE`` lists each group's figures by
+    increasing range (stable); the Received Fire tables are filled for the rule
+    options.
     """
     st = np.zeros(ST_SIZE, dtype=np.int64)
     for k in range(N_PARAMS):
@@ -953,9 +987,15 @@ def _static_state(fig, grp, need, params):
     for lvl in range(3):
         st[_p(P_NEED + lvl)] = need[lvl]
     for f in range(fig.shape[0]):
+        g = fig[f, F_GROUP]
+        sight = sight_inches(params[P_NIGHT], params[P_BAD_WEATHER], grp[g, G_TERRAIN],
+                             grp[1 - g, G_TERRAIN], fig[f, F_NIGHT_VISION], grp[1 - g, G_LIT],
+                             params[P_NIGHT_INCHES], params[P_REDUCED_DAY],
+                             params[P_REDUCED_NIGHT], params[P_EXCUSED_ALL])
         st[_f(C_SKILL, f)] = fig[f, F_SKILL]
         st[_f(C_DICE, f)] = fig[f, F_DICE]
-        st[_f(C_RANGE, f)] = fig[f, F_RANGE]
+        st[_f(C_SIGHT, f)] = sight
+        st[_f(C_RANGE, f)] = min(fig[f, F_RANGE], sight)  # a target must be seen (S-19)
         st[_f(C_SUPP, f)] = fig[f, F_SUPP]
         st[_f(C_TWO, f)] = fig[f, F_TWO]
         st[_f(C_SPEED, f)] = fig[f, F_SPEED]
@@ -971,7 +1011,7 @@ def _static_state(fig, grp, need, params):
         st[_g(g, K_WITHDRAW)] = grp[g, G_WITHDRAW]
         for i in range(g0, grp[g, G_STOP]):
             j = i
-            while j > g0 and fig[st[_f(C_BY_RANGE, j - 1)], F_RANGE] > fig[i, F_RANGE]:
+            while j > g0 and st[_f(C_RANGE, st[_f(C_BY_RANGE, j - 1)])] > st[_f(C_RANGE, i)]:
                 st[_f(C_BY_RANGE, j)] = st[_f(C_BY_RANGE, j - 1)]
                 j -= 1
             st[_f(C_BY_RANGE, j)] = i

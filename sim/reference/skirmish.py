@@ -81,6 +81,8 @@ class Figure:
     suppression: int
     two_weapons: bool
     speed: int
+    night_vision: bool = False
+    sight: int | None = None
     status: int = k.ACTIVE
     pos: int = k.OPEN
     prone: bool = False
@@ -124,9 +126,12 @@ class Fight:
                 index=i, group=row[k.F_GROUP], skill=row[k.F_SKILL], dice=row[k.F_DICE],
                 range=row[k.F_RANGE], suppression=row[k.F_SUPP], two_weapons=bool(row[k.F_TWO]),
                 speed=row[k.F_SPEED], pos=row[k.F_POS], hidden=bool(row[k.F_HIDDEN]),
-                prone=bool(row[k.F_PRONE])))
+                prone=bool(row[k.F_PRONE]), night_vision=bool(row[k.F_NIGHT_VISION])))
         self.groups = [self.figures[fight.grp[g, k.G_START]:fight.grp[g, k.G_STOP]]
                        for g in range(2)]
+        for f in self.figures:
+            f.sight = self.sight(f.group, f.night_vision)
+            f.range = min(f.range, f.sight) if f.sight is not None else f.range
         self.leader = [bool(fight.grp[g, k.G_LEADER]) for g in range(2)]
         self.flanked = [bool(fight.grp[g, k.G_FLANKED]) for g in range(2)]
         self.withdraw_at = [int(fight.grp[g, k.G_WITHDRAW]) for g in range(2)]
@@ -135,6 +140,29 @@ class Fight:
         self.capped = False
 
     # -- helpers ------------------------------------------------------------------------
+    def sight(self, g: int, night_vision: bool) -> int | None:
+        """How far a figure of group ``g`` sees the enemy; None: no limit (S-19..S-22).
+
+        A figure shoots only what it sees (S-19), so its weapon reaches no
+        further than this (``Fight.__init__``).
+        """
+        night = self.c.params[k.P_NIGHT] == 1
+        terrain = [int(self.c.grp[h, k.G_TERRAIN]) for h in (g, 1 - g)]
+        lit = bool(self.c.grp[1 - g, k.G_LIT])
+        limits = []
+        if night and not (night_vision or lit):                     # S-20
+            limits.append(int(self.c.params[k.P_NIGHT_INCHES]))
+        # S-21, S-22: 12 by day, 6 at night; where the S-20 exceptions lift every
+        # night limit (visibility.exceptions_lift), they see as by day.
+        dark = night and not ((night_vision or lit) and self.c.params[k.P_EXCUSED_ALL] == 1)
+        reduced = int(self.c.params[k.P_REDUCED_NIGHT if dark else k.P_REDUCED_DAY])
+        at_edge = k.TERRAIN_EDGE in terrain                         # seen and seeing: S-21
+        if k.TERRAIN_WOODS in terrain and not at_edge:
+            limits.append(reduced)
+        if self.c.params[k.P_BAD_WEATHER] == 1:                     # S-22
+            limits.append(reduced)
+        return min(limits) if limits else None
+
     def active(self, g: int) -> list[Figure]:
         """Figures of group ``g`` in normal condition."""
         return [f for f in self.groups[g] if f.status == k.ACTIVE]

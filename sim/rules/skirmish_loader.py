@@ -20,6 +20,7 @@ from sim.rules.tomlfile import TomlFile, suggest
 DEFAULT_SCENARIO = "street.toml"
 RULES_FILE = "rules.toml"
 COVER_STATES = ("open", "partial", "cover")
+TERRAINS = ("open", "woods", "wood_edge")
 MAX_FIGURES = 30
 
 
@@ -108,6 +109,11 @@ RULE_KEYS = {
     ("recover", "attempt"): _Bool(True),
     ("recover", "skill"): _Choice(("own", "best_in_group"), "own"),
     ("end_of_fight", "cowering"): _Choice(("surrender", "kept"), "surrender"),
+    ("visibility", "night_inches"): _Int(1, 200, 12),
+    ("visibility", "reduced_day_inches"): _Int(1, 200, 12),
+    ("visibility", "reduced_night_inches"): _Int(1, 200, 6),
+    ("visibility", "exceptions_lift"): _Choice(("night_limit", "all_night_limits"),
+                                               "night_limit"),
 }
 WEAPON_KEYS = {
     "dice": _Int(1, 6, 1),
@@ -119,8 +125,11 @@ GROUP_KEYS = {
     "name": None, "figures": _Int(1, MAX_FIGURES, 1), "skill": _Int(0, 6, 3), "weapon": None,
     "cover": _Choice(COVER_STATES, "open"), "prone": _Bool(False), "leader": _Bool(False),
     "hidden": _Bool(False), "flanked": _Bool(False), "withdraw_at": _Int(0, MAX_FIGURES, 0),
+    "night_vision": _Bool(False), "terrain": _Choice(TERRAINS, "open"), "lit": _Bool(False),
 }
-SCENARIO_KEYS = ("name", "distance", "ruleset", "groups")
+SCENARIO_KEYS = ("name", "distance", "ruleset", "groups", "light", "weather")
+CONDITIONS = {"light": _Choice(("day", "night"), "day"),
+              "weather": _Choice(("clear", "bad"), "clear")}
 
 
 def _unknown(file: TomlFile, table: dict, known, prefix: str) -> None:
@@ -225,11 +234,12 @@ def _group(file: TomlFile, key: str, table: dict, rules: SkirmishRules) -> Group
     columns = {}
     for name, check in (("skill", GROUP_KEYS["skill"].check), ("weapon", _weapon_check(rules)),
                         ("cover", GROUP_KEYS["cover"].check),
-                        ("prone", GROUP_KEYS["prone"].check)):
+                        ("prone", GROUP_KEYS["prone"].check),
+                        ("night_vision", GROUP_KEYS["night_vision"].check)):
         if name in table:
             columns[name] = _per_figure(file, table, name, prefix, n, check)
     flags = {k: _get(file, table, k, f"{prefix}.{k}", GROUP_KEYS[k])
-             for k in ("leader", "hidden", "flanked", "withdraw_at")}
+             for k in ("leader", "hidden", "flanked", "withdraw_at", "terrain", "lit")}
     if flags["withdraw_at"] >= n and "withdraw_at" in table:
         file.problem(f"{prefix}.withdraw_at", flags["withdraw_at"],
                      f"is not below the {n} figures of the group")
@@ -241,7 +251,8 @@ def _group(file: TomlFile, key: str, table: dict, rules: SkirmishRules) -> Group
     figures = tuple(
         Figure(skill=columns["skill"][i], weapon=columns["weapon"][i],
                cover=columns.get("cover", ["open"] * n)[i],
-               prone=columns.get("prone", [False] * n)[i])
+               prone=columns.get("prone", [False] * n)[i],
+               night_vision=columns.get("night_vision", [False] * n)[i])
         for i in range(n)
     )
     return Group(key=key, name=str(name), figures=figures, **flags)
@@ -292,7 +303,8 @@ def load_scenario(path: Path | None = None, rules: SkirmishRules | None = None) 
             continue
         groups.append(_group(file, key, table, rules))
     name = data.get("name", path.stem)
+    conditions = {k: _get(file, data, k, k, spec) for k, spec in CONDITIONS.items()}
     if file.problems:
         raise RulesetError(file.problems)
     return Scenario(path=path, name=str(name), distance=distance, groups=(groups[0], groups[1]),
-                    rules=rules)
+                    rules=rules, **conditions)

@@ -53,6 +53,10 @@ class SkirmishRules:
     recover_attempt: bool
     recover_skill: str
     end_of_fight_cowering: str
+    visibility_night_inches: int
+    visibility_reduced_day_inches: int
+    visibility_reduced_night_inches: int
+    visibility_exceptions_lift: str
     weapons: Mapping[str, Weapon]
 
     def speed(self, skill: int) -> int:
@@ -64,17 +68,22 @@ class SkirmishRules:
 
 @dataclass(frozen=True)
 class Figure:
-    """One figure: Skill (S-09, S-11, S-29), weapon, starting cover and posture (S-31)."""
+    """One figure: Skill (S-09, S-11, S-29), weapon, cover, posture (S-31), night vision (S-20)."""
 
     skill: int
     weapon: Weapon
     cover: str
     prone: bool = False
+    night_vision: bool = False
 
 
 @dataclass(frozen=True)
 class Group:
-    """A group that takes reaction tests together (S-10) and the side it forms."""
+    """A group that takes reaction tests together (S-10) and the side it forms.
+
+    ``terrain`` is where it stands for sight (S-21): ``open``, ``woods`` or
+    ``wood_edge``; ``lit``: it stands in a well-lit area (S-20).
+    """
 
     key: str
     name: str
@@ -83,14 +92,22 @@ class Group:
     hidden: bool = False
     flanked: bool = False
     withdraw_at: int = 0
+    terrain: str = "open"
+    lit: bool = False
 
 
 @dataclass(frozen=True)
 class Scenario:
-    """Two groups facing each other at a distance on an abstract battlefield."""
+    """Two groups facing each other at a distance on an abstract battlefield.
+
+    ``light`` (``day`` or ``night``, S-20) and ``weather`` (``clear`` or
+    ``bad``, S-22) are the conditions the players agreed on (S-24).
+    """
 
     path: Path
     name: str
     distance: int
     groups: tuple[Group, Group]
     rules: SkirmishRules
+    light: str = "day"
+    weather: str = "clear"

@@ -14,6 +14,7 @@ from sim.rules.skirmish_model import Scenario, SkirmishRules
 RESULT_CAP = 2
 
 _POS = {"open": k.OPEN, "partial": k.PARTIAL, "cover": k.COVER}
+_TERRAIN = {"open": k.TERRAIN_OPEN, "woods": k.TERRAIN_WOODS, "wood_edge": k.TERRAIN_EDGE}
 _OPTIONS = {
     "activation_order": {"random": k.ORDER_RANDOM, "alternate": k.ORDER_ALTERNATE,
                          "fixed": k.ORDER_FIXED},
@@ -87,6 +88,10 @@ def compile_rules(rules: SkirmishRules) -> tuple[np.ndarray, np.ndarray, np.ndar
     p[k.P_RECOVER_ATTEMPT] = rules.recover_attempt
     p[k.P_RECOVER_SKILL] = _OPTIONS["recover_skill"][rules.recover_skill]
     p[k.P_COWER_END] = _OPTIONS["end_of_fight_cowering"][rules.end_of_fight_cowering]
+    p[k.P_NIGHT_INCHES] = rules.visibility_night_inches
+    p[k.P_REDUCED_DAY] = rules.visibility_reduced_day_inches
+    p[k.P_REDUCED_NIGHT] = rules.visibility_reduced_night_inches
+    p[k.P_EXCUSED_ALL] = rules.visibility_exceptions_lift == "all_night_limits"
     return need, damage, p
 
 
@@ -109,12 +114,17 @@ def compile_scenario(scenario: Scenario) -> CompiledFight:
             row[k.F_POS] = _POS[f.cover]
             row[k.F_HIDDEN] = group.hidden
             row[k.F_PRONE] = f.prone
+            row[k.F_NIGHT_VISION] = f.night_vision
             rows.append(row)
         grp[g, k.G_STOP] = len(rows)
         grp[g, k.G_LEADER] = group.leader
         grp[g, k.G_FLANKED] = group.flanked
         grp[g, k.G_WITHDRAW] = group.withdraw_at
+        grp[g, k.G_TERRAIN] = _TERRAIN[group.terrain]
+        grp[g, k.G_LIT] = group.lit
     need, damage, params = compile_rules(rules)
+    params[k.P_NIGHT] = scenario.light == "night"
+    params[k.P_BAD_WEATHER] = scenario.weather == "bad"
     return CompiledFight(fig=np.array(rows, dtype=np.int64), grp=grp,
                          distance=int(scenario.distance), need=need, damage=damage,
                          params=params)
