@@ -217,6 +217,41 @@ _PARAMS = {"anomaly": "anomaly_name", "event": "event_name", "policy": "encounte
 """Setup keys whose command-line parameter has another name."""
 
 
+def param_of(key: str) -> str:
+    """The command-line parameter that sets setup key ``key`` (``anomaly``: ``anomaly_name``)."""
+    return _PARAMS.get(key, key)
+
+
+def option_of(param: str, ctx: click.Context | None = None) -> str:
+    """The option a parameter of the running command is given by (``weapons``: ``--weapon``)."""
+    ctx = ctx or click.get_current_context()
+    return next(p.opts[0] for p in ctx.command.params if p.name == param)
+
+
+def card_options(default: str | None, text: Callable) -> Callable:
+    """One ``--<card_key>`` option per encounter of :mod:`sim.experiments.registry`
+    (``--enemy``, ``--anomaly``, ``--event``), its parameter :func:`param_of` the key.
+
+    ``text(experiment)`` is each option's help; ``default`` its default (None: not given).
+    """
+    from sim.experiments import registry
+
+    def apply(func: Callable) -> Callable:
+        return _apply(func, [
+            click.option(f"--{e.card_key}", param_of(e.card_key), default=default,
+                         show_default=default is not None, help=text(e))
+            for e in registry.encounters()])
+
+    return apply
+
+
+def card_values(cards: Mapping[str, object]) -> dict[str, object]:
+    """The card options' values (:func:`card_options`) by setup key, ``{"enemy": ...}``."""
+    from sim.experiments import registry
+
+    return {e.card_key: cards[param_of(e.card_key)] for e in registry.encounters()}
+
+
 def given(name: str, ctx: click.Context | None = None) -> bool:
     """Whether the parameter ``name`` was given on the command line (not left at its default)."""
     ctx = ctx or click.get_current_context()
@@ -239,7 +274,7 @@ def setup_and_rules(experiment: str, scenario: str | None, rules_dir: str | None
     from sim.rules.scenario import load_scenario
 
     ctx = click.get_current_context()
-    explicit = {k: v for k, v in values.items() if given(_PARAMS.get(k, k), ctx)}
+    explicit = {k: v for k, v in values.items() if given(param_of(k), ctx)}
     defaults = {k: v for k, v in values.items() if k not in explicit}
     chosen = None if scenario is None else load_scenario(scenario)
     resolved = resolve_setup(experiment, chosen, explicit, defaults)

@@ -11,6 +11,7 @@ import pandas as pd
 from sim import runner
 from sim.cli import common
 from sim.experiments import registry
+from sim.experiments.setups import base_setup
 from sim.experiments.tables import cell_text
 from sim.rules.scenario import load_scenario
 from sim.workflows import levers as library
@@ -27,15 +28,16 @@ def _split(text: str | None) -> list[str] | None:
 
 @click.command(cls=common.Command)
 @click.argument("scenario", required=False, default="base")
-@click.option("--experiment", type=click.Choice(list(registry.EXPERIMENTS)),
+@click.option("--experiment", type=click.Choice(registry.NAMES),
               default="campaign", show_default=True,
               help="What to run: whole games of the scenario, or its stalker and loadout "
-                   "meeting --card (combat, anomaly, event).")
+                   "meeting --card (" + ", ".join(e.name for e in registry.encounters()) + ").")
 @click.option("--card", default="all", show_default=True,
-              help="Enemy, anomaly or event card met, or 'all' (the deck by count).")
+              help="The card met, or 'all' (the deck by count): " + "; ".join(
+                  f"{e.name}: one of its {e.card_table}" for e in registry.encounters()) + ".")
 @click.option("--metric", default=None,
-              show_default="p_sarcophagus; knocked_out (combat), damaged (anomaly), "
-                           "avoided (event)",
+              show_default="; ".join(f"{e.default_metric} ({e.name})"
+                                     for e in registry.experiments()),
               help="The metric whose change ranks the values.")
 @click.option("--tables", default=None, metavar="T1,T2",
               help="Only values of these tables (enemies, items, ..., rules for rules.toml).")
@@ -94,11 +96,13 @@ def levers(scenario, experiment, card, metric, tables, cards, target_text, max_s
       zonesim levers base --experiment combat --card all --metric knocked_out --top 10
       zonesim levers base --method morris --cards Bloodsucker,Strelok --trajectories 20
     """
-    if experiment == "campaign" and card != "all":
-        raise click.UsageError("--card is for --experiment combat, anomaly or event")
+    exp = registry.experiment(experiment)
+    if exp.card_key is None and card != "all":
+        raise click.UsageError("--card is for --experiment "
+                               + ", ".join(e.name for e in registry.encounters()))
     chosen = load_scenario(scenario)
     rs = chosen.ruleset if rules_dir is None else common.load_rules_or_exit(rules_dir)
-    setup = library.base_setup(experiment, chosen, card)
+    setup = base_setup(experiment, chosen, card)
     target = _target(target_text)
     if method == "morris" and target is not None:
         raise click.UsageError("--target is for --method steps")
@@ -106,8 +110,7 @@ def levers(scenario, experiment, card, metric, tables, cards, target_text, max_s
     kw = {"trials": trials, "seed": seed, "metric": metric, "tables": _split(tables),
           "cards": _split(cards), "workers": workers, "scheduler": scheduler,
           "threads": threads}
-    library.check_metric(registry.experiment(experiment),
-                         metric or (target.metric if target else None))
+    library.check_metric(exp, metric or (target.metric if target else None))
     from sim.report.levers import write_levers
     with common.results_folder(out, "levers") as (folder, bar):
         with runner.reporting(None):  # one bar over the batches, not one per kernel run

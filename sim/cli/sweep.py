@@ -13,25 +13,24 @@ from sim.cli import common
 from sim.experiments import registry
 from sim.experiments.tables import compact
 from sim.rules.tomlfile import suggest
-from sim.workflows.sweep import EXPERIMENTS, run_sweep
+from sim.workflows.sweep import run_sweep
 
 DEFAULT_TRIALS = 100_000
-_KEYS = {"combat": ("stalker", "armor", "enemy", "weapons", "items", "sneak", "flee_at",
-                    "heal_at"),
-         "anomaly": ("stalker", "armor", "anomaly", "enter"),
-         "event": ("stalker", "armor", "event", "items")}
-"""Sweep parameters of each encounter experiment, in the order the results record them."""
 
 
-def _params(experiment, scenario, rules_dir, values: dict):
-    """The sweep's parameters and base ruleset: the options over the ``--scenario``."""
-    if experiment == "campaign":
+def _params(exp, scenario, rules_dir, values: dict):
+    """The sweep's parameters and base ruleset: the options over the ``--scenario``.
+
+    An encounter takes the experiment's ``option_keys`` that the sweep has options
+    for, in that order; whole games take the scenario by name.
+    """
+    if exp.card_key is None:
         from sim.rules.scenario import load_scenario
         chosen = load_scenario(scenario)
         rs = chosen.ruleset if rules_dir is None else common.load_rules_or_exit(rules_dir)
         return {"scenario": scenario or "base"}, rs
-    setup, rs = common.setup_and_rules(experiment, scenario, rules_dir,
-                                       {k: values[k] for k in _KEYS[experiment]})
+    setup, rs = common.setup_and_rules(exp.name, scenario, rules_dir,
+                                       {k: values[k] for k in exp.option_keys if k in values})
     return {k: list(v) if isinstance(v, tuple) else v for k, v in setup.items()}, rs
 
 
@@ -40,15 +39,10 @@ def _params(experiment, scenario, rules_dir, values: dict):
               help="A card cell and its values: table.card.column=a..b (integers a to b "
                    "inclusive) or table.card.column=v1,v2,... (repeatable; the grid is the "
                    "cross product). rules.section.key=... varies a rules.toml key.")
-@click.option("--experiment", type=click.Choice(list(EXPERIMENTS)), default="combat",
+@click.option("--experiment", type=click.Choice(registry.NAMES), default="combat",
               show_default=True, help="What to run at each grid point.")
 @click.option("--stalker", default=None, help="Stalker card name (combat, anomaly, event).")
-@click.option("--enemy", default="all", show_default=True,
-              help="Enemy card, or 'all' (combat).")
-@click.option("--anomaly", "anomaly_name", default="all", show_default=True,
-              help="Anomaly card, or 'all' (anomaly).")
-@click.option("--event", "event_name", default="all", show_default=True,
-              help="Event card, or 'all' (event).")
+@common.card_options("all", lambda e: f"{e.card_key.capitalize()} card, or 'all' ({e.name}).")
 @common.loadout_options
 @common.artifact_options
 @common.fight_policy_options
@@ -59,7 +53,8 @@ def _params(experiment, scenario, rules_dir, values: dict):
                    "for combat, anomaly and event its stalker, loadout and policy are used "
                    "unless given as options.")
 @click.option("--metric", default=None,
-              show_default="knocked_out; p_sarcophagus for --experiment campaign",
+              show_default="; ".join(f"{e.default_metric} ({e.name})"
+                                     for e in registry.experiments()),
               help="Metric printed and plotted (checked before the first point runs).")
 @click.option("--target", "target_text", default=None, metavar="TEXT",
               help="Balance target on the metric, e.g. 'p_sarcophagus in 0.35..0.55': shown "
@@ -79,9 +74,9 @@ def _params(experiment, scenario, rules_dir, values: dict):
 @common.format_option
 @common.threads_option
 @common.quiet_option
-def sweep(varies, experiment, stalker, enemy, anomaly_name, event_name, armor, weapons, items,
-          artifacts, intellect, sneak, flee_at, heal_at, enter, scenario, metric, target_text, out,
-          workers, scheduler, trials, seed, rules_dir, fmt, threads):
+def sweep(varies, experiment, stalker, armor, weapons, items, artifacts, intellect, sneak,
+          flee_at, heal_at, enter, scenario, metric, target_text, out, workers, scheduler,
+          trials, seed, rules_dir, fmt, threads, **cards):
     """Vary card values over a grid and run an experiment at every point.
 
     Each --vary names one cell, table.card.column, and its values: a..b for
@@ -94,7 +89,7 @@ def sweep(varies, experiment, stalker, enemy, anomaly_name, event_name, armor, w
     (one --vary) or heatmaps (two), and metadata.json into --out. With
     --target, the plot shows the target band (heatmaps outline the cells
     that meet it) and each row its PASS/FAIL/UNDECIDED. --experiment
-    campaign plots p_sarcophagus unless --metric is given; campaign metrics
+    campaign plots the win rate unless --metric is given; campaign metrics
     are named as in zonesim campaign's JSON (days.median, causes.final_emission;
     the older days_median, death_final_emission are still read).
 
@@ -111,22 +106,22 @@ def sweep(varies, experiment, stalker, enemy, anomaly_name, event_name, armor, w
         --vary "artifacts.Stone flower.value=1..3"
     """
     target = None if target_text is None else _target(target_text, metric)
+    exp = registry.experiment(experiment)
     if metric is None:
-        metric = target.metric if target is not None else \
-            "p_sarcophagus" if experiment == "campaign" else "knocked_out"
+        metric = target.metric if target is not None else exp.default_metric
     metric = registry.canonical_metric(metric)
-    known = registry.experiment(experiment).sweep_metrics
+    known = exp.sweep_metrics
     if metric not in known:
         raise click.BadParameter(f"{metric!r} is not a {experiment} metric"
                                  + suggest(metric, known) + f" (known: {', '.join(known)})",
                                  param_hint="--metric")
-    params, rs = _params(experiment, scenario, rules_dir, {
-        "stalker": stalker, "enemy": enemy, "anomaly": anomaly_name, "event": event_name,
-        "armor": armor, "weapons": weapons, "items": items, "sneak": sneak, "flee_at": flee_at,
-        "heal_at": heal_at, "enter": enter})
-    if experiment != "campaign" and artifacts:  # P-08..P-10; without them, params as before
+    params, rs = _params(exp, scenario, rules_dir, {
+        "stalker": stalker, **common.card_values(cards), "armor": armor, "weapons": weapons,
+        "items": items, "sneak": sneak, "flee_at": flee_at, "heal_at": heal_at, "enter": enter})
+    encounter = exp.card_key is not None
+    if encounter and artifacts:  # P-08..P-10; without them, params as before
         params["artifacts"] = list(artifacts)
-    if experiment != "campaign" and intellect is not None:
+    if encounter and intellect is not None:
         params["intellect"] = intellect
     from sim.report.writer import write_sweep
     with common.results_folder(out, "sweep") as (folder, bar):
@@ -161,7 +156,7 @@ def _target(text: str, metric: str | None):
 def _emit(result, metric: str, fmt: str, folder: Path, target=None) -> None:
     frame = result.frame
     keys = ["point", *result.parameter_columns,
-            *[c for c in ("enemy", "anomaly", "event") if c in frame.columns]]
+            *[e.card_key for e in registry.encounters() if e.card_key in frame.columns]]
     chosen = frame[[*keys, metric, f"{metric}_ci_low", f"{metric}_ci_high", f"{metric}_exact"]]
     if fmt == "json":
         doc = result.to_dict()

@@ -7,32 +7,29 @@ import click
 from sim.cli import common
 from sim.cli.anomaly import state_options
 from sim.cli.compare import CAMPAIGN_TRIALS, common_options
+from sim.experiments import registry
 from sim.workflows import compare as compare_lib
 from sim.workflows import targets as targets_lib
 from sim.workflows import tune as library
 
-_ENCOUNTER_ONLY = ("enemy", "anomaly_name", "event_name", "enter", "health", "willpower",
-                   "radiation", "tokens")
+WHOLE_GAMES = "campaign"
+"""The experiment ``tune campaign [SCENARIO]`` plays; the others meet a card option."""
 
 
-def _campaign_base(scenario, rules_dir, values: dict):
-    """Base setup and ruleset of a campaign tune: the scenario, with the options given."""
-    for name in _ENCOUNTER_ONLY:
-        if common.given(name):
-            option = "--" + name.removesuffix("_name").replace("_", "-")
-            raise click.UsageError(f"{option} is for encounters, not for 'tune campaign'")
-    return common.setup_and_rules("campaign", scenario or "base", rules_dir, values)
+def _refuse_others(exp, values: dict) -> None:
+    """Refuse an option given for a setup key that ``exp`` takes from no option."""
+    for key in values:
+        if key not in exp.option_keys and common.given(common.param_of(key)):
+            raise click.UsageError(f"{common.option_of(common.param_of(key))} is not an "
+                                   f"option of 'tune' for the {exp.name} experiment")
 
 
 @click.command(cls=common.Command)
 @click.argument("experiment_name", required=False, metavar="[campaign [SCENARIO]]")
 @click.argument("scenario", required=False, metavar="")
 @click.option("--stalker", default=None, help="Stalker card name (required for encounters).")
-@click.option("--enemy", default=None, help="Enemy card (or 'all'): tune a fight.")
-@click.option("--anomaly", "anomaly_name", default=None,
-              help="Anomaly card (or 'all'): tune an anomaly encounter.")
-@click.option("--event", "event_name", default=None,
-              help="Event card (or 'all'): tune an event draw.")
+@common.card_options(None, lambda e: f"{e.card_key.capitalize()} card (or 'all'): tune the "
+                     f"{e.name} experiment.")
 @common.loadout_options
 @common.fight_policy_options
 @click.option("--enter", is_flag=True, default=False,
@@ -52,9 +49,9 @@ def _campaign_base(scenario, rules_dir, values: dict):
               help="bisect (monotone metric, integer range; auto picks it for lo..hi) or "
                    "scan (every candidate).")
 @common_options
-def tune(experiment_name, scenario, stalker, enemy, anomaly_name, event_name, armor,
-         weapons, items, sneak, flee_at, heal_at, enter, health, willpower, radiation, tokens,
-         scenario_option, edits, vary, target_text, method, trials, seed, rules_dir, fmt, threads):
+def tune(experiment_name, scenario, stalker, armor, weapons, items, sneak, flee_at, heal_at,
+         enter, health, willpower, radiation, tokens, scenario_option, edits, vary, target_text,
+         method, trials, seed, rules_dir, fmt, threads, **cards):
     """Search one card value so that a metric meets a target.
 
     Give exactly one of --enemy, --anomaly, --event, or 'campaign [SCENARIO]'
@@ -80,35 +77,43 @@ def tune(experiment_name, scenario, stalker, enemy, anomaly_name, event_name, ar
     """
     values = {"stalker": stalker, "armor": armor, "weapons": weapons, "items": items,
               "sneak": sneak, "flee_at": flee_at, "heal_at": heal_at}
+    states = {"enter": enter, "health": health, "willpower": willpower, "radiation": radiation,
+              "tokens": tokens}
+    given_cards = {k: v for k, v in common.card_values(cards).items() if v is not None}
     if experiment_name is not None:
-        if experiment_name != "campaign":
-            raise click.UsageError(f"unknown experiment {experiment_name!r}: give 'campaign "
-                                   "[SCENARIO]', or --enemy/--anomaly/--event")
+        if experiment_name != WHOLE_GAMES:
+            raise click.UsageError(f"unknown experiment {experiment_name!r}: give "
+                                   f"'{WHOLE_GAMES} [SCENARIO]', or "
+                                   f"{_card_options()}")
         if scenario is not None and scenario_option is not None:
             raise click.UsageError("give the scenario once: as SCENARIO or as --scenario")
-        base, rs = _campaign_base(scenario or scenario_option, rules_dir, values)
+        refused = [*given_cards, *(k for k in states if common.given(k))]
+        if refused:
+            raise click.UsageError(f"{common.option_of(common.param_of(refused[0]))} is for "
+                                   f"encounters, not for 'tune {WHOLE_GAMES}'")
+        base, rs = common.setup_and_rules(WHOLE_GAMES, scenario or scenario_option or "base",
+                                          rules_dir, values)
         if not common.given("trials"):
             trials = CAMPAIGN_TRIALS
-        _search("campaign", rs, base, edits, vary, target_text, method, trials, seed, fmt,
+        _search(WHOLE_GAMES, rs, base, edits, vary, target_text, method, trials, seed, fmt,
                 threads)
         return
     if scenario is not None:
         raise click.UsageError(f"unexpected argument {scenario!r}")
-    cards = [(n, v) for n, v in (("enemy", enemy), ("anomaly", anomaly_name),
-                                 ("event", event_name)) if v is not None]
-    if len(cards) != 1:
-        raise click.UsageError("give exactly one of --enemy, --anomaly, --event")
-    name, card = cards[0]
-    values.update({name: card})
-    if name == "enemy":
-        name = "combat"
-    else:
-        values = {k: values[k] for k in ("stalker", "armor", "items", name)}
-        values.update(health=health, willpower=willpower, radiation=radiation, tokens=tokens)
-        if name == "anomaly":
-            values["enter"] = enter
-    base, rs = common.setup_and_rules(name, scenario_option, rules_dir, values)
-    _search(name, rs, base, edits, vary, target_text, method, trials, seed, fmt, threads)
+    if len(given_cards) != 1:
+        raise click.UsageError(f"give exactly one of {_card_options()}")
+    (key, card), = given_cards.items()
+    exp = next(e for e in registry.encounters() if e.card_key == key)
+    values.update(states, **{key: card})
+    _refuse_others(exp, values)
+    base, rs = common.setup_and_rules(exp.name, scenario_option, rules_dir,
+                                      {k: values[k] for k in exp.option_keys})
+    _search(exp.name, rs, base, edits, vary, target_text, method, trials, seed, fmt, threads)
+
+
+def _card_options() -> str:
+    """``--enemy, --anomaly, --event``: the card options, one per encounter experiment."""
+    return ", ".join(f"--{e.card_key}" for e in registry.encounters())
 
 
 def _search(name, rs, base, edits, vary, target_text, method, trials, seed, fmt,

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from sim import runner
-from sim.encounter.anomaly import HazardPlay, StartState, compile_anomaly
+from sim.encounter.anomaly import ANOMALY_ITEM_EFFECTS, HazardPlay, StartState, compile_anomaly
 from sim.encounter.spec import AnomalySpec
 from sim.exact.anomaly import OUTCOMES as ANOMALY_OUTCOMES
 from sim.exact.anomaly import anomaly_exact
@@ -270,5 +270,9 @@ EXPERIMENT = Experiment(
     {**LOADOUT_KEYS, "anomaly": ("anomaly", "str"), "enter": ("enter", "bool"), **STATE_KEYS,
      "policy": ("policy", "policy"), "objective": ("objective", "objective")},
     run_anomaly,
-    sweep_rows, (*(m.name for m in ANOMALY_METRICS), "draws_per_search"))
+    sweep_rows, (*(m.name for m in ANOMALY_METRICS), "draws_per_search"),
+    default_metric="damaged", card_key="anomaly", card_table="anomalies",
+    scenario_keys=("stalker", "armor", "items", "enter", "policy", "objective", "weights"),
+    item_effects=ANOMALY_ITEM_EFFECTS,
+    option_keys=("stalker", "armor", "anomaly", "enter", *STATE_KEYS))
 """Anomaly encounters compared on common random numbers (``zonesim compare anomaly``)."""

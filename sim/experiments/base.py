@@ -8,7 +8,7 @@ into rows with intervals and verdicts.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +19,8 @@ from sim.rules import Ruleset
 
 if TYPE_CHECKING:  # pandas takes a fifth of a second to import; an encounter command skips it
     import pandas as pd
+
+    from sim.rules.scenario import Scenario
 
 
 class CompareInputError(InputError):
@@ -85,15 +87,22 @@ class Case:
 RunFunction = Callable[..., PairedSums]
 SweepFunction = Callable[..., "pd.DataFrame"]
 """``(ruleset, params, trials, seed) -> frame``: one sweep grid point's flat result rows."""
+CompileFunction = Callable[[Sequence[Case]], list]
+"""``cases -> inputs``: the kernel inputs each case compiles to (arrays, nested in tuples)."""
+ScenarioFunction = Callable[["Scenario"], dict[str, Any]]
+"""``scenario -> setup``: an experiment's whole base setup from a scenario."""
 
 
 @dataclass(frozen=True)
 class Experiment:
-    """A kind of experiment: its metrics, the setup keys a variant may set, and its runners.
+    """One experiment, declared once: its metrics, its setup, its runners and compile step.
 
-    ``run`` plays cases on common random numbers (compare, tune, report);
+    ``run`` plays cases on common random numbers (compare, tune, levers, report);
     ``sweep_rows`` gives one sweep grid point's tidy rows, whose metric columns
     are ``sweep_metrics`` (each with ``_ci_low``, ``_ci_high``, ``_exact``).
+    Every command and workflow reads what it needs of an experiment here
+    (through :mod:`sim.experiments.registry`), so a new experiment is its
+    module and one registry line.
 
     ``keys`` maps a variant key (``armor``, ``weapon``, ...) to the setup key it
     sets and how its text is read: ``"str"``, ``"list"`` (repeatable, a
@@ -103,6 +112,35 @@ class Experiment:
     Willpower), ``"rubles"`` (0..10**9, a scenario's ``loadout.rubles``),
     ``"sneak"`` (``always`` or ``never``, as ``--sneak`` and ``policy.sneak``), ``"bool"``
     or ``"optional"`` (``none`` means None).
+
+    Attributes
+    ----------
+    default_metric : str
+        The metric ranked, printed or plotted when none is given (``levers``,
+        ``sweep``); one of ``metrics``.
+    card_key : str or None
+        The setup key naming the card an encounter meets (``enemy``: a card or
+        ``all``, the deck by count); its command option is ``--<card_key>``.
+        None for whole games, which play a scenario instead.
+    card_table : str or None
+        The ruleset's table of those cards (``enemies``: ``Ruleset.enemies``).
+    scenario_keys : tuple of str
+        Setup keys an encounter takes from a scenario
+        (:func:`sim.experiments.setups.scenario_values`).
+    item_effects : frozenset of str or None
+        Item effects that act in the encounter (a scenario's other items are
+        left out of its setup); None: every item.
+    option_keys : tuple of str
+        The setup keys a command's options set for it, in the order a setup
+        and a sweep's results record them.
+    from_scenario : callable or None
+        The whole base setup from a scenario, for an experiment that plays the
+        scenario itself (the campaign) rather than its ``scenario_keys``.
+    compile_inputs : callable or None
+        The kernel inputs each case compiles to: two rulesets with equal inputs
+        play equal games on equal streams, so an edit that leaves them unchanged
+        moves no metric (:mod:`sim.workflows.batches`). None: every edit counts
+        as a change.
     """
 
     name: str
@@ -111,3 +149,17 @@ class Experiment:
     run: RunFunction
     sweep_rows: SweepFunction
     sweep_metrics: tuple[str, ...]
+    default_metric: str
+    card_key: str | None = None
+    card_table: str | None = None
+    scenario_keys: tuple[str, ...] = ()
+    item_effects: frozenset[str] | None = None
+    option_keys: tuple[str, ...] = ()
+    from_scenario: ScenarioFunction | None = None
+    compile_inputs: CompileFunction | None = None
+
+    def __post_init__(self) -> None:
+        """Refuse a default metric that ``run`` or ``sweep_rows`` does not give."""
+        if not {self.default_metric} <= {m.name for m in self.metrics} & set(self.sweep_metrics):
+            raise ValueError(f"{self.name}: the default metric {self.default_metric!r} is not "
+                             "one of its metrics")

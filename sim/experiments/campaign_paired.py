@@ -303,6 +303,14 @@ def sweep_rows(rs: Ruleset, params: Mapping[str, Any], trials: int,
     return run_campaign(scenario, trials=trials, seed=seed).to_frame()
 
 
+def compile_inputs(cases: Sequence[Case]) -> list:
+    """Each case's packed campaign arrays: equal arrays play equal games on equal streams
+    (:mod:`sim.workflows.batches`).
+    """
+    return [arrays.pack() for arrays in compile_cases(cases)]
+
+
 EXPERIMENT = Experiment(NAME, CAMPAIGN_METRICS, CAMPAIGN_KEYS, run_campaign_compare, sweep_rows,
-                        FRAME_METRICS)
+                        FRAME_METRICS, default_metric="p_sarcophagus",
+                        from_scenario=scenario_setup, compile_inputs=compile_inputs)
 """Whole campaigns compared on common random numbers (``zonesim compare campaign``)."""

@@ -301,11 +301,25 @@ def sweep_rows(rs: Ruleset, params: Mapping[str, Any], trials: int,
     return in_deck_order(table.to_frame(), "enemy", names)
 
 
+def compile_inputs(cases: Sequence[Case]) -> list:
+    """Each case's kernel inputs (:func:`combat_inputs`, no exact values): equal inputs
+    fight equal fights on equal streams (:mod:`sim.workflows.batches`).
+    """
+    return [combat_inputs([case], exact=False)[0] for case in cases]
+
+
 EXPERIMENT = Experiment(
     "combat", COMBAT_METRICS,
     {**LOADOUT_KEYS, "enemy": ("enemy", "str"), "weapon": ("weapons", "list"),
      "sneak": ("sneak", "sneak"), "flee_at": ("flee_at", "int"), "heal_at": ("heal_at", "int"),
      "policy": ("policy", "policy"), "objective": ("objective", "objective")},
     run_combat,
-    sweep_rows, tuple(m.name for m in COMBAT_METRICS))
-"""Fights compared on common random numbers (``zonesim compare combat``)."""
+    sweep_rows, tuple(m.name for m in COMBAT_METRICS),
+    default_metric="knocked_out", card_key="enemy", card_table="enemies",
+    scenario_keys=("stalker", "armor", "weapons", "items", "sneak", "flee_at", "heal_at",
+                   "policy", "objective", "weights"),
+    item_effects=None,  # every item carried: the fight uses its stimulants and escape items
+    option_keys=("stalker", "armor", "enemy", "weapons", "items", "sneak", "flee_at",
+                 "heal_at"),
+    compile_inputs=compile_inputs)
+"""Fights (P-14..P-29) compared on common random numbers (``zonesim compare combat``)."""

@@ -227,5 +227,9 @@ EXPERIMENT = Experiment(
     "event", EVENT_METRICS,
     {**LOADOUT_KEYS, "event": ("event", "str"), **STATE_KEYS, "policy": ("policy", "policy"),
      "objective": ("objective", "objective")}, run_event,
-    sweep_rows, tuple(m.name for m in EVENT_METRICS))
+    sweep_rows, tuple(m.name for m in EVENT_METRICS),
+    default_metric="avoided", card_key="event", card_table="events",
+    scenario_keys=("stalker", "armor", "items", "policy", "objective", "weights"),
+    item_effects=EVENT_ITEM_EFFECTS,
+    option_keys=("stalker", "armor", "event", "items", *STATE_KEYS))
 """Event draws compared on common random numbers (``zonesim compare event``)."""

@@ -1,21 +1,30 @@
-"""The experiments that compare, sweep, tune and report run, by name: the one registry.
+"""The experiments that compare, sweep, tune, levers and report run, by name: the one registry.
 
-Each experiment module defines its metrics once (``Metric`` tuples) and one
-:class:`~sim.experiments.base.Experiment` (name, metrics, variant keys,
-runner); this module lists them, and every caller (CLI, compare, sweep,
-tune, report) looks experiments and metric names up here.
+Each experiment module declares one :class:`~sim.experiments.base.Experiment`
+(``EXPERIMENT``: its metrics, setup keys, item effects, card option, default
+metric, runners and compile step); this module lists the modules, and every
+caller (CLI, compare, sweep, tune, levers, report) looks experiments up here. A
+module is imported when its experiment is first asked for, so ``zonesim
+combat`` never loads the campaign's compile step.
 """
 
 from __future__ import annotations
 
-from sim.experiments import anomaly, campaign_paired, combat, event, naming
+import importlib
+
+from sim.experiments import naming
 from sim.experiments.base import CompareInputError, Experiment
 
-EXPERIMENTS: dict[str, Experiment] = {
-    e.name: e for e in (combat.EXPERIMENT, anomaly.EXPERIMENT, event.EXPERIMENT,
-                        campaign_paired.EXPERIMENT)
+MODULES: dict[str, str] = {
+    "combat": "sim.experiments.combat",
+    "anomaly": "sim.experiments.anomaly",
+    "event": "sim.experiments.event",
+    "campaign": "sim.experiments.campaign_paired",
 }
-"""Every experiment, by name (``combat``, ``anomaly``, ``event``, ``campaign``)."""
+"""The module declaring each experiment (its ``EXPERIMENT``), by the experiment's name."""
+
+NAMES: tuple[str, ...] = tuple(MODULES)
+"""Every experiment's name, in the order commands list them."""
 
 
 def experiment(name: str) -> Experiment:
@@ -26,14 +35,21 @@ def experiment(name: str) -> Experiment:
     CompareInputError
         If there is none.
     """
-    if name not in EXPERIMENTS:
-        raise CompareInputError(f"unknown experiment {name!r} (known: {', '.join(EXPERIMENTS)})")
-    return EXPERIMENTS[name]
+    if name not in MODULES:
+        raise CompareInputError(f"unknown experiment {name!r} (known: {', '.join(NAMES)})")
+    declared = importlib.import_module(MODULES[name]).EXPERIMENT
+    assert declared.name == name, f"{MODULES[name]} declares {declared.name!r}, not {name!r}"
+    return declared
 
 
-def metric_names(name: str) -> tuple[str, ...]:
-    """The metric names of experiment ``name``, in its order."""
-    return tuple(m.name for m in experiment(name).metrics)
+def experiments() -> tuple[Experiment, ...]:
+    """Every experiment, in the order of :data:`NAMES` (imports every module)."""
+    return tuple(experiment(name) for name in NAMES)
+
+
+def encounters() -> tuple[Experiment, ...]:
+    """The experiments that meet a card (``card_key``), in the order of :data:`NAMES`."""
+    return tuple(e for e in experiments() if e.card_key is not None)
 
 
 def canonical_metric(name: str) -> str:

@@ -22,52 +22,41 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sim.encounter.anomaly import ANOMALY_ITEM_EFFECTS, EVENT_ITEM_EFFECTS
 from sim.exact.best_combat import Objective, objective
+from sim.experiments import registry
 from sim.experiments.base import CompareInputError
 from sim.rules.scenario import Scenario
 
 NONE = "none"
 """An explicit ``--armor none`` (or a lone ``--item none``, ``--weapon none``): nothing."""
 
-SCENARIO_KEYS: dict[str, tuple[str, ...]] = {
-    "combat": ("stalker", "armor", "weapons", "items", "sneak", "flee_at", "heal_at", "policy",
-               "objective", "weights"),
-    "anomaly": ("stalker", "armor", "items", "enter", "policy", "objective", "weights"),
-    "event": ("stalker", "armor", "items", "policy", "objective", "weights"),
-}
-"""Setup keys each encounter experiment takes from a scenario."""
-
-CARD_KEYS = {"combat": "enemy", "anomaly": "anomaly", "event": "event"}
-"""The setup key naming the card each encounter experiment meets (a card or ``all``)."""
-
-_ITEM_EFFECTS: dict[str, frozenset[str] | None] = {
-    "combat": None, "anomaly": ANOMALY_ITEM_EFFECTS, "event": EVENT_ITEM_EFFECTS}
-"""Item effects an experiment accepts (None: every item; the fight ignores the rest)."""
-
 
 def scenario_values(experiment: str, scenario: Scenario) -> dict[str, Any]:
-    """What ``scenario`` says for the setup keys of ``experiment``.
+    """What ``scenario`` says for the setup of ``experiment``.
+
+    An encounter takes its ``scenario_keys``, its items filtered by its
+    ``item_effects`` (:class:`~sim.experiments.base.Experiment`); an
+    experiment that plays the scenario itself (the campaign) takes its
+    ``from_scenario`` setup.
 
     Parameters
     ----------
     experiment : str
-        ``combat``, ``anomaly``, ``event`` or ``campaign``.
+        A name of :data:`sim.experiments.registry.NAMES`.
     scenario : Scenario
         A loaded scenario.
 
     Raises
     ------
     CompareInputError
-        For an experiment that takes nothing from a scenario.
+        For an unknown experiment, or one that takes nothing from a scenario.
     """
-    if experiment == "campaign":  # imported here: the campaign compile step is not an encounter's
-        from sim.experiments.campaign_paired import scenario_setup
-
-        return scenario_setup(scenario)
-    if experiment not in SCENARIO_KEYS:
+    declared = registry.experiment(experiment)
+    if declared.from_scenario is not None:
+        return declared.from_scenario(scenario)
+    if not declared.scenario_keys:
         raise CompareInputError(f"the {experiment} experiment takes no scenario")
-    effects = _ITEM_EFFECTS[experiment]
+    effects = declared.item_effects
     items = tuple(n for n in scenario.items
                   if effects is None or scenario.ruleset.items[n].effect in effects)
     p = scenario.policy
@@ -75,7 +64,20 @@ def scenario_values(experiment: str, scenario: Scenario) -> dict[str, Any]:
               "weapons": tuple(scenario.weapons), "items": items, "sneak": p.sneak,
               "flee_at": p.flee_at, "heal_at": p.heal_at, "enter": p.enter_anomalies,
               "policy": p.encounters, "objective": p.objective, "weights": p.weights}
-    return {key: values[key] for key in SCENARIO_KEYS[experiment]}
+    return {key: values[key] for key in declared.scenario_keys}
+
+
+def base_setup(experiment: str, scenario: Scenario, card: str = "all") -> dict[str, Any]:
+    """The base setup of ``experiment`` for a scenario's stalker, loadout and policy.
+
+    An experiment that plays the scenario (the campaign) takes it whole; an
+    encounter meets ``card`` (a card or ``all``, the deck weighted by ``count``)
+    with what :func:`scenario_values` says for it (the stalker, armour, the
+    items that act there, weapons and the fight's policy, best play included).
+    """
+    values = scenario_values(experiment, scenario)
+    key = registry.experiment(experiment).card_key
+    return values if key is None else {**values, key: card}
 
 
 def best_objective(setup: Mapping[str, Any]) -> Objective | None:
@@ -103,7 +105,7 @@ def resolve_setup(experiment: str, scenario: Scenario | None, given: Mapping[str
     Parameters
     ----------
     experiment : str
-        ``combat``, ``anomaly``, ``event`` or ``campaign``.
+        A name of :data:`sim.experiments.registry.NAMES`.
     scenario : Scenario or None
         The ``--scenario``, if any.
     given : mapping
@@ -127,4 +129,4 @@ def resolve_setup(experiment: str, scenario: Scenario | None, given: Mapping[str
     return setup
 
 
-__all__ = ["NONE", "SCENARIO_KEYS", "best_objective", "resolve_setup", "scenario_values"]
+__all__ = ["NONE", "base_setup", "best_objective", "resolve_setup", "scenario_values"]

@@ -26,7 +26,7 @@ import pandas as pd
 
 from sim.experiments import registry
 from sim.experiments.base import Case, CompareInputError
-from sim.experiments.setups import CARD_KEYS, scenario_values
+from sim.experiments.setups import scenario_values
 from sim.experiments.tables import cell_text
 from sim.rules import Ruleset, load_ruleset
 from sim.rules.scenario import Scenario, load_scenario
@@ -41,9 +41,9 @@ DIFF_COLUMNS = ("section", "card", "metric", "kind", "baseline", "baseline_ci_lo
                 "baseline_ci_high", "changed", "changed_ci_low", "changed_ci_high", "diff",
                 "diff_ci_low", "diff_ci_high", "moved", "verdict")
 """Columns of :func:`paired_differences`, one row per number of both scenarios."""
-DECKS = (("enemy deck", "combat", "enemies"), ("anomaly deck", "anomaly", "anomalies"),
-         ("event deck", "event", "events"))
-"""Per deck: the section name, the experiment that plays it and its card table."""
+DECKS = tuple((f"{e.card_key} deck", e.name, e.card_table) for e in registry.encounters())
+"""Per deck: the section name, the experiment that plays it and its card table (every
+encounter of :mod:`sim.experiments.registry`)."""
 DECK = "deck"
 """The ``card`` of a deck's count-weighted average in :func:`paired_differences`."""
 ABSENT = "(absent)"
@@ -281,7 +281,7 @@ def paired_differences(before: Scenario, after: Scenario, *, trials: int,
     run = {"trials": trials, "seed": seed, "threads": threads}
     for section, exp_name, table in DECKS:
         say(f"before and after: {section}")
-        key = CARD_KEYS[exp_name]
+        key = registry.experiment(exp_name).card_key
         setups = [scenario_values(exp_name, sc) for sc in (before, after)]
         old, new = getattr(before.ruleset, table), getattr(after.ruleset, table)
         for card in [*new, *(n for n in old if n not in new)]:

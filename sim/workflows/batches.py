@@ -13,7 +13,7 @@ the ruleset, its edits, the trials and the seed, never on the backend or on
 the other variants of its batch.
 
 :func:`unchanged` tells, before anything runs, which edits leave the
-experiment's compiled kernel inputs as they were (:data:`COMPILERS`): such
+experiment's compiled kernel inputs as they were (its ``compile_inputs``): such
 an edit cannot move any metric.
 """
 
@@ -28,7 +28,6 @@ import numpy as np
 
 from sim import runner
 from sim.errors import InputError
-from sim.experiments import campaign_paired, combat
 from sim.experiments.base import Case
 from sim.experiments.registry import experiment as find_experiment
 from sim.rules import Ruleset, load_ruleset
@@ -114,15 +113,6 @@ def _progressing(tasks: list, progress):
             progress(i + 1, len(tasks))
 
 
-COMPILERS: dict[str, Callable[[Sequence[Case]], list]] = {
-    "campaign": lambda cases: [a.pack() for a in campaign_paired.compile_cases(cases)],
-    "combat": lambda cases: [combat.combat_inputs([c], exact=False)[0] for c in cases],
-}
-"""Per experiment: the kernel inputs each case compiles to. Two rulesets with the same
-inputs play the same games on the same streams, so an edit that leaves them unchanged
-cannot move any metric (experiments not listed: every edit counts as a change)."""
-
-
 def _hash(value, h) -> None:
     if isinstance(value, tuple | list):
         for item in value:
@@ -154,16 +144,17 @@ def fingerprint_batch(task: BatchTask, base: Ruleset | None = None):
 
     A variant whose compile refuses it (an :class:`~sim.errors.InputError`)
     gives a :class:`Refusal` with the reason instead of a digest. Experiments
-    without an entry in :data:`COMPILERS` give None for every variant.
+    without ``compile_inputs`` give None for every variant.
     """
-    if task.experiment not in COMPILERS:
+    compile_inputs = find_experiment(task.experiment).compile_inputs
+    if compile_inputs is None:
         return task.index, [None] * len(task.variants)
     if base is None:
         base = checked_ruleset(task.rules_path, task.digest)
     out: list[str | Refusal] = []
     for edits in task.variants:
         try:
-            (inputs,) = COMPILERS[task.experiment]([Case(apply_edits(base, edits), task.setup)])
+            (inputs,) = compile_inputs([Case(apply_edits(base, edits), task.setup)])
         except InputError as error:
             out.append(Refusal(str(error)))
             continue
@@ -179,14 +170,14 @@ def fingerprints(rs: Ruleset, name: str, setup: Mapping[str, Any], edits: Sequen
 
     ``backend`` holds ``workers``, ``scheduler``, ``threads`` and ``progress``
     of :func:`run_batches`; the compiling runs there, batch by batch. All
-    None for an experiment without an entry in :data:`COMPILERS`.
+    None for an experiment without ``compile_inputs``.
 
     Raises
     ------
     BatchError
         The compile refuses ``setup`` itself (no edit).
     """
-    if name not in COMPILERS or not edits:
+    if find_experiment(name).compile_inputs is None or not edits:
         return [None] * len(edits)
     chunks = [edits[i:i + batch] for i in range(0, len(edits), batch)]
     variants = [((), *((e,) for e in chunk)) for chunk in chunks]
@@ -213,6 +204,6 @@ def unchanged(rs: Ruleset, name: str, setup: Mapping[str, Any], edits: Sequence[
                                                   **backend)]
 
 
-__all__ = ["BATCH", "COMPILERS", "UNCHANGED", "BatchError", "BatchTask", "Refusal",
+__all__ = ["BATCH", "UNCHANGED", "BatchError", "BatchTask", "Refusal",
            "fingerprint_batch", "fingerprints", "inputs_digest", "run_batch", "run_batches",
            "unchanged"]

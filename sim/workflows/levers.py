@@ -42,18 +42,16 @@ from typing import Any
 
 import pandas as pd
 
-from sim.experiments import campaign_paired
+from sim.experiments import registry
 from sim.experiments.base import Experiment
 from sim.experiments.registry import experiment as find_experiment
-from sim.experiments.setups import CARD_KEYS, SCENARIO_KEYS, scenario_values
+from sim.experiments.setups import base_setup
 from sim.rules import Ruleset
-from sim.rules.scenario import Scenario
 from sim.rules.schema import PARAMS, TABLES
 from sim.rules.tomlfile import suggest
 from sim.rules.variants import RULES_TABLE, VariantError, apply_edits, format_value
 from sim.workflows.batches import (
     BATCH,
-    COMPILERS,
     UNCHANGED,
     BatchError,
     Refusal,
@@ -72,9 +70,9 @@ REAL_STEPS = 20
 NUMERIC_KINDS = ("int", "die", "int_or_auto")
 """Card column kinds whose cells are numbers (``int_or_auto`` when not ``auto``)."""
 
-DEFAULT_METRIC = {"campaign": "p_sarcophagus", "combat": "knocked_out",
-                  "anomaly": "damaged", "event": "avoided"}
-"""The metric ranked when none is given, per experiment."""
+DEFAULT_METRIC = {e.name: e.default_metric for e in registry.experiments()}
+"""The metric ranked when none is given, per experiment (each experiment's
+``default_metric``, :mod:`sim.experiments.registry`)."""
 
 COLUMNS = ("rank", "path", "current", "step", "down_value", "down_mc", "down_diff",
            "down_diff_ci_low", "down_diff_ci_high", "down_verdict", "up_value", "up_mc",
@@ -93,23 +91,6 @@ NO_EFFECT = "no effect (the game's compiled inputs are unchanged)"
 
 class LeverError(BatchError):
     """A lever search that cannot run: unknown metric, table or card, no lever left."""
-
-
-def base_setup(name: str, scenario: Scenario, card: str = "all") -> dict[str, Any]:
-    """The base setup of experiment ``name`` for a scenario's stalker, loadout and policy.
-
-    ``campaign`` plays the scenario (:func:`~sim.experiments.campaign_paired.
-    scenario_setup`); an encounter (``combat``, ``anomaly``, ``event``) meets
-    ``card`` (a card or ``all``, the deck weighted by ``count``) with what the
-    scenario says for that experiment (:func:`sim.experiments.setups.scenario_values`:
-    the stalker, armour, the items that act there, weapons and the fight's policy,
-    best play included).
-    """
-    if name == "campaign":
-        return campaign_paired.scenario_setup(scenario)
-    if name in SCENARIO_KEYS:  # the scenario's setup keys of each encounter, declared once
-        return {**scenario_values(name, scenario), CARD_KEYS[name]: card}
-    raise LeverError(f"unknown experiment {name!r}", "experiment")
 
 
 @dataclass(frozen=True)
@@ -269,7 +250,7 @@ def check_metric(exp: Experiment, metric: str | None) -> str:
     LeverError
         (field ``metric``) A name the experiment does not have.
     """
-    metric = metric or DEFAULT_METRIC.get(exp.name, exp.metrics[0].name)
+    metric = metric or exp.default_metric
     known = [m.name for m in exp.metrics]
     if metric not in known:
         raise LeverError(f"{metric!r} is not a {exp.name} metric{suggest(metric, known)} "
@@ -492,7 +473,8 @@ def run_levers(rs: Ruleset, name: str, setup: Mapping[str, Any], *, trials: int,
     trials, seed : int
         Trials of every variant; every variant runs on ``seed`` (common random numbers).
     metric : str, optional
-        The metric to rank (default :data:`DEFAULT_METRIC`, or the target's).
+        The metric to rank (default: the experiment's ``default_metric``, or the
+        target's).
     tables, cards : sequence of str, optional
         Filters of :func:`find_levers`.
     target : Target, optional
@@ -517,7 +499,8 @@ def run_levers(rs: Ruleset, name: str, setup: Mapping[str, Any], *, trials: int,
         raise LeverError("max_steps and batch must be >= 1")
     levers = find_levers(rs, tables, cards)
     moves, refused = plan_steps(rs, levers, max_steps if target is not None else 1)
-    stages = _Stages(progress, math.ceil(len(moves) / batch) if name in COMPILERS else 0)
+    stages = _Stages(progress, math.ceil(len(moves) / batch)
+                     if exp.compile_inputs is not None else 0)
     backend = {"workers": workers, "scheduler": scheduler, "threads": threads}
     start = time.perf_counter()
     moves, unchanged, unplayable = changing(rs, name, setup, moves, batch=batch,

@@ -12,7 +12,8 @@ An experiment is any function ``(ruleset, params, trials, seed) -> rows``
 where ``rows`` is a dict (one flat row), a list of flat dicts or a DataFrame;
 flat means each Monte Carlo cell is a column ``name`` with ``name_ci_low``,
 ``name_ci_high`` and ``name_exact`` beside it. The built-in kinds are
-``combat``, ``anomaly``, ``event`` and ``campaign`` (:data:`EXPERIMENTS`).
+``combat``, ``anomaly``, ``event`` and ``campaign``: each experiment's ``sweep_rows``
+(:mod:`sim.experiments.registry`).
 
 The grid runs in this process (``workers=1``), on a local process pool
 (``workers > 1``) or on a Dask distributed cluster (``scheduler=``); the
@@ -56,8 +57,9 @@ from sim.rules.grid import parse_grid
 from sim.rules.variants import VariantError, apply_edits, edit_value
 
 Rows = Mapping[str, Any] | Sequence[Mapping[str, Any]] | pd.DataFrame
-Experiment = Callable[[Ruleset, Mapping[str, Any], int, int], Rows]
-"""``(ruleset, params, trials, seed) -> rows``: one grid point's flat result rows."""
+PointFunction = Callable[[Ruleset, Mapping[str, Any], int, int], Rows]
+"""``(ruleset, params, trials, seed) -> rows``: one grid point's flat result rows (a
+registered experiment's ``sweep_rows``, or any such function)."""
 
 MAX_POINTS = 10_000
 
@@ -113,18 +115,15 @@ def grid(varies: Sequence[Vary]) -> list[tuple[str, ...]]:
             for combo in itertools.product(*(v.values for v in varies))]
 
 
-EXPERIMENTS: dict[str, Experiment] = {
-    name: experiment.sweep_rows for name, experiment in registry.EXPERIMENTS.items()}
-"""Built-in experiment kinds by name (:mod:`sim.experiments.registry`)."""
-
-
-def experiment_of(experiment: str | Experiment) -> Experiment:
-    """The experiment function for a name of :data:`EXPERIMENTS` (or the function itself)."""
+def experiment_of(experiment: str | PointFunction) -> PointFunction:
+    """The point function of a registered experiment's name (its ``sweep_rows``), or the
+    function itself.
+    """
     if callable(experiment):
         return experiment
-    if experiment not in EXPERIMENTS:
-        raise SweepError(f"unknown experiment {experiment!r} (known: {', '.join(EXPERIMENTS)})")
-    return EXPERIMENTS[experiment]
+    if experiment not in registry.NAMES:
+        raise SweepError(f"unknown experiment {experiment!r} (known: {', '.join(registry.NAMES)})")
+    return registry.experiment(experiment).sweep_rows
 
 
 _SUFFIXES = ("_ci_low", "_ci_high", "_exact")
@@ -170,7 +169,7 @@ class _Task:
     rules_path: str
     base_digest: str
     edits: tuple[str, ...]
-    experiment: Experiment
+    experiment: PointFunction
     params: Mapping[str, Any]
     trials: int
     seed: int
@@ -295,7 +294,7 @@ def threads_per_worker(workers: int) -> int | None:
 
 
 def run_sweep(rules: str | Path | Ruleset | None, varies: Sequence[Vary | str],
-              experiment: str | Experiment, params: Mapping[str, Any], *, trials: int,
+              experiment: str | PointFunction, params: Mapping[str, Any], *, trials: int,
               seed: int, workers: int = 1, scheduler: Any = None, threads: int | None = None,
               progress: Callable[[int, int], None] | None = None) -> SweepResult:
     """Run ``experiment`` at every point of the grid of ``varies``.
@@ -310,7 +309,7 @@ def run_sweep(rules: str | Path | Ruleset | None, varies: Sequence[Vary | str],
         The axes (``table.card.column=a..b`` or ``=v1,v2``); the grid is their
         cross product, first axis slowest.
     experiment : str or callable
-        A name of :data:`EXPERIMENTS` or a function ``(ruleset, params,
+        A name of :data:`sim.experiments.registry.NAMES` or a function ``(ruleset, params,
         trials, seed) -> rows``; on a process pool or cluster it must be
         importable or picklable.
     params : mapping
@@ -514,6 +513,6 @@ def _run_dask(tasks: list, scheduler: Any, progress,
     return list(outputs), f"dask:{address}"
 
 
-__all__ = ["EXPERIMENTS", "Experiment", "SweepError", "SweepResult", "Vary",
+__all__ = ["PointFunction", "SweepError", "SweepResult", "Vary",
            "checked_ruleset", "experiment_of", "grid", "map_tasks", "metric_names", "run_sweep",
            "threads_per_worker"]

@@ -45,7 +45,6 @@ from sim.experiments.registry import experiment
 from sim.rules import Ruleset
 from sim.rules.grid import number, parse_grid
 from sim.rules.variants import VariantError, apply_edits, edit_value, format_value, parse_edit
-from sim.workflows.batches import COMPILERS
 from sim.workflows.compare import Variant, cases, compare
 from sim.workflows.targets import FAIL, PASS, UNDECIDED, Target
 
@@ -278,8 +277,8 @@ def screen(name: str, rs: Ruleset, base: Mapping[str, Any], vary: Vary,
     """The candidates that can be played, and one skipped row per candidate that cannot.
 
     Each candidate's edits (``variant``'s, then the candidate's) are checked as
-    every edit is (:func:`sim.rules.variants.apply_edits`), and for ``campaign``
-    and ``combat`` its game is compiled (:data:`sim.workflows.batches.COMPILERS`)
+    every edit is (:func:`sim.rules.variants.apply_edits`), and for an experiment
+    with ``compile_inputs`` (``campaign``, ``combat``) its game is compiled there
     before anything runs: a map edit after which some hex cannot reach a bunker is
     refused there.
 
@@ -288,6 +287,7 @@ def screen(name: str, rs: Ruleset, base: Mapping[str, Any], vary: Vary,
     TuneInputError
         No candidate can be played (the first one's reason).
     """
+    compile_inputs = experiment(name).compile_inputs
     kept, skipped = [], []
     for x in vary.values:
         text = f"{vary.path}={format_value(x)}"
@@ -298,8 +298,8 @@ def screen(name: str, rs: Ruleset, base: Mapping[str, Any], vary: Vary,
             skipped.append(_skipped(x, text, str(error), "rules"))
             continue
         try:
-            if name in COMPILERS:
-                COMPILERS[name](cases(rs, base, [dataclasses.replace(variant, edits=edits)]))
+            if compile_inputs is not None:
+                compile_inputs(cases(rs, base, [dataclasses.replace(variant, edits=edits)]))
         except InputError as error:
             skipped.append(_skipped(x, text, str(error), "compile"))
             continue
