@@ -1566,8 +1566,9 @@ def _turn_order(tables, game, day):
     first = game.zone[Z_FIRST]
     if rule == ORDER_ROTATING:
         first += day - 1
+    first = first % n if n > 1 else 0  # one division a day, none alone
     for i in range(n):
-        order[i] = (first + i) % n
+        order[i] = first + i - n if first + i >= n else first + i
     if rule == ORDER_SIMULTANEOUS:
         for i in range(n - 1, 0, -1):
             j = rng.below(game.env, i + 1)
