@@ -242,14 +242,19 @@ sneak = "never"
 """
 
 
+BUNDLED = {"four": "four_stalkers", "three": "three_stalkers"}
+"""The bundled multiplayer examples; three_stalkers leaves Ghost's card free (P-44)."""
+
+
 @pytest.mark.parametrize(("name", "variant"), [
-    ("four", "competitive"), ("four", "cooperative"), ("pair", "competitive")])
+    ("four", "competitive"), ("four", "cooperative"), ("pair", "competitive"),
+    ("three", "competitive")])
 def test_reference_day_loop_agrees_with_the_kernel(tmp_path, name, variant):
     from sim.reference.campaign_players import play, summarise
 
     path = tmp_path / f"{name}.toml"
-    text = (Path(load_scenario("four_stalkers").path).read_text(encoding="utf-8")
-            if name == "four" else PAIR)
+    text = (Path(load_scenario(BUNDLED[name]).path).read_text(encoding="utf-8")
+            if name in BUNDLED else PAIR)
     path.write_text(text.replace('variant = "competitive"', f'variant = "{variant}"'),
                     encoding="utf-8")
     scenario = load_scenario(path)
@@ -268,8 +273,20 @@ def test_reference_day_loop_agrees_with_the_kernel(tmp_path, name, variant):
         means[f"new{s['seat']}"] = s["new_characters"]
     z.update({key: _mean_z(ref, key, n_ref, cell) for key, cell in means.items()})
     assert all(abs(v) < 4.5 for v in z.values()), z
-    if name == "pair":
+    if name in ("pair", "three"):
         assert ref["new1"] > 0 and data["seats"][0]["new_characters"]["mc"] > 0
+
+
+def test_the_three_stalker_example_brings_in_new_characters():
+    """P-44 in a bundled example: with Ghost's card outside the Zone, a dead seat draws him,
+    so he wins some games although no seat starts with him; in four_stalkers every card is
+    in play and nobody new ever comes (a death ends the seat)."""
+    three = run_players(load_scenario("three_stalkers"), trials=20_000, seed=5).to_dict()
+    four = run_players(load_scenario("four_stalkers"), trials=20_000, seed=5).to_dict()
+    assert all(s["new_characters"]["mc"] > 0 for s in three["seats"])
+    ghost = next(c for c in three["characters"] if c["character"] == "Ghost")
+    assert ghost["win"]["ci_low"] > 0
+    assert all(s["new_characters"]["mc"] == 0 for s in four["seats"])
 
 
 # --- commands ----------------------------------------------------------------------------
