@@ -9,7 +9,7 @@ from sim.experiments.campaign_balance import balance_characters, balance_frame
 from sim.rules.scenario import load_scenario
 
 DEFAULT_TRIALS = 20_000
-BEST_PLAY_BUDGET = 200_000
+BEST_PLAY_BUDGET = 1_000_000
 """Games of selection per character under ``--best-play`` (the example's minute on 2 cores)."""
 
 
@@ -47,8 +47,9 @@ def characters(scenario, best_play, budget, trials, seed, fmt, threads):
     seats, and the first-seat advantage of the field (seat 1's wins minus the average).
 
     With --best-play, SCENARIO is a one-stalker scenario (e.g. base): each stalker card
-    plays the scenario's loadout under his own best policy, found as zonesim optimize
-    finds it (--budget games of selection each, the same seed for all), and then the best,
+    plays his own best policy and loadout (within his starting money at the cards'
+    prices, the scenario's kit his starting kit), found as zonesim optimize finds it
+    (--budget games of selection each, the same seed for all), and then the best,
     the scenario's policy and the naive one (never flee, no stimulants, sneak, nearest
     route) on --trials fresh games each, none of the selection's: P(win) under each with
     its 95 % interval, the best's paired difference to the scenario's policy and the skill
@@ -58,7 +59,7 @@ def characters(scenario, best_play, budget, trials, seed, fmt, threads):
     \b
     Example:
       zonesim balance characters four_stalkers --trials 20000
-      zonesim balance characters base --best-play --budget 200000 --trials 20000
+      zonesim balance characters base --best-play --trials 20000
     """
     chosen = load_scenario(scenario)
     if best_play:

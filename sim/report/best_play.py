@@ -163,7 +163,7 @@ def _characters(section: Section, sc: Scenario, trials: int, seed: int) -> None:
     section.data["characters"] = chars
     section.tables["best_play_characters"] = chars.to_frame()
     section.text.append(
-        f"Each character under his own best play (the scenario's loadout; a search of "
+        f"Each character under his own best play (his policy and loadout; a search of "
         f"{opts['budget']:,} games each, {opts['fresh_trials']:,} fresh games per policy):")
     section.shown["Characters under best play (fresh games)"] = pd.DataFrame(
         [{"stalker": r.stalker, "best policy": r.winner.label,

@@ -1,6 +1,7 @@
 """Every character under his own best play: ``zonesim optimize SCENARIO --stalker all``.
 
-Each stalker card of the ruleset plays the scenario's loadout with his own best policy,
+Each stalker card of the ruleset plays his own best policy and loadout (within his starting
+money, the scenario's kit his starting kit: :class:`sim.workflows.policy_space.Purse`),
 found by :func:`sim.workflows.optimize.optimize` on the same seed (so every character's
 fresh games are the same trials of the same streams). The spread between the best and
 the worst character is given under best play and under the scenario's policy, each with
@@ -22,7 +23,7 @@ from sim.workflows.optimize import Optimization, most_games, optimize
 ESTIMATES = {"best": "winner_estimate", "scenario": "scenario_estimate",
              "naive": "naive_estimate"}
 """The spreads given, and the fresh estimate each one is taken from."""
-RUNG_SHARE = 100
+RUNG_SHARE = 1000
 """A race's first rung plays ``budget // RUNG_SHARE`` games per candidate."""
 
 

@@ -46,8 +46,10 @@ from sim.rules import load_ruleset
 from sim.rules.scenario import Scenario
 from sim.workflows.levers import DEFAULT_METRIC, NO_EFFECT
 from sim.workflows.policy_space import (
+    RUBLES,
     Candidate,
     Dimension,
+    Purse,
     naive,
     parse_keys,
     space,
@@ -138,7 +140,12 @@ EVIDENCE = ("other", "trials", "diff", "diff_ci_low", "diff_ci_high")
 
 @dataclass
 class KeyLog:
-    """What the search saw of one key: its value in the scenario, the best, the evidence."""
+    """What the search saw of one key: its value in the scenario, the best, the evidence.
+
+    ``raced``, ``unchanged``, ``refused`` and ``unaffordable`` count the other values met:
+    raced, compiled to the incumbent's very game, refused by the compile step, or a loadout
+    beyond the starting money (:class:`~sim.workflows.policy_space.Purse`), never proposed.
+    """
 
     key: str
     current: Any
@@ -146,6 +153,7 @@ class KeyLog:
     raced: int = 0
     unchanged: int = 0
     refused: int = 0
+    unaffordable: int = 0
     evidence: dict = field(default_factory=dict)
 
     @property
@@ -189,6 +197,8 @@ class Optimization:
         Passes over the keys and races run.
     stopped : str
         Why the search stopped: ``converged``, ``passes``, ``budget`` or ``interrupted``.
+    money : int or None
+        The starting rubles with the scenario's loadout (what a loadout is paid from).
     """
 
     scenario: str
@@ -209,10 +219,12 @@ class Optimization:
     passes: int
     races: int
     stopped: str
+    money: int | None = None
 
     def changes(self) -> list[dict]:
-        """``{"key", "from", "to"}`` per key the winner changes."""
-        return [{"key": k, "from": self.base[k], "to": v} for k, v in self.winner.overrides]
+        """``{"key", "from", "to"}`` per key the winner changes (``rubles``: the money left)."""
+        return [{"key": k, "from": self.money if k == RUBLES and self.base[k] is None
+                 else self.base[k], "to": v} for k, v in self.winner.overrides]
 
     def key_rows(self) -> list[dict]:
         """One row per key: its value in the scenario, the best found and the effect.
@@ -227,7 +239,7 @@ class Optimization:
                 evidence["other"] = value_text(evidence["other"], k.key)
             rows.append({"key": k.key, "current": value_text(k.current, k.key),
                          "best": value_text(k.best, k.key), "effect": k.effect,
-                         "refused": k.refused, **evidence})
+                         "refused": k.refused, "unaffordable": k.unaffordable, **evidence})
         return rows
 
     def keys_frame(self) -> pd.DataFrame:
@@ -381,7 +393,9 @@ def _optimize(scenario: Scenario, objective: Objective, base: dict, dims, trials
               top: int, client: Any, progress) -> Optimization:
     games = Games(scenario.ruleset, base, objective, seed=seed, threads=threads,
                   scheduler=client)
-    search = _Search(games, {d.key: KeyLog(d.key, base[d.key], base[d.key]) for d in dims})
+    purse = Purse.of(scenario.ruleset, base)
+    search = _Search(games, purse,
+                     {d.key: KeyLog(d.key, base[d.key], base[d.key]) for d in dims})
     try:
         search.run(dims, trials, budget, passes, progress)
         if search.stopped != "budget":
@@ -404,14 +418,14 @@ def _optimize(scenario: Scenario, objective: Objective, base: dict, dims, trials
         tuple(_top_row(games, r, winner, objective) for r in ranked[:top]),
         None if fresh is None else reevaluate(fresh, winner, runner_up, fresh_trials),
         tuple(games.ranges), () if fresh is None else tuple(fresh.ranges), search.passes,
-        search.races, search.stopped)
+        search.races, search.stopped, purse.money)
 
 
 class _Search:
     """The state of one search: the incumbent, every standing seen, the per-key logs."""
 
-    def __init__(self, games: Games, logs: dict[str, KeyLog]) -> None:
-        self.games, self.logs = games, logs
+    def __init__(self, games: Games, purse: Purse, logs: dict[str, KeyLog]) -> None:
+        self.games, self.purse, self.logs = games, purse, logs
         self.winner = Candidate()
         self.seen: dict[Candidate, Standing] = {}
         self.passes = self.races = 0
@@ -434,8 +448,8 @@ class _Search:
             for dim in dims:
                 if progress is not None:
                     progress(f"pass {self.passes}, {dim.key}: {self.winner.label}")
-                result = _race_key(self.games, self.winner, dim, self.logs[dim.key], trials,
-                                   budget)
+                result = _race_key(self.games, self.purse, self.winner, dim,
+                                   self.logs[dim.key], trials, budget)
                 if result is not None:
                     self._record(result)
                 if self.stopped == "budget":
@@ -472,12 +486,18 @@ def _diff(d: dict) -> str:
     return f"{d['diff']:+.4f} ({d['diff_ci_low']:+.4f} to {d['diff_ci_high']:+.4f})"
 
 
-def _race_key(games: Games, incumbent: Candidate, dim: Dimension, log: KeyLog, trials: int,
-              budget: int):
-    """Race every other value of one key against the incumbent (None: nothing to race)."""
+def _race_key(games: Games, purse: Purse, incumbent: Candidate, dim: Dimension, log: KeyLog,
+              trials: int, budget: int):
+    """Race every other value of one key against the incumbent (None: nothing to race).
+
+    A value whose loadout the starting money cannot pay for is never proposed.
+    """
     challengers = []
     for value in dim.values_at(incumbent.value(dim.key, games.base)):
-        c = incumbent.with_value(dim.key, value, games.base)
+        c = purse.settle(incumbent.with_value(dim.key, value, games.base))
+        if c is None:
+            log.unaffordable += 1
+            continue
         if c == incumbent:
             continue
         try:

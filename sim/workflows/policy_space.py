@@ -18,6 +18,24 @@ CAMPAIGN_KEYS`), and takes every value the rules give it a distinct meaning for:
   or removed; P-11); a set beyond the artefact slots (P-07) is refused by the compile step
   and skipped. Over passes, the set moves one card at a time.
 
+The starting loadout (``[loadout]`` keys, :data:`LOADOUT`) is searched within the
+stalker's starting money at the cards' prices (P-13; armour, weapon, item and artefact
+cards' ``price``, :func:`sim.workflows.prices.loadout_price`):
+
+- ``armor``: none or any armour card (P-05, P-06);
+- ``weapons``, ``items``, ``artifacts`` (carried from the start, P-07, P-08): the carried
+  list and every list one card away from it: one card removed, one card of the ruleset's
+  table added, or one carried card replaced by another. Over passes, the loadout moves one
+  card at a time; a list the compile step refuses (more artefacts than slots, P-07) is
+  skipped.
+
+The rules give no starting equipment (Gap "Character data": P-44 draws it at random), so
+the scenario's loadout is read as the stalker's starting kit, and a change to it is paid
+for, or refunded, at the cards' prices out of his starting money (:class:`Purse`, as
+``zonesim compare --pay`` pays for a variant's cards): a candidate kit starts with
+``rubles - (its price - the scenario's kit's price)``. A kit that leaves less than 0 rubles
+is unaffordable and is never proposed.
+
 A :class:`Candidate` is the scenario's policy with some of these keys set to other values.
 """
 
@@ -29,9 +47,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim.errors import InputError
+from sim.experiments.base import Case
 from sim.rules import Ruleset
 from sim.rules.scenario import SNEAK
 from sim.rules.tomlfile import suggest
+from sim.workflows.prices import PRICED_KEYS, loadout_price, start_rubles
 
 THRESHOLDS = ("flee_at", "heal_at", "medkit_at", "retreat_at")
 """Keys that act at a Health or less (P-21; Z-11..Z-14; bunker retreat)."""
@@ -40,8 +60,14 @@ CHOICES: dict[str, tuple] = {"sneak": SNEAK, "enter_anomalies": (False, True),
 """Keys with a fixed set of values."""
 LISTS = ("route", "shopping", "keep_artifacts")
 """Keys whose value is a list of cards."""
-KEYS = (*THRESHOLDS, *CHOICES, *LISTS)
+LOADOUT = tuple(PRICED_KEYS)
+"""The starting loadout's keys (``[loadout]``: armour, weapons, items, artefacts)."""
+KEYS = (*THRESHOLDS, *CHOICES, *LISTS, *LOADOUT)
 """Every key the search may change, in the order it searches them."""
+RUBLES = "rubles"
+"""The starting money a candidate is left with after paying for its loadout (:class:`Purse`)."""
+ORDER = (*KEYS, RUBLES)
+"""Every key a candidate may set: the searched ones, then the money its loadout leaves."""
 SHOPPING_LENGTH = 3
 """Longest shopping list tried."""
 ROUTE_ORDERS = 5
@@ -57,20 +83,39 @@ class Dimension:
     """One searched key and the values it takes (the scenario's own among them).
 
     A key with ``toggles`` (``keep_artifacts``) takes, from a value, that value and each
-    value one toggle away (:meth:`values_at`); other keys take ``values`` from any value.
+    value one toggle away; a key with ``cards`` (the loadout's lists) that value and each
+    list one card away: a carried card removed, a card added, a carried card replaced
+    (:meth:`values_at`); other keys take ``values`` from any value.
     """
 
     key: str
     values: tuple = ()
     toggles: tuple[str, ...] = ()
+    cards: tuple[str, ...] = ()
 
     def values_at(self, current: Any) -> tuple:
-        """The values raced when the incumbent holds ``current``."""
+        """The values raced when the incumbent holds ``current`` (itself first)."""
+        if self.cards:
+            return _one_card_away(tuple(current), self.cards)
         if not self.toggles:
             return self.values
         held = set(current)
         return (tuple(current), *(tuple(t for t in self.toggles if (t in held) != (t == name))
                                   for name in self.toggles))
+
+
+def _one_card_away(held: tuple[str, ...], cards: tuple[str, ...]) -> tuple:
+    """``held``, then each list with one card removed, added or replaced (order kept).
+
+    A card carried twice is removed or replaced at its first place only (the others give
+    the same list of cards).
+    """
+    firsts = [held.index(card) for card in dict.fromkeys(held)]
+    out = [held, *(held[:i] + held[i + 1:] for i in firsts),
+           *(held + (card,) for card in cards),
+           *(held[:i] + (card,) + held[i + 1:] for i in firsts for card in cards
+             if card != held[i])]
+    return tuple(dict.fromkeys(out))
 
 
 def parse_keys(text: str | None) -> tuple[str, ...]:
@@ -109,6 +154,10 @@ def space(rs: Ruleset, setup: Mapping[str, Any], keys: Sequence[str]) -> tuple[D
             out.append(Dimension(k, _routes(rs, tuple(setup["route"]))))
         elif k == "keep_artifacts":
             out.append(Dimension(k, toggles=tuple(rs.artifacts)))
+        elif k == "armor":
+            out.append(Dimension(k, (None, *rs.armor)))
+        elif k in LOADOUT:
+            out.append(Dimension(k, cards=tuple(getattr(rs, PRICED_KEYS[k]))))
         else:
             out.append(Dimension(k, CHOICES[k]))
     return tuple(out)
@@ -123,20 +172,21 @@ def _routes(rs: Ruleset, current: tuple[str, ...]) -> tuple[tuple[str, ...], ...
 
 @dataclass(frozen=True)
 class Candidate:
-    """A policy: the scenario's, with ``overrides`` (key, value) in :data:`KEYS` order.
+    """A policy and loadout: the scenario's, with ``overrides`` (key, value).
 
     Only values that differ from the scenario's are held, so two candidates that
     play the same policy are equal.
     """
 
     overrides: tuple[tuple[str, Any], ...] = ()
+    """(key, value) pairs in :data:`ORDER`."""
 
     def with_value(self, key: str, value: Any, base: Mapping[str, Any]) -> Candidate:
         """The policy with ``key`` set to ``value`` (dropped when it is the scenario's)."""
         held = {k: v for k, v in self.overrides if k != key}
         if base[key] != value:
             held[key] = value
-        return Candidate(tuple((k, held[k]) for k in KEYS if k in held))
+        return Candidate(tuple((k, held[k]) for k in ORDER if k in held))
 
     def value(self, key: str, base: Mapping[str, Any]) -> Any:
         """The value this policy gives ``key``."""
@@ -151,6 +201,47 @@ class Candidate:
         """``flee_at=2, sneak=never``, or ``scenario's policy`` when nothing is changed."""
         return (", ".join(f"{k}={value_text(v, k)}" for k, v in self.overrides)
                 or SCENARIO_POLICY)
+
+
+@dataclass(frozen=True)
+class Purse:
+    """The starting money a candidate's loadout is paid from (module notes; P-13).
+
+    Attributes
+    ----------
+    base : dict
+        The scenario's ``campaign`` setup.
+    money : int
+        The starting rubles with the scenario's loadout (its ``loadout.rubles``, else the
+        stalker card's).
+    kit : int
+        The scenario's loadout's price.
+    """
+
+    rs: Ruleset
+    base: Mapping[str, Any]
+    money: int
+    kit: int
+
+    @classmethod
+    def of(cls, rs: Ruleset, base: Mapping[str, Any]) -> Purse:
+        """The purse of the scenario whose ``campaign`` setup is ``base``."""
+        return cls(rs, base, start_rubles(Case(rs, dict(base))), int(loadout_price(rs, base)))
+
+    def left(self, candidate: Candidate) -> int:
+        """Rubles the candidate starts with: the money less its kit's extra price."""
+        return self.money - (int(loadout_price(self.rs, candidate.setup(self.base))) - self.kit)
+
+    def settle(self, candidate: Candidate) -> Candidate | None:
+        """The candidate with the money its loadout leaves (:data:`RUBLES`); None if below 0.
+
+        The money is set only where it differs from the scenario's.
+        """
+        left = self.left(candidate)
+        if left < 0:
+            return None
+        return candidate.with_value(RUBLES, self.base[RUBLES] if left == self.money else left,
+                                    self.base)
 
 
 NAIVE = (("flee_at", 0), ("heal_at", 0), ("sneak", "always"), ("route", ()))
@@ -174,8 +265,10 @@ SCENARIO_POLICY = "scenario's policy"
 def value_text(value: Any, key: str = "") -> str:
     """A policy value in words: ``true``, ``3``, ``Medkit/Stimulant``, ``none``.
 
-    An empty ``route`` reads ``nearest``.
+    An empty ``route`` reads ``nearest``; no armour (None) reads ``none``.
     """
+    if value is None:
+        return "none"
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, tuple | list):
@@ -183,6 +276,6 @@ def value_text(value: Any, key: str = "") -> str:
     return str(value)
 
 
-__all__ = ["CHOICES", "KEYS", "LISTS", "NAIVE", "ROUTE_ORDERS", "SCENARIO_POLICY",
-           "SHOPPING_LENGTH", "THRESHOLDS", "Candidate", "Dimension", "SpaceError", "naive",
-           "parse_keys", "space", "value_text"]
+__all__ = ["CHOICES", "KEYS", "LISTS", "LOADOUT", "NAIVE", "ORDER", "ROUTE_ORDERS", "RUBLES",
+           "SCENARIO_POLICY", "SHOPPING_LENGTH", "THRESHOLDS", "Candidate", "Dimension", "Purse",
+           "SpaceError", "naive", "parse_keys", "space", "value_text"]
