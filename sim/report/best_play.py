@@ -23,6 +23,7 @@ from sim.report.tables import Section
 from sim.rules.scenario import Scenario
 from sim.workflows import optimize as workflow
 from sim.workflows.best_characters import best_characters, search_budget
+from sim.workflows.carrying import worth_carrying
 from sim.workflows.policy_space import value_text
 from sim.workflows.targets import Target
 
@@ -39,6 +40,9 @@ COLUMNS = ["policy", "label", "trials", "first_trial", "mc", "ci_low", "ci_high"
 """Columns of the ``best_play`` table (one row per policy played on the fresh games)."""
 CHANGE_COLUMNS = ["key", "from", "to"]
 """Columns of the ``best_play_changes`` table (one row per key the best policy changes)."""
+CARRYING_COLUMNS = ["card", "kind", "copies", "trials", "first_trial", "diff", "diff_ci_low",
+                    "diff_ci_high", "verdict"]
+"""Columns of the ``best_play_carrying`` table (:func:`sim.workflows.carrying.worth_carrying`)."""
 
 
 def budgets(budget: int) -> dict:
@@ -139,6 +143,7 @@ def best_play_section(sc: Scenario, trials: int, seed: int) -> Section:
                          [f"{c['key']}: {c['from']} -> {c['to']}" for c in changes]]
     else:
         section.text.append("The best policy found is the scenario's own: no key changed.")
+    _carrying(section, result)
     section.data["flipped"] = flipped(sc, result)
     frame = pd.DataFrame(policy_rows(result))
     frame = frame.reindex(columns=[*COLUMNS, "skill_gap"])
@@ -154,6 +159,23 @@ def best_play_section(sc: Scenario, trials: int, seed: int) -> Section:
          for p in policy_rows(result)])
     _characters(section, sc, trials, seed)
     return section
+
+
+def _carrying(section: Section, result: workflow.Optimization) -> None:
+    """The items and artefacts worth carrying under best play: one line, and its table."""
+    rows = worth_carrying(result)
+    section.tables["best_play_carrying"] = pd.DataFrame(rows, columns=CARRYING_COLUMNS)
+    if rows:
+        section.text.append(
+            "Worth carrying under best play (the best minus the best without one copy, a "
+            "carried card's price refunded into the starting money, a kept artefact sold; "
+            "paired, the same fresh games): "
+            + "; ".join(f"{_card_text(r)} {_diff_text(r)} {r['verdict']}" for r in rows) + ".")
+
+
+def _card_text(row: Mapping) -> str:
+    copies = f" x{row['copies']}" if row["copies"] > 1 else ""
+    return f"{row['card']}{copies} ({row['kind']})"
 
 
 def _characters(section: Section, sc: Scenario, trials: int, seed: int) -> None:

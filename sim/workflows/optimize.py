@@ -199,6 +199,9 @@ class Optimization:
         Why the search stopped: ``converged``, ``passes``, ``budget`` or ``interrupted``.
     money : int or None
         The starting rubles with the scenario's loadout (what a loadout is paid from).
+    fresh_games : Games or None
+        The re-evaluation's games (trials from :data:`FRESH_FIRST`), for more comparisons
+        on the same fresh games (:mod:`sim.workflows.carrying`); not in :meth:`to_dict`.
     """
 
     scenario: str
@@ -220,6 +223,7 @@ class Optimization:
     races: int
     stopped: str
     money: int | None = None
+    fresh_games: Games | None = field(default=None, repr=False, compare=False)
 
     def changes(self) -> list[dict]:
         """``{"key", "from", "to"}`` per key the winner changes (``rubles``: the money left)."""
@@ -418,7 +422,7 @@ def _optimize(scenario: Scenario, objective: Objective, base: dict, dims, trials
         tuple(_top_row(games, r, winner, objective) for r in ranked[:top]),
         None if fresh is None else reevaluate(fresh, winner, runner_up, fresh_trials),
         tuple(games.ranges), () if fresh is None else tuple(fresh.ranges), search.passes,
-        search.races, search.stopped, purse.money)
+        search.races, search.stopped, purse.money, fresh)
 
 
 class _Search:
