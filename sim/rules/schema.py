@@ -322,8 +322,9 @@ PARAMS: tuple[Param, ...] = (
     Param("emission", "tokens_per_deformation", int, 1, 0, 30, "P-47; Gap: tokens per trigger"),
     Param("emission", "accumulate", str, "persist", rules="P-49; Gap: what 'accumulate' means",
           choices=("persist", "card")),
-    Param("emission", "armor_absorbs", bool, False,
-          rules="Gap: whether the armour roll applies to Emission wounds and doses"),
+    Param("emission", "armor_absorbs", bool, True,
+          rules="P-02 (the armour rolls each time wounds come); Gap: whether the armour roll "
+                "applies to Emission wounds and doses"),
     Param("death", "deformation_limit", int, 5, 1, 99, "P-39, P-43"),
     Param("death", "regain", int, 1, 1, 30, "P-37, P-40"),
     Param("death", "knocked_down_days", int, 1, 0, 30, "P-37, P-42; Gap: rounds and turns"),
