@@ -169,6 +169,9 @@ class _Duel:
                 or any(c.grp[:, k.G_TERRAIN] != k.TERRAIN_OPEN)):
             raise ValueError("the exact duel is for day, clear weather and open ground "
                              "(small_fight reads the conditions, S-20..S-22)")
+        if c.params[k.P_SURRENDER_WHEN] == k.SURRENDER_WITHIN:
+            raise ValueError("the exact duel does not play surrender.when = 'within' "
+                             "(small_fight does, S-38)")
         self.memo: dict = {}
 
     def cover(self, g: int) -> bool:
@@ -416,6 +419,7 @@ class _SmallFight:
         if rules.shooting_targets_per_shooter != 1:
             raise ValueError("the exact small fight needs shooting.targets_per_shooter = 1")
         self.start = tuple(start)
+        self.distance = scenario.distance
         self.flanked = [group.flanked for group in scenario.groups]
         self.withdraw_at = [group.withdraw_at for group in scenario.groups]
         self.q_out = Fraction(rules.damage_faces.count("out"), 6)   # S-33, one d6 per hit
@@ -582,8 +586,25 @@ class _SmallFight:
                     new[f] = (COWERING, cover, prone)
                 else:
                     new[f] = (FLEEING, cover, prone)
+            self.surrender(new, g)
             _add(out, (tuple(new), tuple(sorted(back))), p)
         return out
+
+    def surrender(self, state: list, g: int) -> None:
+        """S-38: cowering figures of ``g`` with an armed enemy within 6 inches surrender.
+
+        Nobody moves here, so no enemy ever "comes within" (``surrender.when =
+        "approach"``); under ``"within"`` a figure that cowers with an enemy in normal
+        condition within ``surrender.inches`` is taken prisoner (lost). Every figure
+        here is in range and so in sight (S-19..S-22).
+        """
+        rules = self.rules
+        if rules.surrender_when != "within" or self.distance > rules.surrender_inches:
+            return
+        if any(state[e][0] == NORMAL for e in self.sides[1 - g]):
+            for f in self.sides[g]:
+                if state[f][0] == COWERING:
+                    state[f] = (LOST, *state[f][1:])
 
     def ended(self, state: tuple) -> bool:
         """S-18: a side with no figure in normal condition can no longer fire."""
@@ -766,7 +787,8 @@ def small_fight(scenario) -> FightExact:
     on the scenario model, independently of the kernel: volleys with targets
     named before the dice (S-28), the hit table (S-30, S-31), the damage table
     (S-33), suppression (S-32), Received Fire on shared dice (S-10, S-34..S-36)
-    with return fire (S-35), Cower and Flee (S-38..S-40), Recover (S-41, S-42)
+    with return fire (S-35), Cower and Flee (S-38..S-40), surrender within 6 inches
+    under ``surrender.when = "within"`` (S-38), Recover (S-41, S-42)
     and voluntary exit (S-07). Two against two takes a few seconds.
 
     Parameters

@@ -55,8 +55,8 @@ MAX_TARGETS = 6
  P_COVER_WHEN, P_COVER_EXTRA, P_CAP, P_FAST_ATTEMPT, P_FAST_INCHES, P_OPEN_ONE,
  P_LEADER_CHOICE, P_SUPP_CMP, P_TARGETS, P_RECOVER_ATTEMPT, P_RECOVER_SKILL,
  P_COWER_END, P_NIGHT, P_BAD_WEATHER, P_NIGHT_INCHES, P_REDUCED_DAY, P_REDUCED_NIGHT,
- P_EXCUSED_ALL) = range(24)
-N_PARAMS = 24
+ P_EXCUSED_ALL, P_SURRENDER, P_SURRENDER_WHEN) = range(26)
+N_PARAMS = 26
 
 # Values of the options above.
 ORDER_RANDOM, ORDER_ALTERNATE, ORDER_FIXED = 0, 1, 2
@@ -70,6 +70,7 @@ RECOVER_OWN, RECOVER_BEST = 0, 1
 COWER_END_SURRENDER, COWER_END_KEPT = 0, 1
 # Where a group stands (S-21) and the sight of a figure nothing limits (S-19).
 TERRAIN_OPEN, TERRAIN_WOODS, TERRAIN_EDGE = 0, 1, 2
+SURRENDER_APPROACH, SURRENDER_WITHIN = 0, 1
 NO_LIMIT = 1 << 30
 
 # Reaction results (S-15, S-36).
@@ -589,12 +590,14 @@ def _apply(st, g, f, result):
 
 
 @jit(inline="always")
-def _received_fire(dice, st, n_test, g, allow_fire):
+def _received_fire(dice, st, n_test, g, allow_fire, dist):
     """The testers ``C_LIST[:n_test]`` of group ``g`` test Received Fire (S-10..S-12, S-34..S-37).
 
     One shared 2d6 for the group. Returns how many figures fire back, listed in
     figure order in ``C_ARMED``; each one targets the figure that fired at it
-    (S-35), with -1 Skill on a one-die pass.
+    (S-35), with -1 Skill on a one-die pass. A figure that cowers with an
+    enemy within 6 inches surrenders at once where ``surrender.when`` is
+    ``within`` (S-38, :func:`_surrender`).
     """
     if n_test == 0:
         return 0
@@ -620,6 +623,8 @@ def _received_fire(dice, st, n_test, g, allow_fire):
                 back += 1
         else:
             _apply(st, g, f, r)
+    if st[_p(P_SURRENDER_WHEN)] == SURRENDER_WITHIN:
+        _surrender(st, g, dist, False)
     return back
 
 
@@ -778,6 +783,32 @@ def _move(dice, st, g, dist, started):
 
 
 @jit(inline="always")
+def _surrender(st, g, dist, movers_only):
+    """Cowering figures of ``g`` surrender to an armed enemy within reach (S-38).
+
+    If the group distance is within ``surrender.inches`` (6) and an enemy in
+    normal condition (so armed) sees them (``C_SIGHT``, S-19..S-22), every
+    cowering figure of ``g`` is taken prisoner and counts as lost. Called after
+    the enemy group's advance with ``movers_only`` (the enemy that "comes" is a
+    figure that advanced), and, where ``surrender.when = "within"``, after each
+    Received Fire test of ``g`` with any enemy (a figure that cowers with an
+    enemy already that close). ``P_SURRENDER`` < 0: the rule is off.
+    """
+    if st[_g(g, COWER)] == 0 or dist > st[_p(P_SURRENDER)]:
+        return
+    seen = False
+    e = 1 - g
+    for f in range(st[_g(e, K_START)], st[_g(e, K_STOP)]):
+        if (st[_f(C_STATUS, f)] == ACTIVE and (st[_f(C_MOVED, f)] != 0 or not movers_only)
+                and dist <= st[_f(C_SIGHT, f)]):
+            seen = True
+    if seen:
+        for f in range(st[_g(g, K_START)], st[_g(g, K_STOP)]):
+            if st[_f(C_STATUS, f)] == COWER:
+                _set_status(st, g, f, LOST)
+
+
+@jit(inline="always")
 def _first(dice, order, r):
     """Group activating first in round ``r`` (``activation.order``)."""
     if order == ORDER_FIXED:
@@ -836,7 +867,7 @@ def _exchange(dice, pol, st, buf, dmg_out, side, n_armed, dist, vid):
                          supp_cmp, trigger)
         if _ended(st):
             return vid
-        n_armed = _received_fire(dice, st, n_test, 1 - side, depth < max_chain)
+        n_armed = _received_fire(dice, st, n_test, 1 - side, depth < max_chain, dist)
         if n_armed == 0 or _ended(st):
             return vid
         side = 1 - side
@@ -857,7 +888,8 @@ def fight(dice, pol, st, n_fig, distance0, dmg_out, buf, vid):
 
     An activation of group ``g`` (Gap: turn structure): voluntary exit (S-07),
     Recover (S-41, S-42), fleeing figures leave the table (S-40, S-08),
-    advance into range (S-09) with the enemy's In Sight test and fire (S-14,
+    advance into range (S-09), the enemy's cowering figures surrender if it
+    came within 6 inches (S-38), the enemy's In Sight test and fire (S-14,
     S-15), then every figure in normal condition that has not fired yet in
     this activation shoots (S-29). A figure that returned on one die in this
     activation neither advances nor shoots in it (S-42), but it reacts to
@@ -898,6 +930,7 @@ def fight(dice, pol, st, n_fig, distance0, dmg_out, buf, vid):
                         continue
                     old = dist
                     dist = _move(dice, st, g, dist, started)
+                    _surrender(st, 1 - g, dist, True)
                     shooters = _in_sight(dice, st, buf, 1 - g, old, dist)
                     if shooters == 0:
                         continue

@@ -295,6 +295,8 @@ class Fight:
                     back += 1
             else:
                 self.apply(f, r)
+        if self.p[k.P_SURRENDER_WHEN] == k.SURRENDER_WITHIN:
+            self.surrender(g, self.active(1 - g))                   # S-38
         return back
 
     def received_fire_result(self, n: int, cover: bool, suppressed: bool, fast: bool,
@@ -402,12 +404,31 @@ class Fight:
         """Advance at the slowest figure's pace, with a fast-move test (S-09, S-31)."""
         dice = self.roll(2) if self.p[k.P_FAST_ATTEMPT] else []
         step = None
-        for f in self.acting(g):
+        movers = self.acting(g)
+        for f in movers:
             n = self.passes(dice, f.skill) if dice else 0
             inches = f.speed + n * self.p[k.P_FAST_INCHES]
             step = inches if step is None else min(step, inches)
             f.fast, f.pos, f.prone, f.hidden, f.moved = n >= 1, k.OPEN, False, False, True
         self.distance = max(self.distance - step, 0)
+        self.surrender(1 - g, movers)
+
+    def surrender(self, g: int, enemies: list[Figure]) -> None:
+        """S-38: "if an armed enemy comes within 6 inches and in line of sight, the
+        cowering figure surrenders" (``surrender.inches``; taken prisoner: lost).
+
+        ``enemies``: the figures that came (the group that just advanced), or, under
+        ``surrender.when = "within"``, every enemy in normal condition when a figure
+        has just cowered. Every figure carries a weapon. In line of sight: within the
+        enemy's sight (S-19..S-22).
+        """
+        inches = self.p[k.P_SURRENDER]
+        if inches < 0 or self.distance > inches:
+            return
+        if any(f.sight is None or self.distance <= f.sight for f in enemies):
+            for f in self.groups[g]:
+                if f.status == k.COWER:
+                    f.status = k.LOST
 
     def activate(self, g: int) -> bool:
         """One activation of group ``g``; True if the fight is over."""

@@ -114,6 +114,8 @@ RULE_KEYS = {
     ("visibility", "reduced_night_inches"): _Int(1, 200, 6),
     ("visibility", "exceptions_lift"): _Choice(("night_limit", "all_night_limits"),
                                                "night_limit"),
+    ("surrender", "inches"): _Int(0, 200, 6),
+    ("surrender", "when"): _Choice(("approach", "within", "never"), "approach"),
 }
 WEAPON_KEYS = {
     "dice": _Int(1, 6, 1),

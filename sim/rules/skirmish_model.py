@@ -57,6 +57,8 @@ class SkirmishRules:
     visibility_reduced_day_inches: int
     visibility_reduced_night_inches: int
     visibility_exceptions_lift: str
+    surrender_inches: int
+    surrender_when: str
     weapons: Mapping[str, Weapon]
 
     def speed(self, skill: int) -> int:

@@ -92,6 +92,9 @@ def compile_rules(rules: SkirmishRules) -> tuple[np.ndarray, np.ndarray, np.ndar
     p[k.P_REDUCED_DAY] = rules.visibility_reduced_day_inches
     p[k.P_REDUCED_NIGHT] = rules.visibility_reduced_night_inches
     p[k.P_EXCUSED_ALL] = rules.visibility_exceptions_lift == "all_night_limits"
+    p[k.P_SURRENDER] = rules.surrender_inches if rules.surrender_when != "never" else -1
+    p[k.P_SURRENDER_WHEN] = (k.SURRENDER_WITHIN if rules.surrender_when == "within"
+                             else k.SURRENDER_APPROACH)
     return need, damage, p
 
 
