@@ -50,14 +50,16 @@ from sim.workflows.scenario_toml import changed_scenario
 @common.quiet_option
 def optimize(scenario, metric, constraint, stalker, keys, trials, budget, fresh_trials, passes, top,
              out, scheduler, seed, fmt, threads):
-    """Search the scenario's policy for the best win rate over whole games.
+    """Search the scenario's policy and loadout for the best win rate over whole games.
 
     SCENARIO (default: base) is a one-stalker scenario. Its policy keys
     (flee_at, heal_at, medkit_at, retreat_at: 0..the stalker's Health;
     sneak; enter_anomalies; pay_heal; route: nearest and every order of
     the Secret Complexes; shopping: lists of up to 3 of the items it shops
-    for or carries; keep_artifacts: sets one artefact card apart) are
-    searched one at a time, each
+    for or carries; keep_artifacts: sets one artefact card apart) and its
+    starting loadout (armor; weapons, items, artifacts: lists one card
+    apart), a changed kit paid for or refunded at the cards' prices out of
+    the starting money and never beyond it, are searched one at a time, each
     key's values racing on common random numbers by successive halving
     (clearly worse ones dropped when their paired 95 % interval to the
     leader lies below 0), until a pass over the keys changes nothing. The

@@ -1,8 +1,9 @@
 """Best play over whole games: the library behind ``zonesim optimize`` (issue 25).
 
-The search changes the scenario's policy keys (:mod:`sim.workflows.policy_space`) to
-maximise a metric of the ``campaign`` experiment (default ``p_sarcophagus``), optionally
-under a constraint (a :class:`~sim.workflows.targets.Target` on another per-game metric).
+The search changes the scenario's policy keys and starting loadout, within the starting
+money (:mod:`sim.workflows.policy_space`), to maximise a metric of the ``campaign``
+experiment (default ``p_sarcophagus``), optionally under a constraint (a
+:class:`~sim.workflows.targets.Target` on another per-game metric).
 
 **Proposal: coordinate-wise.** Starting from the scenario's policy (the incumbent), each key
 in turn is raced over all its values with the other keys held (:func:`sim.workflows.race.
