@@ -33,7 +33,7 @@ from sim.campaign.memo import per_ruleset
 from sim.encounter import anomaly as hazards
 from sim.encounter.combat import CombatPolicy, combat_heals, compile_combat
 from sim.encounter.damage import armor_rolls, fightable
-from sim.encounter.items import event_shift
+from sim.encounter.items import best_first, worth
 from sim.errors import InputError
 from sim.kernels import campaign as K
 from sim.kernels.layout import A_SIZE, P_SIZE
@@ -463,13 +463,6 @@ def lose_order(scenario: Scenario, slots: tuple[str, ...] = ()) -> list[tuple[in
                                                  *sorted(arts, key=lambda r: r[0])]]
 
 
-def _item_value(card) -> int:
-    """The kernel's ``I_VALUE`` of an item card (event items: their shift, Z-09)."""
-    if card.effect == "event_avoid":
-        return event_shift(card)
-    return card.value or 0
-
-
 def item_order(it: np.ndarray, heals: tuple[int, ...]) -> np.ndarray:
     """The kernel's ``item_order`` table of the item cards ``it`` (see :class:`CampaignArrays`).
 
@@ -479,8 +472,10 @@ def item_order(it: np.ndarray, heals: tuple[int, ...]) -> np.ndarray:
     those whose effect code is in ``heals`` (:func:`sim.encounter.combat.combat_heals`).
     """
     effect, value = it[:, K.I_EFFECT], it[:, K.I_VALUE]
-    rows = [sorted(np.flatnonzero(effect == e), key=lambda i: -value[i])
-            for e in range(K.N_ITEM_EFFECTS)]
+    rows = []
+    for e in range(K.N_ITEM_EFFECTS):
+        cards = np.flatnonzero(effect == e)
+        rows.append(cards[best_first(value[cards].tolist())])
     rows.append(np.flatnonzero(np.isin(effect, heals)))
     order = np.full((len(rows), len(it)), -1, dtype=np.int64)
     for r, cards in enumerate(rows):
@@ -495,7 +490,7 @@ def _items(scenario: Scenario, slots: tuple[str, ...]) -> dict:
     start = np.zeros(len(names), dtype=np.int64)
     for name in scenario.items:
         start[names.index(name)] += 1
-    it = _table([(ITEM_EFFECTS.get(c.effect, K.ITEM_OTHER), _item_value(c), c.price, n)
+    it = _table([(ITEM_EFFECTS.get(c.effect, K.ITEM_OTHER), worth(c), c.price, n)
                  for c, n in zip(cards, start, strict=True)], 4)
     return {
         "it": it,
