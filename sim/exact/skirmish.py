@@ -408,6 +408,8 @@ class _SmallFight:
         for g, group in enumerate(scenario.groups):
             if group.hidden:
                 raise ValueError("the exact small fight needs visible figures (S-16)")
+            if group.carriers:
+                raise ValueError("the exact small fight does not carry comrades (S-04, S-05)")
             for f in group.figures:
                 seen = sight(scenario, g, f.night_vision)
                 if min(f.weapon.range, seen or f.weapon.range) < scenario.distance:

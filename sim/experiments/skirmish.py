@@ -22,7 +22,7 @@ from sim.skirmish.compile import CompiledFight, compile_scenario
 
 @dataclass(frozen=True)
 class SideResult:
-    """Counts for one side: wins, breaks, withdrawals and the figure-loss histograms."""
+    """One side's wins, breaks, withdrawals, figure losses and comrades carried off (S-07)."""
 
     name: str
     figures: int
@@ -31,6 +31,8 @@ class SideResult:
     withdrew: int
     shot: tuple[int, ...]
     lost: tuple[int, ...]
+    carried_sum: int = 0
+    carried_sq: int = 0
 
 
 @dataclass(frozen=True)
@@ -56,10 +58,13 @@ class FightResult:
         values = np.arange(len(hist))
         total = float(np.dot(values, hist))
         total_sq = float(np.dot(values * values, hist))
-        mean, low, high = stats.mean_interval(total, total_sq, self.trials)
-        return {"mean": mean, "ci_low": low, "ci_high": high,
+        return {**self._mean(total, total_sq),
                 "distribution": [{"count": int(v), **self._p(int(n))}
                                  for v, n in zip(values, hist, strict=True)]}
+
+    def _mean(self, total: int, total_sq: int) -> dict:
+        mean, low, high = stats.mean_interval(total, total_sq, self.trials)
+        return {"mean": mean, "ci_low": low, "ci_high": high}
 
     def to_dict(self) -> dict:
         """The JSON document of ``zonesim skirmish --format json``."""
@@ -73,7 +78,8 @@ class FightResult:
             "sides": [
                 {"name": s.name, "figures": s.figures, "p_win": self._p(s.wins),
                  "p_broken": self._p(s.broken), "p_withdrew": self._p(s.withdrew),
-                 "casualties": self._dist(s.shot), "lost": self._dist(s.lost)}
+                 "casualties": self._dist(s.shot), "lost": self._dist(s.lost),
+                 "carried_off": self._mean(s.carried_sum, s.carried_sq)}
                 for s in self.sides
             ],
             "rounds": {"mean": mean, "ci_low": low, "ci_high": high,
@@ -93,6 +99,9 @@ class FightResult:
         for side in doc["sides"]:
             for q in ("p_win", "p_broken", "p_withdrew"):
                 rows.append({"side": side["name"], "quantity": q, "value": "", **side[q]})
+            d = side["carried_off"]
+            rows.append({"side": side["name"], "quantity": "carried_off_mean", "value": "",
+                         "mc": d["mean"], "ci_low": d["ci_low"], "ci_high": d["ci_high"]})
             for q in ("casualties", "lost"):
                 d = side[q]
                 rows.append({"side": side["name"], "quantity": f"{q}_mean", "value": "",
@@ -128,7 +137,8 @@ def result_from_counts(scenario: Scenario, fight: CompiledFight, row: np.ndarray
             name=group.name, figures=n, wins=int(row[k.O_WIN + g]),
             broken=int(row[k.O_BROKEN + g]), withdrew=int(row[k.O_WITHDREW + g]),
             shot=tuple(int(x) for x in row[s_from:s_to]),
-            lost=tuple(int(x) for x in row[l_from:l_from + n + 1])))
+            lost=tuple(int(x) for x in row[l_from:l_from + n + 1]),
+            carried_sum=int(row[k.O_CARRIED + g]), carried_sq=int(row[k.O_CARRIED_SQ + g])))
     return FightResult(
         scenario=scenario.name, path=str(scenario.path), trials=trials, seed=seed,
         sides=(sides[0], sides[1]), draws=int(row[k.O_DRAW]), capped=int(row[k.O_CAPPED]),

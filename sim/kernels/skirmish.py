@@ -47,8 +47,8 @@ NO_TARGET, CHOOSE = -1, -2
 (F_GROUP, F_SKILL, F_DICE, F_RANGE, F_SUPP, F_TWO, F_SPEED, F_POS, F_HIDDEN, F_PRONE,
  F_NIGHT_VISION) = range(11)
 N_FIG = 11
-G_START, G_STOP, G_LEADER, G_FLANKED, G_WITHDRAW, G_TERRAIN, G_LIT = range(7)
-N_GRP = 7
+G_START, G_STOP, G_LEADER, G_FLANKED, G_WITHDRAW, G_TERRAIN, G_LIT, G_CARRIERS = range(8)
+N_GRP = 8
 MAX_TARGETS = 6
 
 (P_ORDER, P_MAX_ROUNDS, P_MAX_CHAIN, P_TRIGGER, P_PRECEDENCE, P_PARTIAL_IS_COVER,
@@ -78,7 +78,9 @@ R_NONE, R_FIRE, R_FIRE_M1, R_PRONE, R_COVER_PRONE, R_HIDE, R_FLEE, R_COWER, R_RE
 
 # Output row: fixed counters, then histograms (see :func:`row_layout`).
 O_WIN, O_DRAW, O_BROKEN, O_WITHDREW, O_CAPPED, O_ROUNDS_SUM, O_ROUNDS_SQ = 0, 2, 3, 5, 7, 8, 9
-O_HIST = 10
+# Comrades carried off the table at a voluntary exit (S-04, S-07), per side: sum, sum of squares.
+O_CARRIED, O_CARRIED_SQ = 10, 12
+O_HIST = 14
 
 
 @jit
@@ -320,16 +322,18 @@ MAXF = 64
 # state of the current fight, then scratch lists of the current volley.
 # C_FIRED is a volley stamp: a figure whose C_FIRED is above its group's
 # ``started`` stamp (see :func:`fight`) has had its action in the activation,
-# because it fired, or because it returned on one die (S-42).
+# because it fired, returned on one die (S-42) or picked up a comrade (S-04).
+# C_CARRY: the comrade a figure carries (S-04, S-05), or NO_TARGET.
 (C_SKILL, C_DICE, C_RANGE, C_SUPP, C_TWO, C_SPEED, C_POS0, C_PRONE0, C_HIDDEN0, C_BY_RANGE,
- C_SIGHT, C_STATUS, C_POS, C_PRONE, C_FAST, C_HIDDEN, C_MOVED, C_FIRED, C_TARGET, C_SMOD, C_UPON,
- C_HITS, C_SUPPRESSED, C_ATTACKER, C_NDECL, C_ARMED, C_BASE, C_CAND, C_LIST, C_DECL) = range(30)
+ C_SIGHT, C_CARRY, C_STATUS, C_POS, C_PRONE, C_FAST, C_HIDDEN, C_MOVED, C_FIRED, C_TARGET,
+ C_SMOD, C_UPON, C_HITS, C_SUPPRESSED, C_ATTACKER, C_NDECL, C_ARMED, C_BASE, C_CAND, C_LIST,
+ C_DECL) = range(31)
 N_COLS = C_DECL + MAX_TARGETS  # C_DECL + j: the j-th declared target
 # Per-side data after the figure columns, at GRP0 + g * N_K + k: the number of
 # figures in each status (k = ACTIVE..LOST), whether some figure may carry a
 # Fast / Moved mark, and the static group data.
-K_FAST_ANY, K_MOVED_ANY, K_START, K_STOP, K_LEADER, K_FLANKED, K_WITHDRAW = range(5, 12)
-N_K = 12
+K_FAST_ANY, K_MOVED_ANY, K_START, K_STOP, K_LEADER, K_FLANKED, K_WITHDRAW, K_CARRIERS = range(5, 13)
+N_K = 13
 GRP0 = N_COLS * MAXF
 # The Received Fire table of each side (S-36) for the rule options, looked up
 # without branching at RF0 + _rf_index(g, k, pos, suppressed, fast).
@@ -367,10 +371,15 @@ def _rf_index(g, k, pos, suppressed, fast):
 
 @jit(inline="always")
 def _set_status(st, g, f, status):
-    """Change the status of figure ``f`` of side ``g``, keeping the side's counts."""
+    """Change the status of figure ``f`` of side ``g``, keeping the side's counts.
+
+    A figure that leaves normal condition drops the comrade it carries (S-05).
+    """
     st[_g(g, st[_f(C_STATUS, f)])] -= 1
     st[_g(g, status)] += 1
     st[_f(C_STATUS, f)] = status
+    if status != ACTIVE:
+        st[_f(C_CARRY, f)] = NO_TARGET
 
 
 @jit(inline="always")
@@ -517,6 +526,8 @@ def _volley(dice, pol, st, buf, dmg_out, side, n_armed, dist, vid, n_targets, su
         skill = st[_f(C_SKILL, s)] + st[_f(C_SMOD, s)]
         st[_f(C_SMOD, s)] = 0
         s_lvl = shooter_level(st[_f(C_FAST, s)], st[_f(C_TWO, s)])
+        if st[_f(C_CARRY, s)] != NO_TARGET:
+            s_lvl = 2  # firing while carrying: every target counts as in cover (S-06)
         if m == 1:
             # All dice at one target: the order of the dice does not matter, only
             # how many hit (S-26); damage is rolled after the volley's dice.
@@ -745,6 +756,53 @@ def _recover(dice, st, g, vid):
 
 
 @jit(inline="always")
+def _carriers(st, g, x):
+    """How many figures of ``g`` carry comrade ``x`` (S-04, S-05)."""
+    n = 0
+    for c in range(st[_g(g, K_START)], st[_g(g, K_STOP)]):
+        n += np.int64(st[_f(C_CARRY, c)] == x)
+    return n
+
+
+@jit(inline="always")
+def _pick_up(st, g, started, vid):
+    """Figures of ``g`` pick up comrades out of the fight (S-04); return the last stamp used.
+
+    The group's ``carriers`` (a policy: 0 leaves its casualties, 1 or 2 figures
+    per comrade, S-05) pick up, in figure order, each comrade out of the fight
+    whom nobody carries, with the first figures in normal condition that may act
+    and carry nobody. Picking up ends the carrier's turn: like a one-die
+    returner (S-42) it gets the stamp ``vid + 1`` in ``C_FIRED``, so it neither
+    advances nor fires in this activation, and stays where it is.
+    """
+    n = st[_g(g, K_CARRIERS)]
+    if n == 0 or st[_g(g, OUT)] == 0:
+        return vid
+    g0 = st[_g(g, K_START)]
+    g1 = st[_g(g, K_STOP)]
+    used = False
+    for x in range(g0, g1):
+        if st[_f(C_STATUS, x)] != OUT or _carriers(st, g, x) > 0:
+            continue
+        free = 0
+        for c in range(g0, g1):
+            free += np.int64((st[_f(C_STATUS, c)] == ACTIVE) & (st[_f(C_FIRED, c)] <= started)
+                             & (st[_f(C_CARRY, c)] == NO_TARGET))
+        if free < n:
+            break
+        taken = 0
+        for c in range(g0, g1):
+            if (taken < n and st[_f(C_STATUS, c)] == ACTIVE and st[_f(C_FIRED, c)] <= started
+                    and st[_f(C_CARRY, c)] == NO_TARGET):
+                st[_f(C_CARRY, c)] = x
+                st[_f(C_FIRED, c)] = vid + 1
+                st[_f(C_MOVED, c)] = 0
+                taken += 1
+        used = True
+    return vid + 1 if used else vid
+
+
+@jit(inline="always")
 def _move(dice, st, g, dist, started):
     """Group ``g`` advances (S-09) and may try to move fast; return the new distance.
 
@@ -752,7 +810,8 @@ def _move(dice, st, g, dist, started):
     one-die returner may not, S-42) moves its S-09 allowance plus
     ``fast_move.inches_per_pass`` per die passed on a shared 2d6 fast-move
     test; the group keeps together at the pace of its slowest mover. Moving
-    figures leave cover, stand up and are seen.
+    figures leave cover, stand up and are seen. A figure carrying a comrade
+    moves at its normal speed and not fast, unless two carry him (S-05).
     """
     attempt = st[_p(P_FAST_ATTEMPT)] != 0
     per_pass = st[_p(P_FAST_INCHES)]
@@ -769,6 +828,9 @@ def _move(dice, st, g, dist, started):
         if attempt:
             skill = st[_f(C_SKILL, f)]
             k = np.int64(d1 <= skill) + np.int64(d2 <= skill)
+            x = st[_f(C_CARRY, f)]
+            if x != NO_TARGET and _carriers(st, g, x) < 2:
+                k = 0
         inches = st[_f(C_SPEED, f)] + k * per_pass
         if step < 0 or inches < step:
             step = inches
@@ -887,13 +949,15 @@ def fight(dice, pol, st, n_fig, distance0, dmg_out, buf, vid):
     ``activation.max_rounds`` without ending, and the last stamp used.
 
     An activation of group ``g`` (Gap: turn structure): voluntary exit (S-07),
-    Recover (S-41, S-42), fleeing figures leave the table (S-40, S-08),
+    Recover (S-41, S-42), picking up comrades out of the fight (S-04, the
+    group's ``carriers``), fleeing figures leave the table (S-40, S-08),
     advance into range (S-09), the enemy's cowering figures surrender if it
     came within 6 inches (S-38), the enemy's In Sight test and fire (S-14,
     S-15), then every figure in normal condition that has not fired yet in
-    this activation shoots (S-29). A figure that returned on one die in this
-    activation neither advances nor shoots in it (S-42), but it reacts to
-    enemy fire like any figure in normal condition (S-34..S-36).
+    this activation shoots (S-29). A figure that returned on one die or picked
+    up a comrade in this activation neither advances nor shoots in it (S-42,
+    S-04), but it reacts to enemy fire like any figure in normal condition
+    (S-34..S-36).
     """
     for f in range(n_fig):
         st[_f(C_STATUS, f)] = ACTIVE
@@ -903,6 +967,7 @@ def fight(dice, pol, st, n_fig, distance0, dmg_out, buf, vid):
         st[_f(C_FAST, f)] = 0
         st[_f(C_MOVED, f)] = 0
         st[_f(C_TARGET, f)] = NO_TARGET
+        st[_f(C_CARRY, f)] = NO_TARGET
         st[_f(C_SMOD, f)] = 0
     for g in range(2):
         for k in range(ACTIVE, K_MOVED_ANY + 1):
@@ -919,6 +984,7 @@ def fight(dice, pol, st, n_fig, distance0, dmg_out, buf, vid):
             # or it returned on one die and may not act (S-42).
             started = vid
             vid = _recover(dice, st, g, vid)
+            vid = _pick_up(st, g, started, vid)
             advance = _start_activation(st, g, dist, started)
             for phase in range(2):
                 if phase == 0:
@@ -966,6 +1032,8 @@ def tally(st, rounds, withdrew, capped, row):
     removed (S-08, S-42), still fleeing at the end (S-40), or cowering on a
     losing side (surrender, S-38, per ``end_of_fight.cowering``). Broken: no
     figure in normal condition at the end and not every figure shot.
+    Carried off: comrades out of the fight whom a figure in normal condition
+    carries when its side leaves the table (S-04, S-07: the figures are kept).
     """
     n0 = st[_g(0, K_STOP)] - st[_g(0, K_START)]
     n1 = st[_g(1, K_STOP)] - st[_g(1, K_START)]
@@ -997,6 +1065,13 @@ def tally(st, rounds, withdrew, capped, row):
         lost = st[_g(g, LOST)] + st[_g(g, FLEE)]
         if winner == 1 - g and surrender:
             lost += st[_g(g, COWER)]
+        if withdrew == g + 1 and st[_g(g, K_CARRIERS)] != 0:
+            carried = 0
+            for x in range(st[_g(g, K_START)], st[_g(g, K_STOP)]):
+                if st[_f(C_STATUS, x)] == OUT and _carriers(st, g, x) > 0:
+                    carried += 1
+            row[O_CARRIED + g] += carried
+            row[O_CARRIED_SQ + g] += carried * carried
         row[(shot0 if g == 0 else shot1) + shot] += 1
         row[(lost0 if g == 0 else lost1) + lost] += 1
         n = n0 if g == 0 else n1
@@ -1042,6 +1117,7 @@ def _static_state(fig, grp, need, params):
         st[_g(g, K_LEADER)] = grp[g, G_LEADER]
         st[_g(g, K_FLANKED)] = grp[g, G_FLANKED]
         st[_g(g, K_WITHDRAW)] = grp[g, G_WITHDRAW]
+        st[_g(g, K_CARRIERS)] = grp[g, G_CARRIERS]
         for i in range(g0, grp[g, G_STOP]):
             j = i
             while j > g0 and st[_f(C_RANGE, st[_f(C_BY_RANGE, j - 1)])] > st[_f(C_RANGE, i)]:

@@ -98,7 +98,14 @@ class Figure:
     attacker: int = -1
     testing: bool = False
     waiting: bool = False
+    carrying: Figure | None = None
     declared: list = field(default_factory=list)
+
+    def __setattr__(self, name, value) -> None:
+        # A figure that leaves normal condition drops the comrade it carries (S-05).
+        if name == "status" and value != k.ACTIVE:
+            object.__setattr__(self, "carrying", None)
+        object.__setattr__(self, name, value)
 
 
 class Fight:
@@ -135,6 +142,7 @@ class Fight:
         self.leader = [bool(fight.grp[g, k.G_LEADER]) for g in range(2)]
         self.flanked = [bool(fight.grp[g, k.G_FLANKED]) for g in range(2)]
         self.withdraw_at = [int(fight.grp[g, k.G_WITHDRAW]) for g in range(2)]
+        self.carriers = [int(fight.grp[g, k.G_CARRIERS]) for g in range(2)]
         self.distance = fight.distance
         self.withdrew = -1
         self.capped = False
@@ -229,6 +237,8 @@ class Fight:
             s.skill_mod = 0
             m = len(s.declared)
             shooter_lvl = 1 if s.fast or s.two_weapons else 0
+            if s.carrying is not None:
+                shooter_lvl = 2                     # S-06: every target counts as in cover
             i = 0
             for j, t in enumerate(s.declared):
                 lvl = max(self.target_level(t), shooter_lvl)
@@ -407,6 +417,8 @@ class Fight:
         movers = self.acting(g)
         for f in movers:
             n = self.passes(dice, f.skill) if dice else 0
+            if f.carrying is not None and len(self.carriers_of(f.carrying)) < 2:
+                n = 0                               # S-05: no fast move, unless two carry
             inches = f.speed + n * self.p[k.P_FAST_INCHES]
             step = inches if step is None else min(step, inches)
             f.fast, f.pos, f.prone, f.hidden, f.moved = n >= 1, k.OPEN, False, False, True
@@ -430,12 +442,37 @@ class Fight:
                 if f.status == k.COWER:
                     f.status = k.LOST
 
+    def carriers_of(self, x: Figure) -> list[Figure]:
+        """The figures carrying comrade ``x``."""
+        return [c for c in self.groups[x.group] if c.carrying is x]
+
+    def pick_up(self, g: int) -> None:
+        """S-04: comrades out of the fight are picked up, which ends the carrier's turn.
+
+        The group's ``carriers`` (a policy, 1 or 2 per comrade, S-05; 0: nobody
+        is picked up) take each comrade nobody carries, in figure order, from the
+        first figures that may act and carry nobody; a carrier waits out this
+        activation like a one-die returner (no advance, no fire).
+        """
+        n = self.carriers[g]
+        if n == 0:
+            return
+        for x in self.groups[g]:
+            if x.status != k.OUT or self.carriers_of(x):
+                continue
+            free = [c for c in self.acting(g) if c.carrying is None]
+            if len(free) < n:
+                return
+            for c in free[:n]:
+                c.carrying, c.waiting, c.moved = x, True, False
+
     def activate(self, g: int) -> bool:
         """One activation of group ``g``; True if the fight is over."""
         if len(self.active(g)) <= self.withdraw_at[g]:
             self.withdrew = g                                       # S-07
             return True
         self.recover(g)
+        self.pick_up(g)
         for f in self.groups[g]:
             if f.status == k.FLEE:
                 f.status = k.LOST                                   # S-40, S-08
@@ -500,6 +537,10 @@ class Fight:
             lost = sum(f.status in (k.LOST, k.FLEE) for f in figs)
             if winner == 1 - g and self.p[k.P_COWER_END] == k.COWER_END_SURRENDER:
                 lost += sum(f.status == k.COWER for f in figs)
+            if self.withdrew == g and self.carriers[g]:
+                carried = sum(f.status == k.OUT and bool(self.carriers_of(f)) for f in figs)
+                row[k.O_CARRIED + g] += carried                     # S-07: kept
+                row[k.O_CARRIED_SQ + g] += carried * carried
             row[o_shot + shot] += 1
             row[o_lost + lost] += 1
             if (not self.capped and self.withdrew != g and not self.active(g)

@@ -128,6 +128,7 @@ GROUP_KEYS = {
     "cover": _Choice(COVER_STATES, "open"), "prone": _Bool(False), "leader": _Bool(False),
     "hidden": _Bool(False), "flanked": _Bool(False), "withdraw_at": _Int(0, MAX_FIGURES, 0),
     "night_vision": _Bool(False), "terrain": _Choice(TERRAINS, "open"), "lit": _Bool(False),
+    "carriers": _Int(0, 2, 0),
 }
 SCENARIO_KEYS = ("name", "distance", "ruleset", "groups", "light", "weather")
 CONDITIONS = {"light": _Choice(("day", "night"), "day"),
@@ -241,7 +242,8 @@ def _group(file: TomlFile, key: str, table: dict, rules: SkirmishRules) -> Group
         if name in table:
             columns[name] = _per_figure(file, table, name, prefix, n, check)
     flags = {k: _get(file, table, k, f"{prefix}.{k}", GROUP_KEYS[k])
-             for k in ("leader", "hidden", "flanked", "withdraw_at", "terrain", "lit")}
+             for k in ("leader", "hidden", "flanked", "withdraw_at", "terrain", "lit",
+                       "carriers")}
     if flags["withdraw_at"] >= n and "withdraw_at" in table:
         file.problem(f"{prefix}.withdraw_at", flags["withdraw_at"],
                      f"is not below the {n} figures of the group")

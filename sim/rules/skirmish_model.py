@@ -84,7 +84,9 @@ class Group:
     """A group that takes reaction tests together (S-10) and the side it forms.
 
     ``terrain`` is where it stands for sight (S-21): ``open``, ``woods`` or
-    ``wood_edge``; ``lit``: it stands in a well-lit area (S-20).
+    ``wood_edge``; ``lit``: it stands in a well-lit area (S-20). ``carriers``
+    (a policy): 0 leaves comrades out of the fight where they fell, 1 or 2
+    figures pick up and carry each one (S-04, S-05).
     """
 
     key: str
@@ -96,6 +98,7 @@ class Group:
     withdraw_at: int = 0
     terrain: str = "open"
     lit: bool = False
+    carriers: int = 0
 
 
 @dataclass(frozen=True)

@@ -125,6 +125,7 @@ def compile_scenario(scenario: Scenario) -> CompiledFight:
         grp[g, k.G_WITHDRAW] = group.withdraw_at
         grp[g, k.G_TERRAIN] = _TERRAIN[group.terrain]
         grp[g, k.G_LIT] = group.lit
+        grp[g, k.G_CARRIERS] = group.carriers
     need, damage, params = compile_rules(rules)
     params[k.P_NIGHT] = scenario.light == "night"
     params[k.P_BAD_WEATHER] = scenario.weather == "bad"
