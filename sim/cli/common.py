@@ -245,11 +245,12 @@ def card_options(default: str | None, text: Callable) -> Callable:
     return apply
 
 
-def card_values(cards: Mapping[str, object]) -> dict[str, object]:
-    """The card options' values (:func:`card_options`) by setup key, ``{"enemy": ...}``."""
-    from sim.experiments import registry
-
-    return {e.card_key: cards[param_of(e.card_key)] for e in registry.encounters()}
+def option_values(keys: Sequence[str], ctx: click.Context | None = None) -> dict[str, object]:
+    """The running command's option values for the setup ``keys`` it has an option for
+    (:func:`param_of`), in the order of ``keys``: a command names no setup key itself.
+    """
+    params = (ctx or click.get_current_context()).params
+    return {key: params[param_of(key)] for key in keys if param_of(key) in params}
 
 
 def given(name: str, ctx: click.Context | None = None) -> bool:

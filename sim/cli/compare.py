@@ -105,6 +105,29 @@ def _run(name: str, base: dict, variants, baseline, against, metrics, target_tex
         click.echo("loadouts:\n" + "\n".join(result.loadout_lines()))
 
 
+def _encounter(name: str, *args, fixed: dict | None = None) -> None:
+    """``compare NAME``: the options of the experiment's ``option_keys`` over the
+    ``--scenario`` (:func:`sim.cli.common.setup_and_rules`) are the base setup, with
+    ``fixed`` setup keys that have no option.
+    """
+    *run, scenario, trials, seed, rules_dir, fmt, threads = args
+    values = common.option_values(registry.experiment(name).option_keys)
+    base, rs = common.setup_and_rules(name, scenario, rules_dir, {**values, **(fixed or {})})
+    _run(name, base, *run, trials, seed, rules_dir, fmt, threads, rs=rs)
+
+
+def metrics_listed(name: str) -> Callable:
+    """Put the metric names of experiment ``name``, as it declares them, in place of
+    ``{metrics}`` in a command's help.
+    """
+    def apply(command: click.Command) -> click.Command:
+        names = ", ".join(m.name for m in registry.experiment(name).metrics)
+        command.help = command.help.replace("{metrics}", names)
+        return command
+
+    return apply
+
+
 @click.group(cls=common.Group)
 def compare() -> None:
     """Compare variants (loadouts, cards, card edits) on common random numbers.
@@ -137,6 +160,7 @@ def compare() -> None:
     """
 
 
+@metrics_listed("combat")
 @compare.command("combat")
 @click.option("--stalker", default=None,
               help="Stalker card name (required unless --scenario names one).")
@@ -146,16 +170,14 @@ def compare() -> None:
 @variant_options
 @common.scenario_option
 @common_options
-def compare_combat(stalker, enemy, armor, weapons, items, sneak, flee_at, heal_at, variants,
-                   baseline, against, metrics, target_texts, targets_file, scenario, trials,
-                   seed, rules_dir, fmt, threads):
+def compare_combat(variants, baseline, against, metrics, target_texts, targets_file, scenario,
+                   trials, seed, rules_dir, fmt, threads, **setup_options):
     """Compare fights (P-14..P-29) under variants of loadout, policy or cards.
 
     Variant keys: stalker, enemy, armor (none = no armour), weapon, item,
     artifacts (repeatable; none = empty), intellect, sneak, flee_at, heal_at,
     edit, rules (a ruleset folder), label.
-    Metrics: avoided, killed, fled, knocked_out, capped, mean_wounds,
-    mean_rounds, armor_destroyed, mean_stimulants, mean_limited_spent.
+    Metrics: {metrics}.
 
     \b
     Example:
@@ -165,13 +187,11 @@ def compare_combat(stalker, enemy, armor, weapons, items, sneak, flee_at, heal_a
       zonesim compare combat --stalker Strelok --enemy Bloodsucker --baseline "" \\
         --variant "edit=enemies.Bloodsucker.endurance=3" --metric knocked_out
     """
-    base, rs = common.setup_and_rules("combat", scenario, rules_dir, {
-        "stalker": stalker, "enemy": enemy, "armor": armor, "weapons": tuple(weapons),
-        "items": tuple(items), "sneak": sneak, "flee_at": flee_at, "heal_at": heal_at})
-    _run("combat", base, variants, baseline, against, metrics, target_texts, targets_file,
-         trials, seed, rules_dir, fmt, threads, rs=rs)
+    _encounter("combat", variants, baseline, against, metrics, target_texts, targets_file,
+               scenario, trials, seed, rules_dir, fmt, threads)
 
 
+@metrics_listed("anomaly")
 @compare.command("anomaly")
 @click.option("--stalker", default=None,
               help="Stalker card name (required unless --scenario names one).")
@@ -184,29 +204,25 @@ def compare_combat(stalker, enemy, armor, weapons, items, sneak, flee_at, heal_a
 @variant_options
 @common.scenario_option
 @common_options
-def compare_anomaly(stalker, anomaly_name, armor, enter, health, willpower, radiation, tokens,
-                    variants, baseline, against, metrics, target_texts, targets_file,
-                    scenario, trials, seed, rules_dir, fmt, threads):
+def compare_anomaly(variants, baseline, against, metrics, target_texts, targets_file, scenario,
+                    trials, seed, rules_dir, fmt, threads, **setup_options):
     """Compare anomaly encounters (P-30..P-36) under variants.
 
     Variant keys: stalker, anomaly, armor (none = no armour), enter, health,
     willpower, radiation, tokens, edit, rules, label (items are refused: none acts
-    inside an anomaly). Metrics: avoided, unharmed, damaged, knocked_out,
-    artifact, trophy, deformation, perceived, mean_loss, armor_destroyed.
+    inside an anomaly). Metrics: {metrics}.
 
     \b
     Example:
       zonesim compare anomaly --stalker Strelok --anomaly all \\
         --variant "armor=Ecolog suit" --variant "armor=SEVA suit" --variant "enter=1"
     """
-    base, rs = common.setup_and_rules("anomaly", scenario, rules_dir, {
-        "stalker": stalker, "anomaly": anomaly_name, "armor": armor, "items": (),
-        "enter": enter, "health": health, "willpower": willpower, "radiation": radiation,
-        "tokens": tokens})
-    _run("anomaly", base, variants, baseline, against, metrics, target_texts, targets_file, trials,
-         seed, rules_dir, fmt, threads, rs=rs)
+    _encounter("anomaly", variants, baseline, against, metrics, target_texts, targets_file,
+               scenario, trials, seed, rules_dir, fmt, threads,
+               fixed={"items": ()})  # the loadout lists none: no item acts inside (P-31..P-36)
 
 
+@metrics_listed("event")
 @compare.command("event")
 @click.option("--stalker", default=None,
               help="Stalker card name (required unless --scenario names one).")
@@ -219,29 +235,25 @@ def compare_anomaly(stalker, anomaly_name, armor, enter, health, willpower, radi
 @variant_options
 @common.scenario_option
 @common_options
-def compare_event(stalker, event_name, armor, items, health, willpower, radiation, tokens,
-                  variants, baseline, against, metrics, target_texts, targets_file,
-                  scenario, trials, seed, rules_dir, fmt, threads):
+def compare_event(variants, baseline, against, metrics, target_texts, targets_file, scenario,
+                  trials, seed, rules_dir, fmt, threads, **setup_options):
     """Compare event draws (Z-08..Z-10) under variants, e.g. event items.
 
     Variant keys: stalker, event, armor (none = no armour), item (repeatable;
     none = empty), health, willpower, radiation, tokens, edit, rules,
     label.
-    Metrics: avoided, happened, knocked_out, deformation, health_lost,
-    radiation, psi, days_lost, emission_tokens, armor_destroyed.
+    Metrics: {metrics}.
 
     \b
     Example:
       zonesim compare event --stalker Strelok --event all --variant "item=Bag of nuts" \\
         --variant "item=Dosimeter" --variant "item=Torsion scanner"
     """
-    base, rs = common.setup_and_rules("event", scenario, rules_dir, {
-        "stalker": stalker, "event": event_name, "armor": armor, "items": tuple(items),
-        "health": health, "willpower": willpower, "radiation": radiation, "tokens": tokens})
-    _run("event", base, variants, baseline, against, metrics, target_texts, targets_file,
-         trials, seed, rules_dir, fmt, threads, rs=rs)
+    _encounter("event", variants, baseline, against, metrics, target_texts, targets_file,
+               scenario, trials, seed, rules_dir, fmt, threads)
 
 
+@metrics_listed("campaign")
 @compare.command("campaign")
 @click.argument("scenario", required=False)
 @click.option("--scenario", "scenario_option", default=None, metavar="FILE|NAME",
@@ -276,12 +288,8 @@ def compare_campaign(scenario, scenario_option, variants, baseline, against, met
     and keep_artifacts (repeatable), calm_at, purge_at, use_movement_artifacts,
     exchange, edit, rules (a ruleset folder played instead of the scenario's),
     label.
-    Metrics: p_sarcophagus, p_survive, p_final_emission, p_capped,
-    game_days (mean day a game ended), and per-game means knockouts,
-    concussions, deformations, emissions, emissions_suffered, items_used,
-    fights, kills, anomalies_entered, artifacts_found, events,
-    complexes_explored, rubles_at_end, artifacts_used, side_effects,
-    exchanges. Each row shows the variant's price (its
+    Metrics: {metrics} (game_days: the mean day a game ended; knockouts and
+    those after it: per-game means). Each row shows the variant's price (its
     cards' price column) and the difference per 1,000 rubles of price
     difference; --pay makes each variant pay its extra cards out of its
     starting rubles, --cash-equivalent compares each dearer variant with the

@@ -18,7 +18,7 @@ from sim.workflows.sweep import run_sweep
 DEFAULT_TRIALS = 100_000
 
 
-def _params(exp, scenario, rules_dir, values: dict):
+def _params(exp, scenario, rules_dir):
     """The sweep's parameters and base ruleset: the options over the ``--scenario``.
 
     An encounter takes the experiment's ``option_keys`` that the sweep has options
@@ -30,7 +30,7 @@ def _params(exp, scenario, rules_dir, values: dict):
         rs = chosen.ruleset if rules_dir is None else common.load_rules_or_exit(rules_dir)
         return {"scenario": scenario or "base"}, rs
     setup, rs = common.setup_and_rules(exp.name, scenario, rules_dir,
-                                       {k: values[k] for k in exp.option_keys if k in values})
+                                       common.option_values(exp.option_keys))
     return {k: list(v) if isinstance(v, tuple) else v for k, v in setup.items()}, rs
 
 
@@ -74,9 +74,8 @@ def _params(exp, scenario, rules_dir, values: dict):
 @common.format_option
 @common.threads_option
 @common.quiet_option
-def sweep(varies, experiment, stalker, armor, weapons, items, artifacts, intellect, sneak,
-          flee_at, heal_at, enter, scenario, metric, target_text, out, workers, scheduler,
-          trials, seed, rules_dir, fmt, threads, **cards):
+def sweep(varies, experiment, artifacts, intellect, scenario, metric, target_text, out, workers,
+          scheduler, trials, seed, rules_dir, fmt, threads, **setup_options):
     """Vary card values over a grid and run an experiment at every point.
 
     Each --vary names one cell, table.card.column, and its values: a..b for
@@ -115,9 +114,7 @@ def sweep(varies, experiment, stalker, armor, weapons, items, artifacts, intelle
         raise click.BadParameter(f"{metric!r} is not a {experiment} metric"
                                  + suggest(metric, known) + f" (known: {', '.join(known)})",
                                  param_hint="--metric")
-    params, rs = _params(exp, scenario, rules_dir, {
-        "stalker": stalker, **common.card_values(cards), "armor": armor, "weapons": weapons,
-        "items": items, "sneak": sneak, "flee_at": flee_at, "heal_at": heal_at, "enter": enter})
+    params, rs = _params(exp, scenario, rules_dir)  # the setup options, by the experiment's keys
     encounter = exp.card_key is not None
     if encounter and artifacts:  # P-08..P-10; without them, params as before
         params["artifacts"] = list(artifacts)

@@ -16,9 +16,9 @@ WHOLE_GAMES = "campaign"
 """The experiment ``tune campaign [SCENARIO]`` plays; the others meet a card option."""
 
 
-def _refuse_others(exp, values: dict) -> None:
+def _refuse_others(exp) -> None:
     """Refuse an option given for a setup key that ``exp`` takes from no option."""
-    for key in values:
+    for key in dict.fromkeys(k for e in registry.experiments() for k in e.option_keys):
         if key not in exp.option_keys and common.given(common.param_of(key)):
             raise click.UsageError(f"{common.option_of(common.param_of(key))} is not an "
                                    f"option of 'tune' for the {exp.name} experiment")
@@ -49,9 +49,8 @@ def _refuse_others(exp, values: dict) -> None:
               help="bisect (monotone metric, integer range; auto picks it for lo..hi) or "
                    "scan (every candidate).")
 @common_options
-def tune(experiment_name, scenario, stalker, armor, weapons, items, sneak, flee_at, heal_at,
-         enter, health, willpower, radiation, tokens, scenario_option, edits, vary, target_text,
-         method, trials, seed, rules_dir, fmt, threads, **cards):
+def tune(experiment_name, scenario, scenario_option, edits, vary, target_text, method, trials,
+         seed, rules_dir, fmt, threads, **setup_options):
     """Search one card value so that a metric meets a target.
 
     Give exactly one of --enemy, --anomaly, --event, or 'campaign [SCENARIO]'
@@ -75,39 +74,26 @@ def tune(experiment_name, scenario, stalker, armor, weapons, items, sneak, flee_
       zonesim tune --scenario base --enemy all --vary enemies.Bloodsucker.endurance=2..6 \\
         --target "knocked_out <= 0.2"
     """
-    values = {"stalker": stalker, "armor": armor, "weapons": weapons, "items": items,
-              "sneak": sneak, "flee_at": flee_at, "heal_at": heal_at}
-    states = {"enter": enter, "health": health, "willpower": willpower, "radiation": radiation,
-              "tokens": tokens}
-    given_cards = {k: v for k, v in common.card_values(cards).items() if v is not None}
+    cards = [e for e in registry.encounters()
+             if setup_options[common.param_of(e.card_key)] is not None]
     if experiment_name is not None:
         if experiment_name != WHOLE_GAMES:
             raise click.UsageError(f"unknown experiment {experiment_name!r}: give "
-                                   f"'{WHOLE_GAMES} [SCENARIO]', or "
-                                   f"{_card_options()}")
+                                   f"'{WHOLE_GAMES} [SCENARIO]', or {_card_options()}")
         if scenario is not None and scenario_option is not None:
             raise click.UsageError("give the scenario once: as SCENARIO or as --scenario")
-        refused = [*given_cards, *(k for k in states if common.given(k))]
-        if refused:
-            raise click.UsageError(f"{common.option_of(common.param_of(refused[0]))} is for "
-                                   f"encounters, not for 'tune {WHOLE_GAMES}'")
-        base, rs = common.setup_and_rules(WHOLE_GAMES, scenario or scenario_option or "base",
-                                          rules_dir, values)
+        exp, chosen = registry.experiment(WHOLE_GAMES), scenario or scenario_option or "base"
         if not common.given("trials"):
             trials = CAMPAIGN_TRIALS
-        _search(WHOLE_GAMES, rs, base, edits, vary, target_text, method, trials, seed, fmt,
-                threads)
-        return
-    if scenario is not None:
-        raise click.UsageError(f"unexpected argument {scenario!r}")
-    if len(given_cards) != 1:
-        raise click.UsageError(f"give exactly one of {_card_options()}")
-    (key, card), = given_cards.items()
-    exp = next(e for e in registry.encounters() if e.card_key == key)
-    values.update(states, **{key: card})
-    _refuse_others(exp, values)
-    base, rs = common.setup_and_rules(exp.name, scenario_option, rules_dir,
-                                      {k: values[k] for k in exp.option_keys})
+    else:
+        if scenario is not None:
+            raise click.UsageError(f"unexpected argument {scenario!r}")
+        if len(cards) != 1:
+            raise click.UsageError(f"give exactly one of {_card_options()}")
+        (exp,), chosen = cards, scenario_option
+    _refuse_others(exp)
+    base, rs = common.setup_and_rules(exp.name, chosen, rules_dir,
+                                      common.option_values(exp.option_keys))
     _search(exp.name, rs, base, edits, vary, target_text, method, trials, seed, fmt, threads)
 
 

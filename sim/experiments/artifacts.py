@@ -22,6 +22,7 @@ from sim import stats
 from sim.experiments import campaign_paired
 from sim.experiments.anomaly import run_anomaly
 from sim.experiments.base import Case, PairedSums
+from sim.experiments.campaign_metrics import WIN_RATE
 from sim.experiments.combat import run_combat
 from sim.rules import Ruleset
 from sim.rules.scenario import Scenario
@@ -30,7 +31,7 @@ COMBAT_COLUMNS = ("knocked_out",)
 """Enemy-deck metrics tabulated (P(knocked out), the issue's first column)."""
 ANOMALY_COLUMNS = ("knocked_out", "damaged", "deformation")
 """Anomaly-deck metrics tabulated."""
-CAMPAIGN_COLUMNS = ("p_sarcophagus",)
+CAMPAIGN_COLUMNS = (WIN_RATE,)
 """Whole-game metrics tabulated: the win rate ``p_sarcophagus``, P-50 (its label is
 :func:`sim.experiments.campaign.label`'s, as everywhere)."""
 

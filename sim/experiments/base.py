@@ -131,8 +131,9 @@ class Experiment:
         Item effects that act in the encounter (a scenario's other items are
         left out of its setup); None: every item.
     option_keys : tuple of str
-        The setup keys a command's options set for it, in the order a setup
-        and a sweep's results record them.
+        The setup keys a command's options set for it (over a scenario's), in
+        the order a setup and a sweep's results record them (a sweep of whole
+        games takes its scenario alone).
     from_scenario : callable or None
         The whole base setup from a scenario, for an experiment that plays the
         scenario itself (the campaign) rather than its ``scenario_keys``.

@@ -29,8 +29,13 @@ CAUSE_LABELS = {
 }
 """How a game ends (:data:`ENDS`), in words."""
 
+WIN_RATE = "p_sarcophagus"
+"""The win rate's metric name (reach and survive the Sarcophagus): every caller that means
+the win rate (the report's headline and verdict, readings, the artefact table) reads it
+here, where :data:`METRICS` declares it."""
+
 METRICS: tuple[tuple[str, str, str | None, str], ...] = (
-    ("p_sarcophagus", "proportion", "higher", "win (reach and survive the Sarcophagus)"),
+    (WIN_RATE, "proportion", "higher", "win (reach and survive the Sarcophagus)"),
     ("p_reach_sarcophagus", "proportion", "higher",
      "reach the Sarcophagus (survive it or not)"),
     ("p_survive", "proportion", "higher", "survive (win, or alive at the day cap)"),

@@ -47,6 +47,7 @@ from sim.experiments.campaign import (
     run_campaign,
     simulate_trials,
 )
+from sim.experiments.campaign_metrics import WIN_RATE
 from sim.kernels import campaign as K
 from sim.rules import Ruleset
 from sim.rules.scenario import SNEAK, Policy, Scenario, load_scenario
@@ -190,7 +191,7 @@ def compile_cases(cases: Sequence[Case]) -> list[CampaignArrays]:
 def trial_metrics(rows: np.ndarray) -> np.ndarray:
     """Per-trial metric values (int64, shape (n, M)) from per-game rows (n, G_ROW)."""
     end = rows[:, K.G_END]
-    values = {"p_sarcophagus": end == K.REACHED,
+    values = {WIN_RATE: end == K.REACHED,
               "p_reach_sarcophagus": rows[:, K.G_SARCOPHAGUS] > 0,
               "p_survive": (end == K.REACHED) | (end == K.CAPPED),
               "p_final_emission": end == K.DEATH_FINAL_EMISSION,
@@ -311,6 +312,8 @@ def compile_inputs(cases: Sequence[Case]) -> list:
 
 
 EXPERIMENT = Experiment(NAME, CAMPAIGN_METRICS, CAMPAIGN_KEYS, run_campaign_compare, sweep_rows,
-                        FRAME_METRICS, default_metric="p_sarcophagus",
+                        FRAME_METRICS, default_metric=WIN_RATE,
+                        option_keys=("stalker", "armor", "weapons", "items", "sneak", "flee_at",
+                                     "heal_at"),
                         from_scenario=scenario_setup, compile_inputs=compile_inputs)
 """Whole campaigns compared on common random numbers (``zonesim compare campaign``)."""

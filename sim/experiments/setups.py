@@ -30,6 +30,11 @@ from sim.rules.scenario import Scenario
 NONE = "none"
 """An explicit ``--armor none`` (or a lone ``--item none``, ``--weapon none``): nothing."""
 
+POLICY_FIELDS = {"enter": "enter_anomalies", "policy": "encounters"}
+"""Setup keys whose :class:`~sim.rules.scenario.Policy` field has another name; every other
+setup key but the loadout's (``stalker``, ``armor``, ``weapons``, ``items``) is the name of
+its ``[policy]`` field, so a new policy key needs no line here."""
+
 
 def scenario_values(experiment: str, scenario: Scenario) -> dict[str, Any]:
     """What ``scenario`` says for the setup of ``experiment``.
@@ -59,12 +64,11 @@ def scenario_values(experiment: str, scenario: Scenario) -> dict[str, Any]:
     effects = declared.item_effects
     items = tuple(n for n in scenario.items
                   if effects is None or scenario.ruleset.items[n].effect in effects)
-    p = scenario.policy
-    values = {"stalker": scenario.stalker, "armor": scenario.armor,
-              "weapons": tuple(scenario.weapons), "items": items, "sneak": p.sneak,
-              "flee_at": p.flee_at, "heal_at": p.heal_at, "enter": p.enter_anomalies,
-              "policy": p.encounters, "objective": p.objective, "weights": p.weights}
-    return {key: values[key] for key in declared.scenario_keys}
+    loadout = {"stalker": scenario.stalker, "armor": scenario.armor,
+               "weapons": tuple(scenario.weapons), "items": items}
+    return {key: loadout[key] if key in loadout
+            else getattr(scenario.policy, POLICY_FIELDS.get(key, key))
+            for key in declared.scenario_keys}
 
 
 def base_setup(experiment: str, scenario: Scenario, card: str = "all") -> dict[str, Any]:
@@ -129,4 +133,5 @@ def resolve_setup(experiment: str, scenario: Scenario | None, given: Mapping[str
     return setup
 
 
-__all__ = ["NONE", "base_setup", "best_objective", "resolve_setup", "scenario_values"]
+__all__ = ["NONE", "POLICY_FIELDS", "base_setup", "best_objective", "resolve_setup",
+           "scenario_values"]

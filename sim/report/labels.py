@@ -38,7 +38,7 @@ def metric(name: str) -> str:
     if name in campaign.LABELS:
         return campaign.LABELS[name]
     head, dot, tail = name.partition(".")
-    if dot and head == "p_sarcophagus":
+    if dot and head == campaign.WIN_RATE:
         return f"win, {tail}"
     if dot and head == "causes":
         return campaign.CAUSE_LABELS.get(tail, tail.replace("_", " "))

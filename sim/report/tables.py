@@ -623,7 +623,8 @@ def campaign_section(sc: Scenario, trials: int, seed: int) -> Section:
     data = result.to_dict()
     values = campaign_values(data)
     section.values = values
-    headline = ["p_sarcophagus", "p_survive", "p_final_emission", "days.median", "days.mean"]
+    headline = [campaign_metrics.WIN_RATE, "p_survive", "p_final_emission", "days.median",
+                "days.mean"]
     for name in headline:
         if name in values:
             v, low, high = values[name]
@@ -659,7 +660,7 @@ def campaign_section(sc: Scenario, trials: int, seed: int) -> Section:
     section.figures["campaign_outcomes"] = plots.outcomes_by_day(outcomes)
     section.figures["campaign_survival"] = plots.survival(data.get("survival", []))
     section.figures["campaign_days"] = plots.days_histogram(data.get("days", {}))
-    p = values.get("p_sarcophagus")
+    p = values.get(campaign_metrics.WIN_RATE)
     if p is not None:
         section.text.append(
             f"{trials} games of {sc.name}, seed {seed}: P(reach the Sarcophagus) "
@@ -698,7 +699,7 @@ def characters_section(sc: Scenario, trials: int, seed: int) -> Section:
     variants = [compare.Variant(f"{n} (scenario)" if n == sc.stalker else n, (("stalker", n),))
                 for n in names]
     result = compare.compare(registry.experiment("campaign"), rs, scenario_setup(sc), variants,
-                             trials=trials, seed=seed, metrics=["p_sarcophagus"])
+                             trials=trials, seed=seed, metrics=[campaign_metrics.WIN_RATE])
     frame = result.to_frame()
     frame.insert(1, "stalker", names)
     section.tables["characters"] = frame

@@ -31,6 +31,7 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
+from sim.experiments.campaign_metrics import WIN_RATE
 from sim.report import best_play, labels, outliers, players, readings
 from sim.report.tables import Section
 from sim.rules.scenario import Scenario
@@ -51,14 +52,14 @@ stalker out, and the words for both."""
 def win_rate(sections: Mapping[str, Section]) -> str | None:
     """The win rate with its interval, and the target verdict when the scenario sets one."""
     campaign = sections.get("campaign")
-    found = campaign.values.get("p_sarcophagus") if campaign else None
+    found = campaign.values.get(WIN_RATE) if campaign else None
     if found is None:
         return None
     text = (f"Win rate: {labels.percent(*found)} of games reach and survive the "
             "Sarcophagus")
     targets = sections.get("targets")
     frame = targets.tables.get("targets") if targets else None
-    rows = [] if frame is None else frame[frame["metric"] == "p_sarcophagus"].to_dict("records")
+    rows = [] if frame is None else frame[frame["metric"] == WIN_RATE].to_dict("records")
     if rows:
         r = rows[0]
         text += (f"; target {100 * r['low']:g}-{100 * r['high']:g} %: {r['verdict']}"

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from sim.experiments import campaign_paired
+from sim.experiments.campaign_metrics import WIN_RATE
 from sim.experiments.registry import canonical_metric
 from sim.experiments.registry import experiment as find_experiment
 from sim.rules import Ruleset
@@ -50,8 +51,7 @@ from sim.workflows.batches import UNCHANGED, BatchError, Refusal, fingerprints, 
 from sim.workflows.compare import paired_rows
 from sim.workflows.targets import Target
 
-EXPERIMENT = "campaign"
-METRIC = "p_sarcophagus"
+METRIC = WIN_RATE
 """The metric ranked: P(win), reach and survive the Sarcophagus (P-45)."""
 
 NO_EFFECT = "no effect (the game's compiled inputs are unchanged)"
@@ -179,7 +179,7 @@ class ReadingsResult:
 
     def to_dict(self) -> dict:
         """JSON document: provenance, ``baseline``, ``readings`` (ranked) and ``skipped``."""
-        return {"scenario": self.scenario, "experiment": EXPERIMENT, "metric": METRIC,
+        return {"scenario": self.scenario, "experiment": campaign_paired.NAME, "metric": METRIC,
                 "trials": self.trials, "seed": self.seed, "ruleset_sha256": self.ruleset,
                 "wall_s": self.wall_s, "baseline": self.baseline,
                 "targets": list(self.targets), "unpaired_targets": list(self.unpaired),
@@ -207,7 +207,7 @@ def _skipped(reading: Reading, reason: str, by: str) -> dict:
 
 def paired_targets(scenario: Scenario) -> tuple[list[Target], list[str]]:
     """The scenario's targets on per-game campaign metrics, and the texts of the others."""
-    known = {m.name for m in find_experiment(EXPERIMENT).metrics}
+    known = {m.name for m in find_experiment(campaign_paired.NAME).metrics}
     judged, others = [], []
     for metric, (low, high) in scenario.targets.items():
         text = f"{metric} in {low:g}..{high:g}"
@@ -250,7 +250,7 @@ def run_readings(scenario: Scenario, *, trials: int, seed: int, threads: int | N
     metrics = list(dict.fromkeys([METRIC, *(t.metric for t in targets)]))
     start = time.perf_counter()
     readings, skipped = plan(rs, find_readings(rs))
-    prints = fingerprints(rs, EXPERIMENT, setup, [r.edit for r in readings], batch=len(
+    prints = fingerprints(rs, campaign_paired.NAME, setup, [r.edit for r in readings], batch=len(
         readings) or 1, threads=threads, progress=_stage(progress, 0))
     live, idle = [], []
     for reading, print_ in zip(readings, prints, strict=True):
@@ -259,7 +259,7 @@ def run_readings(scenario: Scenario, *, trials: int, seed: int, threads: int | N
         else:
             (idle if print_ == UNCHANGED else live).append(reading)
     variants = [((), *((r.edit,) for r in live))]
-    (sums,), _ = run_batches(rs, EXPERIMENT, setup, variants, trials=trials, seed=seed,
+    (sums,), _ = run_batches(rs, campaign_paired.NAME, setup, variants, trials=trials, seed=seed,
                              threads=threads, progress=_stage(progress, 1))
     table = paired_rows(sums, ["baseline", *(r.edit for r in live)], metrics)
     by = {(row["variant"], row["metric"]): row for row in table}
@@ -307,6 +307,6 @@ def _row(reading: Reading, cells: dict, targets: Sequence[Target]) -> dict:
     return row
 
 
-__all__ = ["COLUMNS", "EXPERIMENT", "METRIC", "NO_EFFECT", "NO_GAME_CHANGED", "Reading",
+__all__ = ["COLUMNS", "METRIC", "NO_EFFECT", "NO_GAME_CHANGED", "Reading",
            "ReadingsError", "ReadingsResult", "alternatives", "find_readings", "paired_targets",
            "plan", "run_readings"]
