@@ -1,15 +1,21 @@
-"""Every declared slot of a packed parameter record is written by a compile step and read
-by a kernel (issue 28, section 1: "a test asserts that every declared slot is written by
-the compile step and read by a kernel").
+"""Every declared slot of a packed record is written where the record is filled and read by a
+kernel (issue 28, section 1: "a test asserts that every declared slot is written by the
+compile step and read by a kernel").
 
-A static check over the source text, with :mod:`ast`: the encounter params layouts of
-``sim/kernels/layout.py`` (``P_*`` combat, ``A_*`` anomaly, ``E_*`` event, ``AF_*``
-artefact records) and the campaign's scalar parameters (``C_*`` of
-``sim/kernels/campaign.py``). A slot is *written* where it indexes the target of an
-assignment in ``sim/encounter/`` or ``sim/campaign/`` (``params[P_HEALTH] = ...``,
-``out[rec + S.AF_VALUE] = ...``) or keys the dict the campaign compile packs
-(``K.C_HEALTH: stalker.health``), and *read* where it indexes a loaded value in
-``sim/kernels/`` (``params[P_HEALTH]``). The ``*_SIZE`` names are lengths, not slots.
+The records are read from their declarations (:class:`sim.kernels.records.Record`): the
+encounter parameters of ``sim/kernels/layout.py`` (``COMBAT`` ``P_*``, ``ANOMALY`` ``A_*``,
+``EVENT`` ``E_*``, ``ARTEFACT`` ``AF_*``) and the result fields of the fight, anomaly and
+event kernels (``RESULT`` ``R_*`` of ``sim/kernels/combat.py``, ``anomaly.py``,
+``event.py``). The campaign's scalar parameters (``C_*`` of ``sim/kernels/campaign.py``)
+are still numbered by hand there and are read from those lines.
+
+A static check over the source text, with :mod:`ast`. A parameter slot is *written* where
+it names a slot of the packing helper (``COMBAT.pack(P_HEALTH=...)``), indexes the target
+of an assignment (``params[P_HEALTH] = ...``) or keys the dict the campaign compile packs
+(``K.C_HEALTH: stalker.health``) in ``sim/encounter/`` or ``sim/campaign/``; a result field
+is written where it indexes an assignment's target in ``sim/kernels/`` (the kernel fills
+its result). A slot is *read* where it indexes a loaded value in ``sim/kernels/``
+(``params[S.P_HEALTH]``, ``fres[F.R_OUTCOME]``). Sizes are lengths, not slots.
 """
 
 from __future__ import annotations
@@ -17,23 +23,32 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import numpy as np
 import pytest
+
+from sim.kernels import anomaly, combat, event, layout
+from sim.kernels.records import Record
 
 SIM = Path(__file__).resolve().parents[1] / "sim"
 COMPILE_SOURCES = sorted((SIM / "encounter").glob("*.py")) + sorted((SIM / "campaign").glob("*.py"))
 KERNEL_SOURCES = sorted((SIM / "kernels").glob("*.py"))
 
-LAYOUTS = {
-    "combat (P_*)": (SIM / "kernels" / "layout.py", "P_"),
-    "anomaly (A_*)": (SIM / "kernels" / "layout.py", "A_"),
-    "event (E_*)": (SIM / "kernels" / "layout.py", "E_"),
-    "artefact records (AF_*)": (SIM / "kernels" / "layout.py", "AF_"),
-    "campaign parameters (C_*)": (SIM / "kernels" / "campaign.py", "C_"),
+PARAMETERS = {
+    "combat (P_*)": layout.COMBAT,
+    "anomaly (A_*)": layout.ANOMALY,
+    "event (E_*)": layout.EVENT,
+    "artefact records (AF_*)": layout.ARTEFACT,
+}
+RESULTS = {
+    "fight results (combat R_*)": combat,
+    "anomaly results (anomaly R_*)": anomaly,
+    "event results (event R_*)": event,
 }
 
 
 def constants(path: Path, prefix: str) -> dict[str, int]:
-    """The module-level integer constants of ``path`` named ``prefix...``, in source order."""
+    """The module-level integer constants of ``path`` named ``prefix...``, in source order
+    (the hand-numbered campaign parameters)."""
     found = {}
     for node in ast.parse(path.read_text()).body:
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
@@ -44,9 +59,8 @@ def constants(path: Path, prefix: str) -> dict[str, int]:
     return found
 
 
-def declared(path: Path, prefix: str) -> list[str]:
-    """The slots of the layout ``prefix...`` in ``path``: its constants but the size."""
-    return [name for name in constants(path, prefix) if name != prefix + "SIZE"]
+CAMPAIGN = constants(SIM / "kernels" / "campaign.py", "C_")
+CAMPAIGN_SLOTS = [name for name in CAMPAIGN if name != "C_SIZE"]
 
 
 def _names_in(node: ast.AST) -> set[str]:
@@ -60,12 +74,19 @@ def _names_in(node: ast.AST) -> set[str]:
     return found
 
 
+def stored(source: str) -> set[str]:
+    """Names that index an assignment's target in ``source``."""
+    return set().union(*(_names_in(node.slice) for node in ast.walk(ast.parse(source))
+                         if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store)))
+
+
 def written(source: str) -> set[str]:
-    """Names that index an assignment's target, or key a dict, in ``source``."""
-    found: set[str] = set()
+    """Names a compile step writes in ``source``: assignment indices, keywords of a call (the
+    packing helper's slot names) and dict keys."""
+    found = stored(source)
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
-            found |= _names_in(node.slice)
+        if isinstance(node, ast.Call):
+            found |= {kw.arg for kw in node.keywords if kw.arg is not None}
         elif isinstance(node, ast.Dict):
             for key in node.keys:
                 if isinstance(key, ast.Name | ast.Attribute):
@@ -75,57 +96,154 @@ def written(source: str) -> set[str]:
 
 def read(source: str) -> set[str]:
     """Names that index a value loaded (not assigned) in ``source``."""
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
-            found |= _names_in(node.slice)
-    return found
+    return set().union(*(_names_in(node.slice) for node in ast.walk(ast.parse(source))
+                         if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load)))
 
 
 def _over(paths: list[Path], find) -> set[str]:
     return set().union(*(find(path.read_text()) for path in paths))
 
 
-@pytest.mark.parametrize("layout", LAYOUTS)
-def test_every_slot_is_written_by_a_compile_step_and_read_by_a_kernel(layout):
-    path, prefix = LAYOUTS[layout]
-    slots = declared(path, prefix)
-    assert len(slots) >= 8  # the layout was found
-    packed, unpacked = _over(COMPILE_SOURCES, written), _over(KERNEL_SOURCES, read)
-    unwritten = [s for s in slots if s not in packed]
-    unread = [s for s in slots if s not in unpacked]
-    assert not unwritten, f"{layout}: declared but written by no compile step: {unwritten}"
-    assert not unread, f"{layout}: declared but read by no kernel: {unread}"
+def result_uses(module) -> tuple[set[str], set[str]]:
+    """The fields of ``module.RESULT`` that kernels write and read: ``RESULT.R_LOST`` in the
+    module itself, ``alias.R_LOST`` where a kernel imports it as ``alias`` (``_event``), so
+    that the event's ``R_LOST`` is not taken for the anomaly's."""
+    own = module.__name__.rsplit(".", 1)[1]
+    writes: set[str] = set()
+    reads: set[str] = set()
+    for path in KERNEL_SOURCES:
+        tree = ast.parse(path.read_text())
+        aliases = {"RESULT"} if path.stem == own else set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module == "sim.kernels":
+                aliases |= {a.asname or a.name for a in node.names if a.name == own}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Subscript):
+                fields = {sub.attr for sub in ast.walk(node.slice)
+                          if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name)
+                          and sub.value.id in aliases}
+                (writes if isinstance(node.ctx, ast.Store) else reads).update(fields)
+    return writes, reads
 
 
-@pytest.mark.parametrize("layout", LAYOUTS)
-def test_the_slots_are_numbered_without_holes_and_the_size_counts_them(layout):
-    """Slot ``k`` of the source order has index ``k``, and ``*_SIZE`` is their number: no
-    index is left unused (as the event's slot 2 was) or given twice."""
-    path, prefix = LAYOUTS[layout]
-    values = constants(path, prefix)
-    size = values.pop(prefix + "SIZE")
+PACKED = _over(COMPILE_SOURCES, written)
+UNPACKED = _over(KERNEL_SOURCES, read)
+
+
+def unchecked(slots, writes: set[str], reads: set[str]) -> tuple[list[str], list[str]]:
+    """The slots of ``slots`` that nothing writes, and those that nothing reads."""
+    return [s for s in slots if s not in writes], [s for s in slots if s not in reads]
+
+
+@pytest.mark.parametrize("record", PARAMETERS)
+def test_every_parameter_slot_is_written_by_a_compile_step_and_read_by_a_kernel(record):
+    unwritten, unread = unchecked(PARAMETERS[record].slots, PACKED, UNPACKED)
+    assert not unwritten, f"{record}: declared but written by no compile step: {unwritten}"
+    assert not unread, f"{record}: declared but read by no kernel: {unread}"
+
+
+@pytest.mark.parametrize("record", RESULTS)
+def test_every_result_field_is_written_and_read_by_a_kernel(record):
+    module = RESULTS[record]
+    unwritten, unread = unchecked(module.RESULT.slots, *result_uses(module))
+    assert not unwritten, f"{record}: declared but written by no kernel: {unwritten}"
+    assert not unread, f"{record}: declared but read by no kernel: {unread}"
+
+
+def test_every_campaign_parameter_is_written_by_the_compile_step_and_read_by_the_kernel():
+    assert len(CAMPAIGN_SLOTS) >= 8  # the hand-numbered layout was found
+    unwritten, unread = unchecked(CAMPAIGN_SLOTS, PACKED, UNPACKED)
+    assert not unwritten, f"campaign (C_*): declared but written by no compile step: {unwritten}"
+    assert not unread, f"campaign (C_*): declared but read by no kernel: {unread}"
+
+
+def test_the_campaign_parameters_are_numbered_without_holes_and_the_size_counts_them():
+    """Slot ``k`` of the source order has index ``k``, and ``C_SIZE`` is their number."""
+    values = dict(CAMPAIGN)
+    size = values.pop("C_SIZE")
     assert list(values.values()) == list(range(size)), values
 
 
-def test_the_slots_just_added_for_best_play_are_seen():
-    """The plan's slots are written in ``sim/encounter/plan.py`` and ``spec.py`` and read
-    in ``sim/kernels/combat.py``: the check finds them where they are."""
+DECLARED = {**{name: (layout, rec) for name, rec in PARAMETERS.items()},
+            **{name: (module, module.RESULT) for name, module in RESULTS.items()}}
+
+
+@pytest.mark.parametrize("record", DECLARED)
+def test_the_module_constants_are_generated_from_the_declaration(record):
+    """``layout.P_HEALTH`` is the place of ``"P_HEALTH"`` in ``COMBAT`` and ``layout.P_SIZE``
+    its length (numba reads them as module integers); the record's attributes agree."""
+    module, rec = DECLARED[record]
+    assert len(rec.slots) >= 8
+    for k, name in enumerate(rec.slots):
+        assert getattr(module, name) == getattr(rec, name) == k
+    assert getattr(module, rec.size_name) == rec.size == len(rec.slots)
+
+
+def test_the_slots_of_the_plan_are_seen():
+    """The plan's slots are packed by name in ``sim/encounter/plan.py`` and read in
+    ``sim/kernels/combat.py``: the check finds them where they are."""
     new = {"P_PLAN_STAGE", "P_PLAN_OTHER", "P_PLAN_COUNTS", "P_N_COMBAT_ART", "P_SNEAK_ARTS"}
-    assert new <= set(declared(SIM / "kernels" / "layout.py", "P_"))
+    assert new <= set(layout.COMBAT.slots)
     assert new <= _over([SIM / "encounter" / "plan.py", SIM / "encounter" / "spec.py"], written)
     assert new <= read((SIM / "kernels" / "combat.py").read_text())
 
 
+def test_a_slot_nobody_reads_would_be_caught():
+    """Guard: a combat record with one slot more, packed by name but read by no kernel,
+    fails the check on that slot, and only on it."""
+    grown = Record("combat parameters", "P_SIZE", (*layout.COMBAT.slots, "P_NOBODY_READS"))
+    packer = "params = S.COMBAT.pack(P_HEALTH=spec.health, P_NOBODY_READS=1)\n"
+    unwritten, unread = unchecked(grown.slots, PACKED | written(packer), UNPACKED)
+    assert unwritten == [] and unread == ["P_NOBODY_READS"]
+    unwritten, unread = unchecked(grown.slots, PACKED, UNPACKED)
+    assert unwritten == ["P_NOBODY_READS"]
+
+
+def test_a_result_field_nobody_reads_would_be_caught():
+    """Guard: an event result with one field more, filled by the event kernel but read by
+    none, fails the check on it; the anomaly's fields of the same names do not count."""
+    grown = Record("event results", "RESULT_SIZE", (*event.RESULT.slots, "R_NOBODY_READS"))
+    writes, reads = result_uses(event)
+    assert unchecked(grown.slots, writes | {"R_NOBODY_READS"}, reads) == ([], ["R_NOBODY_READS"])
+    _, anomaly_reads = result_uses(anomaly)
+    assert "R_FOUND" in anomaly_reads and "R_FOUND" not in reads | writes
+
+
 def test_a_dead_slot_would_be_caught():
     """Guard: a slot only packed (as ``C_SUCCESS_ON`` was), or only assigned in a kernel,
-    or only compared with, is neither read nor written."""
+    or only compared with, is not read; a kernel's reads are no writes."""
     compile_step = "values = {K.C_REPUTATION: stalker.reputation, K.C_SUCCESS_ON: 5}\n" \
-                   "params[P_HEALTH] = 3\nout[rec + S.AF_VALUE], out[S.P_PLAN] = 1, 2\n"
+                   "params[P_HEALTH] = 3\nout[rec + S.AF_VALUE], out[S.P_PLAN] = 1, 2\n" \
+                   "p = S.EVENT.pack(base, E_SHIFT=2)\n"
     kernel = "x = cp[C_REPUTATION] + params[base + AF_VALUE]\nparams[P_HEALTH] = 0\n" \
-             "if index == P_PLAN:\n    pass\n"
+             "if index == P_PLAN:\n    pass\ny = f(E_TOKENS=params[S.E_SHIFT])\n"
     packed = written(compile_step)
-    assert {"C_REPUTATION", "C_SUCCESS_ON", "P_HEALTH", "AF_VALUE", "P_PLAN"} <= packed
-    assert {"C_REPUTATION", "AF_VALUE"} <= read(kernel)
-    assert not {"C_SUCCESS_ON", "P_HEALTH", "P_PLAN"} & read(kernel)
+    assert {"C_REPUTATION", "C_SUCCESS_ON", "P_HEALTH", "AF_VALUE", "P_PLAN", "E_SHIFT"} <= packed
+    assert {"C_REPUTATION", "AF_VALUE", "E_SHIFT"} <= read(kernel)
+    assert not {"C_SUCCESS_ON", "P_HEALTH", "P_PLAN", "E_TOKENS"} & read(kernel)
     assert not {"C_REPUTATION", "AF_VALUE"} & written(kernel)
+    assert stored(kernel) == {"P_HEALTH"}
+
+
+def test_pack_writes_the_named_slots_and_zero_elsewhere():
+    rec = Record("test parameters", "T_SIZE", ("T_A", "T_B", "T_C"))
+    assert (rec.T_A, rec.T_B, rec.T_C, rec.T_SIZE) == (0, 1, 2, 3)
+    packed = rec.pack(T_C=7, T_A=-1)
+    assert packed.dtype == np.int64 and packed.tolist() == [-1, 0, 7]
+
+
+def test_pack_on_a_base_copies_it_and_keeps_what_follows_the_record():
+    rec = Record("test parameters", "T_SIZE", ("T_A", "T_B"))
+    base = np.array([1, 2, 30, 40], dtype=np.int64)  # two slots, then a record after them
+    assert rec.pack(base, T_B=5).tolist() == [1, 5, 30, 40]
+    assert base.tolist() == [1, 2, 30, 40]
+
+
+def test_pack_refuses_a_name_that_is_no_slot():
+    with pytest.raises(ValueError, match="combat parameters have no slot P_HELTH"):
+        layout.COMBAT.pack(P_HELTH=3)
+
+
+def test_a_name_declared_twice_is_refused():
+    with pytest.raises(ValueError, match="declared twice"):
+        Record("test parameters", "T_SIZE", ("T_A", "T_B", "T_A"))

@@ -50,11 +50,9 @@ from sim.encounter.items import best_event_item
 from sim.encounter.modifier import test_terms
 from sim.encounter.spec import AnomalySpec, EventSpec
 from sim.errors import InputError
+from sim.kernels import layout as S
 from sim.kernels.layout import (
-    A_ART_UNUSED,
-    A_ENTER,
     ART_RESIST,
-    E_ART_UNUSED,
     EFFECT_DAMAGE,
     EFFECT_EMISSION_TOKENS,
     EFFECT_LOST_DAY,
@@ -303,18 +301,13 @@ class HazardPlay:
         """A copy of an anomaly's packed params (:meth:`AnomalySpec.pack`) played by these
         decisions: ``A_ENTER`` and ``A_ART_UNUSED`` (the records left unused).
         """
-        out = params.copy()
-        out[A_ENTER] = int(self.enter)
-        out[A_ART_UNUSED] = self.unused
-        return out
+        return S.ANOMALY.pack(params, A_ENTER=int(self.enter), A_ART_UNUSED=self.unused)
 
     def pack_event(self, params: np.ndarray) -> np.ndarray:
         """A copy of an event's packed params (:meth:`EventSpec.pack`) played by these
         decisions: ``E_ART_UNUSED``.
         """
-        out = params.copy()
-        out[E_ART_UNUSED] = self.unused
-        return out
+        return S.EVENT.pack(params, E_ART_UNUSED=self.unused)
 
     @property
     def unused(self) -> int:

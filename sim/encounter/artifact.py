@@ -133,18 +133,11 @@ def compile_artifacts(rs: Ruleset, names: Sequence[str], intellect: int,
 
 def pack_records(artifacts: Sequence[ArtifactSpec]) -> np.ndarray:
     """The ``AF_*`` records of ``artifacts``, int64 of length ``len * AF_SIZE``."""
-    out = np.zeros(len(artifacts) * S.AF_SIZE, dtype=np.int64)
-    for i, a in enumerate(artifacts):
-        rec = i * S.AF_SIZE
-        out[rec + S.AF_EFFECT] = a.effect
-        out[rec + S.AF_VALUE] = a.value
-        out[rec + S.AF_AUTO] = int(a.auto)
-        out[rec + S.AF_POOL] = a.pool
-        out[rec + S.AF_FACE] = a.face
-        out[rec + S.AF_NEED] = a.need
-        out[rec + S.AF_SIDE_TARGET] = a.side_target
-        out[rec + S.AF_SIDE_VALUE] = a.side_value
-    return out
+    return np.concatenate([np.zeros(0, dtype=np.int64), *(
+        S.ARTEFACT.pack(AF_EFFECT=a.effect, AF_VALUE=a.value, AF_AUTO=int(a.auto),
+                        AF_POOL=a.pool, AF_FACE=a.face, AF_NEED=a.need,
+                        AF_SIDE_TARGET=a.side_target, AF_SIDE_VALUE=a.side_value)
+        for a in artifacts)])
 
 
 def combat_choices(artifacts: Sequence[ArtifactSpec]) -> tuple[tuple[int, int, int], ...]:

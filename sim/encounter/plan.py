@@ -261,21 +261,18 @@ class CombatPlan:
         decide).
         """
         params, stimulants, uses0, *tables = packed
-        out = params.copy()
         rnd, stage, health, other, tokens, used, counts, _ = self.shape.strides
-        out[S.P_PLAN] = 1 + start
-        out[S.P_PLAN_ROUND], out[S.P_PLAN_HEALTH] = rnd, health
-        out[S.P_PLAN_TOKENS], out[S.P_PLAN_STIMS] = tokens, used
-        out[S.P_PLAN_STAGE] = stage if self.shape.stages == 2 else 0
-        out[S.P_PLAN_OTHER] = other if self.shape.other else 0
-        out[S.P_PLAN_COUNTS] = counts
-        out[S.P_SNEAK] = int(self.sneak)
-        out[S.P_SNEAK_ARTS] = self.sneak_select
-        out[S.P_HEAL_AT] = restore_at(int(out[S.P_HEALTH]), int(out[S.P_OTHER_MAX]))
         kinds = self.shape.kinds
-        out[S.P_N_KINDS] = len(kinds)
+        out = S.COMBAT.pack(
+            params, P_PLAN=1 + start, P_PLAN_ROUND=rnd, P_PLAN_HEALTH=health,
+            P_PLAN_TOKENS=tokens,
+            P_PLAN_STIMS=0 if kinds else used,  # with kinds, the doses left are digits
+            P_PLAN_STAGE=stage if self.shape.stages == 2 else 0,
+            P_PLAN_OTHER=other if self.shape.other else 0, P_PLAN_COUNTS=counts,
+            P_SNEAK=int(self.sneak), P_SNEAK_ARTS=self.sneak_select,
+            P_HEAL_AT=restore_at(int(params[S.P_HEALTH]), int(params[S.P_OTHER_MAX])),
+            P_N_KINDS=len(kinds))
         if kinds:  # the doses left are digits of the last axis, the dose count no axis
-            out[S.P_PLAN_STIMS] = 0
             stimulants = np.asarray([v for v, _ in kinds] + [0], dtype=np.int64)
             uses0 = np.asarray(self.shape.radices + (0,), dtype=np.int64)
         return (out, stimulants, uses0, *tables), self.entries

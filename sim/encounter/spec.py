@@ -15,81 +15,7 @@ import numpy as np
 
 from sim.encounter.artifact import ArtifactRules, ArtifactSpec, pack_records
 from sim.encounter.loadout import LoadoutTable
-from sim.kernels.layout import (
-    A_AGILITY,
-    A_AGILITY_NEED,
-    A_AGILITY_ON,
-    A_ART_FAIL,
-    A_ARTIFACT,
-    A_BONUS_DICE,
-    A_DAMAGE,
-    A_DURABILITY,
-    A_ENTER,
-    A_FIND_NEED,
-    A_FIND_ON,
-    A_FIND_POOL,
-    A_HEALTH,
-    A_N_ART,
-    A_PERCEPTION,
-    A_PERCEPTION_NEED,
-    A_PERCEPTION_ON,
-    A_RADIATION,
-    A_RADIATION_MAX,
-    A_RESIST,
-    A_RESIST_ORDER,
-    A_SIZE,
-    A_TARGET,
-    A_TOKENS,
-    A_WILLPOWER,
-    AUTO_SHIFT,
-    E_ART_FAIL,
-    E_AVOID_ON,
-    E_DURABILITY,
-    E_EFFECT,
-    E_HEALTH,
-    E_N_ART,
-    E_RADIATION,
-    E_RADIATION_MAX,
-    E_RESIST,
-    E_RESIST_ORDER,
-    E_SHIFT,
-    E_SIZE,
-    E_TARGET,
-    E_TOKENS,
-    E_VALUE,
-    E_WILLPOWER,
-    P_ART_FAIL,
-    P_AVOID_RULE,
-    P_COMBAT,
-    P_DURABILITY,
-    P_ENDURANCE,
-    P_ESCAPE_TARGET,
-    P_FLEE_AT,
-    P_HEAL_AT,
-    P_HEALTH,
-    P_MAX_ROUNDS,
-    P_N_ART,
-    P_N_COMBAT_ART,
-    P_N_KINDS,
-    P_N_LIMITED,
-    P_OTHER,
-    P_OTHER_MAX,
-    P_RESIST,
-    P_RESIST_ORDER,
-    P_RESTORE_USES,
-    P_SIZE,
-    P_SNEAK,
-    P_SNEAK_ARTS,
-    P_START_HEALTH,
-    P_STEALTH,
-    P_STEALTH_ON,
-    P_SUCCESS_ON,
-    P_TOKENS,
-    P_TRACK,
-    P_VIGILANCE,
-    P_WOUNDS,
-    TARGET_HEALTH,
-)
+from sim.kernels import layout as S
 
 
 @dataclass(frozen=True)
@@ -166,7 +92,7 @@ class CombatSpec:
     stealth_on: int = 0
     artifacts: tuple[ArtifactSpec, ...] = ()
     art_rules: ArtifactRules = ArtifactRules()
-    track: int = TARGET_HEALTH
+    track: int = S.TARGET_HEALTH
     other: int = 1
     other_max: int = 1
 
@@ -182,36 +108,20 @@ class CombatSpec:
         followed by the artefact records (``AF_*``); ``bonus`` and ``spend``
         are int64 of shape (2, 2**n_limited).
         """
-        params = np.zeros(P_SIZE, dtype=np.int64)
-        params[P_HEALTH] = self.health
-        params[P_START_HEALTH] = self.start_health
-        params[P_COMBAT] = self.combat
-        params[P_STEALTH] = self.stealth
-        params[P_VIGILANCE] = self.vigilance
-        params[P_ENDURANCE] = self.endurance
-        params[P_WOUNDS] = self.wounds
-        params[P_RESIST] = self.resist
-        params[P_DURABILITY] = self.durability
-        params[P_TOKENS] = self.tokens
-        params[P_SUCCESS_ON] = self.success_on
-        params[P_SNEAK] = int(self.sneak)
-        params[P_AVOID_RULE] = self.avoid_rule
-        params[P_ESCAPE_TARGET] = self.escape_target
-        params[P_FLEE_AT] = self.flee_at
-        params[P_HEAL_AT] = self.heal_at
-        params[P_MAX_ROUNDS] = self.max_rounds
-        params[P_N_LIMITED] = len(self.loadout.limited)
-        params[P_STEALTH_ON] = self.stealth_face
-        params[P_N_ART] = len(self.artifacts)
-        params[P_ART_FAIL] = self.art_rules.fail_rule
-        params[P_RESIST_ORDER] = self.art_rules.resist_order
-        params[P_RESTORE_USES] = self.art_rules.restore_uses
-        params[P_TRACK] = self.track
-        params[P_OTHER] = self.other
-        params[P_OTHER_MAX] = self.other_max
-        params[P_N_COMBAT_ART] = len(self.loadout.artifacts)
-        params[P_SNEAK_ARTS] = -1
-        params[P_N_KINDS] = 0  # doses in the order carried (a plan may choose by kind)
+        params = S.COMBAT.pack(
+            P_HEALTH=self.health, P_START_HEALTH=self.start_health, P_COMBAT=self.combat,
+            P_STEALTH=self.stealth, P_VIGILANCE=self.vigilance, P_ENDURANCE=self.endurance,
+            P_WOUNDS=self.wounds, P_RESIST=self.resist, P_DURABILITY=self.durability,
+            P_TOKENS=self.tokens, P_SUCCESS_ON=self.success_on, P_SNEAK=int(self.sneak),
+            P_AVOID_RULE=self.avoid_rule, P_ESCAPE_TARGET=self.escape_target,
+            P_FLEE_AT=self.flee_at, P_HEAL_AT=self.heal_at, P_MAX_ROUNDS=self.max_rounds,
+            P_N_LIMITED=len(self.loadout.limited), P_STEALTH_ON=self.stealth_face,
+            P_N_ART=len(self.artifacts), P_ART_FAIL=self.art_rules.fail_rule,
+            P_RESIST_ORDER=self.art_rules.resist_order,
+            P_RESTORE_USES=self.art_rules.restore_uses, P_TRACK=self.track,
+            P_OTHER=self.other, P_OTHER_MAX=self.other_max,
+            P_N_COMBAT_ART=len(self.loadout.artifacts), P_SNEAK_ARTS=-1,
+            P_N_KINDS=0)  # doses in the order carried (a plan may choose by kind)
         return (
             np.concatenate([params, pack_records(self.artifacts)]),
             np.asarray(self.stimulants + (0,), dtype=np.int64),
@@ -219,7 +129,6 @@ class CombatSpec:
             np.asarray(self.loadout.bonus, dtype=np.int64),
             np.asarray(self.loadout.spend, dtype=np.int64),
         )
-
 
 
 
@@ -329,35 +238,20 @@ class AnomalySpec:
         records (``AF_*``); ``deck`` is int64 of shape
         (max(len(deck), 1),), the card count per artefact type.
         """
-        params = np.zeros(A_SIZE, dtype=np.int64)
-        params[A_PERCEPTION] = self.perception
-        params[A_AGILITY] = self.agility
-        params[A_PERCEPTION_NEED] = self.perception_need
-        params[A_AGILITY_NEED] = self.agility_need
-        params[A_DAMAGE] = self.damage
-        params[A_TARGET] = self.target
-        params[A_RESIST] = self.effective_resist
-        params[A_DURABILITY] = self.durability
-        params[A_TOKENS] = self.tokens
-        params[A_HEALTH] = self.health
-        params[A_RADIATION] = self.radiation
-        params[A_RADIATION_MAX] = self.radiation_max
-        params[A_WILLPOWER] = self.willpower
-        params[A_ENTER] = int(self.enter)
-        params[A_BONUS_DICE] = self.bonus_dice
-        params[A_ARTIFACT] = self.artifact
-        params[A_PERCEPTION_ON] = self.perception_face
-        params[A_AGILITY_ON] = self.agility_face
-        params[A_FIND_POOL] = self.find_pool
-        params[A_FIND_ON] = self.find_face
-        params[A_FIND_NEED] = self.find_need
-        params[A_N_ART] = len(self.artifacts)
-        params[A_ART_FAIL] = self.art_rules.fail_rule
-        params[A_RESIST_ORDER] = self.art_rules.resist_order
+        params = S.ANOMALY.pack(
+            A_PERCEPTION=self.perception, A_AGILITY=self.agility,
+            A_PERCEPTION_NEED=self.perception_need, A_AGILITY_NEED=self.agility_need,
+            A_DAMAGE=self.damage, A_TARGET=self.target, A_RESIST=self.effective_resist,
+            A_DURABILITY=self.durability, A_TOKENS=self.tokens, A_HEALTH=self.health,
+            A_RADIATION=self.radiation, A_RADIATION_MAX=self.radiation_max,
+            A_WILLPOWER=self.willpower, A_ENTER=int(self.enter), A_BONUS_DICE=self.bonus_dice,
+            A_ARTIFACT=self.artifact, A_PERCEPTION_ON=self.perception_face,
+            A_AGILITY_ON=self.agility_face, A_FIND_POOL=self.find_pool,
+            A_FIND_ON=self.find_face, A_FIND_NEED=self.find_need, A_N_ART=len(self.artifacts),
+            A_ART_FAIL=self.art_rules.fail_rule, A_RESIST_ORDER=self.art_rules.resist_order)
         deck = np.zeros(max(len(self.deck), 1), dtype=np.int64)
         deck[: len(self.deck)] = self.deck
         return np.concatenate([params, pack_records(self.artifacts)]), deck
-
 
 
 
@@ -417,20 +311,12 @@ class EventSpec:
 
     def pack(self) -> np.ndarray:
         """The kernel's int64 parameters: ``E_SIZE`` header (``E_*``), then artefact records."""
-        params = np.zeros(E_SIZE, dtype=np.int64)
-        params[E_AVOID_ON] = self.avoid_target + self.shift if self.rolls else 0
-        params[E_SHIFT] = AUTO_SHIFT if self.automatic else self.shift
-        params[E_EFFECT] = self.effect
-        params[E_VALUE] = self.value
-        params[E_TARGET] = self.target
-        params[E_RESIST] = self.effective_resist
-        params[E_DURABILITY] = self.durability
-        params[E_TOKENS] = self.tokens
-        params[E_HEALTH] = self.health
-        params[E_RADIATION] = self.radiation
-        params[E_RADIATION_MAX] = self.radiation_max
-        params[E_WILLPOWER] = self.willpower
-        params[E_N_ART] = len(self.artifacts)
-        params[E_ART_FAIL] = self.art_rules.fail_rule
-        params[E_RESIST_ORDER] = self.art_rules.resist_order
+        params = S.EVENT.pack(
+            E_AVOID_ON=self.avoid_target + self.shift if self.rolls else 0,
+            E_SHIFT=S.AUTO_SHIFT if self.automatic else self.shift, E_EFFECT=self.effect,
+            E_VALUE=self.value, E_TARGET=self.target, E_RESIST=self.effective_resist,
+            E_DURABILITY=self.durability, E_TOKENS=self.tokens, E_HEALTH=self.health,
+            E_RADIATION=self.radiation, E_RADIATION_MAX=self.radiation_max,
+            E_WILLPOWER=self.willpower, E_N_ART=len(self.artifacts),
+            E_ART_FAIL=self.art_rules.fail_rule, E_RESIST_ORDER=self.art_rules.resist_order)
         return np.concatenate([params, pack_records(self.artifacts)])

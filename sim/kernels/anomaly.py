@@ -30,6 +30,7 @@ from sim.kernels import layout as S
 from sim.kernels import rng
 from sim.kernels.artifact import absorb
 from sim.kernels.dice import armor_absorb, destroyed, pool_test
+from sim.kernels.records import Record
 from sim.kernels.tracks import deformed, exhausted, onto
 
 # Columns of ``out``: outcomes first (mutually exclusive), then counts and sums.
@@ -60,22 +61,26 @@ def keeps_trophy(outcome):
     return outcome == UNHARMED or outcome == DAMAGED
 
 
-# Fields of encounter()'s ``result``; callers with an 8-field buffer get the first eight
-# only, the artefact fields when the buffer has room for them.
-R_OUTCOME = 0            # AVOIDED .. KNOCKED_OUT
-R_PERCEIVED = 1          # the Perception test passed (P-31)
-R_LOST = 2               # points lost after the artefacts and armour
-R_TOKENS = 3             # armour tokens at the end
-R_DEFORMATION = 4        # a deformation (P-39)
-R_SEARCHED = 5           # the artefact deck was searched (P-35)
-R_DRAWS = 6              # cards drawn in the search
-R_FOUND = 7              # an artefact found
-R_ART_USES = 8
-R_SIDE_EFFECTS = 9
-R_SIDE_HEALTH = 10       # side-effect points per track (P-09)
-R_SIDE_RADIATION = 11
-R_SIDE_WILLPOWER = 12
-RESULT_SIZE = 13
+# Fields of encounter()'s ``result``; callers with a SHORT_RESULT buffer get the fields
+# before R_ART_USES only, the artefact fields when the buffer has room for them.
+RESULT = Record("anomaly results", "RESULT_SIZE", (
+    "R_OUTCOME",        # AVOIDED .. KNOCKED_OUT
+    "R_PERCEIVED",      # the Perception test passed (P-31)
+    "R_LOST",           # points lost after the artefacts and armour
+    "R_TOKENS",         # armour tokens at the end
+    "R_DEFORMATION",    # a deformation (P-39)
+    "R_SEARCHED",       # the artefact deck was searched (P-35)
+    "R_DRAWS",          # cards drawn in the search
+    "R_FOUND",          # an artefact found
+    "R_ART_USES",       # artefact uses against the damage (P-08..P-10)
+    "R_SIDE_EFFECTS",   # side effects suffered (P-09)
+    "R_SIDE_HEALTH",    # side-effect points per track (P-09)
+    "R_SIDE_RADIATION",
+    "R_SIDE_WILLPOWER",
+))
+globals().update(RESULT.constants)  # R_OUTCOME .. RESULT_SIZE, as other kernels read them
+SHORT_RESULT = RESULT.R_ART_USES
+"""Length of a result buffer without the artefact fields (outcome .. artefact found)."""
 
 
 @jit
@@ -181,7 +186,7 @@ def draw_until(state, deck, scratch, want):
 def encounter(state, deck_state, params, deck, scratch, result):
     """Resolve one anomaly encounter (P-31..P-36); fills ``result``.
 
-    ``result`` (int64, length 8 or ``RESULT_SIZE``) = (outcome, perceived,
+    ``result`` (int64, length ``SHORT_RESULT`` or ``RESULT_SIZE``) = (outcome, perceived,
     points lost after the artefacts and armour, tokens after, deformation,
     searched (passed the find test and drew), cards drawn, artefact found),
     then the ``R_*`` artefact fields when there is room.
@@ -190,12 +195,12 @@ def encounter(state, deck_state, params, deck, scratch, result):
                      params[S.A_PERCEPTION_NEED])
     for i in range(result.shape[0]):
         result[i] = 0
-    result[R_PERCEIVED] = seen
-    result[R_TOKENS] = params[S.A_TOKENS]
+    result[RESULT.R_PERCEIVED] = seen
+    result[RESULT.R_TOKENS] = params[S.A_TOKENS]
     # P-36: after noticing, enter on purpose or go around (A_ENTER: the policy's
     # enter_anomalies, or best play's decision, sim.exact.best_hazard).
     if seen and params[S.A_ENTER] == 0:
-        result[R_OUTCOME] = AVOIDED
+        result[RESULT.R_OUTCOME] = AVOIDED
         return
     # P-36: preparation after a passed Perception test on a voluntary entry.
     pool = params[S.A_AGILITY] + (params[S.A_BONUS_DICE] if seen else 0)
@@ -207,22 +212,22 @@ def encounter(state, deck_state, params, deck, scratch, result):
             params[S.A_RESIST], params[S.A_DURABILITY], params[S.A_TOKENS], params[S.A_HEALTH],
             params[S.A_RADIATION], params[S.A_RADIATION_MAX], params[S.A_WILLPOWER],
             ~params[S.A_ART_UNUSED])  # P-08: the records the player leaves unused
-        result[R_LOST] = through
-        result[R_TOKENS] = after
-        result[R_DEFORMATION] = deformation
+        result[RESULT.R_LOST] = through
+        result[RESULT.R_TOKENS] = after
+        result[RESULT.R_DEFORMATION] = deformation
         harmed = through + h + r + w > 0  # side effects harm too (P-09)
-        if result.shape[0] >= RESULT_SIZE:
-            result[R_ART_USES] = uses
-            result[R_SIDE_EFFECTS] = suffered
-            result[R_SIDE_HEALTH] = h
-            result[R_SIDE_RADIATION] = r
-            result[R_SIDE_WILLPOWER] = w
+        if result.shape[0] >= RESULT.RESULT_SIZE:
+            result[RESULT.R_ART_USES] = uses
+            result[RESULT.R_SIDE_EFFECTS] = suffered
+            result[RESULT.R_SIDE_HEALTH] = h
+            result[RESULT.R_SIDE_RADIATION] = r
+            result[RESULT.R_SIDE_WILLPOWER] = w
     if knocked_out:
-        result[R_OUTCOME] = KNOCKED_OUT
+        result[RESULT.R_OUTCOME] = KNOCKED_OUT
     elif harmed:
-        result[R_OUTCOME] = DAMAGED
+        result[RESULT.R_OUTCOME] = DAMAGED
     else:
-        result[R_OUTCOME] = UNHARMED
+        result[RESULT.R_OUTCOME] = UNHARMED
     want = params[S.A_ARTIFACT]
     # P-07, P-35: a chance to find, decided by the find test (DICE stream)
     # before the deck is searched (DECK stream).
@@ -230,9 +235,9 @@ def encounter(state, deck_state, params, deck, scratch, result):
             and pool_test(state, params[S.A_FIND_POOL], params[S.A_FIND_ON],
                           params[S.A_FIND_NEED])):
         draws, found = draw_until(deck_state, deck, scratch, want)
-        result[R_SEARCHED] = 1
-        result[R_DRAWS] = draws
-        result[R_FOUND] = found
+        result[RESULT.R_SEARCHED] = 1
+        result[RESULT.R_DRAWS] = draws
+        result[RESULT.R_FOUND] = found
 
 
 @pjit
@@ -255,24 +260,24 @@ def anomaly_kernel(seed, n_trials, chunk_size, first_chunk, params, deck, out):
         state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         deck_state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         scratch = np.zeros(deck.shape[0], dtype=np.int64)
-        result = np.zeros(RESULT_SIZE, dtype=np.int64)
+        result = np.zeros(RESULT.RESULT_SIZE, dtype=np.int64)
         row = out[r]
         for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
             rng.seed_stream(state, seed, t, rng.DICE)
             rng.seed_stream(deck_state, seed, t, rng.DECK)
             encounter(state, deck_state, params, deck, scratch, result)
-            row[result[R_OUTCOME]] += 1
-            row[PERCEIVED] += result[R_PERCEIVED]
-            row[SUM_LOSS] += result[R_LOST]
-            row[SUM_LOSS_SQ] += result[R_LOST] * result[R_LOST]
-            if destroyed(durability, start_tokens, result[R_TOKENS]):
+            row[result[RESULT.R_OUTCOME]] += 1
+            row[PERCEIVED] += result[RESULT.R_PERCEIVED]
+            row[SUM_LOSS] += result[RESULT.R_LOST]
+            row[SUM_LOSS_SQ] += result[RESULT.R_LOST] * result[RESULT.R_LOST]
+            if destroyed(durability, start_tokens, result[RESULT.R_TOKENS]):
                 row[DESTROYED] += 1
-            row[DEFORMATION] += result[R_DEFORMATION]
-            row[SEARCHES] += result[R_SEARCHED]
-            row[SUM_DRAWS] += result[R_DRAWS]
-            row[SUM_DRAWS_SQ] += result[R_DRAWS] * result[R_DRAWS]
-            row[ARTIFACT] += result[R_FOUND]
-            row[SUM_ART_USES] += result[R_ART_USES]
-            row[SUM_SIDE_EFFECTS] += result[R_SIDE_EFFECTS]
-            row[SUM_SIDE_POINTS] += (result[R_SIDE_HEALTH] + result[R_SIDE_RADIATION]
-                                     + result[R_SIDE_WILLPOWER])
+            row[DEFORMATION] += result[RESULT.R_DEFORMATION]
+            row[SEARCHES] += result[RESULT.R_SEARCHED]
+            row[SUM_DRAWS] += result[RESULT.R_DRAWS]
+            row[SUM_DRAWS_SQ] += result[RESULT.R_DRAWS] * result[RESULT.R_DRAWS]
+            row[ARTIFACT] += result[RESULT.R_FOUND]
+            row[SUM_ART_USES] += result[RESULT.R_ART_USES]
+            row[SUM_SIDE_EFFECTS] += result[RESULT.R_SIDE_EFFECTS]
+            row[SUM_SIDE_POINTS] += (result[RESULT.R_SIDE_HEALTH] + result[RESULT.R_SIDE_RADIATION]
+                                     + result[RESULT.R_SIDE_WILLPOWER])

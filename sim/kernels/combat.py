@@ -20,6 +20,7 @@ from sim.kernels import layout as S
 from sim.kernels import rng
 from sim.kernels.artifact import absorb, restore, test_bonus
 from sim.kernels.dice import armor_absorb, d6_at_least, destroyed, pool_test
+from sim.kernels.records import Record
 from sim.kernels.tracks import exhausted
 
 AVOIDED = 0
@@ -42,18 +43,20 @@ TOKENS = 15  # histogram of tokens at the end: columns TOKENS .. TOKENS + durabi
 
 # Fields of fight()'s ``result`` buffer; fight() writes those from R_OTHER on only when
 # the fight has artefacts (params[P_N_ART] > 0).
-R_OUTCOME = 0          # AVOIDED .. CAPPED
-R_WOUNDS = 1           # wounds taken through the armour
-R_ROUNDS = 2
-R_TOKENS = 3           # armour tokens at the end
-R_STIMULANTS = 4       # doses taken
-R_SPENT = 5            # limited-use weapon uses spent
-R_HEALTH = 6           # the fight's track at the end
-R_OTHER = 7            # the other of Health and Willpower at the end
-R_RADIATION = 8        # radiation doses from side effects
-R_ART_USES = 9
-R_SIDE_EFFECTS = 10
-RESULT_SIZE = 11
+RESULT = Record("fight results", "RESULT_SIZE", (
+    "R_OUTCOME",        # AVOIDED .. CAPPED
+    "R_WOUNDS",         # wounds taken through the armour
+    "R_ROUNDS",         # rounds fought
+    "R_TOKENS",         # armour tokens at the end
+    "R_STIMULANTS",     # doses taken
+    "R_SPENT",          # limited-use weapon uses spent
+    "R_HEALTH",         # the fight's track at the end
+    "R_OTHER",          # the other of Health and Willpower at the end
+    "R_RADIATION",      # radiation doses from side effects
+    "R_ART_USES",       # artefact uses (P-08..P-10)
+    "R_SIDE_EFFECTS",   # side effects suffered (P-09)
+))
+globals().update(RESULT.constants)  # R_OUTCOME .. RESULT_SIZE, as other kernels read them
 
 
 NO_PLAN = np.zeros(1, dtype=np.int64)
@@ -70,13 +73,13 @@ def _side(params, health, h, r, w, uses, suffered, result):
     """Apply artefact side effects (P-09) to the fight's tracks; returns the fight track."""
     if params[S.P_TRACK] == S.TARGET_HEALTH:
         health -= h
-        result[R_OTHER] -= w
+        result[RESULT.R_OTHER] -= w
     else:
         health -= w
-        result[R_OTHER] -= h
-    result[R_RADIATION] += r
-    result[R_ART_USES] += uses
-    result[R_SIDE_EFFECTS] += suffered
+        result[RESULT.R_OTHER] -= h
+    result[RESULT.R_RADIATION] += r
+    result[RESULT.R_ART_USES] += uses
+    result[RESULT.R_SIDE_EFFECTS] += suffered
     return health
 
 
@@ -102,8 +105,8 @@ def _restore(state, params, health, counts, select, result):
         state, params, S.P_SIZE, n_art, fail, own, counts, health, params[S.P_HEALTH], at, limit,
         select)
     health = _side(params, health, h, r, w, uses, suffered, result)
-    result[R_OTHER], counts, h, r, w, uses, suffered = restore(
-        state, params, S.P_SIZE, n_art, fail, other, counts, result[R_OTHER],
+    result[RESULT.R_OTHER], counts, h, r, w, uses, suffered = restore(
+        state, params, S.P_SIZE, n_art, fail, other, counts, result[RESULT.R_OTHER],
         params[S.P_OTHER_MAX], at, limit, select)
     return _side(params, health, h, r, w, uses, suffered, result), counts
 
@@ -125,7 +128,7 @@ def _down(params, health, result):
     """Knocked out on the fight's track (P-37, P-40) or on the other by an artefact's side
     effect.
     """
-    return exhausted(health) or (params[S.P_N_ART] > 0 and exhausted(result[R_OTHER]))
+    return exhausted(health) or (params[S.P_N_ART] > 0 and exhausted(result[RESULT.R_OTHER]))
 
 
 @jit(inline="always")
@@ -257,8 +260,8 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
     tokens = params[S.P_TOKENS]
     health = params[S.P_START_HEALTH]
     if art:
-        result[R_OTHER] = params[S.P_OTHER]
-        result[R_RADIATION] = result[R_ART_USES] = result[R_SIDE_EFFECTS] = 0
+        result[RESULT.R_OTHER] = params[S.P_OTHER]
+        result[RESULT.R_RADIATION] = result[RESULT.R_ART_USES] = result[RESULT.R_SIDE_EFFECTS] = 0
     taken = stims = rounds = counts = 0
     for j in range(uses0.shape[0]):  # the weapons' uses, then a plan's kinds' doses left
         uses[j] = uses0[j]
@@ -302,13 +305,13 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
                     if act_stage != 0:  # the round's heal/calm choice
                         at = (at_round + health * per_health
                               + tokens * per_token + stims * per_dose
-                              + _tracked(params, result[R_OTHER], counts))
+                              + _tracked(params, result[RESULT.R_OTHER], counts))
                         select = _planned(plan, at, n_digits, uses0, uses) >> S.PLAN_ART_SHIFT
                 health, counts = _restore(state, params, health, counts, select, result)
                 if _down(params, health, result):
                     outcome = KNOCKED_OUT
                     break
-                tracks = _tracked(params, result[R_OTHER], counts)
+                tracks = _tracked(params, result[RESULT.R_OTHER], counts)
             allowed = -1
             if planned:
                 at = (at_round + health * per_health + tokens * per_token
@@ -361,7 +364,7 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
                 through, tokens = armor_absorb(state, wounds, resist, durability, tokens)
             taken += through
             health -= through
-            if exhausted(health) or (art and exhausted(result[R_OTHER])):
+            if exhausted(health) or (art and exhausted(result[RESULT.R_OTHER])):
                 outcome = KNOCKED_OUT
                 break
     _finish(result, outcome, taken, rounds, tokens, stims, n_limited, uses0, uses, health)
@@ -373,13 +376,13 @@ def _finish(result, outcome, taken, rounds, tokens, stims, n_limited, uses0, use
     spent = 0
     for j in range(n_limited):
         spent += uses0[j] - uses[j]
-    result[R_OUTCOME] = outcome
-    result[R_WOUNDS] = taken
-    result[R_ROUNDS] = rounds
-    result[R_TOKENS] = tokens
-    result[R_STIMULANTS] = stims
-    result[R_SPENT] = spent
-    result[R_HEALTH] = health
+    result[RESULT.R_OUTCOME] = outcome
+    result[RESULT.R_WOUNDS] = taken
+    result[RESULT.R_ROUNDS] = rounds
+    result[RESULT.R_TOKENS] = tokens
+    result[RESULT.R_STIMULANTS] = stims
+    result[RESULT.R_SPENT] = spent
+    result[RESULT.R_HEALTH] = health
 
 
 @pjit
@@ -408,25 +411,25 @@ def _chunk(seed, start, stop, params, stimulants, uses0, bonus, spend, plan, row
     has_art = params[S.P_N_ART] > 0
     state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
     uses = np.zeros(uses0.shape[0], dtype=np.int64)
-    result = np.zeros(RESULT_SIZE, dtype=np.int64)
+    result = np.zeros(RESULT.RESULT_SIZE, dtype=np.int64)
     wounds = wounds_sq = rounds = rounds_sq = n_destroyed = stims = spent = 0
     art_uses = side_effects = side_radiation = 0
     for t in range(start, stop):
         rng.seed_stream(state, seed, t, rng.DICE)
         fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result)
-        outcome, taken = result[R_OUTCOME], result[R_WOUNDS]
-        n_rounds, tokens = result[R_ROUNDS], result[R_TOKENS]
+        outcome, taken = result[RESULT.R_OUTCOME], result[RESULT.R_WOUNDS]
+        n_rounds, tokens = result[RESULT.R_ROUNDS], result[RESULT.R_TOKENS]
         wounds += taken
         wounds_sq += taken * taken
         rounds += n_rounds
         rounds_sq += n_rounds * n_rounds
         n_destroyed += destroyed(durability, start_tokens, tokens)
-        stims += result[R_STIMULANTS]
-        spent += result[R_SPENT]
+        stims += result[RESULT.R_STIMULANTS]
+        spent += result[RESULT.R_SPENT]
         if has_art:  # kept out of fights without artefacts (speed)
-            art_uses += result[R_ART_USES]
-            side_effects += result[R_SIDE_EFFECTS]
-            side_radiation += result[R_RADIATION]
+            art_uses += result[RESULT.R_ART_USES]
+            side_effects += result[RESULT.R_SIDE_EFFECTS]
+            side_radiation += result[RESULT.R_RADIATION]
         row[outcome] += 1
         row[TOKENS + tokens] += 1
     row[SUM_WOUNDS] += wounds

@@ -25,6 +25,7 @@ from sim.kernels import layout as S
 from sim.kernels import rng
 from sim.kernels.anomaly import take_damage
 from sim.kernels.dice import d6_at_least, destroyed
+from sim.kernels.records import Record
 
 # Columns of ``out``: outcomes first (mutually exclusive), then counts and sums.
 AVOIDED = 0
@@ -49,18 +50,20 @@ SUM_SIDE_POINTS = 17   # their points, every track together (P-09)
 WIDTH = 18
 
 # Fields of resolve_event's ``result``.
-R_OUTCOME = 0      # AVOIDED, HAPPENED or KNOCKED_OUT
-R_LOST = 1         # points taken after the armour on the card's track
-R_DEFORMATION = 2
-R_DESTROYED = 3    # the armour was destroyed by this draw (P-05)
-R_DAYS = 4
-R_TOKENS = 5
-R_ART_USES = 6     # artefacts used against the damage (P-08..P-10)
-R_SIDE_EFFECTS = 7  # side effects suffered (P-09)
-R_SIDE_HEALTH = 8  # side-effect points per track
-R_SIDE_RADIATION = 9
-R_SIDE_WILLPOWER = 10
-RESULT_SIZE = 11
+RESULT = Record("event results", "RESULT_SIZE", (
+    "R_OUTCOME",        # AVOIDED, HAPPENED or KNOCKED_OUT
+    "R_LOST",           # points taken after the armour on the card's track
+    "R_DEFORMATION",    # a deformation (P-39)
+    "R_DESTROYED",      # the armour was destroyed by this draw (P-05)
+    "R_DAYS",           # days lost (EFFECT_LOST_DAY)
+    "R_TOKENS",         # Emission tokens (EFFECT_EMISSION_TOKENS)
+    "R_ART_USES",       # artefacts used against the damage (P-08..P-10)
+    "R_SIDE_EFFECTS",   # side effects suffered (P-09)
+    "R_SIDE_HEALTH",    # side-effect points per track
+    "R_SIDE_RADIATION",
+    "R_SIDE_WILLPOWER",
+))
+globals().update(RESULT.constants)  # R_OUTCOME .. RESULT_SIZE, as other kernels read them
 
 
 @jit
@@ -100,34 +103,34 @@ def resolve_event(state, params, result):
     for i in range(result.shape[0]):
         result[i] = 0
     if event_avoided(state, params[S.E_AVOID_ON], params[S.E_SHIFT]):
-        result[R_OUTCOME] = AVOIDED
+        result[RESULT.R_OUTCOME] = AVOIDED
         return
     effect = params[S.E_EFFECT]
     value = params[S.E_VALUE]
     durability = params[S.E_DURABILITY]
     start_tokens = params[S.E_TOKENS]
-    result[R_OUTCOME] = HAPPENED
+    result[RESULT.R_OUTCOME] = HAPPENED
     if effect == S.EFFECT_DAMAGE:
         through, after, knocked_out, deformation, h, r, w, uses, suffered = take_damage(
             state, params, S.E_SIZE, params[S.E_N_ART], params[S.E_ART_FAIL],
             params[S.E_RESIST_ORDER], value, params[S.E_TARGET], params[S.E_RESIST], durability,
             start_tokens, params[S.E_HEALTH], params[S.E_RADIATION], params[S.E_RADIATION_MAX],
             params[S.E_WILLPOWER], ~params[S.E_ART_UNUSED])  # P-08: records left unused
-        result[R_ART_USES] = uses
-        result[R_SIDE_EFFECTS] = suffered
-        result[R_SIDE_HEALTH] = h
-        result[R_SIDE_RADIATION] = r
-        result[R_SIDE_WILLPOWER] = w
+        result[RESULT.R_ART_USES] = uses
+        result[RESULT.R_SIDE_EFFECTS] = suffered
+        result[RESULT.R_SIDE_HEALTH] = h
+        result[RESULT.R_SIDE_RADIATION] = r
+        result[RESULT.R_SIDE_WILLPOWER] = w
         if knocked_out:
-            result[R_OUTCOME] = KNOCKED_OUT
-        result[R_LOST] = through
-        result[R_DEFORMATION] = deformation
+            result[RESULT.R_OUTCOME] = KNOCKED_OUT
+        result[RESULT.R_LOST] = through
+        result[RESULT.R_DEFORMATION] = deformation
         if destroyed(durability, start_tokens, after):
-            result[R_DESTROYED] = 1
+            result[RESULT.R_DESTROYED] = 1
     elif effect == S.EFFECT_LOST_DAY:
-        result[R_DAYS] = value
+        result[RESULT.R_DAYS] = value
     elif effect == S.EFFECT_EMISSION_TOKENS:
-        result[R_TOKENS] = value
+        result[RESULT.R_TOKENS] = value
 
 
 @pjit
@@ -145,30 +148,31 @@ def event_kernel(seed, n_trials, chunk_size, first_chunk, params, out):
     for r in prange(out.shape[0]):
         c = first_chunk + r
         state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
-        result = np.zeros(RESULT_SIZE, dtype=np.int64)
+        result = np.zeros(RESULT.RESULT_SIZE, dtype=np.int64)
         row = out[r]
         for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
             rng.seed_stream(state, seed, t, rng.DICE)
             resolve_event(state, params, result)
-            row[result[R_OUTCOME]] += 1
-            if result[R_OUTCOME] == AVOIDED:
+            row[result[RESULT.R_OUTCOME]] += 1
+            if result[RESULT.R_OUTCOME] == AVOIDED:
                 continue
             if params[S.E_EFFECT] == S.EFFECT_DAMAGE:
-                row[DEFORMATION] += result[R_DEFORMATION]
+                row[DEFORMATION] += result[RESULT.R_DEFORMATION]
                 col = SUM_HEALTH
                 if target == S.TARGET_RADIATION:
                     col = SUM_RADIATION
                 elif target == S.TARGET_WILLPOWER:
                     col = SUM_PSI
-                lost = result[R_LOST]
+                lost = result[RESULT.R_LOST]
                 row[col] += lost
                 row[col + 1] += lost * lost
-                row[DESTROYED] += result[R_DESTROYED]
-                row[SUM_ART_USES] += result[R_ART_USES]
-                row[SUM_SIDE_EFFECTS] += result[R_SIDE_EFFECTS]
-                row[SUM_SIDE_POINTS] += (result[R_SIDE_HEALTH] + result[R_SIDE_RADIATION]
-                                         + result[R_SIDE_WILLPOWER])
-            row[SUM_DAYS] += result[R_DAYS]
-            row[SUM_DAYS_SQ] += result[R_DAYS] * result[R_DAYS]
-            row[SUM_TOKENS] += result[R_TOKENS]
-            row[SUM_TOKENS_SQ] += result[R_TOKENS] * result[R_TOKENS]
+                row[DESTROYED] += result[RESULT.R_DESTROYED]
+                row[SUM_ART_USES] += result[RESULT.R_ART_USES]
+                row[SUM_SIDE_EFFECTS] += result[RESULT.R_SIDE_EFFECTS]
+                row[SUM_SIDE_POINTS] += (result[RESULT.R_SIDE_HEALTH]
+                                         + result[RESULT.R_SIDE_RADIATION]
+                                         + result[RESULT.R_SIDE_WILLPOWER])
+            row[SUM_DAYS] += result[RESULT.R_DAYS]
+            row[SUM_DAYS_SQ] += result[RESULT.R_DAYS] * result[RESULT.R_DAYS]
+            row[SUM_TOKENS] += result[RESULT.R_TOKENS]
+            row[SUM_TOKENS_SQ] += result[RESULT.R_TOKENS] * result[RESULT.R_TOKENS]

@@ -3,83 +3,98 @@
 The compile layer (:mod:`sim.encounter.spec`) packs specs into arrays with
 these indices, and the kernels read them; they live here, beside the
 kernels, so that a kernel imports nothing above numpy and numba.
+
+Each packed record (combat, anomaly and event parameters, artefact records) is
+declared once, as the ordered list of its slot names (:class:`~sim.kernels.records.Record`,
+issue 28, section 1): ``P_HEALTH`` is the index of ``"P_HEALTH"`` in :data:`COMBAT`
+and ``P_SIZE`` its length, bound here as module integers, which numba reads as
+compile-time constants (``S.P_HEALTH``). The compile step packs by name
+(``COMBAT.pack(P_HEALTH=...)``).
 """
+
+from sim.kernels.records import Record
 
 AVOID_STEALTH = 0
 AVOID_REPUTATION = 1
 
-# Layout of the packed integer parameters of a combat (index constants used by the kernel).
-P_HEALTH = 0
-P_START_HEALTH = 1
-P_COMBAT = 2
-P_STEALTH = 3
-P_VIGILANCE = 4
-P_ENDURANCE = 5
-P_WOUNDS = 6
-P_RESIST = 7
-P_DURABILITY = 8
-P_TOKENS = 9
-P_SUCCESS_ON = 10
-P_SNEAK = 11
-P_AVOID_RULE = 12
-P_ESCAPE_TARGET = 13
-P_FLEE_AT = 14
-P_HEAL_AT = 15
-P_MAX_ROUNDS = 16
-P_N_LIMITED = 17
-P_STEALTH_ON = 18
-P_N_ART = 19        # artefact records after the header (P-08..P-10); 0 = none
-P_ART_FAIL = 20     # FAIL_* (artifacts.failed_activation)
-P_RESIST_ORDER = 21  # RESIST_* (artifacts.resist_order)
-P_RESTORE_USES = 22  # uses of each heal/calm artefact per fight (artifacts.restore_uses)
-P_TRACK = 23        # the track the enemy's wounds hit: TARGET_HEALTH or TARGET_WILLPOWER
-P_OTHER = 24        # the other of Health and Willpower at the start (side effects, calm)
-P_OTHER_MAX = 25    # its maximum
-P_PLAN = 26         # 0: the thresholds decide; else 1 + where the fight's plan starts in ``plan``
-P_PLAN_ROUND = 27   # the plan's strides: per round, Health point, armour token, dose used
-P_PLAN_HEALTH = 28
-P_PLAN_TOKENS = 29
-P_PLAN_STIMS = 30   # (each limited-use weapon's uses follow, mixed radix of its uses + 1)
-P_PLAN_STAGE = 31   # offset of a round's decisions after its heal/calm choice (0: no such choice)
-P_PLAN_OTHER = 32   # stride per point of the other track (0: the plan does not track it)
-P_PLAN_COUNTS = 33  # stride per step of the heal/calm uses so far (mixed radix, record order)
-P_N_COMBAT_ART = 34  # combat artefacts in the loadout table (mask bits after the limited weapons)
-P_SNEAK_ARTS = 35   # record mask of the stealth artefacts used to avoid the fight (-1: all)
-P_N_KINDS = 36      # kinds of dose a plan chooses between (0: doses in the order carried)
-P_SIZE = 37
+# The packed integer parameters of a combat, in slot order (sim.encounter.spec.CombatSpec.pack
+# fills them; a slot it does not name is 0). Artefact records (ARTEFACT) follow at P_SIZE.
+COMBAT = Record("combat parameters", "P_SIZE", (
+    "P_HEALTH",          # maximum Health, the healing cap (Z-14)
+    "P_START_HEALTH",    # Health at the start
+    "P_COMBAT",          # Combat test pool (P-19)
+    "P_STEALTH",         # Stealth test pool (P-16)
+    "P_VIGILANCE",       # the enemy's Vigilance: need of the Stealth tests (P-15, P-16, P-21)
+    "P_ENDURANCE",       # the enemy's Toughness: need of the Combat test (P-19)
+    "P_WOUNDS",          # wounds the enemy deals per failed round (P-20)
+    "P_RESIST",          # armour resistance to the enemy's wound type, 0 = none (P-02)
+    "P_DURABILITY",      # armour durability, 0 = no armour (P-03)
+    "P_TOKENS",          # armour damage tokens at the start (P-04, P-05)
+    "P_SUCCESS_ON",      # die face of a success (dice.success_on)
+    "P_SNEAK",           # 1: try to avoid the fight first (P-16); 0: fight for the trophy (P-17)
+    "P_AVOID_RULE",      # AVOID_STEALTH (P-16) or AVOID_REPUTATION (Z-15..Z-17)
+    "P_ESCAPE_TARGET",   # the Reputation rule's d6 face: Reputation - best escape item
+    "P_FLEE_AT",         # policy: flee from round 2 at Health <= this, 0 = never (P-21)
+    "P_HEAL_AT",         # policy: take doses at Health <= this (Z-12..Z-14)
+    "P_MAX_ROUNDS",      # safety cap on rounds (combat.max_rounds)
+    "P_N_LIMITED",       # limited-use weapons in the loadout table (P-24)
+    "P_STEALTH_ON",      # die face of a Stealth die (P-16, P-21)
+    "P_N_ART",           # artefact records after the header (P-08..P-10); 0 = none
+    "P_ART_FAIL",        # FAIL_* (artifacts.failed_activation)
+    "P_RESIST_ORDER",    # RESIST_* (artifacts.resist_order)
+    "P_RESTORE_USES",    # uses of each heal/calm artefact per fight (artifacts.restore_uses)
+    "P_TRACK",           # the track the enemy's wounds hit: TARGET_HEALTH or TARGET_WILLPOWER
+    "P_OTHER",           # the other of Health and Willpower at the start (side effects, calm)
+    "P_OTHER_MAX",       # its maximum
+    "P_PLAN",            # 0: the thresholds decide; else 1 + where the plan starts in ``plan``
+    "P_PLAN_ROUND",      # the plan's strides: per round, Health point, armour token, dose used
+    "P_PLAN_HEALTH",
+    "P_PLAN_TOKENS",
+    "P_PLAN_STIMS",      # (each limited-use weapon's uses follow, mixed radix of its uses + 1)
+    "P_PLAN_STAGE",      # offset of a round's decisions after its heal/calm choice (0: none)
+    "P_PLAN_OTHER",      # stride per point of the other track (0: the plan does not track it)
+    "P_PLAN_COUNTS",     # stride per step of the heal/calm uses so far (mixed radix, record order)
+    "P_N_COMBAT_ART",    # combat artefacts in the loadout table (mask bits after limited weapons)
+    "P_SNEAK_ARTS",      # record mask of the stealth artefacts used to avoid the fight (-1: all)
+    "P_N_KINDS",         # kinds of dose a plan chooses between (0: doses in the order carried)
+))
+globals().update(COMBAT.constants)
 
 # Where a hazard's damage goes (anomalies P-32, events): the track it is taken on.
 TARGET_HEALTH = 0      # wounds: physical, thermal, chemical, electric (P-37)
 TARGET_RADIATION = 1   # radiation doses (P-39)
 TARGET_WILLPOWER = 2   # mental disturbances, psi (P-40)
 
-# Layout of the packed integer parameters of an anomaly (index constants used by the kernel).
-A_PERCEPTION = 0
-A_AGILITY = 1
-A_PERCEPTION_NEED = 2
-A_AGILITY_NEED = 3
-A_DAMAGE = 4
-A_TARGET = 5
-A_RESIST = 6
-A_DURABILITY = 7
-A_TOKENS = 8
-A_HEALTH = 9
-A_RADIATION = 10
-A_RADIATION_MAX = 11
-A_WILLPOWER = 12
-A_ENTER = 13
-A_BONUS_DICE = 14
-A_ARTIFACT = 15
-A_PERCEPTION_ON = 16
-A_AGILITY_ON = 17
-A_FIND_POOL = 18
-A_FIND_ON = 19
-A_FIND_NEED = 20
-A_N_ART = 21        # artefact records after the header; 0 = none
-A_ART_FAIL = 22
-A_RESIST_ORDER = 23
-A_ART_UNUSED = 24  # bit mask of artefact records left unused (P-08; 0 = all used)
-A_SIZE = 25
+# The packed integer parameters of an anomaly, in slot order (AnomalySpec.pack); artefact
+# records follow at A_SIZE.
+ANOMALY = Record("anomaly parameters", "A_SIZE", (
+    "A_PERCEPTION",        # Perception test pool (P-31)
+    "A_AGILITY",           # Agility test pool (P-32)
+    "A_PERCEPTION_NEED",   # the anomaly's eye: successes needed, <= 0 passes unrolled (P-31)
+    "A_AGILITY_NEED",      # its skull (P-32)
+    "A_DAMAGE",            # damage of a failed Agility test (P-32)
+    "A_TARGET",            # TARGET_* the damage goes to
+    "A_RESIST",            # die face that absorbs it, 0 = the armour does not roll (P-02)
+    "A_DURABILITY",        # armour durability, 0 = no armour (P-03)
+    "A_TOKENS",            # armour damage tokens at the start (P-04, P-05)
+    "A_HEALTH",            # Health at the start (P-37)
+    "A_RADIATION",         # radiation doses at the start (P-39)
+    "A_RADIATION_MAX",     # the most allowed (P-39)
+    "A_WILLPOWER",         # Willpower at the start (P-40)
+    "A_ENTER",             # 1: enter after a passed Perception test (P-36)
+    "A_BONUS_DICE",        # extra Agility dice on such an entry (P-36)
+    "A_ARTIFACT",          # artefact type the anomaly yields (index in the deck), -1 = none
+    "A_PERCEPTION_ON",     # die face of a Perception die
+    "A_AGILITY_ON",        # die face of an Agility die
+    "A_FIND_POOL",         # the artefact find test (P-07, P-35): pool,
+    "A_FIND_ON",           # die face,
+    "A_FIND_NEED",         # successes needed (<= 0: found without a test)
+    "A_N_ART",             # artefact records after the header; 0 = none
+    "A_ART_FAIL",          # FAIL_* (artifacts.failed_activation)
+    "A_RESIST_ORDER",      # RESIST_* (artifacts.resist_order)
+    "A_ART_UNUSED",        # bit mask of artefact records left unused (P-08; 0 = all used)
+))
+globals().update(ANOMALY.constants)
 
 # What an event does when it happens (events.csv ``effect``).
 EFFECT_NONE = 0
@@ -87,24 +102,27 @@ EFFECT_DAMAGE = 1          # wounds, radiation or psi: ``value`` points on ``tar
 EFFECT_LOST_DAY = 2
 EFFECT_EMISSION_TOKENS = 3
 
-# Layout of the packed integer parameters of an event.
-E_AVOID_ON = 0     # the card's avoid roll, 0 = none (the event always happens)
-E_SHIFT = 1        # shift of the best event item; AUTO_SHIFT = avoided without a roll
-E_EFFECT = 2
-E_VALUE = 3
-E_TARGET = 4
-E_RESIST = 5
-E_DURABILITY = 6
-E_TOKENS = 7
-E_HEALTH = 8
-E_RADIATION = 9
-E_RADIATION_MAX = 10
-E_WILLPOWER = 11
-E_N_ART = 12        # artefact records after the header; 0 = none
-E_ART_FAIL = 13
-E_RESIST_ORDER = 14
-E_ART_UNUSED = 15  # bit mask of artefact records left unused (P-08; 0 = all used)
-E_SIZE = 16
+# The packed integer parameters of an event, in slot order (EventSpec.pack); artefact
+# records follow at E_SIZE.
+EVENT = Record("event parameters", "E_SIZE", (
+    "E_AVOID_ON",        # the card's avoid roll, 0 = none (the event always happens, Z-09)
+    "E_SHIFT",           # shift of the best event item; AUTO_SHIFT = avoided without a roll
+    "E_EFFECT",          # EFFECT_*
+    "E_VALUE",           # points of damage, days lost or Emission tokens
+    "E_TARGET",          # TARGET_* of an EFFECT_DAMAGE
+    "E_RESIST",          # E_RESIST .. E_WILLPOWER: the armour and the state at the start,
+    "E_DURABILITY",      # as A_RESIST .. A_WILLPOWER of an anomaly
+    "E_TOKENS",
+    "E_HEALTH",
+    "E_RADIATION",
+    "E_RADIATION_MAX",
+    "E_WILLPOWER",
+    "E_N_ART",           # artefact records after the header; 0 = none
+    "E_ART_FAIL",        # FAIL_* (artifacts.failed_activation)
+    "E_RESIST_ORDER",    # RESIST_* (artifacts.resist_order)
+    "E_ART_UNUSED",      # bit mask of artefact records left unused (P-08; 0 = all used)
+))
+globals().update(EVENT.constants)
 
 AUTO_SHIFT = 1 << 20
 """Shift of an automatic event item (the Torsion scanner avoids without a roll, Z-09).
@@ -118,15 +136,17 @@ one with the largest shift, in every caller (see
 # E_SIZE); the header's *_N_ART says how many. The compile step writes only the
 # artefacts that can act in that encounter (a resist artefact only against its
 # damage type), in the order carried.
-AF_EFFECT = 0       # ART_* code
-AF_VALUE = 1        # size of the effect (dice, points restored, wounds absorbed)
-AF_AUTO = 2         # 1: automatic use, no test, side effect always (P-09)
-AF_POOL = 3         # Intellect pool of the activation test (P-10)
-AF_FACE = 4         # die face of that test
-AF_NEED = 5         # successes it needs (the card's intellect_need, dice.modifier)
-AF_SIDE_TARGET = 6  # TARGET_* of the side effect, SIDE_NONE = none
-AF_SIDE_VALUE = 7   # its points
-AF_SIZE = 8
+ARTEFACT = Record("artefact records", "AF_SIZE", (
+    "AF_EFFECT",        # ART_* code
+    "AF_VALUE",         # size of the effect (dice, points restored, wounds absorbed)
+    "AF_AUTO",          # 1: automatic use, no test, side effect always (P-09)
+    "AF_POOL",          # Intellect pool of the activation test (P-10)
+    "AF_FACE",          # die face of that test
+    "AF_NEED",          # successes it needs (the card's intellect_need, dice.modifier)
+    "AF_SIDE_TARGET",   # TARGET_* of the side effect, SIDE_NONE = none
+    "AF_SIDE_VALUE",    # its points
+))
+globals().update(ARTEFACT.constants)
 
 ART_NONE = 0
 ART_HEAL = 1        # restore Health

@@ -41,10 +41,6 @@ from sim.kernels.combat import CAPPED, fight
 from sim.kernels.dice import destroyed
 from sim.kernels.event import resolve_event
 
-# Length of fight()'s result buffer; read from the combat module so that a longer
-# buffer there (more per-fight values) cannot make fight() write past ours.
-FIGHT_RESULT = max(getattr(_combat, "RESULT_SIZE", 6), 8)
-
 # Aggregate rows of ``out[c, v]``.
 SUM = 0
 SUM_SQ = 1
@@ -125,7 +121,7 @@ def paired_combat_kernel(seed, n_trials, chunk_size, first_chunk, params, n_stim
         c = first_chunk + r
         state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         uses = np.zeros(uses0.shape[2], dtype=np.int64)
-        result = np.zeros(FIGHT_RESULT, dtype=np.int64)
+        result = np.zeros(_combat.RESULT_SIZE, dtype=np.int64)
         x = np.zeros((n_var, out.shape[3]), dtype=np.float64)
         row = out[r]
         for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
@@ -172,7 +168,7 @@ def paired_anomaly_kernel(seed, n_trials, chunk_size, first_chunk, params, deck,
         state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         deck_state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         scratch = np.zeros(deck.shape[2], dtype=np.int64)
-        result = np.zeros(8, dtype=np.int64)
+        result = np.zeros(_anomaly.SHORT_RESULT, dtype=np.int64)
         x = np.zeros((n_var, out.shape[3]), dtype=np.float64)
         row = out[r]
         for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
