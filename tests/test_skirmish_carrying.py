@@ -4,7 +4,9 @@ On the plain-Python reference with the dice set by hand: picking up ends the car
 turn (S-04), a lone carrier moves at normal speed and not fast while two may move fast
 (S-05). The kernel equals the reference bit for bit on withdrawing fights where
 comrades are carried, and a guard shows a reference that lets a lone carrier move fast
-no longer agrees.
+no longer agrees. Without movement (S-04, S-06, S-07), the kernel against the exact
+chain :func:`sim.exact.skirmish.small_fight` at 1e6 trials (|z| < 4.5), with a guard
+that the chain of a carrier who fires as usual (no S-06) fails that check.
 """
 
 from __future__ import annotations
@@ -15,17 +17,23 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sim.exact import skirmish as ex
 from sim.experiments import skirmish as api
 from sim.kernels import skirmish as k
 from sim.reference import skirmish as ref
 from sim.rules.skirmish_loader import load_scenario
 from sim.skirmish.compile import compile_scenario
+from tests.conftest import MC_TRIALS, Z_TOL, assert_matches_exact
 from tests.test_skirmish_loader import _problems
+from tests.test_skirmish_oracles import SEED, _observed_and_exact
 from tests.test_skirmish_recover import _Scripted
 
 DATA = Path(__file__).parent / "data" / "skirmish"
 ASSAULT = load_scenario(DATA / "assault.toml")
 STREET = load_scenario("configs/skirmish/street.toml")
+CARRY_OUT = load_scenario(DATA / "carry_out.toml")
+CARRY_OUT = dataclasses.replace(CARRY_OUT, rules=dataclasses.replace(CARRY_OUT.rules,
+                                                                     activation_max_rounds=8))
 
 
 def _groups(scenario, g0=None, g1=None):
@@ -113,3 +121,32 @@ def test_bad_carriers_value_is_reported(tmp_path):
                          'weapon = "pistol"\ncarriers = 3\n[groups.b]\nfigures = 1\n'
                          'skill = 3\nweapon = "pistol"\n')
     assert any("groups.a.carriers" in p and "is not in 0..2" in p for p in problems)
+
+
+def _carried_z(result, exact):
+    """z of the mean comrades carried off by side 0 against its exact value."""
+    side = result.sides[0]
+    n = result.trials
+    mean = side.carried_sum / n
+    var = side.carried_sq / n - mean * mean
+    return (mean - float(exact)) / np.sqrt(var / n)
+
+
+def test_carrying_matches_exact_small_fight():
+    # S-04 (the carrier does not fire in the activation it picks up), S-06 (its fire
+    # sees every target in cover) and S-07 (carried comrades are kept at the exit).
+    observed, exact, labels = _observed_and_exact(CARRY_OUT)
+    assert_matches_exact(observed, MC_TRIALS, exact, labels=labels)
+    r = api.simulate(CARRY_OUT, trials=MC_TRIALS, seed=SEED)
+    assert abs(_carried_z(r, ex.small_fight(CARRY_OUT).carried[0])) < Z_TOL
+
+
+def test_guard_exact_check_fails_without_s06(monkeypatch):
+    # The exact chain with carriers firing as usual: the kernel's wins disagree.
+    right = ex._SmallFight.p_hit
+    monkeypatch.setattr(ex._SmallFight, "p_hit",
+                        lambda self, s, skill, t, carrying=False: right(self, s, skill, t))
+    wrong = ex.small_fight(CARRY_OUT)
+    r = api.simulate(CARRY_OUT, trials=MC_TRIALS, seed=SEED)
+    with pytest.raises(pytest.fail.Exception):
+        assert_matches_exact([r.sides[0].wins, r.sides[1].wins], MC_TRIALS, wrong.p_win)

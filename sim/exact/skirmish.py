@@ -333,6 +333,8 @@ class FightExact:
         Per side, P(k figures out of the fight / lost), k = 0..figures.
     rounds : list of Fraction
         P(the fight ends in round r), r = 0..max_rounds (r = 0 has probability 0).
+    carried : tuple of Fraction
+        Per side, the mean number of comrades carried off at a withdrawal (S-04, S-07).
     """
 
     p_win: tuple[Fraction, Fraction]
@@ -343,6 +345,7 @@ class FightExact:
     shot: tuple[list[Fraction], list[Fraction]]
     lost: tuple[list[Fraction], list[Fraction]]
     rounds: list[Fraction]
+    carried: tuple[Fraction, Fraction] = (Fraction(0), Fraction(0))
 
 
 def _add(out: dict, key, p: Fraction) -> None:
@@ -394,7 +397,8 @@ def sight(scenario, g: int, night_vision: bool = False) -> int | None:
 class _SmallFight:
     """The chain behind :func:`small_fight`.
 
-    A state is a tuple with one ``(status, cover, prone)`` per figure, side 0
+    A state is a tuple with one ``(status, cover, prone, carrying)`` per figure
+    (``carrying``: the comrade it carries, S-04, or None), side 0
     first; it is the whole memory of the fight between activations, since nobody
     moves (everyone starts in range), nobody is hidden and Fast marks never arise.
     """
@@ -408,8 +412,6 @@ class _SmallFight:
         for g, group in enumerate(scenario.groups):
             if group.hidden:
                 raise ValueError("the exact small fight needs visible figures (S-16)")
-            if group.carriers:
-                raise ValueError("the exact small fight does not carry comrades (S-04, S-05)")
             for f in group.figures:
                 seen = sight(scenario, g, f.night_vision)
                 if min(f.weapon.range, seen or f.weapon.range) < scenario.distance:
@@ -417,13 +419,14 @@ class _SmallFight:
                                      "in sight (S-09, S-19..S-22)")
                 self.sides[g].append(len(self.figures))
                 self.figures.append((g, f.skill, f.weapon))
-                start.append((NORMAL, f.cover, bool(f.prone)))
+                start.append((NORMAL, f.cover, bool(f.prone), None))
         if rules.shooting_targets_per_shooter != 1:
             raise ValueError("the exact small fight needs shooting.targets_per_shooter = 1")
         self.start = tuple(start)
         self.distance = scenario.distance
         self.flanked = [group.flanked for group in scenario.groups]
         self.withdraw_at = [group.withdraw_at for group in scenario.groups]
+        self.carriers = [group.carriers for group in scenario.groups]
         self.q_out = Fraction(rules.damage_faces.count("out"), 6)   # S-33, one d6 per hit
         self.memo_activation: dict = {}
         self.memo_exchange: dict = {}
@@ -434,15 +437,18 @@ class _SmallFight:
         return cover == "cover" or (cover == "partial"
                                     and self.rules.reaction_partial_cover_is == "cover")
 
-    def p_hit(self, shooter: int, skill: int, target: tuple) -> Fraction:
+    def p_hit(self, shooter: int, skill: int, target: tuple, carrying: bool = False) -> Fraction:
         """One die of 1d6 + Skill at a sole (first) target, read off the S-30 rows.
 
         The last row (``need[2]``, "10+") always hits; the 9 row misses a target
         in cover; the 8 row also misses a partly covered or prone target and a
         shooter with two weapons (S-31; nobody moves fast here). Lower totals miss.
+        A shooter carrying a comrade sees every target in cover (S-06).
         """
         row8, row9, row10 = self.rules.hit_need
-        _, cover, prone = target
+        _, cover, prone, _ = target
+        if carrying:
+            cover = "cover"
         two = self.figures[shooter][2].two_weapons
         hits = 0
         for die in FACES:
@@ -535,7 +541,7 @@ class _SmallFight:
         branches = {tuple((t, False, False) for t in sorted(attacker)): Fraction(1)}
         for s, smod, t in declared:
             n = self.figures[s][2].dice
-            p = self.p_hit(s, self.figures[s][1] + smod, state[t])
+            p = self.p_hit(s, self.figures[s][1] + smod, state[t], state[s][3] is not None)
             p_stays = (1 - p * self.q_out) ** n       # every hit's damage die spares it
             p_miss = (1 - p) ** n
             nxt: dict = {}
@@ -556,11 +562,11 @@ class _SmallFight:
             new = list(state)
             testers = []
             for t, out_, hit in b:
-                status, cover, prone = state[t]
+                status, cover, prone, carrying = state[t]
                 if out_:
-                    new[t] = (SHOT, cover, prone)
+                    new[t] = (SHOT, cover, prone, None)        # drops his comrade
                 elif status == COWERING:
-                    new[t] = (FLEEING, cover, prone)           # S-38
+                    new[t] = (FLEEING, cover, prone, None)     # S-38
                 elif not hit or self.rules.received_fire_trigger == "no_damage":
                     testers.append((t, attacker[t], suppressed[t]))   # S-34 / S-43
             _add(out, (tuple(new), tuple(testers)), w)
@@ -577,17 +583,17 @@ class _SmallFight:
             new = list(state)
             back = []
             for (f, attacker, suppressed), passed in zip(testers, passes, strict=True):
-                status, cover, prone = state[f]
+                status, cover, prone, carrying = state[f]
                 r = self.received_fire_table(passed, cover, suppressed, self.flanked[g])
                 if r in ("fire", "fire-1"):
                     if may_fire:
                         back.append((f, attacker, -1 if r == "fire-1" else 0))
                 elif r == "prone":
-                    new[f] = (status, cover, True)
+                    new[f] = (status, cover, True, carrying)
                 elif r == "cower":
-                    new[f] = (COWERING, cover, prone)
+                    new[f] = (COWERING, cover, prone, None)    # a carrier drops his comrade
                 else:
-                    new[f] = (FLEEING, cover, prone)
+                    new[f] = (FLEEING, cover, prone, None)
             self.surrender(new, g)
             _add(out, (tuple(new), tuple(sorted(back))), p)
         return out
@@ -656,17 +662,42 @@ class _SmallFight:
             new = list(state)
             waiting = []
             for f, passed in zip(trying, passes, strict=True):
-                status, cover, prone = state[f]
+                status, cover, prone, _ = state[f]
                 if passed == 2:
-                    new[f] = (NORMAL, "open", False) if status == FLEEING else (NORMAL, cover,
-                                                                                 prone)
+                    new[f] = ((NORMAL, "open", False, None) if status == FLEEING
+                              else (NORMAL, cover, prone, None))
                 elif passed == 1 and status == COWERING and self.in_cover(cover):
-                    new[f] = (NORMAL, cover, prone)
+                    new[f] = (NORMAL, cover, prone, None)
                     waiting.append(f)
                 else:
-                    new[f] = (LOST, cover, prone)              # removed from play
+                    new[f] = (LOST, cover, prone, None)        # removed from play
             _add(out, (tuple(new), tuple(waiting)), p)
         return out
+
+    def pick_up(self, state: tuple, g: int, waiting: tuple) -> tuple[tuple, tuple]:
+        """S-04: the group's ``carriers`` pick up each comrade out of the fight.
+
+        Comrades nobody carries, in figure order, each by the first 1 or 2
+        figures (a policy, S-05) in normal condition that may act and carry
+        nobody; picking up ends the carrier's turn, so it joins ``waiting`` (no
+        fire in this activation). Nobody moves here, so S-05's speed never shows.
+        """
+        n = self.carriers[g]
+        if n == 0:
+            return state, waiting
+        new = list(state)
+        waiting = list(waiting)
+        for x in self.sides[g]:
+            if new[x][0] != SHOT or any(new[c][3] == x for c in self.sides[g]):
+                continue
+            free = [c for c in self.sides[g]
+                    if new[c][0] == NORMAL and c not in waiting and new[c][3] is None]
+            if len(free) < n:
+                break
+            for c in free[:n]:
+                new[c] = (*new[c][:3], x)
+                waiting.append(c)
+        return tuple(new), tuple(waiting)
 
     def activation(self, state: tuple, g: int) -> dict:
         """One activation of group ``g``: ``{("go" | "end" | "withdrew", state): p}``.
@@ -685,8 +716,9 @@ class _SmallFight:
             out[("withdrew", state)] = Fraction(1)
         else:
             for (s1, waiting), p1 in self.recover(state, g).items():
-                s2 = tuple((LOST, c, pr) if f in mine and st == FLEEING else (st, c, pr)
-                           for f, (st, c, pr) in enumerate(s1))
+                s1, waiting = self.pick_up(s1, g, waiting)
+                s2 = tuple((LOST, c, pr, None) if f in mine and st == FLEEING else (st, c, pr, x)
+                           for f, (st, c, pr, x) in enumerate(s1))
                 shooters = tuple((f, None, 0) for f in mine
                                  if s2[f][0] == NORMAL and f not in waiting)
                 ends = self.exchange(s2, g, shooters, 1) if shooters else {s2: Fraction(1)}
@@ -746,6 +778,7 @@ class _SmallFight:
         lost = ([zero] * (sizes[0] + 1), [zero] * (sizes[1] + 1))
         rounds = [zero] * (self.rules.activation_max_rounds + 1)
         draw = capped = zero
+        carried = [zero, zero]
         surrender = self.rules.end_of_fight_cowering == "surrender"
         for (kind, state, who, r), p in ends.items():
             rounds[r] += p
@@ -754,6 +787,11 @@ class _SmallFight:
             if kind == "withdrew":
                 winner = 1 - who
                 withdrew[who] += p
+                # S-07: the comrades carried by figures in normal condition are kept.
+                carried[who] += p * sum(
+                    state[x][0] == SHOT and any(state[c][0] == NORMAL and state[c][3] == x
+                                                for c in self.sides[who])
+                    for x in self.sides[who])
             elif kind == "capped":
                 capped += p
             elif normal[0] > 0 and normal[1] == 0:
@@ -777,7 +815,8 @@ class _SmallFight:
                     broken[g] += p
         return FightExact(p_win=(win[0], win[1]), p_draw=draw, p_capped=capped,
                           p_broken=(broken[0], broken[1]), p_withdrew=(withdrew[0], withdrew[1]),
-                          shot=shot, lost=lost, rounds=rounds)
+                          shot=shot, lost=lost, rounds=rounds,
+                          carried=(carried[0], carried[1]))
 
 
 def small_fight(scenario) -> FightExact:
