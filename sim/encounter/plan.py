@@ -42,6 +42,7 @@ from itertools import product
 
 import numpy as np
 
+from sim.encounter.spec import PackedFight
 from sim.kernels import layout as S
 from sim.kernels.layout import PLAN_ACTION_BITS as ACTION_BITS
 from sim.kernels.layout import PLAN_ACTION_SHIFT as ACTION_SHIFT
@@ -247,7 +248,7 @@ class CombatPlan:
         return decode(int(self.entries[self.shape.index(rnd, health, tokens, used, uses,
                                                         other, counts, stage=0)]))[2]
 
-    def pack(self, packed: tuple, start: int = 0) -> tuple[tuple, np.ndarray]:
+    def pack(self, packed: PackedFight, start: int = 0) -> tuple[PackedFight, np.ndarray]:
         """``(packed, plan)`` for the combat kernel: a fight's packed arrays
         (:meth:`sim.encounter.spec.CombatSpec.pack`) changed to follow this plan, and the
         entries.
@@ -260,7 +261,7 @@ class CombatPlan:
         several fights (``params[P_PLAN]`` is ``1 + start``; 0 means the thresholds
         decide).
         """
-        params, stimulants, uses0, *tables = packed
+        params, stimulants, uses0 = packed.params, packed.stimulants, packed.uses
         rnd, stage, health, other, tokens, used, counts, _ = self.shape.strides
         kinds = self.shape.kinds
         out = S.COMBAT.pack(
@@ -275,7 +276,7 @@ class CombatPlan:
         if kinds:  # the doses left are digits of the last axis, the dose count no axis
             stimulants = np.asarray([v for v, _ in kinds] + [0], dtype=np.int64)
             uses0 = np.asarray(self.shape.radices + (0,), dtype=np.int64)
-        return (out, stimulants, uses0, *tables), self.entries
+        return packed._replace(params=out, stimulants=stimulants, uses=uses0), self.entries
 
 
 def thresholds_plan(spec) -> CombatPlan:

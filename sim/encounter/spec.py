@@ -10,12 +10,37 @@ exact Markov chain (:mod:`sim.exact.combat`) and the plain-Python reference
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from sim.encounter.artifact import ArtifactRules, ArtifactSpec, pack_records
 from sim.encounter.loadout import LoadoutTable
 from sim.kernels import layout as S
+
+
+class PackedFight(NamedTuple):
+    """A fight's arrays for the combat kernel (:meth:`CombatSpec.pack`), in its argument order."""
+
+    params: np.ndarray
+    """int64: the ``P_*`` header (``P_SIZE``), then the artefact records (``AF_*``)."""
+    stimulants: np.ndarray
+    """int64: Health restored by each dose in the order used, then a 0."""
+    uses: np.ndarray
+    """int64: each limited-use weapon's uses at the start, then a 0."""
+    bonus: np.ndarray
+    """int64 ``bonus[phase][mask]``: the weapons' pool bonus (:class:`LoadoutTable`, P-23)."""
+    spend: np.ndarray
+    """int64 ``spend[phase][mask]``: the limited weapons and combat artefacts that choice spends."""
+
+
+class PackedAnomaly(NamedTuple):
+    """An anomaly's arrays for the anomaly kernel (:meth:`AnomalySpec.pack`)."""
+
+    params: np.ndarray
+    """int64: the ``A_*`` header (``A_SIZE``), then the artefact records (``AF_*``)."""
+    deck: np.ndarray
+    """int64 of shape (max(types, 1),): the artefact cards of each type."""
 
 
 @dataclass(frozen=True)
@@ -101,7 +126,7 @@ class CombatSpec:
         """The die face a Stealth die needs (P-16, P-21)."""
         return self.stealth_on or self.success_on
 
-    def pack(self) -> tuple[np.ndarray, ...]:
+    def pack(self) -> PackedFight:
         """Arrays for the kernel: ``(params, stimulants, uses, bonus, spend)``.
 
         ``params`` is int64 of length ``P_SIZE`` (see the ``P_*`` indices),
@@ -122,14 +147,13 @@ class CombatSpec:
             P_OTHER=self.other, P_OTHER_MAX=self.other_max,
             P_N_COMBAT_ART=len(self.loadout.artifacts), P_SNEAK_ARTS=-1,
             P_N_KINDS=0)  # doses in the order carried (a plan may choose by kind)
-        return (
+        return PackedFight(
             np.concatenate([params, pack_records(self.artifacts)]),
             np.asarray(self.stimulants + (0,), dtype=np.int64),
             np.asarray(self.loadout.uses + (0,), dtype=np.int64),
             np.asarray(self.loadout.bonus, dtype=np.int64),
             np.asarray(self.loadout.spend, dtype=np.int64),
         )
-
 
 
 @dataclass(frozen=True)
@@ -230,7 +254,7 @@ class AnomalySpec:
             return 0
         return self.resist
 
-    def pack(self) -> tuple[np.ndarray, np.ndarray]:
+    def pack(self) -> PackedAnomaly:
         """Arrays for the kernel: ``(params, deck)``.
 
         ``params`` is int64 of length ``A_SIZE`` (see the ``A_*`` indices; the
@@ -251,8 +275,7 @@ class AnomalySpec:
             A_ART_FAIL=self.art_rules.fail_rule, A_RESIST_ORDER=self.art_rules.resist_order)
         deck = np.zeros(max(len(self.deck), 1), dtype=np.int64)
         deck[: len(self.deck)] = self.deck
-        return np.concatenate([params, pack_records(self.artifacts)]), deck
-
+        return PackedAnomaly(np.concatenate([params, pack_records(self.artifacts)]), deck)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from sim import runner
 from sim.encounter.combat import CombatInputError, CombatPolicy, compile_combat
 from sim.encounter.damage import fightable
 from sim.encounter.plan import CombatPlan
-from sim.encounter.spec import CombatSpec
+from sim.encounter.spec import CombatSpec, PackedFight
 from sim.exact.best_combat import BestPlayError, Objective, solve_combat
 from sim.exact.combat import OUTCOMES, combat_exact
 from sim.exact.combat import OUTCOMES as COMBAT_OUTCOMES
@@ -248,8 +248,9 @@ def combat_inputs(cases: Sequence[Case], exact: bool = True
         packs.append(row)
         exacts.append(row_exact)
     params, stims, uses, bonus, spend = (
-        pad_grid([[p[i] for p in row] for row in packs]) for i in range(5))
-    n_stims = np.asarray([[len(p[1]) - 1 for p in row] + [0] * (params.shape[1] - len(row))
+        pad_grid([[getattr(p, name) for p in row] for row in packs])
+        for name in PackedFight._fields)
+    n_stims = np.asarray([[len(p.stimulants) - 1 for p in row] + [0] * (params.shape[1] - len(row))
                           for row in packs], dtype=np.int64)
     flat = np.concatenate(plans) if plans else kernel.NO_PLAN
     args = (params, n_stims, stims, uses, bonus, spend, flat, deck_weights(decks))
