@@ -330,6 +330,14 @@ def _no_run(*args, **kwargs):
     raise AssertionError("the sweep ran although it should have been refused first")
 
 
+def _sweep_cli():
+    """The sweep command's module, imported here: the CLI's lazy group loads it on first use,
+    so it is in ``sys.modules`` only if an earlier test ran the command."""
+    import sim.cli.sweep
+
+    return sim.cli.sweep
+
+
 @pytest.mark.parametrize(("args", "expected"), [
     (["--experiment", "campaign", "--metric", "knocked_out"], "is not a campaign metric"),
     (["--experiment", "campaign", "--metric", "p_sarcofagus"], "did you mean 'p_sarcophagus'"),
@@ -337,7 +345,7 @@ def _no_run(*args, **kwargs):
 ])
 def test_sweep_checks_its_metric_before_the_first_point(tmp_path, monkeypatch, args, expected):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(sys.modules["sim.cli.sweep"], "run_sweep", _no_run)
+    monkeypatch.setattr(_sweep_cli(), "run_sweep", _no_run)
     result = run("sweep", "--vary", "enemies.Bloodsucker.endurance=2..3", *args)
     assert result.exit_code == 2 and expected in result.output
 
@@ -350,7 +358,7 @@ def test_sweep_default_metric_of_a_campaign_is_a_campaign_metric():
 
 def test_sweep_refuses_an_existing_out_before_running(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(sys.modules["sim.cli.sweep"], "run_sweep", _no_run)
+    monkeypatch.setattr(_sweep_cli(), "run_sweep", _no_run)
     (tmp_path / "out").mkdir()
     result = run("sweep", "--stalker", "Strelok", "--vary", "enemies.Bloodsucker.endurance=2..3",
                  "--out", "out")
@@ -359,7 +367,7 @@ def test_sweep_refuses_an_existing_out_before_running(tmp_path, monkeypatch):
 
 def test_sweep_refuses_an_unwritable_out_before_running(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(sys.modules["sim.cli.sweep"], "run_sweep", _no_run)
+    monkeypatch.setattr(_sweep_cli(), "run_sweep", _no_run)
     (tmp_path / "file").write_text("x")
     result = run("sweep", "--stalker", "Strelok", "--vary", "enemies.Bloodsucker.endurance=2..3",
                  "--out", "file/out")
