@@ -120,20 +120,30 @@ TRADER_BODY = ('stalker = "Scar"\nstart = "Cordon"\n[loadout]\narmor = "Stalker 
                '[policy]\nsneak = "never"\nshopping = []\n')
 
 
+JUNK_BODY = ('stalker = "Ghost"\nstart = "Cordon"\n'
+             '[loadout]\nitems = ["Helicopter call", "Flashlight", "Stimulant", "Dosimeter"]\n'
+             '[policy]\nsneak = "never"\nflee_at = 2\nenter_anomalies = true\n')
+"""Harsh games carrying two cards that never act (P-37's loss, ``policy.knockout_loss``)."""
+
+
 @pytest.fixture(scope="module")
 def paths(tmp_path_factory) -> dict[str, Path]:
     """The compared scenarios: the bundled base one; short harsh games; a cautious stalker
     without medkits who walks to a bunker at Health 4 and has the money to heal there; a
     trophy hunter who sells every mutant trophy (lots of 1) and buys nothing; harsh games
     with no day lost after a knock-out in a Secret Location; two stalkers carrying and
-    keeping artefacts (docs/rules.md "Artefacts in the campaign")."""
+    keeping artefacts (docs/rules.md "Artefacts in the campaign"); harsh games carrying
+    cards that never act, under each ``policy.knockout_loss`` (P-37)."""
     tmp = tmp_path_factory.mktemp("oracle")
     return {"base": scenario_path(None),
             "harsh": scenario(tmp, "harsh", HARSH_RULES, HARSH_BODY),
             "cautious": scenario(tmp, "cautious", body=CAUTIOUS_BODY),
             "trader": scenario(tmp, "trader", TRADER_RULES, TRADER_BODY),
             "no_lost_days": scenario(tmp, "no_lost_days", NO_LOST_DAYS_RULES, HARSH_BODY),
-            "artifacts_a": DATA / "artifacts_a.toml", "artifacts_b": DATA / "artifacts_b.toml"}
+            "artifacts_a": DATA / "artifacts_a.toml", "artifacts_b": DATA / "artifacts_b.toml",
+            "junk": scenario(tmp, "junk", HARSH_RULES, JUNK_BODY),
+            "junk_cheapest": scenario(tmp, "junk_cheapest", HARSH_RULES,
+                                      JUNK_BODY + 'knockout_loss = "cheapest"\n')}
 
 
 def assert_agrees(z: dict[str, float]) -> None:
@@ -148,7 +158,7 @@ def assert_disagrees(z: dict[str, float]) -> None:
 
 
 @pytest.mark.parametrize("name", ["base", "harsh", "cautious", "trader", "no_lost_days",
-                                  "artifacts_a", "artifacts_b"])
+                                  "artifacts_a", "artifacts_b", "junk", "junk_cheapest"])
 def test_reference_agrees_with_kernel(paths, name):
     assert_agrees(z_scores(paths[name]))
 

@@ -44,6 +44,10 @@ DRAWS = {"nothing": K.DRAW_NOTHING, "event": K.DRAW_EVENT, "enemy": K.DRAW_ENEMY
          "anomaly": K.DRAW_ANOMALY}
 HABITATS = {"open": K.HAB_OPEN, "secret": K.HAB_SECRET, "any": K.HAB_ANY}
 ENEMY_KINDS = {"mutant": K.KIND_MUTANT, "stalker": K.KIND_STALKER, "animal": K.KIND_ANIMAL}
+INERT_ITEMS = ("none", "location_movement")
+"""Item effects the simulation never acts on (docs/rules.md, Items): a knocked-out stalker who
+keeps what helps him gives these up first (``policy.knockout_loss = "keep_useful"``, P-37)."""
+
 ITEM_EFFECTS = {"event_avoid": K.ITEM_EVENT, "escape": K.ITEM_ESCAPE, "medkit": K.ITEM_MEDKIT,
                 "stimulant": K.ITEM_STIMULANT, "movement": K.ITEM_MOVEMENT}
 FACTIONS = {"": K.FACTION_NONE, "duty": K.FACTION_DUTY, "freedom": K.FACTION_FREEDOM,
@@ -444,22 +448,29 @@ def _emissions(scenario: Scenario) -> dict:
 
 
 def lose_order(scenario: Scenario, slots: tuple[str, ...] = ()) -> list[tuple[int, int]]:
-    """Belongings in the order a knock-out loses them (P-37): cheapest first.
+    """Belongings in the order a knock-out loses them (P-37; ``policy.knockout_loss``).
 
     Item cards, the scenario's weapons (by bit) and the armour, sorted by
     price (stable: items, then weapons, then armour on equal prices); the
-    player's choice is a Gap, and the policy keeps the dearest gear. Then
-    the artefact slots (bits above the weapons), cheapest first; artefacts
-    waiting to be sold are lost last, after all of these (see the kernel).
+    player's choice is a Gap, and the policy keeps the dearest gear. Under
+    ``keep_useful`` (the default) the item cards that never act in the
+    simulation (:data:`INERT_ITEMS`) go before all of them. Then the artefact
+    slots (bits above the weapons), cheapest first; artefacts waiting to be
+    sold are lost last, after all of these (see the kernel).
     """
     rs = scenario.ruleset
+    useful = scenario.policy.knockout_loss == "keep_useful"
     rows = [(c.price, K.BELONG_ITEM, i) for i, c in enumerate(rs.items.values())]
+    inert = [r for r, c in zip(rows, rs.items.values(), strict=True)
+             if useful and c.effect in INERT_ITEMS]
+    rows = [r for r in rows if r not in inert]
     rows += [(rs.weapons[w].price, K.BELONG_WEAPON, j) for j, w in enumerate(scenario.weapons)]
     if scenario.armor:
         rows.append((rs.armor[scenario.armor].price, K.BELONG_ARMOR, 0))
     arts = [(rs.artifacts[name].price, K.BELONG_WEAPON, len(scenario.weapons) + j)
             for j, name in enumerate(slots)]
-    return [(kind, index) for _, kind, index in [*sorted(rows, key=lambda r: r[0]),
+    return [(kind, index) for _, kind, index in [*sorted(inert, key=lambda r: r[0]),
+                                                 *sorted(rows, key=lambda r: r[0]),
                                                  *sorted(arts, key=lambda r: r[0])]]
 
 

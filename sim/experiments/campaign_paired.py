@@ -74,7 +74,7 @@ CAMPAIGN_KEYS: dict[str, tuple[str, str]] = {
     "artifacts": ("artifacts", "list"), "keep_artifacts": ("keep_artifacts", "list"),
     "calm_at": ("calm_at", "int"), "purge_at": ("purge_at", "int"),
     "use_movement_artifacts": ("use_movement_artifacts", "bool"),
-    "exchange": ("exchange", "bool"),
+    "exchange": ("exchange", "bool"), "knockout_loss": ("knockout_loss", "knockout_loss"),
 }
 """Variant keys: the scenario's loadout, stalker, start and every ``[policy]`` key."""
 
@@ -105,7 +105,7 @@ def scenario_setup(scenario: Scenario) -> dict[str, Any]:
             "shopping": tuple(p.shopping), "artifacts": tuple(scenario.artifacts),
             "keep_artifacts": tuple(p.keep_artifacts), "calm_at": p.calm_at,
             "purge_at": p.purge_at, "use_movement_artifacts": p.use_movement_artifacts,
-            "exchange": p.exchange}
+            "exchange": p.exchange, "knockout_loss": p.knockout_loss}
 
 
 def _explicit_rubles(path: Path) -> int | None:
@@ -170,7 +170,8 @@ def scenario_of(case: Case) -> Scenario:
                     pay_heal=bool(s.get("pay_heal", True)), shopping=shopping,
                     keep_artifacts=keep,
                     use_movement_artifacts=bool(s.get("use_movement_artifacts", True)),
-                    exchange=bool(s.get("exchange", True)), **ints)
+                    exchange=bool(s.get("exchange", True)),
+                    knockout_loss=str(s.get("knockout_loss", Policy.knockout_loss)), **ints)
     path = Path(str(s.get("scenario", "scenario")))
     return Scenario(path=path, name=path.stem, ruleset=rs, stalker=stalker, start=start,
                     stalkers=1, armor=armor, weapons=weapons, items=items, rubles=int(rubles),

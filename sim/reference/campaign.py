@@ -355,12 +355,17 @@ class Campaign:
 
         Items (card order), then the scenario's weapons, then the armour on
         equal prices; artefacts go last (docs/rules.md "Life and death").
+        Keeping what helps him (``policy.knockout_loss = "keep_useful"``, P-37),
+        the stalker first gives up the item cards of no effect here: ``none``
+        and ``location_movement`` (not simulated, docs/rules.md "Items").
         """
-        rows = [(c.price, "item", i) for i, c in enumerate(self.items)]
-        rows += [(w.price, "weapon", j) for j, w in enumerate(self.weapons)]
+        inert = self.policy.knockout_loss == "keep_useful"
+        rows = [(not (inert and c.effect in ("none", "location_movement")), c.price, "item", i)
+                for i, c in enumerate(self.items)]
+        rows += [(True, w.price, "weapon", j) for j, w in enumerate(self.weapons)]
         if self.armor is not None:
-            rows.append((self.armor.price, "armor", 0))
-        return [(kind, i) for _, kind, i in sorted(rows, key=lambda r: r[0])]
+            rows.append((True, self.armor.price, "armor", 0))
+        return [(kind, i) for _, _, kind, i in sorted(rows, key=lambda r: (r[0], r[1]))]
 
     def resistance(self, damage_type: str) -> int | None:
         """The armour's absorbing face against ``damage_type``, None if it does not roll.

@@ -98,6 +98,8 @@ class Policy:
         The ``value`` objective's weights (``policy.weights``, a table of
         :data:`WEIGHT_KEYS`): a knock-out's cost, each wound's, dose's,
         limited-use weapon use's and side effect's, and a kill's worth.
+    knockout_loss : str
+        Which half of his belongings a knock-out takes (P-37; :data:`KNOCKOUT_LOSSES`).
     """
 
     route: tuple[str, ...] = ()
@@ -117,13 +119,20 @@ class Policy:
     encounters: str = "thresholds"
     objective: str = "survive"
     weights: tuple[tuple[str, float], ...] = ()
+    knockout_loss: str = "keep_useful"
 
 
 POLICY_TYPES = {"route": (str, list), "sneak": str, "flee_at": int, "heal_at": int,
                 "medkit_at": int, "enter_anomalies": bool, "retreat_at": int, "pay_heal": bool,
                 "shopping": list, "keep_artifacts": list, "calm_at": int, "purge_at": int,
                 "use_movement_artifacts": bool, "exchange": bool, "encounters": str,
-                "objective": str, "weights": dict}
+                "objective": str, "weights": dict, "knockout_loss": str}
+
+KNOCKOUT_LOSSES = ("keep_useful", "cheapest")
+"""``policy.knockout_loss``: which half of his belongings a knocked-out stalker gives up (P-37
+leaves the choice open): ``keep_useful`` gives up first the item cards that never act in the
+simulation (effects ``none`` and ``location_movement``), then the cheapest; ``cheapest`` goes
+by price alone. Artefacts go last either way."""
 
 ENCOUNTER_POLICIES = ("thresholds", "best")
 """``policy.encounters`` (and ``--policy``): the thresholds decide, or each card's best play."""
@@ -539,7 +548,8 @@ def _policy(toml: TomlFile, given: dict, rs: Ruleset, prefix: str = "policy") ->
         values[key] = value
     if values.get("sneak", "always") not in SNEAK:
         toml.problem(f"{prefix}.sneak", values.pop("sneak"), "is not one of always, never")
-    for key, allowed in (("encounters", ENCOUNTER_POLICIES), ("objective", OBJECTIVE_NAMES)):
+    for key, allowed in (("encounters", ENCOUNTER_POLICIES), ("objective", OBJECTIVE_NAMES),
+                         ("knockout_loss", KNOCKOUT_LOSSES)):
         if key in values and values[key] not in allowed:
             toml.problem(f"{prefix}.{key}", values.pop(key), f"is not one of {', '.join(allowed)}")
     values["weights"] = _weights(toml, f"{prefix}.weights", values.pop("weights", {}))

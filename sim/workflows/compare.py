@@ -47,6 +47,7 @@ from sim.experiments.tables import cell_text
 from sim.rules import Ruleset, load_ruleset
 from sim.rules.scenario import (
     ENCOUNTER_POLICIES,
+    KNOCKOUT_LOSSES,
     MAX_RUBLES,
     MAX_THRESHOLD,
     OBJECTIVE_NAMES,
@@ -219,10 +220,12 @@ those of the command's options (``--heal-at``, ``--intellect``: 0..1000; ``--hea
 1..1000) and of a scenario's keys (``policy.heal_at``, ``loadout.rubles``)."""
 
 
-CHOICES = {"sneak": SNEAK, "policy": ENCOUNTER_POLICIES, "objective": OBJECTIVE_NAMES}
+CHOICES = {"sneak": SNEAK, "policy": ENCOUNTER_POLICIES, "objective": OBJECTIVE_NAMES,
+           "knockout_loss": KNOCKOUT_LOSSES}
 """The values of each choice kind of variant value: ``sneak`` as ``--sneak`` and
 ``policy.sneak`` (P-16, P-17); ``policy`` and ``objective`` as ``--policy`` and
-``--objective`` (the thresholds or each card's best play, :mod:`sim.exact.best_combat`)."""
+``--objective`` (the thresholds or each card's best play, :mod:`sim.exact.best_combat`);
+``knockout_loss`` as ``policy.knockout_loss`` (P-37)."""
 
 
 def _read(text: str, key: str, kind: str, value: str, previous: object) -> object:
