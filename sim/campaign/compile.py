@@ -34,6 +34,7 @@ from sim.encounter import anomaly as hazards
 from sim.encounter.combat import CombatPolicy, combat_heals, compile_combat
 from sim.encounter.damage import armor_rolls, fightable
 from sim.encounter.items import best_first, worth
+from sim.encounter.spec import PackedFight
 from sim.errors import InputError
 from sim.kernels import campaign as K
 from sim.kernels.layout import A_SIZE, P_SIZE
@@ -342,19 +343,19 @@ def fight_tables(rs: Ruleset, stalker: str, armor: str | None, weapons: tuple[st
     packed = [fights.get(m, fights[m & (len(subsets) - 1)])
               for m in range(len(subsets) << len(slots))]
     n_masks, n_cards = len(packed), len(meta)
-    width = max(p[3].shape[1] for row in packed for p in row)
-    limited = max(p[2].shape[0] for row in packed for p in row)
+    width = max(p.bonus.shape[1] for row in packed for p in row)
+    limited = max(p.uses.shape[0] for row in packed for p in row)
     flat = [p for row in packed for p in row]
     index = {name: i for i, (name, _) in enumerate(meta)}
     sarcophagus = [index[n] for n in rs.sarcophagus_deck() if n in index]
     return {
-        "e_params": _pad([p[0] for p in flat], (n_masks * n_cards, P_SIZE + RECORDS)).reshape(
+        "e_params": _pad([p.params for p in flat], (n_masks * n_cards, P_SIZE + RECORDS)).reshape(
             n_masks, n_cards, -1),
-        "e_bonus": _pad([p[3] for p in flat], (n_masks * n_cards, 2, width)).reshape(
+        "e_bonus": _pad([p.bonus for p in flat], (n_masks * n_cards, 2, width)).reshape(
             n_masks, n_cards, 2, width),
-        "e_spend": _pad([p[4] for p in flat], (n_masks * n_cards, 2, width)).reshape(
+        "e_spend": _pad([p.spend for p in flat], (n_masks * n_cards, 2, width)).reshape(
             n_masks, n_cards, 2, width),
-        "e_uses0": _pad([p[2] for p in flat], (n_masks * n_cards, limited)).reshape(
+        "e_uses0": _pad([p.uses for p in flat], (n_masks * n_cards, limited)).reshape(
             n_masks, n_cards, limited),
         "en": _table([(ENEMY_KINDS[c.kind], HABITATS[c.habitat], c.wound_type == "psi", c.count)
                       for _, c in meta], 4),
@@ -365,15 +366,15 @@ def fight_tables(rs: Ruleset, stalker: str, armor: str | None, weapons: tuple[st
 @per_ruleset(FIGHTS_KEPT)
 def packed_fight(rs: Ruleset, stalker: str, enemy: str, armor: str | None,
                  weapons: tuple[str, ...], artifacts: tuple[str, ...], sneak: str, flee_at: int,
-                 heal_at: int, pool: int) -> tuple:
+                 heal_at: int, pool: int) -> PackedFight:
     """One enemy card's packed fight with these weapons and artefacts held (read-only).
 
     Shared by the tables of artefact slots that hold the same artefacts (a
     ``keep_artifacts`` candidate adds a slot; the masks without it fight as before).
     """
     policy = CombatPolicy(sneak=sneak, flee_at=flee_at, heal_at=heal_at)
-    return tuple(compile_combat(rs, stalker, enemy, armor, weapons, (), policy,
-                                artifacts=artifacts, intellect=pool).pack())
+    return compile_combat(rs, stalker, enemy, armor, weapons, (), policy,
+                          artifacts=artifacts, intellect=pool).pack()
 
 
 def _anomalies(rs: Ruleset, stalker: str, armor: str | None, slots: tuple[str, ...],
@@ -386,7 +387,7 @@ def _anomalies(rs: Ruleset, stalker: str, armor: str | None, slots: tuple[str, .
         for a, name in enumerate(rs.anomalies):
             packed = hazards.compile_anomaly(
                 rs, stalker, name, armor, enter=enter, artifacts=held(slots, mask),
-                intellect=pool).pack()[0]
+                intellect=pool).pack().params
             out[mask, a, :packed.shape[0]] = packed
     return out
 
