@@ -26,8 +26,8 @@ from sim.workflows import baseline
 
 TRIALS = 2_000
 GAMES = 2_000
-EDITS = ((("enemies.csv", "Bloodsucker,1,mutant,secret,4,4,3,"),
-          "Bloodsucker,1,mutant,secret,4,5,3,"),
+EDITS = ((("enemies.csv", "Bloodsucker,1,mutant,any,4,4,3,"),
+          "Bloodsucker,1,mutant,any,4,5,3,"),
          (("items.csv", "Dosimeter,500,"), "Dosimeter,800,"),
          (("artifacts.csv", "Flash,2,electro,1000,resist,1,"), "Flash,2,electro,1000,resist,2,"))
 """Three cells changed: the Bloodsucker's endurance 4 -> 5 (P-19), the Dosimeter's price
