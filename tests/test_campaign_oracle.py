@@ -34,12 +34,13 @@ FORBIDDEN = ("sim.kernels", "sim.campaign.compile", "sim.campaign.route",
              "sim.campaign.hexmap", "sim.experiments.campaign", "sim.encounter", "sim.exact")
 SHARED = ("sim.encounter", "sim.encounter.artifact", "sim.encounter.damage",
           "sim.encounter.loadout", "sim.encounter.modifier", "sim.encounter.spec", "sim.kernels",
-          "sim.kernels.layout")
+          "sim.kernels.layout", "sim.kernels.records")
 """What every plain-Python reference reads of one encounter (docs/rules.md "Artefacts in the
 campaign"): the artefact cards resolved into specs (P-07..P-10; a side effect's track from
 ``sim.encounter.damage``, P-09), the round's weapons and
-combat artefacts within the hands (P-23), the test terms and the code constants they use;
-no kernel, no compiled table, no numba."""
+combat artefacts within the hands (P-23), the test terms and the code constants they use
+(``layout``, whose records ``sim.kernels.records`` declares: plain Python and numpy); no
+kernel, no compiled table, no numba."""
 
 
 def forbidden(modules: list[str]) -> list[str]:
