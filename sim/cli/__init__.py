@@ -38,8 +38,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
               "Draw one event card (or every card) many times: outcome probabilities."),
     "levers": ("sim.cli.levers",
                "Rank every numeric card value and rule key by how much one step moves a metric."),
-    "optimize": ("sim.cli.optimize",
-                 "Search the scenario's policy for the best win rate over whole games."),
+    "optimize": ("sim.cli.optimize", "Search the scenario's policy and loadout for the best "
+                 "win rate over whole games."),
     "prob": ("sim.cli.prob",
              "Exact probability, Monte Carlo estimate and 95 % interval of one dice primitive."),
     "readings": ("sim.cli.readings", "Rank the documented readings of the open rules by how "
