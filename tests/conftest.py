@@ -46,9 +46,9 @@ def pytest_sessionstart(session) -> None:
         return
     from sim import compiling
     from sim.jitting import cachefiles
-    from sim.kernels import campaign
+    from sim.kernels.campaign import game
 
-    if cachefiles.fcntl is not None and not compiling.saved(campaign.play_run):
+    if cachefiles.fcntl is not None and not compiling.saved(game.play_run):
         _WARMING.append(compiling.Child("tests.warm", (), quiet=True))
 
 

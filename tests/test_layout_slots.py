@@ -6,7 +6,7 @@ The records are read from their declarations (:class:`sim.kernels.records.Record
 encounter parameters of ``sim/kernels/layout.py`` (``COMBAT`` ``P_*``, ``ANOMALY`` ``A_*``,
 ``EVENT`` ``E_*``, ``ARTEFACT`` ``AF_*``) and the result fields of the fight, anomaly and
 event kernels (``RESULT`` ``R_*`` of ``sim/kernels/combat.py``, ``anomaly.py``,
-``event.py``). The campaign's scalar parameters (``C_*`` of ``sim/kernels/campaign.py``)
+``event.py``). The campaign's scalar parameters (``C_*`` of ``sim/kernels/campaign/__init__.py``)
 are still numbered by hand there and are read from those lines.
 
 A static check over the source text, with :mod:`ast`. A parameter slot is *written* where
@@ -31,7 +31,7 @@ from sim.kernels.records import Record
 
 SIM = Path(__file__).resolve().parents[1] / "sim"
 COMPILE_SOURCES = sorted((SIM / "encounter").glob("*.py")) + sorted((SIM / "campaign").glob("*.py"))
-KERNEL_SOURCES = sorted((SIM / "kernels").glob("*.py"))
+KERNEL_SOURCES = sorted((SIM / "kernels").rglob("*.py"))
 
 PARAMETERS = {
     "combat (P_*)": layout.COMBAT,
@@ -59,7 +59,7 @@ def constants(path: Path, prefix: str) -> dict[str, int]:
     return found
 
 
-CAMPAIGN = constants(SIM / "kernels" / "campaign.py", "C_")
+CAMPAIGN = constants(SIM / "kernels" / "campaign" / "__init__.py", "C_")
 CAMPAIGN_SLOTS = [name for name in CAMPAIGN if name != "C_SIZE"]
 
 

@@ -19,6 +19,7 @@ import pytest
 from sim import stats
 from sim.experiments.campaign_players import run_players
 from sim.kernels import campaign as K
+from sim.kernels.campaign import end
 from sim.rules import RulesetError
 from sim.rules.scenario import load_scenario
 
@@ -183,7 +184,7 @@ def test_knockouts_of_two_stalkers_both_feed_the_one_track():
         st[K.S_POS] = open_hex
         st[K.S_WILLPOWER] = 3
         items = arrays.item_start.copy()
-        K._conditions(st, zone, cp, arrays.hexes, items, arrays.lose_order)
+        end._conditions(st, zone, cp, arrays.hexes, items, arrays.lose_order)
         assert st[K.S_KO] == 1
     assert zone[K.Z_ETOKENS] == 4
 

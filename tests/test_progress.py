@@ -197,6 +197,18 @@ def test_kernels_are_cached_by_a_digest_of_every_kernel_source(tmp_path):
     assert options.cache_name(copies) != options.cache_name()
 
 
+def test_the_cache_digest_covers_the_kernels_in_sub_packages(tmp_path):
+    """The campaign kernel is a package (``sim/kernels/campaign/``): a change in one of its
+    phase modules must start a fresh cache folder as a top-level kernel file does."""
+    from sim.jitting import options
+
+    copies = _copy_sources(tmp_path)
+    assert options.cache_name(copies) == options.cache_name()
+    phase = copies[0] / "campaign" / "movement.py"
+    phase.write_text(phase.read_text() + "\n# a changed rule\n")
+    assert options.cache_name(copies) != options.cache_name()
+
+
 def test_the_cache_digest_covers_the_numba_patches(tmp_path):
     """The compiler patches of ``sim/jitting/`` change how every kernel compiles and how
     its cache files look, so a change there starts a fresh cache folder too."""

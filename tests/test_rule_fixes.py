@@ -29,6 +29,7 @@ from sim.exact.combat import combat_exact
 from sim.experiments.campaign import simulate_trials
 from sim.kernels import campaign as K
 from sim.kernels import rng
+from sim.kernels.campaign import emission, end, trade
 from sim.paths import bundled_ruleset
 from sim.rules import RulesetError, load_ruleset
 from sim.rules.scenario import load_scenario
@@ -97,7 +98,7 @@ def test_trophies_sell_only_at_their_faction_base(faction, rubles, gear):
     cp = arrays.cp.copy()
     items = np.zeros(arrays.it.shape[0], dtype=np.int64)
     st = _trade_state(5, 5)
-    K._trade(st, cp, items, arrays.it, np.zeros(0, dtype=np.int64), faction)
+    trade._trade(st, cp, items, arrays.it, np.zeros(0, dtype=np.int64), faction)
     assert st[K.S_RUBLES] == rubles
     assert items[int(cp[K.C_GEAR_ITEM])] == gear
     assert st[K.S_TROPHY_MUTANT] == 5 - 5 * (rubles > 0)
@@ -127,7 +128,7 @@ def test_knockout_loses_weapons_and_armour_too():
     st = np.zeros(K.S_SIZE, dtype=np.int64)
     st[K.S_WEAPONS] = arrays.cp[K.C_WEAPONS]
     items = arrays.item_start.copy()
-    K._lose_half(st, arrays.cp, items, arrays.lose_order)
+    end._lose_half(st, arrays.cp, items, arrays.lose_order)
     names = list(RS.items)
     held = {n: int(items[names.index(n)]) for n in ("Medkit", "Stimulant", "Bag of nuts")}
     assert held == {"Medkit": 0, "Stimulant": 2, "Bag of nuts": 0}
@@ -136,10 +137,10 @@ def test_knockout_loses_weapons_and_armour_too():
     assert st[K.S_ARMOR] == 0  # the suit stays (dearer than what was lost)
     # A second knock-out: 4 belongings left (suit, rifle, 2 stimulants): 2 go, the
     # stimulants (400 each) before the suit (1500).
-    K._lose_half(st, arrays.cp, items, arrays.lose_order)
+    end._lose_half(st, arrays.cp, items, arrays.lose_order)
     assert items[names.index("Stimulant")] == 0 and st[K.S_ARMOR] == 0
     # Third: suit and rifle, one goes: the suit, whose loss destroys it (tokens = durability).
-    K._lose_half(st, arrays.cp, items, arrays.lose_order)
+    end._lose_half(st, arrays.cp, items, arrays.lose_order)
     assert st[K.S_ARMOR] == arrays.cp[K.C_DURABILITY] and st[K.S_WEAPONS] == 0b01
 
 
@@ -221,8 +222,8 @@ def test_emission_kernel_rolls_the_armour_against_disturbances():
         st[K.S_WILLPOWER] = 10
         zone = np.zeros(K.Z_SIZE, dtype=np.int64)
         zone[K.Z_ETOKENS] = 1
-        K._emission(st, zone, cp, dice, hexes, em, K._emission_card(zone, cp, em), recs,
-                    no_artifacts)
+        k = emission._emission_card(zone, cp, em)
+        emission._emission(st, zone, cp, dice, hexes, em, k, recs, no_artifacts)
         lost += 10 - st[K.S_WILLPOWER]
     mean, sd = 3 * 4 / 6, (3 * (4 / 6) * (2 / 6)) ** 0.5
     assert abs(lost / trials - mean) < 4.5 * sd / trials ** 0.5

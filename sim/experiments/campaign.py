@@ -38,6 +38,7 @@ from sim.experiments.campaign_metrics import (  # noqa: F401 - the campaign's me
 )
 from sim.experiments.naming import DAY_STATS
 from sim.kernels import campaign as K
+from sim.kernels.campaign.game import campaign_kernel, count_games, play_games
 from sim.rules.scenario import Scenario
 
 _COUNTED = (
@@ -72,7 +73,7 @@ def simulate(arrays: CampaignArrays, trials: int, seed: int, threads: int | None
     multiplayer (:class:`sim.campaign.players.GameArrays`).
     """
     width = int(K.count_width(arrays.max_days, arrays.n_characters))
-    return runner.run_counts(K.campaign_kernel, seed, trials, (width,), arrays.pack(),
+    return runner.run_counts(campaign_kernel, seed, trials, (width,), arrays.pack(),
                              threads=threads, chunk_size=chunk_size)
 
 
@@ -123,11 +124,11 @@ def simulate_trials(arrays: CampaignArrays, seed: int, first: int, n_trials: int
         out = np.empty((n_trials, K.G_ROW), dtype=np.int64)
     rows = out[:n_trials]
     tables = arrays.pack()
-    runner.announce_compile(K.play_games)
+    runner.announce_compile(play_games)
 
     def play(c: int) -> None:
         lo = c * TRIAL_CHUNK
-        K.play_games(seed, first + lo, min(TRIAL_CHUNK, n_trials - lo), tables, rows, lo)
+        play_games(seed, first + lo, min(TRIAL_CHUNK, n_trials - lo), tables, rows, lo)
 
     with runner.thread_count(threads), runner.thread_pool(numba.get_num_threads()) as pool:
         runner.run_tasks(pool, play, -(-n_trials // TRIAL_CHUNK))
@@ -170,7 +171,7 @@ def play_blocks(arrays: CampaignArrays, trials: int, seed: int, threads: int | N
 
     The games are played in blocks of ``block`` (:func:`simulate_trials`, one
     row per game in one reused buffer); the kernel's own aggregation
-    (:func:`sim.kernels.campaign.count_games`) adds each block to the counts,
+    (:func:`sim.kernels.campaign.game.count_games`) adds each block to the counts,
     so they equal :func:`simulate`'s bit for bit, and numpy adds the squares
     of each counter and the games that entered the Sarcophagus (exact
     integers: any thread count or block size gives the same sums).
@@ -185,7 +186,7 @@ def play_blocks(arrays: CampaignArrays, trials: int, seed: int, threads: int | N
     for first in range(0, trials, block):
         n = min(block, trials - first)
         rows = simulate_trials(arrays, seed, first, n, threads, out=buffer)
-        K.count_games(rows, n, counts, int(arrays.max_days), int(arrays.n_characters))
+        count_games(rows, n, counts, int(arrays.max_days), int(arrays.n_characters))
         squares += exact_sums(rows[:, columns])[1]
         entered += int(rows[:, K.G_SARCOPHAGUS].sum())
         runner.advanced(n)

@@ -39,8 +39,9 @@ KERNELS = Path(__file__).parent.parent / "kernels"
 """The folder of every kernel source (its ``__pycache__`` is numba's own default cache place)."""
 
 SOURCES = (KERNELS, Path(__file__).parent)
-"""The folders whose ``*.py`` files name the cache folder (:func:`cache_name`): the kernels
-and this package, whose patches change how kernels compile and how their cache files look."""
+"""The folders whose ``*.py`` files (sub-folders too) name the cache folder (:func:`cache_name`):
+the kernels and this package, whose patches change how kernels compile and how their cache files
+look."""
 
 
 def patched() -> bool:
@@ -55,14 +56,17 @@ def patched() -> bool:
 
 
 def source_digest(folders: Sequence[Path]) -> str:
-    """Digest of the names and contents of the ``*.py`` files in each of ``folders``.
+    """Digest of the names and contents of the ``*.py`` files in each of ``folders`` and
+    their sub-folders (the campaign kernel is a package of its own).
 
-    A file counts with its folder's place in ``folders``; 16 hex digits.
+    A file counts with its folder's place in ``folders`` and its path below it; 16 hex
+    digits.
     """
     digest = hashlib.sha256()
     for place, folder in enumerate(folders):
-        for path in sorted(folder.glob("*.py")):
-            digest.update(f"{place}/{path.name}".encode() + b"\0" + path.read_bytes())
+        for path in sorted(folder.rglob("*.py")):
+            name = path.relative_to(folder).as_posix()
+            digest.update(f"{place}/{name}".encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
 

@@ -1,0 +1,76 @@
+"""Damage onto one stalker: his tracks, his armour and the artefacts he holds.
+
+The parts every hazard of the game day goes through (events, Emissions,
+artefact side effects): points lost on the Health, Radiation and Willpower
+tracks (P-37, P-39, P-40), damage through the held resist artefacts and the
+armour (P-02..P-05, P-08..P-10), the artefact slots held, and whether a
+track is exhausted or over its maximum (the work for
+:func:`sim.kernels.campaign.end._conditions`).
+"""
+
+from __future__ import annotations
+
+from sim.kernels.anomaly import take_damage
+from sim.kernels.campaign import (
+    C_ART_FAIL,
+    C_DURABILITY,
+    C_N_WEAPONS,
+    C_RADIATION_MAX,
+    C_RESIST_ORDER,
+    S_ARMOR,
+    S_ART_USES,
+    S_HEALTH,
+    S_RADIATION,
+    S_SIDE_EFFECTS,
+    S_WEAPONS,
+    S_WILLPOWER,
+    part,
+)
+from sim.kernels.tracks import deformed, exhausted, onto
+
+
+@part
+def _hurt(st, cp):
+    """Whether a track is exhausted or over its maximum (work for :func:`.end._conditions`)."""
+    return (exhausted(st[S_HEALTH]) or exhausted(st[S_WILLPOWER])
+            or deformed(st[S_RADIATION], cp[C_RADIATION_MAX]))
+
+
+@part
+def _held(st, cp):
+    """Bit mask of the artefact slots held: the bits of ``S_WEAPONS`` above the weapons."""
+    return st[S_WEAPONS] >> cp[C_N_WEAPONS]
+
+
+@part
+def _lose(st, health, radiation, willpower):
+    """Points lost on the tracks (P-37, P-39, P-40): radiation doses are gained."""
+    st[S_HEALTH] -= health
+    st[S_RADIATION] += radiation
+    st[S_WILLPOWER] -= willpower
+
+
+@part
+def _side_effects(st, health, radiation, willpower, uses, suffered):
+    """Artefact side effects onto the tracks (P-09), and the uses counted (P-08..P-10)."""
+    _lose(st, health, radiation, willpower)
+    st[S_ART_USES] += uses
+    st[S_SIDE_EFFECTS] += suffered
+
+
+@part
+def _hazard(st, cp, dice, damage, target, resist, recs, n_art):
+    """Damage through the resist artefacts and the armour onto one track.
+
+    P-02..P-05 (armour), P-08..P-10 (the held resist artefacts of the
+    damage's type, ``recs``: :func:`sim.kernels.anomaly.take_damage`, the
+    rule of every hazard), P-37, P-39, P-40 (the tracks).
+    """
+    through, st[S_ARMOR], _, _, h, r, w, uses, suffered = take_damage(
+        dice, recs, 0, n_art, cp[C_ART_FAIL], cp[C_RESIST_ORDER], damage, target, resist,
+        cp[C_DURABILITY], st[S_ARMOR], st[S_HEALTH], st[S_RADIATION], cp[C_RADIATION_MAX],
+        st[S_WILLPOWER], -1)
+    health, radiation, willpower = onto(target, through)
+    _lose(st, health, radiation, willpower)
+    if n_art > 0:
+        _side_effects(st, h, r, w, uses, suffered)

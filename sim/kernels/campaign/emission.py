@@ -1,0 +1,100 @@
+"""The Emission (P-48, P-49): the check at the end of the Zone phase and the card's hit.
+
+At the threshold of the one Emission Track the next card of the shared deck
+is drawn; it hits every stalker in the Open Space through his resist
+artefacts and armour, and the Final Emission ends the game for all.
+"""
+
+from __future__ import annotations
+
+from sim.kernels import layout as S
+from sim.kernels.campaign import (
+    C_ACCUMULATE,
+    C_THRESHOLD,
+    DEATH_FINAL_EMISSION,
+    DT_PSI,
+    DT_RADIATION,
+    H_KIND,
+    LOC_BASE,
+    LOC_BUNKER,
+    LOC_COMPLEX,
+    LOC_SECRET,
+    M_FINAL,
+    M_PSI,
+    M_PSI_RESIST,
+    M_RAD_RESIST,
+    M_RADIATION,
+    M_WOUND_DTYPE,
+    M_WOUND_RESIST,
+    M_WOUNDS,
+    S_EMISSIONS,
+    S_EMISSIONS_HIT,
+    S_END,
+    S_LOST,
+    S_POS,
+    Z_ACC_P,
+    Z_ACC_R,
+    Z_ACC_W,
+    Z_EMISSIONS,
+    Z_ENEXT,
+    Z_ETOKENS,
+    Z_FINAL,
+    called,
+    part,
+)
+from sim.kernels.campaign.damage import _hazard
+
+
+@part
+def _emission_card(zone, cp, em):
+    """Emission check at the end of the Zone phase (P-48, P-49): the card drawn, or -1.
+
+    At the threshold the shared track is cleared and the next card of the
+    shared Emission deck is drawn; its effects accumulate (P-49) whoever it
+    hits. A Final Emission sets ``Z_FINAL``.
+    """
+    if zone[Z_ETOKENS] < cp[C_THRESHOLD]:
+        return -1
+    zone[Z_ETOKENS] = 0
+    k = min(zone[Z_ENEXT], em.shape[0] - 1)
+    zone[Z_ENEXT] += 1
+    zone[Z_EMISSIONS] += 1
+    if em[k, M_FINAL] != 0:
+        zone[Z_FINAL] = 1
+        return k
+    zone[Z_ACC_W] += em[k, M_WOUNDS]
+    zone[Z_ACC_R] += em[k, M_RADIATION]
+    zone[Z_ACC_P] += em[k, M_PSI]
+    return k
+
+
+@called
+def _emission(st, zone, cp, dice, hexes, em, k, recs, n_art):
+    """Emission card ``k`` against one stalker (P-48, P-49).
+
+    The Final Emission kills him (P-49); any other card hits him only in the
+    Open Space (P-48): Secret Locations, Complexes, bunkers and bases
+    shelter, and so does being out of play (P-38, P-41). Its wounds, doses
+    and disturbances are three damages, each through the held resist
+    artefacts of its type (``recs``, ``n_art``: rows of ``art_rec``) and the
+    armour.
+    """
+    st[S_EMISSIONS] += 1
+    if em[k, M_FINAL] != 0:
+        st[S_END] = DEATH_FINAL_EMISSION
+        return
+    kind = hexes[st[S_POS], H_KIND]
+    sheltered = (kind == LOC_SECRET or kind == LOC_COMPLEX or kind == LOC_BUNKER
+                 or kind == LOC_BASE or st[S_LOST] > 0)
+    if sheltered:
+        return
+    st[S_EMISSIONS_HIT] += 1
+    wounds = zone[Z_ACC_W] if cp[C_ACCUMULATE] != 0 else em[k, M_WOUNDS]
+    doses = zone[Z_ACC_R] if cp[C_ACCUMULATE] != 0 else em[k, M_RADIATION]
+    psi = zone[Z_ACC_P] if cp[C_ACCUMULATE] != 0 else em[k, M_PSI]
+    d = em[k, M_WOUND_DTYPE]
+    _hazard(st, cp, dice, wounds, S.TARGET_HEALTH, em[k, M_WOUND_RESIST], recs[d], n_art[d])
+    _hazard(st, cp, dice, doses, S.TARGET_RADIATION, em[k, M_RAD_RESIST], recs[DT_RADIATION],
+            n_art[DT_RADIATION])
+    _hazard(st, cp, dice, psi, S.TARGET_WILLPOWER, em[k, M_PSI_RESIST], recs[DT_PSI],
+            n_art[DT_PSI])

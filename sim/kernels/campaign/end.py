@@ -1,0 +1,318 @@
+"""The end of a character and of the game (P-37..P-45, P-49, P-50, ``multiplayer.*``).
+
+After a damage step: knock-out, concussion and deformation, with the loss of
+half the belongings on a knock-out (P-37) and death (P-39, P-43). After a
+turn or the day's end: a character who left the Zone is settled (a win, a
+finish or a death, P-44, P-45) and the game may be over; at its end the
+game's result row is written (``G_*`` columns).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.kernels.campaign import (
+    AFTER_DEATH_NEW,
+    AFTER_WIN_END,
+    BELONG_ARMOR,
+    BELONG_ITEM,
+    BELONG_WEAPON,
+    C_AFTER_DEATH,
+    C_AFTER_WIN,
+    C_CHARACTER,
+    C_COOPERATIVE,
+    C_DEFORMATION_LIMIT,
+    C_DURABILITY,
+    C_KNOCKED_DOWN_DAYS,
+    C_LOST_DAYS,
+    C_NEEDED,
+    C_RADIATION_MAX,
+    C_SAME_DAY,
+    C_TOKENS_CONCUSSION,
+    C_TOKENS_DEFORMATION,
+    C_TOKENS_KNOCKOUT,
+    CAPPED,
+    DEATH_BOTH,
+    DEATH_CONCUSSION_SARCOPHAGUS,
+    DEATH_DEFORMATIONS,
+    DEATH_KNOCKOUT_SARCOPHAGUS,
+    G_ANOMALIES,
+    G_ART_USES,
+    G_ARTIFACTS,
+    G_CAPPED,
+    G_COMPLEXES,
+    G_CONCUSSIONS,
+    G_DAY,
+    G_DEFORMATIONS,
+    G_DRAWN,
+    G_EMISSIONS,
+    G_EMISSIONS_HIT,
+    G_END,
+    G_EVENTS,
+    G_EXCHANGES,
+    G_FIGHTS,
+    G_FINAL,
+    G_ITEMS_USED,
+    G_KILLS,
+    G_KNOCKOUTS,
+    G_RUBLES,
+    G_SARCOPHAGUS,
+    G_SEATS,
+    G_SIDE_EFFECTS,
+    G_WINNERS,
+    H_KIND,
+    L_INDEX,
+    L_KIND,
+    LOC_COMPLEX,
+    LOC_SARCOPHAGUS,
+    LOC_SECRET,
+    MAX_PLAYERS,
+    REACHED,
+    S_ANOMALIES,
+    S_ARMOR,
+    S_ART_COUNT,
+    S_ART_USES,
+    S_ART_VALUE,
+    S_ARTIFACTS,
+    S_CONCUSSIONS,
+    S_DEATHS,
+    S_DEFORMATIONS,
+    S_EMISSIONS,
+    S_EMISSIONS_HIT,
+    S_END,
+    S_EVENTS,
+    S_EXCHANGES,
+    S_EXPLORED,
+    S_FIGHTS,
+    S_HEALTH,
+    S_ITEMS_USED,
+    S_KILLS,
+    S_KNOCKED,
+    S_KO,
+    S_LOST,
+    S_NEW,
+    S_POS,
+    S_RADIATION,
+    S_RUBLES,
+    S_SARCOPHAGUS,
+    S_SIDE_EFFECTS,
+    S_SLOT,
+    S_STATUS,
+    S_STOP,
+    S_WEAPONS,
+    S_WILLPOWER,
+    SAME_DAY_SHARED,
+    SEAT_AWAITING,
+    SEAT_CHARACTER,
+    SEAT_COLS,
+    SEAT_DEATHS,
+    SEAT_ELIMINATED,
+    SEAT_FINISHED,
+    SEAT_NEW,
+    SEAT_PLAYING,
+    Z_DISCARDED,
+    Z_EMISSIONS,
+    Z_ETOKENS,
+    Z_FINAL,
+    Z_REACHED,
+    Z_WIN_DAY,
+    Z_WINNERS,
+    called,
+    part,
+)
+from sim.kernels.campaign.trade import _recover
+from sim.kernels.tracks import deformed, exhausted
+
+
+@called
+def _lose_half(st, cp, items, lose_order):
+    """Lose half of all belongings, rounded in the stalker's favour (P-37).
+
+    Belongings are items, weapons, the armour (unless already destroyed,
+    P-05) and artefacts ("half of all his items, ordinary, rare and artefacts
+    alike"). The player chooses what goes (Gap); the policy gives up the
+    cheapest cards first (``lose_order``, compiled by price), artefacts last.
+    Lost armour counts as destroyed: its tokens are set to its durability.
+    """
+    armor = 1 if st[S_ARMOR] < cp[C_DURABILITY] else 0
+    total = st[S_ART_COUNT] + armor
+    for i in range(items.shape[0]):
+        total += items[i]
+    for j in range(lose_order.shape[0]):
+        if lose_order[j, L_KIND] == BELONG_WEAPON:
+            total += (st[S_WEAPONS] >> lose_order[j, L_INDEX]) & 1
+    lose = total // 2
+    for j in range(lose_order.shape[0]):
+        if lose == 0:
+            break
+        kind = lose_order[j, L_KIND]
+        i = lose_order[j, L_INDEX]
+        if kind == BELONG_ITEM:
+            take = min(items[i], lose)
+            items[i] -= take
+            lose -= take
+        elif kind == BELONG_WEAPON:
+            if (st[S_WEAPONS] >> i) & 1:
+                st[S_WEAPONS] &= ~(np.int64(1) << i)
+                lose -= 1
+        elif kind == BELONG_ARMOR and armor:
+            st[S_ARMOR] = cp[C_DURABILITY]
+            lose -= 1
+    if lose > 0 and st[S_ART_COUNT] > 0:
+        st[S_ART_VALUE] -= st[S_ART_VALUE] * lose // st[S_ART_COUNT]
+        st[S_ART_COUNT] -= lose
+
+
+@called
+def _conditions(st, zone, cp, hexes, items, lose_order):
+    """Resolve knock-out, concussion and deformation after a damage step (P-37..P-43, P-47).
+
+    Knocked out and concussed at once, or either in the Sarcophagus, is death
+    (P-43); the fifth Deformation card is death (P-39). Otherwise the stalker
+    is moved to the nearest bunker (after a lost day in a Secret Location,
+    P-38/P-41), loses half his belongings (P-37; Zone tokens of P-40 are not
+    modelled), is knocked down (P-42), regains 1 point and may pay to heal.
+    Each knock-out, concussion and deformation adds Emission tokens to the
+    one track every stalker shares (``zone``, P-47: "some Stalker").
+    """
+    if st[S_LOST] > 0:
+        return  # out of play until placed in a bunker (P-38, P-41)
+    pos = st[S_POS]
+    if deformed(st[S_RADIATION], cp[C_RADIATION_MAX]):
+        st[S_DEFORMATIONS] += 1
+        st[S_RADIATION] = 0
+        zone[Z_ETOKENS] += cp[C_TOKENS_DEFORMATION]
+        if st[S_DEFORMATIONS] >= cp[C_DEFORMATION_LIMIT]:
+            st[S_END] = DEATH_DEFORMATIONS
+            return
+    knocked = exhausted(st[S_HEALTH])
+    concussed = exhausted(st[S_WILLPOWER])
+    if not knocked and not concussed:
+        return
+    if knocked and concussed:
+        st[S_END] = DEATH_BOTH
+        return
+    if hexes[pos, H_KIND] == LOC_SARCOPHAGUS:
+        st[S_END] = DEATH_KNOCKOUT_SARCOPHAGUS if knocked else DEATH_CONCUSSION_SARCOPHAGUS
+        return
+    if knocked:
+        st[S_KO] += 1
+        zone[Z_ETOKENS] += cp[C_TOKENS_KNOCKOUT]
+        _lose_half(st, cp, items, lose_order)
+    else:
+        st[S_CONCUSSIONS] += 1
+        zone[Z_ETOKENS] += cp[C_TOKENS_CONCUSSION]
+    st[S_STOP] = 1
+    st[S_KNOCKED] = cp[C_KNOCKED_DOWN_DAYS]
+    secret = hexes[pos, H_KIND] == LOC_SECRET or hexes[pos, H_KIND] == LOC_COMPLEX
+    if secret and cp[C_LOST_DAYS] > 0:
+        st[S_LOST] = cp[C_LOST_DAYS]
+        return
+    _recover(st, cp, hexes)  # in the bunker at once (``death.lost_days = 0``: no day lost)
+
+
+@part
+def _settle(tables, game, p, day):
+    """Seat ``p``'s character left the Zone today: a win, a finish or a death.
+
+    Competitive (P-45): the first stalker to survive the Sarcophagus wins;
+    another who survives it on the same day wins too under
+    ``multiplayer.same_day_win = "shared"``. Cooperative: he counts toward the
+    team (:func:`_game_over`). A dead character's card is discarded; the seat
+    draws a new character next day (P-44) or is out
+    (``multiplayer.after_death``); after the Final Emission nobody comes back.
+    """
+    st, zone, cp0 = game.st[p], game.zone, tables.cp[0]
+    if st[S_STATUS] != SEAT_PLAYING or st[S_END] < 0:
+        return
+    if st[S_END] == REACHED:
+        st[S_STATUS] = SEAT_FINISHED
+        zone[Z_REACHED] += 1
+        if cp0[C_COOPERATIVE] == 0 and (zone[Z_WIN_DAY] == 0 or (
+                zone[Z_WIN_DAY] == day and cp0[C_SAME_DAY] == SAME_DAY_SHARED)):
+            zone[Z_WIN_DAY] = day
+            zone[Z_WINNERS] |= np.int64(1) << p
+        return
+    st[S_DEATHS] += 1
+    zone[Z_DISCARDED] |= np.int64(1) << tables.cp[st[S_SLOT], C_CHARACTER]
+    if cp0[C_AFTER_DEATH] == AFTER_DEATH_NEW and zone[Z_FINAL] == 0:
+        st[S_STATUS] = SEAT_AWAITING
+    else:
+        st[S_STATUS] = SEAT_ELIMINATED
+
+
+@part
+def _game_over(tables, game):
+    """Whether the game is over (P-49, P-50; ``multiplayer.*`` keys).
+
+    The Final Emission ends it for all (P-49). Competitive: a win ends it
+    under ``multiplayer.after_win = "end"``. Cooperative: the team wins
+    (every seat still in the game is a winner) once ``C_NEEDED`` stalkers
+    (0: every seat not eliminated) survived the Sarcophagus, and loses when
+    too few seats are left for that. Either way it ends when no seat is left
+    in the Zone.
+    """
+    zone, cp0, n = game.zone, tables.cp[0], game.st.shape[0]
+    if zone[Z_FINAL] != 0:
+        return True
+    in_zone = 0
+    standing = 0
+    mask = 0
+    for p in range(n):
+        status = game.st[p, S_STATUS]
+        in_zone += status == SEAT_PLAYING or status == SEAT_AWAITING
+        if status != SEAT_ELIMINATED:
+            standing += 1
+            mask |= np.int64(1) << p
+    if cp0[C_COOPERATIVE] != 0:
+        needed = cp0[C_NEEDED] if cp0[C_NEEDED] > 0 else standing
+        if needed > 0 and zone[Z_REACHED] >= needed:
+            zone[Z_WINNERS] = mask
+            return True
+        return in_zone == 0 or standing < needed
+    if zone[Z_WINNERS] != 0 and cp0[C_AFTER_WIN] == AFTER_WIN_END:
+        return True
+    return in_zone == 0
+
+
+@part
+def _write_result(tables, game, day, over, res):
+    """Fill one result row: seat 1's ``G_*`` counters, then the game's and every seat's.
+
+    Seat 1's end is how his current character left the Zone (``CAPPED`` if
+    he is still in it); for a one-stalker scenario these are the whole game.
+    """
+    st = game.st[0]
+    res[G_END] = st[S_END] if st[S_END] >= 0 else CAPPED
+    res[G_DAY] = day
+    res[G_KNOCKOUTS] = st[S_KO]
+    res[G_CONCUSSIONS] = st[S_CONCUSSIONS]
+    res[G_DEFORMATIONS] = st[S_DEFORMATIONS]
+    res[G_EMISSIONS_HIT] = st[S_EMISSIONS_HIT]
+    res[G_EMISSIONS] = st[S_EMISSIONS]
+    res[G_ITEMS_USED] = st[S_ITEMS_USED]
+    res[G_FIGHTS] = st[S_FIGHTS]
+    res[G_KILLS] = st[S_KILLS]
+    res[G_ANOMALIES] = st[S_ANOMALIES]
+    res[G_ARTIFACTS] = st[S_ARTIFACTS]
+    res[G_EVENTS] = st[S_EVENTS]
+    res[G_COMPLEXES] = st[S_EXPLORED]
+    res[G_RUBLES] = st[S_RUBLES]
+    res[G_WINNERS] = game.zone[Z_WINNERS]
+    res[G_DRAWN] = game.zone[Z_EMISSIONS]
+    res[G_FINAL] = game.zone[Z_FINAL]
+    res[G_CAPPED] = 0 if over else 1
+    res[G_ART_USES] = st[S_ART_USES]
+    res[G_SIDE_EFFECTS] = st[S_SIDE_EFFECTS]
+    res[G_EXCHANGES] = st[S_EXCHANGES]
+    res[G_SARCOPHAGUS] = st[S_SARCOPHAGUS]
+    for p in range(MAX_PLAYERS):
+        base = G_SEATS + SEAT_COLS * p
+        if p < game.st.shape[0]:
+            res[base + SEAT_DEATHS] = game.st[p, S_DEATHS]
+            res[base + SEAT_NEW] = game.st[p, S_NEW]
+            res[base + SEAT_CHARACTER] = tables.cp[game.st[p, S_SLOT], C_CHARACTER]
+        else:
+            res[base + SEAT_DEATHS] = 0
+            res[base + SEAT_NEW] = 0
+            res[base + SEAT_CHARACTER] = -1

@@ -1,0 +1,463 @@
+"""The game driver: new games and characters, the turn order, the day, runs of games.
+
+A game starts with every seat's stalker at the start hex and full decks
+(P-37); each day seats whose character died draw a new one (P-44), the
+stalkers take their turns in today's order (Gap "Turn and phase order"),
+then the day's end: medkits, the Zone phase (P-47) and the Emission check
+(P-48, P-49). :func:`play_run` plays a run of games into result rows,
+:func:`play_games` gives it its scratch state, and :func:`campaign_kernel`
+adds the rows up into a chunk's counts (:func:`count_games`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.jitting.options import jit, pool_kernel
+from sim.kernels import anomaly as A
+from sim.kernels import rng
+from sim.kernels.campaign import (
+    C_CHARACTER,
+    C_COOPERATIVE,
+    C_FIRST_PLAYER,
+    C_HEALTH,
+    C_KIT_ITEMS,
+    C_MAX_DAYS,
+    C_N_CHARACTERS,
+    C_N_PLAYERS,
+    C_RUBLES,
+    C_SAME_DAY,
+    C_START,
+    C_TURN_ORDER,
+    C_WEAPONS,
+    C_WILLPOWER,
+    DT_NONE,
+    FIRST_RANDOM,
+    G_ART_USES,
+    G_CAPPED,
+    G_COMPLEXES,
+    G_DAY,
+    G_DRAWN,
+    G_END,
+    G_EVENTS,
+    G_FINAL,
+    G_KNOCKOUTS,
+    G_ROW,
+    G_RUBLES,
+    G_SEATS,
+    G_WINNERS,
+    GAME_RUN,
+    HIST,
+    I_START,
+    MAX_PLAYERS,
+    MP_CAPPED,
+    MP_CHARACTER,
+    MP_DEATHS,
+    MP_DEATHS_SQ,
+    MP_DRAWN,
+    MP_DRAWN_SQ,
+    MP_FINAL,
+    MP_LENGTH,
+    MP_LENGTH_SQ,
+    MP_NEW,
+    MP_NEW_SQ,
+    MP_NOBODY,
+    MP_WINS,
+    N_COUNT,
+    N_HABITAT,
+    ORDER_ROTATING,
+    ORDER_SIMULTANEOUS,
+    S_END,
+    S_HEALTH,
+    S_KNOCKED,
+    S_LOST,
+    S_NEW,
+    S_POS,
+    S_RUBLES,
+    S_SIZE,
+    S_SLOT,
+    S_STATUS,
+    S_STOP,
+    S_TROPHY_ANOMALY,
+    S_WEAPONS,
+    S_WILLPOWER,
+    SAME_DAY_FIRST,
+    SEAT_AWAITING,
+    SEAT_CHARACTER,
+    SEAT_COLS,
+    SEAT_DEATHS,
+    SEAT_ELIMINATED,
+    SEAT_FINISHED,
+    SEAT_NEW,
+    SEAT_PLAYING,
+    SUM_ART_USES,
+    SUM_COMPLEXES,
+    SUM_DAYS,
+    SUM_DAYS_SQ,
+    SUM_KNOCKOUTS,
+    SUM_RUBLES,
+    V_COUNT,
+    Z_DISCARDED,
+    Z_FIRST,
+    Z_SIZE,
+    GameState,
+    _seat,
+    _slot,
+    mp_base,
+    part,
+)
+from sim.kernels.campaign.damage import _held, _hurt
+from sim.kernels.campaign.emission import _emission, _emission_card
+from sim.kernels.campaign.end import _conditions, _game_over, _settle, _write_result
+from sim.kernels.campaign.movement import _move
+from sim.kernels.campaign.trade import _daily_artifacts, _recover, _use_medkits
+from sim.kernels.campaign.zone import _zone
+from sim.kernels.combat import RESULT_SIZE
+
+
+@part
+def _enter(cp, it, st, items):
+    """Put a character at the start hex with his starting Health, Willpower, money and kit (P-37).
+
+    ``cp`` and ``it`` are his slot's: a seat's first character starts with
+    the scenario's loadout, a new one (P-44) with the new-character kit (see
+    :func:`_new_character`). Counters of the seat (knock-outs, deaths, ...)
+    are kept; the character's own state starts afresh.
+    """
+    for k in range(S_POS, S_STOP + 1):
+        st[k] = 0
+    st[S_POS] = cp[C_START]
+    st[S_HEALTH] = cp[C_HEALTH]
+    st[S_WILLPOWER] = cp[C_WILLPOWER]
+    st[S_RUBLES] = cp[C_RUBLES]
+    st[S_END] = -1
+    st[S_WEAPONS] = cp[C_WEAPONS]
+    st[S_TROPHY_ANOMALY] = 0
+    st[S_STATUS] = SEAT_PLAYING
+    for i in range(items.shape[0]):
+        items[i] = it[i, I_START]
+
+
+@part
+def _new_game(tables, game, seed, t):
+    """Set up game ``t``: streams, every seat's stalker at the start, full decks, empty board.
+
+    The dice, deck and environment streams are keyed on ``(seed, t)``, so a
+    game depends on nothing else (common random numbers across variants).
+    Seat ``p`` plays slot ``p``: his scenario character, loadout and policy
+    (P-37). The Emission Track is empty (P-47), no card lies on the board.
+    The first player is seat 1 or drawn by lot (``multiplayer.first_player``).
+    """
+    rng.seed_stream(game.dice, seed, t, rng.DICE)
+    rng.seed_stream(game.deck, seed, t, rng.DECK)
+    rng.seed_stream(game.env, seed, t, rng.ENVIRONMENT)
+    game.zone[:] = 0
+    n = game.st.shape[0]
+    if n > 1 and tables.cp[0, C_FIRST_PLAYER] == FIRST_RANDOM:
+        game.zone[Z_FIRST] = rng.below(game.env, n)  # drawn by lot (ENVIRONMENT stream)
+    for p in range(n):
+        game.st[p, :] = 0
+        game.st[p, S_SLOT] = p
+        _enter(tables.cp[p], tables.it[p], game.st[p], game.items[p])
+    for e in range(game.enemy_pool.shape[0]):
+        game.enemy_pool[e] = tables.en[0, e, N_COUNT]
+    for v in range(game.event_pool.shape[0]):
+        game.event_pool[v] = tables.ev[0, v, V_COUNT]
+    for a in range(game.anomaly_pool.shape[0]):
+        game.anomaly_pool[a] = tables.a_count[0, a]
+    for a in range(game.art_deck.shape[0]):
+        game.art_deck[a] = tables.art_deck0[0, a]
+    game.board[:] = 0
+
+
+@part
+def _new_character(tables, game, p):
+    """Seat ``p`` draws a new character after a death (P-44), or is out if none is left.
+
+    The character is drawn uniformly from the stalker cards neither in play
+    (held by another seat, or out of the Zone after the Sarcophagus) nor
+    discarded (the dead, P-44), from the DECK stream. He starts at the start
+    hex with his card's money, the new-character kit's armour and weapons
+    (his slot) and ``multiplayer.new_character_items`` item cards drawn at
+    random, each uniformly from the ruleset's item cards (P-44: "draws its
+    starting equipment at random").
+    """
+    cp0 = tables.cp[0]
+    n, n_chars = game.st.shape[0], cp0[C_N_CHARACTERS]
+    taken = game.zone[Z_DISCARDED]
+    for q in range(n):
+        status = game.st[q, S_STATUS]
+        if q != p and (status == SEAT_PLAYING or status == SEAT_FINISHED):
+            taken |= np.int64(1) << tables.cp[game.st[q, S_SLOT], C_CHARACTER]
+    free = 0
+    for c in range(n_chars):
+        free += 1 - ((taken >> c) & 1)
+    st, items = game.st[p], game.items[p]
+    if free == 0:
+        st[S_STATUS] = SEAT_ELIMINATED
+        return
+    j = rng.below(game.deck, free)
+    for c in range(n_chars):
+        if (taken >> c) & 1 == 0:
+            if j == 0:
+                st[S_SLOT] = n + c
+                break
+            j -= 1
+    _enter(tables.cp[st[S_SLOT]], tables.it[st[S_SLOT]], st, items)
+    for _ in range(cp0[C_KIT_ITEMS]):
+        items[rng.below(game.deck, items.shape[0])] += 1
+    st[S_NEW] += 1
+
+
+@part
+def _play_turn(tables, game):
+    """One stalker's turn: movement and encounters, or a day out of play.
+
+    A stalker lost in a Secret Location is out of play and placed in a bunker
+    when his lost days run out (P-38, P-41); a knocked-down one does not move
+    (P-42); otherwise he moves (:func:`.movement._move`). Then, in play, he uses his
+    heal, calm and purge artefacts (:func:`.trade._daily_artifacts`). ``tables`` is
+    his slot, ``game`` his seat's view.
+    """
+    st, cp = game.st, tables.cp
+    st[S_STOP] = 0
+    if st[S_LOST] > 0:
+        st[S_LOST] -= 1
+        if st[S_LOST] == 0:
+            _recover(st, cp, tables.hexes)
+    elif st[S_KNOCKED] > 0:
+        st[S_KNOCKED] -= 1
+    else:
+        _move(tables, game)
+    held = _held(st, cp)
+    if st[S_END] < 0 and st[S_LOST] == 0 and tables.art_n[held, DT_NONE] > 0:
+        _daily_artifacts(st, cp, game.dice, tables.art_rec[held, DT_NONE],
+                         tables.art_n[held, DT_NONE])
+        if _hurt(st, cp):
+            _conditions(st, game.zone, cp, tables.hexes, game.items, tables.lose_order)
+
+
+@part
+def _end_of_day(tables, game):
+    """Medkits, the Zone phase (P-47) and the Emission check (P-48, P-49), once a day for all.
+
+    After every stalker's turn: each stalker in play uses medkits (Z-11), the
+    Zone phase lays cards on the one board, and at the threshold of the one
+    Emission Track the next Emission card hits every stalker in the Open
+    Space (P-48; seat order, each with his own armour); the Final Emission
+    kills them all (P-49). Damage then resolves into conditions (P-37..P-43).
+    """
+    n = game.st.shape[0]
+    for p in range(n):
+        st = game.st[p]
+        if st[S_STATUS] == SEAT_PLAYING and st[S_LOST] == 0:
+            s = st[S_SLOT]
+            _use_medkits(st, tables.cp[s], game.items[p], tables.it[s], tables.item_order[s])
+    _zone(tables, game)
+    k = _emission_card(game.zone, tables.cp[0], tables.em[0])
+    for p in range(n):
+        st = game.st[p]
+        if st[S_STATUS] != SEAT_PLAYING:
+            continue
+        s = st[S_SLOT]
+        cp, hexes = tables.cp[s], tables.hexes[s]
+        if k >= 0:
+            held = _held(st, cp)
+            _emission(st, game.zone, cp, game.dice, hexes, tables.em[s], k,
+                      tables.art_rec[s, held], tables.art_n[s, held])
+        if st[S_END] < 0 and _hurt(st, cp):
+            _conditions(st, game.zone, cp, hexes, game.items[p], tables.lose_order[s])
+
+
+@part
+def _turn_order(tables, game, day):
+    """Today's turn order (``multiplayer.turn_order``; Gap "Turn and phase order").
+
+    ``seat``: the first player (``Z_FIRST``) first every day, then the seats
+    after him; ``rotating``: the first player moves one seat on each day;
+    ``simultaneous``: a random order drawn each day from the ENVIRONMENT
+    stream (who takes a shared card first is a fair lottery).
+    """
+    order, rule = game.order, tables.cp[0, C_TURN_ORDER]
+    n = order.shape[0]
+    first = game.zone[Z_FIRST]
+    if rule == ORDER_ROTATING:
+        first += day - 1
+    first = first % n if n > 1 else 0  # one division a day, none alone
+    for i in range(n):
+        order[i] = first + i - n if first + i >= n else first + i
+    if rule == ORDER_SIMULTANEOUS:
+        for i in range(n - 1, 0, -1):
+            j = rng.below(game.env, i + 1)
+            order[i], order[j] = order[j], order[i]
+
+
+@part
+def _play_day(tables, game, day):
+    """One day: new characters, every stalker's turn, the day's end; True when the game is over.
+
+    Seats whose character died draw a new one (P-44); the stalkers take
+    their turns in today's order (:func:`_turn_order`); unless the game is
+    over, the Zone phase and the Emission check follow once for all
+    (:func:`_end_of_day`). Under ``same_day_win = "first"`` (and in the
+    cooperative variant) the game ends at once with the turn that decides it.
+    """
+    n, cp0 = game.st.shape[0], tables.cp[0]
+    for p in range(n):
+        if game.st[p, S_STATUS] == SEAT_AWAITING:
+            _new_character(tables, game, p)
+    _turn_order(tables, game, day)
+    at_once = cp0[C_SAME_DAY] == SAME_DAY_FIRST or cp0[C_COOPERATIVE] != 0
+    # Steps 0 .. n-1 are the turns, step n the day's end: one copy of each part
+    # (they are inlined), the game checked after every step that may end it.
+    for i in range(n + 1):
+        first, last = 0, 0  # the seats to settle after this step
+        if i < n:
+            p = game.order[i]
+            if game.st[p, S_STATUS] == SEAT_PLAYING:
+                _play_turn(_slot(tables, game.st[p, S_SLOT]), _seat(game, p))
+                first, last = p, p + 1
+        else:
+            _end_of_day(tables, game)
+            first, last = 0, n
+        for q in range(first, last):
+            _settle(tables, game, q, day)
+        if (at_once or i >= n - 1) and _game_over(tables, game):
+            return True
+    return False
+
+
+@jit(_nrt=False)  # the root the parts are inlined into (see ``part``); allocates nothing
+def play_run(tables, game, seed, first, n_games, out, row0):
+    """Play games ``first .. first + n_games - 1`` on the scratch state ``game``; game
+    ``first + i`` fills ``out[row0 + i]``.
+
+    Each game runs day by day until it is over or ``campaign.max_days`` have
+    passed (``CAPPED``); each day is :func:`_play_day`.
+    """
+    max_days = tables.cp[0, C_MAX_DAYS]
+    for g in range(n_games):
+        _new_game(tables, game, seed, first + g)
+        day = 0
+        over = False
+        while not over and day < max_days:
+            day += 1
+            over = _play_day(tables, game, day)
+        _write_result(tables, game, day, over, out[row0 + g])
+
+
+def play_games(seed, first, n_games, tables, out, row0):
+    """Play games ``first .. first + n_games - 1``; game ``first + i`` fills ``out[row0 + i]``.
+
+    The body of one game, shared by :func:`campaign_kernel` (which aggregates
+    the rows) and :func:`sim.experiments.campaign.simulate_trials` (which keeps
+    them), compiled once for both (:func:`play_run`). A game's result depends
+    only on ``(seed, trial index)``, never on how games are grouped into calls.
+    Scratch state (:class:`GameState`) is allocated here, in numpy, once per
+    call, so callers pass runs of games rather than one at a time; a compiled
+    function allocating it and calling :func:`play_run` would link the game
+    body in and have LLVM optimise it a second time.
+
+    Parameters
+    ----------
+    seed : int
+        Run seed.
+    first, n_games : int
+        Trial index of the first game and number of games.
+    tables : CampaignTables
+        The compiled scenario, slots stacked on the first axis.
+    out : ndarray of int64, shape (n_rows, G_ROW)
+        Per-game results (``G_*`` columns).
+    row0 : int
+        Row of ``out`` for game ``first``.
+    """
+    n = int(tables.cp[0, C_N_PLAYERS])
+
+    def zeros(size):
+        return np.zeros(size, dtype=np.int64)
+
+    state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
+    game = GameState(
+        zeros((n, S_SIZE)), zeros((n, tables.it.shape[1])), zeros(Z_SIZE), zeros(n),
+        zeros(tables.en.shape[1]), zeros(tables.a_count.shape[1]), zeros(tables.ev.shape[1]),
+        zeros(tables.art_deck0.shape[1]), zeros(tables.art_deck0.shape[1]),
+        zeros(tables.hexes.shape[1]), np.ascontiguousarray(tables.en[0, :, N_HABITAT]),
+        state, state.copy(), state.copy(), zeros(tables.e_params.shape[3]),
+        zeros(tables.a_params.shape[3]), zeros(64), zeros(tables.e_uses0.shape[3]),
+        zeros(RESULT_SIZE), zeros(A.RESULT_SIZE))
+    play_run(tables, game, seed, first, n_games, out, row0)
+
+
+pool_kernel(play_games, play_run)
+
+
+@part
+def _count_game(res, row, max_days, n_characters):
+    """Add one game's result row to a chunk's counts (integers: any order gives the same sums)."""
+    end = res[G_END]
+    day = res[G_DAY]
+    row[end] += 1
+    row[HIST + end * (max_days + 1) + day] += 1
+    for k in range(G_KNOCKOUTS, G_EVENTS + 1):
+        row[SUM_KNOCKOUTS + k - G_KNOCKOUTS] += res[k]
+    row[SUM_DAYS] += day
+    row[SUM_DAYS_SQ] += day * day
+    row[SUM_COMPLEXES] += res[G_COMPLEXES]
+    row[SUM_RUBLES] += res[G_RUBLES]
+    for k in range(3):
+        row[SUM_ART_USES + k] += res[G_ART_USES + k]
+    mp = mp_base(max_days)
+    winners = res[G_WINNERS]
+    for p in range(MAX_PLAYERS):
+        base = G_SEATS + SEAT_COLS * p
+        deaths, new = res[base + SEAT_DEATHS], res[base + SEAT_NEW]
+        row[mp + MP_DEATHS + p] += deaths
+        row[mp + MP_DEATHS_SQ + p] += deaths * deaths
+        row[mp + MP_NEW + p] += new
+        row[mp + MP_NEW_SQ + p] += new * new
+        if (winners >> p) & 1:
+            row[mp + MP_WINS + p] += 1
+            row[mp + MP_CHARACTER + res[base + SEAT_CHARACTER]] += 1
+    if winners == 0:
+        row[mp + MP_NOBODY] += 1
+        row[mp + MP_FINAL] += res[G_FINAL]
+    row[mp + MP_CAPPED] += res[G_CAPPED]
+    row[mp + MP_LENGTH] += day
+    row[mp + MP_LENGTH_SQ] += day * day
+    row[mp + MP_DRAWN] += res[G_DRAWN]
+    row[mp + MP_DRAWN_SQ] += res[G_DRAWN] * res[G_DRAWN]
+    row[mp + MP_CHARACTER + n_characters + day] += 1
+
+
+@jit
+def count_games(games, n, row, max_days, n_characters):
+    """Add the first ``n`` result rows of ``games`` to one chunk's counts ``row``."""
+    for g in range(n):
+        _count_game(games[g], row, max_days, n_characters)
+
+
+def campaign_kernel(seed, n_trials, chunk_size, first_chunk, tables, out):
+    """Run chunks ``first_chunk ..`` of ``n_trials`` games; ``out`` has shape
+    (n_chunks, count_width(max_days, n_characters)), row ``r`` for chunk ``first_chunk + r``.
+
+    A serial driver in plain Python with the runner's kernel convention:
+    :func:`sim.runner.run_counts` runs its chunks on a pool of threads
+    (``pool_kernel``). Games are played by :func:`play_games` in runs of
+    ``GAME_RUN`` into a small buffer, whose rows are then added to the chunk's
+    counts (:func:`count_games`). Both are compiled functions that release the
+    GIL; neither calls the other, so the game body is compiled and optimised
+    once, not again inside every kernel that calls it.
+    """
+    max_days = int(tables.cp[0, C_MAX_DAYS])
+    n_characters = int(tables.cp[0, C_N_CHARACTERS])
+    games = np.zeros((min(GAME_RUN, chunk_size), G_ROW), dtype=np.int64)
+    for r in range(out.shape[0]):
+        c = first_chunk + r
+        stop = min((c + 1) * chunk_size, n_trials)
+        for lo in range(c * chunk_size, stop, GAME_RUN):
+            n = min(GAME_RUN, stop - lo)
+            play_games(seed, lo, n, tables, games, 0)
+            count_games(games, n, out[r], max_days, n_characters)
+
+
+pool_kernel(campaign_kernel, play_run, count_games)

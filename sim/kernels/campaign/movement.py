@@ -1,0 +1,433 @@
+"""Movement and locations: one day's route and every location entered (Z-01..Z-26).
+
+A stalker follows the first day of his optimal route toward today's
+objective (P-37, P-50; Z-01..Z-03, Z-18..Z-26), with his movement items and
+artefacts (Z-20). A base on the way trades (:mod:`.trade`); a location
+resolves the card lying there or a draw: a fight (P-16..P-29), an anomaly
+(P-31..P-36) or an event (Z-08..Z-10); the Sarcophagus is fought through
+(P-50).
+"""
+
+from __future__ import annotations
+
+from sim.jitting.options import jit
+from sim.kernels import anomaly as A
+from sim.kernels import combat as F
+from sim.kernels import layout as S
+from sim.kernels.anomaly import encounter as anomaly_encounter
+from sim.kernels.artifact import test_bonus
+from sim.kernels.campaign import (
+    C_ART_FAIL,
+    C_ESCAPE_ITEMS_CONSUMED,
+    C_EVENT_ITEMS_CONSUMED,
+    C_EXCHANGE,
+    C_HEAL_PRICE,
+    C_MOVEMENT_STACKS,
+    C_N_OBJECTIVES,
+    C_OPEN_DRAW,
+    C_PAY_HEAL,
+    C_REPUTATION,
+    C_RETREAT_AT,
+    C_SARCOPHAGUS_TARGET,
+    C_SECRET_DRAW,
+    C_SNEAK,
+    C_USE_MOVEMENT,
+    DRAW_ANOMALY,
+    DRAW_ENEMY,
+    DRAW_EVENT,
+    DRAW_NOTHING,
+    DT_NONE,
+    FACTION_ECOLOGISTS,
+    H_BUNKER_TARGET,
+    H_FACTION,
+    H_KIND,
+    HAB_OPEN,
+    HAB_SECRET,
+    I_VALUE,
+    ITEM_ESCAPE,
+    ITEM_EVENT,
+    ITEM_MOVEMENT,
+    KIND_STALKER,
+    LOC_BASE,
+    LOC_COMPLEX,
+    LOC_OPEN,
+    LOC_SARCOPHAGUS,
+    LOC_SECRET,
+    N_KIND,
+    N_PSI,
+    O_COMBAT_HEALS,
+    REACHED,
+    S_ANOMALIES,
+    S_ARMOR,
+    S_ARTIFACTS,
+    S_CONCUSSIONS,
+    S_END,
+    S_EVENTS,
+    S_EXPLORED,
+    S_FIGHTS,
+    S_HEALTH,
+    S_ITEMS_USED,
+    S_KILLS,
+    S_KNOCKED,
+    S_KO,
+    S_LOST,
+    S_OBJECTIVE,
+    S_POS,
+    S_RADIATION,
+    S_RUBLES,
+    S_SARCOPHAGUS,
+    S_STOP,
+    S_TROPHY_ANOMALY,
+    S_TROPHY_MUTANT,
+    S_TROPHY_STALKER,
+    S_WEAPONS,
+    S_WILLPOWER,
+    V_AVOID,
+    V_COUNT,
+    V_DTYPE,
+    V_EFFECT,
+    V_RESIST,
+    V_TARGET,
+    V_VALUE,
+    Z_BOARD_A,
+    Z_BOARD_E,
+    Z_ETOKENS,
+    called,
+    part,
+)
+from sim.kernels.campaign.cards import _best_item, _draw_card
+from sim.kernels.campaign.damage import _hazard, _held, _hurt, _lose, _side_effects
+from sim.kernels.campaign.end import _conditions
+from sim.kernels.campaign.trade import _exchange, _gain, _pay_heal, _trade, _use_medkits
+from sim.kernels.combat import AVOIDED as FIGHT_AVOIDED
+from sim.kernels.combat import KILLED as FIGHT_KILLED
+from sim.kernels.combat import fight_by_thresholds
+from sim.kernels.event import event_avoided
+from sim.kernels.tracks import onto
+
+fight = jit(fight_by_thresholds.py_func)
+"""The one fight rule (:func:`sim.kernels.combat.fight`, by the thresholds: the game plays
+no plan), compiled to be called here.
+
+The combat and paired kernels inline it (a fight is their whole trial); the game
+body calls it from three places, where three inlined copies tripled its compile
+work for no measurable speed.
+"""
+
+
+@part
+def _fight(tables, game, e):
+    """Fight enemy card ``e`` with the current Health, armour, weapons and heals (P-16..P-29).
+
+    The fight tables of the weapons still held (``S_WEAPONS``, P-37) are
+    used. Stimulants heal in combat (Z-12), medkits too under
+    ``combat.medkits_in_combat`` (P-24); both are used in item-card order
+    (``item_order[O_COMBAT_HEALS]``, compiled from that key).
+    The best escape item helps a Reputation avoid roll (Z-15..Z-17) and is
+    used up under ``escape.items_consumed``. The artefacts held act as in
+    ``zonesim combat`` (P-08..P-10, P-23; their records follow the fight's
+    header in ``e_params``). Returns the fight outcome (a
+    :mod:`sim.kernels.combat` code); trophies of killed enemies are counted
+    by kind (P-26..P-28).
+    """
+    cp, en, it, order = tables.cp, tables.en, tables.it, tables.item_order
+    st, items, fparams, stims, fres = game.st, game.items, game.fparams, game.stims, game.fres
+    sneak = cp[C_SNEAK]
+    w = st[S_WEAPONS]
+    n_art = tables.e_params[w, e, S.P_N_ART]
+    for k in range(S.P_SIZE + n_art * S.AF_SIZE):
+        fparams[k] = tables.e_params[w, e, k]
+    fparams[S.P_OTHER] = st[S_HEALTH] if en[e, N_PSI] != 0 else st[S_WILLPOWER]
+    fparams[S.P_TOKENS] = st[S_ARMOR]
+    fparams[S.P_SNEAK] = sneak
+    n_stims = 0
+    if en[e, N_PSI] != 0:
+        fparams[S.P_START_HEALTH] = st[S_WILLPOWER]
+    else:
+        fparams[S.P_START_HEALTH] = st[S_HEALTH]
+        for k in range(order.shape[1]):
+            i = order[O_COMBAT_HEALS, k]
+            if i < 0:
+                break
+            for _ in range(items[i]):
+                if n_stims < stims.shape[0] - 1:
+                    stims[n_stims] = it[i, I_VALUE]
+                    n_stims += 1
+    escape = _best_item(items, order, ITEM_ESCAPE)
+    fparams[S.P_ESCAPE_TARGET] = cp[C_REPUTATION] - (it[escape, I_VALUE] if escape >= 0 else 0)
+    if (escape >= 0 and sneak != 0 and cp[C_ESCAPE_ITEMS_CONSUMED] != 0
+            and fparams[S.P_AVOID_RULE] == S.AVOID_REPUTATION):
+        items[escape] -= 1  # used on the avoid roll, whatever its result (Z-15)
+        st[S_ITEMS_USED] += 1
+    stims[n_stims] = 0
+    fight(game.dice, fparams, stims[:n_stims + 1], tables.e_uses0[w, e], game.uses,
+          tables.e_bonus[w, e], tables.e_spend[w, e], fres)
+    outcome = fres[F.R_OUTCOME]
+    st[S_ARMOR] = fres[F.R_TOKENS]
+    if n_art > 0:  # the other track and radiation after side effects (P-09)
+        if en[e, N_PSI] != 0:
+            st[S_HEALTH] = fres[F.R_OTHER]
+        else:
+            st[S_WILLPOWER] = fres[F.R_OTHER]
+        _side_effects(st, 0, fres[F.R_RADIATION], 0, fres[F.R_ART_USES],
+                      fres[F.R_SIDE_EFFECTS])
+    if en[e, N_PSI] != 0:
+        st[S_WILLPOWER] = fres[F.R_HEALTH]
+    else:
+        st[S_HEALTH] = fres[F.R_HEALTH]
+        used = fres[F.R_STIMULANTS]
+        st[S_ITEMS_USED] += used
+        for k in range(order.shape[1]):
+            i = order[O_COMBAT_HEALS, k]
+            if i < 0 or used == 0:
+                break
+            take = min(items[i], used)
+            items[i] -= take
+            used -= take
+    if outcome != FIGHT_AVOIDED:
+        st[S_FIGHTS] += 1
+    if outcome == FIGHT_KILLED:
+        st[S_KILLS] += 1
+        if en[e, N_KIND] == KIND_STALKER:
+            st[S_TROPHY_STALKER] += 1
+        else:
+            st[S_TROPHY_MUTANT] += 1
+    return outcome
+
+
+@part
+def _anomaly(tables, game, a):
+    """Meet anomaly card ``a`` (P-31..P-36); True when its card is kept as a trophy (P-34)."""
+    st, aparams, ares, art_deck = game.st, game.aparams, game.ares, game.art_deck
+    held = _held(st, tables.cp)
+    n_art = tables.a_params[held, a, S.A_N_ART]
+    for k in range(S.A_SIZE + n_art * S.AF_SIZE):
+        aparams[k] = tables.a_params[held, a, k]
+    aparams[S.A_TOKENS] = st[S_ARMOR]
+    aparams[S.A_HEALTH] = st[S_HEALTH]
+    aparams[S.A_RADIATION] = st[S_RADIATION]
+    aparams[S.A_WILLPOWER] = st[S_WILLPOWER]
+    anomaly_encounter(game.dice, game.deck, aparams, art_deck, game.art_scratch, ares)
+    st[S_ARMOR] = ares[A.R_TOKENS]
+    health, radiation, willpower = onto(aparams[S.A_TARGET], ares[A.R_LOST])
+    _lose(st, health, radiation, willpower)
+    if n_art > 0:
+        _side_effects(st, ares[A.R_SIDE_HEALTH], ares[A.R_SIDE_RADIATION],
+                      ares[A.R_SIDE_WILLPOWER], ares[A.R_ART_USES], ares[A.R_SIDE_EFFECTS])
+    if ares[A.R_OUTCOME] != A.AVOIDED:  # he was inside
+        st[S_ANOMALIES] += 1
+    if ares[A.R_FOUND] != 0:
+        # The found card leaves the deck; cards set aside during the search go
+        # back (Gap, P-35).
+        want = aparams[S.A_ARTIFACT]
+        art_deck[want] -= 1
+        st[S_ARTIFACTS] += 1
+        _gain(st, tables.cp, game.deck, tables.art_cards, tables.art_identity,
+              tables.art_value, want, -1)
+    kept = A.keeps_trophy(ares[A.R_OUTCOME])
+    if kept:
+        st[S_TROPHY_ANOMALY] += 1
+    return kept
+
+
+@part
+def _event(st, zone, cp, dice, v, ev, items, it, order, recs, n_art):
+    """Resolve event card ``v`` (Z-08..Z-10) with the best event item held.
+
+    The avoidance roll is :func:`sim.kernels.event.event_avoided`, the rule
+    of every caller; the best item is the one with the largest shift (the
+    Torsion scanner's ``AUTO_SHIFT`` above all, Z-10). The held resist
+    artefacts of the damage's type (``recs``, ``n_art``: rows of ``art_rec``)
+    absorb with the armour (P-08).
+    """
+    st[S_EVENTS] += 1
+    shift = 0
+    if ev[v, V_AVOID] > 0:
+        best = _best_item(items, order, ITEM_EVENT)
+        if best >= 0:
+            shift = it[best, I_VALUE]
+            if cp[C_EVENT_ITEMS_CONSUMED] != 0:
+                items[best] -= 1
+                st[S_ITEMS_USED] += 1
+    if event_avoided(dice, ev[v, V_AVOID], shift):
+        return
+    effect = ev[v, V_EFFECT]
+    if effect == S.EFFECT_DAMAGE:
+        d = ev[v, V_DTYPE]
+        _hazard(st, cp, dice, ev[v, V_VALUE], ev[v, V_TARGET], ev[v, V_RESIST], recs[d], n_art[d])
+    elif effect == S.EFFECT_LOST_DAY:
+        st[S_STOP] = 1
+        st[S_KNOCKED] += ev[v, V_VALUE]
+    elif effect == S.EFFECT_EMISSION_TOKENS:
+        zone[Z_ETOKENS] += ev[v, V_VALUE]
+
+
+@part
+def _draw_event(tables, game):
+    """An empty location draws an event card (Z-08..Z-10).
+
+    Events are drawn without replacement and reshuffled when the deck runs out.
+    """
+    event_pool = game.event_pool
+    v = _draw_card(game.deck, event_pool, event_pool, -1)
+    if v < 0:
+        for i in range(event_pool.shape[0]):
+            event_pool[i] = tables.ev[i, V_COUNT]
+        v = _draw_card(game.deck, event_pool, event_pool, -1)
+    if v >= 0:
+        held = _held(game.st, tables.cp)
+        _event(game.st, game.zone, tables.cp, game.dice, v, tables.ev, game.items, tables.it,
+               tables.item_order, tables.art_rec[held], tables.art_n[held])
+
+
+@part
+def _target(tables, st):
+    """Objective index of today's route (P-37, P-50).
+
+    The nearest bunker when Health is down to the policy's ``retreat_at`` and
+    he can pay to heal there; otherwise the next Secret Complex in visiting
+    order, and after the last one the Sarcophagus.
+    """
+    cp = tables.cp
+    if (cp[C_RETREAT_AT] > 0 and st[S_HEALTH] <= cp[C_RETREAT_AT]
+            and st[S_RUBLES] >= cp[C_HEAL_PRICE] and cp[C_PAY_HEAL] != 0):
+        return tables.hexes[st[S_POS], H_BUNKER_TARGET]
+    if st[S_OBJECTIVE] < cp[C_N_OBJECTIVES]:
+        return st[S_OBJECTIVE]
+    return cp[C_SARCOPHAGUS_TARGET]
+
+
+@part
+def _location(tables, game, h, kind):
+    """Enter location ``h`` of ``kind``: the card lying there, else a draw (P-14..P-16, P-30..P-34).
+
+    An enemy lying there stays unless killed (P-16); an anomaly lying there
+    goes back to its pool unless kept as a trophy (P-31, P-34). An empty
+    location draws what ``campaign.open_location_draw`` or
+    ``campaign.secret_location_draw`` says: an event (Z-08..Z-10), an enemy
+    suiting the location's habitat (back into the pool unless killed, P-16),
+    or an anomaly. Damage then resolves into conditions (P-37..P-43).
+
+    The Sarcophagus as the final objective (``kind`` ``LOC_SARCOPHAGUS``) holds
+    what waits there, fought in order (P-50); a knock-out or concussion there
+    is death (P-43), so conditions are resolved after every fight, and
+    surviving them all ends his game (``REACHED``). Every enemy is met through
+    the one fight below (an inlined part is compiled once per site).
+    """
+    st, cp, board = game.st, tables.cp, game.board
+    final = kind == LOC_SARCOPHAGUS
+    card = 0 if final else board[h]
+    draw = DRAW_NOTHING if final else cp[C_OPEN_DRAW] if kind == LOC_OPEN else cp[C_SECRET_DRAW]
+    e = card - 1 if card > 0 else -1  # the enemy met, lying there or drawn
+    a = -card - 1 if card < 0 else -1  # the anomaly met
+    if final:
+        st[S_SARCOPHAGUS] += 1
+    elif card != 0:
+        board[h] = 0  # taken up; an enemy not killed goes back below
+    elif draw == DRAW_EVENT:
+        _draw_event(tables, game)
+    elif draw == DRAW_ENEMY:
+        want = HAB_OPEN if kind == LOC_OPEN else HAB_SECRET
+        e = _draw_card(game.deck, game.enemy_pool, game.habitats, want)
+    elif draw == DRAW_ANOMALY:
+        a = _draw_card(game.deck, game.anomaly_pool, game.anomaly_pool, -1)
+    fights = tables.sarcophagus.shape[0] if final else 1 if e >= 0 else 0
+    for j in range(fights):
+        if final:
+            e = tables.sarcophagus[j]
+        killed = _fight(tables, game, e) == FIGHT_KILLED
+        if final:
+            _conditions(st, game.zone, cp, tables.hexes, game.items, tables.lose_order)
+            if st[S_END] >= 0:
+                break
+        elif card == 0:
+            if not killed:
+                game.enemy_pool[e] += 1  # back into the pool (P-16)
+        elif killed:
+            game.zone[Z_BOARD_E] -= 1
+        else:
+            board[h] = card  # it stays (P-16)
+    if a >= 0:
+        if not _anomaly(tables, game, a):
+            game.anomaly_pool[a] += 1
+        if card != 0:
+            game.zone[Z_BOARD_A] -= 1
+    if final:
+        if st[S_END] < 0:
+            st[S_END] = REACHED
+    elif _hurt(st, cp):
+        _conditions(st, game.zone, cp, tables.hexes, game.items, tables.lose_order)
+
+
+@part
+def _move(tables, game):
+    """One day's movement along the first day of the optimal route (Z-01..Z-03, Z-18..Z-26).
+
+    The movement artefacts are used first (Z-20, :func:`_movement_artifacts`;
+    the conditions at once, and a knock-out keeps him in place); then the
+    objective is chosen and the best movement item with them sets the
+    allowance (Z-01..Z-03). Each hex
+    entered is resolved: a base trades (P-11, P-26..P-28), after the
+    Ecologists' exchange at their bunker (P-34, :func:`.trade._exchange`), a location its card
+    (:func:`_location`), then medkits (Z-11); the Sarcophagus as the final
+    objective is fought through (P-50, :func:`_location` too). Movement ends at the day's goal, when
+    something stops it (``S_STOP``: knock-out, lost day) or with the game.
+    Arriving at a bunker he retreated to, he pays to heal (P-37); arriving at
+    a Secret Complex on his feet, he has explored it (P-50; assumption).
+    """
+    st, cp, hexes, items, it = game.st, tables.cp, tables.hexes, game.items, tables.it
+    extra = 0
+    held = _held(st, cp)
+    n_art = tables.art_n[held, DT_NONE]
+    if cp[C_USE_MOVEMENT] != 0 and n_art > 0:
+        extra = _movement_artifacts(st, cp, game.dice, tables.art_rec[held, DT_NONE], n_art)
+        if _hurt(st, cp):
+            _conditions(st, game.zone, cp, hexes, items, tables.lose_order)
+            if st[S_END] >= 0 or st[S_STOP] != 0:
+                return
+    target = _target(tables, st)
+    goal = tables.target_hex[target]
+    mover = _best_item(items, tables.item_order, ITEM_MOVEMENT)
+    bonus = it[mover, I_VALUE] if mover >= 0 else 0
+    bonus = bonus + extra if cp[C_MOVEMENT_STACKS] != 0 else max(bonus, extra)
+    allowance = tables.allowance_of_value[bonus]
+    start = st[S_POS]
+    downs = st[S_KO] + st[S_CONCUSSIONS]
+    for i in range(tables.day_len[start, target, allowance]):
+        h = tables.day_table[start, target, allowance, i]
+        st[S_POS] = h
+        kind = hexes[h, H_KIND]
+        if kind == LOC_BASE:
+            if hexes[h, H_FACTION] == FACTION_ECOLOGISTS and cp[C_EXCHANGE] != 0:
+                _exchange(st, cp, game.deck, game.art_deck, tables.art_cards,
+                          tables.art_identity, tables.art_value)
+            _trade(st, cp, items, it, tables.shopping, hexes[h, H_FACTION])
+        elif (kind == LOC_OPEN or kind == LOC_SECRET or kind == LOC_COMPLEX or (
+                kind == LOC_SARCOPHAGUS and h == goal and target == cp[C_SARCOPHAGUS_TARGET])):
+            _location(tables, game, h, kind)
+            if st[S_END] >= 0:
+                return
+            _use_medkits(st, cp, items, it, tables.item_order)
+        if st[S_STOP] != 0 or h == goal:
+            break
+    if st[S_END] < 0 and st[S_POS] == goal:
+        if target > cp[C_SARCOPHAGUS_TARGET]:
+            _pay_heal(st, cp)
+        elif (target < cp[C_N_OBJECTIVES] and st[S_KO] + st[S_CONCUSSIONS] == downs
+              and st[S_LOST] == 0):
+            st[S_OBJECTIVE] += 1
+            st[S_EXPLORED] += 1
+
+
+@called
+def _movement_artifacts(st, cp, dice, recs, n_art):
+    """Movement artefacts used at the start of a day's movement: the steps they add (Z-20).
+
+    Each held movement artefact is used once (P-09, P-10:
+    :func:`sim.kernels.artifact.test_bonus`, the rule of test dice); its
+    side effect hits at once.
+    """
+    extra, h, r, w, uses, suffered = test_bonus(dice, recs, 0, n_art, cp[C_ART_FAIL],
+                                                S.ART_MOVEMENT, -1)
+    _side_effects(st, h, r, w, uses, suffered)
+    return extra

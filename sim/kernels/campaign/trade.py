@@ -1,0 +1,250 @@
+"""Trade and healing: what a stalker does at bases and bunkers, and his heals.
+
+At a faction base he sells trophies and artefacts and shops (P-11,
+P-26..P-28); at the Ecologists' Bunker anomaly trophies buy artefacts (P-07,
+P-34), kept in their slot or sold later (P-11, P-35). Outside combat he uses
+medkits (Z-11..Z-14), in a bunker he regains a point and pays to heal (P-37,
+P-40), and once a day he uses his heal, calm and purge artefacts
+(P-08..P-10).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.kernels import layout as S
+from sim.kernels import rng
+from sim.kernels.artifact import restore
+from sim.kernels.campaign import (
+    AC_COUNT,
+    AC_PRICE,
+    AC_SLOT,
+    AC_TYPE,
+    C_ART_FAIL,
+    C_CALM_AT,
+    C_CARRY_LIMIT,
+    C_EXCHANGE_DRAW,
+    C_EXCHANGE_RATE,
+    C_GEAR_ITEM,
+    C_GEAR_LOT,
+    C_HEAL_PRICE,
+    C_HEALTH,
+    C_KNOCKOUT_REGAIN,
+    C_MEDKIT_AT,
+    C_N_WEAPONS,
+    C_PAY_HEAL,
+    C_PURGE_AT,
+    C_RESTORE_USES,
+    C_SELL_DIVISOR,
+    C_TROPHY_LOT,
+    C_TROPHY_PRICE,
+    C_WILLPOWER,
+    EXCHANGE_CHEAPEST,
+    EXCHANGE_DEAREST,
+    EXCHANGE_RANDOM,
+    FACTION_DUTY,
+    FACTION_FREEDOM,
+    H_BUNKER,
+    I_PRICE,
+    I_VALUE,
+    ITEM_MEDKIT,
+    S_ART_COUNT,
+    S_ART_VALUE,
+    S_EXCHANGES,
+    S_HEALTH,
+    S_ITEMS_USED,
+    S_POS,
+    S_RADIATION,
+    S_RUBLES,
+    S_TROPHY_ANOMALY,
+    S_TROPHY_MUTANT,
+    S_TROPHY_STALKER,
+    S_WEAPONS,
+    S_WILLPOWER,
+    called,
+    part,
+)
+from sim.kernels.campaign.cards import _best_item, _draw_card
+from sim.kernels.campaign.damage import _side_effects
+from sim.kernels.tracks import exhausted
+
+
+@part
+def _pay_heal(st, cp):
+    """Heal wounds at ``economy.heal_price_per_wound`` while money lasts (P-37)."""
+    if cp[C_PAY_HEAL] == 0:
+        return
+    price = max(cp[C_HEAL_PRICE], 1)
+    heal = min(cp[C_HEALTH] - st[S_HEALTH], st[S_RUBLES] // price)
+    if heal > 0:
+        st[S_HEALTH] += heal
+        st[S_RUBLES] -= heal * cp[C_HEAL_PRICE]
+    heal = min(cp[C_WILLPOWER] - st[S_WILLPOWER], st[S_RUBLES] // price)
+    if heal > 0:
+        st[S_WILLPOWER] += heal
+        st[S_RUBLES] -= heal * cp[C_HEAL_PRICE]
+
+
+@called
+def _recover(st, cp, hexes):
+    """In the bunker: regain a point of the exhausted track and pay to heal (P-37, P-40)."""
+    st[S_POS] = hexes[st[S_POS], H_BUNKER]
+    if exhausted(st[S_HEALTH]):
+        st[S_HEALTH] = cp[C_KNOCKOUT_REGAIN]
+    if exhausted(st[S_WILLPOWER]):
+        st[S_WILLPOWER] = cp[C_KNOCKOUT_REGAIN]
+    _pay_heal(st, cp)
+
+
+@called
+def _gain(st, cp, deck, cards, identity, value, t, card):
+    """An artefact of type ``t`` found or exchanged: kept in its slot, or waiting to be sold.
+
+    ``card`` is the card when known (-1: not drawn yet). A type holding a
+    name some stalker keeps draws its card in proportion to the printed
+    counts (DECK stream; P-35); the card is kept if its slot is free and
+    ``artifacts.carry_limit`` allows, otherwise it waits to be sold at the
+    next base for its price (P-11). A type nobody keeps is worth its mean
+    price (docs/rules.md "Artefacts in the campaign" 1, 7).
+    """
+    if card < 0 and identity[t] != 0:
+        total = 0
+        for c in range(cards.shape[0]):
+            if cards[c, AC_TYPE] == t:
+                total += cards[c, AC_COUNT]
+        j = rng.below(deck, total)
+        for c in range(cards.shape[0]):
+            if cards[c, AC_TYPE] == t:
+                if j < cards[c, AC_COUNT]:
+                    card = c
+                    break
+                j -= cards[c, AC_COUNT]
+    if card < 0:
+        st[S_ART_COUNT] += 1
+        st[S_ART_VALUE] += value[t]
+        return
+    slot = cards[card, AC_SLOT]
+    if slot >= 0:
+        bit = np.int64(1) << (cp[C_N_WEAPONS] + slot)
+        held = st[S_WEAPONS] >> cp[C_N_WEAPONS]
+        n_held = 0
+        while held:
+            n_held += held & 1
+            held >>= 1
+        if st[S_WEAPONS] & bit == 0 and (cp[C_CARRY_LIMIT] == 0 or n_held < cp[C_CARRY_LIMIT]):
+            st[S_WEAPONS] |= bit
+            return
+    st[S_ART_COUNT] += 1
+    st[S_ART_VALUE] += cards[card, AC_PRICE]
+
+
+@called
+def _exchange(st, cp, deck, art_deck, cards, identity, value):
+    """At the Ecologists' Bunker, anomaly trophies buy artefacts (P-07, P-34).
+
+    Every ``artifacts.exchange_trophies`` trophies buy one card while the
+    deck has any: a random one (a type in proportion to the cards left, then
+    the card, :func:`_gain`), or the cheapest or dearest card of a type with
+    cards left (``artifacts.exchange_draw``).
+    """
+    rate = max(cp[C_EXCHANGE_RATE], 1)
+    while st[S_TROPHY_ANOMALY] >= rate:
+        card = -1
+        if cp[C_EXCHANGE_DRAW] == EXCHANGE_RANDOM:
+            t = _draw_card(deck, art_deck, art_deck, -1)
+        else:
+            for c in range(cards.shape[0]):
+                if art_deck[cards[c, AC_TYPE]] > 0 and (
+                        card < 0 or (cp[C_EXCHANGE_DRAW] == EXCHANGE_CHEAPEST
+                                     and cards[c, AC_PRICE] < cards[card, AC_PRICE])
+                        or (cp[C_EXCHANGE_DRAW] == EXCHANGE_DEAREST
+                            and cards[c, AC_PRICE] > cards[card, AC_PRICE])):
+                    card = c
+            t = cards[card, AC_TYPE] if card >= 0 else -1
+            if t >= 0:
+                art_deck[t] -= 1
+        if t < 0:
+            return
+        st[S_TROPHY_ANOMALY] -= rate
+        st[S_EXCHANGES] += 1
+        _gain(st, cp, deck, cards, identity, value, t, card)
+
+
+@called
+def _trade(st, cp, items, it, shopping, faction):
+    """At a faction base: sell trophies and artefacts, then shop (P-11, P-26..P-28).
+
+    Only Duty, at its base, buys mutant and animal trophies, in lots
+    (``economy.mutant_trophy_lot`` for ``economy.mutant_trophy_price``; P-26,
+    P-28); only Freedom, at its base, gives one Gear for a lot of stalker
+    trophies (P-27; assumption: the first item of the shopping list).
+    Artefacts sell at any base for ``price // economy.artifact_sell_divisor``
+    (P-11). Then each item of the shopping list is bought once while money
+    lasts.
+    """
+    lot = max(cp[C_TROPHY_LOT], 1)
+    if faction == FACTION_DUTY:
+        lots = st[S_TROPHY_MUTANT] // lot
+        st[S_RUBLES] += lots * cp[C_TROPHY_PRICE]
+        st[S_TROPHY_MUTANT] -= lots * lot
+    gear = max(cp[C_GEAR_LOT], 1)
+    if faction == FACTION_FREEDOM and cp[C_GEAR_ITEM] >= 0:
+        while st[S_TROPHY_STALKER] >= gear:
+            st[S_TROPHY_STALKER] -= gear
+            items[cp[C_GEAR_ITEM]] += 1
+    st[S_RUBLES] += st[S_ART_VALUE] // max(cp[C_SELL_DIVISOR], 1)
+    st[S_ART_VALUE] = 0
+    st[S_ART_COUNT] = 0
+    for j in range(shopping.shape[0]):
+        i = shopping[j]
+        if i >= 0 and st[S_RUBLES] >= it[i, I_PRICE]:
+            st[S_RUBLES] -= it[i, I_PRICE]
+            items[i] += 1
+
+
+@part
+def _use_medkits(st, cp, items, it, order):
+    """Outside combat, use medkits while Health is at or below ``medkit_at`` (Z-11..Z-14)."""
+    while st[S_HEALTH] <= cp[C_MEDKIT_AT] and st[S_HEALTH] < cp[C_HEALTH]:
+        best = _best_item(items, order, ITEM_MEDKIT)
+        if best < 0:
+            return
+        items[best] -= 1
+        st[S_ITEMS_USED] += 1
+        st[S_HEALTH] = min(cp[C_HEALTH], st[S_HEALTH] + it[best, I_VALUE])
+
+
+@called
+def _daily_artifacts(st, cp, dice, recs, n_art):
+    """Heal, calm and purge artefacts once a day, after the stalker's turn (P-08..P-10).
+
+    Heal artefacts while Health <= ``policy.medkit_at``, then calm artefacts
+    while Willpower <= ``policy.calm_at``, then purge artefacts while the
+    doses are at least ``policy.purge_at`` (0: never); each artefact, in slot
+    order, up to ``artifacts.restore_uses`` times a day before the next
+    (:func:`sim.kernels.artifact.restore`, the rule fights use before a
+    round). A purge restores "minus the doses" up to 0.
+    """
+    fail, limit = cp[C_ART_FAIL], cp[C_RESTORE_USES]
+    for effect in (S.ART_HEAL, S.ART_CALM, S.ART_PURGE):
+        for j in range(n_art):
+            rec = recs[j * S.AF_SIZE:(j + 1) * S.AF_SIZE]
+            for _ in range(limit):
+                if effect == S.ART_HEAL:
+                    level, _, h, r, w, uses, suffered = restore(
+                        dice, rec, 0, 1, fail, effect, 0, st[S_HEALTH], cp[C_HEALTH],
+                        cp[C_MEDKIT_AT], 1, -1)
+                    st[S_HEALTH] = level
+                elif effect == S.ART_CALM:
+                    level, _, h, r, w, uses, suffered = restore(
+                        dice, rec, 0, 1, fail, effect, 0, st[S_WILLPOWER], cp[C_WILLPOWER],
+                        cp[C_CALM_AT], 1, -1)
+                    st[S_WILLPOWER] = level
+                else:
+                    level, _, h, r, w, uses, suffered = restore(
+                        dice, rec, 0, 1, fail, effect, 0, -st[S_RADIATION], 0,
+                        -cp[C_PURGE_AT] if cp[C_PURGE_AT] > 0 else -(1 << 40), 1, -1)
+                    st[S_RADIATION] = -level
+                _side_effects(st, h, r, w, uses, suffered)
+                if uses == 0:
+                    break
