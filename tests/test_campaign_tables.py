@@ -39,3 +39,14 @@ def test_a_slot_that_swaps_two_fields_is_seen():
     source = inspect.getsource(K._slot.py_func).replace("tables.em[s], tables.art_rec[s]",
                                                          "tables.art_rec[s], tables.em[s]")
     assert _slot_fields(source) != list(K.CampaignTables._fields)
+
+
+def test_every_card_table_is_as_wide_as_its_declared_record():
+    """The per-card tables have one column per slot of their record (``HEX`` ``H_*``,
+    ``ITEM`` ``I_*``, ...), and ``cp`` one per campaign parameter (``PARAMETERS``)."""
+    arrays = compile_campaign(load_scenario("base"))
+    widths = {"hexes": K.HEX, "it": K.ITEM, "en": K.ENEMY, "ev": K.EVENT, "em": K.EMISSION,
+              "art_cards": K.ARTIFACT_CARD, "lose_order": K.LOSS}
+    for field, record in widths.items():
+        assert getattr(arrays, field).shape[1] == record.size, (field, record.title)
+    assert arrays.cp.shape == (K.PARAMETERS.size,)

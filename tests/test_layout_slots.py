@@ -6,8 +6,8 @@ The records are read from their declarations (:class:`sim.kernels.records.Record
 encounter parameters of ``sim/kernels/layout.py`` (``COMBAT`` ``P_*``, ``ANOMALY`` ``A_*``,
 ``EVENT`` ``E_*``, ``ARTEFACT`` ``AF_*``) and the result fields of the fight, anomaly and
 event kernels (``RESULT`` ``R_*`` of ``sim/kernels/combat.py``, ``anomaly.py``,
-``event.py``). The campaign's scalar parameters (``C_*`` of ``sim/kernels/campaign/__init__.py``)
-are still numbered by hand there and are read from those lines.
+``event.py``) and the campaign's scalar parameters (``PARAMETERS`` ``C_*`` of
+``sim/kernels/campaign/__init__.py``, whose other layouts are records too).
 
 A static check over the source text, with :mod:`ast`. A parameter slot is *written* where
 it names a slot of the packing helper (``COMBAT.pack(P_HEALTH=...)``), indexes the target
@@ -27,6 +27,7 @@ import numpy as np
 import pytest
 
 from sim.kernels import anomaly, combat, event, layout
+from sim.kernels import campaign as K
 from sim.kernels.records import Record
 
 SIM = Path(__file__).resolve().parents[1] / "sim"
@@ -46,21 +47,7 @@ RESULTS = {
 }
 
 
-def constants(path: Path, prefix: str) -> dict[str, int]:
-    """The module-level integer constants of ``path`` named ``prefix...``, in source order
-    (the hand-numbered campaign parameters)."""
-    found = {}
-    for node in ast.parse(path.read_text()).body:
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
-            for target in node.targets:
-                if (isinstance(target, ast.Name) and target.id.startswith(prefix)
-                        and isinstance(node.value.value, int)):
-                    found[target.id] = node.value.value
-    return found
-
-
-CAMPAIGN = constants(SIM / "kernels" / "campaign" / "__init__.py", "C_")
-CAMPAIGN_SLOTS = [name for name in CAMPAIGN if name != "C_SIZE"]
+CAMPAIGN_SLOTS = K.PARAMETERS.slots
 
 
 def _names_in(node: ast.AST) -> set[str]:
@@ -151,17 +138,32 @@ def test_every_result_field_is_written_and_read_by_a_kernel(record):
 
 
 def test_every_campaign_parameter_is_written_by_the_compile_step_and_read_by_the_kernel():
-    assert len(CAMPAIGN_SLOTS) >= 8  # the hand-numbered layout was found
+    assert len(CAMPAIGN_SLOTS) >= 8
     unwritten, unread = unchecked(CAMPAIGN_SLOTS, PACKED, UNPACKED)
     assert not unwritten, f"campaign (C_*): declared but written by no compile step: {unwritten}"
     assert not unread, f"campaign (C_*): declared but read by no kernel: {unread}"
 
 
-def test_the_campaign_parameters_are_numbered_without_holes_and_the_size_counts_them():
-    """Slot ``k`` of the source order has index ``k``, and ``C_SIZE`` is their number."""
-    values = dict(CAMPAIGN)
-    size = values.pop("C_SIZE")
-    assert list(values.values()) == list(range(size)), values
+CAMPAIGN_RECORDS = {name: value for name, value in vars(K).items() if isinstance(value, Record)}
+
+
+@pytest.mark.parametrize("record", CAMPAIGN_RECORDS)
+def test_the_campaign_layouts_are_generated_from_their_declarations(record):
+    """``K.S_HEALTH`` is the place of ``"S_HEALTH"`` in ``SEAT_STATE``: every campaign
+    constant of a record is the record's own (no hand-numbered copy left beside it)."""
+    rec = CAMPAIGN_RECORDS[record]
+    for name, value in rec.constants.items():
+        assert getattr(K, name) == value, name
+    assert list(rec.index.values()) == sorted(rec.index.values())
+    assert rec.size > max(rec.index.values())
+
+
+def test_the_campaign_result_and_count_records_follow_one_another():
+    """The count columns begin where the end codes stop, the game's result columns where the
+    one-stalker columns stop, and the seats' block is ``SEAT_COLS`` wide per seat."""
+    assert K.SUMS.start == K.ENDS.size and K.GAME.start == K.ONE_STALKER.size
+    assert K.G_ART_USES - K.G_SEATS == K.SEAT_COLS * K.MAX_PLAYERS
+    assert K.MP_DEATHS - K.MP_WINS == K.MAX_PLAYERS
 
 
 DECLARED = {**{name: (layout, rec) for name, rec in PARAMETERS.items()},

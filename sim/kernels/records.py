@@ -13,6 +13,11 @@ module also binds them as its own globals (``globals().update(RECORD.constants)`
 so that ``layout.P_HEALTH`` and ``combat.R_OUTCOME`` keep their names. The
 compile step fills a record by name through :meth:`Record.pack`, the one
 packing helper.
+
+A record may begin after another (``start``: the campaign's count columns
+follow the end codes) and a slot may be wider than one column (a
+``(name, width)`` pair: one column per seat); its name is then the index of
+its first column.
 """
 
 from __future__ import annotations
@@ -33,25 +38,38 @@ class Record(ModuleType):
     size : str
         Name of the size constant (``P_SIZE``): the number of slots, where the
         next record or the artefact records begin.
-    slots : sequence of str
-        The slot names in order: slot ``k`` is ``slots[k]``.
+    slots : sequence of str or (str, int)
+        The slot names in order, each one column wide or a ``(name, width)``
+        pair: slot ``k`` begins where slot ``k - 1`` ends.
+    start : int, optional
+        Index of the first slot (0): where the record begins in its array.
     """
 
-    def __init__(self, title: str, size: str, slots: Sequence[str]) -> None:
-        super().__init__(f"record {size}", f"{title}: {', '.join(slots)}")
-        if len(set(slots)) != len(slots) or size in slots:
-            raise ValueError(f"{title}: a slot name is declared twice in {list(slots)}")
+    def __init__(self, title: str, size: str, slots: Sequence[str | tuple[str, int]],
+                 start: int = 0) -> None:
+        named = [(slot, 1) if isinstance(slot, str) else slot for slot in slots]
+        names = [name for name, _ in named]
+        super().__init__(f"record {size}", f"{title}: {', '.join(names)}")
+        if len(set(names)) != len(names) or size in names:
+            raise ValueError(f"{title}: a slot name is declared twice in {names}")
+        if any(width < 1 for _, width in named):
+            raise ValueError(f"{title}: a slot narrower than one column in {list(slots)}")
         self.title = title
         self.size_name = size
-        self.slots = tuple(slots)
-        self.index = {name: k for k, name in enumerate(self.slots)}
+        self.slots = tuple(names)
+        self.start = start
+        self.index = {}
+        for name, width in named:
+            self.index[name] = start
+            start += width
+        self.end = start
         for name, value in self.constants.items():
             setattr(self, name, value)
 
     @property
     def size(self) -> int:
-        """Number of slots."""
-        return len(self.slots)
+        """Where the record ends: ``start`` plus the width of every slot."""
+        return self.end
 
     @property
     def constants(self) -> dict[str, int]:
@@ -66,7 +84,7 @@ class Record(ModuleType):
         base : ndarray of int64, optional
             A packed array to copy (its slots beyond this record, such as
             artefact records, are kept); without it the array has ``size``
-            slots, each 0 unless named.
+            columns, each 0 unless named.
         **values : int
             The slots to write, by name (``P_HEALTH=spec.health``).
 

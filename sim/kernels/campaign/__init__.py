@@ -57,9 +57,12 @@ for its ``prange`` body.
 The package is cut by phase of the game day, a module a sitting; each imports
 only this module and the modules above it in this list:
 
-- this module: the layouts (``C_*`` parameters, ``S_*`` seat and ``Z_*`` Zone
-  state, ``G_*`` result columns, ``SUM_*``/``MP_*`` count columns, the card
-  tables' columns and codes), :class:`CampaignTables`, :class:`GameState`,
+- this module: the layouts, each declared once as a
+  :class:`sim.kernels.records.Record` whose order of names gives the index
+  constants (``PARAMETERS`` ``C_*``, ``SEAT_STATE`` ``S_*``, ``ZONE`` ``Z_*``,
+  the result columns ``ONE_STALKER``/``GAME``/``SEAT`` ``G_*``, the counts
+  ``ENDS``/``SUMS``/``MULTIPLAYER``, the card tables' columns ``HEX`` ..
+  ``LOSS``), the codes, :class:`CampaignTables`, :class:`GameState`,
   the ``part``/``called`` decorators and the slot and seat views;
 - :mod:`.cards`: the best item card held, a draw from a shared deck;
 - :mod:`.damage`: damage through the armour and artefacts onto the tracks;
@@ -85,86 +88,102 @@ import numpy as np
 
 from sim.jitting.options import jit
 from sim.kernels import layout as S
+from sim.kernels.records import Record
 
 # How a game ends (first columns of ``out``).
-REACHED = 0  # entered the Sarcophagus and survived it (P-50)
-DEATH_KNOCKOUT_SARCOPHAGUS = 1  # P-43
-DEATH_CONCUSSION_SARCOPHAGUS = 2  # P-43
-DEATH_DEFORMATIONS = 3  # fifth Deformation card (P-39, P-43)
-DEATH_BOTH = 4  # knocked out and concussed at once (P-43)
-DEATH_FINAL_EMISSION = 5  # P-49
-CAPPED = 6  # still in the Zone after the last simulated day
-N_ENDS = 7
+ENDS = Record("how a game ends", "N_ENDS", (
+    "REACHED",  # entered the Sarcophagus and survived it (P-50)
+    "DEATH_KNOCKOUT_SARCOPHAGUS",  # P-43
+    "DEATH_CONCUSSION_SARCOPHAGUS",  # P-43
+    "DEATH_DEFORMATIONS",  # fifth Deformation card (P-39, P-43)
+    "DEATH_BOTH",  # knocked out and concussed at once (P-43)
+    "DEATH_FINAL_EMISSION",  # P-49
+    "CAPPED",  # still in the Zone after the last simulated day
+))
+globals().update(ENDS.constants)
 
 # Sums over games.
-SUM_KNOCKOUTS = 7
-SUM_CONCUSSIONS = 8
-SUM_DEFORMATIONS = 9
-SUM_EMISSIONS_HIT = 10
-SUM_EMISSIONS = 11
-SUM_ITEMS_USED = 12
-SUM_FIGHTS = 13
-SUM_KILLS = 14
-SUM_ANOMALIES = 15
-SUM_ARTIFACTS = 16
-SUM_EVENTS = 17
-SUM_DAYS = 18
-SUM_DAYS_SQ = 19
-SUM_COMPLEXES = 20
-SUM_RUBLES = 21
-SUM_ART_USES = 22  # uses of held artefacts (P-08..P-10)
-SUM_SIDE_EFFECTS = 23  # side effects suffered (P-09)
-SUM_EXCHANGES = 24  # artefacts bought with anomaly trophies (P-34)
-HIST = 25  # histogram of the end day per end: HIST + end * (max_days + 1) + day
+SUMS = Record("count columns after the ends", "HIST", (
+    "SUM_KNOCKOUTS",
+    "SUM_CONCUSSIONS",
+    "SUM_DEFORMATIONS",
+    "SUM_EMISSIONS_HIT",
+    "SUM_EMISSIONS",
+    "SUM_ITEMS_USED",
+    "SUM_FIGHTS",
+    "SUM_KILLS",
+    "SUM_ANOMALIES",
+    "SUM_ARTIFACTS",
+    "SUM_EVENTS",
+    "SUM_DAYS",
+    "SUM_DAYS_SQ",
+    "SUM_COMPLEXES",
+    "SUM_RUBLES",
+    "SUM_ART_USES",  # uses of held artefacts (P-08..P-10)
+    "SUM_SIDE_EFFECTS",  # side effects suffered (P-09)
+    "SUM_EXCHANGES",  # artefacts bought with anomaly trophies (P-34)
+), start=ENDS.N_ENDS)
+# HIST, where the sums end: the histogram of the end day per end, HIST + end * (max_days + 1) + day
+globals().update(SUMS.constants)
 
 # Per-game results (columns of play_games' ``out``, the rows of ``simulate_trials``).
-G_END = 0  # how the game ended (REACHED .. CAPPED)
-G_DAY = 1  # the day it ended (0 .. max_days)
-G_KNOCKOUTS = 2  # G_KNOCKOUTS .. G_EVENTS: the counters of SUM_KNOCKOUTS .. SUM_EVENTS, in order
-G_CONCUSSIONS = 3
-G_DEFORMATIONS = 4
-G_EMISSIONS_HIT = 5
-G_EMISSIONS = 6
-G_ITEMS_USED = 7
-G_FIGHTS = 8
-G_KILLS = 9
-G_ANOMALIES = 10
-G_ARTIFACTS = 11
-G_EVENTS = 12
-G_COMPLEXES = 13  # Secret Complexes explored
-G_RUBLES = 14  # rubles at the end
-G_SIZE = 15  # the one-stalker columns (seat 1); the game's and every seat's follow
-G_WINNERS = 15  # bit mask of the winning seats (cooperative: the team, when it won)
-G_DRAWN = 16  # Emissions drawn
-G_FINAL = 17  # 1: the Final Emission came (P-49)
-G_CAPPED = 18  # 1: still running after the last simulated day
-G_SEATS = 19  # per seat p: G_SEATS + SEAT_COLS * p + SEAT_*
-SEAT_DEATHS = 0
-SEAT_NEW = 1
-SEAT_CHARACTER = 2  # stalkers.csv index of the seat's last character
-SEAT_COLS = 3
+ONE_STALKER = Record("one-stalker result columns", "G_SIZE", (
+    "G_END",  # how the game ended (REACHED .. CAPPED)
+    "G_DAY",  # the day it ended (0 .. max_days)
+    "G_KNOCKOUTS",  # G_KNOCKOUTS .. G_EVENTS: the counters of SUM_KNOCKOUTS .. SUM_EVENTS, in order
+    "G_CONCUSSIONS",
+    "G_DEFORMATIONS",
+    "G_EMISSIONS_HIT",
+    "G_EMISSIONS",
+    "G_ITEMS_USED",
+    "G_FIGHTS",
+    "G_KILLS",
+    "G_ANOMALIES",
+    "G_ARTIFACTS",
+    "G_EVENTS",
+    "G_COMPLEXES",  # Secret Complexes explored
+    "G_RUBLES",  # rubles at the end
+))
+# G_SIZE, where the one-stalker columns (seat 1) end: the game's and every seat's follow
+globals().update(ONE_STALKER.constants)
 MAX_PLAYERS = 4
-G_ART_USES = G_SEATS + SEAT_COLS * MAX_PLAYERS  # seat 1's artefact counters (SUM_ART_USES ..)
-G_SIDE_EFFECTS = G_ART_USES + 1
-G_EXCHANGES = G_ART_USES + 2
-G_SARCOPHAGUS = G_ART_USES + 3  # seat 1 entered the Sarcophagus (P-50), survived or not
-G_ROW = G_ART_USES + 4
+SEAT = Record("a seat's result columns", "SEAT_COLS", (
+    "SEAT_DEATHS",
+    "SEAT_NEW",
+    "SEAT_CHARACTER",  # stalkers.csv index of the seat's last character
+))
+globals().update(SEAT.constants)
+GAME = Record("game result columns", "G_ROW", (
+    "G_WINNERS",  # bit mask of the winning seats (cooperative: the team, when it won)
+    "G_DRAWN",  # Emissions drawn
+    "G_FINAL",  # 1: the Final Emission came (P-49)
+    "G_CAPPED",  # 1: still running after the last simulated day
+    ("G_SEATS", SEAT.SEAT_COLS * MAX_PLAYERS),  # per seat p: G_SEATS + SEAT_COLS * p + SEAT_*
+    "G_ART_USES",  # seat 1's artefact counters (SUM_ART_USES ..)
+    "G_SIDE_EFFECTS",
+    "G_EXCHANGES",
+    "G_SARCOPHAGUS",  # seat 1 entered the Sarcophagus (P-50), survived or not
+), start=ONE_STALKER.G_SIZE)
+globals().update(GAME.constants)
 GAME_RUN = 1024  # games per play_games call inside campaign_kernel (a 280 KiB buffer)
 
 # Multiplayer counts of campaign_kernel's rows, from mp_base(max_days) on.
-MP_WINS = 0  # + seat: games the seat won
-MP_DEATHS = 4  # + seat: sum of deaths
-MP_DEATHS_SQ = 8
-MP_NEW = 12  # + seat: sum of new characters (P-44)
-MP_NEW_SQ = 16
-MP_NOBODY = 20  # games nobody won
-MP_FINAL = 21  # ... of which ended by the Final Emission (P-49)
-MP_CAPPED = 22  # games still running after the last simulated day
-MP_LENGTH = 23  # sum of game lengths in days
-MP_LENGTH_SQ = 24
-MP_DRAWN = 25  # sum of Emissions drawn
-MP_DRAWN_SQ = 26
-MP_CHARACTER = 27  # + character: games won by a character; then the length histogram
+MULTIPLAYER = Record("multiplayer count columns", "MP_CHARACTER", (
+    ("MP_WINS", MAX_PLAYERS),  # + seat: games the seat won
+    ("MP_DEATHS", MAX_PLAYERS),  # + seat: sum of deaths
+    ("MP_DEATHS_SQ", MAX_PLAYERS),
+    ("MP_NEW", MAX_PLAYERS),  # + seat: sum of new characters (P-44)
+    ("MP_NEW_SQ", MAX_PLAYERS),
+    "MP_NOBODY",  # games nobody won
+    "MP_FINAL",  # ... of which ended by the Final Emission (P-49)
+    "MP_CAPPED",  # games still running after the last simulated day
+    "MP_LENGTH",  # sum of game lengths in days
+    "MP_LENGTH_SQ",
+    "MP_DRAWN",  # sum of Emissions drawn
+    "MP_DRAWN_SQ",
+))
+# MP_CHARACTER, where these end: + character, games won by a character; then the length histogram
+globals().update(MULTIPLAYER.constants)
 
 # Location kinds on the map (codes shared with sim.campaign.compile).
 LOC_NONE = 0
@@ -208,114 +227,131 @@ EV_LOST_DAY = S.EFFECT_LOST_DAY
 EV_TOKENS = S.EFFECT_EMISSION_TOKENS
 
 # Scalar parameters (index constants into ``cp``).
-C_START = 0
-C_MAX_DAYS = 1
-C_HEALTH = 2
-C_WILLPOWER = 3
-C_RADIATION_MAX = 4
-C_RUBLES = 5
-C_DURABILITY = 6
-C_THRESHOLD = 7
-C_TOKENS_LIMIT = 8
-C_TOKENS_ENVIRONMENT = 9
-C_TOKENS_KNOCKOUT = 10
-C_TOKENS_CONCUSSION = 11
-C_TOKENS_DEFORMATION = 12
-C_ENEMIES_PER_DAY = 13
-C_ANOMALIES_PER_DAY = 14
-C_ENEMY_LIMIT = 15
-C_ANOMALY_LIMIT = 16
-C_ENVIRONMENT_CHANCE = 17  # probability * 2**62, compared with a 62-bit draw
-C_ACCUMULATE = 18
-C_DEFORMATION_LIMIT = 19
-C_KNOCKOUT_REGAIN = 20
-C_KNOCKED_DOWN_DAYS = 21
-C_LOST_DAYS = 22
-C_MEDKIT_AT = 23
-C_RETREAT_AT = 24
-C_PAY_HEAL = 25
-C_HEAL_PRICE = 26
-C_N_OBJECTIVES = 27
-C_SARCOPHAGUS_TARGET = 28
-C_OPEN_DRAW = 29
-C_SECRET_DRAW = 30
-C_REPUTATION = 31
-C_TROPHY_LOT = 32
-C_TROPHY_PRICE = 33
-C_GEAR_LOT = 34
-C_GEAR_ITEM = 35
-C_SELL_DIVISOR = 36
-C_EVENT_ITEMS_CONSUMED = 37
-C_SNEAK = 38
-C_ESCAPE_ITEMS_CONSUMED = 39
-C_WEAPONS = 40  # bit mask of the scenario's weapons held at the start (P-37 losses)
-C_CHARACTER = 41  # the stalker card's index in stalkers.csv
-C_N_PLAYERS = 42  # seats (1..MAX_PLAYERS); the keys below are the same in every slot
-C_N_CHARACTERS = 43  # stalker cards in the ruleset (new characters, P-44)
-C_TURN_ORDER = 44  # ORDER_*: multiplayer.turn_order
-C_SAME_DAY = 45  # SAME_DAY_*: multiplayer.same_day_win
-C_AFTER_WIN = 46  # AFTER_WIN_*: multiplayer.after_win
-C_AFTER_DEATH = 47  # AFTER_DEATH_*: multiplayer.after_death (P-44)
-C_KIT_ITEMS = 48  # multiplayer.new_character_items: random item cards of a new character
-C_COOPERATIVE = 49  # 1: cooperative variant (P-45)
-C_NEEDED = 50  # cooperative: stalkers who must survive the Sarcophagus (0: all still in)
-C_FIRST_PLAYER = 51  # FIRST_*: multiplayer.first_player
-C_N_WEAPONS = 52  # weapon bits of S_WEAPONS; the artefact slots' bits follow
-C_ART_FAIL = 53  # FAIL_*: artifacts.failed_activation (P-10)
-C_RESIST_ORDER = 54  # RESIST_*: artifacts.resist_order
-C_RESTORE_USES = 55  # artifacts.restore_uses: per fight, and per day outside fights
-C_CARRY_LIMIT = 56  # artifacts.carry_limit (0: none)
-C_MOVEMENT_STACKS = 57  # artifacts.movement_stacks (Z-20)
-C_EXCHANGE_RATE = 58  # artifacts.exchange_trophies (P-34)
-C_EXCHANGE_DRAW = 59  # EXCHANGE_*: artifacts.exchange_draw
-C_CALM_AT = 60  # policy.calm_at
-C_PURGE_AT = 61  # policy.purge_at (0: never)
-C_USE_MOVEMENT = 62  # policy.use_movement_artifacts
-C_EXCHANGE = 63  # policy.exchange
-C_SIZE = 64
+PARAMETERS = Record("campaign parameters", "C_SIZE", (
+    "C_START",
+    "C_MAX_DAYS",
+    "C_HEALTH",
+    "C_WILLPOWER",
+    "C_RADIATION_MAX",
+    "C_RUBLES",
+    "C_DURABILITY",
+    "C_THRESHOLD",
+    "C_TOKENS_LIMIT",
+    "C_TOKENS_ENVIRONMENT",
+    "C_TOKENS_KNOCKOUT",
+    "C_TOKENS_CONCUSSION",
+    "C_TOKENS_DEFORMATION",
+    "C_ENEMIES_PER_DAY",
+    "C_ANOMALIES_PER_DAY",
+    "C_ENEMY_LIMIT",
+    "C_ANOMALY_LIMIT",
+    "C_ENVIRONMENT_CHANCE",  # probability * 2**62, compared with a 62-bit draw
+    "C_ACCUMULATE",
+    "C_DEFORMATION_LIMIT",
+    "C_KNOCKOUT_REGAIN",
+    "C_KNOCKED_DOWN_DAYS",
+    "C_LOST_DAYS",
+    "C_MEDKIT_AT",
+    "C_RETREAT_AT",
+    "C_PAY_HEAL",
+    "C_HEAL_PRICE",
+    "C_N_OBJECTIVES",
+    "C_SARCOPHAGUS_TARGET",
+    "C_OPEN_DRAW",
+    "C_SECRET_DRAW",
+    "C_REPUTATION",
+    "C_TROPHY_LOT",
+    "C_TROPHY_PRICE",
+    "C_GEAR_LOT",
+    "C_GEAR_ITEM",
+    "C_SELL_DIVISOR",
+    "C_EVENT_ITEMS_CONSUMED",
+    "C_SNEAK",
+    "C_ESCAPE_ITEMS_CONSUMED",
+    "C_WEAPONS",  # bit mask of the scenario's weapons held at the start (P-37 losses)
+    "C_CHARACTER",  # the stalker card's index in stalkers.csv
+    "C_N_PLAYERS",  # seats (1..MAX_PLAYERS); the keys below are the same in every slot
+    "C_N_CHARACTERS",  # stalker cards in the ruleset (new characters, P-44)
+    "C_TURN_ORDER",  # ORDER_*: multiplayer.turn_order
+    "C_SAME_DAY",  # SAME_DAY_*: multiplayer.same_day_win
+    "C_AFTER_WIN",  # AFTER_WIN_*: multiplayer.after_win
+    "C_AFTER_DEATH",  # AFTER_DEATH_*: multiplayer.after_death (P-44)
+    "C_KIT_ITEMS",  # multiplayer.new_character_items: random item cards of a new character
+    "C_COOPERATIVE",  # 1: cooperative variant (P-45)
+    "C_NEEDED",  # cooperative: stalkers who must survive the Sarcophagus (0: all still in)
+    "C_FIRST_PLAYER",  # FIRST_*: multiplayer.first_player
+    "C_N_WEAPONS",  # weapon bits of S_WEAPONS; the artefact slots' bits follow
+    "C_ART_FAIL",  # FAIL_*: artifacts.failed_activation (P-10)
+    "C_RESIST_ORDER",  # RESIST_*: artifacts.resist_order
+    "C_RESTORE_USES",  # artifacts.restore_uses: per fight, and per day outside fights
+    "C_CARRY_LIMIT",  # artifacts.carry_limit (0: none)
+    "C_MOVEMENT_STACKS",  # artifacts.movement_stacks (Z-20)
+    "C_EXCHANGE_RATE",  # artifacts.exchange_trophies (P-34)
+    "C_EXCHANGE_DRAW",  # EXCHANGE_*: artifacts.exchange_draw
+    "C_CALM_AT",  # policy.calm_at
+    "C_PURGE_AT",  # policy.purge_at (0: never)
+    "C_USE_MOVEMENT",  # policy.use_movement_artifacts
+    "C_EXCHANGE",  # policy.exchange
+))
+globals().update(PARAMETERS.constants)
 
 
 # Columns of the packed per-card tables (see sim.campaign.compile.CampaignArrays).
-H_KIND = 0  # hexes: location kind code
-H_BUNKER = 1  # hexes: nearest bunker (P-37)
-H_BUNKER_TARGET = 2  # hexes: objective index of that bunker
-H_FACTION = 3  # hexes: faction code of a base (FACTION_*; P-26, P-27)
-I_EFFECT = 0  # items: effect code
-I_VALUE = 1  # items: value (event items: the shift, AUTO_SHIFT for the Torsion scanner)
-I_PRICE = 2
-I_START = 3  # items: cards held at the start
-N_KIND = 0  # enemies: trophy kind
-N_HABITAT = 1
-N_PSI = 2  # enemies: deals mental disturbances
-N_COUNT = 3
-V_AVOID = 0  # events: avoid roll (0: none)
-V_EFFECT = 1
-V_VALUE = 2
-V_TARGET = 3
-V_RESIST = 4
-V_COUNT = 5
-V_DTYPE = 6  # damage type (index of sim.campaign.artifacts.DTYPES): the resist artefacts' row
-M_WOUNDS = 0  # emissions, in deck order
-M_RADIATION = 1
-M_PSI = 2
-M_FINAL = 3
-M_WOUND_RESIST = 4
-M_RAD_RESIST = 5
-M_PSI_RESIST = 6
-M_WOUND_DTYPE = 7  # damage type of the wounds (DT_* row of the artefact records)
+HEX = Record("hex columns", "H_SIZE", (
+    "H_KIND",  # location kind code
+    "H_BUNKER",  # nearest bunker (P-37)
+    "H_BUNKER_TARGET",  # objective index of that bunker
+    "H_FACTION",  # faction code of a base (FACTION_*; P-26, P-27)
+))
+ITEM = Record("item card columns", "I_SIZE", (
+    "I_EFFECT",  # effect code
+    "I_VALUE",  # value (event items: the shift, AUTO_SHIFT for the Torsion scanner)
+    "I_PRICE",
+    "I_START",  # cards held at the start
+))
+ENEMY = Record("enemy card columns", "N_SIZE", (
+    "N_KIND",  # trophy kind
+    "N_HABITAT",
+    "N_PSI",  # deals mental disturbances
+    "N_COUNT",
+))
+EVENT = Record("event card columns", "V_SIZE", (
+    "V_AVOID",  # avoid roll (0: none)
+    "V_EFFECT",
+    "V_VALUE",
+    "V_TARGET",
+    "V_RESIST",
+    "V_COUNT",
+    "V_DTYPE",  # damage type (index of sim.campaign.artifacts.DTYPES): the resist artefacts' row
+))
+EMISSION = Record("Emission card columns, in deck order", "M_SIZE", (
+    "M_WOUNDS",
+    "M_RADIATION",
+    "M_PSI",
+    "M_FINAL",
+    "M_WOUND_RESIST",
+    "M_RAD_RESIST",
+    "M_PSI_RESIST",
+    "M_WOUND_DTYPE",  # damage type of the wounds (DT_* row of the artefact records)
+))
 DT_RADIATION = 4  # rows of art_rec: the damage types of sim.rules.DAMAGE_TYPES, then none
 DT_PSI = 5
 DT_NONE = 6  # no damage: daily use and movement (resist artefacts do not act)
-AC_TYPE = 0  # artefact cards (art_cards): type index in the deck (P-35)
-AC_PRICE = 1
-AC_COUNT = 2  # printed count
-AC_SLOT = 3  # the character's slot that keeps the card (-1: sold, P-11)
-AC_SIZE = 4
+ARTIFACT_CARD = Record("artefact card columns (art_cards)", "AC_SIZE", (
+    "AC_TYPE",  # type index in the deck (P-35)
+    "AC_PRICE",
+    "AC_COUNT",  # printed count
+    "AC_SLOT",  # the character's slot that keeps the card (-1: sold, P-11)
+))
 EXCHANGE_RANDOM = 0  # artifacts.exchange_draw
 EXCHANGE_CHEAPEST = 1
 EXCHANGE_DEAREST = 2
-L_KIND = 0  # belongings lost on a knock-out (P-37), cheapest first: BELONG_* kind
-L_INDEX = 1  # item card index or weapon bit
+LOSS = Record("belongings lost on a knock-out (P-37), in order of loss", "L_SIZE", (
+    "L_KIND",  # BELONG_* kind
+    "L_INDEX",  # item card index or weapon bit
+))
+for _record in (HEX, ITEM, ENEMY, EVENT, EMISSION, ARTIFACT_CARD, LOSS):
+    globals().update(_record.constants)
 
 # Kinds of belongings (P-37: half of all his belongings are lost).
 BELONG_ITEM = 0
@@ -331,61 +367,65 @@ FACTION_MILITARY = 4
 
 
 # Mutable state of one seat (index constants into a row of ``st``).
-S_POS = 0
-S_HEALTH = 1
-S_WILLPOWER = 2
-S_RADIATION = 3
-S_DEFORMATIONS = 4
-S_ARMOR = 5  # damage tokens on the armour (P-04); == durability: destroyed (P-05)
-S_RUBLES = 6
-S_OBJECTIVE = 7
-S_KNOCKED = 8  # days without movement left (P-42)
-S_LOST = 9  # days out of play left (P-38, P-41)
-S_TROPHY_MUTANT = 10
-S_TROPHY_STALKER = 11
-S_ART_COUNT = 12
-S_ART_VALUE = 13
-S_END = 14  # -1 while the seat's current character is in the Zone
-S_STOP = 15  # movement stops for today
-S_KO = 16
-S_CONCUSSIONS = 17
-S_EMISSIONS_HIT = 18
-S_EMISSIONS = 19
-S_ITEMS_USED = 20
-S_FIGHTS = 21
-S_KILLS = 22
-S_ANOMALIES = 23
-S_ARTIFACTS = 24
-S_EVENTS = 25
-S_EXPLORED = 26
-S_WEAPONS = 27  # bit mask of the weapons, then of the artefact slots, held (P-37)
-S_SLOT = 28  # the seat's current character: a slot of the stacked tables
-S_STATUS = 29  # SEAT_PLAYING .. SEAT_AWAITING
-S_DEATHS = 30  # characters of this seat who died (P-43)
-S_NEW = 31  # new characters this seat drew (P-44)
-S_TROPHY_ANOMALY = 32  # anomaly trophies (P-34), exchanged at the Ecologists' Bunker
-S_ART_USES = 33
-S_SIDE_EFFECTS = 34
-S_EXCHANGES = 35
-S_SARCOPHAGUS = 36  # times the seat's characters entered the Sarcophagus (P-50), survived or not
-S_SIZE = 37
+SEAT_STATE = Record("seat state", "S_SIZE", (
+    "S_POS",
+    "S_HEALTH",
+    "S_WILLPOWER",
+    "S_RADIATION",
+    "S_DEFORMATIONS",
+    "S_ARMOR",  # damage tokens on the armour (P-04); == durability: destroyed (P-05)
+    "S_RUBLES",
+    "S_OBJECTIVE",
+    "S_KNOCKED",  # days without movement left (P-42)
+    "S_LOST",  # days out of play left (P-38, P-41)
+    "S_TROPHY_MUTANT",
+    "S_TROPHY_STALKER",
+    "S_ART_COUNT",
+    "S_ART_VALUE",
+    "S_END",  # -1 while the seat's current character is in the Zone
+    "S_STOP",  # movement stops for today
+    "S_KO",
+    "S_CONCUSSIONS",
+    "S_EMISSIONS_HIT",
+    "S_EMISSIONS",
+    "S_ITEMS_USED",
+    "S_FIGHTS",
+    "S_KILLS",
+    "S_ANOMALIES",
+    "S_ARTIFACTS",
+    "S_EVENTS",
+    "S_EXPLORED",
+    "S_WEAPONS",  # bit mask of the weapons, then of the artefact slots, held (P-37)
+    "S_SLOT",  # the seat's current character: a slot of the stacked tables
+    "S_STATUS",  # SEAT_PLAYING .. SEAT_AWAITING
+    "S_DEATHS",  # characters of this seat who died (P-43)
+    "S_NEW",  # new characters this seat drew (P-44)
+    "S_TROPHY_ANOMALY",  # anomaly trophies (P-34), exchanged at the Ecologists' Bunker
+    "S_ART_USES",
+    "S_SIDE_EFFECTS",
+    "S_EXCHANGES",
+    "S_SARCOPHAGUS",  # times the seat's characters entered the Sarcophagus (P-50), survived or not
+))
+globals().update(SEAT_STATE.constants)
 
 # Shared state of the Zone (index constants into ``zone``): one board, one Emission Track.
-Z_ETOKENS = 0  # tokens on the Emission Track (P-47), fed by every stalker
-Z_ENEXT = 1  # next card of the Emission deck
-Z_ACC_W = 2  # accumulated Emission wounds, doses, disturbances (P-49)
-Z_ACC_R = 3
-Z_ACC_P = 4
-Z_BOARD_E = 5  # enemy and anomaly cards on the board
-Z_BOARD_A = 6
-Z_EMISSIONS = 7  # Emissions drawn
-Z_FINAL = 8  # the Final Emission came (P-49)
-Z_WIN_DAY = 9  # day of the first win (0: none yet)
-Z_REACHED = 10  # stalkers who survived the Sarcophagus
-Z_WINNERS = 11  # bit mask of the winning seats
-Z_DISCARDED = 12  # bit mask of dead characters' cards (P-44: discarded)
-Z_FIRST = 13  # the seat that moves first on day 1 (multiplayer.first_player)
-Z_SIZE = 14
+ZONE = Record("Zone state", "Z_SIZE", (
+    "Z_ETOKENS",  # tokens on the Emission Track (P-47), fed by every stalker
+    "Z_ENEXT",  # next card of the Emission deck
+    "Z_ACC_W",  # accumulated Emission wounds, doses, disturbances (P-49)
+    "Z_ACC_R",
+    "Z_ACC_P",
+    "Z_BOARD_E",  # enemy and anomaly cards on the board
+    "Z_BOARD_A",
+    "Z_EMISSIONS",  # Emissions drawn
+    "Z_FINAL",  # the Final Emission came (P-49)
+    "Z_WIN_DAY",  # day of the first win (0: none yet)
+    "Z_REACHED",  # stalkers who survived the Sarcophagus
+    "Z_WINNERS",  # bit mask of the winning seats
+    "Z_DISCARDED",  # bit mask of dead characters' cards (P-44: discarded)
+    "Z_FIRST",  # the seat that moves first on day 1 (multiplayer.first_player)
+))
+globals().update(ZONE.constants)
 
 # Seat status (``S_STATUS``).
 SEAT_PLAYING = 0
@@ -548,10 +588,10 @@ def _seat(game, p):
 @part
 def mp_base(max_days):
     """First column of the multiplayer counts (``MP_*`` offsets) of campaign_kernel's rows."""
-    return HIST + N_ENDS * (max_days + 1)
+    return SUMS.HIST + ENDS.N_ENDS * (max_days + 1)
 
 
 @part
 def count_width(max_days, n_characters):
     """Columns of campaign_kernel's rows: seat 1's counts, ``MP_*``, the length histogram."""
-    return mp_base(max_days) + MP_CHARACTER + n_characters + max_days + 1
+    return mp_base(max_days) + MULTIPLAYER.MP_CHARACTER + n_characters + max_days + 1
