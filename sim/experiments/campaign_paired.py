@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import tomllib
+import typing
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -63,22 +64,74 @@ its label), named as in ``zonesim campaign``'s JSON; ``game_days`` is the mean d
 ended over all games (the days to the Sarcophagus among those who got there is a
 conditional mean, not a per-trial quantity, and is left out)."""
 
-CAMPAIGN_KEYS: dict[str, tuple[str, str]] = {
+LOADOUT_KEYS: dict[str, tuple[str, str]] = {
     "stalker": ("stalker", "str"), "start": ("start", "str"),
     "armor": ("armor", "optional"), "weapon": ("weapons", "list"),
     "item": ("items", "list"), "rubles": ("rubles", "rubles"),
-    "route": ("route", "route"), "sneak": ("sneak", "sneak"), "flee_at": ("flee_at", "int"),
-    "heal_at": ("heal_at", "int"), "medkit_at": ("medkit_at", "int"),
-    "enter_anomalies": ("enter_anomalies", "bool"), "retreat_at": ("retreat_at", "int"),
-    "pay_heal": ("pay_heal", "bool"), "shopping": ("shopping", "list"),
-    "artifacts": ("artifacts", "list"), "keep_artifacts": ("keep_artifacts", "list"),
-    "calm_at": ("calm_at", "int"), "purge_at": ("purge_at", "int"),
-    "use_movement_artifacts": ("use_movement_artifacts", "bool"),
-    "exchange": ("exchange", "bool"), "knockout_loss": ("knockout_loss", "knockout_loss"),
+    "artifacts": ("artifacts", "list"),
 }
-"""Variant keys: the scenario's loadout, stalker, start and every ``[policy]`` key."""
+"""Variant keys of the scenario's stalker, start and ``[loadout]`` (not of its policy)."""
 
-_POLICY_INTS = ("flee_at", "heal_at", "medkit_at", "retreat_at", "calm_at", "purge_at")
+LEFT_OUT: Mapping[str, str] = {
+    "encounters": "whole games play every fight by the thresholds (sneak, flee_at, heal_at): "
+                  "compile_campaign refuses best play",
+    "objective": "what best play maximises, and whole games play no best play",
+    "weights": "the value objective's weights, and whole games play no best play",
+}
+""":class:`~sim.rules.scenario.Policy` fields that are not variant keys of whole games, each
+with the reason: they choose an encounter's best play, which the campaign does not play."""
+
+_KINDS = {int: "int", bool: "bool", tuple[str, ...]: "list"}
+"""How a variant text is read (:class:`~sim.experiments.base.Experiment` ``keys``), by the
+type of the policy field; a ``str`` field is a choice kind named as the field
+(:data:`sim.workflows.compare.CHOICES`: ``sneak``, ``knockout_loss``)."""
+
+
+def policy_kinds(policy: type = Policy,
+                 left_out: Mapping[str, str] = LEFT_OUT) -> dict[str, str]:
+    """Each ``[policy]`` field whole games take, in field order, and how its text is read.
+
+    Derived from the fields of ``policy`` (:class:`sim.rules.scenario.Policy`), so a new
+    policy key is a variant key, a setup key and a scenario's value of the ``campaign``
+    experiment with no line here; a field ``left_out`` names (with the reason) is not.
+    ``route`` is a list that names each Secret Complex once (P-50).
+
+    Raises
+    ------
+    TypeError
+        A field of a type no kind reads (it needs a kind here, or a reason to be left out).
+    """
+    hints = typing.get_type_hints(policy)
+    out = {}
+    for field in dataclasses.fields(policy):
+        if field.name in left_out:
+            continue
+        kind = "route" if field.name == "route" else (
+            field.name if hints[field.name] is str else _KINDS.get(hints[field.name]))
+        if kind is None:
+            raise TypeError(f"policy field {field.name!r} of type {hints[field.name]}: no "
+                            "variant kind reads it; give it one or a reason in LEFT_OUT")
+        out[field.name] = kind
+    return out
+
+
+POLICY_KINDS = policy_kinds()
+"""Every ``[policy]`` key whole games take, and its kind (:func:`policy_kinds`)."""
+
+CAMPAIGN_KEYS: dict[str, tuple[str, str]] = {
+    **LOADOUT_KEYS, **{key: (key, kind) for key, kind in POLICY_KINDS.items()}}
+"""Variant keys: the scenario's loadout, stalker, start and every ``[policy]`` key but
+those :data:`LEFT_OUT` (each the name of its setup key)."""
+
+
+def _policy_value(key: str, value: Any) -> Any:
+    """A setup's value of policy key ``key`` as the :class:`Policy` field holds it."""
+    kind = POLICY_KINDS[key]
+    if kind == "route":
+        return tuple(r for r in value if r != "nearest")
+    if kind == "list":
+        return tuple(value)
+    return {"int": int, "bool": bool}.get(kind, str)(value)
 
 
 def scenario_setup(scenario: Scenario) -> dict[str, Any]:
@@ -98,14 +151,8 @@ def scenario_setup(scenario: Scenario) -> dict[str, Any]:
     return {"scenario": str(scenario.path), "stalker": scenario.stalker,
             "start": scenario.start, "armor": scenario.armor,
             "weapons": tuple(scenario.weapons), "items": tuple(scenario.items),
-            "rubles": _explicit_rubles(scenario.path), "route": tuple(p.route),
-            "sneak": p.sneak, "flee_at": p.flee_at, "heal_at": p.heal_at,
-            "medkit_at": p.medkit_at, "enter_anomalies": p.enter_anomalies,
-            "retreat_at": p.retreat_at, "pay_heal": p.pay_heal,
-            "shopping": tuple(p.shopping), "artifacts": tuple(scenario.artifacts),
-            "keep_artifacts": tuple(p.keep_artifacts), "calm_at": p.calm_at,
-            "purge_at": p.purge_at, "use_movement_artifacts": p.use_movement_artifacts,
-            "exchange": p.exchange, "knockout_loss": p.knockout_loss}
+            "rubles": _explicit_rubles(scenario.path), "artifacts": tuple(scenario.artifacts),
+            **{key: getattr(p, key) for key in POLICY_KINDS}}
 
 
 def _explicit_rubles(path: Path) -> int | None:
@@ -153,25 +200,18 @@ def scenario_of(case: Case) -> Scenario:
     start = str(s["start"])
     if start not in {h.name for h in hexes if h.name}:
         raise CompareInputError(f"start {start!r} is not a named location on the map")
-    route = tuple(r for r in s.get("route", ()) if r != "nearest")
+    policy = Policy(**{key: _policy_value(key, s.get(key, getattr(Policy, key)))
+                       for key in POLICY_KINDS})
     complexes = {h.name for h in hexes if h.location == "complex"}
-    for name in route:
+    for name in policy.route:
         if name not in complexes:
             raise CompareInputError(f"route {name!r} is not a Secret Complex on the map "
                                     f"(known: {', '.join(sorted(complexes))})")
-    sneak = str(s.get("sneak", "always"))
-    if sneak not in SNEAK:
-        raise CompareInputError(f"sneak {sneak!r} is not one of {', '.join(SNEAK)}")
-    ints = {key: int(s.get(key, getattr(Policy, key))) for key in _POLICY_INTS}
+    if policy.sneak not in SNEAK:
+        raise CompareInputError(f"sneak {policy.sneak!r} is not one of {', '.join(SNEAK)}")
     rubles = s.get("rubles")
     if rubles is None:
         rubles = rs.stalkers[stalker].rubles
-    policy = Policy(route=route, sneak=sneak, enter_anomalies=bool(s.get("enter_anomalies")),
-                    pay_heal=bool(s.get("pay_heal", True)), shopping=shopping,
-                    keep_artifacts=keep,
-                    use_movement_artifacts=bool(s.get("use_movement_artifacts", True)),
-                    exchange=bool(s.get("exchange", True)),
-                    knockout_loss=str(s.get("knockout_loss", Policy.knockout_loss)), **ints)
     path = Path(str(s.get("scenario", "scenario")))
     return Scenario(path=path, name=path.stem, ruleset=rs, stalker=stalker, start=start,
                     stalkers=1, armor=armor, weapons=weapons, items=items, rubles=int(rubles),
@@ -290,7 +330,8 @@ def run_campaign_compare(cases: Sequence[Case], *, trials: int, seed: int,
 
 
 
-__all__ = ["BLOCK", "CAMPAIGN_KEYS", "CAMPAIGN_METRICS", "NAME", "compile_cases",
+__all__ = ["BLOCK", "CAMPAIGN_KEYS", "CAMPAIGN_METRICS", "LEFT_OUT", "LOADOUT_KEYS", "NAME",
+           "POLICY_KINDS", "compile_cases", "policy_kinds",
            "paired_block_sums", "run_campaign_compare", "scenario_of", "scenario_setup",
            "trial_metrics", "trial_values"]
 
