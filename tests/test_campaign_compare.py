@@ -17,11 +17,12 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from sim import runner
 from sim.campaign.compile import compile_campaign
 from sim.cli import main as cli
 from sim.experiments import base, registry
 from sim.experiments import campaign_paired as CC
-from sim.experiments.campaign import run_campaign, simulate, simulate_trials
+from sim.experiments.campaign import game_blocks, run_campaign, simulate, simulate_trials
 from sim.kernels import campaign as K
 from sim.rules.scenario import load_scenario
 from sim.workflows import compare as C
@@ -62,6 +63,36 @@ def test_trial_rows_add_up_to_the_kernel_counts():
     # A later block is the same games as the tail of a longer run.
     tail = simulate_trials(arrays, seed, 1000, 2000, threads=1)
     assert np.array_equal(tail, rows[1000:])
+
+
+def test_game_blocks_play_every_variant_on_the_same_trials():
+    """One block loop for every per-game caller (issue 28, section 1, 'Small rules'): each
+    variant's rows over the blocks are its games ``first ..``, on the same streams (P-46:
+    common random numbers), and the progress hears of every game of every variant."""
+    arrays = CC.compile_cases(_cases("", "item=Dosimeter"))
+    heard = []
+
+    class Heard:
+        def started(self, trials):
+            heard.append(("started", trials))
+
+        def advanced(self, trials):
+            heard.append(("advanced", trials))
+
+    played = {0: [], 1: []}
+    with runner.reporting(Heard()):
+        for lo, v, rows in game_blocks(arrays, seed=5, trials=1500, first=3, block=700,
+                                       threads=1):
+            assert lo == 700 * (sum(map(len, played[v])) // 700)
+            played[v].append(rows.copy())
+    for v, compiled in enumerate(arrays):
+        whole = simulate_trials(compiled, 5, 3, 1500, threads=2)
+        assert np.array_equal(np.concatenate(played[v]), whole)
+        # Guard: rows one trial off (an unpaired loop) are other games.
+        assert not np.array_equal(np.concatenate(played[v]),
+                                  simulate_trials(compiled, 5, 4, 1500, threads=2))
+    assert heard == [("started", 3000), *[("advanced", n) for n in (700, 700, 700, 700,
+                                                                     100, 100)]]
 
 
 def test_block_sums_equal_run_campaign_counts():

@@ -15,7 +15,7 @@ reads its label from there (:func:`label`).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numba
@@ -136,7 +136,43 @@ def simulate_trials(arrays: CampaignArrays, seed: int, first: int, n_trials: int
 
 
 BLOCK = 65_536
-"""Games per block of :func:`play_blocks` (any value gives the same sums)."""
+"""Games per block of :func:`game_blocks` (any value gives the same sums)."""
+
+
+def game_blocks(variants: Sequence[CampaignArrays], *, seed: int, trials: int, first: int = 0,
+                threads: int | None = None,
+                block: int = BLOCK) -> Iterator[tuple[int, int, np.ndarray]]:
+    """Games ``first .. first + trials - 1`` of every variant, block by block, paired.
+
+    The one loop of every caller that plays per-game rows (:func:`simulate_trials`):
+    for each block of at most ``block`` trials, each variant in turn plays the same
+    trial indices on the streams of ``(seed, t)`` (common random numbers), and the
+    rows are yielded as ``(lo, v, rows)``: the block's first trial relative to
+    ``first``, the variant's index and its rows (``len(rows)`` games). Memory stays
+    one block whatever the number of trials: ``rows`` is a view of one reused buffer,
+    valid until the next item is drawn (copy what is kept). The watching progress
+    (:mod:`sim.runner`) hears of ``trials * len(variants)`` games.
+
+    Parameters
+    ----------
+    variants : sequence of CampaignArrays
+        Compiled scenarios (one-stalker or multiplayer), the baseline first.
+    seed, trials, first : int
+        Run seed, number of games and the first trial index.
+    threads : int, optional
+        Kernel threads; never changes a row.
+    block : int
+        Trials per block (``>= 1``); never changes a row.
+    """
+    if block < 1:
+        raise ValueError("block must be >= 1")
+    buffer = np.empty((min(block, trials), K.G_ROW), dtype=np.int64)
+    runner.started(trials * len(variants))
+    for lo in range(0, trials, block):
+        n = min(block, trials - lo)
+        for v, arrays in enumerate(variants):
+            yield lo, v, simulate_trials(arrays, seed, first + lo, n, threads, out=buffer)
+            runner.advanced(n)
 
 
 def exact_sums(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -169,27 +205,22 @@ def play_blocks(arrays: CampaignArrays, trials: int, seed: int, threads: int | N
                 block: int | None = None) -> GameSums:
     """The counts of :func:`simulate`, and the sums of squares of every per-game counter.
 
-    The games are played in blocks of ``block`` (:func:`simulate_trials`, one
+    The games are played in blocks of ``block`` (:func:`game_blocks`, one
     row per game in one reused buffer); the kernel's own aggregation
     (:func:`sim.kernels.campaign.game.count_games`) adds each block to the counts,
     so they equal :func:`simulate`'s bit for bit, and numpy adds the squares
     of each counter and the games that entered the Sarcophagus (exact
     integers: any thread count or block size gives the same sums).
     """
-    block = block or BLOCK
     counts = np.zeros(int(K.count_width(arrays.max_days, arrays.n_characters)), dtype=np.int64)
     squares = np.zeros(len(COUNTERS), dtype=object)
     entered = 0
     columns = list(COUNTERS.values())
-    buffer = np.empty((min(block, trials), K.G_ROW), dtype=np.int64)
-    runner.started(trials)
-    for first in range(0, trials, block):
-        n = min(block, trials - first)
-        rows = simulate_trials(arrays, seed, first, n, threads, out=buffer)
-        count_games(rows, n, counts, int(arrays.max_days), int(arrays.n_characters))
+    for _, _, rows in game_blocks([arrays], seed=seed, trials=trials, threads=threads,
+                                  block=block or BLOCK):
+        count_games(rows, len(rows), counts, int(arrays.max_days), int(arrays.n_characters))
         squares += exact_sums(rows[:, columns])[1]
         entered += int(rows[:, K.G_SARCOPHAGUS].sum())
-        runner.advanced(n)
     return GameSums(counts, {name: int(v) for name, v in zip(COUNTERS, squares, strict=True)},
                     entered)
 

@@ -9,7 +9,7 @@ Per trial it keeps ``x = 1`` when the seat won and the field's share of wins
 95 % interval and the paired difference ``x - f`` (mean and normal 95 % interval): how
 much better than the field average the character does in that seat. The first-seat
 advantage is the field's ``1[seat 1 won] - f``. Per-trial rows come in blocks
-(:func:`sim.experiments.campaign.simulate_trials`), so memory stays flat in trials.
+(:func:`sim.experiments.campaign.game_blocks`), so memory stays flat in trials.
 """
 
 from __future__ import annotations
@@ -19,14 +19,11 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from sim import runner, stats
+from sim import stats
 from sim.campaign.players import compile_game
-from sim.experiments.campaign import simulate_trials
+from sim.experiments.campaign import game_blocks
 from sim.kernels import campaign as K
 from sim.rules.scenario import Scenario
-
-BLOCK = 65_536
-"""Games per block of per-trial rows."""
 
 
 def _with_character(scenario: Scenario, seat: int, character: str) -> Scenario:
@@ -36,11 +33,6 @@ def _with_character(scenario: Scenario, seat: int, character: str) -> Scenario:
     players[seat] = replace(players[seat], stalker=character, rubles=money)
     return replace(scenario, players=tuple(players),
                    stalker=players[0].stalker)
-
-
-def _winners(arrays, seed: int, first: int, n: int, threads, out) -> np.ndarray:
-    rows = simulate_trials(arrays, seed, first, n, threads, out=out)
-    return rows[:, K.G_WINNERS].copy()
 
 
 def _cell(total: float, total_sq: float, trials: int) -> dict:
@@ -75,28 +67,29 @@ def balance_characters(scenario: Scenario, *, trials: int, seed: int,
     wins = {key: 0 for key in variants}
     diff = {key: np.zeros(2) for key in variants}
     mean_diff = {c: np.zeros(2) for c in names}
-    buffer = np.empty((min(BLOCK, trials), K.G_ROW), dtype=np.int64)
-    runner.started(trials * (1 + len(variants)))
-    for lo in range(0, trials, BLOCK):
-        m = min(BLOCK, trials - lo)
-        base = _winners(field, seed, lo, m, threads, buffer)
-        seats = (base[:, None] >> np.arange(n)) & 1
-        share = seats.sum(axis=1) / n
-        field_wins += seats.sum(axis=0)
-        d = seats[:, 0] - share
-        first += (d.sum(), (d * d).sum())
-        runner.advanced(m)
-        per_character = {c: np.zeros(m) for c in names}
-        for (c, s), arrays in variants.items():
-            x = (_winners(arrays, seed, lo, m, threads, buffer) >> s) & 1
-            wins[(c, s)] += int(x.sum())
-            d = x - share
-            diff[(c, s)] += (d.sum(), (d * d).sum())
-            per_character[c] += d / n
-            runner.advanced(m)
-        for c in names:
-            d = per_character[c]
-            mean_diff[c] += (d.sum(), (d * d).sum())
+    keys = list(variants)
+    for _, v, rows in game_blocks([field, *variants.values()], seed=seed, trials=trials,
+                                  threads=threads):
+        winners = rows[:, K.G_WINNERS]
+        if v == 0:
+            m = len(rows)
+            seats = (winners[:, None] >> np.arange(n)) & 1
+            share = seats.sum(axis=1) / n
+            field_wins += seats.sum(axis=0)
+            d = seats[:, 0] - share
+            first += (d.sum(), (d * d).sum())
+            per_character = {c: np.zeros(m) for c in names}
+            continue
+        c, s = keys[v - 1]
+        x = (winners >> s) & 1
+        wins[(c, s)] += int(x.sum())
+        d = x - share
+        diff[(c, s)] += (d.sum(), (d * d).sum())
+        per_character[c] += d / n
+        if v == len(keys):  # the block's last variant: each character's mean over seats
+            for c in names:
+                d = per_character[c]
+                mean_diff[c] += (d.sum(), (d * d).sum())
     characters = []
     for c in names:
         seat_cells = [{"seat": s + 1, "win": _share(wins[(c, s)], trials),

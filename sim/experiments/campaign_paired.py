@@ -11,7 +11,7 @@ ENVIRONMENT stream, so two variants part only where the change makes them part.
 Variants may differ in their array shapes (another map, more cards), so they
 are not stacked into one kernel call. Trials are processed in blocks of
 :data:`BLOCK`: for each block, every variant plays trials ``[first, first +
-block)`` with :func:`sim.experiments.campaign.simulate_trials` (one row of results
+block)`` (:func:`sim.experiments.campaign.game_blocks`: one row of results
 per game), the rows become per-trial metric values, and per variant the
 sums and squares of each metric, and of its difference to the baseline on
 the same trial, are added up. The sums are exact integers (Python ints
@@ -36,7 +36,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim import runner
 from sim.campaign.compile import CampaignArrays, CampaignInputError, compile_campaign
 from sim.experiments.base import Case, CompareInputError, Experiment, Metric, PairedSums
 from sim.experiments.campaign import (
@@ -45,8 +44,8 @@ from sim.experiments.campaign import (
     FRAME_METRICS,
     METRICS,
     exact_sums,
+    game_blocks,
     run_campaign,
-    simulate_trials,
 )
 from sim.experiments.campaign_metrics import WIN_RATE
 from sim.kernels import campaign as K
@@ -261,13 +260,9 @@ def trial_values(compiled: CampaignArrays, metrics: Sequence[str], *, seed: int,
     names = [m.name for m in CAMPAIGN_METRICS]
     columns = [names.index(name) for name in metrics]
     out = np.empty((trials, len(columns)), dtype=np.int64)
-    buffer = np.empty((min(block, trials), K.G_ROW), dtype=np.int64)
-    runner.started(trials)
-    for lo in range(0, trials, block):
-        n = min(block, trials - lo)
-        rows = simulate_trials(compiled, seed, first + lo, n, threads, out=buffer)
-        out[lo:lo + n] = trial_metrics(rows)[:, columns]
-        runner.advanced(n)
+    for lo, _, rows in game_blocks([compiled], seed=seed, trials=trials, first=first,
+                                   threads=threads, block=block):
+        out[lo:lo + len(rows)] = trial_metrics(rows)[:, columns]
     return out
 
 
@@ -286,28 +281,22 @@ def paired_block_sums(arrays: Sequence[CampaignArrays], *, trials: int, seed: in
         raise CompareInputError("trials must be >= 1")
     if seed < 0:
         raise CompareInputError("seed must be >= 0")
-    if block < 1:
-        raise ValueError("block must be >= 1")
     n_var, n_met = len(arrays), len(CAMPAIGN_METRICS)
     totals = np.zeros((n_var, 4, n_met), dtype=object)
     totals[...] = 0
-    buffer = np.empty((min(block, trials), K.G_ROW), dtype=np.int64)
-    runner.started(trials * n_var)
-    for first in range(0, trials, block):
-        n = min(block, trials - first)
-        base = None
-        for v, compiled in enumerate(arrays):
-            x = trial_metrics(simulate_trials(compiled, seed, first, n, threads, out=buffer))
-            runner.advanced(n)
-            s, s2 = exact_sums(x)
-            totals[v, 0] += s
-            totals[v, 1] += s2
-            if v == 0:
-                base = x
-            else:
-                d, d2 = exact_sums(x - base)
-                totals[v, 2] += d
-                totals[v, 3] += d2
+    base = None
+    for _, v, rows in game_blocks(arrays, seed=seed, trials=trials, threads=threads,
+                                  block=block):
+        x = trial_metrics(rows)
+        s, s2 = exact_sums(x)
+        totals[v, 0] += s
+        totals[v, 1] += s2
+        if v == 0:
+            base = x
+        else:
+            d, d2 = exact_sums(x - base)
+            totals[v, 2] += d
+            totals[v, 3] += d2
     return totals
 
 

@@ -7,7 +7,7 @@ seats one character in every seat, each seat a copy of seat 1 (its loadout
 and policy; the character card's money), so that the seats differ only in
 their place in the turn order (P-45, docs/rules.md ``multiplayer.turn_order``
 and ``multiplayer.first_player``). It plays the games in blocks
-(:func:`sim.experiments.campaign.simulate_trials`) and gives P(seat k wins)
+(:func:`sim.experiments.campaign.game_blocks`) and gives P(seat k wins)
 with its Wilson 95 % interval, each seat against the seats' average win in
 the same game (``1[k won] - winners / n``), and every seat against every
 other on the same games (``1[j won] - 1[k won]``): paired differences on
@@ -29,10 +29,10 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from sim import runner, stats
+from sim import stats
 from sim.campaign.players import compile_game
 from sim.errors import InputError
-from sim.experiments.campaign import BLOCK, exact_sums, simulate_trials
+from sim.experiments.campaign import exact_sums, game_blocks
 from sim.kernels import campaign as K
 from sim.rules.scenario import Scenario
 
@@ -125,11 +125,8 @@ def balance_seats(scenario: Scenario, *, trials: int, seed: int, character: str 
     nobody = 0
     vs_average = np.zeros((2, n), dtype=object)
     against = np.zeros((2, len(pairs)), dtype=object)
-    buffer = np.empty((min(BLOCK, trials), K.G_ROW), dtype=np.int64)
-    runner.started(trials)
-    for first in range(0, trials, BLOCK):
-        m = min(BLOCK, trials - first)
-        winners = simulate_trials(arrays, seed, first, m, threads, out=buffer)[:, K.G_WINNERS]
+    for _, _, rows in game_blocks([arrays], seed=seed, trials=trials, threads=threads):
+        winners = rows[:, K.G_WINNERS]
         won = (winners[:, None] >> np.arange(n)) & 1  # (m, n): 1 where seat k won
         wins += won.sum(axis=0)
         nobody += int((winners == 0).sum())
@@ -137,7 +134,6 @@ def balance_seats(scenario: Scenario, *, trials: int, seed: int, character: str 
         vs_average += np.asarray(exact_sums(n * won - won.sum(axis=1, keepdims=True)))
         diff = np.stack([won[:, j] - won[:, k] for j, k in pairs], axis=1)
         against += np.asarray(exact_sums(diff))
-        runner.advanced(m)
     return {
         "scenario": scenario.name, "trials": trials, "seed": seed,
         "character": seated.players[0].stalker, "variant": seated.variant,
