@@ -104,11 +104,35 @@ class Table:
             self.streams[2].shuffle(order)
         return order
 
-    def new_character(self, p: int) -> None:
-        """A new random character for seat ``p`` (P-44), or the seat is out."""
+    def free(self, p: int | None = None) -> list[str]:
+        """The stalker cards a new character can be (P-44): neither dead nor held.
+
+        Held: by a seat other than ``p`` that is playing or has finished.
+        """
         held = {self.names[q] for q in range(len(self.seats))
                 if q != p and self.status[q] in (PLAYING, FINISHED)}
-        free = [c for c in self.characters if c not in held and c not in self.discarded]
+        return [c for c in self.characters if c not in held and c not in self.discarded]
+
+    def in_game(self) -> list[int]:
+        """The seats still in the game: playing, finished, or awaiting a card still free.
+
+        Tomorrow's free cards go to today's awaiting seats in seat order (P-44,
+        :meth:`new_character`); an awaiting seat left without one is out now.
+        """
+        spare = len(self.free())
+        seats = []
+        for p, status in enumerate(self.status):
+            if status == AWAITING:
+                if spare == 0:
+                    continue
+                spare -= 1
+            if status != ELIMINATED:
+                seats.append(p)
+        return seats
+
+    def new_character(self, p: int) -> None:
+        """A new random character for seat ``p`` (P-44), or the seat is out."""
+        free = self.free(p)
         if not free:
             self.status[p] = ELIMINATED
             return
@@ -140,11 +164,14 @@ class Table:
         self.status[p] = AWAITING if again else ELIMINATED
 
     def over(self) -> bool:
-        """Whether the game is over (P-49, P-50; ``multiplayer.*`` keys)."""
+        """Whether the game is over (P-44, P-49, P-50; ``multiplayer.*`` keys).
+
+        Over when no seat is playing or can still get a character (:meth:`in_game`).
+        """
         if self.zone.final:
             return True
-        in_zone = sum(s in (PLAYING, AWAITING) for s in self.status)
-        standing = [p for p, s in enumerate(self.status) if s != ELIMINATED]
+        standing = self.in_game()
+        in_zone = sum(self.status[p] != FINISHED for p in standing)
         if self.scenario.variant == "cooperative":
             needed = self.keys.cooperative_needed or len(standing)
             if needed > 0 and self.reached >= needed:

@@ -25,6 +25,7 @@ from sim.kernels.campaign import (
     C_DURABILITY,
     C_KNOCKED_DOWN_DAYS,
     C_LOST_DAYS,
+    C_N_CHARACTERS,
     C_NEEDED,
     C_RADIATION_MAX,
     C_SAME_DAY,
@@ -242,26 +243,56 @@ def _settle(tables, game, p, day):
 
 
 @part
-def _game_over(tables, game):
-    """Whether the game is over (P-49, P-50; ``multiplayer.*`` keys).
+def _free_characters(tables, game, p):
+    """The stalker cards a new character can still be drawn from (P-44), and their count.
 
-    The Final Emission ends it for all (P-49). Competitive: a win ends it
-    under ``multiplayer.after_win = "end"``. Cooperative: the team wins
-    (every seat still in the game is a winner) once ``C_NEEDED`` stalkers
-    (0: every seat not eliminated) survived the Sarcophagus, and loses when
-    too few seats are left for that. Either way it ends when no seat is left
-    in the Zone.
+    Taken are the discarded cards (the dead, ``Z_DISCARDED``) and the
+    characters of the seats other than ``p`` still in the Zone or out of it
+    after the Sarcophagus (``SEAT_PLAYING``, ``SEAT_FINISHED``); ``p = -1``
+    excludes no seat. Returns the mask of the cards taken and the number free.
+    """
+    taken = game.zone[Z_DISCARDED]
+    for q in range(game.st.shape[0]):
+        status = game.st[q, S_STATUS]
+        if q != p and (status == SEAT_PLAYING or status == SEAT_FINISHED):
+            taken |= np.int64(1) << tables.cp[game.st[q, S_SLOT], C_CHARACTER]
+    free = 0
+    for c in range(tables.cp[0, C_N_CHARACTERS]):
+        free += 1 - ((taken >> c) & 1)
+    return taken, free
+
+
+@part
+def _game_over(tables, game):
+    """Whether the game is over (P-44, P-49, P-50; ``multiplayer.*`` keys).
+
+    A seat awaiting a new character can still come back only while a stalker
+    card is free for him (P-44): the free cards go to the awaiting seats in
+    seat order, as :func:`.game._new_character` deals them next morning, and
+    an awaiting seat left without one is out of the game now (no empty day is
+    played for a draw that must fail; issue 27, 1.7). The Final Emission ends
+    it for all (P-49). Competitive: a win ends it under
+    ``multiplayer.after_win = "end"``. Cooperative: the team wins (every
+    seat still in the game is a winner) once ``C_NEEDED`` stalkers (0: every
+    seat still in) survived the Sarcophagus, and loses when too few seats are
+    left for that. Either way it ends when no seat is left in the Zone or able to
+    come back.
     """
     zone, cp0, n = game.zone, tables.cp[0], game.st.shape[0]
     if zone[Z_FINAL] != 0:
         return True
+    free = _free_characters(tables, game, -1)[1]
     in_zone = 0
     standing = 0
     mask = 0
     for p in range(n):
         status = game.st[p, S_STATUS]
-        in_zone += status == SEAT_PLAYING or status == SEAT_AWAITING
+        if status == SEAT_AWAITING:
+            if free == 0:
+                continue  # no card left for him: out of the game (P-44)
+            free -= 1
         if status != SEAT_ELIMINATED:
+            in_zone += status != SEAT_FINISHED
             standing += 1
             mask |= np.int64(1) << p
     if cp0[C_COOPERATIVE] != 0:

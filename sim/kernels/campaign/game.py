@@ -17,7 +17,6 @@ from sim.jitting.options import jit, pool_kernel
 from sim.kernels import anomaly as A
 from sim.kernels import rng
 from sim.kernels.campaign import (
-    C_CHARACTER,
     C_COOPERATIVE,
     C_FIRST_PLAYER,
     C_HEALTH,
@@ -87,7 +86,6 @@ from sim.kernels.campaign import (
     SEAT_COLS,
     SEAT_DEATHS,
     SEAT_ELIMINATED,
-    SEAT_FINISHED,
     SEAT_NEW,
     SEAT_PLAYING,
     SUM_ART_USES,
@@ -97,7 +95,6 @@ from sim.kernels.campaign import (
     SUM_KNOCKOUTS,
     SUM_RUBLES,
     V_COUNT,
-    Z_DISCARDED,
     Z_FIRST,
     Z_SIZE,
     GameState,
@@ -108,7 +105,13 @@ from sim.kernels.campaign import (
 )
 from sim.kernels.campaign.damage import _held, _hurt
 from sim.kernels.campaign.emission import _emission, _emission_card
-from sim.kernels.campaign.end import _conditions, _game_over, _settle, _write_result
+from sim.kernels.campaign.end import (
+    _conditions,
+    _free_characters,
+    _game_over,
+    _settle,
+    _write_result,
+)
 from sim.kernels.campaign.movement import _move
 from sim.kernels.campaign.trade import _daily_artifacts, _recover, _use_medkits
 from sim.kernels.campaign.zone import _zone
@@ -184,14 +187,7 @@ def _new_character(tables, game, p):
     """
     cp0 = tables.cp[0]
     n, n_chars = game.st.shape[0], cp0[C_N_CHARACTERS]
-    taken = game.zone[Z_DISCARDED]
-    for q in range(n):
-        status = game.st[q, S_STATUS]
-        if q != p and (status == SEAT_PLAYING or status == SEAT_FINISHED):
-            taken |= np.int64(1) << tables.cp[game.st[q, S_SLOT], C_CHARACTER]
-    free = 0
-    for c in range(n_chars):
-        free += 1 - ((taken >> c) & 1)
+    taken, free = _free_characters(tables, game, p)
     st, items = game.st[p], game.items[p]
     if free == 0:
         st[S_STATUS] = SEAT_ELIMINATED
