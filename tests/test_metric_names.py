@@ -35,6 +35,32 @@ def test_sweep_columns_report_and_targets_share_the_campaign_names():
     assert set(FRAME_METRICS) <= set(tables.target_metrics())  # every column is a target
 
 
+def test_metric_names_come_from_the_declarations():
+    """Issue 28, section 1, 'Names': outside its declaration a metric name is read from it."""
+    from sim.experiments import campaign_metrics, registry
+    from sim.report import labels
+
+    combat = registry.experiment("combat")
+    assert combat.names.knocked_out == "knocked_out"
+    with pytest.raises(AttributeError, match="no metric 'knocked_ou' is declared"):
+        combat.names.knocked_ou  # noqa: B018 - a misspelt name fails where it is read
+    declared = {e.name: {m.name for m in e.metrics} for e in registry.encounters()}
+    for shown, name in ((tables.COMBAT_SHOWN, "combat"), (tables.ARMOR_METRICS, "combat"),
+                        (tables.ESCAPE_ITEM_METRICS, "combat"),
+                        (tables.ANOMALY_SHOWN, "anomaly"), (tables.EVENT_SHOWN, "event"),
+                        (tables.EVENT_ITEM_METRICS, "event")):
+        assert set(shown) <= declared[name]
+    # Every encounter metric has its words, and the words name only declared metrics.
+    assert set(labels.ENCOUNTER) == set().union(*declared.values())
+    names = [m[0] for m in campaign_metrics.METRICS]
+    assert {campaign_metrics.WIN_RATE, campaign_metrics.REACH, campaign_metrics.SURVIVE,
+            campaign_metrics.FINAL_EMISSION, campaign_metrics.CAPPED,
+            campaign_metrics.GAME_DAYS} <= set(names)
+    assert PROBABILITIES == ("p_sarcophagus", "p_reach_sarcophagus", "p_survive",
+                             "p_final_emission", "p_capped")
+    assert {campaign_metrics.DAYS_MEAN, campaign_metrics.DAYS_MEDIAN} <= set(FRAME_METRICS)
+
+
 def test_targets_read_old_and_new_names_alike():
     assert parse_target("days_median in 10..16").metric == "days.median"
     assert parse_target("death_final_emission <= 0.2").metric == "causes.final_emission"

@@ -7,6 +7,7 @@ import pandas as pd
 
 from sim.cli import common
 from sim.experiments.campaign import MEANS, PROBABILITIES, label, run_campaign
+from sim.experiments.campaign_metrics import DAYS_MEAN, GAME_DAYS
 from sim.experiments.campaign_players import run_players
 from sim.rules.scenario import load_scenario
 
@@ -26,11 +27,11 @@ def _summary(data: dict) -> pd.DataFrame:
         rows.append({"metric": f"causes.{cause['cause']}", "mc": cause["mc"],
                      "ci_low": cause["ci_low"], "ci_high": cause["ci_high"]})
     days = data["days"]
-    rows.append({"metric": "days.mean", "mc": days["mean"], "ci_low": days["mean_ci_low"],
+    rows.append({"metric": DAYS_MEAN, "mc": days["mean"], "ci_low": days["mean_ci_low"],
                  "ci_high": days["mean_ci_high"]})
     for key in ("median", "p10", "p90"):
         rows.append({"metric": f"days.{key}", "mc": days[key]})
-    for key in ("game_days", *MEANS):
+    for key in (GAME_DAYS, *MEANS):
         rows.append({"metric": key, **data["means"][key]})
     frame = pd.DataFrame(rows)
     frame.insert(1, "what", [label(m) for m in frame["metric"]])

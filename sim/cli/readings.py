@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from sim.cli import common
+from sim.experiments.campaign_metrics import WIN_RATE
 
 DEFAULT_GAMES = 50_000
 """Games per reading: a change in the win rate to within about +-0.006 (95 %, paired), for the
@@ -50,7 +51,7 @@ def readings(scenario, trials, seed, threads, fmt):
     bar = common.bar()
     result = run_readings(sc, trials=trials, seed=seed, threads=threads,
                           progress=bar.points if bar.enabled else None)
-    base = result.baseline["p_sarcophagus"]
+    base = result.baseline[WIN_RATE]
     title = (f"readings of the rules: {sc.name}; win rate as the ruleset is "
              f"{labels.percent(base['mc'], base['ci_low'], base['ci_high'])}; "
              f"{trials} games per reading, seed {seed}, common random numbers; "

@@ -49,6 +49,25 @@ class Metric:
     better: str | None = None
 
 
+class MetricNames:
+    """The names of some :class:`Metric` declarations as attributes, read from them.
+
+    ``COMBAT.knocked_out`` is ``"knocked_out"`` when the combat experiment declares that
+    metric, and an ``AttributeError`` naming the declared ones when it does not: a caller
+    outside the declaring module (the report, a workflow) takes a metric's name from the
+    declaration instead of writing it again as a literal that could drift from it.
+    """
+
+    def __init__(self, metrics: Sequence[Metric]) -> None:
+        self.__dict__.update({m.name: m.name for m in metrics if m.name.isidentifier()})
+
+    def __getattr__(self, name: str) -> str:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise AttributeError(f"no metric {name!r} is declared (known: "
+                             f"{', '.join(self.__dict__)})")
+
+
 @dataclass(frozen=True)
 class PairedSums:
     """What an experiment returns: per-trial-paired aggregates of V variants.
@@ -158,6 +177,11 @@ class Experiment:
     option_keys: tuple[str, ...] = ()
     from_scenario: ScenarioFunction | None = None
     compile_inputs: CompileFunction | None = None
+
+    @property
+    def names(self) -> MetricNames:
+        """The experiment's metric names as attributes (:class:`MetricNames`)."""
+        return MetricNames(self.metrics)
 
     def __post_init__(self) -> None:
         """Refuse a default metric that ``run`` or ``sweep_rows`` does not give."""

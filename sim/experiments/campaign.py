@@ -25,15 +25,21 @@ import pandas as pd
 from sim import runner, stats
 from sim.campaign.compile import CampaignArrays, compile_campaign
 from sim.experiments.campaign_metrics import (  # noqa: F401 - the campaign's metric names
+    CAPPED,
     CAUSE_LABELS,
     DAY_LABELS,
     DEATHS,
     ENDS,
+    FINAL_EMISSION,
     FRAME_METRICS,
+    GAME_DAYS,
     LABELS,
     MEAN_NAMES,
     METRICS,
     PROBABILITIES,
+    REACH,
+    SURVIVE,
+    WIN_RATE,
     label,
 )
 from sim.experiments.naming import DAY_STATS
@@ -314,7 +320,7 @@ class CampaignResult:
         if n_reached:
             _, day_low, day_high = stats.mean_interval(
                 float((reached * days).sum()), float((reached * days * days).sum()), n_reached)
-        means = {"game_days": self._mean(int(self.counts[K.SUM_DAYS]),
+        means = {GAME_DAYS: self._mean(int(self.counts[K.SUM_DAYS]),
                                          int(self.counts[K.SUM_DAYS_SQ]))}
         for name, column in MEANS.items():
             means[name] = self._mean(int(self.counts[column]), self.squares[name])
@@ -322,11 +328,11 @@ class CampaignResult:
             "scenario": self.scenario,
             "trials": self.trials,
             "seed": self.seed,
-            "p_sarcophagus": self._share(ends[K.REACHED]),
-            "p_reach_sarcophagus": self._share(self.entered),
-            "p_survive": self._share(ends[K.REACHED] + ends[K.CAPPED]),
-            "p_final_emission": self._share(ends[K.DEATH_FINAL_EMISSION]),
-            "p_capped": self._share(ends[K.CAPPED]),
+            WIN_RATE: self._share(ends[K.REACHED]),
+            REACH: self._share(self.entered),
+            SURVIVE: self._share(ends[K.REACHED] + ends[K.CAPPED]),
+            FINAL_EMISSION: self._share(ends[K.DEATH_FINAL_EMISSION]),
+            CAPPED: self._share(ends[K.CAPPED]),
             "days": {
                 "mean": mean_days,
                 "mean_ci_low": day_low,

@@ -34,15 +34,25 @@ WIN_RATE = "p_sarcophagus"
 the win rate (the report's headline and verdict, readings, the artefact table) reads it
 here, where :data:`METRICS` declares it."""
 
+REACH = "p_reach_sarcophagus"
+"""Reached the Sarcophagus, survived it or not (P-50)."""
+SURVIVE = "p_survive"
+"""Won, or still alive at the day cap."""
+FINAL_EMISSION = "p_final_emission"
+"""Caught by the Final Emission (P-49)."""
+CAPPED = "p_capped"
+"""Still in the Zone after the last simulated day."""
+GAME_DAYS = "game_days"
+"""The day a game ended, over all games."""
+
 METRICS: tuple[tuple[str, str, str | None, str], ...] = (
     (WIN_RATE, "proportion", "higher", "win (reach and survive the Sarcophagus)"),
-    ("p_reach_sarcophagus", "proportion", "higher",
-     "reach the Sarcophagus (survive it or not)"),
-    ("p_survive", "proportion", "higher", "survive (win, or alive at the day cap)"),
-    ("p_final_emission", "proportion", "lower", "caught by the Final Emission"),
-    ("p_capped", "proportion", None, "still in the Zone at the day cap"),
+    (REACH, "proportion", "higher", "reach the Sarcophagus (survive it or not)"),
+    (SURVIVE, "proportion", "higher", "survive (win, or alive at the day cap)"),
+    (FINAL_EMISSION, "proportion", "lower", "caught by the Final Emission"),
+    (CAPPED, "proportion", None, "still in the Zone at the day cap"),
     *((f"causes.{c}", "proportion", "lower", CAUSE_LABELS[c]) for c in DEATHS),
-    ("game_days", "mean", None, "days a game lasts"),
+    (GAME_DAYS, "mean", None, "days a game lasts"),
     ("knockouts", "mean", "lower", "knock-outs per game"),
     ("concussions", "mean", "lower", "concussions per game"),
     ("deformations", "mean", "lower", "deformations per game"),
@@ -73,7 +83,9 @@ there, whatever happened inside (its complement splits into the deaths
 before it, the Final Emission and the day cap). ``p_final_emission`` and
 ``causes.final_emission`` are the same share under its two names."""
 
-DAY_LABELS = {"days.mean": "days to win, mean", "days.median": "days to win, median",
+DAYS_MEAN = "days.mean"
+DAYS_MEDIAN = "days.median"
+DAY_LABELS = {DAYS_MEAN: "days to win, mean", DAYS_MEDIAN: "days to win, median",
               "days.p10": "days to win, 10th percentile",
               "days.p90": "days to win, 90th percentile"}
 """The days to the Sarcophagus among the games that won (not per-game metrics)."""
@@ -87,11 +99,12 @@ def label(name: str) -> str:
     return LABELS.get(name, name.replace("_", " "))
 
 
-MEAN_NAMES = tuple(m[0] for m in METRICS if m[1] == "mean" and m[0] != "game_days")
+MEAN_NAMES = tuple(m[0] for m in METRICS if m[1] == "mean" and m[0] != GAME_DAYS)
 """The per-game counters (every mean but ``game_days``), in the kernel's order."""
 
-PROBABILITIES = ("p_sarcophagus", "p_reach_sarcophagus", "p_survive", "p_final_emission",
-                 "p_capped")
+PROBABILITIES = tuple(m[0] for m in METRICS if m[1] == "proportion" and "." not in m[0])
+"""The game's shares (every proportion but the causes): :data:`WIN_RATE`, :data:`REACH`,
+:data:`SURVIVE`, :data:`FINAL_EMISSION`, :data:`CAPPED`."""
 FRAME_METRICS = (*PROBABILITIES, *(f"days.{k}" for k in DAY_STATS),
                  *(f"causes.{c}" for c in DEATHS), *MEAN_NAMES)
 """Metric columns of :meth:`sim.experiments.campaign.CampaignResult.to_frame`, known before

@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from sim.campaign.compile import CampaignArrays, CampaignInputError, compile_campaign
+from sim.experiments import campaign_metrics as M
 from sim.experiments.base import Case, CompareInputError, Experiment, Metric, PairedSums
 from sim.experiments.campaign import (
     COUNTERS,
@@ -231,13 +232,13 @@ def compile_cases(cases: Sequence[Case]) -> list[CampaignArrays]:
 def trial_metrics(rows: np.ndarray) -> np.ndarray:
     """Per-trial metric values (int64, shape (n, M)) from per-game rows (n, G_ROW)."""
     end = rows[:, K.G_END]
-    values = {WIN_RATE: end == K.REACHED,
-              "p_reach_sarcophagus": rows[:, K.G_SARCOPHAGUS] > 0,
-              "p_survive": (end == K.REACHED) | (end == K.CAPPED),
-              "p_final_emission": end == K.DEATH_FINAL_EMISSION,
-              "p_capped": end == K.CAPPED,
+    values = {M.WIN_RATE: end == K.REACHED,
+              M.REACH: rows[:, K.G_SARCOPHAGUS] > 0,
+              M.SURVIVE: (end == K.REACHED) | (end == K.CAPPED),
+              M.FINAL_EMISSION: end == K.DEATH_FINAL_EMISSION,
+              M.CAPPED: end == K.CAPPED,
               **{f"causes.{cause}": end == code for code, cause in enumerate(ENDS)},
-              "game_days": rows[:, K.G_DAY],
+              M.GAME_DAYS: rows[:, K.G_DAY],
               **{name: rows[:, column] for name, column in COUNTERS.items()}}
     out = np.empty((rows.shape[0], len(CAMPAIGN_METRICS)), dtype=np.int64)
     for i, metric in enumerate(CAMPAIGN_METRICS):

@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from sim.report import labels, outliers, readings, verdict
-from sim.report.tables import Section
+from sim.report.tables import KNOCKED_OUT, Section
 from sim.rules.scenario import Scenario
 from sim.workflows import baseline as workflow
 
@@ -137,9 +137,9 @@ def _lethal(sections: Mapping[str, Section]) -> dict[str, tuple[str, ...]]:
     out = {}
     for key, table, column, *_ in verdict.DECKS:
         frame = sections[key].tables.get(table) if key in sections else None
-        if frame is None or not len(frame) or not (frame["knocked_out"] > 0).any():
+        if frame is None or not len(frame) or not (frame[KNOCKED_OUT] > 0).any():
             continue
-        top = frame.sort_values("knocked_out", ascending=False, kind="stable")
+        top = frame.sort_values(KNOCKED_OUT, ascending=False, kind="stable")
         out[labels.DECKS[key]] = tuple(top[column].head(verdict.TOP_CARDS))
     return out
 

@@ -38,15 +38,27 @@ from sim.workflows import compare
 from sim.workflows.prices import PER_1000_RUBLES
 from sim.workflows.targets import UNDECIDED, Target
 
-COMBAT_SHOWN = ("avoided", "killed", "fled", "knocked_out", "mean_wounds", "mean_rounds",
-                "armor_destroyed")
-ANOMALY_SHOWN = ("avoided", "unharmed", "damaged", "knocked_out", "artifact", "deformation",
-                 "mean_loss")
-EVENT_SHOWN = ("avoided", "happened", "knocked_out", "deformation", "health_lost", "radiation",
-               "psi", "days_lost")
-EVENT_ITEM_METRICS = ("avoided", "knocked_out", "health_lost", "radiation", "psi", "days_lost")
-ESCAPE_ITEM_METRICS = ("avoided", "knocked_out", "mean_wounds")
-ARMOR_METRICS = ("knocked_out", "mean_wounds", "armor_destroyed", "killed")
+COMBAT = combat_experiment.EXPERIMENT.names
+ANOMALY = anomaly_experiment.EXPERIMENT.names
+EVENT = event_experiment.EXPERIMENT.names
+"""The encounters' metric names, read from their declarations (an undeclared name fails on
+import)."""
+KNOCKED_OUT = COMBAT.knocked_out
+AVOIDED = COMBAT.avoided
+"""Knocked out (P-37) and avoided: one name in every encounter's declaration."""
+assert KNOCKED_OUT == ANOMALY.knocked_out == EVENT.knocked_out
+assert AVOIDED == ANOMALY.avoided == EVENT.avoided
+
+COMBAT_SHOWN = (COMBAT.avoided, COMBAT.killed, COMBAT.fled, COMBAT.knocked_out,
+                COMBAT.mean_wounds, COMBAT.mean_rounds, COMBAT.armor_destroyed)
+ANOMALY_SHOWN = (ANOMALY.avoided, ANOMALY.unharmed, ANOMALY.damaged, ANOMALY.knocked_out,
+                 ANOMALY.artifact, ANOMALY.deformation, ANOMALY.mean_loss)
+EVENT_SHOWN = (EVENT.avoided, EVENT.happened, EVENT.knocked_out, EVENT.deformation,
+               EVENT.health_lost, EVENT.radiation, EVENT.psi, EVENT.days_lost)
+EVENT_ITEM_METRICS = (EVENT.avoided, EVENT.knocked_out, EVENT.health_lost, EVENT.radiation,
+                      EVENT.psi, EVENT.days_lost)
+ESCAPE_ITEM_METRICS = (COMBAT.avoided, COMBAT.knocked_out, COMBAT.mean_wounds)
+ARMOR_METRICS = (COMBAT.knocked_out, COMBAT.mean_wounds, COMBAT.armor_destroyed, COMBAT.killed)
 NONE = "none"
 
 
@@ -222,7 +234,7 @@ def enemy_deck(sc: Scenario, trials: int, seed: int) -> Section:
                "Deck average (weighted by count)": readable(_wide(deck), ("variant",),
                                                             COMBAT_SHOWN),
                "Under best play (each card's exact optimal plan)": _best_shown(best)},
-        figures={"enemy_deck": plots.bars(frame, "enemy", "knocked_out",
+        figures={"enemy_deck": plots.bars(frame, "enemy", KNOCKED_OUT,
                                           f"Enemy deck: P(knocked out), {sc.stalker}")},
         summary=summary, values=values)
 
@@ -255,17 +267,17 @@ def _versus(frame: pd.DataFrame, played: Sequence[dict], deck: compare.Compariso
     """
     rows = []
     for row, best in zip(frame.to_dict(orient="records"), played, strict=True):
-        ko = best["outcomes"]["knocked_out"]
-        rows.append({card: row[card], "knocked_out_policy_exact": row["knocked_out_exact"],
+        ko = best["outcomes"][KNOCKED_OUT]
+        rows.append({card: row[card], "knocked_out_policy_exact": row[f"{KNOCKED_OUT}_exact"],
                      "knocked_out_best": ko["mc"], "knocked_out_best_ci_low": ko["ci_low"],
                      "knocked_out_best_ci_high": ko["ci_high"],
                      "knocked_out_best_exact": ko["exact"],
                      # never negative (best play is at least the policy): rounding only
-                     "good_play_worth": max(0.0, row["knocked_out_exact"] - ko["exact"]),
+                     "good_play_worth": max(0.0, row[f"{KNOCKED_OUT}_exact"] - ko["exact"]),
                      "decisions": "; ".join(best["decisions"])})
     table = pd.DataFrame(rows)
     change = next(r for r in deck.rows
-                  if r["variant"] == "best play" and r["metric"] == "knocked_out")
+                  if r["variant"] == "best play" and r["metric"] == KNOCKED_OUT)
     top = table.sort_values("good_play_worth", ascending=False, kind="stable").iloc[0]
     sentence = (f"Under best play ({objective}) P(knocked out) in {what} changes by "
                 + cell_text(change["diff"], change["diff_ci_low"], change["diff_ci_high"],
@@ -295,16 +307,16 @@ def _best_shown(best: pd.DataFrame, card: str = "enemy") -> pd.DataFrame:
 
 def _deck_bars(frame: pd.DataFrame, column: str, harm: str, title: str):
     """Bars of P(knocked out) per card, or of ``harm`` when no card knocks the stalker out."""
-    metric = harm if always_zero(frame, "knocked_out") and harm in frame else "knocked_out"
+    metric = harm if always_zero(frame, KNOCKED_OUT) and harm in frame else KNOCKED_OUT
     order = frame.sort_values(metric, ascending=False, kind="stable")
     return plots.bars(order, column, metric, f"{title}: {labels.metric(metric)}"
-                      + ("" if metric == "knocked_out" else " (no card knocks him out)"),
-                      xlabel=labels.metric(metric) + ("" if metric != "knocked_out"
+                      + ("" if metric == KNOCKED_OUT else " (no card knocks him out)"),
+                      xlabel=labels.metric(metric) + ("" if metric != KNOCKED_OUT
                                                       else " (share of encounters)"))
 
 
 def _deck_sentence(rows: Sequence[dict], what: str) -> str:
-    ko = next(r for r in rows if r["metric"] == "knocked_out")
+    ko = next(r for r in rows if r["metric"] == KNOCKED_OUT)
     value = cell_text(ko["mc"], ko["ci_low"], ko["ci_high"], ko["exact"])
     return f"P(knocked out) in {what}: {value} (count-weighted deck average)."
 
@@ -347,7 +359,7 @@ def anomaly_deck(sc: Scenario, trials: int, seed: int) -> Section:
                                                             ANOMALY_SHOWN),
                "Under best play (each card's exact best decisions)": _best_shown(best,
                                                                                  "anomaly")},
-        figures={"anomaly_deck": _deck_bars(frame, "anomaly", "mean_loss",
+        figures={"anomaly_deck": _deck_bars(frame, "anomaly", ANOMALY.mean_loss,
                                             f"Anomaly deck, {sc.stalker}")},
         summary=summary, values=values)
 
@@ -375,7 +387,7 @@ def event_deck(sc: Scenario, trials: int, seed: int) -> Section:
         shown={"Event cards": readable(frame, ("event",), EVENT_SHOWN),
                "Deck average (weighted by count)": readable(_wide(deck), ("variant",),
                                                             EVENT_SHOWN)},
-        figures={"event_deck": _deck_bars(frame, "event", "health_lost",
+        figures={"event_deck": _deck_bars(frame, "event", EVENT.health_lost,
                                           f"Event deck, {sc.stalker}")},
         summary=summary, values=values)
 
@@ -413,9 +425,9 @@ class Worth:
     help: str
 
 
-EVENT_WORTH = Worth("avoided", 1, "events avoided")
-ESCAPE_WORTH = Worth("avoided", 1, "fights avoided")
-ARMOR_WORTH = Worth("knocked_out", -1, "knock-outs prevented")
+EVENT_WORTH = Worth(EVENT.avoided, 1, "events avoided")
+ESCAPE_WORTH = Worth(COMBAT.avoided, 1, "fights avoided")
+ARMOR_WORTH = Worth(COMBAT.knocked_out, -1, "knock-outs prevented")
 
 
 def item_value(result: compare.Comparison, prices: Mapping[str, float | None],
@@ -474,7 +486,7 @@ def items_section(sc: Scenario, trials: int, seed: int) -> Section:
         _variants(names, "items", event_items(sc), lambda n: () if n is None else (n,)),
         trials=trials, seed=seed, metrics=list(EVENT_ITEM_METRICS))
     _add_comparison(section, "items_event", "Event items on the event deck", result,
-                    ("avoided", "knocked_out", "health_lost"), prices, EVENT_WORTH)
+                    (EVENT.avoided, EVENT.knocked_out, EVENT.health_lost), prices, EVENT_WORTH)
 
     # Escape items act only when the fight is avoided by Reputation (Z-15..Z-17).
     names = [n for n, i in rs.items.items() if i.effect == "escape"]
@@ -499,7 +511,7 @@ def items_section(sc: Scenario, trials: int, seed: int) -> Section:
         _variants(list(rs.armor), "armor", [sc.armor] if sc.armor else [], lambda n: n),
         trials=trials, seed=seed, metrics=list(ARMOR_METRICS))
     _add_comparison(section, "items_armor", "Armours on the enemy deck", result,
-                    ("knocked_out", "mean_wounds", "armor_destroyed"),
+                    (COMBAT.knocked_out, COMBAT.mean_wounds, COMBAT.armor_destroyed),
                     {n: a.price for n, a in rs.armor.items()}, ARMOR_WORTH)
     section.text.append(
         "Prices are the cards' price column; help in percentage points; "
@@ -534,7 +546,7 @@ def _add_comparison(section: Section, key: str, title: str, result: compare.Comp
 
 def _best(result: compare.Comparison) -> str:
     """One sentence: which variant lowers P(knocked out) most (or raises P(avoided))."""
-    rows = [r for r in result.rows if r["metric"] in ("knocked_out", "avoided")
+    rows = [r for r in result.rows if r["metric"] in (KNOCKED_OUT, AVOIDED)
             and r["verdict"] == "better"]
     if not rows:
         return "no variant differs detectably from 'none' in P(knocked out) or P(avoided)."
@@ -592,7 +604,8 @@ def campaign_values(data: Mapping[str, Any]) -> dict[str, tuple]:
             values[f"days.{key}"] = (float(days[key]), *interval)
     if days.get("mean") is not None:
         mean = _mean_interval(hist)
-        values["days.mean"] = (float(days["mean"]), *(mean[1:] if mean else (None, None)))
+        values[campaign_metrics.DAYS_MEAN] = (float(days["mean"]),
+                                              *(mean[1:] if mean else (None, None)))
     for cause in data.get("causes", []):
         values[f"causes.{cause['cause']}"] = (cause["mc"], cause.get("ci_low"),
                                               cause.get("ci_high"))
@@ -623,8 +636,9 @@ def campaign_section(sc: Scenario, trials: int, seed: int) -> Section:
     data = result.to_dict()
     values = campaign_values(data)
     section.values = values
-    headline = [campaign_metrics.WIN_RATE, "p_survive", "p_final_emission", "days.median",
-                "days.mean"]
+    headline = [campaign_metrics.WIN_RATE, campaign_metrics.SURVIVE,
+                campaign_metrics.FINAL_EMISSION, campaign_metrics.DAYS_MEDIAN,
+                campaign_metrics.DAYS_MEAN]
     for name in headline:
         if name in values:
             v, low, high = values[name]
@@ -716,8 +730,9 @@ def characters_section(sc: Scenario, trials: int, seed: int) -> Section:
         "loadout and policy; every character plays the same games (common random numbers), "
         f"so the difference to {sc.stalker} is paired. Win: reach and survive the "
         "Sarcophagus; percent with the 95 % interval in brackets.")
-    section.summary = [{"section": "characters", "metric": f"p_sarcophagus.{n}", "mc": r["mc"],
-                        "ci_low": r["ci_low"], "ci_high": r["ci_high"], "exact": None}
+    section.summary = [{"section": "characters", "metric": f"{campaign_metrics.WIN_RATE}.{n}",
+                        "mc": r["mc"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
+                        "exact": None}
                        for n, r in zip(names, frame.to_dict(orient="records"), strict=True)]
     return section
 
@@ -729,7 +744,7 @@ def target_metrics() -> list[str]:
     names = [f"{prefix}.{m}" for prefix, shown in (("enemies", COMBAT_SHOWN),
                                                    ("anomalies", ANOMALY_SHOWN),
                                                    ("events", EVENT_SHOWN)) for m in shown]
-    return names + [*campaign_metrics.PROBABILITIES, "game_days",
+    return names + [*campaign_metrics.PROBABILITIES, campaign_metrics.GAME_DAYS,
                     *campaign_metrics.FRAME_METRICS[len(campaign_metrics.PROBABILITIES):]]
 
 

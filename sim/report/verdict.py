@@ -32,8 +32,8 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from sim.experiments.campaign_metrics import WIN_RATE
-from sim.report import best_play, labels, outliers, players, readings
-from sim.report.tables import Section
+from sim.report import best_play, labels, outliers, players, readings, tables
+from sim.report.tables import KNOCKED_OUT, Section
 from sim.rules.scenario import Scenario
 
 TOP_CARDS = 3
@@ -41,10 +41,12 @@ TOP_CARDS = 3
 OVERPRICED_RATIO = 1 / 3
 """Overpriced: help per 1,000 rubles below this fraction of the median of its category."""
 
-DECKS = (("enemies", "enemy_deck", "enemy", "mean_wounds", "of fights", "wounds per fight"),
-         ("anomalies", "anomaly_deck", "anomaly", "mean_loss", "of encounters",
+DECKS = (("enemies", "enemy_deck", "enemy", tables.COMBAT.mean_wounds, "of fights",
+          "wounds per fight"),
+         ("anomalies", "anomaly_deck", "anomaly", tables.ANOMALY.mean_loss, "of encounters",
           "Health lost per encounter"),
-         ("events", "event_deck", "event", "health_lost", "of draws", "Health lost per draw"))
+         ("events", "event_deck", "event", tables.EVENT.health_lost, "of draws",
+          "Health lost per draw"))
 """Per deck: section key, table, card column, the harm metric used when no card knocks the
 stalker out, and the words for both."""
 
@@ -97,10 +99,10 @@ def lethal_cards(sections: Mapping[str, Section], stalker: str) -> list[str]:
         if frame is None or not len(frame):
             continue
         deck = labels.DECKS[key]
-        if (frame["knocked_out"] > 0).any():
-            top = frame.sort_values("knocked_out", ascending=False, kind="stable").head(TOP_CARDS)
-            cards = [(r[column], labels.percent(r["knocked_out"], r["knocked_out_ci_low"],
-                                                r["knocked_out_ci_high"]))
+        if (frame[KNOCKED_OUT] > 0).any():
+            top = frame.sort_values(KNOCKED_OUT, ascending=False, kind="stable").head(TOP_CARDS)
+            cards = [(r[column], labels.percent(r[KNOCKED_OUT], r[f"{KNOCKED_OUT}_ci_low"],
+                                                r[f"{KNOCKED_OUT}_ci_high"]))
                      for r in top.to_dict("records")]
             (name, pct), rest = cards[0], cards[1:]
             out.append(f"{deck}: {name} knocks {stalker} out in {pct} {per}"

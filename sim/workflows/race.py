@@ -39,6 +39,7 @@ from sim import stats
 from sim.campaign.compile import CampaignArrays
 from sim.experiments import tables
 from sim.experiments.base import Case, Metric
+from sim.experiments.campaign_metrics import GAME_DAYS, WIN_RATE
 from sim.experiments.campaign_paired import CAMPAIGN_METRICS, compile_cases, trial_values
 from sim.experiments.naming import DAY_STATS
 from sim.rules import Ruleset
@@ -79,7 +80,7 @@ class Objective:
         """The per-game values kept: the metric, then those the constraint is judged on."""
         names = [self.metric.name]
         if self.constraint is not None and self.constraint.metric in DAY_METRICS:
-            names += ["game_days", "p_sarcophagus"]
+            names += [GAME_DAYS, WIN_RATE]
         elif self.constraint is not None:
             names.append(self.constraint.metric)
         return tuple(dict.fromkeys(names))
@@ -94,7 +95,7 @@ class Objective:
         name, col = self.constraint.metric, self.columns.index
         if name not in DAY_METRICS:
             return cell(next(m for m in CAMPAIGN_METRICS if m.name == name), x[:, col(name)])
-        days = x[x[:, col("p_sarcophagus")] == 1, col("game_days")]
+        days = x[x[:, col(WIN_RATE)] == 1, col(GAME_DAYS)]
         stat = DAY_METRICS[name]
         if stat == "mean":
             mc, low, high = stats.mean_interval(float(days.sum()), float((days * days).sum()),
