@@ -51,6 +51,7 @@ keeps what helps him gives these up first (``policy.knockout_loss = "keep_useful
 
 ITEM_EFFECTS = {"event_avoid": K.ITEM_EVENT, "escape": K.ITEM_ESCAPE, "medkit": K.ITEM_MEDKIT,
                 "stimulant": K.ITEM_STIMULANT, "movement": K.ITEM_MOVEMENT}
+BUNKER_CHOICES = {"nearest": K.BUNKER_NEAREST, "toward_objective": K.BUNKER_TOWARD_OBJECTIVE}
 FACTIONS = {"": K.FACTION_NONE, "duty": K.FACTION_DUTY, "freedom": K.FACTION_FREEDOM,
             "ecologists": K.FACTION_ECOLOGISTS, "military": K.FACTION_MILITARY}
 
@@ -524,6 +525,39 @@ def _nearest_bunkers(rs: Ruleset) -> np.ndarray:
     return route.nearest_table(_map(rs), "bunker", rs.rules.movement)
 
 
+def objective_bunkers(rs: Ruleset, objectives: list[int], bunkers: list[int]) -> list[int]:
+    """The bunker nearest to each objective hex, by route from the bunker (P-38, P-41).
+
+    ``policy.bunker_choice = "toward_objective"``: fewest days, then most steps left with
+    the base allowance, ties to the first bunker in map.csv; -1 where none reaches it.
+    """
+    movement = rs.rules.movement
+    days, left = route.route_costs(_map(rs), bunkers, objectives, [int(movement.base_steps)],
+                                   movement)
+    out = []
+    for j in range(len(objectives)):
+        reach = [(days[i, j, 0], -left[i, j, 0], i) for i in range(len(bunkers))
+                 if days[i, j, 0] >= 0]
+        out.append(bunkers[min(reach)[2]] if reach else -1)
+    return out
+
+
+def _bunker_keys(scenario: Scenario, objectives: list[int], bunkers: list[int]) -> dict:
+    """``policy.bunker_choice`` and, per objective, the bunker toward it (P-38, P-41)."""
+    choice = scenario.policy.bunker_choice
+    values = {K.C_BUNKER_CHOICE: BUNKER_CHOICES[choice]}
+    if choice == "nearest":
+        return values
+    if len(objectives) > K.MAX_OBJECTIVES:
+        raise CampaignInputError(
+            f"{scenario.path}: key 'policy.bunker_choice': 'toward_objective' plays maps of "
+            f"at most {K.MAX_OBJECTIVES - 1} Secret Complexes; this one has "
+            f"{len(objectives) - 1}")
+    for j, b in enumerate(objective_bunkers(scenario.ruleset, objectives, bunkers)):
+        values[K.C_OBJECTIVE_BUNKER + j] = b
+    return values
+
+
 def compile_campaign(scenario: Scenario) -> CampaignArrays:
     """Resolve a one-stalker scenario into the campaign kernel's arrays (:class:`CampaignArrays`).
 
@@ -591,7 +625,12 @@ def compile_campaign(scenario: Scenario) -> CampaignArrays:
         K.C_KNOCKOUT_REGAIN: rules.death.regain,
         K.C_KNOCKED_DOWN_DAYS: rules.death.knocked_down_days,
         K.C_LOST_DAYS: rules.death.lost_days, K.C_MEDKIT_AT: policy.medkit_at,
-        K.C_RETREAT_AT: policy.retreat_at, K.C_PAY_HEAL: policy.pay_heal,
+        # A retreat walks to a bunker to pay for healing; under economy.paid_healing =
+        # "after_knockout" no bunker heals a stalker who walks in, so he does not retreat.
+        K.C_RETREAT_AT: policy.retreat_at if rules.economy.paid_healing == "bunker" else 0,
+        K.C_PAY_HEAL: policy.pay_heal, K.C_STIMULANT_AT: policy.stimulant_at,
+        K.C_BASES_SHELTER: rules.emission.bases_shelter,
+        **_bunker_keys(scenario, [*complexes, *sarcophagus], bunkers),
         K.C_HEAL_PRICE: rules.economy.heal_price_per_wound,
         K.C_N_OBJECTIVES: len(complexes), K.C_SARCOPHAGUS_TARGET: len(complexes),
         K.C_OPEN_DRAW: DRAWS[rules.campaign.open_location_draw],

@@ -63,8 +63,9 @@ COUNTERS = ("knockouts", "concussions", "deformations", "emissions_suffered", "e
             "complexes_explored", "artifacts_used", "side_effects", "exchanges")
 """Per-game counters, named as :data:`sim.experiments.campaign.TRIAL_COLUMNS` names them."""
 
-SHELTERS = ("secret", "complex", "bunker", "base")
-"""Locations an Emission does not reach (P-48)."""
+SHELTERS = ("secret", "complex", "bunker")
+"""Locations an Emission does not reach (P-48); faction bases too under
+``emission.bases_shelter`` (:meth:`Campaign.sheltered`)."""
 
 ENCOUNTERS = ("open", "secret", "complex")
 """Locations whose card is resolved on entering (P-14, P-30)."""
@@ -326,6 +327,18 @@ class Campaign:
             self._nearest[h] = min(self.bunkers, key=lambda b: self.rank(h, b))
         return self._nearest[h]
 
+    def bunker_toward(self, goal: int) -> int:
+        """The bunker nearest to ``goal`` by route from the bunker (P-38 "of his choice",
+        ``policy.bunker_choice = "toward_objective"``): fewest days, most steps left, first
+        in map.csv.
+        """
+        return min(self.bunkers, key=lambda b: self.rank(b, goal)[:2])
+
+    def sheltered(self, h: int) -> bool:
+        """An Emission does not reach hex ``h`` (P-48; bases under ``emission.bases_shelter``)."""
+        kind = self.location[h]
+        return kind in SHELTERS or (kind == "base" and bool(self.rules.emission.bases_shelter))
+
     def _visiting_order(self, listed: list[int], complexes: list[int]) -> list[int]:
         """Secret Complexes in visiting order (P-50): the policy's list, then nearest first."""
         order = list(listed)
@@ -512,9 +525,18 @@ class Game:
                 me.rubles -= heal * price
 
     def recover(self) -> None:
-        """Placed in the nearest bunker, the exhausted track back to ``death.regain`` (P-37)."""
-        me = self.me
-        me.pos = self.c.nearest_bunker(me.pos)
+        """Placed in a bunker, the exhausted track back to ``death.regain`` (P-37, P-38).
+
+        The nearest bunker (P-37); lost in a Secret Location (P-38, P-41: "any bunker of
+        his choice"), under ``policy.bunker_choice = "toward_objective"`` the one nearest
+        to his current objective.
+        """
+        me, c = self.me, self.c
+        if (c.policy.bunker_choice == "toward_objective"
+                and c.location[me.pos] in ("secret", "complex")):
+            me.pos = c.bunker_toward(self.goal())
+        else:
+            me.pos = c.nearest_bunker(me.pos)
         regain = int(self.c.rules.death.regain)
         if me.health <= 0:
             me.health = regain
@@ -837,21 +859,36 @@ class Game:
                 me.items[i] += 1
 
     def use_medkits(self) -> None:
-        """Outside combat, the best medkit while Health <= ``medkit_at`` (Z-11..Z-14)."""
-        me, top = self.me, self.c.hero.health
-        while me.health <= self.c.policy.medkit_at and me.health < top:
-            best = self.best("medkit")
-            if best < 0:
+        """Outside combat, the best medkit while Health <= ``medkit_at`` (Z-11..Z-14); then
+        the best stimulant while Health <= ``stimulant_at`` > 0 (Z-12: also outside combat).
+        """
+        me, top, policy = self.me, self.c.hero.health, self.c.policy
+        for effect, at in (("medkit", policy.medkit_at), ("stimulant", policy.stimulant_at)):
+            if effect == "stimulant" and at <= 0:
                 return
-            self.use(best)
-            me.health = min(top, me.health + int(self.c.items[best].value))
+            while me.health <= at and me.health < top:
+                best = self.best(effect)
+                if best < 0:
+                    break
+                self.use(best)
+                me.health = min(top, me.health + int(self.c.items[best].value))
 
     # --- the day ----------------------------------------------------------------------------
     def retreats(self) -> bool:
-        """Walk to the nearest bunker: Health <= ``retreat_at`` and he can pay to heal."""
-        me, policy = self.me, self.c.policy
-        return (policy.retreat_at > 0 and me.health <= policy.retreat_at and policy.pay_heal
-                and me.rubles >= self.c.rules.economy.heal_price_per_wound)
+        """Walk to the nearest bunker: Health <= ``retreat_at`` and he can pay to heal.
+
+        Never when bunkers heal only after a knock-out (``economy.paid_healing =
+        "after_knockout"``, P-37): a walk there would buy nothing.
+        """
+        me, policy, economy = self.me, self.c.policy, self.c.rules.economy
+        return (economy.paid_healing == "bunker" and policy.retreat_at > 0
+                and me.health <= policy.retreat_at and policy.pay_heal
+                and me.rubles >= economy.heal_price_per_wound)
+
+    def goal(self) -> int:
+        """His objective's hex: the next Secret Complex, then the Sarcophagus (P-50)."""
+        me, c = self.me, self.c
+        return c.complexes[me.objective] if me.objective < len(c.complexes) else c.sarcophagus
 
     def movement_artifacts(self) -> int:
         """Steps the held movement artefacts add today, each used once (Z-20, P-09, P-10).
@@ -1003,7 +1040,7 @@ class Game:
             return
         own = [card.wounds, card.radiation, card.psi]
         self.in_force = [a + b for a, b in zip(self.in_force, own, strict=True)]
-        if c.location[me.pos] in SHELTERS or me.lost > 0:
+        if c.sheltered(me.pos) or me.lost > 0:
             return
         me.tally["emissions_suffered"] += 1
         self.emission_damage(card, self.in_force if c.rules.emission.accumulate == "persist"

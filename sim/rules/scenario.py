@@ -100,6 +100,12 @@ class Policy:
         limited-use weapon use's and side effect's, and a kill's worth.
     knockout_loss : str
         Which half of his belongings a knock-out takes (P-37; :data:`KNOCKOUT_LOSSES`).
+    stimulant_at : int
+        Outside combat, stimulants heal at this Health or less once no medkit is left to do
+        it (Z-12: "both in and outside combat"; 0 = never, they are kept for fights).
+    bunker_choice : str
+        The bunker a stalker lost in a Secret Location is placed in (P-38, P-41: "any
+        bunker of his choice"; :data:`BUNKER_CHOICES`).
     """
 
     route: tuple[str, ...] = ()
@@ -120,19 +126,29 @@ class Policy:
     objective: str = "survive"
     weights: tuple[tuple[str, float], ...] = ()
     knockout_loss: str = "keep_useful"
+    stimulant_at: int = 0
+    bunker_choice: str = "nearest"
 
 
 POLICY_TYPES = {"route": (str, list), "sneak": str, "flee_at": int, "heal_at": int,
                 "medkit_at": int, "enter_anomalies": bool, "retreat_at": int, "pay_heal": bool,
                 "shopping": list, "keep_artifacts": list, "calm_at": int, "purge_at": int,
                 "use_movement_artifacts": bool, "exchange": bool, "encounters": str,
-                "objective": str, "weights": dict, "knockout_loss": str}
+                "objective": str, "weights": dict, "knockout_loss": str,
+                "stimulant_at": int, "bunker_choice": str}
 
 KNOCKOUT_LOSSES = ("keep_useful", "cheapest")
 """``policy.knockout_loss``: which half of his belongings a knocked-out stalker gives up (P-37
 leaves the choice open): ``keep_useful`` gives up first the item cards that never act in the
 simulation (effects ``none`` and ``location_movement``), then the cheapest; ``cheapest`` goes
 by price alone. Artefacts go last either way."""
+
+BUNKER_CHOICES = ("nearest", "toward_objective")
+"""``policy.bunker_choice``: the bunker a stalker lost in a Secret Location is placed in (P-38,
+P-41 leave it to the player): ``nearest`` to where he fell (as P-37 places one knocked out
+elsewhere), or ``toward_objective``, the bunker nearest to his current objective (the next
+Secret Complex, or the Sarcophagus), by route from the bunker: fewest days, then most steps
+left with the base allowance, ties to the first in map.csv."""
 
 ENCOUNTER_POLICIES = ("thresholds", "best")
 """``policy.encounters`` (and ``--policy``): the thresholds decide, or each card's best play."""
@@ -549,7 +565,8 @@ def _policy(toml: TomlFile, given: dict, rs: Ruleset, prefix: str = "policy") ->
     if values.get("sneak", "always") not in SNEAK:
         toml.problem(f"{prefix}.sneak", values.pop("sneak"), "is not one of always, never")
     for key, allowed in (("encounters", ENCOUNTER_POLICIES), ("objective", OBJECTIVE_NAMES),
-                         ("knockout_loss", KNOCKOUT_LOSSES)):
+                         ("knockout_loss", KNOCKOUT_LOSSES),
+                         ("bunker_choice", BUNKER_CHOICES)):
         if key in values and values[key] not in allowed:
             toml.problem(f"{prefix}.{key}", values.pop(key), f"is not one of {', '.join(allowed)}")
     values["weights"] = _weights(toml, f"{prefix}.weights", values.pop("weights", {}))

@@ -277,6 +277,10 @@ PARAMS: tuple[Param, ...] = (
     Param("economy", "mutant_trophy_price", int, 500, 0, 1_000_000, "P-26, P-28"),
     Param("economy", "heal_price_per_wound", int, 100, 0, 1_000_000, "P-37, P-40"),
     Param("economy", "artifact_sell_divisor", int, 2, 1, 100, "P-11"),
+    Param("economy", "paid_healing", str, "bunker",
+          rules="P-37, P-40 (healing offered after a knock-out or concussion); Gap: whether a "
+                "bunker also heals a stalker who walks in",
+          choices=("bunker", "after_knockout")),
     Param("events", "items_consumed", bool, False, rules="Gap: event items used up (Z-08)"),
     Param("escape", "items_consumed", bool, False, rules="Gap: escape items used up (Z-15)"),
     Param("reaction", "covering_extra_dice", int, 1, 0, 6, "S-15"),
@@ -322,6 +326,8 @@ PARAMS: tuple[Param, ...] = (
     Param("emission", "tokens_per_deformation", int, 1, 0, 30, "P-47; Gap: tokens per trigger"),
     Param("emission", "accumulate", str, "persist", rules="P-49; Gap: what 'accumulate' means",
           choices=("persist", "card")),
+    Param("emission", "bases_shelter", bool, True,
+          rules="P-48 (Secret Locations and Bunkers are safe); Gap: whether faction bases are"),
     Param("emission", "armor_absorbs", bool, True,
           rules="P-02 (the armour rolls each time wounds come); Gap: whether the armour roll "
                 "applies to Emission wounds and doses"),

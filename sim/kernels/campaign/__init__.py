@@ -226,6 +226,10 @@ EV_DAMAGE = S.EFFECT_DAMAGE
 EV_LOST_DAY = S.EFFECT_LOST_DAY
 EV_TOKENS = S.EFFECT_EMISSION_TOKENS
 
+MAX_OBJECTIVES = 16
+"""Objectives (Secret Complexes, then the Sarcophagus) whose bunker ``C_OBJECTIVE_BUNKER`` holds:
+``policy.bunker_choice = "toward_objective"`` plays maps of up to 15 complexes."""
+
 # Scalar parameters (index constants into ``cp``).
 PARAMETERS = Record("campaign parameters", "C_SIZE", (
     "C_START",
@@ -292,8 +296,14 @@ PARAMETERS = Record("campaign parameters", "C_SIZE", (
     "C_PURGE_AT",  # policy.purge_at (0: never)
     "C_USE_MOVEMENT",  # policy.use_movement_artifacts
     "C_EXCHANGE",  # policy.exchange
+    "C_BASES_SHELTER",  # emission.bases_shelter (P-48)
+    "C_STIMULANT_AT",  # policy.stimulant_at: stimulants outside combat (Z-12; 0: never)
+    "C_BUNKER_CHOICE",  # BUNKER_*: policy.bunker_choice (P-38, P-41)
+    ("C_OBJECTIVE_BUNKER", MAX_OBJECTIVES),  # + objective: the bunker nearest to it (P-38)
 ))
 globals().update(PARAMETERS.constants)
+BUNKER_NEAREST = 0  # policy.bunker_choice
+BUNKER_TOWARD_OBJECTIVE = 1
 
 
 # Columns of the packed per-card tables (see sim.campaign.compile.CampaignArrays).

@@ -10,6 +10,7 @@ from __future__ import annotations
 from sim.kernels import layout as S
 from sim.kernels.campaign import (
     C_ACCUMULATE,
+    C_BASES_SHELTER,
     C_THRESHOLD,
     DEATH_FINAL_EMISSION,
     DT_PSI,
@@ -73,8 +74,10 @@ def _emission(st, zone, cp, dice, hexes, em, k, recs, n_art):
     """Emission card ``k`` against one stalker (P-48, P-49).
 
     The Final Emission kills him (P-49); any other card hits him only in the
-    Open Space (P-48): Secret Locations, Complexes, bunkers and bases
-    shelter, and so does being out of play (P-38, P-41). Its wounds, doses
+    Open Space (P-48): Secret Locations, Complexes and bunkers shelter, and so
+    does being out of play (P-38, P-41); faction bases shelter under
+    ``emission.bases_shelter`` (the default; P-48 names only Secret Locations
+    and Bunkers, so whether a base is safe is a Gap). Its wounds, doses
     and disturbances are three damages, each through the held resist
     artefacts of its type (``recs``, ``n_art``: rows of ``art_rec``) and the
     armour.
@@ -85,7 +88,7 @@ def _emission(st, zone, cp, dice, hexes, em, k, recs, n_art):
         return
     kind = hexes[st[S_POS], H_KIND]
     sheltered = (kind == LOC_SECRET or kind == LOC_COMPLEX or kind == LOC_BUNKER
-                 or kind == LOC_BASE or st[S_LOST] > 0)
+                 or (kind == LOC_BASE and cp[C_BASES_SHELTER] != 0) or st[S_LOST] > 0)
     if sheltered:
         return
     st[S_EMISSIONS_HIT] += 1

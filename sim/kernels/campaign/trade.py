@@ -20,7 +20,9 @@ from sim.kernels.campaign import (
     AC_PRICE,
     AC_SLOT,
     AC_TYPE,
+    BUNKER_TOWARD_OBJECTIVE,
     C_ART_FAIL,
+    C_BUNKER_CHOICE,
     C_CALM_AT,
     C_CARRY_LIMIT,
     C_EXCHANGE_DRAW,
@@ -31,11 +33,14 @@ from sim.kernels.campaign import (
     C_HEALTH,
     C_KNOCKOUT_REGAIN,
     C_MEDKIT_AT,
+    C_N_OBJECTIVES,
     C_N_WEAPONS,
+    C_OBJECTIVE_BUNKER,
     C_PAY_HEAL,
     C_PURGE_AT,
     C_RESTORE_USES,
     C_SELL_DIVISOR,
+    C_STIMULANT_AT,
     C_TROPHY_LOT,
     C_TROPHY_PRICE,
     C_WILLPOWER,
@@ -45,14 +50,19 @@ from sim.kernels.campaign import (
     FACTION_DUTY,
     FACTION_FREEDOM,
     H_BUNKER,
+    H_KIND,
     I_PRICE,
     I_VALUE,
     ITEM_MEDKIT,
+    ITEM_STIMULANT,
+    LOC_COMPLEX,
+    LOC_SECRET,
     S_ART_COUNT,
     S_ART_VALUE,
     S_EXCHANGES,
     S_HEALTH,
     S_ITEMS_USED,
+    S_OBJECTIVE,
     S_POS,
     S_RADIATION,
     S_RUBLES,
@@ -87,8 +97,20 @@ def _pay_heal(st, cp):
 
 @called
 def _recover(st, cp, hexes):
-    """In the bunker: regain a point of the exhausted track and pay to heal (P-37, P-40)."""
-    st[S_POS] = hexes[st[S_POS], H_BUNKER]
+    """In the bunker: regain a point of the exhausted track and pay to heal (P-37, P-40).
+
+    Knocked out or concussed in the Open Space he is placed in the nearest bunker
+    (P-37, P-40); lost in a Secret Location or Complex, in "any bunker of his
+    choice" (P-38, P-41): the nearest one, or under ``policy.bunker_choice =
+    "toward_objective"`` the bunker nearest to his current objective
+    (``C_OBJECTIVE_BUNKER``, compiled by :mod:`sim.campaign.compile`).
+    """
+    kind = hexes[st[S_POS], H_KIND]
+    if cp[C_BUNKER_CHOICE] == BUNKER_TOWARD_OBJECTIVE and (kind == LOC_SECRET
+                                                           or kind == LOC_COMPLEX):
+        st[S_POS] = cp[C_OBJECTIVE_BUNKER + min(st[S_OBJECTIVE], cp[C_N_OBJECTIVES])]
+    else:
+        st[S_POS] = hexes[st[S_POS], H_BUNKER]
     if exhausted(st[S_HEALTH]):
         st[S_HEALTH] = cp[C_KNOCKOUT_REGAIN]
     if exhausted(st[S_WILLPOWER]):
@@ -204,14 +226,24 @@ def _trade(st, cp, items, it, shopping, faction):
 
 @part
 def _use_medkits(st, cp, items, it, order):
-    """Outside combat, use medkits while Health is at or below ``medkit_at`` (Z-11..Z-14)."""
-    while st[S_HEALTH] <= cp[C_MEDKIT_AT] and st[S_HEALTH] < cp[C_HEALTH]:
-        best = _best_item(items, order, ITEM_MEDKIT)
-        if best < 0:
-            return
-        items[best] -= 1
-        st[S_ITEMS_USED] += 1
-        st[S_HEALTH] = min(cp[C_HEALTH], st[S_HEALTH] + it[best, I_VALUE])
+    """Outside combat, heal with medkits, then stimulants (Z-11..Z-14).
+
+    The best medkit while Health is at or below ``policy.medkit_at``; then,
+    Z-12 allowing stimulants "both in and outside combat", the best stimulant
+    while Health is at or below ``policy.stimulant_at`` (0, the default: never,
+    they are kept for fights). Each heals up to the maximum (Z-14).
+    """
+    for effect in (ITEM_MEDKIT, ITEM_STIMULANT):
+        at = cp[C_MEDKIT_AT] if effect == ITEM_MEDKIT else cp[C_STIMULANT_AT]
+        if effect == ITEM_STIMULANT and at <= 0:
+            break  # never, not even at Health 0 while lost (P-38)
+        while st[S_HEALTH] <= at and st[S_HEALTH] < cp[C_HEALTH]:
+            best = _best_item(items, order, effect)
+            if best < 0:
+                break
+            items[best] -= 1
+            st[S_ITEMS_USED] += 1
+            st[S_HEALTH] = min(cp[C_HEALTH], st[S_HEALTH] + it[best, I_VALUE])
 
 
 @called
