@@ -95,6 +95,27 @@ def test_game_blocks_play_every_variant_on_the_same_trials():
                                                                      100, 100)]]
 
 
+def test_result_columns_and_counters_are_read_from_the_kernel_records():
+    """Issue 28, section 1: the per-game columns are the kernel's ONE_STALKER slots by name,
+    and each counter pairs its result column G_X with its sum SUM_X (P-37..P-50 counters)."""
+    from sim.experiments import campaign as CM
+    from sim.kernels.records import Record
+
+    assert CM.TRIAL_COLUMNS == (
+        "end", "day", "knockouts", "concussions", "deformations", "emissions_suffered",
+        "emissions", "items_used", "fights", "kills", "anomalies_entered", "artifacts_found",
+        "events", "complexes_explored", "rubles_at_end")
+    assert CM.COUNTERS["emissions_suffered"] == K.G_EMISSIONS_HIT
+    assert CM.MEANS["emissions_suffered"] == K.SUM_EMISSIONS_HIT
+    assert CM.COUNTERS["artifacts_used"] == K.G_ART_USES
+    assert CM.MEANS["exchanges"] == K.SUM_EXCHANGES
+    assert tuple(CM.MEANS) == CM.MEAN_NAMES
+    # A column the counts sum is a counter; one they do not (G_END, G_WINNERS) is not.
+    rows = Record("rows", "G_SIZE", ("G_END", "G_FOO", "G_KILLS"))
+    sums = Record("sums", "HIST", ("SUM_KILLS", "SUM_FOO"), start=3)
+    assert CM.counted([rows], sums) == {"foo": (1, 4), "kills": (2, 3)}
+
+
 def test_block_sums_equal_run_campaign_counts():
     n, seed = 5000, 11
     cases = _cases("", "item=Dosimeter")

@@ -28,6 +28,7 @@ from sim.experiments.campaign_metrics import (  # noqa: F401 - the campaign's me
     CAPPED,
     CAUSE_LABELS,
     DAY_LABELS,
+    DAYS_MEAN,
     DEATHS,
     ENDS,
     FINAL_EMISSION,
@@ -47,27 +48,38 @@ from sim.kernels import campaign as K
 from sim.kernels.campaign.game import campaign_kernel, count_games, play_games
 from sim.rules.scenario import Scenario
 
-_COUNTED = (
-    ("knockouts", K.G_KNOCKOUTS, K.SUM_KNOCKOUTS),
-    ("concussions", K.G_CONCUSSIONS, K.SUM_CONCUSSIONS),
-    ("deformations", K.G_DEFORMATIONS, K.SUM_DEFORMATIONS),
-    ("emissions", K.G_EMISSIONS, K.SUM_EMISSIONS),
-    ("emissions_suffered", K.G_EMISSIONS_HIT, K.SUM_EMISSIONS_HIT),
-    ("items_used", K.G_ITEMS_USED, K.SUM_ITEMS_USED), ("fights", K.G_FIGHTS, K.SUM_FIGHTS),
-    ("kills", K.G_KILLS, K.SUM_KILLS), ("anomalies_entered", K.G_ANOMALIES, K.SUM_ANOMALIES),
-    ("artifacts_found", K.G_ARTIFACTS, K.SUM_ARTIFACTS), ("events", K.G_EVENTS, K.SUM_EVENTS),
-    ("complexes_explored", K.G_COMPLEXES, K.SUM_COMPLEXES),
-    ("rubles_at_end", K.G_RUBLES, K.SUM_RUBLES),
-    ("artifacts_used", K.G_ART_USES, K.SUM_ART_USES),
-    ("side_effects", K.G_SIDE_EFFECTS, K.SUM_SIDE_EFFECTS),
-    ("exchanges", K.G_EXCHANGES, K.SUM_EXCHANGES),
-)
-COUNTERS = {name: row for name, row, _ in _COUNTED}
+RENAMED = {"G_EMISSIONS_HIT": "emissions_suffered", "G_ANOMALIES": "anomalies_entered",
+           "G_ARTIFACTS": "artifacts_found", "G_COMPLEXES": "complexes_explored",
+           "G_RUBLES": "rubles_at_end", "G_ART_USES": "artifacts_used"}
+"""The result columns whose metric is named otherwise than the column (``G_KILLS`` is
+``kills``; :func:`column_name`)."""
+
+
+def column_name(slot: str) -> str:
+    """The metric name of a result column of the kernel's records: ``G_KILLS`` -> ``kills``."""
+    return RENAMED.get(slot, slot.removeprefix("G_").lower())
+
+
+def counted(rows: Sequence = (K.ONE_STALKER, K.GAME),
+            sums=K.SUMS) -> dict[str, tuple[int, int]]:
+    """Each per-game counter: its column in a result row (``G_X``) and of its sum (``SUM_X``).
+
+    Read from the kernel's declarations (:data:`sim.kernels.campaign.ONE_STALKER`,
+    ``GAME``, ``SUMS``): a result column is a counter when the counts sum it.
+    """
+    columns = {name: index for record in rows for name, index in record.constants.items()}
+    return {column_name(slot): (columns[slot], sums.constants["SUM_" + slot.removeprefix("G_")])
+            for record in rows for slot in record.slots
+            if "SUM_" + slot.removeprefix("G_") in sums.slots}
+
+
+_COUNTED = counted()
+COUNTERS = {name: _COUNTED[name][0] for name in MEAN_NAMES}
 """Per-game counters: the column of each in a game's result row (kernel ``G_*``)."""
-MEANS = {name: total for name, _, total in _COUNTED}
+MEANS = {name: _COUNTED[name][1] for name in MEAN_NAMES}
 """The same counters: the column of each one's sum in the kernel's counts (``SUM_*``)."""
 
-assert tuple(MEANS) == MEAN_NAMES  # one order: the kernel's columns and the declaration
+assert set(_COUNTED) == set(MEAN_NAMES)  # the kernel's counters are the declared means
 
 
 
@@ -83,12 +95,9 @@ def simulate(arrays: CampaignArrays, trials: int, seed: int, threads: int | None
                              threads=threads, chunk_size=chunk_size)
 
 
-TRIAL_COLUMNS = ("end", "day", "knockouts", "concussions", "deformations",
-                 "emissions_suffered", "emissions", "items_used", "fights", "kills",
-                 "anomalies_entered", "artifacts_found", "events", "complexes_explored",
-                 "rubles_at_end")
-"""Columns of :func:`simulate_trials` (the kernel's ``G_*`` order)."""
-assert len(TRIAL_COLUMNS) == K.G_SIZE
+TRIAL_COLUMNS = tuple(column_name(slot) for slot in K.ONE_STALKER.slots)
+"""The one-stalker columns of :func:`simulate_trials` (the kernel's ``G_*`` order,
+:data:`sim.kernels.campaign.ONE_STALKER`): ``end``, ``day``, then the counters."""
 
 TRIAL_CHUNK = 1024
 """Games per task of :func:`simulate_trials` on the runner's threads (any value: same rows)."""
@@ -385,7 +394,7 @@ class CampaignResult:
         row = {"scenario": self.scenario, "trials": self.trials, "seed": self.seed}
         days = data["days"]
         cells = [*((key, data[key]) for key in PROBABILITIES),
-                 ("days.mean", {"mc": days["mean"], "ci_low": days["mean_ci_low"],
+                 (DAYS_MEAN, {"mc": days["mean"], "ci_low": days["mean_ci_low"],
                                 "ci_high": days["mean_ci_high"]}),
                  *((f"days.{key}", {"mc": days[key]}) for key in DAY_STATS[1:]),
                  *((f"causes.{c['cause']}", c) for c in data["causes"]),
