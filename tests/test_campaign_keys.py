@@ -285,3 +285,24 @@ def test_a_reference_ignoring_paid_healing_is_caught(paths):
     win rate, ``bases_shelter = false`` -0.0005 +- 0.0002, ``stimulant_at = 3`` -0.0042 +-
     0.0002)."""
     assert_disagrees(z_scores(paths["after_knockout"], RetreatsAnyway, GUARD_GAMES))
+
+
+def test_compare_carries_the_new_policy_keys_and_refuses_a_bad_choice():
+    """``zonesim compare campaign`` takes ``stimulant_at`` and ``bunker_choice`` as variant
+    keys (from the Policy fields) and refuses an unknown choice naming the key (exit 2)."""
+    import json
+
+    from click.testing import CliRunner
+
+    from sim.cli import main
+
+    args = ["compare", "campaign", "base", "--baseline", "", "--variant", "stimulant_at=3",
+            "--variant", "bunker_choice=toward_objective", "--trials", "20000", "--seed", "3",
+            "--format", "json", "--quiet", "--metric", "items_used"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    rows = {r["variant"]: r["diff"] for r in json.loads(result.stdout)["rows"]}
+    assert rows["stimulant_at=3"] > 0  # stimulants spent outside fights too
+    bad = CliRunner().invoke(main, [*args[:6], "bunker_choice=dearest", "--trials", "10"])
+    assert bad.exit_code == 2 and "bunker_choice" in bad.output
+    assert "Traceback" not in bad.output

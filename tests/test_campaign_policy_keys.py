@@ -64,7 +64,9 @@ def _changed_policy() -> Policy:
         pay_heal=not p.pay_heal, shopping=("Medkit",), keep_artifacts=("Fireball",),
         calm_at=p.calm_at + 1, purge_at=p.purge_at + 1,
         use_movement_artifacts=not p.use_movement_artifacts, exchange=not p.exchange,
-        knockout_loss="cheapest" if p.knockout_loss != "cheapest" else "keep_useful")
+        knockout_loss="cheapest" if p.knockout_loss != "cheapest" else "keep_useful",
+        stimulant_at=p.stimulant_at + 1,
+        bunker_choice="toward_objective" if p.bunker_choice == "nearest" else "nearest")
 
 
 def test_a_policy_goes_through_the_setup_and_back_field_by_field():

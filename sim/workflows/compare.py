@@ -46,6 +46,7 @@ from sim.experiments.base import Case, CompareInputError, Experiment, Metric, Pa
 from sim.experiments.tables import cell_text
 from sim.rules import Ruleset, load_ruleset
 from sim.rules.scenario import (
+    BUNKER_CHOICES,
     ENCOUNTER_POLICIES,
     KNOCKOUT_LOSSES,
     MAX_RUBLES,
@@ -221,11 +222,12 @@ those of the command's options (``--heal-at``, ``--intellect``: 0..1000; ``--hea
 
 
 CHOICES = {"sneak": SNEAK, "policy": ENCOUNTER_POLICIES, "objective": OBJECTIVE_NAMES,
-           "knockout_loss": KNOCKOUT_LOSSES}
+           "knockout_loss": KNOCKOUT_LOSSES, "bunker_choice": BUNKER_CHOICES}
 """The values of each choice kind of variant value: ``sneak`` as ``--sneak`` and
 ``policy.sneak`` (P-16, P-17); ``policy`` and ``objective`` as ``--policy`` and
 ``--objective`` (the thresholds or each card's best play, :mod:`sim.exact.best_combat`);
-``knockout_loss`` as ``policy.knockout_loss`` (P-37)."""
+``knockout_loss`` as ``policy.knockout_loss`` (P-37); ``bunker_choice`` as
+``policy.bunker_choice`` (P-38, P-41)."""
 
 
 def _read(text: str, key: str, kind: str, value: str, previous: object) -> object:
