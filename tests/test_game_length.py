@@ -42,17 +42,31 @@ CORRIDOR = Path(__file__).parent / "data" / "corridor"
 SEATS = ("Strelok", "Scar", "Degtyarev", "Ghost")
 
 
-def _deadly_corridor(tmp_path: Path, spare: bool, variant: str) -> Path:
-    """The corridor with a Killer in the Sarcophagus, four seats on West Lab first."""
+def killer_corridor(tmp_path: Path, vigilance: int, cards: tuple[str, ...] | None = None,
+                    spare: bool = False) -> Path:
+    """A copy of the corridor ruleset with a Killer of ``vigilance`` as the Sarcophagus deck.
+
+    ``cards`` keeps only those stalker cards (all when None); ``spare`` adds one more,
+    "Spare", for a new character to draw (P-44).
+    """
     folder = tmp_path / "corridor"
     shutil.copytree(CORRIDOR, folder)
     with (folder / "enemies.csv").open("a", encoding="utf-8") as f:
-        f.write(f"Killer,0,stalker,secret,1,{POOL},{POOL},physical,0,always kills\n")
+        f.write(f"Killer,0,stalker,secret,{vigilance},{POOL},{POOL},physical,0,kills\n")
     (folder / "sarcophagus.csv").write_text(
         "name,order,enemy,notes\nKiller,1,Killer,test card\n", encoding="utf-8")
+    lines = (folder / "stalkers.csv").read_text(encoding="utf-8").splitlines()
+    kept = [lines[0]] + [line for line in lines[1:]
+                         if cards is None or line.split(",")[0] in cards]
     if spare:
-        with (folder / "stalkers.csv").open("a", encoding="utf-8") as f:
-            f.write("Spare,5,5,5,3,3,3,3,3,3,1000,a fifth card left for P-44\n")
+        kept.append("Spare,5,5,5,3,3,3,3,3,3,1000,a card left for a new character (P-44)")
+    (folder / "stalkers.csv").write_text("\n".join(kept) + "\n", encoding="utf-8")
+    return folder
+
+
+def _deadly_corridor(tmp_path: Path, spare: bool, variant: str) -> Path:
+    """The corridor with a Killer in the Sarcophagus, four seats on West Lab first."""
+    killer_corridor(tmp_path, 1, spare=spare)
     seats = "".join(f'[[players]]\ncharacter = "{c}"\n' for c in SEATS)
     path = tmp_path / "deadly.toml"
     path.write_text(f'ruleset = "corridor"\nstart = "Camp"\nvariant = "{variant}"\n'

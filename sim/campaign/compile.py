@@ -227,6 +227,7 @@ def game_keys(scenario: Scenario) -> dict[int, int]:
         K.C_KIT_ITEMS: rules.new_character_items,
         K.C_COOPERATIVE: scenario.variant == "cooperative",
         K.C_NEEDED: rules.cooperative_needed,
+        K.C_COOP_DEAD: ("ignored", "team_loses").index(rules.cooperative_dead),
         K.C_FIRST_PLAYER: ("seat1", "random").index(rules.first_player),
     }
 

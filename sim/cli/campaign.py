@@ -80,5 +80,5 @@ def _players(chosen, trials, seed, fmt, threads):
     result = run_players(chosen, trials=trials, seed=seed, threads=threads)
     seats = ", ".join(chosen.players[p].stalker for p in range(len(chosen.players)))
     title = (f"campaign: {chosen.name} ({chosen.variant}: {seats} from {chosen.start}); "
-             f"{trials} games, seed {seed}; ci = 95% interval")
+             f"{trials} games, seed {seed}; ci = 95% interval; {result.victory['text']}")
     common.emit_frame(result.to_frame(), fmt, result.to_dict(), title)

@@ -9,7 +9,8 @@ per-chunk counts carry the multiplayer columns (``MP_*`` of
 P(nobody wins) and P(the Final Emission took everyone), the game's length in
 days (mean, median, p10, p90, histogram), deaths and new characters per
 seat and Emissions drawn, every probability with its Wilson 95 % interval
-and every mean with its normal 95 % interval.
+and every mean with its normal 95 % interval, and the reading of the victory
+conditions they were played under (:func:`victory_reading`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,40 @@ def _percentile(hist: np.ndarray, q: float) -> float | None:
     return float(np.searchsorted(np.cumsum(hist), q * total)) if total else None
 
 
+def victory_reading(scenario: Scenario) -> dict:
+    """The reading of the open victory conditions the games are played under (P-45).
+
+    The seeds leave the victory conditions open (Gap "The Sarcophagus"), so a
+    result says which ``multiplayer.*`` keys decided it: competitive ties
+    (``same_day_win``) and what follows a win (``after_win``); cooperative,
+    how many must survive the Sarcophagus (``cooperative_needed``, 0: every
+    seat still in the game) and what a seat out of the game means for the
+    team (``cooperative_dead``). ``text`` says it in a sentence.
+    """
+    keys = scenario.ruleset.rules.multiplayer
+    if scenario.variant == "cooperative":
+        needed = keys.cooperative_needed
+        who = ("every seat still in the game" if needed == 0 else
+               f"{needed} stalker{'s' if needed > 1 else ''}")
+        dead = {"ignored": "leaves the team without costing it the game (and does not share "
+                           "its win)",
+                "team_loses": "loses the game for the team"}[keys.cooperative_dead]
+        return {"variant": "cooperative", "cooperative_needed": needed,
+                "cooperative_dead": keys.cooperative_dead,
+                "text": (f"cooperative: the team wins when {who} survived the Sarcophagus "
+                         f"(multiplayer.cooperative_needed = {needed}); a seat out of the game "
+                         f"(dead, no character left to come) {dead} "
+                         f'(multiplayer.cooperative_dead = "{keys.cooperative_dead}")')}
+    ties = {"first": "the first in turn order", "shared": "every stalker who survives that day"}
+    after = {"end": "the game ends", "play_on": "the others play on"}
+    return {"variant": "competitive", "same_day_win": keys.same_day_win,
+            "after_win": keys.after_win,
+            "text": (f"competitive: the first to survive the Sarcophagus wins; on one day, "
+                     f'{ties[keys.same_day_win]} (multiplayer.same_day_win = '
+                     f'"{keys.same_day_win}"); then {after[keys.after_win]} '
+                     f'(multiplayer.after_win = "{keys.after_win}")')}
+
+
 @dataclass(frozen=True)
 class PlayersResult:
     """Aggregated multiplayer games of one scenario; every number from ``counts``."""
@@ -44,6 +79,7 @@ class PlayersResult:
     seats: tuple[str, ...]
     characters: tuple[str, ...]
     counts: np.ndarray
+    victory: dict  # the victory conditions' reading (:func:`victory_reading`)
 
     def _column(self, offset: int) -> int:
         return int(self.counts[int(K.mp_base(self.max_days)) + offset])
@@ -75,8 +111,8 @@ class PlayersResult:
         characters = [{"character": name, "win": self.share(K.MP_CHARACTER + i)}
                       for i, name in enumerate(self.characters)]
         return {
-            "scenario": self.scenario, "variant": self.variant, "trials": self.trials,
-            "seed": self.seed, "players": len(self.seats),
+            "scenario": self.scenario, "variant": self.variant, "victory": self.victory,
+            "trials": self.trials, "seed": self.seed, "players": len(self.seats),
             "seats": seats, "characters": characters,
             "p_nobody_wins": self.share(K.MP_NOBODY),
             "p_final_emission": self.share(K.MP_FINAL),
@@ -115,4 +151,4 @@ def run_players(scenario: Scenario, *, trials: int, seed: int, threads: int | No
     arrays = compile_game(scenario)
     counts = simulate(arrays, trials, seed, threads, chunk_size)
     return PlayersResult(scenario.name, scenario.variant, trials, seed, arrays.max_days,
-                         arrays.seats, arrays.characters, counts)
+                         arrays.seats, arrays.characters, counts, victory_reading(scenario))

@@ -164,15 +164,21 @@ class Table:
         self.status[p] = AWAITING if again else ELIMINATED
 
     def over(self) -> bool:
-        """Whether the game is over (P-44, P-49, P-50; ``multiplayer.*`` keys).
+        """Whether the game is over (P-44, P-45, P-49, P-50; ``multiplayer.*`` keys).
 
         Over when no seat is playing or can still get a character (:meth:`in_game`).
+        Cooperative: a seat out of the game loses it for the team under
+        ``cooperative_dead = "team_loses"``, else only leaves the seats still in;
+        the team (the seats still in) wins once ``cooperative_needed`` of them
+        (0: all) survived the Sarcophagus.
         """
         if self.zone.final:
             return True
         standing = self.in_game()
         in_zone = sum(self.status[p] != FINISHED for p in standing)
         if self.scenario.variant == "cooperative":
+            if self.keys.cooperative_dead == "team_loses" and len(standing) < len(self.seats):
+                return True  # a teammate is out of the game: the team has lost (P-45)
             needed = self.keys.cooperative_needed or len(standing)
             if needed > 0 and self.reached >= needed:
                 self.winners = set(standing)

@@ -77,6 +77,8 @@ def seats_section(sc: Scenario, trials: int, seed: int) -> Section:
         "game": pd.DataFrame([{"metric": k, "value": v, "ci_low": lo, "ci_high": hi}
                               for k, (v, lo, hi) in section.values.items()
                               if not k.startswith(("win.", "deaths.", "new_"))]),
+        "victory": pd.DataFrame([{"key": k, "value": str(v)}
+                                 for k, v in data["victory"].items()]),
     }
     section.shown["Win rate by seat"] = pd.DataFrame({
         "seat": [f"{s['seat']} ({s['character']})" for s in data["seats"]],
@@ -99,7 +101,8 @@ def seats_section(sc: Scenario, trials: int, seed: int) -> Section:
     section.text.append(
         f"{trials} {data['variant']} games of {sc.name} ({len(data['seats'])} stalkers), "
         f"seed {seed}. Deaths and new characters are means per game (P-44); a game nobody "
-        "wins ends with the Final Emission (P-49), with no stalker left, or at the cap.")
+        "wins ends with the Final Emission (P-49), with no stalker left, or at the cap. "
+        f"Victory (P-45; Gap \"The Sarcophagus\"): {data['victory']['text']}.")
     section.summary = [{"section": "seats", "metric": k, "mc": v, "ci_low": lo,
                         "ci_high": hi, "exact": None}
                        for k, (v, lo, hi) in section.values.items() if k.startswith("win.seat")]

@@ -374,6 +374,10 @@ PARAMS: tuple[Param, ...] = (
           "P-44; Gap: character data (random starting equipment)"),
     Param("multiplayer", "cooperative_needed", int, 0, 0, 4,
           "P-45; Gap: the Sarcophagus (cooperative victory); 0 = every stalker still in"),
+    Param("multiplayer", "cooperative_dead", str, "ignored",
+          rules="P-44, P-45; Gap: the Sarcophagus (cooperative victory): a seat out of the "
+                "game (dead, no character to come) is left out, or loses it for the team",
+          choices=("ignored", "team_loses")),
 )
 """Every ``rules.toml`` key. Missing keys take the default; unknown keys are errors."""
 

@@ -300,6 +300,7 @@ PARAMETERS = Record("campaign parameters", "C_SIZE", (
     "C_STIMULANT_AT",  # policy.stimulant_at: stimulants outside combat (Z-12; 0: never)
     "C_BUNKER_CHOICE",  # BUNKER_*: policy.bunker_choice (P-38, P-41)
     ("C_OBJECTIVE_BUNKER", MAX_OBJECTIVES),  # + objective: the bunker nearest to it (P-38)
+    "C_COOP_DEAD",  # COOP_DEAD_*: multiplayer.cooperative_dead (P-45)
 ))
 globals().update(PARAMETERS.constants)
 BUNKER_NEAREST = 0  # policy.bunker_choice
@@ -455,6 +456,8 @@ AFTER_DEATH_ELIMINATED = 0
 AFTER_DEATH_NEW = 1
 FIRST_SEAT1 = 0
 FIRST_RANDOM = 1
+COOP_DEAD_IGNORED = 0
+COOP_DEAD_TEAM_LOSES = 1
 
 part = jit(inline="always", _nrt=False)
 """Compile a part of the game body that takes ``tables`` or ``game``: inlined into

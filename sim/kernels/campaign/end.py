@@ -20,6 +20,7 @@ from sim.kernels.campaign import (
     C_AFTER_DEATH,
     C_AFTER_WIN,
     C_CHARACTER,
+    C_COOP_DEAD,
     C_COOPERATIVE,
     C_DEFORMATION_LIMIT,
     C_DURABILITY,
@@ -33,6 +34,7 @@ from sim.kernels.campaign import (
     C_TOKENS_DEFORMATION,
     C_TOKENS_KNOCKOUT,
     CAPPED,
+    COOP_DEAD_TEAM_LOSES,
     DEATH_BOTH,
     DEATH_CONCUSSION_SARCOPHAGUS,
     DEATH_DEFORMATIONS,
@@ -272,11 +274,13 @@ def _game_over(tables, game):
     an awaiting seat left without one is out of the game now (no empty day is
     played for a draw that must fail; issue 27, 1.7). The Final Emission ends
     it for all (P-49). Competitive: a win ends it under
-    ``multiplayer.after_win = "end"``. Cooperative: the team wins (every
-    seat still in the game is a winner) once ``C_NEEDED`` stalkers (0: every
-    seat still in) survived the Sarcophagus, and loses when too few seats are
-    left for that. Either way it ends when no seat is left in the Zone or able to
-    come back.
+    ``multiplayer.after_win = "end"``. Cooperative (P-45): under
+    ``multiplayer.cooperative_dead = "team_loses"`` a seat out of the game
+    loses it for the team at once; the team wins (every seat still in the
+    game is a winner) once ``C_NEEDED`` stalkers (0: every seat still in)
+    survived the Sarcophagus, and loses when too few seats are left for that
+    (under ``"ignored"`` a seat out of the game only leaves the count).
+    Either way it ends when no seat is left in the Zone or able to come back.
     """
     zone, cp0, n = game.zone, tables.cp[0], game.st.shape[0]
     if zone[Z_FINAL] != 0:
@@ -296,6 +300,8 @@ def _game_over(tables, game):
             standing += 1
             mask |= np.int64(1) << p
     if cp0[C_COOPERATIVE] != 0:
+        if cp0[C_COOP_DEAD] == COOP_DEAD_TEAM_LOSES and standing < n:
+            return True  # a teammate out of the game: the team has lost
         needed = cp0[C_NEEDED] if cp0[C_NEEDED] > 0 else standing
         if needed > 0 and zone[Z_REACHED] >= needed:
             zone[Z_WINNERS] = mask
