@@ -17,6 +17,7 @@ import pytest
 from sim.experiments import base, registry
 from sim.experiments import campaign_paired as CC
 from sim.rules.scenario import Policy, load_scenario
+from sim.workflows import compare as C
 
 SCENARIO = load_scenario("base")
 FIELDS = [f.name for f in dataclasses.fields(Policy)]
@@ -32,6 +33,8 @@ def test_every_policy_field_is_a_campaign_key_or_left_out_with_a_reason():
     assert set(CC.LEFT_OUT) <= set(FIELDS)  # no reason for a field that is gone
     assert list(CC.POLICY_KINDS) == [n for n in FIELDS if n not in CC.LEFT_OUT]
     assert CC.POLICY_KINDS["route"] == "route" and CC.POLICY_KINDS["sneak"] == "sneak"
+    for key, kind in CC.POLICY_KINDS.items():  # a str field's variant values are checked
+        assert kind in ("route", "list", "int", "bool") or kind in C.CHOICES, key
 
 
 def test_a_new_policy_field_shows_up_without_a_line_in_the_experiment():
@@ -54,19 +57,27 @@ def test_a_new_policy_field_shows_up_without_a_line_in_the_experiment():
     assert "ratio" not in CC.policy_kinds(Odd, {**CC.LEFT_OUT, "ratio": "not played"})
 
 
+MOVED = {"route": ("Lab X-18", "Lab X-10"), "shopping": ("Medkit",),
+         "keep_artifacts": ("Fireball",)}
+"""Lists moved to values the base ruleset knows; every other field moves by its kind."""
+
+
 def _changed_policy() -> Policy:
-    """The base scenario's policy with every field the campaign takes moved off its value."""
-    p = SCENARIO.policy
-    return dataclasses.replace(
-        p, route=("Lab X-18", "Lab X-10"), sneak="never", flee_at=p.flee_at + 1,
-        heal_at=p.heal_at + 1, medkit_at=p.medkit_at + 1,
-        enter_anomalies=not p.enter_anomalies, retreat_at=p.retreat_at + 1,
-        pay_heal=not p.pay_heal, shopping=("Medkit",), keep_artifacts=("Fireball",),
-        calm_at=p.calm_at + 1, purge_at=p.purge_at + 1,
-        use_movement_artifacts=not p.use_movement_artifacts, exchange=not p.exchange,
-        knockout_loss="cheapest" if p.knockout_loss != "cheapest" else "keep_useful",
-        stimulant_at=p.stimulant_at + 1,
-        bunker_choice="toward_objective" if p.bunker_choice == "nearest" else "nearest")
+    """The base scenario's policy with every field the campaign takes moved off its value:
+    a list to :data:`MOVED`, an int up by one, a bool negated, a choice to another of its
+    values (:data:`sim.workflows.compare.CHOICES`)."""
+    p, changes = SCENARIO.policy, {}
+    for key, kind in CC.POLICY_KINDS.items():
+        value = getattr(p, key)
+        if key in MOVED:
+            changes[key] = MOVED[key]
+        elif kind == "int":
+            changes[key] = value + 1
+        elif kind == "bool":
+            changes[key] = not value
+        else:  # a choice: every str field's values are declared for variants
+            changes[key] = next(v for v in C.CHOICES[kind] if v != value)
+    return dataclasses.replace(p, **changes)
 
 
 def test_a_policy_goes_through_the_setup_and_back_field_by_field():

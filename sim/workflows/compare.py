@@ -227,7 +227,8 @@ CHOICES = {"sneak": SNEAK, "policy": ENCOUNTER_POLICIES, "objective": OBJECTIVE_
 ``policy.sneak`` (P-16, P-17); ``policy`` and ``objective`` as ``--policy`` and
 ``--objective`` (the thresholds or each card's best play, :mod:`sim.exact.best_combat`);
 ``knockout_loss`` as ``policy.knockout_loss`` (P-37); ``bunker_choice`` as
-``policy.bunker_choice`` (P-38, P-41)."""
+``policy.bunker_choice`` (P-38, P-41). Every ``str`` field of the campaign's policy is a choice
+kind of its name (:data:`sim.experiments.campaign_paired.POLICY_KINDS`) listed here."""
 
 
 def _read(text: str, key: str, kind: str, value: str, previous: object) -> object:
