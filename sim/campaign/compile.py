@@ -43,6 +43,8 @@ from sim.rules.scenario import Scenario, carry_problems
 
 DRAWS = {"nothing": K.DRAW_NOTHING, "event": K.DRAW_EVENT, "enemy": K.DRAW_ENEMY,
          "anomaly": K.DRAW_ANOMALY}
+KILLED = {"never": K.KILLED_NEVER, "trophy_sold": K.KILLED_TROPHY_SOLD,
+          "at_once": K.KILLED_AT_ONCE, "reshuffle_when_empty": K.KILLED_RESHUFFLE}
 HABITATS = {"open": K.HAB_OPEN, "secret": K.HAB_SECRET, "any": K.HAB_ANY}
 ENEMY_KINDS = {"mutant": K.KIND_MUTANT, "stalker": K.KIND_STALKER, "animal": K.KIND_ANIMAL}
 INERT_ITEMS = ("none", "location_movement")
@@ -636,6 +638,7 @@ def compile_campaign(scenario: Scenario) -> CampaignArrays:
         K.C_N_OBJECTIVES: len(complexes), K.C_SARCOPHAGUS_TARGET: len(complexes),
         K.C_OPEN_DRAW: DRAWS[rules.campaign.open_location_draw],
         K.C_SECRET_DRAW: DRAWS[rules.campaign.secret_location_draw],
+        K.C_KILLED_ENEMIES: KILLED[rules.campaign.killed_enemies],
         K.C_REPUTATION: stalker.reputation,
         K.C_TROPHY_LOT: rules.economy.mutant_trophy_lot,
         K.C_TROPHY_PRICE: rules.economy.mutant_trophy_price,

@@ -112,7 +112,9 @@ class Stalker:
     ``artifacts`` and ``artifact_value`` are the artefacts waiting to be sold
     (P-11); ``held`` says which of the character's artefact slots
     (:attr:`Campaign.slots`) he carries; ``trophies_anomaly`` counts the
-    anomaly trophies not yet exchanged (P-34).
+    anomaly trophies not yet exchanged (P-34); ``trophy_cards`` holds the
+    killed enemies' cards, by card, under ``campaign.killed_enemies =
+    "trophy_sold"`` (they go back to the deck when sold).
     """
 
     pos: int
@@ -133,6 +135,7 @@ class Stalker:
     artifact_value: int = 0
     held: list[bool] = field(default_factory=list)
     trophies_anomaly: int = 0
+    trophy_cards: Counter = field(default_factory=Counter)
     stop: bool = False
     end: str | None = None
     tally: Counter = field(default_factory=Counter)
@@ -401,6 +404,7 @@ def deal(state, campaign: Campaign) -> None:
     state.anomaly_pool = [c.count for c in campaign.anomalies]
     state.event_pool = [c.count for c in campaign.events]
     state.artifact_deck = list(campaign.artifact_deck)
+    state.enemy_discard = [0] * len(campaign.enemies)
     state.board = {}
     state.tokens = 0
     state.next_emission = 0
@@ -455,6 +459,46 @@ class Game:
         card = cards[int(self.deck.random() * len(cards))]
         pool[card] -= 1
         return card
+
+    def draw_enemy(self, suits: Callable[[int], bool] = lambda card: True) -> int:
+        """An enemy card that suits, or -1 (``campaign.killed_enemies``; P-19, Gap).
+
+        Under ``reshuffle_when_empty`` a draw finding no suitable card puts the
+        killed cards set aside back into the deck and draws again. -1: the
+        location stays empty, the Zone phase lays no enemy.
+        """
+        e = self.draw(self.enemy_pool, suits)
+        if e < 0 and self.c.rules.campaign.killed_enemies == "reshuffle_when_empty":
+            if sum(self.enemy_discard) > 0:
+                self.enemy_pool = [a + b for a, b in zip(self.enemy_pool, self.enemy_discard,
+                                                          strict=True)]
+                self.enemy_discard = [0] * len(self.enemy_discard)
+                e = self.draw(self.enemy_pool, suits)
+        return e
+
+    def killed(self, e: int) -> None:
+        """Where killed enemy card ``e`` goes (P-19; ``campaign.killed_enemies``)."""
+        reading = self.c.rules.campaign.killed_enemies
+        if reading == "at_once":
+            self.enemy_pool[e] += 1
+        elif reading == "reshuffle_when_empty":
+            self.enemy_discard[e] += 1
+        elif reading == "trophy_sold":
+            self.me.trophy_cards[e] += 1
+
+    def sell_trophies(self, stalker: bool, n: int) -> None:
+        """``n`` trophies of stalkers (or of mutants and animals) sold: their cards go back.
+
+        Under ``trophy_sold`` only, the first cards of enemies.csv first (P-26..P-28; Gap).
+        """
+        if self.c.rules.campaign.killed_enemies != "trophy_sold":
+            return
+        for e, enemy in enumerate(self.c.enemies):
+            if (enemy.kind == "stalker") == stalker and n > 0:
+                take = min(n, self.me.trophy_cards[e])
+                self.me.trophy_cards[e] -= take
+                self.enemy_pool[e] += take
+                n -= take
 
     def best(self, effect: str) -> int:
         """The held item of ``effect`` that helps most (Z-02, Z-10, Z-17): -1 if none.
@@ -802,6 +846,7 @@ class Game:
             if what == "enemy":
                 if self.fight(card, sneak) == "killed":
                     del self.board[h]  # otherwise it stays (P-16)
+                    self.killed(card)
             else:
                 if not self.anomaly(card):
                     self.anomaly_pool[card] += 1
@@ -819,9 +864,12 @@ class Game:
                 self.event(v)
         elif draw == "enemy":
             want = "open" if kind == "open" else "secret"
-            e = self.draw(self.enemy_pool, lambda i: c.enemies[i].habitat in (want, "any"))
-            if e >= 0 and self.fight(e, sneak) != "killed":
-                self.enemy_pool[e] += 1  # back into the pool (P-16)
+            e = self.draw_enemy(lambda i: c.enemies[i].habitat in (want, "any"))
+            if e >= 0:
+                if self.fight(e, sneak) == "killed":
+                    self.killed(e)
+                else:
+                    self.enemy_pool[e] += 1  # back into the pool (P-16)
         elif draw == "anomaly":
             a = self.draw(self.anomaly_pool)
             if a >= 0 and not self.anomaly(a):
@@ -846,10 +894,12 @@ class Game:
             lots = me.trophies_mutant // economy.mutant_trophy_lot
             me.rubles += lots * economy.mutant_trophy_price
             me.trophies_mutant -= lots * economy.mutant_trophy_lot
+            self.sell_trophies(False, lots * economy.mutant_trophy_lot)
         if faction == "freedom" and c.gear is not None:
             while me.trophies_stalker >= economy.stalker_trophy_lot:
                 me.trophies_stalker -= economy.stalker_trophy_lot
                 me.items[c.gear] += 1
+                self.sell_trophies(True, economy.stalker_trophy_lot)
         me.rubles += me.artifact_value // economy.artifact_sell_divisor
         me.artifact_value = me.artifacts = 0
         for name in c.policy.shopping:
@@ -994,7 +1044,7 @@ class Game:
         places = {"open": c.open_places, "secret": c.secret_places,
                   "any": c.open_places + c.secret_places}
         for _ in range(zone.enemies_per_day):
-            e = self.draw(self.enemy_pool)
+            e = self.draw_enemy()
             if e < 0:
                 break
             self.lay("enemy", e, places[c.enemies[e].habitat], zone.enemy_limit,

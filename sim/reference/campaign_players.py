@@ -47,6 +47,7 @@ class Seat(Game):
     anomaly_pool = _shared("anomaly_pool")
     event_pool = _shared("event_pool")
     artifact_deck = _shared("artifact_deck")
+    enemy_discard = _shared("enemy_discard")
     board = _shared("board")
     tokens = _shared("tokens")
     next_emission = _shared("next_emission")

@@ -301,6 +301,7 @@ PARAMETERS = Record("campaign parameters", "C_SIZE", (
     "C_BUNKER_CHOICE",  # BUNKER_*: policy.bunker_choice (P-38, P-41)
     ("C_OBJECTIVE_BUNKER", MAX_OBJECTIVES),  # + objective: the bunker nearest to it (P-38)
     "C_COOP_DEAD",  # COOP_DEAD_*: multiplayer.cooperative_dead (P-45)
+    "C_KILLED_ENEMIES",  # KILLED_*: campaign.killed_enemies (P-19: a killed enemy's card)
 ))
 globals().update(PARAMETERS.constants)
 BUNKER_NEAREST = 0  # policy.bunker_choice
@@ -363,6 +364,12 @@ LOSS = Record("belongings lost on a knock-out (P-37), in order of loss", "L_SIZE
 ))
 for _record in (HEX, ITEM, ENEMY, EVENT, EMISSION, ARTIFACT_CARD, LOSS):
     globals().update(_record.constants)
+
+# Where a killed enemy's card goes (``C_KILLED_ENEMIES``, campaign.killed_enemies; P-19, Gap).
+KILLED_NEVER = 0  # out of the game for good
+KILLED_TROPHY_SOLD = 1  # back into the enemy pool when its trophy is sold (P-26..P-28)
+KILLED_AT_ONCE = 2  # back into the enemy pool right after the fight
+KILLED_RESHUFFLE = 3  # onto the discard pile, shuffled back when a draw finds no card
 
 # Kinds of belongings (P-37: half of all his belongings are lost).
 BELONG_ITEM = 0
@@ -545,8 +552,12 @@ class GameState(NamedTuple):
     turn order; the pools hold the cards left in each shared deck; ``board``
     the card lying on each hex of the one board (enemy ``e``: ``e + 1``,
     anomaly ``a``: ``-(a + 1)``); ``dice``, ``deck`` and ``env`` the trial's
-    three random streams (common random numbers); the rest are buffers of
-    the fight and anomaly primitives.
+    three random streams (common random numbers); ``fparams`` .. ``ares``
+    are buffers of the fight and anomaly primitives; ``trophies``
+    (n_players, n_enemies + n_anomalies) the cards each seat holds as
+    trophies, enemy cards then anomaly cards, where a reading returns them
+    when sold (``campaign.killed_enemies = "trophy_sold"``), and ``enemy_discard`` the
+    killed enemy cards set aside under ``"reshuffle_when_empty"`` (P-19).
 
     A seat's view of the game (:func:`_seat`) is a ``GameState`` too, whose
     ``st`` and ``items`` are that seat's rows and every other field the
@@ -573,6 +584,8 @@ class GameState(NamedTuple):
     uses: np.ndarray
     fres: np.ndarray
     ares: np.ndarray
+    trophies: np.ndarray
+    enemy_discard: np.ndarray
 
 
 @part
@@ -595,7 +608,8 @@ def _seat(game, p):
     return GameState(game.st[p], game.items[p], game.zone, game.order, game.enemy_pool,
                      game.anomaly_pool, game.event_pool, game.art_deck, game.art_scratch,
                      game.board, game.habitats, game.dice, game.deck, game.env, game.fparams,
-                     game.aparams, game.stims, game.uses, game.fres, game.ares)
+                     game.aparams, game.stims, game.uses, game.fres, game.ares,
+                     game.trophies[p], game.enemy_discard)
 
 
 @part

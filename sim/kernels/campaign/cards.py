@@ -1,16 +1,27 @@
-"""Cards of the campaign: the best item card held, a draw from a shared deck.
+"""Cards of the campaign: the best item card held, a draw from a shared deck, discards.
 
-Two small parts that several phases call: the choice of the best item of an
-effect (Z-02, Z-10, Z-17: movement, event and escape items, medkits) and a
+Small parts that several phases call: the choice of the best item of an
+effect (Z-02, Z-10, Z-17: movement, event and escape items, medkits), a
 uniform draw from the cards left in a shared deck (enemies, anomalies and
 events of :mod:`.zone` and :mod:`.movement`, artefacts of the Ecologists'
-exchange in :mod:`.trade`).
+exchange in :mod:`.trade`), and where a killed enemy's card goes
+(``campaign.killed_enemies``: :func:`_killed`, :func:`_draw_enemy`,
+:func:`_sold_trophies`; P-19, P-26..P-28).
 """
 
 from __future__ import annotations
 
 from sim.kernels import rng
-from sim.kernels.campaign import HAB_ANY, part
+from sim.kernels.campaign import (
+    C_KILLED_ENEMIES,
+    HAB_ANY,
+    KILLED_AT_ONCE,
+    KILLED_RESHUFFLE,
+    KILLED_TROPHY_SOLD,
+    KIND_STALKER,
+    N_KIND,
+    part,
+)
 
 
 @part
@@ -56,3 +67,68 @@ def _draw_card(deck_state, pool, habitat, want):
                 return c
             j -= pool[c]
     return -1
+
+
+@part
+def _draw_enemy(cp, deck_state, pool, discard, habitat, want):
+    """Draw an enemy card suiting habitat ``want`` (``-1``: any); -1 when none is found.
+
+    Under ``campaign.killed_enemies = "reshuffle_when_empty"`` a draw that
+    finds no suitable card in the pool shuffles the discard pile (the killed
+    cards, ``discard``) back into it and draws once more (P-19; Gap). A draw
+    that still finds none draws nothing: the location entered stays empty
+    (no encounter), the Zone phase lays no card (docs/rules.md "Campaign" 3, 5).
+    """
+    e = _draw_card(deck_state, pool, habitat, want)
+    if e < 0 and cp[C_KILLED_ENEMIES] == KILLED_RESHUFFLE:
+        back = 0
+        for c in range(pool.shape[0]):
+            back += discard[c]
+            pool[c] += discard[c]
+            discard[c] = 0
+        if back > 0:
+            e = _draw_card(deck_state, pool, habitat, want)
+    return e
+
+
+@part
+def _killed(cp, pool, discard, trophies, e):
+    """Enemy card ``e`` was killed (P-19: the stalker takes it as a trophy): where the card goes.
+
+    ``campaign.killed_enemies``: ``never`` out of the game; ``at_once`` back
+    into the pool; ``reshuffle_when_empty`` onto the discard pile
+    (:func:`_draw_enemy`); ``trophy_sold`` into the stalker's trophies
+    (``trophies``: his seat's row), back into the pool when sold
+    (:func:`_sold_trophies`). The trophy is counted by kind in every reading
+    (``S_TROPHY_*``).
+    """
+    reading = cp[C_KILLED_ENEMIES]
+    if reading == KILLED_AT_ONCE:
+        pool[e] += 1
+    elif reading == KILLED_RESHUFFLE:
+        discard[e] += 1
+    elif reading == KILLED_TROPHY_SOLD:
+        trophies[e] += 1
+
+
+@part
+def _sold_trophies(pool, trophies, en, mutants, stalkers):
+    """Trophies sold at a base go back into the enemy pool (``trophy_sold``; P-26..P-28).
+
+    ``mutants`` mutant and animal trophies (Duty, P-26, P-28) and ``stalkers``
+    stalker trophies (Freedom, P-27) were sold; the cards handed in are the
+    seat's trophy cards of those kinds, first cards of ``enemies.csv`` first
+    (which cards a lot holds is not said; Gap). A trophy taken in the
+    Sarcophagus has no card here; fewer cards than sold trophies return all.
+    """
+    for c in range(pool.shape[0]):
+        if mutants == 0 and stalkers == 0:
+            return
+        if en[c, N_KIND] == KIND_STALKER:
+            take = min(trophies[c], stalkers)
+            stalkers -= take
+        else:
+            take = min(trophies[c], mutants)
+            mutants -= take
+        trophies[c] -= take
+        pool[c] += take

@@ -171,6 +171,8 @@ def _new_game(tables, game, seed, t):
     for a in range(game.art_deck.shape[0]):
         game.art_deck[a] = tables.art_deck0[0, a]
     game.board[:] = 0
+    game.trophies[:] = 0
+    game.enemy_discard[:] = 0
 
 
 @part
@@ -200,6 +202,7 @@ def _new_character(tables, game, p):
                 break
             j -= 1
     _enter(tables.cp[st[S_SLOT]], tables.it[st[S_SLOT]], st, items)
+    game.trophies[p, :] = 0  # the dead character's trophy cards were discarded with him (P-44)
     for _ in range(cp0[C_KIT_ITEMS]):
         items[rng.below(game.deck, items.shape[0])] += 1
     st[S_NEW] += 1
@@ -380,7 +383,8 @@ def play_games(seed, first, n_games, tables, out, row0):
         zeros(tables.hexes.shape[1]), np.ascontiguousarray(tables.en[0, :, N_HABITAT]),
         state, state.copy(), state.copy(), zeros(tables.e_params.shape[3]),
         zeros(tables.a_params.shape[3]), zeros(64), zeros(tables.e_uses0.shape[3]),
-        zeros(RESULT_SIZE), zeros(A.RESULT_SIZE))
+        zeros(RESULT_SIZE), zeros(A.RESULT_SIZE),
+        zeros((n, tables.en.shape[1] + tables.a_count.shape[1])), zeros(tables.en.shape[1]))
     play_run(tables, game, seed, first, n_games, out, row0)
 
 

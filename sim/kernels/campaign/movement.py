@@ -22,6 +22,7 @@ from sim.kernels.campaign import (
     C_EVENT_ITEMS_CONSUMED,
     C_EXCHANGE,
     C_HEAL_PRICE,
+    C_KILLED_ENEMIES,
     C_MOVEMENT_STACKS,
     C_N_OBJECTIVES,
     C_OPEN_DRAW,
@@ -47,6 +48,7 @@ from sim.kernels.campaign import (
     ITEM_ESCAPE,
     ITEM_EVENT,
     ITEM_MOVEMENT,
+    KILLED_TROPHY_SOLD,
     KIND_STALKER,
     LOC_BASE,
     LOC_COMPLEX,
@@ -95,7 +97,13 @@ from sim.kernels.campaign import (
     called,
     part,
 )
-from sim.kernels.campaign.cards import _best_item, _draw_card
+from sim.kernels.campaign.cards import (
+    _best_item,
+    _draw_card,
+    _draw_enemy,
+    _killed,
+    _sold_trophies,
+)
 from sim.kernels.campaign.damage import _hazard, _held, _hurt, _lose, _side_effects
 from sim.kernels.campaign.end import _conditions
 from sim.kernels.campaign.trade import _exchange, _gain, _pay_heal, _trade, _use_medkits
@@ -306,7 +314,9 @@ def _location(tables, game, h, kind):
     location draws what ``campaign.open_location_draw`` or
     ``campaign.secret_location_draw`` says: an event (Z-08..Z-10), an enemy
     suiting the location's habitat (back into the pool unless killed, P-16),
-    or an anomaly. Damage then resolves into conditions (P-37..P-43).
+    or an anomaly; a draw that finds no card leaves the location empty. A
+    killed enemy's card goes where ``campaign.killed_enemies`` says
+    (:func:`.cards._killed`). Damage then resolves into conditions (P-37..P-43).
 
     The Sarcophagus as the final objective (``kind`` ``LOC_SARCOPHAGUS``) holds
     what waits there, fought in order (P-50); a knock-out or concussion there
@@ -328,7 +338,7 @@ def _location(tables, game, h, kind):
         _draw_event(tables, game)
     elif draw == DRAW_ENEMY:
         want = HAB_OPEN if kind == LOC_OPEN else HAB_SECRET
-        e = _draw_card(game.deck, game.enemy_pool, game.habitats, want)
+        e = _draw_enemy(cp, game.deck, game.enemy_pool, game.enemy_discard, game.habitats, want)
     elif draw == DRAW_ANOMALY:
         a = _draw_card(game.deck, game.anomaly_pool, game.anomaly_pool, -1)
     fights = tables.sarcophagus.shape[0] if final else 1 if e >= 0 else 0
@@ -340,11 +350,12 @@ def _location(tables, game, h, kind):
             _conditions(st, game.zone, cp, tables.hexes, game.items, tables.lose_order)
             if st[S_END] >= 0:
                 break
-        elif card == 0:
-            if not killed:
-                game.enemy_pool[e] += 1  # back into the pool (P-16)
         elif killed:
-            game.zone[Z_BOARD_E] -= 1
+            _killed(cp, game.enemy_pool, game.enemy_discard, game.trophies, e)
+            if card != 0:
+                game.zone[Z_BOARD_E] -= 1
+        elif card == 0:
+            game.enemy_pool[e] += 1  # back into the pool (P-16)
         else:
             board[h] = card  # it stays (P-16)
     if a >= 0:
@@ -367,7 +378,8 @@ def _move(tables, game):
     the conditions at once, and a knock-out keeps him in place); then the
     objective is chosen and the best movement item with them sets the
     allowance (Z-01..Z-03). Each hex
-    entered is resolved: a base trades (P-11, P-26..P-28), after the
+    entered is resolved: a base trades (P-11, P-26..P-28; trophies sold go back
+    into the enemy pool under ``campaign.killed_enemies = "trophy_sold"``), after the
     Ecologists' exchange at their bunker (P-34, :func:`.trade._exchange`), a location its card
     (:func:`_location`), then medkits (Z-11); the Sarcophagus as the final
     objective is fought through (P-50, :func:`_location` too). Movement ends at the day's goal, when
@@ -401,7 +413,11 @@ def _move(tables, game):
             if hexes[h, H_FACTION] == FACTION_ECOLOGISTS and cp[C_EXCHANGE] != 0:
                 _exchange(st, cp, game.deck, game.art_deck, tables.art_cards,
                           tables.art_identity, tables.art_value)
+            mutants, stalkers = st[S_TROPHY_MUTANT], st[S_TROPHY_STALKER]
             _trade(st, cp, items, it, tables.shopping, hexes[h, H_FACTION])
+            if cp[C_KILLED_ENEMIES] == KILLED_TROPHY_SOLD:
+                _sold_trophies(game.enemy_pool, game.trophies, tables.en,
+                               mutants - st[S_TROPHY_MUTANT], stalkers - st[S_TROPHY_STALKER])
         elif (kind == LOC_OPEN or kind == LOC_SECRET or kind == LOC_COMPLEX or (
                 kind == LOC_SARCOPHAGUS and h == goal and target == cp[C_SARCOPHAGUS_TARGET])):
             _location(tables, game, h, kind)

@@ -26,7 +26,7 @@ from sim.kernels.campaign import (
     Z_ETOKENS,
     part,
 )
-from sim.kernels.campaign.cards import _draw_card
+from sim.kernels.campaign.cards import _draw_card, _draw_enemy
 
 
 @part
@@ -49,15 +49,16 @@ def _zone(tables, game):
     habitat (anomalies: any location). A card beyond the board limit
     (``zone.enemy_limit``, ``zone.anomaly_limit``) is returned and adds
     ``emission.tokens_per_limit`` tokens; a card whose location is taken is
-    returned. The Environment changes with ``zone.environment_change_chance``,
+    returned; when the enemy deck has no card left (:func:`.cards._draw_enemy`)
+    no more enemies are laid today. The Environment changes with ``zone.environment_change_chance``,
     adding ``emission.tokens_per_environment`` tokens. ``tables`` are the
     game's: these keys and the map are the same in every slot (slot 0's are read).
     """
     zone, cp, env, deck, board = game.zone, tables.cp[0], game.env, game.deck, game.board
     enemy_pool, anomaly_pool, habitats = game.enemy_pool, game.anomaly_pool, game.habitats
     for _ in range(cp[C_ENEMIES_PER_DAY]):
-        e = _draw_card(deck, enemy_pool, habitats, -1)
-        if e < 0:
+        e = _draw_enemy(cp, deck, enemy_pool, game.enemy_discard, habitats, -1)
+        if e < 0:  # no enemy card left (``campaign.killed_enemies``): none is laid
             break
         places = tables.place_any[0]
         if habitats[e] == HAB_OPEN:
