@@ -78,19 +78,19 @@ EXCHANGE_DRAWS = {"random": K.EXCHANGE_RANDOM, "cheapest": K.EXCHANGE_CHEAPEST,
                   "dearest": K.EXCHANGE_DEAREST}
 
 
-def artifact_keys(scenario: Scenario) -> dict[int, int]:
+def artifact_keys(scenario: Scenario) -> dict[str, int]:
     """The kernel's ``C_*`` values of the ``[artifacts]`` keys and the artefact policy."""
     keys, policy = scenario.ruleset.rules.artifacts, scenario.policy
     rules = artifact_rules(scenario.ruleset)
-    return {
-        K.C_ART_FAIL: rules.fail_rule, K.C_RESIST_ORDER: rules.resist_order,
-        K.C_RESTORE_USES: rules.restore_uses, K.C_CARRY_LIMIT: keys.carry_limit,
-        K.C_MOVEMENT_STACKS: bool(keys.movement_stacks),
-        K.C_EXCHANGE_RATE: keys.exchange_trophies,
-        K.C_EXCHANGE_DRAW: EXCHANGE_DRAWS[keys.exchange_draw],
-        K.C_CALM_AT: policy.calm_at, K.C_PURGE_AT: policy.purge_at,
-        K.C_USE_MOVEMENT: policy.use_movement_artifacts, K.C_EXCHANGE: policy.exchange,
-    }
+    return dict(
+        C_ART_FAIL=rules.fail_rule, C_RESIST_ORDER=rules.resist_order,
+        C_RESTORE_USES=rules.restore_uses, C_CARRY_LIMIT=keys.carry_limit,
+        C_MOVEMENT_STACKS=bool(keys.movement_stacks),
+        C_EXCHANGE_RATE=keys.exchange_trophies,
+        C_EXCHANGE_DRAW=EXCHANGE_DRAWS[keys.exchange_draw],
+        C_CALM_AT=policy.calm_at, C_PURGE_AT=policy.purge_at,
+        C_USE_MOVEMENT=policy.use_movement_artifacts, C_EXCHANGE=policy.exchange,
+    )
 
 
 def artifact_tables(scenario: Scenario, slots: tuple[str, ...]) -> dict:

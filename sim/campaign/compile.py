@@ -210,7 +210,7 @@ def pack_slots(slots) -> K.CampaignTables:
     return K.CampaignTables(**packed)
 
 
-def game_keys(scenario: Scenario) -> dict[int, int]:
+def game_keys(scenario: Scenario) -> dict[str, int]:
     """The kernel's game-wide ``C_*`` values: seats and the ``multiplayer.*`` keys (P-44, P-45).
 
     A one-stalker scenario without ``[[players]]`` measures one life: a death
@@ -218,20 +218,20 @@ def game_keys(scenario: Scenario) -> dict[int, int]:
     """
     rules = scenario.ruleset.rules.multiplayer
     multiplayer = scenario.multiplayer
-    return {
-        K.C_N_PLAYERS: len(scenario.players) if multiplayer else 1,
-        K.C_N_CHARACTERS: len(scenario.ruleset.stalkers),
-        K.C_TURN_ORDER: ("seat", "rotating", "simultaneous").index(rules.turn_order),
-        K.C_SAME_DAY: ("first", "shared").index(rules.same_day_win),
-        K.C_AFTER_WIN: ("end", "play_on").index(rules.after_win),
-        K.C_AFTER_DEATH: K.AFTER_DEATH_NEW if multiplayer and rules.after_death == "new_character"
+    return dict(
+        C_N_PLAYERS=len(scenario.players) if multiplayer else 1,
+        C_N_CHARACTERS=len(scenario.ruleset.stalkers),
+        C_TURN_ORDER=("seat", "rotating", "simultaneous").index(rules.turn_order),
+        C_SAME_DAY=("first", "shared").index(rules.same_day_win),
+        C_AFTER_WIN=("end", "play_on").index(rules.after_win),
+        C_AFTER_DEATH=K.AFTER_DEATH_NEW if multiplayer and rules.after_death == "new_character"
         else K.AFTER_DEATH_ELIMINATED,
-        K.C_KIT_ITEMS: rules.new_character_items,
-        K.C_COOPERATIVE: scenario.variant == "cooperative",
-        K.C_NEEDED: rules.cooperative_needed,
-        K.C_COOP_DEAD: ("ignored", "team_loses").index(rules.cooperative_dead),
-        K.C_FIRST_PLAYER: ("seat1", "random").index(rules.first_player),
-    }
+        C_KIT_ITEMS=rules.new_character_items,
+        C_COOPERATIVE=scenario.variant == "cooperative",
+        C_NEEDED=rules.cooperative_needed,
+        C_COOP_DEAD=("ignored", "team_loses").index(rules.cooperative_dead),
+        C_FIRST_PLAYER=("seat1", "random").index(rules.first_player),
+    )
 
 
 def _i64(values) -> np.ndarray:
@@ -545,20 +545,21 @@ def objective_bunkers(rs: Ruleset, objectives: list[int], bunkers: list[int]) ->
     return out
 
 
-def _bunker_keys(scenario: Scenario, objectives: list[int], bunkers: list[int]) -> dict:
-    """``policy.bunker_choice`` and, per objective, the bunker toward it (P-38, P-41)."""
+def _bunker_keys(scenario: Scenario, objectives: list[int],
+                 bunkers: list[int]) -> tuple[dict[str, int], list[int]]:
+    """``policy.bunker_choice`` (its ``C_*`` value by name) and, per objective, the bunker
+    toward it (P-38, P-41; none under ``nearest``), for the wide slot ``C_OBJECTIVE_BUNKER``.
+    """
     choice = scenario.policy.bunker_choice
-    values = {K.C_BUNKER_CHOICE: BUNKER_CHOICES[choice]}
+    keys = dict(C_BUNKER_CHOICE=BUNKER_CHOICES[choice])
     if choice == "nearest":
-        return values
+        return keys, []
     if len(objectives) > K.MAX_OBJECTIVES:
         raise CampaignInputError(
             f"{scenario.path}: key 'policy.bunker_choice': 'toward_objective' plays maps of "
             f"at most {K.MAX_OBJECTIVES - 1} Secret Complexes; this one has "
             f"{len(objectives) - 1}")
-    for j, b in enumerate(objective_bunkers(scenario.ruleset, objectives, bunkers)):
-        values[K.C_OBJECTIVE_BUNKER + j] = b
-    return values
+    return keys, objective_bunkers(scenario.ruleset, objectives, bunkers)
 
 
 def compile_campaign(scenario: Scenario) -> CampaignArrays:
@@ -607,55 +608,55 @@ def compile_campaign(scenario: Scenario) -> CampaignArrays:
     stalker = rs.stalkers[scenario.stalker]
     policy = scenario.policy
     gear = policy.shopping[0] if policy.shopping else None
-    cp = np.zeros(K.C_SIZE, dtype=np.int64)
-    values = {
-        K.C_START: start, K.C_MAX_DAYS: rules.campaign.max_days, K.C_HEALTH: stalker.health,
-        K.C_WILLPOWER: stalker.willpower, K.C_RADIATION_MAX: stalker.radiation_max,
-        K.C_RUBLES: scenario.rubles,
-        K.C_DURABILITY: rs.armor[scenario.armor].durability if scenario.armor else 0,
-        K.C_THRESHOLD: rules.emission.threshold,
-        K.C_TOKENS_LIMIT: rules.emission.tokens_per_limit,
-        K.C_TOKENS_ENVIRONMENT: rules.emission.tokens_per_environment,
-        K.C_TOKENS_KNOCKOUT: rules.emission.tokens_per_knockout,
-        K.C_TOKENS_CONCUSSION: rules.emission.tokens_per_concussion,
-        K.C_TOKENS_DEFORMATION: rules.emission.tokens_per_deformation,
-        K.C_ENEMIES_PER_DAY: rules.zone.enemies_per_day,
-        K.C_ANOMALIES_PER_DAY: rules.zone.anomalies_per_day,
-        K.C_ENEMY_LIMIT: rules.zone.enemy_limit, K.C_ANOMALY_LIMIT: rules.zone.anomaly_limit,
-        K.C_ENVIRONMENT_CHANCE: int(round(rules.zone.environment_change_chance * 2**62)),
-        K.C_ACCUMULATE: rules.emission.accumulate == "persist",
-        K.C_DEFORMATION_LIMIT: rules.death.deformation_limit,
-        K.C_KNOCKOUT_REGAIN: rules.death.regain,
-        K.C_KNOCKED_DOWN_DAYS: rules.death.knocked_down_days,
-        K.C_LOST_DAYS: rules.death.lost_days, K.C_MEDKIT_AT: policy.medkit_at,
+    bunker_keys, toward = _bunker_keys(scenario, [*complexes, *sarcophagus], bunkers)
+    cp = K.PARAMETERS.pack(
+        C_START=start, C_MAX_DAYS=rules.campaign.max_days, C_HEALTH=stalker.health,
+        C_WILLPOWER=stalker.willpower, C_RADIATION_MAX=stalker.radiation_max,
+        C_RUBLES=scenario.rubles,
+        C_DURABILITY=rs.armor[scenario.armor].durability if scenario.armor else 0,
+        C_THRESHOLD=rules.emission.threshold,
+        C_TOKENS_LIMIT=rules.emission.tokens_per_limit,
+        C_TOKENS_ENVIRONMENT=rules.emission.tokens_per_environment,
+        C_TOKENS_KNOCKOUT=rules.emission.tokens_per_knockout,
+        C_TOKENS_CONCUSSION=rules.emission.tokens_per_concussion,
+        C_TOKENS_DEFORMATION=rules.emission.tokens_per_deformation,
+        C_ENEMIES_PER_DAY=rules.zone.enemies_per_day,
+        C_ANOMALIES_PER_DAY=rules.zone.anomalies_per_day,
+        C_ENEMY_LIMIT=rules.zone.enemy_limit, C_ANOMALY_LIMIT=rules.zone.anomaly_limit,
+        C_ENVIRONMENT_CHANCE=int(round(rules.zone.environment_change_chance * 2**62)),
+        C_ACCUMULATE=rules.emission.accumulate == "persist",
+        C_DEFORMATION_LIMIT=rules.death.deformation_limit,
+        C_KNOCKOUT_REGAIN=rules.death.regain,
+        C_KNOCKED_DOWN_DAYS=rules.death.knocked_down_days,
+        C_LOST_DAYS=rules.death.lost_days, C_MEDKIT_AT=policy.medkit_at,
         # A retreat walks to a bunker to pay for healing; under economy.paid_healing =
         # "after_knockout" no bunker heals a stalker who walks in, so he does not retreat.
-        K.C_RETREAT_AT: policy.retreat_at if rules.economy.paid_healing == "bunker" else 0,
-        K.C_PAY_HEAL: policy.pay_heal, K.C_STIMULANT_AT: policy.stimulant_at,
-        K.C_BASES_SHELTER: rules.emission.bases_shelter,
-        **_bunker_keys(scenario, [*complexes, *sarcophagus], bunkers),
-        K.C_HEAL_PRICE: rules.economy.heal_price_per_wound,
-        K.C_N_OBJECTIVES: len(complexes), K.C_SARCOPHAGUS_TARGET: len(complexes),
-        K.C_OPEN_DRAW: DRAWS[rules.campaign.open_location_draw],
-        K.C_SECRET_DRAW: DRAWS[rules.campaign.secret_location_draw],
-        K.C_KILLED_ENEMIES: KILLED[rules.campaign.killed_enemies],
-        K.C_REPUTATION: stalker.reputation,
-        K.C_TROPHY_LOT: rules.economy.mutant_trophy_lot,
-        K.C_TROPHY_PRICE: rules.economy.mutant_trophy_price,
-        K.C_GEAR_LOT: rules.economy.stalker_trophy_lot,
-        K.C_GEAR_ITEM: list(rs.items).index(gear) if gear else -1,
-        K.C_SELL_DIVISOR: rules.economy.artifact_sell_divisor,
-        K.C_EVENT_ITEMS_CONSUMED: rules.events.items_consumed,
-        K.C_SNEAK: policy.sneak == "always",
-        K.C_ESCAPE_ITEMS_CONSUMED: rules.escape.items_consumed,
-        K.C_WEAPONS: (1 << len(scenario.weapons) + len(scenario.artifacts)) - 1,
-        K.C_N_WEAPONS: len(scenario.weapons),
+        C_RETREAT_AT=policy.retreat_at if rules.economy.paid_healing == "bunker" else 0,
+        C_PAY_HEAL=policy.pay_heal, C_STIMULANT_AT=policy.stimulant_at,
+        C_BASES_SHELTER=rules.emission.bases_shelter,
+        **bunker_keys,
+        C_HEAL_PRICE=rules.economy.heal_price_per_wound,
+        C_N_OBJECTIVES=len(complexes), C_SARCOPHAGUS_TARGET=len(complexes),
+        C_OPEN_DRAW=DRAWS[rules.campaign.open_location_draw],
+        C_SECRET_DRAW=DRAWS[rules.campaign.secret_location_draw],
+        C_KILLED_ENEMIES=KILLED[rules.campaign.killed_enemies],
+        C_REPUTATION=stalker.reputation,
+        C_TROPHY_LOT=rules.economy.mutant_trophy_lot,
+        C_TROPHY_PRICE=rules.economy.mutant_trophy_price,
+        C_GEAR_LOT=rules.economy.stalker_trophy_lot,
+        C_GEAR_ITEM=list(rs.items).index(gear) if gear else -1,
+        C_SELL_DIVISOR=rules.economy.artifact_sell_divisor,
+        C_EVENT_ITEMS_CONSUMED=rules.events.items_consumed,
+        C_SNEAK=policy.sneak == "always",
+        C_ESCAPE_ITEMS_CONSUMED=rules.escape.items_consumed,
+        C_WEAPONS=(1 << len(scenario.weapons) + len(scenario.artifacts)) - 1,
+        C_N_WEAPONS=len(scenario.weapons),
         **artifact_keys(scenario),
-        K.C_CHARACTER: list(rs.stalkers).index(scenario.stalker),
+        C_CHARACTER=list(rs.stalkers).index(scenario.stalker),
         **game_keys(scenario),
-    }
-    for index, value in values.items():
-        cp[index] = int(value)
+    )
+    # A wide slot, a column per objective: the bunker toward it (P-38, P-41).
+    cp[K.C_OBJECTIVE_BUNKER:K.C_OBJECTIVE_BUNKER + len(toward)] = toward
     return CampaignArrays(
         cp=cp, hexes=np.stack([kinds, nearest.astype(np.int64), bunker_target,
                                _i64([FACTIONS[f or ""] for f in hexmap.factions])], axis=1),

@@ -75,13 +75,12 @@ def compile_game(scenario: Scenario) -> GameArrays:
                                  f"tracks at most {MAX_CHARACTERS} (one bit each)")
     seats = [scenario.seat(p) for p in range(len(scenario.players))]
     keys = game_keys(scenario)
-    if keys[K.C_AFTER_DEATH] == K.AFTER_DEATH_NEW:
+    if keys["C_AFTER_DEATH"] == K.AFTER_DEATH_NEW:
         seats += [scenario.new_character(c) for c in characters]
     slots = []
     for seat in seats:
         arrays = compile_campaign(seat)
-        for index, value in keys.items():
-            arrays.cp[index] = int(value)
+        arrays.cp[:] = K.PARAMETERS.pack(arrays.cp, **keys)
         slots.append(arrays)
     # A find draws its card when any stalker keeps a name of its type (docs/rules.md
     # "Artefacts in the campaign" 7): the same rule for every seat.
