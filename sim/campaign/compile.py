@@ -640,6 +640,8 @@ def compile_campaign(scenario: Scenario) -> CampaignArrays:
         C_OPEN_DRAW=DRAWS[rules.campaign.open_location_draw],
         C_SECRET_DRAW=DRAWS[rules.campaign.secret_location_draw],
         C_KILLED_ENEMIES=KILLED[rules.campaign.killed_enemies],
+        C_ANOMALY_TROPHIES=rules.campaign.anomaly_trophies == "when_exchanged",
+        C_SOLD_ARTIFACTS=rules.campaign.sold_artifacts == "returned",
         C_REPUTATION=stalker.reputation,
         C_TROPHY_LOT=rules.economy.mutant_trophy_lot,
         C_TROPHY_PRICE=rules.economy.mutant_trophy_price,

@@ -114,7 +114,10 @@ class Stalker:
     (:attr:`Campaign.slots`) he carries; ``trophies_anomaly`` counts the
     anomaly trophies not yet exchanged (P-34); ``trophy_cards`` holds the
     killed enemies' cards, by card, under ``campaign.killed_enemies =
-    "trophy_sold"`` (they go back to the deck when sold).
+    "trophy_sold"`` (they go back to the deck when sold), ``anomaly_cards``
+    the anomaly trophies' cards under ``campaign.anomaly_trophies =
+    "when_exchanged"``, and ``waiting_types`` the types of the artefacts
+    waiting to be sold (``campaign.sold_artifacts``).
     """
 
     pos: int
@@ -136,6 +139,8 @@ class Stalker:
     held: list[bool] = field(default_factory=list)
     trophies_anomaly: int = 0
     trophy_cards: Counter = field(default_factory=Counter)
+    anomaly_cards: Counter = field(default_factory=Counter)
+    waiting_types: Counter = field(default_factory=Counter)
     stop: bool = False
     end: str | None = None
     tally: Counter = field(default_factory=Counter)
@@ -779,6 +784,7 @@ class Game:
         if card is None:
             me.artifacts += 1
             me.artifact_value += c.artifact_value[t]
+            me.waiting_types[t] += 1
             return
         limit = c.rules.artifacts.carry_limit
         named = [s for s, name in enumerate(c.slots) if name == card.name]
@@ -788,6 +794,7 @@ class Game:
             return
         me.artifacts += 1
         me.artifact_value += card.price
+        me.waiting_types[t] += 1
 
     def exchange(self) -> None:
         """Anomaly trophies for artefacts at the Ecologists' Bunker (P-07, P-34).
@@ -848,8 +855,7 @@ class Game:
                     del self.board[h]  # otherwise it stays (P-16)
                     self.killed(card)
             else:
-                if not self.anomaly(card):
-                    self.anomaly_pool[card] += 1
+                self.met_anomaly(card)
                 del self.board[h]
             return
         kind = c.location[h]
@@ -872,8 +878,44 @@ class Game:
                     self.enemy_pool[e] += 1  # back into the pool (P-16)
         elif draw == "anomaly":
             a = self.draw(self.anomaly_pool)
-            if a >= 0 and not self.anomaly(a):
-                self.anomaly_pool[a] += 1
+            if a >= 0:
+                self.met_anomaly(a)
+
+    def met_anomaly(self, a: int) -> None:
+        """Meet anomaly card ``a``: back into the pool, or kept as a trophy (P-31, P-34).
+
+        A trophy's card returns when exchanged under ``campaign.anomaly_trophies``.
+        """
+        if not self.anomaly(a):
+            self.anomaly_pool[a] += 1
+        elif self.c.rules.campaign.anomaly_trophies == "when_exchanged":
+            self.me.anomaly_cards[a] += 1
+
+    def hand_in(self, n: int) -> None:
+        """``n`` anomaly trophies exchanged: their cards go back, first of anomalies.csv first."""
+        if self.c.rules.campaign.anomaly_trophies != "when_exchanged":
+            return
+        for a in range(len(self.anomaly_pool)):
+            take = min(n, self.me.anomaly_cards[a])
+            self.me.anomaly_cards[a] -= take
+            self.anomaly_pool[a] += take
+            n -= take
+
+    def sell_artifacts(self) -> None:
+        """The artefacts waiting to be sold are sold (P-11): their cards go back, or not.
+
+        Cards beyond the count were lost on knock-outs (P-37), the first types
+        taken as the lost ones; under ``campaign.sold_artifacts = "returned"``
+        the others go back into the artefact deck.
+        """
+        me = self.me
+        lost = sum(me.waiting_types.values()) - me.artifacts
+        for t in sorted(me.waiting_types):
+            drop = min(me.waiting_types[t], max(lost, 0))
+            lost -= drop
+            if self.c.rules.campaign.sold_artifacts == "returned":
+                self.artifact_deck[t] += me.waiting_types[t] - drop
+        me.waiting_types.clear()
 
     # --- bases and healing items ------------------------------------------------------------
     def trade(self, faction: str) -> None:
@@ -888,7 +930,9 @@ class Game:
         me, c = self.me, self.c
         me.tally["trades"] += 1
         if faction == "ecologists" and c.policy.exchange:
+            trophies = me.trophies_anomaly
             self.exchange()
+            self.hand_in(trophies - me.trophies_anomaly)
         economy = c.rules.economy
         if faction == "duty":
             lots = me.trophies_mutant // economy.mutant_trophy_lot
@@ -901,6 +945,7 @@ class Game:
                 me.items[c.gear] += 1
                 self.sell_trophies(True, economy.stalker_trophy_lot)
         me.rubles += me.artifact_value // economy.artifact_sell_divisor
+        self.sell_artifacts()
         me.artifact_value = me.artifacts = 0
         for name in c.policy.shopping:
             i = c.items.index(c.rs.items[name])

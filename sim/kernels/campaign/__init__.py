@@ -302,6 +302,8 @@ PARAMETERS = Record("campaign parameters", "C_SIZE", (
     ("C_OBJECTIVE_BUNKER", MAX_OBJECTIVES),  # + objective: the bunker nearest to it (P-38)
     "C_COOP_DEAD",  # COOP_DEAD_*: multiplayer.cooperative_dead (P-45)
     "C_KILLED_ENEMIES",  # KILLED_*: campaign.killed_enemies (P-19: a killed enemy's card)
+    "C_ANOMALY_TROPHIES",  # 1: campaign.anomaly_trophies = "when_exchanged" (P-34)
+    "C_SOLD_ARTIFACTS",  # 1: campaign.sold_artifacts = "returned" (P-11)
 ))
 globals().update(PARAMETERS.constants)
 BUNKER_NEAREST = 0  # policy.bunker_choice
@@ -556,8 +558,12 @@ class GameState(NamedTuple):
     are buffers of the fight and anomaly primitives; ``trophies``
     (n_players, n_enemies + n_anomalies) the cards each seat holds as
     trophies, enemy cards then anomaly cards, where a reading returns them
-    when sold (``campaign.killed_enemies = "trophy_sold"``), and ``enemy_discard`` the
-    killed enemy cards set aside under ``"reshuffle_when_empty"`` (P-19).
+    when sold (``campaign.killed_enemies = "trophy_sold"``) or exchanged
+    (``campaign.anomaly_trophies = "when_exchanged"``); ``enemy_discard`` the
+    killed enemy cards set aside under ``"reshuffle_when_empty"`` (P-19);
+    ``art_waiting`` (n_players, artefact types) the types of the artefacts
+    each seat waits to sell (``S_ART_COUNT``), returned to the artefact deck
+    when sold under ``campaign.sold_artifacts = "returned"`` (P-11).
 
     A seat's view of the game (:func:`_seat`) is a ``GameState`` too, whose
     ``st`` and ``items`` are that seat's rows and every other field the
@@ -586,6 +592,7 @@ class GameState(NamedTuple):
     ares: np.ndarray
     trophies: np.ndarray
     enemy_discard: np.ndarray
+    art_waiting: np.ndarray
 
 
 @part
@@ -609,7 +616,7 @@ def _seat(game, p):
                      game.anomaly_pool, game.event_pool, game.art_deck, game.art_scratch,
                      game.board, game.habitats, game.dice, game.deck, game.env, game.fparams,
                      game.aparams, game.stims, game.uses, game.fres, game.ares,
-                     game.trophies[p], game.enemy_discard)
+                     game.trophies[p], game.enemy_discard, game.art_waiting[p])
 
 
 @part

@@ -4,9 +4,11 @@ Small parts that several phases call: the choice of the best item of an
 effect (Z-02, Z-10, Z-17: movement, event and escape items, medkits), a
 uniform draw from the cards left in a shared deck (enemies, anomalies and
 events of :mod:`.zone` and :mod:`.movement`, artefacts of the Ecologists'
-exchange in :mod:`.trade`), and where a killed enemy's card goes
+exchange in :mod:`.trade`), and where discarded cards go: a killed enemy's
 (``campaign.killed_enemies``: :func:`_killed`, :func:`_draw_enemy`,
-:func:`_sold_trophies`; P-19, P-26..P-28).
+:func:`_sold_trophies`; P-19, P-26..P-28), an exchanged anomaly trophy's
+(``campaign.anomaly_trophies``: :func:`_handed_in`; P-34) and a sold
+artefact's (``campaign.sold_artifacts``: :func:`_sold_artifacts`; P-11).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 from sim.kernels import rng
 from sim.kernels.campaign import (
     C_KILLED_ENEMIES,
+    C_SOLD_ARTIFACTS,
     HAB_ANY,
     KILLED_AT_ONCE,
     KILLED_RESHUFFLE,
@@ -132,3 +135,42 @@ def _sold_trophies(pool, trophies, en, mutants, stalkers):
             mutants -= take
         trophies[c] -= take
         pool[c] += take
+
+
+@part
+def _handed_in(pool, trophies, n):
+    """``n`` anomaly trophies exchanged go back into the anomaly pool (P-34).
+
+    Under ``campaign.anomaly_trophies = "when_exchanged"``: ``trophies`` is the
+    seat's anomaly part of its trophy row; the cards handed in are the first
+    of anomalies.csv (which trophies a player hands in is not said; Gap).
+    """
+    for c in range(pool.shape[0]):
+        if n == 0:
+            return
+        take = min(trophies[c], n)
+        trophies[c] -= take
+        pool[c] += take
+        n -= take
+
+
+@part
+def _sold_artifacts(cp, art_deck, waiting, sold):
+    """The ``sold`` artefacts waiting to be sold were sold (P-11): their cards go back, or not.
+
+    ``waiting`` counts by type (P-35) the cards gained and not kept; those
+    beyond ``sold`` were lost on knock-outs (P-37 counts artefacts, not
+    cards: the first types of the deck are taken as the lost ones) and do not
+    return. Under ``campaign.sold_artifacts = "returned"`` the sold cards go
+    back into the artefact deck (``art_deck``, by type); either way none waits
+    any more.
+    """
+    lost = -sold
+    for t in range(waiting.shape[0]):
+        lost += waiting[t]
+    for t in range(waiting.shape[0]):
+        drop = min(waiting[t], max(lost, 0))
+        lost -= drop
+        if cp[C_SOLD_ARTIFACTS] != 0:
+            art_deck[t] += waiting[t] - drop
+        waiting[t] = 0

@@ -173,6 +173,7 @@ def _new_game(tables, game, seed, t):
     game.board[:] = 0
     game.trophies[:] = 0
     game.enemy_discard[:] = 0
+    game.art_waiting[:] = 0
 
 
 @part
@@ -203,6 +204,7 @@ def _new_character(tables, game, p):
             j -= 1
     _enter(tables.cp[st[S_SLOT]], tables.it[st[S_SLOT]], st, items)
     game.trophies[p, :] = 0  # the dead character's trophy cards were discarded with him (P-44)
+    game.art_waiting[p, :] = 0  # and so were his artefacts
     for _ in range(cp0[C_KIT_ITEMS]):
         items[rng.below(game.deck, items.shape[0])] += 1
     st[S_NEW] += 1
@@ -384,7 +386,8 @@ def play_games(seed, first, n_games, tables, out, row0):
         state, state.copy(), state.copy(), zeros(tables.e_params.shape[3]),
         zeros(tables.a_params.shape[3]), zeros(64), zeros(tables.e_uses0.shape[3]),
         zeros(RESULT_SIZE), zeros(A.RESULT_SIZE),
-        zeros((n, tables.en.shape[1] + tables.a_count.shape[1])), zeros(tables.en.shape[1]))
+        zeros((n, tables.en.shape[1] + tables.a_count.shape[1])), zeros(tables.en.shape[1]),
+        zeros((n, tables.art_deck0.shape[1])))
     play_run(tables, game, seed, first, n_games, out, row0)
 
 

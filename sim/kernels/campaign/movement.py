@@ -17,6 +17,7 @@ from sim.kernels import layout as S
 from sim.kernels.anomaly import encounter as anomaly_encounter
 from sim.kernels.artifact import test_bonus
 from sim.kernels.campaign import (
+    C_ANOMALY_TROPHIES,
     C_ART_FAIL,
     C_ESCAPE_ITEMS_CONSUMED,
     C_EVENT_ITEMS_CONSUMED,
@@ -61,6 +62,7 @@ from sim.kernels.campaign import (
     REACHED,
     S_ANOMALIES,
     S_ARMOR,
+    S_ART_COUNT,
     S_ARTIFACTS,
     S_CONCUSSIONS,
     S_END,
@@ -101,7 +103,9 @@ from sim.kernels.campaign.cards import (
     _best_item,
     _draw_card,
     _draw_enemy,
+    _handed_in,
     _killed,
+    _sold_artifacts,
     _sold_trophies,
 )
 from sim.kernels.campaign.damage import _hazard, _held, _hurt, _lose, _side_effects
@@ -230,8 +234,10 @@ def _anomaly(tables, game, a):
         want = aparams[S.A_ARTIFACT]
         art_deck[want] -= 1
         st[S_ARTIFACTS] += 1
+        count = st[S_ART_COUNT]
         _gain(st, tables.cp, game.deck, tables.art_cards, tables.art_identity,
               tables.art_value, want, -1)
+        game.art_waiting[want] += st[S_ART_COUNT] - count  # not kept: it waits to be sold
     kept = A.keeps_trophy(ares[A.R_OUTCOME])
     if kept:
         st[S_TROPHY_ANOMALY] += 1
@@ -361,6 +367,8 @@ def _location(tables, game, h, kind):
     if a >= 0:
         if not _anomaly(tables, game, a):
             game.anomaly_pool[a] += 1
+        elif cp[C_ANOMALY_TROPHIES] != 0:  # a trophy card, back when exchanged (P-34)
+            game.trophies[game.enemy_pool.shape[0] + a] += 1
         if card != 0:
             game.zone[Z_BOARD_A] -= 1
     if final:
@@ -368,6 +376,33 @@ def _location(tables, game, h, kind):
             st[S_END] = REACHED
     elif _hurt(st, cp):
         _conditions(st, game.zone, cp, tables.hexes, game.items, tables.lose_order)
+
+
+@part
+def _base(tables, game, faction):
+    """At a faction base: the Ecologists' exchange, then trade (P-11, P-26..P-28, P-34).
+
+    The discards of the exchange and the sale go where the keys say
+    (docs/rules.md "Campaign" 3): exchanged anomaly trophies back into the
+    anomaly pool (``campaign.anomaly_trophies``), sold enemy trophies into
+    the enemy pool (``campaign.killed_enemies = "trophy_sold"``), sold
+    artefacts into the artefact deck (``campaign.sold_artifacts``).
+    """
+    st, cp = game.st, tables.cp
+    n_enemies = game.enemy_pool.shape[0]
+    if faction == FACTION_ECOLOGISTS and cp[C_EXCHANGE] != 0:
+        anomalies = st[S_TROPHY_ANOMALY]
+        _exchange(st, cp, game.deck, game.art_deck, tables.art_cards, tables.art_identity,
+                  tables.art_value, game.art_waiting)
+        if cp[C_ANOMALY_TROPHIES] != 0:
+            _handed_in(game.anomaly_pool, game.trophies[n_enemies:],
+                       anomalies - st[S_TROPHY_ANOMALY])
+    mutants, stalkers, sold = st[S_TROPHY_MUTANT], st[S_TROPHY_STALKER], st[S_ART_COUNT]
+    _trade(st, cp, game.items, tables.it, tables.shopping, faction)
+    if cp[C_KILLED_ENEMIES] == KILLED_TROPHY_SOLD:
+        _sold_trophies(game.enemy_pool, game.trophies, tables.en,
+                       mutants - st[S_TROPHY_MUTANT], stalkers - st[S_TROPHY_STALKER])
+    _sold_artifacts(cp, game.art_deck, game.art_waiting, sold)
 
 
 @part
@@ -410,14 +445,7 @@ def _move(tables, game):
         st[S_POS] = h
         kind = hexes[h, H_KIND]
         if kind == LOC_BASE:
-            if hexes[h, H_FACTION] == FACTION_ECOLOGISTS and cp[C_EXCHANGE] != 0:
-                _exchange(st, cp, game.deck, game.art_deck, tables.art_cards,
-                          tables.art_identity, tables.art_value)
-            mutants, stalkers = st[S_TROPHY_MUTANT], st[S_TROPHY_STALKER]
-            _trade(st, cp, items, it, tables.shopping, hexes[h, H_FACTION])
-            if cp[C_KILLED_ENEMIES] == KILLED_TROPHY_SOLD:
-                _sold_trophies(game.enemy_pool, game.trophies, tables.en,
-                               mutants - st[S_TROPHY_MUTANT], stalkers - st[S_TROPHY_STALKER])
+            _base(tables, game, hexes[h, H_FACTION])
         elif (kind == LOC_OPEN or kind == LOC_SECRET or kind == LOC_COMPLEX or (
                 kind == LOC_SARCOPHAGUS and h == goal and target == cp[C_SARCOPHAGUS_TARGET])):
             _location(tables, game, h, kind)

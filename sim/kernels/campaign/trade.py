@@ -161,13 +161,15 @@ def _gain(st, cp, deck, cards, identity, value, t, card):
 
 
 @called
-def _exchange(st, cp, deck, art_deck, cards, identity, value):
+def _exchange(st, cp, deck, art_deck, cards, identity, value, waiting):
     """At the Ecologists' Bunker, anomaly trophies buy artefacts (P-07, P-34).
 
     Every ``artifacts.exchange_trophies`` trophies buy one card while the
     deck has any: a random one (a type in proportion to the cards left, then
     the card, :func:`_gain`), or the cheapest or dearest card of a type with
-    cards left (``artifacts.exchange_draw``).
+    cards left (``artifacts.exchange_draw``). A card not kept waits to be
+    sold: its type is counted in ``waiting`` (the seat's row of
+    ``art_waiting``, :func:`.cards._sold_artifacts`).
     """
     rate = max(cp[C_EXCHANGE_RATE], 1)
     while st[S_TROPHY_ANOMALY] >= rate:
@@ -189,7 +191,9 @@ def _exchange(st, cp, deck, art_deck, cards, identity, value):
             return
         st[S_TROPHY_ANOMALY] -= rate
         st[S_EXCHANGES] += 1
+        count = st[S_ART_COUNT]
         _gain(st, cp, deck, cards, identity, value, t, card)
+        waiting[t] += st[S_ART_COUNT] - count
 
 
 @called
