@@ -260,6 +260,10 @@ class CombatPlan:
         ``start`` is where the entries will begin in an array holding the plans of
         several fights (``params[P_PLAN]`` is ``1 + start``; 0 means the thresholds
         decide).
+
+        A fight without artefacts and kinds of dose gets its entries as the kernel plays
+        them (:func:`sim.kernels.combat.played_entries`: the Health and the index move of
+        each entry's doses, issue 24, section 4); the others get :attr:`entries`.
         """
         params, stimulants, uses0 = packed.params, packed.stimulants, packed.uses
         rnd, stage, health, other, tokens, used, counts, _ = self.shape.strides
@@ -273,10 +277,29 @@ class CombatPlan:
             P_SNEAK=int(self.sneak), P_SNEAK_ARTS=self.sneak_select,
             P_HEAL_AT=restore_at(int(params[S.P_HEALTH]), int(params[S.P_OTHER_MAX])),
             P_N_KINDS=len(kinds))
+        entries = self.entries
         if kinds:  # the doses left are digits of the last axis, the dose count no axis
             stimulants = np.asarray([v for v, _ in kinds] + [0], dtype=np.int64)
             uses0 = np.asarray(self.shape.radices + (0,), dtype=np.int64)
-        return packed._replace(params=out, stimulants=stimulants, uses=uses0), self.entries
+        elif params[S.P_N_ART] == 0:  # the kernel's variant without artefacts' code
+            entries = self._played(int(params[S.P_HEALTH]), stimulants)
+        return packed._replace(params=out, stimulants=stimulants, uses=uses0), entries
+
+    def _played(self, health_max: int, stimulants: np.ndarray) -> np.ndarray:
+        """:attr:`entries` as the kernel plays them without artefacts (read-only, as
+        :attr:`entries`, so that the kernel compiles once for both).
+        """
+        from sim.kernels.combat import GAIN_BITS, played_entries  # numba only when played
+
+        if max(health_max, self.shape.stimulants) >> GAIN_BITS:
+            raise ValueError(f"a plan plays at most {(1 << GAIN_BITS) - 1} Health and doses")
+        _, _, health, _, _, used, _, _ = self.shape.strides
+        dims = self.shape.dims
+        played = played_entries(np.ascontiguousarray(self.entries, dtype=np.int64), health,
+                                dims[2], used, dims[5], health_max,
+                                np.ascontiguousarray(stimulants, dtype=np.int64))
+        played.flags.writeable = False
+        return played
 
 
 def thresholds_plan(spec) -> CombatPlan:

@@ -62,6 +62,12 @@ globals().update(RESULT.constants)  # R_OUTCOME .. RESULT_SIZE, as other kernels
 NO_PLAN = np.zeros(1, dtype=np.int64)
 """The plan argument of a fight that follows its thresholds (``params[P_PLAN] == 0``)."""
 
+GAIN_BITS = 8
+"""In a played entry (:func:`played_entries`), the low bits are the Health the doses restore,
+the next ``GAIN_BITS`` bits (up to ``PLAN_ACTION_SHIFT``) the number of doses."""
+
+GAIN_MASK = (1 << GAIN_BITS) - 1
+
 
 def width(durability: int) -> int:
     """Number of aggregate columns for an armour of ``durability``."""
@@ -136,12 +142,15 @@ def _loadout(n_limited, n_combat, uses, spend, phase, allowed):
     """The round's loadout (P-23) among the limited weapons left and the ``n_combat``
     combat artefacts, those of mask ``allowed`` (-1: all): ``(mask of those, spend
     entry)``; spends.
+
+    ``allowed`` is applied bit by bit: without limited weapons and combat artefacts (a
+    constant 0 of those without artefacts) the mask does not depend on a plan's entry, so
+    the round's dice need not wait for the entry to be read (issue 24, section 4).
     """
-    mask = ((1 << n_combat) - 1) << n_limited
+    mask = ((1 << n_combat) - 1) << n_limited & allowed
     for j in range(n_limited):
         if uses[j] > 0:
-            mask |= 1 << j
-    mask &= allowed
+            mask |= allowed & 1 << j
     used = spend[phase, mask]
     for j in range(n_limited):
         if used >> j & 1:
@@ -181,6 +190,36 @@ def _planned(plan, at, n_limited, uses0, uses):
     return plan[np.uint64(at + code)]  # unsigned: no test for an index from the end
 
 
+@jit
+def played_entries(entries, per_health, n_health, per_dose, n_used, health_max, stimulants):
+    """A plan of a fight without artefacts and kinds of dose as the kernel plays it (issue 24,
+    section 4): each entry's doses (Z-12..Z-14, :func:`_dose`, in the order carried, from the
+    doses used of its state) replaced by the Health they restore (bits from 0), their number
+    (bits from :data:`GAIN_BITS`) and the move of the entry's index they make (bits from
+    ``PLAN_ART_SHIFT``, where a plan with artefacts keeps its record mask); the action stays.
+
+    ``entries`` is row-major with the strides ``per_health`` and ``per_dose`` of the Health
+    (``n_health`` values) and doses used (``n_used``) axes (:class:`sim.encounter.plan.PlanShape`).
+    The kernel then adds a decision to its state and its index without a loop over the doses
+    and without deriving the index from every state variable each round (:func:`_fight`).
+    """
+    out = np.empty_like(entries)
+    n_stims = stimulants.shape[0] - 1
+    for i in range(entries.shape[0]):
+        health = i // per_health % n_health
+        stims = used = i // per_dose % n_used
+        doses = entries[i] & ((1 << S.PLAN_ACTION_SHIFT) - 1)
+        level = health
+        for _ in range(doses):
+            if stims < n_stims:  # more doses than carried: no state reaches the entry
+                level, stims = _dose(level, health_max, stimulants, stims)
+        gain, taken = level - health, stims - used
+        action = entries[i] >> S.PLAN_ACTION_SHIFT & S.PLAN_ACTION_BITS
+        out[i] = (gain + (taken << GAIN_BITS) + (action << S.PLAN_ACTION_SHIFT)
+                  + ((gain * per_health + taken * per_dose) << S.PLAN_ART_SHIFT))
+    return out
+
+
 @jit(inline="always")
 def _tracked(params, other, counts):
     """Offset of the artefact part of a plan's state: the other track (P-09, P-40) and the
@@ -217,7 +256,8 @@ def fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result):
     inlined three times: with artefacts (or a plan's doses by kind, ``params[P_N_KINDS]``),
     and without them by plan or by thresholds, so that each runs none of the others' code
     (the constants ``art`` and ``planned`` fold it away; a plan's reading stays within
-    10 % of the thresholds' fights/s, issue 24).
+    10 % of the thresholds' fights/s, issue 24). Without artefacts and kinds ``plan`` holds
+    :func:`played_entries` (:meth:`sim.encounter.plan.CombatPlan.pack` makes them).
     """
     if params[S.P_N_ART] > 0 or params[S.P_N_KINDS] > 0:
         _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, True,
@@ -267,19 +307,28 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
         uses[j] = uses0[j]
     outcome = CAPPED
     avoided = False
-    n_combat = params[S.P_N_COMBAT_ART]
+    n_combat = params[S.P_N_COMBAT_ART] if art else 0  # combat artefacts are artefacts
     # The plan's strides (sim.encounter.plan), read once: plans of several fights share
     # the array, this fight's starts at params[P_PLAN] - 1; at_round is the start of the
     # round's part, one stride further each round.
     at_round = params[S.P_PLAN] - 1
     per_round, per_health = params[S.P_PLAN_ROUND], params[S.P_PLAN_HEALTH]
     per_token, per_dose = params[S.P_PLAN_TOKENS], params[S.P_PLAN_STIMS]
-    act_stage = params[S.P_PLAN_STAGE]
+    act_stage = params[S.P_PLAN_STAGE] if art else 0  # a heal/calm stage needs artefacts
     # A plan's kinds of dose (their doses left follow the uses): played by the variant with
     # artefacts' code (which, without artefacts, rolls exactly the dice of the other), so
     # the variant without keeps none of it.
     n_kinds = params[S.P_N_KINDS] if art else 0
     n_digits = n_limited + n_kinds
+    # Without artefacts the entry's index is kept as the state changes (issue 24, section 4):
+    # each round one stride on, and the moves of the doses (in the played entry) and of the
+    # enemy's attack (wounds and tokens), instead of derived from every state variable.
+    entry_at = 0
+    if planned:
+        if art:
+            pass
+        else:
+            entry_at = at_round + health * per_health + tokens * per_token
     if params[S.P_SNEAK] != 0:
         if params[S.P_AVOID_RULE] == S.AVOID_STEALTH:
             pool = stealth
@@ -314,17 +363,23 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
                 tracks = _tracked(params, result[RESULT.R_OTHER], counts)
             allowed = -1
             if planned:
-                at = (at_round + health * per_health + tokens * per_token
-                      + stims * per_dose + tracks + act_stage)
-                at_round += per_round
-                decision = _planned(plan, at, n_digits, uses0, uses)
-                doses = decision & ((1 << S.PLAN_ACTION_SHIFT) - 1)
-                if n_kinds == 0:
-                    for _ in range(doses):
-                        health, stims = _dose(health, health_max, stimulants, stims)
-                else:
-                    health, stims = _doses(doses, n_kinds, n_limited, health, health_max,
-                                           stimulants, uses, stims)
+                if art:
+                    at = (at_round + health * per_health + tokens * per_token
+                          + stims * per_dose + tracks + act_stage)
+                    at_round += per_round
+                    decision = _planned(plan, at, n_digits, uses0, uses)
+                    doses = decision & ((1 << S.PLAN_ACTION_SHIFT) - 1)
+                    if n_kinds == 0:
+                        for _ in range(doses):
+                            health, stims = _dose(health, health_max, stimulants, stims)
+                    else:
+                        health, stims = _doses(doses, n_kinds, n_limited, health, health_max,
+                                               stimulants, uses, stims)
+                else:  # a played entry (played_entries)
+                    decision = _planned(plan, entry_at, n_digits, uses0, uses)
+                    entry_at += per_round + (decision >> S.PLAN_ART_SHIFT)
+                    health += decision & GAIN_MASK
+                    stims += decision >> GAIN_BITS & GAIN_MASK
                 allowed = (decision >> S.PLAN_ACTION_SHIFT & S.PLAN_ACTION_BITS) - 1  # -1: flee
                 flee = allowed < 0
                 select = decision >> S.PLAN_ART_SHIFT
@@ -361,7 +416,10 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
             if art:
                 through, tokens, health = _attack(state, params, health, tokens, select, result)
             else:
-                through, tokens = armor_absorb(state, wounds, resist, durability, tokens)
+                through, after = armor_absorb(state, wounds, resist, durability, tokens)
+                if planned:
+                    entry_at += (after - tokens) * per_token - through * per_health
+                tokens = after
             taken += through
             health -= through
             if exhausted(health) or (art and exhausted(result[RESULT.R_OTHER])):
