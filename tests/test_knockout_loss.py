@@ -33,12 +33,14 @@ def _scenario(tmp_path, loss: str | None):
 
 def _by_hand(sc, inert_first: bool) -> list[str]:
     """Every item card, the weapon and the armour, by price (stable: items, weapons, armour);
-    with ``inert_first`` the items of effect none / location_movement before them all."""
+    with ``inert_first`` the items of effect none / location_movement before them all, and
+    the Helicopter call (effect helicopter), which ``policy.helicopter_at = 0`` never calls."""
     rs = sc.ruleset
     rows = [(c.price, f"item {name}", c.effect) for name, c in rs.items.items()]
     rows += [(rs.weapons[w].price, f"weapon {w}", "") for w in sc.weapons]
     rows.append((rs.armor[sc.armor].price, f"armor {sc.armor}", ""))
-    inert = [r for r in rows if inert_first and r[2] in ("none", "location_movement")]
+    inert = [r for r in rows
+             if inert_first and r[2] in ("none", "location_movement", "helicopter")]
     rest = [r for r in rows if r not in inert]
     return [r[1] for r in sorted(inert, key=lambda r: r[0]) + sorted(rest, key=lambda r: r[0])]
 

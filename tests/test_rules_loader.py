@@ -115,8 +115,8 @@ def test_movement_items_z01_z03(rs):
     assert rs.rules.movement.base_steps + rs.items["Jetpack"].value == 9
     for name in ("Zone map", "GLONASS navigator", "Jetpack"):
         assert rs.items[name].uses is None  # Z-01: reusable
-    for name in ("Helicopter call", "Spatial gate"):
-        assert (rs.items[name].effect, rs.items[name].uses) == ("none", 1)  # Z-04
+    for name, effect in (("Helicopter call", "helicopter"), ("Spatial gate", "none")):
+        assert (rs.items[name].effect, rs.items[name].uses) == (effect, 1)  # Z-04, Z-05
     assert rs.items["Flashlight"].effect == "location_movement"
 
 

@@ -52,7 +52,8 @@ INERT_ITEMS = ("none", "location_movement")
 keeps what helps him gives these up first (``policy.knockout_loss = "keep_useful"``, P-37)."""
 
 ITEM_EFFECTS = {"event_avoid": K.ITEM_EVENT, "escape": K.ITEM_ESCAPE, "medkit": K.ITEM_MEDKIT,
-                "stimulant": K.ITEM_STIMULANT, "movement": K.ITEM_MOVEMENT}
+                "stimulant": K.ITEM_STIMULANT, "movement": K.ITEM_MOVEMENT,
+                "helicopter": K.ITEM_HELICOPTER}
 BUNKER_CHOICES = {"nearest": K.BUNKER_NEAREST, "toward_objective": K.BUNKER_TOWARD_OBJECTIVE}
 FACTIONS = {"": K.FACTION_NONE, "duty": K.FACTION_DUTY, "freedom": K.FACTION_FREEDOM,
             "ecologists": K.FACTION_ECOLOGISTS, "military": K.FACTION_MILITARY}
@@ -467,7 +468,7 @@ def lose_order(scenario: Scenario, slots: tuple[str, ...] = ()) -> list[tuple[in
     useful = scenario.policy.knockout_loss == "keep_useful"
     rows = [(c.price, K.BELONG_ITEM, i) for i, c in enumerate(rs.items.values())]
     inert = [r for r, c in zip(rows, rs.items.values(), strict=True)
-             if useful and c.effect in INERT_ITEMS]
+             if useful and inert_item(c, scenario.policy)]
     rows = [r for r in rows if r not in inert]
     rows += [(rs.weapons[w].price, K.BELONG_WEAPON, j) for j, w in enumerate(scenario.weapons)]
     if scenario.armor:
@@ -477,6 +478,25 @@ def lose_order(scenario: Scenario, slots: tuple[str, ...] = ()) -> list[tuple[in
     return [(kind, index) for _, kind, index in [*sorted(inert, key=lambda r: r[0]),
                                                  *sorted(rows, key=lambda r: r[0]),
                                                  *sorted(arts, key=lambda r: r[0])]]
+
+
+def inert_item(card, policy) -> bool:
+    """An item card that never acts in the simulation (:data:`INERT_ITEMS`), or a Helicopter
+    call a policy never calls (``policy.helicopter_at = 0``, Z-05).
+    """
+    return card.effect in INERT_ITEMS or (card.effect == "helicopter" and policy.helicopter_at == 0)
+
+
+def sold_at(rs: Ruleset, card) -> int:
+    """Bit mask of the factions (``FACTION_*``) whose bases sell ``card`` (Z-05, Z-11).
+
+    ``economy.shops = "per_base"``: the factions of its ``sold_at`` (empty: every base);
+    ``every_base``: every base sells every item.
+    """
+    every = sum(1 << code for name, code in FACTIONS.items() if name)
+    if rs.rules.economy.shops == "every_base" or not card.sellers:
+        return every
+    return sum(1 << FACTIONS[f] for f in card.sellers)
 
 
 def item_order(it: np.ndarray, heals: tuple[int, ...]) -> np.ndarray:
@@ -506,8 +526,8 @@ def _items(scenario: Scenario, slots: tuple[str, ...]) -> dict:
     start = np.zeros(len(names), dtype=np.int64)
     for name in scenario.items:
         start[names.index(name)] += 1
-    it = _table([(ITEM_EFFECTS.get(c.effect, K.ITEM_OTHER), worth(c), c.price, n)
-                 for c, n in zip(cards, start, strict=True)], 4)
+    it = _table([(ITEM_EFFECTS.get(c.effect, K.ITEM_OTHER), worth(c), c.price, n, sold_at(rs, c))
+                 for c, n in zip(cards, start, strict=True)], K.I_SIZE)
     return {
         "it": it,
         "item_order": item_order(it, tuple(ITEM_EFFECTS[e] for e in combat_heals(rs))),
@@ -634,6 +654,8 @@ def compile_campaign(scenario: Scenario) -> CampaignArrays:
         C_RETREAT_AT=policy.retreat_at if rules.economy.paid_healing == "bunker" else 0,
         C_PAY_HEAL=policy.pay_heal, C_STIMULANT_AT=policy.stimulant_at,
         C_BASES_SHELTER=rules.emission.bases_shelter,
+        C_HELICOPTER_AT=policy.helicopter_at,
+        C_MILITARY_BASE=next((h for h, f in enumerate(hexmap.factions) if f == "military"), -1),
         **bunker_keys,
         C_HEAL_PRICE=rules.economy.heal_price_per_wound,
         C_N_OBJECTIVES=len(complexes), C_SARCOPHAGUS_TARGET=len(complexes),

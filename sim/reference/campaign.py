@@ -180,6 +180,7 @@ class Campaign:
         self.start = index[scenario.start]
         self.sarcophagus = next(i for i, h in enumerate(hexes) if h.location == "sarcophagus")
         self.bunkers = [i for i, h in enumerate(hexes) if h.location == "bunker"]
+        self.military = next((i for i, h in enumerate(hexes) if h.faction == "military"), None)
         self.open_places = [i for i, h in enumerate(hexes) if h.location == "open"]
         self.secret_places = [i for i, h in enumerate(hexes)
                               if h.location in ("secret", "complex")]
@@ -381,12 +382,21 @@ class Campaign:
         and ``location_movement`` (not simulated, docs/rules.md "Items").
         """
         inert = self.policy.knockout_loss == "keep_useful"
-        rows = [(not (inert and c.effect in ("none", "location_movement")), c.price, "item", i)
+        never = ("none", "location_movement") + (
+            ("helicopter",) if self.policy.helicopter_at == 0 else ())  # never called
+        rows = [(not (inert and c.effect in never), c.price, "item", i)
                 for i, c in enumerate(self.items)]
         rows += [(True, w.price, "weapon", j) for j, w in enumerate(self.weapons)]
         if self.armor is not None:
             rows.append((True, self.armor.price, "armor", 0))
         return [(kind, i) for _, _, kind, i in sorted(rows, key=lambda r: (r[0], r[1]))]
+
+    def sells(self, faction: str, item) -> bool:
+        """Whether a base of ``faction`` sells ``item`` (Z-05, Z-11): its ``sold_at`` names the
+        faction or is empty, or ``economy.shops = "every_base"``.
+        """
+        return (self.rules.economy.shops == "every_base" or not item.sold_at
+                or faction in item.sold_at.split("-"))
 
     def resistance(self, damage_type: str) -> int | None:
         """The armour's absorbing face against ``damage_type``, None if it does not roll.
@@ -516,7 +526,7 @@ class Game:
         if not held:
             return -1
         return max(held, key=lambda i: float("inf") if self.c.items[i].value == "auto"
-                   else int(self.c.items[i].value))
+                   else int(self.c.items[i].value or 0))
 
     def use(self, i: int) -> None:
         """One item card used up."""
@@ -949,7 +959,7 @@ class Game:
         me.artifact_value = me.artifacts = 0
         for name in c.policy.shopping:
             i = c.items.index(c.rs.items[name])
-            if me.rubles >= c.items[i].price:
+            if c.sells(faction, c.items[i]) and me.rubles >= c.items[i].price:
                 me.rubles -= c.items[i].price
                 me.items[i] += 1
 
@@ -984,6 +994,26 @@ class Game:
         """His objective's hex: the next Secret Complex, then the Sarcophagus (P-50)."""
         me, c = self.me, self.c
         return c.complexes[me.objective] if me.objective < len(c.complexes) else c.sarcophagus
+
+    def helicopter(self) -> bool:
+        """At the start of his turn, the Helicopter call (Z-04, Z-05); True when he flies.
+
+        At Health <= ``policy.helicopter_at`` > 0, holding a card of effect
+        ``helicopter``, and not at the Military base already: the card is used up (it goes
+        back to the deck, so the Military base sells it again), he is flown to the Military
+        base, which is his day's movement (assumption), and trades there.
+        """
+        me, c = self.me, self.c
+        if (c.policy.helicopter_at <= 0 or me.health > c.policy.helicopter_at
+                or c.military is None or me.pos == c.military):
+            return False
+        call = self.best("helicopter")
+        if call < 0:
+            return False
+        self.use(call)
+        me.pos = c.military
+        self.trade("military")
+        return True
 
     def movement_artifacts(self) -> int:
         """Steps the held movement artefacts add today, each used once (Z-20, P-09, P-10).
@@ -1167,7 +1197,7 @@ class Game:
                 self.recover()  # P-38: placed in a bunker now
         elif me.knocked_down > 0:
             me.knocked_down -= 1  # P-42: no movement today
-        else:
+        elif not self.helicopter():
             self.move()
         if me.end is None and me.lost == 0:
             self.daily_artifacts()

@@ -128,7 +128,13 @@ class Item:
     value: int | Literal["auto"] | None
     uses: int | None
     hands: int
+    sold_at: str = ""
     notes: str = ""
+
+    @property
+    def sellers(self) -> tuple[str, ...]:
+        """Factions whose bases sell the card (Z-05, Z-11); empty: every base."""
+        return tuple(f for f in self.sold_at.split("-") if f)
 
     @property
     def auto(self) -> bool:

@@ -106,6 +106,10 @@ class Policy:
     bunker_choice : str
         The bunker a stalker lost in a Secret Location is placed in (P-38, P-41: "any
         bunker of his choice"; :data:`BUNKER_CHOICES`).
+    helicopter_at : int
+        At the start of his turn, at this Health or less, a stalker holding a Helicopter
+        call (effect ``helicopter``) calls it and is flown to the Military base (Z-04,
+        Z-05; 0 = never).
     """
 
     route: tuple[str, ...] = ()
@@ -128,6 +132,7 @@ class Policy:
     knockout_loss: str = "keep_useful"
     stimulant_at: int = 0
     bunker_choice: str = "nearest"
+    helicopter_at: int = 0
 
 
 POLICY_TYPES = {"route": (str, list), "sneak": str, "flee_at": int, "heal_at": int,
@@ -135,7 +140,7 @@ POLICY_TYPES = {"route": (str, list), "sneak": str, "flee_at": int, "heal_at": i
                 "shopping": list, "keep_artifacts": list, "calm_at": int, "purge_at": int,
                 "use_movement_artifacts": bool, "exchange": bool, "encounters": str,
                 "objective": str, "weights": dict, "knockout_loss": str,
-                "stimulant_at": int, "bunker_choice": str}
+                "stimulant_at": int, "bunker_choice": str, "helicopter_at": int}
 
 KNOCKOUT_LOSSES = ("keep_useful", "cheapest")
 """``policy.knockout_loss``: which half of his belongings a knocked-out stalker gives up (P-37

@@ -30,7 +30,8 @@ ITEM_EFFECTS = (
     "stimulant",  # Z-11 to Z-14
     "movement",  # Z-01 to Z-03, Z-19, Z-20
     "location_movement",  # Z-07 (not simulated yet)
-    "none",  # Z-04 to Z-06: Helicopter call, Spatial gate
+    "helicopter",  # Z-04, Z-05: the Helicopter call, back to the Military base
+    "none",  # Z-04, Z-06: Spatial gate
 )
 ARTIFACT_EFFECTS = ("none", "heal", "calm", "purge", "resist", "movement", "combat", "stealth")
 ACTIVATIONS = ("auto", "intellect")  # P-09, P-10
@@ -152,6 +153,8 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("value", "int_or_auto", lo=0, hi=99, blank=True),  # meaning per effect
         _int("uses", 1, 99, blank=True),  # empty = reusable (Z-01)
         HANDS,
+        # Z-05, Z-11: the factions whose bases sell it, joined by '-'; empty = every base
+        Column("sold_at", "text", required=False, blank=True, default=""),
         NOTES,
     ),
     "artifacts": (
@@ -277,6 +280,10 @@ PARAMS: tuple[Param, ...] = (
     Param("economy", "mutant_trophy_price", int, 500, 0, 1_000_000, "P-26, P-28"),
     Param("economy", "heal_price_per_wound", int, 100, 0, 1_000_000, "P-37, P-40"),
     Param("economy", "artifact_sell_divisor", int, 2, 1, 100, "P-11"),
+    Param("economy", "shops", str, "per_base",
+          rules="Z-05, Z-11 (each base has its own types; the Helicopter call only at the "
+                "Military base): items.csv sold_at; every_base: every base sells every item",
+          choices=("per_base", "every_base")),
     Param("economy", "paid_healing", str, "bunker",
           rules="P-37, P-40 (healing offered after a knock-out or concussion); Gap: whether a "
                 "bunker also heals a stalker who walks in",

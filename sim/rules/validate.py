@@ -17,6 +17,7 @@ from sim.rules.schema import (
     AUTO,
     DIRECTIONS,
     EPICENTRE_LOCATIONS,
+    FACTIONS,
     HEALTH_DAMAGE,
     NAMED_LOCATIONS,
     Column,
@@ -142,12 +143,29 @@ _ITEM_VALUE_RANGE = {
 }
 
 
+def _sellers(row: Row) -> list[tuple[str, str]]:
+    """``sold_at``: faction names joined by '-' (Z-05, Z-11), each a faction of map.csv."""
+    text = row.values.get("sold_at") or ""
+    if not isinstance(text, str) or not text:
+        return []
+    for name in text.split("-"):
+        if name not in FACTIONS:
+            return [("sold_at", f"{show(name)} is not a faction ({', '.join(FACTIONS)}), "
+                                "in a list joined by '-'" + suggest(name, FACTIONS))]
+    return []
+
+
 def _item(row: Row) -> list[tuple[str, str]]:
+    return _item_value(row) + _sellers(row)
+
+
+def _item_value(row: Row) -> list[tuple[str, str]]:
     effect, value, raw = row.values.get("effect"), row.values.get("value"), row.cells.get("value")
     if effect is None or raw is None or (value is None and raw != ""):
         return []  # already reported
-    if effect == "none":
-        return [] if value is None else [("value", f"{show(raw)} must be empty for effect 'none'")]
+    if effect in ("none", "helicopter"):
+        return [] if value is None else [
+            ("value", f"{show(raw)} must be empty for effect '{effect}'")]
     if value is None:
         return [("value", f"empty cell; effect '{effect}' needs a value")]
     if value == AUTO:

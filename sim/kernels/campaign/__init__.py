@@ -212,7 +212,8 @@ ITEM_ESCAPE = 2
 ITEM_MEDKIT = 3
 ITEM_STIMULANT = 4
 ITEM_MOVEMENT = 5
-N_ITEM_EFFECTS = 6
+ITEM_HELICOPTER = 6  # Z-04, Z-05
+N_ITEM_EFFECTS = 7
 O_COMBAT_HEALS = N_ITEM_EFFECTS  # row of ``item_order``: the items that heal in a fight
 
 # What entering an empty location draws.
@@ -304,6 +305,8 @@ PARAMETERS = Record("campaign parameters", "C_SIZE", (
     "C_KILLED_ENEMIES",  # KILLED_*: campaign.killed_enemies (P-19: a killed enemy's card)
     "C_ANOMALY_TROPHIES",  # 1: campaign.anomaly_trophies = "when_exchanged" (P-34)
     "C_SOLD_ARTIFACTS",  # 1: campaign.sold_artifacts = "returned" (P-11)
+    "C_HELICOPTER_AT",  # policy.helicopter_at (Z-04, Z-05; 0: never)
+    "C_MILITARY_BASE",  # hex of the Military base (Z-05; -1: none on the map)
 ))
 globals().update(PARAMETERS.constants)
 BUNKER_NEAREST = 0  # policy.bunker_choice
@@ -322,6 +325,7 @@ ITEM = Record("item card columns", "I_SIZE", (
     "I_VALUE",  # value (event items: the shift, AUTO_SHIFT for the Torsion scanner)
     "I_PRICE",
     "I_START",  # cards held at the start
+    "I_SOLD_AT",  # bit mask of the factions (FACTION_*) whose bases sell it (Z-05, Z-11)
 ))
 ENEMY = Record("enemy card columns", "N_SIZE", (
     "N_KIND",  # trophy kind

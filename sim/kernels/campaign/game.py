@@ -20,6 +20,7 @@ from sim.kernels.campaign import (
     C_COOPERATIVE,
     C_FIRST_PLAYER,
     C_HEALTH,
+    C_HELICOPTER_AT,
     C_KIT_ITEMS,
     C_MAX_DAYS,
     C_N_CHARACTERS,
@@ -31,6 +32,7 @@ from sim.kernels.campaign import (
     C_WEAPONS,
     C_WILLPOWER,
     DT_NONE,
+    FACTION_MILITARY,
     FIRST_RANDOM,
     G_ART_USES,
     G_CAPPED,
@@ -112,8 +114,8 @@ from sim.kernels.campaign.end import (
     _settle,
     _write_result,
 )
-from sim.kernels.campaign.movement import _move
-from sim.kernels.campaign.trade import _daily_artifacts, _recover, _use_medkits
+from sim.kernels.campaign.movement import _base, _move
+from sim.kernels.campaign.trade import _daily_artifacts, _helicopter, _recover, _use_medkits
 from sim.kernels.campaign.zone import _zone
 from sim.kernels.combat import RESULT_SIZE
 
@@ -216,7 +218,8 @@ def _play_turn(tables, game):
 
     A stalker lost in a Secret Location is out of play and placed in a bunker
     when his lost days run out (P-38, P-41); a knocked-down one does not move
-    (P-42); otherwise he moves (:func:`.movement._move`). Then, in play, he uses his
+    (P-42); otherwise he calls the helicopter (:func:`.trade._helicopter`, Z-05) or
+    moves (:func:`.movement._move`). Then, in play, he uses his
     heal, calm and purge artefacts (:func:`.trade._daily_artifacts`). ``tables`` is
     his slot, ``game`` his seat's view.
     """
@@ -228,6 +231,9 @@ def _play_turn(tables, game):
             _recover(st, cp, tables.hexes)
     elif st[S_KNOCKED] > 0:
         st[S_KNOCKED] -= 1
+    elif st[S_HEALTH] <= cp[C_HELICOPTER_AT] and _helicopter(st, cp, game.items,
+                                                             tables.item_order):
+        _base(tables, game, FACTION_MILITARY)  # flown there, he trades there (Z-05)
     else:
         _move(tables, game)
     held = _held(st, cp)

@@ -31,8 +31,10 @@ from sim.kernels.campaign import (
     C_GEAR_LOT,
     C_HEAL_PRICE,
     C_HEALTH,
+    C_HELICOPTER_AT,
     C_KNOCKOUT_REGAIN,
     C_MEDKIT_AT,
+    C_MILITARY_BASE,
     C_N_OBJECTIVES,
     C_N_WEAPONS,
     C_OBJECTIVE_BUNKER,
@@ -52,7 +54,9 @@ from sim.kernels.campaign import (
     H_BUNKER,
     H_KIND,
     I_PRICE,
+    I_SOLD_AT,
     I_VALUE,
+    ITEM_HELICOPTER,
     ITEM_MEDKIT,
     ITEM_STIMULANT,
     LOC_COMPLEX,
@@ -205,7 +209,8 @@ def _trade(st, cp, items, it, shopping, faction):
     P-28); only Freedom, at its base, gives one Gear for a lot of stalker
     trophies (P-27; assumption: the first item of the shopping list).
     Artefacts sell at any base for ``price // economy.artifact_sell_divisor``
-    (P-11). Then each item of the shopping list is bought once while money
+    (P-11). Then each item of the shopping list that this base sells
+    (``I_SOLD_AT``: Z-05, Z-11, ``economy.shops``) is bought once while money
     lasts.
     """
     lot = max(cp[C_TROPHY_LOT], 1)
@@ -223,9 +228,33 @@ def _trade(st, cp, items, it, shopping, faction):
     st[S_ART_COUNT] = 0
     for j in range(shopping.shape[0]):
         i = shopping[j]
-        if i >= 0 and st[S_RUBLES] >= it[i, I_PRICE]:
+        if i >= 0 and (it[i, I_SOLD_AT] >> faction) & 1 and st[S_RUBLES] >= it[i, I_PRICE]:
             st[S_RUBLES] -= it[i, I_PRICE]
             items[i] += 1
+
+
+@called
+def _helicopter(st, cp, items, order):
+    """Call the helicopter at the start of his turn (Z-04, Z-05); True when he is flown.
+
+    At Health <= ``policy.helicopter_at`` (> 0), holding a Helicopter call and
+    not already at the Military base, the card is used up (Z-04: single use;
+    Z-05: it returns to the deck, so the Military base sells it again) and he
+    is flown to the Military base, the one place it goes to (Z-05). The
+    flight is his day's movement (Gap "Helicopter call": assumption); there
+    he trades as at any base (the caller visits the base, :func:`.movement._base`).
+    """
+    base = cp[C_MILITARY_BASE]
+    if cp[C_HELICOPTER_AT] <= 0 or st[S_HEALTH] > cp[C_HELICOPTER_AT] or base < 0 \
+            or st[S_POS] == base:
+        return False
+    call = _best_item(items, order, ITEM_HELICOPTER)
+    if call < 0:
+        return False
+    items[call] -= 1
+    st[S_ITEMS_USED] += 1
+    st[S_POS] = base
+    return True
 
 
 @part
