@@ -82,7 +82,7 @@ def test_played_entries_are_the_doses_taken_one_by_one(make):
     packed, played = plan.pack(spec.pack())
     stimulants = list(spec.stimulants)
     health_max = int(packed.params[S.P_HEALTH])
-    assert not played.flags.writeable
+    assert played.flags.writeable  # as NO_PLAN: one compiled kernel for plans and thresholds
     assert np.array_equal(played, expected_played(spec, plan, stimulants, health_max))
     if make is every_dose_now:
         assert not np.array_equal(
@@ -104,14 +104,16 @@ def test_the_kept_index_plays_the_thresholds_dice_for_dice_with_limited_weapons(
 
 def test_a_plan_with_artefacts_keeps_its_entries():
     """A fight with an artefact (P-08) is played by the kernel's variant with artefacts'
-    code, which reads the plan's own entries: pack leaves them as they are."""
+    code, which reads the plan's own entries: pack gives them as they are, in an array
+    the kernel may take as it takes ``NO_PLAN`` (writable), and the plan's stay read-only."""
     from sim.exact.best_combat import solve_combat
 
     spec = compile_combat(load_ruleset(), "Strelok", "Boar", "Stalker suit", ("AK-74",),
                           ("Stimulant",), CombatPolicy(heal_at=2), ("Crystal",))
     plan = solve_combat(spec)
     _, entries = plan.pack(spec.pack())
-    assert entries is plan.entries
+    assert np.array_equal(entries, plan.entries) and entries.flags.writeable
+    assert not plan.entries.flags.writeable
 
 
 def test_the_kernel_playing_doses_at_full_health_matches_its_exact_value():

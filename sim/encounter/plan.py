@@ -263,7 +263,11 @@ class CombatPlan:
 
         A fight without artefacts and kinds of dose gets its entries as the kernel plays
         them (:func:`sim.kernels.combat.played_entries`: the Health and the index move of
-        each entry's doses, issue 24, section 4); the others get :attr:`entries`.
+        each entry's doses, issue 24, section 4); the others get a copy of :attr:`entries`.
+        The kernel's array can be written, as the thresholds' ``NO_PLAN`` (the kernel
+        writes neither): numba compiles one kernel for a read-only and another for a
+        writable array, and a process playing both thresholds and plans (the report, a
+        comparison of both policies) would compile the combat kernel twice.
         """
         params, stimulants, uses0 = packed.params, packed.stimulants, packed.uses
         rnd, stage, health, other, tokens, used, counts, _ = self.shape.strides
@@ -283,12 +287,12 @@ class CombatPlan:
             uses0 = np.asarray(self.shape.radices + (0,), dtype=np.int64)
         elif params[S.P_N_ART] == 0:  # the kernel's variant without artefacts' code
             entries = self._played(int(params[S.P_HEALTH]), stimulants)
+        if not entries.flags.writeable:
+            entries = entries.copy()
         return packed._replace(params=out, stimulants=stimulants, uses=uses0), entries
 
     def _played(self, health_max: int, stimulants: np.ndarray) -> np.ndarray:
-        """:attr:`entries` as the kernel plays them without artefacts (read-only, as
-        :attr:`entries`, so that the kernel compiles once for both).
-        """
+        """:attr:`entries` as the kernel plays them without artefacts."""
         from sim.kernels.combat import GAIN_BITS, played_entries  # numba only when played
 
         if max(health_max, self.shape.stimulants) >> GAIN_BITS:
@@ -298,7 +302,6 @@ class CombatPlan:
         played = played_entries(np.ascontiguousarray(self.entries, dtype=np.int64), health,
                                 dims[2], used, dims[5], health_max,
                                 np.ascontiguousarray(stimulants, dtype=np.int64))
-        played.flags.writeable = False
         return played
 
 
