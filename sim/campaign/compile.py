@@ -40,6 +40,7 @@ from sim.kernels import campaign as K
 from sim.kernels.layout import A_SIZE, P_SIZE
 from sim.rules import Ruleset
 from sim.rules.scenario import Scenario, carry_problems
+from sim.rules.schema import DEFORMATION_EFFECTS, TOKEN_USES
 
 DRAWS = {"nothing": K.DRAW_NOTHING, "event": K.DRAW_EVENT, "enemy": K.DRAW_ENEMY,
          "anomaly": K.DRAW_ANOMALY}
@@ -233,6 +234,29 @@ def game_keys(scenario: Scenario) -> dict[str, int]:
         C_COOP_DEAD=("ignored", "team_loses").index(rules.cooperative_dead),
         C_FIRST_PLAYER=("seat1", "random").index(rules.first_player),
     )
+
+
+def token_keys(rs: Ruleset) -> dict[int, int]:
+    """The ``C_*`` values of the tokens (Gap "Tokens") and the Deformation deck (P-39).
+
+    The deck's cards are listed one per copy (``count``), in file order, with
+    their ``DEFORM_*`` effect and value; a deck none of whose cards does
+    anything is not drawn (``C_DEFORM_CARDS`` 0), so it takes no random draw.
+    """
+    tokens = rs.rules.tokens
+    cards = [card for card in rs.deformations.values() for _ in range(card.count)]
+    active = any(card.effect != "none" for card in cards)
+    keys = {
+        K.C_CLUES_START: tokens.clues_start, K.C_CLUES_PER_COMPLEX: tokens.clues_per_complex,
+        K.C_CLUE_USE: TOKEN_USES.index(tokens.clue_use),
+        K.C_ZONE_START: tokens.zone_start, K.C_ZONE_PER_ANOMALY: tokens.zone_per_anomaly,
+        K.C_ZONE_USE: TOKEN_USES.index(tokens.zone_use),
+        K.C_DEFORM_CARDS: len(cards) if active else 0,
+    }
+    for i, card in enumerate(cards):
+        keys[K.C_DEFORM_EFFECT + i] = DEFORMATION_EFFECTS.index(card.effect)
+        keys[K.C_DEFORM_VALUE + i] = card.value
+    return keys
 
 
 def _i64(values) -> np.ndarray:
@@ -681,6 +705,8 @@ def compile_campaign(scenario: Scenario) -> CampaignArrays:
     )
     # A wide slot, a column per objective: the bunker toward it (P-38, P-41).
     cp[K.C_OBJECTIVE_BUNKER:K.C_OBJECTIVE_BUNKER + len(toward)] = toward
+    for index, value in token_keys(rs).items():  # tokens, the Deformation deck (P-39)
+        cp[index] = int(value)
     return CampaignArrays(
         cp=cp, hexes=np.stack([kinds, nearest.astype(np.int64), bunker_target,
                                _i64([FACTIONS[f or ""] for f in hexmap.factions])], axis=1),

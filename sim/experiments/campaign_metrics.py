@@ -69,6 +69,10 @@ METRICS: tuple[tuple[str, str, str | None, str], ...] = (
     ("artifacts_used", "mean", None, "artefact uses per game"),
     ("side_effects", "mean", "lower", "artefact side effects per game"),
     ("exchanges", "mean", None, "artefacts bought with anomaly trophies per game"),
+    ("clues", "mean", None, "clue tokens held at the end"),
+    ("zone_tokens", "mean", None, "Zone tokens held at the end"),
+    ("clues_lost", "mean", "lower", "clue tokens lost to radiation mutations per game"),
+    ("zone_lost", "mean", "lower", "Zone tokens lost to concussions per game"),
 )
 """Every per-game campaign metric, declared once: ``(name, kind, better, label)``.
 

@@ -60,8 +60,10 @@ ENDS = ("reached", "knocked_out_in_sarcophagus", "concussion_in_sarcophagus",
 
 COUNTERS = ("knockouts", "concussions", "deformations", "emissions_suffered", "emissions",
             "items_used", "fights", "kills", "anomalies_entered", "artifacts_found", "events",
-            "complexes_explored", "artifacts_used", "side_effects", "exchanges")
-"""Per-game counters, named as :data:`sim.experiments.campaign.TRIAL_COLUMNS` names them."""
+            "complexes_explored", "artifacts_used", "side_effects", "exchanges", "clues",
+            "zone_tokens", "clues_lost", "zone_lost")
+"""Per-game counters, named as :data:`sim.experiments.campaign.TRIAL_COLUMNS` names them
+(``clues`` and ``zone_tokens``: the tokens held at the end)."""
 
 SHELTERS = ("secret", "complex", "bunker")
 """Locations an Emission does not reach (P-48); faction bases too under
@@ -144,6 +146,9 @@ class Stalker:
     stop: bool = False
     end: str | None = None
     tally: Counter = field(default_factory=Counter)
+    clues: int = 0
+    zone_tokens: int = 0
+    radiation_down: int = 0
 
 
 class Campaign:
@@ -206,6 +211,9 @@ class Campaign:
         self.sarcophagus_deck = [fightable[n] for n in rs.sarcophagus_deck() if n in fightable]
         self.anomalies = list(rs.anomalies.values())
         self.events = list(rs.events.values())
+        # The Deformation deck (P-39), a card per copy; not drawn when no card does anything.
+        cards = [card for card in rs.deformations.values() for _ in range(card.count)]
+        self.deformations = cards if any(c.effect != "none" for c in cards) else []
         self._artifact_deck()
         self._artifact_slots(scenario, keepers)
         self.emissions = rs.emission_deck()
@@ -424,6 +432,8 @@ def deal(state, campaign: Campaign) -> None:
     state.tokens = 0
     state.next_emission = 0
     state.in_force = [0, 0, 0]
+    state.deformation_order = None  # shuffled at the first Deformation card (P-39)
+    state.deformation_next = 0
 
 
 class Game:
@@ -451,6 +461,8 @@ class Game:
                           items=list(campaign.start_items if items is None else items),
                           weapons=[True] * len(campaign.weapons),
                           held=list(campaign.start_held))
+        tokens = campaign.rules.tokens
+        self.me.clues, self.me.zone_tokens = int(tokens.clues_start), int(tokens.zone_start)
         self.deal(campaign)
 
     def deal(self, campaign: Campaign) -> None:
@@ -639,14 +651,18 @@ class Game:
         me, rules = self.me, self.c.rules
         if me.lost > 0:
             return  # out of play on the Emission Track (P-38, P-41)
-        if me.radiation > self.c.hero.radiation_max:
+        if me.radiation > self.radiation_limit():
             me.deformations += 1
             me.tally["deformations"] += 1
+            lost = me.clues // 2  # P-39: half, rounded in his favour
+            me.clues -= lost
+            me.tally["clues_lost"] += lost
             me.radiation = 0
             self.tokens += int(rules.emission.tokens_per_deformation)
             if me.deformations >= rules.death.deformation_limit:
                 me.end = "fifth_deformation"
                 return
+            self.deformation_card()
         knocked, concussed = me.health <= 0, me.willpower <= 0
         if not (knocked or concussed):
             return
@@ -663,12 +679,67 @@ class Game:
         else:
             me.tally["concussions"] += 1
             self.tokens += int(rules.emission.tokens_per_concussion)
+            lost = me.zone_tokens // 2  # P-40: half, rounded in his favour
+            me.zone_tokens -= lost
+            me.tally["zone_lost"] += lost
         me.stop = True
         me.knocked_down = int(rules.death.knocked_down_days)
         if self.c.location[me.pos] in ("secret", "complex") and int(rules.death.lost_days) > 0:
             me.lost = int(rules.death.lost_days)  # P-38, P-41: lost before the bunker
         else:
             self.recover()  # lost_days = 0: placed in the bunker at once
+
+    def radiation_limit(self) -> int:
+        """His radiation limit: the card's less what his Deformation cards took (P-39)."""
+        return max(self.c.hero.radiation_max - self.me.radiation_down, 0)
+
+    def deformation_card(self) -> None:
+        """The next card of the shared Deformation deck, and its effect (P-39; Gap).
+
+        The deck is shuffled at its first draw of the game and cycles: after
+        its last card its first comes again.
+        """
+        cards, me = self.c.deformations, self.me
+        if not cards:
+            return
+        if self.deformation_order is None:
+            order = list(range(len(cards)))
+            self.deck.shuffle(order)
+            self.deformation_order = order
+        card = cards[self.deformation_order[self.deformation_next]]
+        self.deformation_next = (self.deformation_next + 1) % len(cards)
+        if card.effect == "radiation_limit":
+            me.radiation_down += card.value
+        elif card.effect == "wounds":
+            me.health -= card.value
+        elif card.effect == "disturbances":
+            me.willpower -= card.value
+        elif card.effect == "knocked_down":
+            me.stop = True
+            me.knocked_down += card.value
+        elif card.effect == "emission_tokens":
+            self.tokens += card.value
+
+    def gain_tokens(self, complexes: int, anomalies: int) -> None:
+        """Tokens gained at the end of his turn (Gap "Tokens"): per complex, per anomaly."""
+        tokens = self.c.rules.tokens
+        self.me.clues += int(tokens.clues_per_complex) * complexes
+        self.me.zone_tokens += int(tokens.zone_per_anomaly) * anomalies
+
+    def spend_tokens(self) -> None:
+        """Clue tokens, then Zone tokens, each healing one point of its track while it helps."""
+        me, hero, tokens = self.me, self.c.hero, self.c.rules.tokens
+        for held, spent_on in (("clues", tokens.clue_use), ("zone_tokens", tokens.zone_use)):
+            while getattr(me, held) > 0:
+                if spent_on == "health" and me.health < hero.health:
+                    me.health += 1
+                elif spent_on == "willpower" and me.willpower < hero.willpower:
+                    me.willpower += 1
+                elif spent_on == "radiation" and me.radiation > 0:
+                    me.radiation -= 1
+                else:
+                    break
+                setattr(me, held, getattr(me, held) - 1)
 
     # --- fights (P-14..P-29, Z-12..Z-17) ----------------------------------------------------
     def heals_in_combat(self, i: int) -> bool:
@@ -1198,9 +1269,15 @@ class Game:
         elif me.knocked_down > 0:
             me.knocked_down -= 1  # P-42: no movement today
         elif not self.helicopter():
+            complexes, anomalies = (me.tally["complexes_explored"],
+                                    me.tally["anomalies_entered"])
             self.move()
+            self.gain_tokens(me.tally["complexes_explored"] - complexes,
+                             me.tally["anomalies_entered"] - anomalies)
         if me.end is None and me.lost == 0:
             self.daily_artifacts()
+        if me.end is None and me.lost == 0:
+            self.spend_tokens()
 
     def play(self, observer: Callable | None = None) -> tuple[str, int]:
         """Play days until the game ends; returns ``(end, day)``.
@@ -1227,7 +1304,8 @@ class Game:
 
     def row(self, end: str, day: int) -> dict:
         """The game's results, named as :data:`sim.experiments.campaign.TRIAL_COLUMNS`."""
-        return {"end": end, "day": day, **{k: self.me.tally[k] for k in COUNTERS},
+        held = {"clues": self.me.clues, "zone_tokens": self.me.zone_tokens}
+        return {"end": end, "day": day, **{k: self.me.tally[k] for k in COUNTERS}, **held,
                 "rubles_at_end": self.me.rubles}
 
 

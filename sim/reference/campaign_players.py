@@ -52,6 +52,8 @@ class Seat(Game):
     tokens = _shared("tokens")
     next_emission = _shared("next_emission")
     in_force = _shared("in_force")
+    deformation_order = _shared("deformation_order")
+    deformation_next = _shared("deformation_next")
 
     def __init__(self, campaign: Campaign, zone: Zone, streams: list[random.Random],
                  items: list[int] | None = None):

@@ -88,6 +88,8 @@ def _load(path: str | Path | None) -> tuple[Ruleset | None, list[Problem]]:
         names = {str(r.values["name"]) for r in tables["enemies"]}
         problems += v.references(str(root / "sarcophagus.csv"), tables["sarcophagus"], "enemy",
                                  names, str(root / "enemies.csv"))
+    if tables["deformations"]:
+        problems += v.deformation_deck(str(root / "deformations.csv"), tables["deformations"])
     hexes = _read_map(str(root / f"{MAP}.csv"), blobs[MAP + ".csv"], rules, problems)
     if problems:
         order = [str(root / n) for n in blobs]

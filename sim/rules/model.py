@@ -10,8 +10,9 @@ to arrays happens later, from this model.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, make_dataclass
+from dataclasses import dataclass, field, make_dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Literal
 
 from sim.rules.schema import DAMAGE_TYPES, DIRECTIONS, EPICENTRE_LOCATIONS, sections
@@ -185,6 +186,20 @@ class SarcophagusCard:
 
 
 @dataclass(frozen=True)
+class Deformation:
+    """A Deformation card (P-39): drawn at a radiation mutation, ``effect`` by ``value``.
+
+    The fifth card kills whatever it says (P-43, ``death.deformation_limit``).
+    """
+
+    name: str
+    count: int
+    effect: str
+    value: int = 0
+    notes: str = ""
+
+
+@dataclass(frozen=True)
 class Emission:
     """An Emission card (P-48, P-49); ``final`` marks the Final Emission."""
 
@@ -295,6 +310,7 @@ CARD_TYPES: dict[str, type] = {
     "events": Event,
     "emissions": Emission,
     "sarcophagus": SarcophagusCard,
+    "deformations": Deformation,
 }
 """Card class per table (file ``<table>.csv``)."""
 
@@ -341,6 +357,8 @@ class Ruleset:
         Card name -> card, in file order (read-only).
     sarcophagus : Mapping
         The Sarcophagus deck (P-50), card name -> card; see :meth:`sarcophagus_deck`.
+    deformations : Mapping
+        The Deformation deck (P-39), card name -> card.
     map : Map
         The hex map (``map.csv``).
     """
@@ -360,6 +378,8 @@ class Ruleset:
     sha256: str
     lines: Mapping[tuple[str, str], int]
     map: Map = Map()
+    deformations: Mapping[str, Deformation] = field(
+        default_factory=lambda: MappingProxyType({}))
 
     def digest(self) -> str:
         """SHA-256 (hex) of the ruleset files' bytes, for provenance in reports."""

@@ -36,6 +36,17 @@ ITEM_EFFECTS = (
 ARTIFACT_EFFECTS = ("none", "heal", "calm", "purge", "resist", "movement", "combat", "stealth")
 ACTIVATIONS = ("auto", "intellect")  # P-09, P-10
 EVENT_EFFECTS = ("wounds", "radiation", "psi", "lost_day", "emission_tokens", "none")
+DEFORMATION_EFFECTS = ("none", "radiation_limit", "wounds", "disturbances", "knocked_down",
+                       "emission_tokens")
+"""What a Deformation card does when drawn (P-39; Gap "Deformation Card effects"): nothing,
+the radiation limit lowered by ``value`` for the rest of the character's life, ``value``
+wounds or mental disturbances at once, ``value`` more days knocked down (P-42), ``value``
+tokens on the Emission Track (P-47). The order is the kernel's code order."""
+MAX_DEFORMATION_CARDS = 16
+"""Most Deformation cards (the sum of ``count``) a deck holds: the kernel keeps its order."""
+TOKEN_USES = ("none", "health", "willpower", "radiation")
+"""What a clue or Zone token is spent on (Gap "Tokens"): nothing, or one point healed on a
+track (a wound, a mental disturbance, a radiation dose) at the end of his turn."""
 AUTO = "auto"
 """Item value meaning "succeeds without a roll" (Torsion scanner, Z-09)."""
 
@@ -195,6 +206,13 @@ TABLES: dict[str, tuple[Column, ...]] = {
         NAME,
         _int("order", 1, 99),  # P-50: fought in this order
         Column("enemy", "name"),  # a card of enemies.csv
+        NOTES,
+    ),
+    "deformations": (  # P-39, P-43; Gap "Deformation Card effects"
+        NAME,
+        COUNT,
+        _enum("effect", DEFORMATION_EFFECTS),
+        _int("value", 0, 99, blank=True, default=0),
         NOTES,
     ),
 }
@@ -394,6 +412,16 @@ PARAMS: tuple[Param, ...] = (
           rules="P-44, P-45; Gap: the Sarcophagus (cooperative victory): a seat out of the "
                 "game (dead, no character to come) is left out, or loses it for the team",
           choices=("ignored", "team_loses")),
+    Param("tokens", "clues_start", int, 0, 0, 99, "P-39; Gap: tokens (clue tokens at the start)"),
+    Param("tokens", "clues_per_complex", int, 0, 0, 99,
+          "P-39, P-50; Gap: tokens (clue tokens gained per Secret Complex explored)"),
+    Param("tokens", "clue_use", str, "none", rules="P-39; Gap: tokens (what a clue token is for)",
+          choices=TOKEN_USES),
+    Param("tokens", "zone_start", int, 0, 0, 99, "P-40; Gap: tokens (Zone tokens at the start)"),
+    Param("tokens", "zone_per_anomaly", int, 0, 0, 99,
+          "P-40; Gap: tokens (Zone tokens gained per anomaly gone through)"),
+    Param("tokens", "zone_use", str, "none", rules="P-40; Gap: tokens (what a Zone token is for)",
+          choices=TOKEN_USES),
 )
 """Every ``rules.toml`` key. Missing keys take the default; unknown keys are errors."""
 

@@ -19,6 +19,7 @@ from sim.rules.schema import (
     EPICENTRE_LOCATIONS,
     FACTIONS,
     HEALTH_DAMAGE,
+    MAX_DEFORMATION_CARDS,
     NAMED_LOCATIONS,
     Column,
 )
@@ -258,11 +259,20 @@ def _map_row(row: Row) -> list[tuple[str, str]]:
     return out
 
 
+def _deformation(row: Row) -> list[tuple[str, str]]:
+    """A Deformation card that does nothing carries no value (P-39)."""
+    if row.values.get("effect") == "none" and row.values.get("value"):
+        value = row.cells.get("value", row.values["value"])
+        return [("value", f"{value!r} must be 0 or empty for effect 'none'")]
+    return []
+
+
 ROW_CHECKS: dict[str, RowCheck] = {
     "items": _item,
     "enemies": _enemy,
     "events": _event,
     "artifacts": _artifact,
+    "deformations": _deformation,
     "map": _map_row,
 }
 
@@ -355,6 +365,27 @@ def unplayable(table: str, cards: Sequence[Mapping[str, object]]) -> tuple[str |
                               "it has no end in the rules (P-39); the deck needs one that deals "
                               "wounds or psi")
     return None
+
+
+def deformation_deck(file: str, rows: list[Row]) -> list[Problem]:
+    """The Deformation deck holds at most :data:`~sim.rules.schema.MAX_DEFORMATION_CARDS` cards.
+
+    The campaign kernel keeps the shuffled deck's order in the Zone's state
+    (P-39); an empty deck or one of count 0 is allowed (the fifth mutation
+    still kills, P-43; no card is drawn).
+    """
+    total, last = 0, None
+    for row in rows:
+        count = row.values.get("count")
+        if isinstance(count, int):
+            total += count
+            if total > MAX_DEFORMATION_CARDS and last is None:
+                last = row
+    if last is None:
+        return []
+    return [Problem(file, last.line, "count", last.cells.get("count"),
+                    f"{last.cells.get('count')!r} brings the deck to {total} cards in all; at "
+                    f"most {MAX_DEFORMATION_CARDS}")]
 
 
 def artifact_types(file: str, anomalies: list[Row], types: set[str], ref: str) -> list[Problem]:

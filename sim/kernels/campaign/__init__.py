@@ -122,6 +122,10 @@ SUMS = Record("count columns after the ends", "HIST", (
     "SUM_ART_USES",  # uses of held artefacts (P-08..P-10)
     "SUM_SIDE_EFFECTS",  # side effects suffered (P-09)
     "SUM_EXCHANGES",  # artefacts bought with anomaly trophies (P-34)
+    "SUM_CLUES",  # clue and Zone tokens held at the end, and lost (P-39, P-40)
+    "SUM_ZONE_TOKENS",
+    "SUM_CLUES_LOST",
+    "SUM_ZONE_LOST",
 ), start=ENDS.N_ENDS)
 # HIST, where the sums end: the histogram of the end day per end, HIST + end * (max_days + 1) + day
 globals().update(SUMS.constants)
@@ -163,6 +167,10 @@ GAME = Record("game result columns", "G_ROW", (
     "G_SIDE_EFFECTS",
     "G_EXCHANGES",
     "G_SARCOPHAGUS",  # seat 1 entered the Sarcophagus (P-50), survived or not
+    "G_CLUES",  # seat 1's clue tokens held at the end (P-39; Gap "Tokens")
+    "G_ZONE_TOKENS",  # ... Zone tokens held at the end (P-40)
+    "G_CLUES_LOST",  # ... clue tokens lost to radiation mutations (P-39)
+    "G_ZONE_LOST",  # ... Zone tokens lost to concussions (P-40)
 ), start=ONE_STALKER.G_SIZE)
 globals().update(GAME.constants)
 GAME_RUN = 1024  # games per play_games call inside campaign_kernel (a 280 KiB buffer)
@@ -228,6 +236,7 @@ EV_LOST_DAY = S.EFFECT_LOST_DAY
 EV_TOKENS = S.EFFECT_EMISSION_TOKENS
 
 MAX_OBJECTIVES = 16
+MAX_DEFORMATION_CARDS = 16  # sim.rules.schema.MAX_DEFORMATION_CARDS: the deck's order in ZONE
 """Objectives (Secret Complexes, then the Sarcophagus) whose bunker ``C_OBJECTIVE_BUNKER`` holds:
 ``policy.bunker_choice = "toward_objective"`` plays maps of up to 15 complexes."""
 
@@ -307,10 +316,29 @@ PARAMETERS = Record("campaign parameters", "C_SIZE", (
     "C_SOLD_ARTIFACTS",  # 1: campaign.sold_artifacts = "returned" (P-11)
     "C_HELICOPTER_AT",  # policy.helicopter_at (Z-04, Z-05; 0: never)
     "C_MILITARY_BASE",  # hex of the Military base (Z-05; -1: none on the map)
+    "C_CLUES_START",  # tokens.clues_start (Gap "Tokens")
+    "C_CLUES_PER_COMPLEX",  # tokens.clues_per_complex
+    "C_CLUE_USE",  # USE_*: tokens.clue_use
+    "C_ZONE_START",  # tokens.zone_start
+    "C_ZONE_PER_ANOMALY",  # tokens.zone_per_anomaly
+    "C_ZONE_USE",  # USE_*: tokens.zone_use
+    "C_DEFORM_CARDS",  # Deformation cards drawn from (P-39; 0: none, or none does anything)
+    ("C_DEFORM_EFFECT", MAX_DEFORMATION_CARDS),  # + card: DEFORM_* effect of each card
+    ("C_DEFORM_VALUE", MAX_DEFORMATION_CARDS),  # + card: its value
 ))
 globals().update(PARAMETERS.constants)
 BUNKER_NEAREST = 0  # policy.bunker_choice
 BUNKER_TOWARD_OBJECTIVE = 1
+USE_NONE = 0  # tokens.clue_use, tokens.zone_use (sim.rules.schema.TOKEN_USES)
+USE_HEALTH = 1
+USE_WILLPOWER = 2
+USE_RADIATION = 3
+DEFORM_NONE = 0  # Deformation card effects (sim.rules.schema.DEFORMATION_EFFECTS)
+DEFORM_RADIATION_LIMIT = 1
+DEFORM_WOUNDS = 2
+DEFORM_DISTURBANCES = 3
+DEFORM_KNOCKED_DOWN = 4
+DEFORM_EMISSION_TOKENS = 5
 
 
 # Columns of the packed per-card tables (see sim.campaign.compile.CampaignArrays).
@@ -429,6 +457,11 @@ SEAT_STATE = Record("seat state", "S_SIZE", (
     "S_SIDE_EFFECTS",
     "S_EXCHANGES",
     "S_SARCOPHAGUS",  # times the seat's characters entered the Sarcophagus (P-50), survived or not
+    "S_CLUES",  # clue tokens held (P-39; Gap "Tokens")
+    "S_ZONE_TOKENS",  # Zone tokens held (P-40)
+    "S_CLUES_LOST",  # clue tokens lost to radiation mutations, every character of the seat
+    "S_ZONE_LOST",  # Zone tokens lost to concussions
+    "S_RADIATION_DOWN",  # the radiation limit lowered by Deformation cards (P-39)
 ))
 globals().update(SEAT_STATE.constants)
 
@@ -448,6 +481,8 @@ ZONE = Record("Zone state", "Z_SIZE", (
     "Z_WINNERS",  # bit mask of the winning seats
     "Z_DISCARDED",  # bit mask of dead characters' cards (P-44: discarded)
     "Z_FIRST",  # the seat that moves first on day 1 (multiplayer.first_player)
+    ("Z_DEFORM_ORDER", MAX_DEFORMATION_CARDS),  # the shuffled Deformation deck (P-39)
+    "Z_DEFORM_NEXT",  # Deformation cards drawn so far; the deck cycles
 ))
 globals().update(ZONE.constants)
 

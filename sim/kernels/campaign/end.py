@@ -22,13 +22,15 @@ from sim.kernels.campaign import (
     C_CHARACTER,
     C_COOP_DEAD,
     C_COOPERATIVE,
+    C_DEFORM_CARDS,
+    C_DEFORM_EFFECT,
+    C_DEFORM_VALUE,
     C_DEFORMATION_LIMIT,
     C_DURABILITY,
     C_KNOCKED_DOWN_DAYS,
     C_LOST_DAYS,
     C_N_CHARACTERS,
     C_NEEDED,
-    C_RADIATION_MAX,
     C_SAME_DAY,
     C_TOKENS_CONCUSSION,
     C_TOKENS_DEFORMATION,
@@ -39,10 +41,17 @@ from sim.kernels.campaign import (
     DEATH_CONCUSSION_SARCOPHAGUS,
     DEATH_DEFORMATIONS,
     DEATH_KNOCKOUT_SARCOPHAGUS,
+    DEFORM_DISTURBANCES,
+    DEFORM_EMISSION_TOKENS,
+    DEFORM_KNOCKED_DOWN,
+    DEFORM_RADIATION_LIMIT,
+    DEFORM_WOUNDS,
     G_ANOMALIES,
     G_ART_USES,
     G_ARTIFACTS,
     G_CAPPED,
+    G_CLUES,
+    G_CLUES_LOST,
     G_COMPLEXES,
     G_CONCUSSIONS,
     G_DAY,
@@ -63,6 +72,8 @@ from sim.kernels.campaign import (
     G_SEATS,
     G_SIDE_EFFECTS,
     G_WINNERS,
+    G_ZONE_LOST,
+    G_ZONE_TOKENS,
     H_KIND,
     L_INDEX,
     L_KIND,
@@ -77,6 +88,8 @@ from sim.kernels.campaign import (
     S_ART_USES,
     S_ART_VALUE,
     S_ARTIFACTS,
+    S_CLUES,
+    S_CLUES_LOST,
     S_CONCUSSIONS,
     S_DEATHS,
     S_DEFORMATIONS,
@@ -96,6 +109,7 @@ from sim.kernels.campaign import (
     S_NEW,
     S_POS,
     S_RADIATION,
+    S_RADIATION_DOWN,
     S_RUBLES,
     S_SARCOPHAGUS,
     S_SIDE_EFFECTS,
@@ -104,6 +118,8 @@ from sim.kernels.campaign import (
     S_STOP,
     S_WEAPONS,
     S_WILLPOWER,
+    S_ZONE_LOST,
+    S_ZONE_TOKENS,
     SAME_DAY_SHARED,
     SEAT_AWAITING,
     SEAT_CHARACTER,
@@ -113,6 +129,8 @@ from sim.kernels.campaign import (
     SEAT_FINISHED,
     SEAT_NEW,
     SEAT_PLAYING,
+    Z_DEFORM_NEXT,
+    Z_DEFORM_ORDER,
     Z_DISCARDED,
     Z_EMISSIONS,
     Z_ETOKENS,
@@ -123,8 +141,53 @@ from sim.kernels.campaign import (
     called,
     part,
 )
+from sim.kernels.campaign.damage import _radiation_limit
 from sim.kernels.campaign.trade import _recover
 from sim.kernels.tracks import deformed, exhausted
+
+
+@part
+def _halve(st, held, lost):
+    """He loses half of the tokens in slot ``held``, rounded in his favour (P-39, P-40).
+
+    ``n // 2`` go: with 5 he keeps 3. Counted in slot ``lost``.
+    """
+    gone = st[held] // 2
+    st[held] -= gone
+    st[lost] += gone
+
+
+@part
+def _deformation_card(st, zone, cp):
+    """He receives the next Deformation card (P-39) and suffers its effect.
+
+    The deck (``deformations.csv``) is shuffled once a game
+    (:func:`.game._new_game`) into ``Z_DEFORM_ORDER``, shared by every
+    stalker; it cycles: after its last card the first comes again (Gap: the
+    texts say nothing of a deck running out). Effects (Gap "Deformation Card
+    effects"): the radiation limit lowered for the rest of his life, wounds or
+    mental disturbances at once (a knock-out or concussion follows in
+    :func:`_conditions`), days knocked down (P-42), Emission tokens (P-47).
+    A deck that does nothing is not drawn (``C_DEFORM_CARDS`` 0).
+    """
+    n = cp[C_DEFORM_CARDS]
+    if n == 0:
+        return
+    k = zone[Z_DEFORM_NEXT]
+    zone[Z_DEFORM_NEXT] = k + 1 if k + 1 < n else 0
+    card = zone[Z_DEFORM_ORDER + k]
+    effect, value = cp[C_DEFORM_EFFECT + card], cp[C_DEFORM_VALUE + card]
+    if effect == DEFORM_RADIATION_LIMIT:
+        st[S_RADIATION_DOWN] += value
+    elif effect == DEFORM_WOUNDS:
+        st[S_HEALTH] -= value
+    elif effect == DEFORM_DISTURBANCES:
+        st[S_WILLPOWER] -= value
+    elif effect == DEFORM_KNOCKED_DOWN:
+        st[S_STOP] = 1
+        st[S_KNOCKED] += value
+    elif effect == DEFORM_EMISSION_TOKENS:
+        zone[Z_ETOKENS] += value
 
 
 @called
@@ -170,24 +233,29 @@ def _lose_half(st, cp, items, lose_order):
 def _conditions(st, zone, cp, hexes, items, lose_order):
     """Resolve knock-out, concussion and deformation after a damage step (P-37..P-43, P-47).
 
-    Knocked out and concussed at once, or either in the Sarcophagus, is death
-    (P-43); the fifth Deformation card is death (P-39). Otherwise the stalker
-    is moved to the nearest bunker (after a lost day in a Secret Location,
-    P-38/P-41), loses half his belongings (P-37; Zone tokens of P-40 are not
-    modelled), is knocked down (P-42), regains 1 point and may pay to heal.
+    A radiation mutation (P-39) halves his clue tokens (rounded in his
+    favour), gives him a Deformation card (:func:`_deformation_card`; the
+    fifth is death, P-43, whatever it says) and clears his doses. Knocked out
+    and concussed at once, or either in the Sarcophagus, is death (P-43).
+    Otherwise the stalker is moved to the nearest bunker (after a lost day in
+    a Secret Location, P-38/P-41), loses half his belongings (P-37) or half
+    his Zone tokens (P-40), is knocked down (P-42), regains 1 point and may
+    pay to heal.
     Each knock-out, concussion and deformation adds Emission tokens to the
     one track every stalker shares (``zone``, P-47: "some Stalker").
     """
     if st[S_LOST] > 0:
         return  # out of play until placed in a bunker (P-38, P-41)
     pos = st[S_POS]
-    if deformed(st[S_RADIATION], cp[C_RADIATION_MAX]):
+    if deformed(st[S_RADIATION], _radiation_limit(st, cp)):
         st[S_DEFORMATIONS] += 1
+        _halve(st, S_CLUES, S_CLUES_LOST)
         st[S_RADIATION] = 0
         zone[Z_ETOKENS] += cp[C_TOKENS_DEFORMATION]
         if st[S_DEFORMATIONS] >= cp[C_DEFORMATION_LIMIT]:
             st[S_END] = DEATH_DEFORMATIONS
             return
+        _deformation_card(st, zone, cp)
     knocked = exhausted(st[S_HEALTH])
     concussed = exhausted(st[S_WILLPOWER])
     if not knocked and not concussed:
@@ -205,6 +273,7 @@ def _conditions(st, zone, cp, hexes, items, lose_order):
     else:
         st[S_CONCUSSIONS] += 1
         zone[Z_ETOKENS] += cp[C_TOKENS_CONCUSSION]
+        _halve(st, S_ZONE_TOKENS, S_ZONE_LOST)
     st[S_STOP] = 1
     st[S_KNOCKED] = cp[C_KNOCKED_DOWN_DAYS]
     secret = hexes[pos, H_KIND] == LOC_SECRET or hexes[pos, H_KIND] == LOC_COMPLEX
@@ -343,6 +412,10 @@ def _write_result(tables, game, day, over, res):
     res[G_SIDE_EFFECTS] = st[S_SIDE_EFFECTS]
     res[G_EXCHANGES] = st[S_EXCHANGES]
     res[G_SARCOPHAGUS] = st[S_SARCOPHAGUS]
+    res[G_CLUES] = st[S_CLUES]
+    res[G_ZONE_TOKENS] = st[S_ZONE_TOKENS]
+    res[G_CLUES_LOST] = st[S_CLUES_LOST]
+    res[G_ZONE_LOST] = st[S_ZONE_LOST]
     for p in range(MAX_PLAYERS):
         base = G_SEATS + SEAT_COLS * p
         if p < game.st.shape[0]:

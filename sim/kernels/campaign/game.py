@@ -17,7 +17,9 @@ from sim.jitting.options import jit, pool_kernel
 from sim.kernels import anomaly as A
 from sim.kernels import rng
 from sim.kernels.campaign import (
+    C_CLUES_START,
     C_COOPERATIVE,
+    C_DEFORM_CARDS,
     C_FIRST_PLAYER,
     C_HEALTH,
     C_HELICOPTER_AT,
@@ -31,11 +33,13 @@ from sim.kernels.campaign import (
     C_TURN_ORDER,
     C_WEAPONS,
     C_WILLPOWER,
+    C_ZONE_START,
     DT_NONE,
     FACTION_MILITARY,
     FIRST_RANDOM,
     G_ART_USES,
     G_CAPPED,
+    G_CLUES,
     G_COMPLEXES,
     G_DAY,
     G_DRAWN,
@@ -68,12 +72,16 @@ from sim.kernels.campaign import (
     N_HABITAT,
     ORDER_ROTATING,
     ORDER_SIMULTANEOUS,
+    S_ANOMALIES,
+    S_CLUES,
     S_END,
+    S_EXPLORED,
     S_HEALTH,
     S_KNOCKED,
     S_LOST,
     S_NEW,
     S_POS,
+    S_RADIATION_DOWN,
     S_RUBLES,
     S_SIZE,
     S_SLOT,
@@ -82,6 +90,7 @@ from sim.kernels.campaign import (
     S_TROPHY_ANOMALY,
     S_WEAPONS,
     S_WILLPOWER,
+    S_ZONE_TOKENS,
     SAME_DAY_FIRST,
     SEAT_AWAITING,
     SEAT_CHARACTER,
@@ -91,12 +100,14 @@ from sim.kernels.campaign import (
     SEAT_NEW,
     SEAT_PLAYING,
     SUM_ART_USES,
+    SUM_CLUES,
     SUM_COMPLEXES,
     SUM_DAYS,
     SUM_DAYS_SQ,
     SUM_KNOCKOUTS,
     SUM_RUBLES,
     V_COUNT,
+    Z_DEFORM_ORDER,
     Z_FIRST,
     Z_SIZE,
     GameState,
@@ -105,7 +116,7 @@ from sim.kernels.campaign import (
     mp_base,
     part,
 )
-from sim.kernels.campaign.damage import _held, _hurt
+from sim.kernels.campaign.damage import _gain_tokens, _held, _hurt, _spend_tokens
 from sim.kernels.campaign.emission import _emission, _emission_card
 from sim.kernels.campaign.end import (
     _conditions,
@@ -138,6 +149,9 @@ def _enter(cp, it, st, items):
     st[S_END] = -1
     st[S_WEAPONS] = cp[C_WEAPONS]
     st[S_TROPHY_ANOMALY] = 0
+    st[S_CLUES] = cp[C_CLUES_START]  # Gap "Tokens"
+    st[S_ZONE_TOKENS] = cp[C_ZONE_START]
+    st[S_RADIATION_DOWN] = 0  # his own Deformation cards only (P-39)
     st[S_STATUS] = SEAT_PLAYING
     for i in range(items.shape[0]):
         items[i] = it[i, I_START]
@@ -152,11 +166,24 @@ def _new_game(tables, game, seed, t):
     Seat ``p`` plays slot ``p``: his scenario character, loadout and policy
     (P-37). The Emission Track is empty (P-47), no card lies on the board.
     The first player is seat 1 or drawn by lot (``multiplayer.first_player``).
+    The Deformation deck (P-39), when it does anything, is shuffled from a
+    stream of its own (``rng.DEFORMATIONS``), so the other draws are the same
+    whatever it holds.
     """
     rng.seed_stream(game.dice, seed, t, rng.DICE)
     rng.seed_stream(game.deck, seed, t, rng.DECK)
     rng.seed_stream(game.env, seed, t, rng.ENVIRONMENT)
     game.zone[:] = 0
+    n_cards = tables.cp[0, C_DEFORM_CARDS]
+    if n_cards > 0:
+        rng.seed_stream(game.deck, seed, t, rng.DEFORMATIONS)
+        for i in range(n_cards):
+            game.zone[Z_DEFORM_ORDER + i] = i
+        for i in range(n_cards - 1, 0, -1):
+            j = rng.below(game.deck, i + 1)
+            a, b = game.zone[Z_DEFORM_ORDER + i], game.zone[Z_DEFORM_ORDER + j]
+            game.zone[Z_DEFORM_ORDER + i], game.zone[Z_DEFORM_ORDER + j] = b, a
+        rng.seed_stream(game.deck, seed, t, rng.DECK)
     n = game.st.shape[0]
     if n > 1 and tables.cp[0, C_FIRST_PLAYER] == FIRST_RANDOM:
         game.zone[Z_FIRST] = rng.below(game.env, n)  # drawn by lot (ENVIRONMENT stream)
@@ -219,9 +246,10 @@ def _play_turn(tables, game):
     A stalker lost in a Secret Location is out of play and placed in a bunker
     when his lost days run out (P-38, P-41); a knocked-down one does not move
     (P-42); otherwise he calls the helicopter (:func:`.trade._helicopter`, Z-05) or
-    moves (:func:`.movement._move`). Then, in play, he uses his
-    heal, calm and purge artefacts (:func:`.trade._daily_artifacts`). ``tables`` is
-    his slot, ``game`` his seat's view.
+    moves (:func:`.movement._move`) and gains the day's clue and Zone tokens
+    (:func:`.damage._gain_tokens`). Then, in play, he uses his heal, calm and purge
+    artefacts (:func:`.trade._daily_artifacts`) and spends his tokens
+    (:func:`.damage._spend_tokens`). ``tables`` is his slot, ``game`` his seat's view.
     """
     st, cp = game.st, tables.cp
     st[S_STOP] = 0
@@ -235,13 +263,17 @@ def _play_turn(tables, game):
                                                              tables.item_order):
         _base(tables, game, FACTION_MILITARY)  # flown there, he trades there (Z-05)
     else:
+        complexes, anomalies = st[S_EXPLORED], st[S_ANOMALIES]
         _move(tables, game)
+        _gain_tokens(st, cp, st[S_EXPLORED] - complexes, st[S_ANOMALIES] - anomalies)
     held = _held(st, cp)
     if st[S_END] < 0 and st[S_LOST] == 0 and tables.art_n[held, DT_NONE] > 0:
         _daily_artifacts(st, cp, game.dice, tables.art_rec[held, DT_NONE],
                          tables.art_n[held, DT_NONE])
         if _hurt(st, cp):
             _conditions(st, game.zone, cp, tables.hexes, game.items, tables.lose_order)
+    if st[S_END] < 0 and st[S_LOST] == 0:
+        _spend_tokens(st, cp)
 
 
 @part
@@ -415,6 +447,8 @@ def _count_game(res, row, max_days, n_characters):
     row[SUM_RUBLES] += res[G_RUBLES]
     for k in range(3):
         row[SUM_ART_USES + k] += res[G_ART_USES + k]
+    for k in range(4):  # SUM_CLUES .. SUM_ZONE_LOST
+        row[SUM_CLUES + k] += res[G_CLUES + k]
     mp = mp_base(max_days)
     winners = res[G_WINNERS]
     for p in range(MAX_PLAYERS):
