@@ -63,8 +63,8 @@ def test_the_kernel_and_the_schema_agree_on_the_vocabulary():
 def test_the_deck_compiles_a_card_per_copy_in_file_order():
     """Each card's ``count`` copies, in file order, with their codes and values; the base
     deck (every card ``none``) is not drawn at all (``C_DEFORM_CARDS`` 0)."""
-    assert token_keys(_base().ruleset)[K.C_DEFORM_CARDS] == 0
-    keys = token_keys(_base(EXAMPLE).ruleset)
+    assert K.PARAMETERS.pack(**token_keys(_base().ruleset))[K.C_DEFORM_CARDS] == 0
+    keys = K.PARAMETERS.pack(**token_keys(_base(EXAMPLE).ruleset))
     assert keys[K.C_DEFORM_CARDS] == 10
     effects = [keys[K.C_DEFORM_EFFECT + i] for i in range(10)]
     values = [keys[K.C_DEFORM_VALUE + i] for i in range(10)]

@@ -249,3 +249,12 @@ def test_pack_refuses_a_name_that_is_no_slot():
 def test_a_name_declared_twice_is_refused():
     with pytest.raises(ValueError, match="declared twice"):
         Record("test parameters", "T_SIZE", ("T_A", "T_B", "T_A"))
+
+
+def test_a_wide_slot_is_packed_from_a_sequence_and_refuses_a_longer_one():
+    """``Record.pack`` writes a ``(name, width)`` slot from its first column on and leaves the
+    columns after the sequence as they were; a sequence wider than the slot is refused."""
+    rec = Record("test record", "T_SIZE", ("T_A", ("T_WIDE", 3), "T_B"))
+    assert list(rec.pack(T_A=1, T_WIDE=[7, 8], T_B=9)) == [1, 7, 8, 0, 9]
+    with pytest.raises(ValueError, match="3 columns wide"):
+        rec.pack(T_WIDE=[1, 2, 3, 4])

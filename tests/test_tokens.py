@@ -133,8 +133,8 @@ def test_the_halving_check_sees_rounding_against_him():
 def test_the_default_tokens_do_nothing():
     """Gap "Tokens": by default no token is held, gained or spent, and the Deformation deck
     (every base card does nothing) is not drawn: today's numbers stay."""
-    keys = token_keys(_base().ruleset)
-    assert set(keys.values()) == {0}
+    keys = K.PARAMETERS.pack(**token_keys(_base().ruleset))
+    assert set(keys) == {0}
 
 
 def test_tokens_are_gained_per_complex_and_per_anomaly():

@@ -236,27 +236,26 @@ def game_keys(scenario: Scenario) -> dict[str, int]:
     )
 
 
-def token_keys(rs: Ruleset) -> dict[int, int]:
-    """The ``C_*`` values of the tokens (Gap "Tokens") and the Deformation deck (P-39).
+def token_keys(rs: Ruleset) -> dict[str, int | list[int]]:
+    """The ``C_*`` values, by name, of the tokens (Gap "Tokens") and the Deformation deck (P-39).
 
     The deck's cards are listed one per copy (``count``), in file order, with
-    their ``DEFORM_*`` effect and value; a deck none of whose cards does
-    anything is not drawn (``C_DEFORM_CARDS`` 0), so it takes no random draw.
+    their ``DEFORM_*`` effect and value (the wide slots ``C_DEFORM_EFFECT`` and
+    ``C_DEFORM_VALUE``); a deck none of whose cards does anything is not drawn
+    (``C_DEFORM_CARDS`` 0), so it takes no random draw.
     """
     tokens = rs.rules.tokens
     cards = [card for card in rs.deformations.values() for _ in range(card.count)]
     active = any(card.effect != "none" for card in cards)
-    keys = {
-        K.C_CLUES_START: tokens.clues_start, K.C_CLUES_PER_COMPLEX: tokens.clues_per_complex,
-        K.C_CLUE_USE: TOKEN_USES.index(tokens.clue_use),
-        K.C_ZONE_START: tokens.zone_start, K.C_ZONE_PER_ANOMALY: tokens.zone_per_anomaly,
-        K.C_ZONE_USE: TOKEN_USES.index(tokens.zone_use),
-        K.C_DEFORM_CARDS: len(cards) if active else 0,
-    }
-    for i, card in enumerate(cards):
-        keys[K.C_DEFORM_EFFECT + i] = DEFORMATION_EFFECTS.index(card.effect)
-        keys[K.C_DEFORM_VALUE + i] = card.value
-    return keys
+    return dict(
+        C_CLUES_START=tokens.clues_start, C_CLUES_PER_COMPLEX=tokens.clues_per_complex,
+        C_CLUE_USE=TOKEN_USES.index(tokens.clue_use),
+        C_ZONE_START=tokens.zone_start, C_ZONE_PER_ANOMALY=tokens.zone_per_anomaly,
+        C_ZONE_USE=TOKEN_USES.index(tokens.zone_use),
+        C_DEFORM_CARDS=len(cards) if active else 0,
+        C_DEFORM_EFFECT=[DEFORMATION_EFFECTS.index(card.effect) for card in cards],
+        C_DEFORM_VALUE=[card.value for card in cards],
+    )
 
 
 def _i64(values) -> np.ndarray:
@@ -702,11 +701,9 @@ def compile_campaign(scenario: Scenario) -> CampaignArrays:
         **artifact_keys(scenario),
         C_CHARACTER=list(rs.stalkers).index(scenario.stalker),
         **game_keys(scenario),
+        **token_keys(rs),  # tokens, the Deformation deck (P-39)
+        C_OBJECTIVE_BUNKER=toward,  # a column per objective: the bunker toward it (P-38, P-41)
     )
-    # A wide slot, a column per objective: the bunker toward it (P-38, P-41).
-    cp[K.C_OBJECTIVE_BUNKER:K.C_OBJECTIVE_BUNKER + len(toward)] = toward
-    for index, value in token_keys(rs).items():  # tokens, the Deformation deck (P-39)
-        cp[index] = int(value)
     return CampaignArrays(
         cp=cp, hexes=np.stack([kinds, nearest.astype(np.int64), bunker_target,
                                _i64([FACTIONS[f or ""] for f in hexmap.factions])], axis=1),

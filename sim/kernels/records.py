@@ -59,6 +59,7 @@ class Record(ModuleType):
         self.slots = tuple(names)
         self.start = start
         self.index = {}
+        self.width = dict(named)
         for name, width in named:
             self.index[name] = start
             start += width
@@ -85,13 +86,16 @@ class Record(ModuleType):
             A packed array to copy (its slots beyond this record, such as
             artefact records, are kept); without it the array has ``size``
             columns, each 0 unless named.
-        **values : int
-            The slots to write, by name (``P_HEALTH=spec.health``).
+        **values : int or sequence of int
+            The slots to write, by name (``P_HEALTH=spec.health``); a wide slot
+            takes a sequence, written from its first column on (columns left
+            over stay as they were).
 
         Raises
         ------
         ValueError
-            A name that is not a slot of this record.
+            A name that is not a slot of this record, or a sequence wider than
+            its slot.
         """
         unknown = sorted(set(values) - set(self.index))
         if unknown:
@@ -99,5 +103,12 @@ class Record(ModuleType):
                              f"(slots: {', '.join(self.slots)})")
         out = np.zeros(self.size, dtype=np.int64) if base is None else base.copy()
         for name, value in values.items():
-            out[self.index[name]] = value
+            column = self.index[name]
+            if np.ndim(value) == 0:
+                out[column] = value
+                continue
+            if len(value) > self.width[name]:
+                raise ValueError(f"{self.title}: {len(value)} values for {name}, "
+                                 f"{self.width[name]} columns wide")
+            out[column:column + len(value)] = value
         return out
