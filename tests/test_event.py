@@ -21,6 +21,7 @@ from sim.encounter.anomaly import HazardInputError, StartState, compile_event
 from sim.exact.event import OUTCOMES, event_exact
 from sim.experiments.event import event_table, simulate_event
 from sim.kernels import event as k
+from sim.kernels import rng
 from sim.reference import anomaly as reference
 from sim.rules import load_ruleset
 from tests.conftest import MC_TRIALS, Z_TOL, assert_matches_exact
@@ -118,3 +119,29 @@ def test_cli_event_table_and_help():
     assert all(name in result.output for name in RS.events)
     help_text = runner.invoke(main, ["event", "--help"]).output
     assert "Example" in help_text and "zonesim event --stalker" in help_text
+
+
+@pytest.mark.parametrize(("effect", "value", "expected"), [
+    (k.S.EFFECT_LOST_DAY, 0, (0, 0, True)),      # a lost day of 0 days still stops him
+    (k.S.EFFECT_LOST_DAY, 2, (2, 0, True)),
+    (k.S.EFFECT_EMISSION_TOKENS, 3, (0, 3, False)),
+    (k.S.EFFECT_NONE, 5, (0, 0, False)),
+])
+def test_event_effect_without_damage(effect, value, expected):
+    """event_effect, the one home of the event rule (Z-08..Z-10): a card without a roll
+    happens, and only its effect's fields are set; the armour keeps its tokens."""
+    state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
+    rng.seed_stream(state, SEED, 0, rng.DICE)
+    out = k.event_effect(state, 0, 0, effect, value, k.S.TARGET_HEALTH, 0,
+                         np.zeros(1, dtype=np.int64), 0, 0, 0, 0, 3, 1, 4, 0, 5, 4, -1)
+    outcome, through, after, *_, days, emission, day_lost = out
+    assert (outcome, through, after) == (k.HAPPENED, 0, 1)
+    assert (days, emission, day_lost) == expected
+
+
+def test_event_effect_avoided_by_torsion_scanner():
+    """Guard: the Torsion scanner's shift avoids the card (Z-09), so no effect is set."""
+    state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
+    out = k.event_effect(state, 6, k.S.AUTO_SHIFT, k.S.EFFECT_LOST_DAY, 2, k.S.TARGET_HEALTH, 0,
+                         np.zeros(1, dtype=np.int64), 0, 0, 0, 0, 3, 1, 4, 0, 5, 4, -1)
+    assert out[0] == k.AVOIDED and out[-3:] == (0, 0, False)

@@ -1,10 +1,11 @@
 """Event rule and kernel (Z-08..Z-10): one draw of an event card, and many of them.
 
-:func:`event_avoided` is the avoidance rule and :func:`resolve_event` one
-whole draw; the event kernel, the paired kernel (:mod:`sim.kernels.paired`)
-and the campaign day loop (:mod:`sim.kernels.campaign`) all call them, so
-the rule is written once. One draw: the avoidance roll (one d6 >=
-``avoid_on`` minus the best event item's shift; none when the card has no
+:func:`event_avoided` is the avoidance rule and :func:`event_effect` one
+whole draw, the one home of the event rule: :func:`resolve_event` (the event
+kernel and the paired kernel, :mod:`sim.kernels.paired`) and the campaign's
+event card (:func:`sim.kernels.campaign.movement._event`) both call it, each
+writing the result where it keeps it. One draw: the avoidance roll (one d6
+>= ``avoid_on`` minus the best event item's shift; none when the card has no
 roll; the Torsion scanner avoids without one, Z-09), then, if the event
 happens, its effect: damage through the armour to Health, radiation or
 Willpower (:func:`sim.kernels.anomaly.take_damage`), days lost or Emission
@@ -95,42 +96,92 @@ def event_avoided(state, avoid_on, shift):
 
 
 @jit
+def event_effect(state, avoid_on, shift, effect, value, target, resist, recs, base, n_art,
+                 fail_rule, order, durability, tokens, health, radiation, radiation_max,
+                 willpower, select):
+    """One event card drawn (Z-08..Z-10): the avoidance roll, then the card's effect.
+
+    The one home of the event rule: :func:`resolve_event` (the ``zonesim event``
+    and paired kernels) and the campaign's event card
+    (:func:`sim.kernels.campaign.movement._event`) both call it and keep to
+    themselves only what is theirs (which item gives ``shift``, whether it is used
+    up, where the result is written).
+
+    Parameters
+    ----------
+    state : ndarray of uint64
+        DICE stream state (the avoidance roll, then the damage's dice).
+    avoid_on, shift : int
+        The card's ``avoid_on`` (0: no roll) and the best event item's shift
+        (:func:`event_avoided`).
+    effect, value : int
+        ``EFFECT_*`` code of the card and its value (points, days or tokens).
+    target, resist : int
+        The damage's track (``TARGET_*``) and the armour's absorbing face (0: the
+        armour does not roll against it).
+    recs, base, n_art, fail_rule, order, select :
+        The held resist artefacts of the damage's type (P-08..P-10): records from
+        ``recs[base]``, their number, ``FAIL_*`` and ``RESIST_*`` codes and the bit
+        mask of those used (:func:`sim.kernels.anomaly.take_damage`).
+    durability, tokens, health, radiation, radiation_max, willpower : int
+        The armour and the stalker's tracks before the card.
+
+    Returns
+    -------
+    tuple
+        ``(outcome, through, tokens_after, deformation, health_side, radiation_side,
+        willpower_side, uses, side_effects, days, emission_tokens, day_lost)``:
+        ``AVOIDED``, ``HAPPENED`` or ``KNOCKED_OUT``; then what
+        :func:`~sim.kernels.anomaly.take_damage` returns for a damage card (zeros and
+        ``tokens`` otherwise); the days of a ``lost_day`` card and whether it was
+        one (his movement stops for today), and the Emission tokens of an
+        ``emission_tokens`` card. A ``none`` card happens and does nothing.
+    """
+    through, after, down, deformation = 0, tokens, False, False
+    h = r = w = uses = suffered = days = emission = 0
+    day_lost = False
+    if event_avoided(state, avoid_on, shift):
+        return (AVOIDED, through, after, deformation, h, r, w, uses, suffered, days, emission,
+                day_lost)
+    if effect == S.EFFECT_DAMAGE:
+        through, after, down, deformation, h, r, w, uses, suffered = take_damage(
+            state, recs, base, n_art, fail_rule, order, value, target, resist, durability,
+            tokens, health, radiation, radiation_max, willpower, select)
+    elif effect == S.EFFECT_LOST_DAY:
+        days, day_lost = value, True
+    elif effect == S.EFFECT_EMISSION_TOKENS:
+        emission = value
+    outcome = KNOCKED_OUT if down else HAPPENED
+    return outcome, through, after, deformation, h, r, w, uses, suffered, days, emission, day_lost
+
+
+@jit
 def resolve_event(state, params, result):
     """Resolve one draw of an event card (Z-08..Z-10); fills ``result`` (``R_*`` fields).
 
-    ``params`` is :meth:`sim.encounter.spec.EventSpec.pack`.
+    ``params`` is :meth:`sim.encounter.spec.EventSpec.pack`; the rule is
+    :func:`event_effect`, with the event item's shift and the artefacts left
+    unused (P-08) that the spec packed.
     """
-    for i in range(result.shape[0]):
-        result[i] = 0
-    if event_avoided(state, params[S.E_AVOID_ON], params[S.E_SHIFT]):
-        result[RESULT.R_OUTCOME] = AVOIDED
-        return
-    effect = params[S.E_EFFECT]
-    value = params[S.E_VALUE]
-    durability = params[S.E_DURABILITY]
-    start_tokens = params[S.E_TOKENS]
-    result[RESULT.R_OUTCOME] = HAPPENED
-    if effect == S.EFFECT_DAMAGE:
-        through, after, knocked_out, deformation, h, r, w, uses, suffered = take_damage(
-            state, params, S.E_SIZE, params[S.E_N_ART], params[S.E_ART_FAIL],
-            params[S.E_RESIST_ORDER], value, params[S.E_TARGET], params[S.E_RESIST], durability,
-            start_tokens, params[S.E_HEALTH], params[S.E_RADIATION], params[S.E_RADIATION_MAX],
-            params[S.E_WILLPOWER], ~params[S.E_ART_UNUSED])  # P-08: records left unused
-        result[RESULT.R_ART_USES] = uses
-        result[RESULT.R_SIDE_EFFECTS] = suffered
-        result[RESULT.R_SIDE_HEALTH] = h
-        result[RESULT.R_SIDE_RADIATION] = r
-        result[RESULT.R_SIDE_WILLPOWER] = w
-        if knocked_out:
-            result[RESULT.R_OUTCOME] = KNOCKED_OUT
-        result[RESULT.R_LOST] = through
-        result[RESULT.R_DEFORMATION] = deformation
-        if destroyed(durability, start_tokens, after):
-            result[RESULT.R_DESTROYED] = 1
-    elif effect == S.EFFECT_LOST_DAY:
-        result[RESULT.R_DAYS] = value
-    elif effect == S.EFFECT_EMISSION_TOKENS:
-        result[RESULT.R_TOKENS] = value
+    durability, start_tokens = params[S.E_DURABILITY], params[S.E_TOKENS]
+    (outcome, through, after, deformation, h, r, w, uses, suffered, days, emission,
+     _) = event_effect(
+        state, params[S.E_AVOID_ON], params[S.E_SHIFT], params[S.E_EFFECT], params[S.E_VALUE],
+        params[S.E_TARGET], params[S.E_RESIST], params, S.E_SIZE, params[S.E_N_ART],
+        params[S.E_ART_FAIL], params[S.E_RESIST_ORDER], durability, start_tokens,
+        params[S.E_HEALTH], params[S.E_RADIATION], params[S.E_RADIATION_MAX],
+        params[S.E_WILLPOWER], ~params[S.E_ART_UNUSED])
+    result[RESULT.R_OUTCOME] = outcome
+    result[RESULT.R_LOST] = through
+    result[RESULT.R_DEFORMATION] = deformation
+    result[RESULT.R_DESTROYED] = destroyed(durability, start_tokens, after)
+    result[RESULT.R_DAYS] = days
+    result[RESULT.R_TOKENS] = emission
+    result[RESULT.R_ART_USES] = uses
+    result[RESULT.R_SIDE_EFFECTS] = suffered
+    result[RESULT.R_SIDE_HEALTH] = h
+    result[RESULT.R_SIDE_RADIATION] = r
+    result[RESULT.R_SIDE_WILLPOWER] = w
 
 
 @pjit

@@ -123,11 +123,25 @@ def _hazard(st, cp, dice, damage, target, resist, recs, n_art):
     damage's type, ``recs``: :func:`sim.kernels.anomaly.take_damage`, the
     rule of every hazard), P-37, P-39, P-40 (the tracks).
     """
-    through, st[S_ARMOR], _, _, h, r, w, uses, suffered = take_damage(
+    through, after, _, _, h, r, w, uses, suffered = take_damage(
         dice, recs, 0, n_art, cp[C_ART_FAIL], cp[C_RESIST_ORDER], damage, target, resist,
         cp[C_DURABILITY], st[S_ARMOR], st[S_HEALTH], st[S_RADIATION], cp[C_RADIATION_MAX],
         st[S_WILLPOWER], -1)
-    health, radiation, willpower = onto(target, through)
-    _lose(st, health, radiation, willpower)
+    _suffer(st, target, through, after, h, r, w, uses, suffered, n_art)
+
+
+@part
+def _suffer(st, target, through, after, health, radiation, willpower, uses, suffered, n_art):
+    """Write what a damage step did to him: ``take_damage``'s result onto his state.
+
+    The armour's tokens ``after`` it (P-02..P-05), the ``through`` points on the
+    ``target`` track (P-37, P-39, P-40) and, with ``n_art`` resist artefacts held,
+    their side effects and uses (P-08..P-10). :func:`_hazard` and the campaign's
+    event card (:func:`.movement._event`, whose damage is
+    :func:`sim.kernels.event.event_effect`'s) both write it so.
+    """
+    st[S_ARMOR] = after
+    h, r, w = onto(target, through)
+    _lose(st, h, r, w)
     if n_art > 0:
-        _side_effects(st, h, r, w, uses, suffered)
+        _side_effects(st, health, radiation, willpower, uses, suffered)

@@ -19,6 +19,7 @@ from sim.kernels.artifact import test_bonus
 from sim.kernels.campaign import (
     C_ANOMALY_TROPHIES,
     C_ART_FAIL,
+    C_DURABILITY,
     C_ESCAPE_ITEMS_CONSUMED,
     C_EVENT_ITEMS_CONSUMED,
     C_EXCHANGE,
@@ -28,7 +29,9 @@ from sim.kernels.campaign import (
     C_N_OBJECTIVES,
     C_OPEN_DRAW,
     C_PAY_HEAL,
+    C_RADIATION_MAX,
     C_REPUTATION,
+    C_RESIST_ORDER,
     C_RETREAT_AT,
     C_SARCOPHAGUS_TARGET,
     C_SECRET_DRAW,
@@ -108,14 +111,14 @@ from sim.kernels.campaign.cards import (
     _sold_artifacts,
     _sold_trophies,
 )
-from sim.kernels.campaign.damage import _hazard, _held, _hurt, _lose, _side_effects
+from sim.kernels.campaign.damage import _held, _hurt, _side_effects, _suffer
 from sim.kernels.campaign.end import _conditions
 from sim.kernels.campaign.trade import _exchange, _gain, _pay_heal, _trade, _use_medkits
 from sim.kernels.combat import AVOIDED as FIGHT_AVOIDED
 from sim.kernels.combat import KILLED as FIGHT_KILLED
 from sim.kernels.combat import fight_by_thresholds
-from sim.kernels.event import event_avoided
-from sim.kernels.tracks import onto
+from sim.kernels.event import AVOIDED as EVENT_AVOIDED
+from sim.kernels.event import event_effect
 
 fight = jit(fight_by_thresholds.py_func)
 """The one fight rule (:func:`sim.kernels.combat.fight`, by the thresholds: the game plays
@@ -220,12 +223,9 @@ def _anomaly(tables, game, a):
     aparams[S.A_RADIATION] = st[S_RADIATION]
     aparams[S.A_WILLPOWER] = st[S_WILLPOWER]
     anomaly_encounter(game.dice, game.deck, aparams, art_deck, game.art_scratch, ares)
-    st[S_ARMOR] = ares[A.R_TOKENS]
-    health, radiation, willpower = onto(aparams[S.A_TARGET], ares[A.R_LOST])
-    _lose(st, health, radiation, willpower)
-    if n_art > 0:
-        _side_effects(st, ares[A.R_SIDE_HEALTH], ares[A.R_SIDE_RADIATION],
-                      ares[A.R_SIDE_WILLPOWER], ares[A.R_ART_USES], ares[A.R_SIDE_EFFECTS])
+    _suffer(st, aparams[S.A_TARGET], ares[A.R_LOST], ares[A.R_TOKENS], ares[A.R_SIDE_HEALTH],
+            ares[A.R_SIDE_RADIATION], ares[A.R_SIDE_WILLPOWER], ares[A.R_ART_USES],
+            ares[A.R_SIDE_EFFECTS], n_art)
     if ares[A.R_OUTCOME] != A.AVOIDED:  # he was inside
         st[S_ANOMALIES] += 1
     if ares[A.R_FOUND] != 0:
@@ -248,11 +248,14 @@ def _anomaly(tables, game, a):
 def _event(st, zone, cp, dice, v, ev, items, it, order, recs, n_art):
     """Resolve event card ``v`` (Z-08..Z-10) with the best event item held.
 
-    The avoidance roll is :func:`sim.kernels.event.event_avoided`, the rule
-    of every caller; the best item is the one with the largest shift (the
-    Torsion scanner's ``AUTO_SHIFT`` above all, Z-10). The held resist
-    artefacts of the damage's type (``recs``, ``n_art``: rows of ``art_rec``)
-    absorb with the armour (P-08).
+    The draw is :func:`sim.kernels.event.event_effect`, the rule of every
+    caller; this part chooses the item and writes the result on his state. The
+    best item is the one with the largest shift (the Torsion scanner's
+    ``AUTO_SHIFT`` above all, Z-10), used up under ``events.items_consumed``.
+    The held resist artefacts of the damage's type (``recs``, ``n_art``: rows
+    of ``art_rec``) absorb with the armour (P-08); a lost day stops his
+    movement for today and keeps him down its days, Emission tokens go on the
+    Emission Track.
     """
     st[S_EVENTS] += 1
     shift = 0
@@ -263,17 +266,19 @@ def _event(st, zone, cp, dice, v, ev, items, it, order, recs, n_art):
             if cp[C_EVENT_ITEMS_CONSUMED] != 0:
                 items[best] -= 1
                 st[S_ITEMS_USED] += 1
-    if event_avoided(dice, ev[v, V_AVOID], shift):
+    d, target = ev[v, V_DTYPE], ev[v, V_TARGET]
+    (outcome, through, after, _, h, r, w, uses, suffered, days, emission,
+     day_lost) = event_effect(
+        dice, ev[v, V_AVOID], shift, ev[v, V_EFFECT], ev[v, V_VALUE], target, ev[v, V_RESIST],
+        recs[d], 0, n_art[d], cp[C_ART_FAIL], cp[C_RESIST_ORDER], cp[C_DURABILITY],
+        st[S_ARMOR], st[S_HEALTH], st[S_RADIATION], cp[C_RADIATION_MAX], st[S_WILLPOWER], -1)
+    if outcome == EVENT_AVOIDED:
         return
-    effect = ev[v, V_EFFECT]
-    if effect == S.EFFECT_DAMAGE:
-        d = ev[v, V_DTYPE]
-        _hazard(st, cp, dice, ev[v, V_VALUE], ev[v, V_TARGET], ev[v, V_RESIST], recs[d], n_art[d])
-    elif effect == S.EFFECT_LOST_DAY:
+    _suffer(st, target, through, after, h, r, w, uses, suffered, n_art[d])
+    if day_lost:
         st[S_STOP] = 1
-        st[S_KNOCKED] += ev[v, V_VALUE]
-    elif effect == S.EFFECT_EMISSION_TOKENS:
-        zone[Z_ETOKENS] += ev[v, V_VALUE]
+        st[S_KNOCKED] += days
+    zone[Z_ETOKENS] += emission
 
 
 @part
