@@ -385,6 +385,30 @@ def play_run(tables, game, seed, first, n_games, out, row0):
         _write_result(tables, game, day, over, out[row0 + g])
 
 
+def scratch(tables):
+    """A game's scratch state (:class:`GameState`) for ``tables``, allocated in numpy.
+
+    :func:`play_games` allocates one per call; ``benchmarks/profile_campaign.py``
+    keeps one to read the streams' counters after each game.
+    """
+    n = int(tables.cp[0, C_N_PLAYERS])
+
+    def zeros(size):
+        return np.zeros(size, dtype=np.int64)
+
+    state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
+    return GameState(
+        zeros((n, S_SIZE)), zeros((n, tables.it.shape[1])), zeros(Z_SIZE), zeros(n),
+        zeros(tables.en.shape[1]), zeros(tables.a_count.shape[1]), zeros(tables.ev.shape[1]),
+        zeros(tables.art_deck0.shape[1]), zeros(tables.art_deck0.shape[1]),
+        zeros(tables.hexes.shape[1]), np.ascontiguousarray(tables.en[0, :, N_HABITAT]),
+        state, state.copy(), state.copy(), zeros(tables.e_params.shape[3]),
+        zeros(tables.a_params.shape[3]), zeros(64), zeros(tables.e_uses0.shape[3]),
+        zeros(RESULT_SIZE), zeros(A.RESULT_SIZE),
+        zeros((n, tables.en.shape[1] + tables.a_count.shape[1])), zeros(tables.en.shape[1]),
+        zeros((n, tables.art_deck0.shape[1])))
+
+
 def play_games(seed, first, n_games, tables, out, row0):
     """Play games ``first .. first + n_games - 1``; game ``first + i`` fills ``out[row0 + i]``.
 
@@ -410,23 +434,7 @@ def play_games(seed, first, n_games, tables, out, row0):
     row0 : int
         Row of ``out`` for game ``first``.
     """
-    n = int(tables.cp[0, C_N_PLAYERS])
-
-    def zeros(size):
-        return np.zeros(size, dtype=np.int64)
-
-    state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
-    game = GameState(
-        zeros((n, S_SIZE)), zeros((n, tables.it.shape[1])), zeros(Z_SIZE), zeros(n),
-        zeros(tables.en.shape[1]), zeros(tables.a_count.shape[1]), zeros(tables.ev.shape[1]),
-        zeros(tables.art_deck0.shape[1]), zeros(tables.art_deck0.shape[1]),
-        zeros(tables.hexes.shape[1]), np.ascontiguousarray(tables.en[0, :, N_HABITAT]),
-        state, state.copy(), state.copy(), zeros(tables.e_params.shape[3]),
-        zeros(tables.a_params.shape[3]), zeros(64), zeros(tables.e_uses0.shape[3]),
-        zeros(RESULT_SIZE), zeros(A.RESULT_SIZE),
-        zeros((n, tables.en.shape[1] + tables.a_count.shape[1])), zeros(tables.en.shape[1]),
-        zeros((n, tables.art_deck0.shape[1])))
-    play_run(tables, game, seed, first, n_games, out, row0)
+    play_run(tables, scratch(tables), seed, first, n_games, out, row0)
 
 
 pool_kernel(play_games, play_run)
