@@ -1,13 +1,14 @@
 """The kernel's played plans (issue 24, section 4): what makes a plan's fight as fast as the
 thresholds' must play the same fights.
 
-Without artefacts the combat kernel reads a plan as :func:`sim.kernels.combat.played_entries`
-(each entry's doses as the Health they restore, their number and the move of the entry's
-index) and keeps the entry's index as the state changes. These tests check the played
-entries against the doses taken one by one in plain Python (Z-12..Z-14: in the order
-carried, Health capped at its maximum), and the kernel's plan path against its thresholds
-path dice for dice on loadouts with limited-use weapons and stimulants (P-23, Z-12), where
-the index moves with the wounds, the armour's tokens, the doses and the weapons' uses.
+Without artefacts the combat kernel reads a plan as
+:func:`sim.kernels.combat.played_entries` (each entry's doses as the Health they restore,
+their number and the move of the entry's index, the round's stride included) and keeps the
+entry's index as the state changes. These tests check the played entries against the doses
+taken one by one in plain Python (Z-12..Z-14: in the order carried, Health capped at its
+maximum), and the kernel's plan path against its thresholds path dice for dice on loadouts
+with limited-use weapons and stimulants (P-23, Z-12), where the index moves with the wounds,
+the armour's tokens, the doses and the weapons' uses.
 No test here is timed: the speed is measured by ``benchmarks/bench_best_play.py``.
 """
 
@@ -54,7 +55,8 @@ def expected_played(spec, plan, stimulants, health_max, wrong=False):
                  else doses_taken(health, used, doses, health_max, stimulants))
         gain = after - health
         out.append(gain + (doses << kernel.GAIN_BITS) + (action << S.PLAN_ACTION_SHIFT)
-                   + ((gain * strides[2] + doses * strides[5]) << S.PLAN_ART_SHIFT))
+                   + ((strides[0] + gain * strides[2] + doses * strides[5])
+                      << S.PLAN_ART_SHIFT))
     return np.asarray(out, dtype=np.int64)
 
 

@@ -297,9 +297,9 @@ class CombatPlan:
 
         if max(health_max, self.shape.stimulants) >> GAIN_BITS:
             raise ValueError(f"a plan plays at most {(1 << GAIN_BITS) - 1} Health and doses")
-        _, _, health, _, _, used, _, _ = self.shape.strides
+        rnd, _, health, _, _, used, _, _ = self.shape.strides
         dims = self.shape.dims
-        played = played_entries(np.ascontiguousarray(self.entries, dtype=np.int64), health,
+        played = played_entries(np.ascontiguousarray(self.entries, dtype=np.int64), rnd, health,
                                 dims[2], used, dims[5], health_max,
                                 np.ascontiguousarray(stimulants, dtype=np.int64))
         return played

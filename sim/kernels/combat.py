@@ -191,12 +191,14 @@ def _planned(plan, at, n_limited, uses0, uses):
 
 
 @jit
-def played_entries(entries, per_health, n_health, per_dose, n_used, health_max, stimulants):
+def played_entries(entries, per_round, per_health, n_health, per_dose, n_used, health_max,
+                   stimulants):
     """A plan of a fight without artefacts and kinds of dose as the kernel plays it (issue 24,
     section 4): each entry's doses (Z-12..Z-14, :func:`_dose`, in the order carried, from the
     doses used of its state) replaced by the Health they restore (bits from 0), their number
-    (bits from :data:`GAIN_BITS`) and the move of the entry's index they make (bits from
-    ``PLAN_ART_SHIFT``, where a plan with artefacts keeps its record mask); the action stays.
+    (bits from :data:`GAIN_BITS`) and the move of the entry's index they make, with the
+    round's stride ``per_round`` (bits from ``PLAN_ART_SHIFT``, where a plan with artefacts
+    keeps its record mask); the action stays.
 
     ``entries`` is row-major with the strides ``per_health`` and ``per_dose`` of the Health
     (``n_health`` values) and doses used (``n_used``) axes (:class:`sim.encounter.plan.PlanShape`).
@@ -216,7 +218,7 @@ def played_entries(entries, per_health, n_health, per_dose, n_used, health_max, 
         gain, taken = level - health, stims - used
         action = entries[i] >> S.PLAN_ACTION_SHIFT & S.PLAN_ACTION_BITS
         out[i] = (gain + (taken << GAIN_BITS) + (action << S.PLAN_ACTION_SHIFT)
-                  + ((gain * per_health + taken * per_dose) << S.PLAN_ART_SHIFT))
+                  + ((per_round + gain * per_health + taken * per_dose) << S.PLAN_ART_SHIFT))
     return out
 
 
@@ -377,7 +379,7 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
                                                stimulants, uses, stims)
                 else:  # a played entry (played_entries)
                     decision = _planned(plan, entry_at, n_digits, uses0, uses)
-                    entry_at += per_round + (decision >> S.PLAN_ART_SHIFT)
+                    entry_at += decision >> S.PLAN_ART_SHIFT  # the round's stride too
                     health += decision & GAIN_MASK
                     stims += decision >> GAIN_BITS & GAIN_MASK
                 allowed = (decision >> S.PLAN_ACTION_SHIFT & S.PLAN_ACTION_BITS) - 1  # -1: flee
