@@ -156,7 +156,7 @@ def test_compare_scenarios_json_and_errors(mine, tmp_path):
                                   "--trials", "300", "--campaign-trials", "300", "--seed", "2",
                                   "--format", "json", "--quiet"])
     assert result.exit_code == 0, result.output
-    doc = json.loads(result.output)
+    doc = json.loads(result.stdout)
     assert [c["card"] for c in doc["changed_cells"]] == ["Bloodsucker", "Dosimeter", "Flash"]
     assert doc["moved"] and all(r["moved"] for r in doc["moved"])
     assert {"baseline", "baseline_ci_low", "changed", "diff", "diff_ci_low"} <= set(

@@ -392,7 +392,7 @@ def test_zonesim_combat_policy_best_prints_each_card_with_its_plan_in_words():
                                        "--policy", "best", "--trials", "2000",
                                        "--format", "json"])
     assert result.exit_code == 0, result.output
-    rows = json.loads(result.output)["rows"]
+    rows = json.loads(result.stdout)["rows"]
     assert len(rows) == len(fightable(load_ruleset()))
     for row in rows:
         assert row["policy"] == "best (survive)"
@@ -484,7 +484,7 @@ def test_the_value_objective_weighs_what_the_scenario_says(tmp_path):
                                            "Bloodsucker", "--trials", "20000", "--format",
                                            "json"])
         assert result.exit_code == 0, result.output
-        [rows[name]] = json.loads(result.output)["rows"]
+        [rows[name]] = json.loads(result.stdout)["rows"]
     cheap, wounds, dear = rows["cheap"], rows["wounds"], rows["dear"]
     assert cheap["policy"] == "best (value)"
     assert cheap["mean_stimulants"]["exact"] > 0.5

@@ -139,7 +139,7 @@ def test_zonesim_artifacts_policy_best_shows_what_each_artefact_is_worth():
     args = ["artifacts", "base", "--trials", "4000", "--format", "json"]
     best = CliRunner().invoke(main, [*args, "--policy", "best"])
     assert best.exit_code == 0, best.output
-    doc = json.loads(best.output)
+    doc = json.loads(best.stdout)
     assert doc["policy"] == "best" and doc["objective"] == "survive"
     assert doc["campaign"] == "whole games not compared"
     assert len(doc["rows"]) == 13
@@ -147,7 +147,7 @@ def test_zonesim_artifacts_policy_best_shows_what_each_artefact_is_worth():
     flower = {r["artifact"]: r for r in doc["rows"]}["Stone flower"]
     assert flower["combat_knocked_out_exact"] < -0.001
     thresholds = CliRunner().invoke(main, [*args, "--games", "0", "--artifact", "Stone flower"])
-    rows = json.loads(thresholds.output)["rows"]
+    rows = json.loads(thresholds.stdout)["rows"]
     assert rows[0]["combat_knocked_out_exact"] > 0.01
     table = CliRunner().invoke(main, ["artifacts", "base", "--trials", "2000", "--policy", "best",
                                       "--artifact", "Crystal"])

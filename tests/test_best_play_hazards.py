@@ -134,7 +134,7 @@ def _compare(kind: str, *args: str) -> dict:
     result = CliRunner().invoke(main, ["compare", kind, "--stalker", "Strelok", *args,
                                        "--trials", "20000", "--format", "json"])
     assert result.exit_code == 0, result.output
-    return {(r["variant"], r["metric"]): r for r in json.loads(result.output)["rows"]}
+    return {(r["variant"], r["metric"]): r for r in json.loads(result.stdout)["rows"]}
 
 
 def test_compare_anomaly_plays_best_play_as_a_variant_on_common_random_numbers():

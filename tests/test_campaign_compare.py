@@ -207,7 +207,7 @@ def test_cli_compare_campaign_json():
                      "--variant", "item=Dosimeter", "--variant", "armor=SEVA suit",
                      "--target", "p_sarcophagus in 0.0..1.0", "--format", "json")
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["experiment"] == "campaign" and data["trials"] == 2000
     assert data["baseline"] == "base" and len(data["variants"]) == 3
     assert data["setup"]["stalker"] == SCENARIO.stalker
@@ -240,7 +240,7 @@ def test_cli_tune_campaign():
                      "--target", "p_sarcophagus in 0.35..0.55", "--trials", "1000",
                      "--method", "scan", "--format", "json")
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["experiment"] == "campaign" and data["metric"] == "p_sarcophagus"
     assert [e["value"] for e in data["evidence"]] == [2, 3, 4, 5, 6]
     assert data["chosen"] in (2, 3, 4, 5, 6)

@@ -173,7 +173,7 @@ def test_the_reading_is_reported_in_json_table_and_report(tmp_path):
     out = CliRunner().invoke(main, ["campaign", str(path), "--trials", "20", "--format", "json",
                                     "-q"])
     assert out.exit_code == 0, out.output
-    victory = json.loads(out.output)["victory"]
+    victory = json.loads(out.stdout)["victory"]
     assert victory["variant"] == "cooperative"
     assert (victory["cooperative_needed"], victory["cooperative_dead"]) == (0, "team_loses")
     assert "every seat still in the game" in victory["text"]

@@ -84,7 +84,7 @@ def test_cli_echoes_loadouts_and_the_cash_row():
             "--trials", str(GAMES), "--seed", "5", "--quiet"]
     result = runner.invoke(main, [*args, "--format", "json"])
     assert result.exit_code == 0, result.output
-    doc = json.loads(result.output)
+    doc = json.loads(result.stdout)
     loadouts = {v["label"]: v["loadout"]["items"] for v in doc["variants"]}
     assert loadouts["item+=Jetpack"] == [*ITEMS, "Jetpack"]
     assert loadouts["item=Jetpack"] == ["Jetpack"]
