@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -28,6 +31,29 @@ def assert_matches_exact(counts, trials, exact, labels=None) -> None:
             for i in bad
         )
         pytest.fail(f"Monte Carlo disagrees with exact twin: {detail}")
+
+
+@pytest.fixture
+def my(tmp_path, monkeypatch) -> Path:
+    """A copy of the bundled ruleset as ``configs/my``, the working folder at its root.
+
+    Bad-input tests rewrite one of its files and read the messages, which name
+    the file as ``configs/my/<file>``.
+    """
+    from sim.paths import bundled_ruleset
+
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(bundled_ruleset(), tmp_path / "configs/my")
+    return Path("configs/my")
+
+
+def ruleset_problems(path: Path) -> list[str]:
+    """The messages that loading the ruleset at ``path`` refuses it with, in order."""
+    from sim.rules import RulesetError, load_ruleset
+
+    with pytest.raises(RulesetError) as info:
+        load_ruleset(path)
+    return [str(p) for p in info.value.problems]
 
 
 _WARMING: list = []

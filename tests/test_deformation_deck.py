@@ -17,7 +17,6 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -29,13 +28,12 @@ from sim.cli import main
 from sim.experiments.campaign import ENDS, TRIAL_COLUMNS, simulate_trials
 from sim.kernels import campaign as K
 from sim.kernels.campaign.end import _conditions, _deformation_card
-from sim.paths import bundled_ruleset
 from sim.reference import campaign as reference
-from sim.rules import RulesetError, load_ruleset
+from sim.rules import load_ruleset
 from sim.rules.scenario import load_scenario, scenario_path
 from sim.rules.schema import DEFORMATION_EFFECTS, MAX_DEFORMATION_CARDS
 from sim.rules.variants import apply_edits
-from tests.conftest import Z_TOL
+from tests.conftest import Z_TOL, ruleset_problems
 from tests.test_campaign_reference import scenario
 
 EXAMPLE = ["deformations.Glowing skin.effect=radiation_limit", "deformations.Glowing skin.value=1",
@@ -171,21 +169,8 @@ def test_the_reference_plays_the_same_cards():
 # --- bad input ------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def my(tmp_path, monkeypatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    shutil.copytree(bundled_ruleset(), tmp_path / "configs/my")
-    return Path("configs/my")
-
-
 def _write(my: Path, text: str) -> None:
     (my / "deformations.csv").write_text("name,count,effect,value,notes\n" + text)
-
-
-def _problems(my: Path) -> list[str]:
-    with pytest.raises(RulesetError) as info:
-        load_ruleset(my)
-    return [str(p) for p in info.value.problems]
 
 
 @pytest.mark.parametrize(("rows", "message"), [
@@ -202,12 +187,12 @@ def _problems(my: Path) -> list[str]:
 ])
 def test_a_bad_deformation_card_is_refused_naming_file_line_column_value(my, rows, message):
     _write(my, rows)
-    assert _problems(my) == [message]
+    assert ruleset_problems(my) == [message]
 
 
 def test_a_missing_deformation_file_is_refused(my):
     (my / "deformations.csv").unlink()
-    assert _problems(my) == ["configs/my/deformations.csv: file not found"]
+    assert ruleset_problems(my) == ["configs/my/deformations.csv: file not found"]
 
 
 def test_an_empty_deck_is_allowed(my):

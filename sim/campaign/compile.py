@@ -258,6 +258,25 @@ def token_keys(rs: Ruleset) -> dict[str, int | list[int]]:
     )
 
 
+def zone_keys(rs: Ruleset) -> dict[str, int | list[int]]:
+    """The ``C_*`` values, by name, of the Zone phase's Zone deck (P-30, P-47; ``zone.csv``).
+
+    ``C_ZONE_DECK`` is 1 under ``zone.cards = "deck"``; each kind of Zone card
+    (a row of ``zone.csv``, in file order) gets its copies and what it does in
+    the wide ``C_ZONE_*`` slots. Under ``"per_day"`` the kinds are compiled
+    too but never drawn.
+    """
+    zone, cards = rs.rules.zone, list(rs.zone.values())
+    return dict(
+        C_ZONE_DECK=zone.cards == "deck", C_ZONE_DRAWS=zone.cards_per_phase,
+        C_ZONE_COUNT=[card.count for card in cards],
+        C_ZONE_ENEMIES=[card.enemies for card in cards],
+        C_ZONE_ANOMALIES=[card.anomalies for card in cards],
+        C_ZONE_ENVIRONMENT=[int(card.environment) for card in cards],
+        C_ZONE_TOKENS=[card.emission_tokens for card in cards],
+    )
+
+
 def _i64(values) -> np.ndarray:
     return np.ascontiguousarray(np.asarray(values, dtype=np.int64).reshape(-1))
 
@@ -702,6 +721,7 @@ def compile_campaign(scenario: Scenario) -> CampaignArrays:
         C_CHARACTER=list(rs.stalkers).index(scenario.stalker),
         **game_keys(scenario),
         **token_keys(rs),  # tokens, the Deformation deck (P-39)
+        **zone_keys(rs),  # the Zone deck (P-30, P-47)
         C_OBJECTIVE_BUNKER=toward,  # a column per objective: the bunker toward it (P-38, P-41)
     )
     return CampaignArrays(

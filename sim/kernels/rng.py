@@ -31,6 +31,7 @@ POLICY = 3
 EVENTS = 4
 ENVIRONMENT = 5
 DEFORMATIONS = 6  # the campaign's Deformation deck, shuffled once a game (P-39)
+ZONE_CARDS = 7  # the campaign's Zone deck, drawn each Zone phase (P-30, P-47)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MUL1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -214,6 +214,7 @@ class Campaign:
         # The Deformation deck (P-39), a card per copy; not drawn when no card does anything.
         cards = [card for card in rs.deformations.values() for _ in range(card.count)]
         self.deformations = cards if any(c.effect != "none" for c in cards) else []
+        self.zone_cards = list(rs.zone.values())  # the Zone deck (P-30, P-47), by kind
         self._artifact_deck()
         self._artifact_slots(scenario, keepers)
         self.emissions = rs.emission_deck()
@@ -434,6 +435,7 @@ def deal(state, campaign: Campaign) -> None:
     state.in_force = [0, 0, 0]
     state.deformation_order = None  # shuffled at the first Deformation card (P-39)
     state.deformation_next = 0
+    state.zone_pool = [c.count for c in campaign.zone_cards]  # the Zone deck, full (P-30)
 
 
 class Game:
@@ -1185,23 +1187,63 @@ class Game:
                 me.tally["complexes_explored"] += 1
 
     def zone(self) -> None:
-        """Zone phase (P-47): new enemy and anomaly cards on the board, the Environment."""
-        c, zone, emission = self.c, self.c.rules.zone, self.c.rules.emission
+        """Zone phase (P-30, P-47): new enemy and anomaly cards on the board, the Environment.
+
+        ``zone.cards = "per_day"``: the per-day numbers of cards and the chance
+        of an Environment change; ``"deck"``: ``zone.cards_per_phase`` Zone cards
+        (:meth:`zone_card`), each laying its enemies, then its anomalies, then
+        changing the Environment if it says so and adding its Emission tokens.
+        """
+        zone, emission = self.c.rules.zone, self.c.rules.emission
+        if zone.cards == "per_day":
+            self.lay_cards(zone.enemies_per_day, zone.anomalies_per_day)
+            if self.env.random() < zone.environment_change_chance:
+                self.tokens += emission.tokens_per_environment
+            return
+        for _ in range(zone.cards_per_phase):
+            card = self.zone_card()
+            if card is None:
+                return
+            self.lay_cards(card.enemies, card.anomalies)
+            if card.environment:
+                self.tokens += emission.tokens_per_environment
+            self.tokens += card.emission_tokens
+
+    def zone_card(self):
+        """The next card of the shared Zone deck (P-30, P-47), or None when it holds none.
+
+        Drawn without replacement; when the deck runs out every card is
+        shuffled back in (Gap). The draw uses the environment stream.
+        """
+        cards = [k for k, n in enumerate(self.zone_pool) for _ in range(n)]
+        if not cards:
+            self.zone_pool = [c.count for c in self.c.zone_cards]
+            cards = [k for k, n in enumerate(self.zone_pool) for _ in range(n)]
+            if not cards:
+                return None
+        k = cards[int(self.env.random() * len(cards))]
+        self.zone_pool[k] -= 1
+        return self.c.zone_cards[k]
+
+    def lay_cards(self, enemies: int, anomalies: int) -> None:
+        """Draw and lay ``enemies`` enemy cards, then ``anomalies`` anomaly cards (P-47).
+
+        A draw finding no card left ends that kind's laying (``campaign.killed_enemies``).
+        """
+        c = self.c
         places = {"open": c.open_places, "secret": c.secret_places,
                   "any": c.open_places + c.secret_places}
-        for _ in range(zone.enemies_per_day):
+        for _ in range(enemies):
             e = self.draw_enemy()
             if e < 0:
                 break
-            self.lay("enemy", e, places[c.enemies[e].habitat], zone.enemy_limit,
+            self.lay("enemy", e, places[c.enemies[e].habitat], c.rules.zone.enemy_limit,
                      self.enemy_pool)
-        for _ in range(zone.anomalies_per_day):
+        for _ in range(anomalies):
             a = self.draw(self.anomaly_pool)
             if a < 0:
                 break
-            self.lay("anomaly", a, places["any"], zone.anomaly_limit, self.anomaly_pool)
-        if self.env.random() < zone.environment_change_chance:
-            self.tokens += emission.tokens_per_environment
+            self.lay("anomaly", a, places["any"], c.rules.zone.anomaly_limit, self.anomaly_pool)
 
     def lay(self, what: str, card: int, places: list[int], limit: int, pool: list[int]) -> None:
         """Lay a card on a random location of its habitat (P-47).

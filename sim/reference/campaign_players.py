@@ -54,6 +54,7 @@ class Seat(Game):
     in_force = _shared("in_force")
     deformation_order = _shared("deformation_order")
     deformation_next = _shared("deformation_next")
+    zone_pool = _shared("zone_pool")
 
     def __init__(self, campaign: Campaign, zone: Zone, streams: list[random.Random],
                  items: list[int] | None = None):

@@ -90,6 +90,8 @@ def _load(path: str | Path | None) -> tuple[Ruleset | None, list[Problem]]:
                                  names, str(root / "enemies.csv"))
     if tables["deformations"]:
         problems += v.deformation_deck(str(root / "deformations.csv"), tables["deformations"])
+    if tables["zone"]:
+        problems += v.zone_deck(str(root / "zone.csv"), tables["zone"])
     hexes = _read_map(str(root / f"{MAP}.csv"), blobs[MAP + ".csv"], rules, problems)
     if problems:
         order = [str(root / n) for n in blobs]

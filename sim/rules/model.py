@@ -299,6 +299,24 @@ class Map:
         return tuple(h for h in self.hexes if h.location == location)
 
 
+@dataclass(frozen=True)
+class ZoneCard:
+    """A Zone card (P-30, P-47), drawn in the Zone phase under ``zone.cards = "deck"``.
+
+    It lays ``enemies`` enemy cards, then ``anomalies`` anomaly cards on the
+    board, changes the Environment (``environment``: ``emission.tokens_per_environment``
+    tokens) and adds ``emission_tokens`` tokens to the Emission Track, in that order.
+    """
+
+    name: str
+    count: int
+    enemies: int = 0
+    anomalies: int = 0
+    environment: bool = False
+    emission_tokens: int = 0
+    notes: str = ""
+
+
 CARD_TYPES: dict[str, type] = {
     "stalkers": Stalker,
     "enemies": Enemy,
@@ -311,6 +329,7 @@ CARD_TYPES: dict[str, type] = {
     "emissions": Emission,
     "sarcophagus": SarcophagusCard,
     "deformations": Deformation,
+    "zone": ZoneCard,
 }
 """Card class per table (file ``<table>.csv``)."""
 
@@ -359,6 +378,8 @@ class Ruleset:
         The Sarcophagus deck (P-50), card name -> card; see :meth:`sarcophagus_deck`.
     deformations : Mapping
         The Deformation deck (P-39), card name -> card.
+    zone : Mapping
+        The Zone deck (P-30, P-47; ``zone.csv``), card name -> card.
     map : Map
         The hex map (``map.csv``).
     """
@@ -380,6 +401,7 @@ class Ruleset:
     map: Map = Map()
     deformations: Mapping[str, Deformation] = field(
         default_factory=lambda: MappingProxyType({}))
+    zone: Mapping[str, ZoneCard] = field(default_factory=lambda: MappingProxyType({}))
 
     def digest(self) -> str:
         """SHA-256 (hex) of the ruleset files' bytes, for provenance in reports."""

@@ -44,6 +44,9 @@ wounds or mental disturbances at once, ``value`` more days knocked down (P-42), 
 tokens on the Emission Track (P-47). The order is the kernel's code order."""
 MAX_DEFORMATION_CARDS = 16
 """Most Deformation cards (the sum of ``count``) a deck holds: the kernel keeps its order."""
+MAX_ZONE_CARDS = 8
+"""Most kinds of Zone card (rows of ``zone.csv``) a deck holds: the kernel keeps a count per
+kind (P-30, P-47; the copies of a kind are ``count``, up to 99)."""
 TOKEN_USES = ("none", "health", "willpower", "radiation")
 """What a clue or Zone token is spent on (Gap "Tokens"): nothing, or one point healed on a
 track (a wound, a mental disturbance, a radiation dose) at the end of his turn."""
@@ -215,6 +218,15 @@ TABLES: dict[str, tuple[Column, ...]] = {
         _int("value", 0, 99, blank=True, default=0),
         NOTES,
     ),
+    "zone": (  # P-30, P-47: the Zone deck (zone.cards = "deck"); every effect, in this order
+        NAME,
+        COUNT,
+        _int("enemies", 0, 9, blank=True, default=0),  # enemy cards laid (P-47)
+        _int("anomalies", 0, 9, blank=True, default=0),  # anomaly cards laid (P-30, P-47)
+        Column("environment", "flag", blank=True, default=False),  # the Environment changes
+        _int("emission_tokens", 0, 30, blank=True, default=0),  # tokens on the track (P-47)
+        NOTES,
+    ),
 }
 """Columns per table; the file is ``<table>.csv``. Order is the documented order."""
 
@@ -349,6 +361,11 @@ PARAMS: tuple[Param, ...] = (
           choices=("never", "returned")),
     Param("zone", "enemies_per_day", int, 1, 0, 20, "P-30, P-47; Gap: Zone phase"),
     Param("zone", "anomalies_per_day", int, 1, 0, 20, "P-30, P-47; Gap: Zone phase"),
+    Param("zone", "cards", str, "per_day",
+          rules="P-30, P-47; Gap: Zone phase (per-day numbers or Zone cards drawn from zone.csv)",
+          choices=("per_day", "deck")),
+    Param("zone", "cards_per_phase", int, 1, 0, 10,
+          "P-47; Gap: Zone cards drawn each Zone phase (zone.cards = \"deck\")"),
     Param("zone", "enemy_limit", int, 6, 0, 200, "P-47; Gap: board limits"),
     Param("zone", "anomaly_limit", int, 6, 0, 200, "P-47; Gap: board limits"),
     Param("zone", "environment_change_chance", float, 0.2, 0.0, 1.0,

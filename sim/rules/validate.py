@@ -20,6 +20,7 @@ from sim.rules.schema import (
     FACTIONS,
     HEALTH_DAMAGE,
     MAX_DEFORMATION_CARDS,
+    MAX_ZONE_CARDS,
     NAMED_LOCATIONS,
     Column,
 )
@@ -386,6 +387,21 @@ def deformation_deck(file: str, rows: list[Row]) -> list[Problem]:
     return [Problem(file, last.line, "count", last.cells.get("count"),
                     f"{last.cells.get('count')!r} brings the deck to {total} cards in all; at "
                     f"most {MAX_DEFORMATION_CARDS}")]
+
+
+def zone_deck(file: str, rows: list[Row]) -> list[Problem]:
+    """The Zone deck has at most :data:`~sim.rules.schema.MAX_ZONE_CARDS` kinds of card.
+
+    The campaign kernel keeps the cards left of each kind (P-30, P-47); each
+    kind may have up to 99 copies (``count``). An empty deck, or one of count
+    0, is allowed: under ``zone.cards = "deck"`` it draws nothing.
+    """
+    if len(rows) <= MAX_ZONE_CARDS:
+        return []
+    row = rows[MAX_ZONE_CARDS]
+    return [Problem(file, row.line, "name", row.cells.get("name"),
+                    f"{row.cells.get('name')!r} is card kind {MAX_ZONE_CARDS + 1}; the Zone deck "
+                    f"holds at most {MAX_ZONE_CARDS} kinds (give a kind more copies with count)")]
 
 
 def artifact_types(file: str, anomalies: list[Row], types: set[str], ref: str) -> list[Problem]:

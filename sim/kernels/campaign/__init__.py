@@ -16,7 +16,8 @@ readable executable spec); a one-stalker scenario is the case of one seat:
    decks; reaching the objective ends the day's movement. Stalkers do not
    fight each other (no rules in the seeds).
 2. Once a day, after every turn, the Zone phase: new enemy and anomaly
-   cards are placed; a card beyond the board limit, and a change of the
+   cards are placed, by the per-day keys or by the Zone cards drawn
+   (``zone.cards``, P-30); a card beyond the board limit, and a change of the
    Environment, add tokens to the one Emission Track (P-47), which every
    stalker's knock-outs, concussions and Deformations feed too.
 3. Emission check (P-48, P-49): at the threshold the track is cleared and
@@ -27,7 +28,8 @@ readable executable spec); a one-stalker scenario is the case of one seat:
    Final Emission, no stalker left, or after ``campaign.max_days``.
 
 Dice come from the trial's DICE stream, deck draws from its DECK stream, and
-board placements and Environment changes from its ENVIRONMENT stream, so a
+board placements and Environment changes from its ENVIRONMENT stream, and the
+Zone cards (``zone.cards = "deck"``) from its ZONE_CARDS stream, so a
 change of policy does not reshuffle the decks (common random numbers).
 
 The compiled scenario travels as one argument, :class:`CampaignTables` (the
@@ -237,6 +239,7 @@ EV_TOKENS = S.EFFECT_EMISSION_TOKENS
 
 MAX_OBJECTIVES = 16
 MAX_DEFORMATION_CARDS = 16  # sim.rules.schema.MAX_DEFORMATION_CARDS: the deck's order in ZONE
+MAX_ZONE_CARDS = 8  # sim.rules.schema.MAX_ZONE_CARDS: kinds of Zone card (P-30, P-47)
 """Objectives (Secret Complexes, then the Sarcophagus) whose bunker ``C_OBJECTIVE_BUNKER`` holds:
 ``policy.bunker_choice = "toward_objective"`` plays maps of up to 15 complexes."""
 
@@ -325,6 +328,13 @@ PARAMETERS = Record("campaign parameters", "C_SIZE", (
     "C_DEFORM_CARDS",  # Deformation cards drawn from (P-39; 0: none, or none does anything)
     ("C_DEFORM_EFFECT", MAX_DEFORMATION_CARDS),  # + card: DEFORM_* effect of each card
     ("C_DEFORM_VALUE", MAX_DEFORMATION_CARDS),  # + card: its value
+    "C_ZONE_DECK",  # 1: zone.cards = "deck", the Zone phase draws Zone cards (P-30, P-47)
+    "C_ZONE_DRAWS",  # zone.cards_per_phase: Zone cards drawn each Zone phase
+    ("C_ZONE_COUNT", MAX_ZONE_CARDS),  # + kind: copies of each kind of Zone card (zone.csv)
+    ("C_ZONE_ENEMIES", MAX_ZONE_CARDS),  # + kind: enemy cards it lays
+    ("C_ZONE_ANOMALIES", MAX_ZONE_CARDS),  # + kind: anomaly cards it lays
+    ("C_ZONE_ENVIRONMENT", MAX_ZONE_CARDS),  # + kind: 1 when the Environment changes
+    ("C_ZONE_TOKENS", MAX_ZONE_CARDS),  # + kind: Emission tokens it adds
 ))
 globals().update(PARAMETERS.constants)
 BUNKER_NEAREST = 0  # policy.bunker_choice
@@ -483,6 +493,7 @@ ZONE = Record("Zone state", "Z_SIZE", (
     "Z_FIRST",  # the seat that moves first on day 1 (multiplayer.first_player)
     ("Z_DEFORM_ORDER", MAX_DEFORMATION_CARDS),  # the shuffled Deformation deck (P-39)
     "Z_DEFORM_NEXT",  # Deformation cards drawn so far; the deck cycles
+    ("Z_ZONE_POOL", MAX_ZONE_CARDS),  # + kind: Zone cards left in the deck (P-30, P-47)
 ))
 globals().update(ZONE.constants)
 
@@ -602,7 +613,9 @@ class GameState(NamedTuple):
     killed enemy cards set aside under ``"reshuffle_when_empty"`` (P-19);
     ``art_waiting`` (n_players, artefact types) the types of the artefacts
     each seat waits to sell (``S_ART_COUNT``), returned to the artefact deck
-    when sold under ``campaign.sold_artifacts = "returned"`` (P-11).
+    when sold under ``campaign.sold_artifacts = "returned"`` (P-11);
+    ``zone_deck`` the random stream of the Zone deck's draws (``rng.ZONE_CARDS``,
+    ``zone.cards = "deck"``; P-30, P-47).
 
     A seat's view of the game (:func:`_seat`) is a ``GameState`` too, whose
     ``st`` and ``items`` are that seat's rows and every other field the
@@ -632,6 +645,7 @@ class GameState(NamedTuple):
     trophies: np.ndarray
     enemy_discard: np.ndarray
     art_waiting: np.ndarray
+    zone_deck: np.ndarray
 
 
 @part
@@ -655,7 +669,8 @@ def _seat(game, p):
                      game.anomaly_pool, game.event_pool, game.art_deck, game.art_scratch,
                      game.board, game.habitats, game.dice, game.deck, game.env, game.fparams,
                      game.aparams, game.stims, game.uses, game.fres, game.ares,
-                     game.trophies[p], game.enemy_discard, game.art_waiting[p])
+                     game.trophies[p], game.enemy_discard, game.art_waiting[p],
+                     game.zone_deck)
 
 
 @part

@@ -33,6 +33,7 @@ from sim.kernels.campaign import (
     C_TURN_ORDER,
     C_WEAPONS,
     C_WILLPOWER,
+    C_ZONE_DECK,
     C_ZONE_START,
     DT_NONE,
     FACTION_MILITARY,
@@ -127,7 +128,7 @@ from sim.kernels.campaign.end import (
 )
 from sim.kernels.campaign.movement import _base, _move
 from sim.kernels.campaign.trade import _daily_artifacts, _helicopter, _recover, _use_medkits
-from sim.kernels.campaign.zone import _zone
+from sim.kernels.campaign.zone import _deal_zone_deck, _zone
 from sim.kernels.combat import RESULT_SIZE
 
 
@@ -168,7 +169,8 @@ def _new_game(tables, game, seed, t):
     The first player is seat 1 or drawn by lot (``multiplayer.first_player``).
     The Deformation deck (P-39), when it does anything, is shuffled from a
     stream of its own (``rng.DEFORMATIONS``), so the other draws are the same
-    whatever it holds.
+    whatever it holds; the Zone deck (``zone.cards = "deck"``, P-30, P-47) is
+    dealt full and drawn from its own stream (``rng.ZONE_CARDS``) likewise.
     """
     rng.seed_stream(game.dice, seed, t, rng.DICE)
     rng.seed_stream(game.deck, seed, t, rng.DECK)
@@ -184,6 +186,9 @@ def _new_game(tables, game, seed, t):
             a, b = game.zone[Z_DEFORM_ORDER + i], game.zone[Z_DEFORM_ORDER + j]
             game.zone[Z_DEFORM_ORDER + i], game.zone[Z_DEFORM_ORDER + j] = b, a
         rng.seed_stream(game.deck, seed, t, rng.DECK)
+    if tables.cp[0, C_ZONE_DECK] != 0:
+        rng.seed_stream(game.zone_deck, seed, t, rng.ZONE_CARDS)
+        _deal_zone_deck(tables.cp[0], game.zone)
     n = game.st.shape[0]
     if n > 1 and tables.cp[0, C_FIRST_PLAYER] == FIRST_RANDOM:
         game.zone[Z_FIRST] = rng.below(game.env, n)  # drawn by lot (ENVIRONMENT stream)
@@ -406,7 +411,7 @@ def scratch(tables):
         zeros(tables.a_params.shape[3]), zeros(64), zeros(tables.e_uses0.shape[3]),
         zeros(RESULT_SIZE), zeros(A.RESULT_SIZE),
         zeros((n, tables.en.shape[1] + tables.a_count.shape[1])), zeros(tables.en.shape[1]),
-        zeros((n, tables.art_deck0.shape[1])))
+        zeros((n, tables.art_deck0.shape[1])), state.copy())
 
 
 def play_games(seed, first, n_games, tables, out, row0):
