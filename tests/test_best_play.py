@@ -46,6 +46,7 @@ from sim.kernels.layout import AVOID_STEALTH
 from sim.paths import bundled_ruleset, configs_root
 from sim.rules import load_ruleset
 from sim.rules.scenario import load_scenario
+from sim.rules.traits import EnemyTraits
 from tests.conftest import assert_matches_exact
 from tests.test_combat_properties import specs  # random fights (thresholds ignored here)
 
@@ -167,20 +168,32 @@ ART_TINY = {
         artifacts=(art(S.ART_STEALTH, side=S.TARGET_HEALTH),), rounds=3, health=2,
         endurance=3),
 }
+TRAIT_TINY = {  # the enemy's traits (P-22) on the rule the solver and the brute force read
+    "ambush, a stimulant": replace(tiny(stimulants=(1,)), traits=EnemyTraits(ambush=True)),
+    "piercing, a stimulant, armour": replace(tiny(stimulants=(1,), durability=1),
+                                             traits=EnemyTraits(piercing=True)),
+    "flees after round 2 of three, a stimulant": replace(tiny(stimulants=(1,), rounds=3),
+                                                         traits=EnemyTraits(flees=2)),
+    "a stealth artefact, ambush, flees after round 2": replace(
+        ART_TINY["a stealth artefact, three rounds"],
+        traits=EnemyTraits(ambush=True, flees=2)),
+}
 OBJECTIVE_CASES = {**OBJECTIVES, "value": value_objective(1.0, wound=0.05, stimulant=0.02,
                                                           limited=0.03, killed=0.1,
                                                           side_effect=0.04)}
 
 
-@pytest.mark.parametrize("case", sorted(TINY) + sorted(ART_TINY))
+@pytest.mark.parametrize("case", sorted(TINY) + sorted(ART_TINY) + sorted(TRAIT_TINY))
 def test_the_solver_finds_the_brute_force_optimum(case):
     """Issue 24, section 3: on tiny fights every deterministic plan (72 to 8,192 of them) is
     evaluated exactly; for each objective the best of them is worth what the solver's plan
     is worth, and the solver's plan is worth what the solver says (P-16..P-24, Z-12..Z-14).
     With an artefact (P-08..P-10, P-23, P-24) the plans may use it or not in every state:
     heal and calm before a round, combat dice with the weapons, stealth on a flight or to
-    avoid the fight, resist against the attack."""
-    spec = {**TINY, **ART_TINY}[case]
+    avoid the fight, resist against the attack. With the enemy's traits (P-22) no plan
+    avoids an ambush, none rolls the armour against a piercing enemy, and none plays a round
+    after the enemy has fled."""
+    spec = {**TINY, **ART_TINY, **TRAIT_TINY}[case]
     exacts = [combat_exact(spec, p) for p in every_plan(spec)]
     assert 64 <= len(exacts) <= 10_000
     for goal in OBJECTIVE_CASES.values():

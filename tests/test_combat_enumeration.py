@@ -22,6 +22,7 @@ from sim.exact.combat import OUTCOMES, combat_exact
 from sim.kernels.layout import AVOID_REPUTATION
 from sim.reference.enumeration import absorb, enumerate_fight, passes
 from sim.rules import load_ruleset
+from sim.rules.traits import EnemyTraits
 
 RS = load_ruleset(None)
 TOL = 1e-12  # float rounding of the chain's sums; a wrong rule moves a value by >= 6**-8
@@ -65,6 +66,16 @@ CASES = {
         loadout=tabulate([WeaponSlot("PM pistol", 1, 1, "short", None),
                           WeaponSlot("Shotgun", 2, 2, "short", None)],
                          CloseCombatRules(melee_enemy=True, short_range_full=False))),
+    "ambush: no avoid roll (P-22, P-16)": spec(traits=EnemyTraits(ambush=True)),
+    "ambush: no Reputation roll either (P-22, Z-16)": spec(
+        items=("Camouflage cloak",), avoid_rule=AVOID_REPUTATION,
+        traits=EnemyTraits(ambush=True)),
+    "piercing: the armour does not roll (P-22, P-02)": spec(
+        enemy="Boar", sneak="never", armor="Ecolog suit", traits=EnemyTraits(piercing=True)),
+    "flees after round 1 (P-22)": spec(enemy="Chimera", sneak="never", armor="Ecolog suit",
+                                       traits=EnemyTraits(flees=1)),
+    "flees after round 2, the cap first (P-22)": spec(
+        enemy="Chimera", sneak="never", traits=EnemyTraits(flees=2)),
 }
 
 

@@ -27,6 +27,7 @@ from sim.kernels.layout import (
     TARGET_WILLPOWER,
 )
 from sim.rules import Ruleset
+from sim.rules.traits import parse_traits
 
 SNEAK_POLICIES = ("always", "never")
 
@@ -143,6 +144,7 @@ def compile_combat(rs: Ruleset, stalker: str, enemy: str, armor: str | None = No
         art_rules=artifact_rules(rs), track=TARGET_WILLPOWER if psi else TARGET_HEALTH,
         other=hero.health if psi else hero.willpower,
         other_max=hero.health if psi else hero.willpower,
+        traits=parse_traits(foe.traits)[0],
     )
 
 

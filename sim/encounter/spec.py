@@ -17,6 +17,7 @@ import numpy as np
 from sim.encounter.artifact import ArtifactRules, ArtifactSpec, pack_records
 from sim.encounter.loadout import LoadoutTable
 from sim.kernels import layout as S
+from sim.rules.traits import NONE, EnemyTraits
 
 
 class PackedFight(NamedTuple):
@@ -93,6 +94,10 @@ class CombatSpec:
     other, other_max : int
         The other of Health and Willpower at the start and its maximum
         (side effects and calm artefacts act on it; 0 = Willpower 0, P-40).
+    traits : EnemyTraits
+        The enemy's special traits (P-22, :mod:`sim.rules.traits`): packed as the slots
+        ``P_AMBUSH``, ``P_ENEMY_FLEES`` and, for ``piercing``, an armour that does not
+        roll (``P_RESIST`` 0, folded here so that the kernel pays nothing for it).
     """
 
     health: int
@@ -120,6 +125,7 @@ class CombatSpec:
     track: int = S.TARGET_HEALTH
     other: int = 1
     other_max: int = 1
+    traits: EnemyTraits = NONE
 
     @property
     def stealth_face(self) -> int:
@@ -136,7 +142,8 @@ class CombatSpec:
         params = S.COMBAT.pack(
             P_HEALTH=self.health, P_START_HEALTH=self.start_health, P_COMBAT=self.combat,
             P_STEALTH=self.stealth, P_VIGILANCE=self.vigilance, P_ENDURANCE=self.endurance,
-            P_WOUNDS=self.wounds, P_RESIST=self.resist, P_DURABILITY=self.durability,
+            P_WOUNDS=self.wounds, P_RESIST=0 if self.traits.piercing else self.resist,
+            P_DURABILITY=self.durability,
             P_TOKENS=self.tokens, P_SUCCESS_ON=self.success_on, P_SNEAK=int(self.sneak),
             P_AVOID_RULE=self.avoid_rule, P_ESCAPE_TARGET=self.escape_target,
             P_FLEE_AT=self.flee_at, P_HEAL_AT=self.heal_at, P_MAX_ROUNDS=self.max_rounds,
@@ -146,7 +153,8 @@ class CombatSpec:
             P_RESTORE_USES=self.art_rules.restore_uses, P_TRACK=self.track,
             P_OTHER=self.other, P_OTHER_MAX=self.other_max,
             P_N_COMBAT_ART=len(self.loadout.artifacts), P_SNEAK_ARTS=-1,
-            P_N_KINDS=0)  # doses in the order carried (a plan may choose by kind)
+            P_N_KINDS=0,  # doses in the order carried (a plan may choose by kind)
+            P_AMBUSH=int(self.traits.ambush), P_ENEMY_FLEES=self.traits.flees)
         return PackedFight(
             np.concatenate([params, pack_records(self.artifacts)]),
             np.asarray(self.stimulants + (0,), dtype=np.int64),

@@ -206,7 +206,7 @@ def solve_combat(spec: CombatSpec, objective: Objective = OBJECTIVES["survive"])
     solver = _Solver(spec, objective, shape)
     values = solver.terminal()
     table = np.zeros((spec.max_rounds, shape.stages, solver.n), dtype=np.int64)
-    rnd = spec.max_rounds
+    rnd = solver.last()  # the plan's later rounds are never reached
     while rnd >= 1:
         later = values
         values, table[rnd - 1] = solver.round(rnd, later)
@@ -280,7 +280,7 @@ class _Solver:
     def _attack_outcomes(self, select: int) -> list:
         """The enemy's attack with resist artefacts ``select`` (P-02..P-05, P-08, P-20)."""
         spec, o = self.spec, self.objective
-        face = spec.resist if spec.durability > 0 else 0
+        face = spec.resist if spec.durability > 0 and not spec.traits.piercing else 0  # P-22
         out = []
         for tokens in range(max(spec.durability, 0) + 1):
             at = self.tokens == tokens
@@ -337,9 +337,19 @@ class _Solver:
         return list(zip(p, to, down, cost, strict=True))
 
     # -- one round -----------------------------------------------------------------------
+    def last(self) -> int:
+        """The last round a fight can reach: ``combat.max_rounds``, or with the trait
+        ``flees=N`` (P-22) round N if that comes first.
+        """
+        flees = self.spec.traits.flees
+        return flees if 0 < flees < self.spec.max_rounds else self.spec.max_rounds
+
     def terminal(self) -> np.ndarray:
-        """Values after the last round: the fight is capped (``combat.max_rounds``)."""
-        return np.full(self.n, self.objective.weight("capped"))
+        """Values after the last round: the fight is capped (``combat.max_rounds``), or
+        the enemy has fled (``flees=N``, P-22).
+        """
+        ends = "fled" if self.last() < self.spec.max_rounds else "capped"
+        return np.full(self.n, self.objective.weight(ends))
 
     def round(self, rnd: int, later: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Values and entries (per stage) at the start of round ``rnd`` from those of
@@ -475,6 +485,8 @@ class _Solver:
                             np.array([spec.tokens]), np.array([0]), np.array([0]),
                             np.array([self.shape.uses_code(self.shape.radices)]))
         fight = float(values[start][0])
+        if spec.traits.ambush:  # the fight cannot be avoided (P-22)
+            return False, -1, fight
         if spec.avoid_rule != AVOID_STEALTH:
             p = float(dice.threshold_pass(spec.escape_target))
             avoid = p * o.weight("avoided") + (1 - p) * fight

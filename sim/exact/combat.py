@@ -86,7 +86,7 @@ def _pass(n_dice: int, success_on: int, need: int) -> float:
 
 def _p_avoid(spec: CombatSpec) -> float:
     """P(the fight is avoided): a Stealth test (P-16) or d6 >= Reputation - escape item (Z-16)."""
-    if not spec.sneak:
+    if not spec.sneak or spec.traits.ambush:  # an ambush cannot be avoided (P-22)
         return 0.0
     if spec.avoid_rule == AVOID_STEALTH:
         return _pass(spec.stealth, spec.stealth_face, spec.vigilance)
@@ -187,7 +187,7 @@ def combat_exact(spec: CombatSpec, plan: CombatPlan | None = None) -> CombatExac
         """(through, tokens after, h, r, w, uses, side effects, p) of one attack with the
         resist artefacts of ``select`` (None: all; P-02..P-05, P-08).
         """
-        face = spec.resist if spec.durability > 0 else 0
+        face = spec.resist if spec.durability > 0 and not spec.traits.piercing else 0  # P-22
         dist = artifact.absorb(arts, rules.fail_rule, rules.resist_order, spec.wounds, face,
                                spec.durability, tokens, select)
         return tuple((*k, float(p)) for k, p in dist.items() if p)
@@ -219,7 +219,7 @@ def combat_exact(spec: CombatSpec, plan: CombatPlan | None = None) -> CombatExac
     # Doses used so far, or with a plan's kinds of dose each kind's doses left.
     stims0 = tuple(n for _, n in plan.shape.kinds) if plan and plan.shape.kinds else 0
     states = defaultdict(float)
-    sneak = spec.sneak and spec.avoid_rule == AVOID_STEALTH
+    sneak = spec.sneak and not spec.traits.ambush and spec.avoid_rule == AVOID_STEALTH
     for extra, h, r, w, u, s, p in (_dice(spec, ART_STEALTH, sneak_select) if sneak
                                     else [(0, 0, 0, 0, 0, 0, 1.0)]):
         account(p, r, u, s)
@@ -234,7 +234,11 @@ def combat_exact(spec: CombatSpec, plan: CombatPlan | None = None) -> CombatExac
         finish("avoided", p * p_avoid, spec.tokens, stims0, start_uses)
         states[(health, other, spec.tokens, stims0, start_uses, counts0)] += p * (1.0 - p_avoid)
 
-    for rnd in range(1, spec.max_rounds + 1):
+    # Trait flees=N (P-22): what is left after round N ends fled, unless the cap comes first.
+    last, left = spec.max_rounds, "capped"
+    if 0 < spec.traits.flees < last:
+        last, left = spec.traits.flees, "fled"
+    for rnd in range(1, last + 1):
         following = defaultdict(float)
         for key, mass in states.items():
             if mass == 0.0:
@@ -246,7 +250,7 @@ def combat_exact(spec: CombatSpec, plan: CombatPlan | None = None) -> CombatExac
         if not states:
             break
     for (_, _, tokens, stims, uses, _), mass in states.items():
-        finish("capped", mass, tokens, stims, uses)
+        finish(left, mass, tokens, stims, uses)
 
     size = max(spec.durability, 0) + 1
     token_dist = tuple(end_tokens.get(t, 0.0) for t in range(size))

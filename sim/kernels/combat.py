@@ -246,7 +246,8 @@ def fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result):
     P-18..P-21 (rounds, stalker first, flee from round 2), P-23/P-29 (loadout
     per round via the precomputed ``bonus``/``spend`` tables; the high bits of
     ``spend`` are the combat artefacts chosen with the weapons), P-02..P-05
-    (armour tokens persist through the fight), Z-12..Z-14 (stimulants in
+    (armour tokens persist through the fight; the enemy's traits, P-22, may forbid the
+    avoiding, pierce the armour or end the fight by the enemy's flight), Z-12..Z-14 (stimulants in
     combat, capped at maximum Health) and P-08..P-10 (artefacts: heal and
     calm before a round, dice to Stealth and Combat tests, resist per attack;
     :mod:`sim.kernels.artifact`). The stalker's choices (stimulants, flee,
@@ -307,7 +308,12 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
     taken = stims = rounds = counts = 0
     for j in range(uses0.shape[0]):  # the weapons' uses, then a plan's kinds' doses left
         uses[j] = uses0[j]
+    # Trait flees=N (P-22): the enemy leaves after round N; the rounds' cap comes first,
+    # so a fight that outlasts them ends fled instead of capped, at no cost per round.
+    last = params[S.P_MAX_ROUNDS]
     outcome = CAPPED
+    if 0 < params[S.P_ENEMY_FLEES] < last:
+        last, outcome = params[S.P_ENEMY_FLEES], FLED
     avoided = False
     n_combat = params[S.P_N_COMBAT_ART] if art else 0  # combat artefacts are artefacts
     # The plan's strides (sim.encounter.plan), read once: plans of several fights share
@@ -331,7 +337,7 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
             pass
         else:
             entry_at = at_round + health * per_health + tokens * per_token
-    if params[S.P_SNEAK] != 0:
+    if params[S.P_SNEAK] != 0 and params[S.P_AMBUSH] == 0:  # trait ambush: no avoiding (P-22)
         if params[S.P_AVOID_RULE] == S.AVOID_STEALTH:
             pool = stealth
             if art:  # P-16 with stealth artefacts
@@ -346,7 +352,7 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
     elif avoided:
         outcome = AVOIDED
     else:
-        for rnd in range(1, params[S.P_MAX_ROUNDS] + 1):
+        for rnd in range(1, last + 1):
             rounds = rnd
             select = -1  # the artefacts used this round: all, unless a plan says
             tracks = 0

@@ -53,6 +53,7 @@ from sim.reference.artifact import Harm, absorb, use
 from sim.reference.combat import fight as fight_spec
 from sim.reference.route import Terrain
 from sim.rules.scenario import Scenario
+from sim.rules.traits import parse_traits
 
 ENDS = ("reached", "knocked_out_in_sarcophagus", "concussion_in_sarcophagus",
         "fifth_deformation", "knockout_and_concussion", "final_emission", "capped")
@@ -314,7 +315,8 @@ class Campaign:
             stimulants=(), loadout=loadout, max_rounds=rules.combat.max_rounds,
             stealth_on=face, artifacts=arts, art_rules=self.art_rules,
             track=TARGET_WILLPOWER if psi else TARGET_HEALTH,
-            other_max=hero.health if psi else hero.willpower)
+            other_max=hero.health if psi else hero.willpower,
+            traits=parse_traits(enemy.traits)[0])  # P-22
         return self._fights[key]
 
     # --- movement (Z-01..Z-03, Z-19..Z-26) ------------------------------------------------
@@ -788,7 +790,8 @@ class Game:
                                 for _ in range(n)]
         escape = self.best("escape")
         if (escape >= 0 and sneak and rules.combat.avoid_rule == "reputation"
-                and rules.escape.items_consumed):
+                and rules.escape.items_consumed
+                and not parse_traits(enemy.traits)[0].ambush):  # no avoid roll (P-22)
             self.use(escape)  # Z-15: used on the avoid roll, whatever it shows
         result = fight_spec(self.combat_spec(enemy, sneak, escape, doses), self.dice)
         for i in doses[:result.stimulants]:

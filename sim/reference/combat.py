@@ -118,7 +118,7 @@ def fight(spec: CombatSpec, rand: random.Random) -> FightResult:
         return FightResult(outcome, wounds_taken, rounds, tokens, stims, spent, me.health,
                            me.harm.uses, me.harm.side_effects, me.other, me.radiation)
 
-    if spec.sneak:
+    if spec.sneak and not spec.traits.ambush:  # an ambush cannot be avoided (P-22)
         if spec.avoid_rule == AVOID_STEALTH:
             # P-16 with stealth artefacts; a side effect may knock him out first (P-09).
             extra = _dice(spec, ART_STEALTH, everything, me, rand)
@@ -130,7 +130,11 @@ def fight(spec: CombatSpec, rand: random.Random) -> FightResult:
         if avoided:
             return result("avoided", 0)
 
-    for rnd in range(1, spec.max_rounds + 1):
+    # Trait flees=N (P-22): the enemy leaves after round N, unless the cap ends it first.
+    last = spec.max_rounds
+    if 0 < spec.traits.flees < last:
+        last = spec.traits.flees
+    for rnd in range(1, last + 1):
         _restore(spec, me, counts, rand)
         if me.down(spec):
             return result("knocked_out", rnd)
@@ -164,7 +168,8 @@ def fight(spec: CombatSpec, rand: random.Random) -> FightResult:
                 return result("killed", rnd)
         # P-20: the enemy deals its wounds, through resist artefacts and the armour
         # (one die per wound, P-02..P-05).
-        face = spec.resist if spec.durability > 0 else 0
+        # A piercing enemy's wounds ignore the armour (P-22): it does not roll.
+        face = spec.resist if spec.durability > 0 and not spec.traits.piercing else 0
         through, tokens = absorb(spec.artifacts, spec.art_rules.fail_rule,
                                  spec.art_rules.resist_order, spec.wounds, face,
                                  spec.durability, tokens, rand, me.harm)
@@ -173,6 +178,8 @@ def fight(spec: CombatSpec, rand: random.Random) -> FightResult:
         me.suffer(spec)
         if me.down(spec):
             return result("knocked_out", rnd)
+    if last < spec.max_rounds:
+        return result("fled", last)  # the enemy left (P-22)
     return result("capped", spec.max_rounds)
 
 

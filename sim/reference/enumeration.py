@@ -113,7 +113,8 @@ def enumerate_fight(spec: CombatSpec) -> Enumerated:
     round 2 at Health <= flee_at (P-21), or makes the Combat test with the
     round's best weapons (P-19, P-23, P-29); a round not won costs the
     enemy's wounds through the armour (P-20, P-02..P-06), and Health <= 0 is
-    a knock-out (P-37).
+    a knock-out (P-37); the enemy's traits (P-22, :mod:`sim.rules.traits`) forbid the
+    avoid roll, pierce the armour or end the fight as ``fled`` after their round.
     """
     if spec.max_rounds > 2:
         raise ValueError("enumeration is for fights of at most two rounds")
@@ -127,8 +128,8 @@ def enumerate_fight(spec: CombatSpec) -> Enumerated:
         ends[(outcome, rounds, tokens, wounds, stims, spent)] += weight
 
     def round_(rnd, weight, health, tokens, stims, uses, wounds):
-        if rnd > spec.max_rounds:
-            end(weight, "capped", spec.max_rounds, tokens, wounds, stims, uses)
+        if rnd > last:
+            end(weight, left, last, tokens, wounds, stims, uses)
             return
         while stims < len(spec.stimulants) and health <= spec.heal_at and health < spec.health:
             health = min(spec.health, health + spec.stimulants[stims])
@@ -145,7 +146,8 @@ def enumerate_fight(spec: CombatSpec) -> Enumerated:
         if won == 1:
             return
         lost = weight * (1 - won)
-        if spec.wounds <= 0 or not spec.resist or tokens >= spec.durability:
+        if (spec.wounds <= 0 or not spec.resist or tokens >= spec.durability
+                or spec.traits.piercing):  # a piercing enemy: the armour does not roll (P-22)
             rolls = [(Fraction(1), max(spec.wounds, 0), tokens)]  # no armour roll
         else:
             rolls = [(SIXTH ** spec.wounds, *absorb(faces, spec.resist, spec.durability, tokens))
@@ -156,9 +158,13 @@ def enumerate_fight(spec: CombatSpec) -> Enumerated:
             else:
                 round_(rnd + 1, lost * p, health - through, after, stims, uses, wounds + through)
 
+    # Trait flees=N (P-22): the enemy leaves after round N, unless the cap comes first.
+    last, left = spec.max_rounds, "capped"
+    if 0 < spec.traits.flees < last:
+        last, left = spec.traits.flees, "fled"
     start_uses = tuple(s.uses for s in spec.loadout.slots)
     fight_weight = Fraction(1)
-    if spec.sneak:
+    if spec.sneak and not spec.traits.ambush:  # an ambush cannot be avoided (P-22)
         if spec.avoid_rule == AVOID_STEALTH:
             avoid = passes(spec.stealth, spec.stealth_face, spec.vigilance)
         else:

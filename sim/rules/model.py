@@ -38,7 +38,11 @@ class Stalker:
 
 @dataclass(frozen=True)
 class Enemy:
-    """An enemy card (P-14 to P-22, P-26 to P-29); ``count`` copies in the deck."""
+    """An enemy card (P-14 to P-22, P-26 to P-29); ``count`` copies in the deck.
+
+    ``traits`` is the card's ``traits`` cell (P-22), validated on loading; read it with
+    :func:`sim.rules.traits.parse_traits`.
+    """
 
     name: str
     count: int
@@ -49,6 +53,7 @@ class Enemy:
     wounds: int
     wound_type: str
     melee: bool
+    traits: str = ""
     notes: str = ""
 
 

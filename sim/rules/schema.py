@@ -129,6 +129,8 @@ TABLES: dict[str, tuple[Column, ...]] = {
         _int("wounds", 0, POOL),  # P-20
         _enum("wound_type", DAMAGE_TYPES),  # P-20
         Column("melee", "flag"),  # P-29
+        # P-22: special traits (sim.rules.traits), ';'-separated; empty = none
+        Column("traits", "text", required=False, blank=True, default=""),
         NOTES,
     ),
     "anomalies": (

@@ -24,6 +24,7 @@ from sim.rules.schema import (
     NAMED_LOCATIONS,
     Column,
 )
+from sim.rules.traits import parse_traits
 
 _INT = re.compile(r"[+-]?\d+")
 
@@ -182,10 +183,15 @@ def _item_value(row: Row) -> list[tuple[str, str]]:
 
 
 def _enemy(row: Row) -> list[tuple[str, str]]:
+    out = []
     if row.values.get("kind") == "animal" and row.values.get("habitat") not in (None, "open"):
         habitat = row.cells["habitat"]
-        return [("habitat", f"{show(habitat)} is not allowed for kind 'animal' (P-28: open only)")]
-    return []
+        out.append(("habitat", f"{show(habitat)} is not allowed for kind 'animal' "
+                               "(P-28: open only)"))
+    _, msg = parse_traits(row.cells.get("traits", ""))
+    if msg is not None:
+        out.append(("traits", msg))  # P-22
+    return out
 
 
 def _event(row: Row) -> list[tuple[str, str]]:

@@ -171,7 +171,8 @@ def _fight(tables, game, e):
     escape = _best_item(items, order, ITEM_ESCAPE)
     fparams[S.P_ESCAPE_TARGET] = cp[C_REPUTATION] - (it[escape, I_VALUE] if escape >= 0 else 0)
     if (escape >= 0 and sneak != 0 and cp[C_ESCAPE_ITEMS_CONSUMED] != 0
-            and fparams[S.P_AVOID_RULE] == S.AVOID_REPUTATION):
+            and fparams[S.P_AVOID_RULE] == S.AVOID_REPUTATION
+            and fparams[S.P_AMBUSH] == 0):  # no avoid roll against an ambush (P-22)
         items[escape] -= 1  # used on the avoid roll, whatever its result (Z-15)
         st[S_ITEMS_USED] += 1
     stims[n_stims] = 0
