@@ -18,12 +18,12 @@ import argparse
 import time
 from collections.abc import Callable
 
-from sim.experiments import campaign_paired
+from sim.experiments import campaign, campaign_paired
 from sim.rules.scenario import load_scenario
 from sim.workflows import race
 from sim.workflows.optimize import optimize
 
-PARTS = ((campaign_paired, "simulate_trials"), (race, "compile_cases"), (race, "inputs_digest"),
+PARTS = ((campaign, "simulate_trials"), (race, "compile_cases"), (race, "game_digest"),
          (campaign_paired, "trial_metrics"))
 """The functions timed: the kernel run, then the parts of the time outside it."""
 
@@ -66,7 +66,7 @@ def main() -> None:
     print(f"wall {wall:.1f} s, {games / wall:,.0f} games/s; in the kernel {kernel:.1f} s, "
           f"outside it {100 * (1 - kernel / wall):.1f} % of the wall time:")
     parts = {"compiling candidates": spent["compile_cases"],
-             "hashing their inputs": spent["inputs_digest"],
+             "hashing their inputs": spent["game_digest"],
              "per-game metrics": spent["trial_metrics"]}
     for label, seconds in parts.items():
         print(f"  {label} {seconds:.1f} s ({100 * seconds / wall:.1f} %)")

@@ -13,6 +13,7 @@ import pytest
 
 from sim.campaign import compile as C
 from sim.campaign.memo import per_ruleset
+from sim.encounter.combat import CombatPolicy, compile_combat
 from sim.rules.scenario import load_scenario
 
 
@@ -75,18 +76,41 @@ def test_remembered_tables_equal_those_compiled_without_the_memo(base):
     for scenario in (base, _with(base, flee_at=2, heal_at=3, sneak="never",
                                  enter_anomalies=not base.policy.enter_anomalies)):
         cached = C.compile_campaign(scenario)
-        C.fight_tables.cache_clear()
-        C.hazard_tables.cache_clear()
+        for memo in (C.policy_fights, C.fight_tables, C.packed_fight, C.hazard_tables):
+            memo.cache_clear()
         fresh = C.compile_campaign(scenario)
         for f in dataclasses.fields(C.CampaignArrays):
             x, y = getattr(cached, f.name), getattr(fresh, f.name)
             assert x.dtype == y.dtype and np.array_equal(x, y), f.name
-        p = scenario.policy
-        unmemoised = C.fight_tables.__wrapped__(
-            scenario.ruleset, scenario.stalker, scenario.armor, scenario.weapons,
-            C.artifact_slots(scenario), p.sneak,
-            p.flee_at, p.heal_at, scenario.ruleset.stalkers[scenario.stalker].intellect)
-        assert all(np.array_equal(v, getattr(fresh, k)) for k, v in unmemoised.items())
+
+
+@pytest.mark.parametrize("policy", [{}, {"flee_at": 2, "heal_at": 3}, {"sneak": "never"},
+                                    {"flee_at": 1, "heal_at": 0, "sneak": "never"}])
+def test_the_policy_written_into_shared_fights_is_the_policy_compiled(base, policy):
+    """Each fight of the table equals compile_combat's own pack under that fight policy
+    (P-16, P-21, Z-12): the loadout's fights are compiled once and the policy's slots
+    written, so a policy value packed anywhere but FIGHT_POLICY would differ here."""
+    scenario = _with(base, **policy)
+    p = scenario.policy
+    arrays = C.compile_campaign(scenario)
+    fightable = [n for n, c in base.ruleset.enemies.items() if C.fightable(c.wound_type)]
+    rule = CombatPolicy(sneak=p.sneak, flee_at=p.flee_at, heal_at=p.heal_at)
+    for mask, weapons in enumerate(C.weapon_subsets(tuple(scenario.weapons))):
+        for e, name in enumerate(fightable):
+            packed = compile_combat(base.ruleset, scenario.stalker, name, scenario.armor,
+                                    weapons, (), rule, intellect=C.intellect(scenario)).pack()
+            row = arrays.e_params[mask, e]
+            assert np.array_equal(row[:len(packed.params)], packed.params), (mask, name)
+            assert not row[len(packed.params):].any()
+            assert np.array_equal(arrays.e_uses0[mask, e, :len(packed.uses)], packed.uses)
+
+
+def test_a_fight_key_reuses_the_loadout_s_fights(base):
+    C.compile_campaign(base)
+    built = C.packed_fight.cache_len(), C.fight_tables.cache_len()
+    for flee_at in range(4):
+        C.compile_campaign(_with(base, flee_at=flee_at, heal_at=3 - flee_at))
+    assert (C.packed_fight.cache_len(), C.fight_tables.cache_len()) == built
 
 
 def test_the_memo_is_bounded_and_keyed_by_identity():

@@ -13,10 +13,13 @@ from click.testing import CliRunner
 
 from sim.cli import main
 from sim.experiments import campaign_paired
+from sim.experiments.base import Case
+from sim.experiments.campaign import simulate_trials
 from sim.experiments.campaign_paired import scenario_setup
 from sim.rules.scenario import load_scenario
 from sim.workflows import optimize as library
 from sim.workflows import race as race_module
+from sim.workflows.batches import inputs_digest
 from sim.workflows.levers import NO_EFFECT
 from sim.workflows.policy_space import Candidate, parse_keys, space
 from sim.workflows.race import Games, paired
@@ -366,3 +369,41 @@ def test_on_base_the_best_found_beats_the_scenario_s_policy_on_fresh_games():
     assert result.winner != Candidate()
     assert result.reevaluation["vs_scenario"]["diff_ci_low"] > 0
     assert result.reevaluation["skill_gap"]["diff_ci_low"] > 0
+
+
+def test_metrics_computed_for_the_columns_asked_are_those_of_every_metric():
+    scenario = load_scenario("base")
+    (arrays,) = campaign_paired.compile_cases([Case(scenario.ruleset, scenario_setup(scenario))])
+    rows = simulate_trials(arrays, 3, 0, 2_000)
+    every = campaign_paired.trial_metrics(rows)
+    names = [m.name for m in campaign_paired.CAMPAIGN_METRICS]
+    asked = names[::-3]  # some of them, in another order
+    got = campaign_paired.trial_metrics(rows, asked)
+    assert (got == every[:, [names.index(n) for n in asked]]).all()
+    assert every[:, names.index("p_sarcophagus")].sum() > 0  # the game is not all zeros
+    with pytest.raises(KeyError):
+        campaign_paired.trial_metrics(rows, ["no_such_metric"])
+
+
+def test_the_game_digest_tells_equal_games_from_different_ones():
+    scenario = load_scenario("base")
+    base = scenario_setup(scenario)
+    candidates = [Candidate(), Candidate().with_value("medkit_at", 5, base),
+                  Candidate().with_value("route", ("Lab X-10",), base),
+                  Candidate().with_value("flee_at", 2, base),
+                  Candidate().with_value("armor", None, base)]
+    compiled = campaign_paired.compile_cases([Case(scenario.ruleset, c.setup(base))
+                                              for c in [*candidates, Candidate()]])
+    known: dict = {}
+    digests = [race_module.game_digest(a, known) for a in compiled]
+    packed = [inputs_digest(a.pack()) for a in compiled]
+    # the same partition as the digest of the packed inputs: equal exactly when equal
+    assert [d == digests[0] for d in digests] == [p == packed[0] for p in packed]
+    assert len(set(digests[:-1])) == len(candidates) and digests[-1] == digests[0]
+    assert race_module.game_digest(compiled[0], {}) == digests[0]  # the cache changes nothing
+    assert any(id(a.e_params) in known for a in compiled)  # read-only tables hashed once
+    # guard: one changed value in a writable table changes the digest
+    cp = compiled[0].cp.copy()
+    cp[0] += 1
+    changed = dataclasses.replace(compiled[0], cp=cp)
+    assert race_module.game_digest(changed, known) != digests[0]

@@ -37,6 +37,7 @@ from sim.encounter.items import best_first, worth
 from sim.encounter.spec import PackedFight
 from sim.errors import InputError
 from sim.kernels import campaign as K
+from sim.kernels import layout as S
 from sim.kernels.layout import A_SIZE, P_SIZE
 from sim.rules import Ruleset
 from sim.rules.scenario import Scenario, carry_problems
@@ -330,6 +331,8 @@ def _allowances(rs: Ruleset, slots: tuple[str, ...]) -> tuple[list[int], np.ndar
 
 def _pad(arrays: list[np.ndarray], shape: tuple[int, ...]) -> np.ndarray:
     """Stack arrays of different sizes into one zero-padded int64 array of ``shape``."""
+    if all(array.shape == shape[1:] for array in arrays) and len(arrays) == shape[0]:
+        return np.array(arrays, dtype=np.int64)  # nothing to pad
     out = np.zeros(shape, dtype=np.int64)
     for index, array in enumerate(arrays):
         out[index][tuple(slice(0, n) for n in array.shape)] = array
@@ -345,8 +348,10 @@ def weapon_subsets(weapons: tuple[str, ...]) -> list[tuple[str, ...]]:
 TABLES_KEPT = 64
 """Per-scenario tables remembered per process (:func:`sim.campaign.memo.per_ruleset`):
 the fights, the hazards and the map of the last this many distinct inputs."""
-FIGHTS_KEPT = 4096
-"""Packed fights of one card and loadout remembered per process (:func:`packed_fight`)."""
+FIGHTS_KEPT = 16384
+"""Packed fights of one card and loadout remembered per process (:func:`packed_fight`):
+``zonesim optimize``'s default search on base builds 6,804 distinct ones (about a kilobyte
+each); at 4,096 it rebuilt 1,988 of them after they had been dropped."""
 
 
 def _enemies(scenario: Scenario, slots: tuple[str, ...]) -> dict:
@@ -356,24 +361,47 @@ def _enemies(scenario: Scenario, slots: tuple[str, ...]) -> dict:
     weapons are the artefact slots (P-08..P-10). A mask holding more
     artefacts than ``artifacts.carry_limit`` cannot occur and stays zero.
     Remembered (read-only) for candidates whose fights have the same inputs
-    (:func:`fight_tables`).
+    (:func:`policy_fights`).
     """
     policy = scenario.policy
-    return fight_tables(scenario.ruleset, scenario.stalker, scenario.armor,
-                        tuple(scenario.weapons), tuple(slots), policy.sneak, int(policy.flee_at),
-                        int(policy.heal_at), intellect(scenario))
+    return policy_fights(scenario.ruleset, scenario.stalker, scenario.armor,
+                         tuple(scenario.weapons), tuple(slots), policy.sneak,
+                         int(policy.flee_at), int(policy.heal_at), intellect(scenario))
+
+
+FIGHT_POLICY = ("P_SNEAK", "P_FLEE_AT", "P_HEAL_AT")
+"""The combat parameters the fight policy writes (:class:`~sim.encounter.spec.CombatSpec`:
+``sneak``, ``flee_at``, ``heal_at``; P-16, P-21, Z-12): the only ones in which the fights
+of one loadout under two threshold policies differ."""
+
+
+@per_ruleset(TABLES_KEPT)
+def policy_fights(rs: Ruleset, stalker: str, armor: str | None, weapons: tuple[str, ...],
+                  slots: tuple[str, ...], sneak: str, flee_at: int, heal_at: int,
+                  pool: int) -> dict:
+    """The enemy tables of :func:`_enemies` under one fight policy (read-only arrays).
+
+    :func:`fight_tables` of the loadout with the policy's values written into every fight's
+    :data:`FIGHT_POLICY` slots, as :func:`sim.encounter.combat.compile_combat` packs them:
+    a search trying many thresholds (``zonesim optimize``) compiles each loadout's fights
+    once. The policy keys that only the day loop reads (medkit_at, retreat_at, the route,
+    the shopping list, pay_heal, enter_anomalies) leave these tables alone.
+    """
+    tables = fight_tables(rs, stalker, armor, weapons, slots, pool)
+    params = tables["e_params"].copy()
+    for name, value in zip(FIGHT_POLICY, (sneak == "always", flee_at, heal_at), strict=True):
+        params[..., getattr(S.COMBAT, name)] = value
+    return {**tables, "e_params": params}
 
 
 @per_ruleset(TABLES_KEPT)
 def fight_tables(rs: Ruleset, stalker: str, armor: str | None, weapons: tuple[str, ...],
-                 slots: tuple[str, ...], sneak: str, flee_at: int, heal_at: int,
-                 pool: int) -> dict:
-    """The enemy tables of :func:`_enemies` from the whole of their inputs (read-only arrays).
+                 slots: tuple[str, ...], pool: int) -> dict:
+    """The enemy tables of one loadout from the whole of their inputs (read-only arrays).
 
     The ruleset (by identity), the stalker card, armour, the scenario's weapons, the
-    artefact slots, the fight policy (sneak, flee_at, heal_at) and the Intellect: the
-    policy keys that only the day loop reads (medkit_at, retreat_at, the route, the
-    shopping list, pay_heal, enter_anomalies) leave these tables alone.
+    artefact slots and the Intellect; the fights are packed under the default fight policy,
+    whose slots :func:`policy_fights` overwrites.
     """
     meta = [(name, card) for name, card in rs.enemies.items()
             if fightable(card.wound_type)]
@@ -385,7 +413,7 @@ def fight_tables(rs: Ruleset, stalker: str, armor: str | None, weapons: tuple[st
         if allowed(rs, arts):  # else never held: the weapons' fights stand in
             fights[mask] = [packed_fight(rs, stalker, name, armor,
                                          subsets[mask & (len(subsets) - 1)], held(slots, arts),
-                                         sneak, flee_at, heal_at, pool)
+                                         pool)
                             for name, _ in meta]
     packed = [fights.get(m, fights[m & (len(subsets) - 1)])
               for m in range(len(subsets) << len(slots))]
@@ -412,15 +440,14 @@ def fight_tables(rs: Ruleset, stalker: str, armor: str | None, weapons: tuple[st
 
 @per_ruleset(FIGHTS_KEPT)
 def packed_fight(rs: Ruleset, stalker: str, enemy: str, armor: str | None,
-                 weapons: tuple[str, ...], artifacts: tuple[str, ...], sneak: str, flee_at: int,
-                 heal_at: int, pool: int) -> PackedFight:
+                 weapons: tuple[str, ...], artifacts: tuple[str, ...], pool: int) -> PackedFight:
     """One enemy card's packed fight with these weapons and artefacts held (read-only).
 
-    Shared by the tables of artefact slots that hold the same artefacts (a
-    ``keep_artifacts`` candidate adds a slot; the masks without it fight as before).
+    Under the default fight policy (:func:`policy_fights` writes the scenario's). Shared by
+    the tables of artefact slots that hold the same artefacts (a ``keep_artifacts``
+    candidate adds a slot; the masks without it fight as before).
     """
-    policy = CombatPolicy(sneak=sneak, flee_at=flee_at, heal_at=heal_at)
-    return compile_combat(rs, stalker, enemy, armor, weapons, (), policy,
+    return compile_combat(rs, stalker, enemy, armor, weapons, (), CombatPolicy(),
                           artifacts=artifacts, intellect=pool).pack()
 
 

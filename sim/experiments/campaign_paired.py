@@ -229,20 +229,32 @@ def compile_cases(cases: Sequence[Case]) -> list[CampaignArrays]:
     return out
 
 
-def trial_metrics(rows: np.ndarray) -> np.ndarray:
-    """Per-trial metric values (int64, shape (n, M)) from per-game rows (n, G_ROW)."""
+def _metric_values(rows: np.ndarray, name: str) -> np.ndarray:
+    """One per-game metric of :data:`CAMPAIGN_METRICS` from per-game rows (n, G_ROW)."""
     end = rows[:, K.G_END]
-    values = {M.WIN_RATE: end == K.REACHED,
-              M.REACH: rows[:, K.G_SARCOPHAGUS] > 0,
-              M.SURVIVE: (end == K.REACHED) | (end == K.CAPPED),
-              M.FINAL_EMISSION: end == K.DEATH_FINAL_EMISSION,
-              M.CAPPED: end == K.CAPPED,
-              **{f"causes.{cause}": end == code for code, cause in enumerate(ENDS)},
-              M.GAME_DAYS: rows[:, K.G_DAY],
-              **{name: rows[:, column] for name, column in COUNTERS.items()}}
-    out = np.empty((rows.shape[0], len(CAMPAIGN_METRICS)), dtype=np.int64)
-    for i, metric in enumerate(CAMPAIGN_METRICS):
-        out[:, i] = values[metric.name]
+    if name in COUNTERS:
+        return rows[:, COUNTERS[name]]
+    if name.startswith("causes."):
+        return end == ENDS.index(name.removeprefix("causes."))
+    return {M.WIN_RATE: lambda: end == K.REACHED,
+            M.REACH: lambda: rows[:, K.G_SARCOPHAGUS] > 0,
+            M.SURVIVE: lambda: (end == K.REACHED) | (end == K.CAPPED),
+            M.FINAL_EMISSION: lambda: end == K.DEATH_FINAL_EMISSION,
+            M.CAPPED: lambda: end == K.CAPPED,
+            M.GAME_DAYS: lambda: rows[:, K.G_DAY]}[name]()
+
+
+def trial_metrics(rows: np.ndarray, metrics: Sequence[str] | None = None) -> np.ndarray:
+    """Per-trial metric values (int64, shape (n, M)) from per-game rows (n, G_ROW).
+
+    ``metrics`` names the columns, in order (default: every one of
+    :data:`CAMPAIGN_METRICS`); only those are computed, so a caller keeping one metric
+    of each game (``zonesim optimize``'s races) does not pay for the others.
+    """
+    names = [m.name for m in CAMPAIGN_METRICS] if metrics is None else metrics
+    out = np.empty((rows.shape[0], len(names)), dtype=np.int64)
+    for i, name in enumerate(names):
+        out[:, i] = _metric_values(rows, name)
     return out
 
 
@@ -258,12 +270,10 @@ def trial_values(compiled: CampaignArrays, metrics: Sequence[str], *, seed: int,
     -------
     ndarray of int64, shape (trials, len(metrics))
     """
-    names = [m.name for m in CAMPAIGN_METRICS]
-    columns = [names.index(name) for name in metrics]
-    out = np.empty((trials, len(columns)), dtype=np.int64)
+    out = np.empty((trials, len(metrics)), dtype=np.int64)
     for lo, _, rows in game_blocks([compiled], seed=seed, trials=trials, first=first,
                                    threads=threads, block=block):
-        out[lo:lo + len(rows)] = trial_metrics(rows)[:, columns]
+        out[lo:lo + len(rows)] = trial_metrics(rows, metrics)
     return out
 
 

@@ -27,6 +27,9 @@ from types import ModuleType
 
 import numpy as np
 
+_SCALARS = (int, np.integer)
+"""Types :meth:`Record.pack` writes as one value without asking numpy (``np.ndim``)."""
+
 
 class Record(ModuleType):
     """One packed record: slot names in order, each bound to its index, and the size.
@@ -97,15 +100,15 @@ class Record(ModuleType):
             A name that is not a slot of this record, or a sequence wider than
             its slot.
         """
-        unknown = sorted(set(values) - set(self.index))
+        unknown = sorted(values.keys() - self.index.keys())
         if unknown:
             raise ValueError(f"{self.title} have no slot {', '.join(unknown)} "
                              f"(slots: {', '.join(self.slots)})")
         out = np.zeros(self.size, dtype=np.int64) if base is None else base.copy()
         for name, value in values.items():
             column = self.index[name]
-            if np.ndim(value) == 0:
-                out[column] = value
+            if isinstance(value, _SCALARS) or np.ndim(value) == 0:
+                out[column] = value  # a scalar (tested cheapest first: packs run per fight)
                 continue
             if len(value) > self.width[name]:
                 raise ValueError(f"{self.title}: {len(value)} values for {name}, "

@@ -4,8 +4,8 @@
 values: game ``t`` of every candidate plays the streams of ``(seed, first + t)``
 (:func:`sim.experiments.campaign_paired.trial_values`), so any two candidates are paired
 game by game on the games both have played. A candidate is compiled once; candidates whose
-compiled games are equal (:func:`sim.workflows.batches.inputs_digest`) share one set of
-games, and one that compiles to the incumbent's game is never played (no effect).
+compiled games are equal (:func:`game_digest`) share one set of games, and one that compiles
+to the incumbent's game is never played (no effect).
 
 :func:`race` runs one race. Rung ``r`` plays every survivor on games ``0 .. n_r - 1``,
 ``n_r = trials * 2**r``, only the games a survivor has not played yet being new. After each
@@ -28,6 +28,8 @@ rung; the incumbent stays unless a challenger's estimate is strictly better.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -43,7 +45,6 @@ from sim.experiments.campaign_metrics import GAME_DAYS, WIN_RATE
 from sim.experiments.campaign_paired import CAMPAIGN_METRICS, compile_cases, trial_values
 from sim.experiments.naming import DAY_STATS
 from sim.rules import Ruleset
-from sim.workflows.batches import inputs_digest
 from sim.workflows.policy_space import Candidate
 from sim.workflows.sweep import checked_ruleset, map_tasks
 from sim.workflows.targets import FAIL, Target
@@ -124,6 +125,30 @@ def paired(a: np.ndarray, b: np.ndarray) -> dict:
     return {"diff": diff, "diff_ci_low": low, "diff_ci_high": high}
 
 
+def game_digest(arrays: CampaignArrays, known: dict[int, tuple[np.ndarray, bytes]]) -> str:
+    """SHA-256 of a compiled one-stalker game: equal digests play equal games on equal streams.
+
+    Hashes each table of ``arrays`` (its dtype, shape and bytes) and then the tables'
+    digests in field order, so two games have one digest exactly when every table is equal
+    (:meth:`CampaignArrays.pack` of one slot adds an axis and nothing else). A read-only
+    table is hashed once: ``known`` maps its ``id`` to the table (held, so that the id is not
+    reused) and its digest. The fight and hazard tables of candidates that share their
+    inputs are the same read-only objects (:mod:`sim.campaign.memo`), so most candidates
+    hash only their small tables.
+    """
+    h = hashlib.sha256()
+    for f in dataclasses.fields(arrays):
+        table = getattr(arrays, f.name)
+        held = known.get(id(table))
+        if held is None or held[0] is not table:
+            held = (table, hashlib.sha256(f"{table.dtype}{table.shape}".encode()
+                                          + np.ascontiguousarray(table).tobytes()).digest())
+            if not table.flags.writeable:
+                known[id(table)] = held
+        h.update(held[1])
+    return h.hexdigest()
+
+
 class Games:
     """Every candidate's games so far, and the games played (the budget's count).
 
@@ -155,12 +180,13 @@ class Games:
         """Trial indices played, ``(first, count)`` per kernel run."""
         self._compiled: dict[Candidate, tuple[str, CampaignArrays]] = {}
         self._values: dict[str, np.ndarray] = {}
+        self._tables: dict[int, tuple[np.ndarray, bytes]] = {}
 
     def digest(self, candidate: Candidate) -> str:
         """The digest of the candidate's compiled game (compiled on first use)."""
         if candidate not in self._compiled:
             (arrays,) = compile_cases([Case(self.rs, candidate.setup(self.base))])
-            self._compiled[candidate] = (inputs_digest(arrays.pack()), arrays)
+            self._compiled[candidate] = (game_digest(arrays, self._tables), arrays)
         return self._compiled[candidate][0]
 
     def have(self, candidate: Candidate) -> int:
@@ -345,4 +371,4 @@ def standing_row(s: Standing) -> dict:
 
 __all__ = ["DAY_METRICS", "DROPPED_HALVED", "DROPPED_INFEASIBLE", "DROPPED_WORSE", "QUANTILES",
            "Games", "Objective", "PlayTask", "RaceResult", "Standing", "cell", "clearly_worse",
-           "paired", "play_task", "race", "standing_row"]
+           "game_digest", "paired", "play_task", "race", "standing_row"]
