@@ -72,6 +72,8 @@ CASES = {
         traits=EnemyTraits(ambush=True)),
     "piercing: the armour does not roll (P-22, P-02)": spec(
         enemy="Boar", sneak="never", armor="Ecolog suit", traits=EnemyTraits(piercing=True)),
+    "relentless: no flight (P-22, P-21)": spec(enemy="Mercenary", sneak="never", flee_at=5,
+                                               traits=EnemyTraits(relentless=True)),
     "flees after round 1 (P-22)": spec(enemy="Chimera", sneak="never", armor="Ecolog suit",
                                        traits=EnemyTraits(flees=1)),
     "flees after round 2, the cap first (P-22)": spec(

@@ -48,6 +48,7 @@ SEED = 20261203
     ("ambush", EnemyTraits(ambush=True)),
     (" piercing ;ambush", EnemyTraits(ambush=True, piercing=True)),
     ("flees=2; piercing", EnemyTraits(piercing=True, flees=2)),
+    ("relentless;ambush", EnemyTraits(ambush=True, relentless=True)),
 ])
 def test_a_traits_cell_reads_as_written(text, traits):
     assert parse_traits(text) == (traits, None)
@@ -58,6 +59,7 @@ def test_a_traits_cell_reads_as_written(text, traits):
     ("ambush;", ("'' is not a trait",)),
     ("ambush; ambush", ("appears twice",)),
     ("piercing=1", ("takes no value",)),
+    ("relentless=2", ("takes no value",)),
     ("flees", ("needs a value 1..99",)),
     ("flees=0", ("needs a value 1..99",)),
     ("flees=two", ("needs a value 1..99",)),
@@ -116,6 +118,8 @@ CASES = {
                                 EnemyTraits(ambush=True)),
     # P-02..P-05: the Ecolog suit rolls against the Bloodsucker's 3 wounds, and not here.
     "piercing": (_fight(sneak="never"), EnemyTraits(piercing=True)),
+    # P-21: the thresholds flee the Boar at Health 3 (27 % of fights); a relentless one lets none.
+    "relentless": (_fight("Boar", sneak="never", flee_at=3), EnemyTraits(relentless=True)),
     # The enemy leaves after round 2 of a fight that often lasts longer.
     "flees=2": (_fight("Chimera", sneak="never", flee_at=0), EnemyTraits(flees=2)),
     "all three, fleeing stalker": (_fight("Chimera", flee_at=2),
@@ -151,12 +155,15 @@ def test_the_exact_twin_sees_the_trait_ignored(case):
 
 
 def test_each_trait_acts_as_read():
-    """Exact values of each reading: no avoiding, no armour roll, no round after N."""
+    """Exact values of each reading: no avoiding, no armour roll, no flight, no round
+    after N."""
     ambush = combat_exact(_with("ambush"))
     assert ambush.outcomes["avoided"] == 0.0 and combat_exact(CASES["ambush"][0]).outcomes[
         "avoided"] > 0.03
     assert combat_exact(_with("piercing")).tokens == (1.0,) + (0.0,) * (
         CASES["piercing"][0].durability)
+    assert combat_exact(_with("relentless")).outcomes["fled"] == 0.0 < combat_exact(
+        CASES["relentless"][0]).outcomes["fled"]
     flees = combat_exact(_with("flees=2"))
     assert flees.outcomes["capped"] == 0.0 and flees.mean_rounds <= 2.0
     assert flees.outcomes["fled"] > 0.0 == combat_exact(CASES["flees=2"][0]).outcomes["fled"]
@@ -173,10 +180,11 @@ def test_the_reference_matches_the_exact_twin_with_traits(case):
                          [exact.outcomes[o] for o in OUTCOMES], labels=list(OUTCOMES))
 
 
-@pytest.mark.parametrize("case", ["ambush", "flees=2", "all three, artefacts"])
+@pytest.mark.parametrize("case", ["ambush", "relentless", "flees=2", "all three, artefacts"])
 def test_a_plan_with_traits_matches_the_exact_twin(case):
     """The kernel playing the solver's plan (P-16..P-24) against the exact twin with the
-    same plan; against an ambush the plan does not sneak."""
+    same plan; against an ambush the plan does not sneak, from a relentless enemy it never
+    flees."""
     spec = _with(case)
     plan = solve_combat(spec)
     exact = combat_exact(spec, plan)
@@ -187,6 +195,8 @@ def test_a_plan_with_traits_matches_the_exact_twin(case):
                          [exact.outcomes[o] for o in OUTCOMES], labels=list(OUTCOMES))
     if spec.traits.ambush:
         assert not plan.sneak
+    if spec.traits.relentless:
+        assert exact.outcomes["fled"] == 0.0
 
 
 # --- a campaign ---------------------------------------------------------------------------

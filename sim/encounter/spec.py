@@ -96,8 +96,10 @@ class CombatSpec:
         (side effects and calm artefacts act on it; 0 = Willpower 0, P-40).
     traits : EnemyTraits
         The enemy's special traits (P-22, :mod:`sim.rules.traits`): packed as the slots
-        ``P_AMBUSH``, ``P_ENEMY_FLEES`` and, for ``piercing``, an armour that does not
-        roll (``P_RESIST`` 0, folded here so that the kernel pays nothing for it).
+        ``P_AMBUSH``, ``P_ENEMY_FLEES``; ``piercing`` as an armour that does not roll
+        (``P_RESIST`` 0) and ``relentless`` as thresholds that never flee (``P_FLEE_AT`` 0),
+        folded here so that the kernel pays nothing for them (best play never plans a
+        flight from a relentless enemy, :mod:`sim.exact.best_combat`).
     """
 
     health: int
@@ -146,7 +148,8 @@ class CombatSpec:
             P_DURABILITY=self.durability,
             P_TOKENS=self.tokens, P_SUCCESS_ON=self.success_on, P_SNEAK=int(self.sneak),
             P_AVOID_RULE=self.avoid_rule, P_ESCAPE_TARGET=self.escape_target,
-            P_FLEE_AT=self.flee_at, P_HEAL_AT=self.heal_at, P_MAX_ROUNDS=self.max_rounds,
+            P_FLEE_AT=0 if self.traits.relentless else self.flee_at,
+            P_HEAL_AT=self.heal_at, P_MAX_ROUNDS=self.max_rounds,
             P_N_LIMITED=len(self.loadout.limited), P_STEALTH_ON=self.stealth_face,
             P_N_ART=len(self.artifacts), P_ART_FAIL=self.art_rules.fail_rule,
             P_RESIST_ORDER=self.art_rules.resist_order,

@@ -397,7 +397,7 @@ class _Solver:
                                                   + (1 - kill) * after) - cost)
                 self._take(best, action, np.where(allowed, value, -np.inf),
                            entry(0, fight_action(mask), x))
-        if rnd >= 2:
+        if rnd >= 2 and not spec.traits.relentless:  # no flight from a relentless enemy (P-22)
             for s in self.stealths:
                 tests = self._test_outcomes(ART_STEALTH, records(s, len(spec.artifacts)))
                 for x, hit in zip(self.resists, attacked, strict=True):

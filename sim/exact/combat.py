@@ -296,7 +296,8 @@ def _round(spec: CombatSpec, rnd: int, key: tuple, mass: float, damage, finish, 
             while (used < len(spec.stimulants) and health <= spec.heal_at
                    and health < spec.health):
                 health, used = _dose(spec, health, used)
-            flee = rnd >= 2 and 0 < spec.flee_at and health <= spec.flee_at
+            flee = (rnd >= 2 and 0 < spec.flee_at and health <= spec.flee_at
+                    and not spec.traits.relentless)  # no flight from a relentless enemy (P-22)
         else:
             where = _where(rnd, health, tokens, stims, uses, other, counts)
             visited.add(where)

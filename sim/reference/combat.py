@@ -144,7 +144,8 @@ def fight(spec: CombatSpec, rand: random.Random) -> FightResult:
                and me.health < spec.health):
             me.health = min(spec.health, me.health + spec.stimulants[stims])
             stims += 1
-        if rnd >= 2 and 0 < spec.flee_at and me.health <= spec.flee_at:
+        if (rnd >= 2 and 0 < spec.flee_at and me.health <= spec.flee_at
+                and not spec.traits.relentless):  # no flight from a relentless enemy (P-22)
             # P-21: a Stealth test instead of attacking; a failure costs the enemy's damage.
             extra = _dice(spec, ART_STEALTH, everything, me, rand)
             if me.down(spec):

@@ -114,7 +114,8 @@ def enumerate_fight(spec: CombatSpec) -> Enumerated:
     round's best weapons (P-19, P-23, P-29); a round not won costs the
     enemy's wounds through the armour (P-20, P-02..P-06), and Health <= 0 is
     a knock-out (P-37); the enemy's traits (P-22, :mod:`sim.rules.traits`) forbid the
-    avoid roll, pierce the armour or end the fight as ``fled`` after their round.
+    avoid roll or the flight, pierce the armour or end the fight as ``fled`` after their
+    round.
     """
     if spec.max_rounds > 2:
         raise ValueError("enumeration is for fights of at most two rounds")
@@ -134,7 +135,8 @@ def enumerate_fight(spec: CombatSpec) -> Enumerated:
         while stims < len(spec.stimulants) and health <= spec.heal_at and health < spec.health:
             health = min(spec.health, health + spec.stimulants[stims])
             stims += 1
-        if rnd >= 2 and 0 < spec.flee_at and health <= spec.flee_at:
+        if (rnd >= 2 and 0 < spec.flee_at and health <= spec.flee_at
+                and not spec.traits.relentless):  # no flight from a relentless enemy (P-22)
             won = passes(spec.stealth, spec.stealth_face, spec.vigilance)
             outcome = "fled"
         else:

@@ -10,6 +10,9 @@ fight rule (a documented reading, docs/rules.md "Enemy traits"):
 ``piercing``
     The enemy's wounds ignore the armour: it does not roll and takes no damage tokens
     (P-02..P-05). Resist artefacts (P-08) still act.
+``relentless``
+    The stalker cannot flee from the fight (P-21): no Stealth test for a flight; the fight
+    goes on until one side is down (or the enemy flees, or the cap).
 ``flees=N``
     The enemy leaves after round N (N >= 1) if neither side has ended the fight: the fight
     ends without a kill and without a trophy, counted as ``fled`` (the enemy has no
@@ -25,7 +28,7 @@ from dataclasses import dataclass
 
 from sim.rules.tomlfile import show, suggest
 
-FLAGS = ("ambush", "piercing")
+FLAGS = ("ambush", "piercing", "relentless")
 """Traits without a value."""
 VALUED = {"flees": (1, 99)}
 """Traits with an integer value (``name=N``) and its inclusive range."""
@@ -42,12 +45,15 @@ class EnemyTraits:
         The fight cannot be avoided (P-16, Z-15..Z-17).
     piercing : bool
         The armour does not roll against the enemy's wounds (P-02..P-05).
+    relentless : bool
+        The stalker cannot flee (P-21).
     flees : int
         The enemy leaves after this round (0: never).
     """
 
     ambush: bool = False
     piercing: bool = False
+    relentless: bool = False
     flees: int = 0
 
 
