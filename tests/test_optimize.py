@@ -88,9 +88,10 @@ def test_fresh_games_share_no_stream_with_the_selection(monkeypatch):
     calls = []
     real = race_module.trial_values
 
-    def recording(compiled, metrics, *, seed, first, trials, threads=None):
+    def recording(compiled, metrics, *, seed, first, trials, threads=None, seat=0):
         calls.append((seed, first, trials))
-        return real(compiled, metrics, seed=seed, first=first, trials=trials, threads=threads)
+        return real(compiled, metrics, seed=seed, first=first, trials=trials, threads=threads,
+                    seat=seat)
 
     monkeypatch.setattr(race_module, "trial_values", recording)
     result = library.optimize(load_scenario("base"), keys="medkit_at,sneak", **SMALL)

@@ -24,6 +24,9 @@ from sim.workflows.scenario_toml import changed_scenario
 @click.option("--stalker", default=None, metavar="NAME|all",
               help="Play this stalker card instead of the scenario's (his Health, his money); "
                    "all: each card with his own best policy, and the spread between them.")
+@click.option("--seat", type=common.small_int(1), default=None, metavar="N",
+              help="A multiplayer scenario's seat whose policy and loadout are searched (the "
+                   "other seats play theirs); its metrics: seat_win (default), seat_deaths.")
 @click.option("--keys", default=None, metavar="K1,K2",
               help=f"Policy keys to search (default all: {', '.join(KEYS)}).")
 @click.option("--trials", type=click.IntRange(1, common.MAX_TRIALS), default=library.TRIALS,
@@ -48,11 +51,13 @@ from sim.workflows.scenario_toml import changed_scenario
 @common.format_option
 @common.threads_option
 @common.quiet_option
-def optimize(scenario, metric, constraint, stalker, keys, trials, budget, fresh_trials, passes, top,
-             out, scheduler, seed, fmt, threads):
+def optimize(scenario, metric, constraint, stalker, seat, keys, trials, budget, fresh_trials,
+             passes, top, out, scheduler, seed, fmt, threads):
     """Search the scenario's policy and loadout for the best win rate over whole games.
 
-    SCENARIO (default: base) is a one-stalker scenario. Its policy keys
+    SCENARIO (default: base) is a one-stalker scenario, or a multiplayer one
+    with --seat N: seat N's policy and loadout are searched while the other
+    seats play theirs, for that seat's win (P-45). Its policy keys
     (flee_at, heal_at, medkit_at, retreat_at: 0..the stalker's Health;
     sneak; enter_anomalies; pay_heal; route: nearest and every order of
     the Secret Complexes; shopping: lists of up to 3 of the items it shops
@@ -77,11 +82,16 @@ def optimize(scenario, metric, constraint, stalker, keys, trials, budget, fresh_
       zonesim optimize base --stalker Ghost
       zonesim optimize base --stalker all --budget 200000 --fresh-trials 20000
       zonesim optimize base --constraint "days.median <= 16" --format json
+      zonesim optimize four_stalkers --seat 2 --keys flee_at,heal_at --budget 100000 \\
+        --fresh-trials 20000
     """
     if out is not None and not out.parent.is_dir():
         raise click.BadParameter(f"{str(out)!r}: folder {str(out.parent)!r} does not exist",
                                  param_hint="--out")
     chosen = load_scenario(scenario)
+    if seat is not None and chosen.multiplayer and (out is not None or stalker == ALL):
+        raise click.BadParameter("with --seat, --out and --stalker all are not available yet: "
+                                 "the seat's best policy is printed", param_hint="--seat")
     bar = common.bar()
     options = {"metric": metric, "constraint": constraint, "keys": keys, "trials": trials,
                "budget": budget, "fresh_trials": fresh_trials, "passes": passes, "seed": seed,
@@ -96,7 +106,7 @@ def optimize(scenario, metric, constraint, stalker, keys, trials, budget, fresh_
     result = library.optimize(chosen, metric=metric, constraint=constraint, keys=keys,
                               trials=trials, budget=budget, fresh_trials=fresh_trials,
                               passes=passes, seed=seed, threads=threads, top=top,
-                              scheduler=scheduler, stalker=stalker)
+                              scheduler=scheduler, stalker=stalker, seat=seat)
     if out is not None and result.stopped != "interrupted":
         text = changed_scenario(chosen, dict(result.winner.overrides), result.toml_header(),
                                 stalker)
@@ -106,7 +116,8 @@ def optimize(scenario, metric, constraint, stalker, keys, trials, budget, fresh_
             raise click.BadParameter(f"cannot write {str(out)!r}: {error.strerror}",
                                      param_hint="--out") from None
     doc = {**result.to_dict(), "out": None if out is None else str(out)}
-    title = (f"optimize {result.objective.metric.name} of {chosen.name} ({result.stalker}): "
+    who = result.stalker if result.seat is None else f"seat {result.seat}, {result.stalker}"
+    title = (f"optimize {result.objective.metric.name} of {chosen.name} ({who}): "
              f"seed {seed}, "
              f"{result.played:,} games of selection in {result.races} races "
              f"({result.stopped}), common random numbers")

@@ -87,6 +87,19 @@ there, whatever happened inside (its complement splits into the deaths
 before it, the Final Emission and the day cap). ``p_final_emission`` and
 ``causes.final_emission`` are the same share under its two names."""
 
+SEAT_WIN = "seat_win"
+"""One seat of a multiplayer game won it (P-45; the cooperative team's win counts for each)."""
+SEAT_DEATHS = "seat_deaths"
+"""One seat's deaths in a multiplayer game (P-44: each one a new character or the seat out)."""
+
+SEAT_METRICS: tuple[tuple[str, str, str | None, str], ...] = (
+    (SEAT_WIN, "proportion", "higher", "the seat wins the game"),
+    (SEAT_DEATHS, "mean", "lower", "the seat's deaths per game"),
+)
+"""The per-game metrics of one seat of a multiplayer game, declared like :data:`METRICS`
+(``zonesim optimize --seat``): the one-stalker columns are the first seat's, so another
+seat has its win and its deaths."""
+
 DAYS_MEAN = "days.mean"
 DAYS_MEDIAN = "days.median"
 DAY_LABELS = {DAYS_MEAN: "days to win, mean", DAYS_MEDIAN: "days to win, median",
@@ -94,7 +107,7 @@ DAY_LABELS = {DAYS_MEAN: "days to win, mean", DAYS_MEDIAN: "days to win, median"
               "days.p90": "days to win, 90th percentile"}
 """The days to the Sarcophagus among the games that won (not per-game metrics)."""
 
-LABELS: Mapping[str, str] = {**{m[0]: m[3] for m in METRICS}, **DAY_LABELS}
+LABELS: Mapping[str, str] = {**{m[0]: m[3] for m in (*METRICS, *SEAT_METRICS)}, **DAY_LABELS}
 """Plain label of every campaign metric name, from :data:`METRICS` and :data:`DAY_LABELS`."""
 
 

@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from sim.campaign.compile import CampaignArrays, CampaignInputError, compile_campaign
+from sim.campaign.players import GameArrays, compile_game
 from sim.experiments import campaign_metrics as M
 from sim.experiments.base import Case, CompareInputError, Experiment, Metric, PairedSums
 from sim.experiments.campaign import (
@@ -51,7 +52,7 @@ from sim.experiments.campaign import (
 from sim.experiments.campaign_metrics import WIN_RATE
 from sim.kernels import campaign as K
 from sim.rules import Ruleset
-from sim.rules.scenario import SNEAK, Policy, Scenario, load_scenario
+from sim.rules.scenario import SNEAK, Player, Policy, Scenario, load_scenario
 
 NAME = "campaign"
 BLOCK = 65_536
@@ -63,6 +64,11 @@ CAMPAIGN_METRICS: tuple[Metric, ...] = tuple(
 its label), named as in ``zonesim campaign``'s JSON; ``game_days`` is the mean day a game
 ended over all games (the days to the Sarcophagus among those who got there is a
 conditional mean, not a per-trial quantity, and is left out)."""
+
+SEAT_METRICS: tuple[Metric, ...] = tuple(
+    Metric(name, kind, better) for name, kind, better, _ in M.SEAT_METRICS)
+"""Per-game metrics of one seat of a multiplayer game (:data:`sim.experiments.
+campaign_metrics.SEAT_METRICS`); :func:`trial_metrics` takes the seat."""
 
 LOADOUT_KEYS: dict[str, tuple[str, str]] = {
     "stalker": ("stalker", "str"), "start": ("start", "str"),
@@ -229,8 +235,44 @@ def compile_cases(cases: Sequence[Case]) -> list[CampaignArrays]:
     return out
 
 
-def _metric_values(rows: np.ndarray, name: str) -> np.ndarray:
-    """One per-game metric of :data:`CAMPAIGN_METRICS` from per-game rows (n, G_ROW)."""
+def seat_setup(scenario: Scenario, seat: int) -> dict:
+    """Seat ``seat`` (from 0) of a multiplayer scenario as a ``campaign`` setup
+    (:func:`scenario_setup` of :meth:`Scenario.seat`, with the seat's own money).
+    """
+    return {**scenario_setup(scenario.seat(seat)), "rubles": scenario.players[seat].rubles}
+
+
+def compile_seat(scenario: Scenario, seat: int, setup: Mapping[str, Any]) -> GameArrays:
+    """The multiplayer game of ``scenario`` with seat ``seat`` (from 0) playing ``setup``.
+
+    ``setup`` is a one-stalker ``campaign`` setup (:func:`seat_setup`'s keys): the seat's
+    character, loadout, money and policy; every other seat, the new characters (P-44) and
+    the game-wide keys stay the scenario's (:func:`sim.campaign.players.compile_game`).
+
+    Raises
+    ------
+    CompareInputError
+        A card, location or policy value the ruleset does not know.
+    """
+    one = scenario_of(Case(scenario.ruleset, dict(setup)))
+    players = list(scenario.players)
+    players[seat] = Player(one.stalker, one.armor, one.weapons, one.items, one.rubles,
+                           one.policy, one.artifacts)
+    try:
+        return compile_game(dataclasses.replace(scenario, players=tuple(players),
+                                                stalker=players[0].stalker))
+    except CampaignInputError as error:
+        raise CompareInputError(str(error)) from None
+
+
+def _metric_values(rows: np.ndarray, name: str, seat: int) -> np.ndarray:
+    """One per-game metric of :data:`CAMPAIGN_METRICS` (seat 1's) or of :data:`SEAT_METRICS`
+    (seat ``seat``, from 0) from per-game rows (n, G_ROW).
+    """
+    if name == M.SEAT_WIN:
+        return rows[:, K.G_WINNERS] >> seat & 1
+    if name == M.SEAT_DEATHS:
+        return rows[:, K.G_SEATS + K.SEAT_COLS * seat + K.SEAT_DEATHS]
     end = rows[:, K.G_END]
     if name in COUNTERS:
         return rows[:, COUNTERS[name]]
@@ -244,27 +286,32 @@ def _metric_values(rows: np.ndarray, name: str) -> np.ndarray:
             M.GAME_DAYS: lambda: rows[:, K.G_DAY]}[name]()
 
 
-def trial_metrics(rows: np.ndarray, metrics: Sequence[str] | None = None) -> np.ndarray:
+def trial_metrics(rows: np.ndarray, metrics: Sequence[str] | None = None,
+                  seat: int = 0) -> np.ndarray:
     """Per-trial metric values (int64, shape (n, M)) from per-game rows (n, G_ROW).
 
     ``metrics`` names the columns, in order (default: every one of
     :data:`CAMPAIGN_METRICS`); only those are computed, so a caller keeping one metric
-    of each game (``zonesim optimize``'s races) does not pay for the others.
+    of each game (``zonesim optimize``'s races) does not pay for the others. ``seat``
+    (from 0) is the seat of the :data:`SEAT_METRICS`.
     """
     names = [m.name for m in CAMPAIGN_METRICS] if metrics is None else metrics
     out = np.empty((rows.shape[0], len(names)), dtype=np.int64)
     for i, name in enumerate(names):
-        out[:, i] = _metric_values(rows, name)
+        out[:, i] = _metric_values(rows, name, seat)
     return out
 
 
-def trial_values(compiled: CampaignArrays, metrics: Sequence[str], *, seed: int, first: int,
-                 trials: int, threads: int | None = None, block: int = BLOCK) -> np.ndarray:
+def trial_values(compiled: CampaignArrays | GameArrays, metrics: Sequence[str], *, seed: int,
+                 first: int, trials: int, threads: int | None = None, block: int = BLOCK,
+                 seat: int = 0) -> np.ndarray:
     """Per-game values of some :data:`CAMPAIGN_METRICS` over trials ``first .. first + trials - 1``.
 
     Game ``t`` plays the streams of ``(seed, t)`` (:func:`~sim.experiments.campaign.
     simulate_trials`), so two scenarios given the same ``first`` and ``trials`` are paired
     game by game, and values of consecutive ranges join into those of the whole range.
+    A multiplayer game (:class:`~sim.campaign.players.GameArrays`) gives the
+    :data:`SEAT_METRICS` of seat ``seat`` (from 0) too.
 
     Returns
     -------
@@ -273,7 +320,7 @@ def trial_values(compiled: CampaignArrays, metrics: Sequence[str], *, seed: int,
     out = np.empty((trials, len(metrics)), dtype=np.int64)
     for lo, _, rows in game_blocks([compiled], seed=seed, trials=trials, first=first,
                                    threads=threads, block=block):
-        out[lo:lo + len(rows)] = trial_metrics(rows, metrics)
+        out[lo:lo + len(rows)] = trial_metrics(rows, metrics, seat)
     return out
 
 
@@ -331,7 +378,8 @@ def run_campaign_compare(cases: Sequence[Case], *, trials: int, seed: int,
 
 
 __all__ = ["BLOCK", "CAMPAIGN_KEYS", "CAMPAIGN_METRICS", "LEFT_OUT", "LOADOUT_KEYS", "NAME",
-           "POLICY_KINDS", "compile_cases", "policy_kinds",
+           "POLICY_KINDS", "SEAT_METRICS", "compile_cases", "compile_seat", "policy_kinds",
+           "seat_setup",
            "paired_block_sums", "run_campaign_compare", "scenario_of", "scenario_setup",
            "trial_metrics", "trial_values"]
 

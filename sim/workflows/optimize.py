@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,7 +43,14 @@ import pandas as pd
 
 from sim.errors import InputError
 from sim.experiments.base import CompareInputError
-from sim.experiments.campaign_paired import CAMPAIGN_METRICS, scenario_setup
+from sim.experiments.campaign_metrics import SEAT_WIN
+from sim.experiments.campaign_paired import (
+    CAMPAIGN_METRICS,
+    SEAT_METRICS,
+    compile_seat,
+    scenario_setup,
+    seat_setup,
+)
 from sim.rules import load_ruleset
 from sim.rules.scenario import Scenario
 from sim.workflows.levers import DEFAULT_METRIC, NO_EFFECT
@@ -86,6 +94,8 @@ PLAYOFF = 4
 PLAYOFF_RUNGS = 2
 """A playoff plays up to ``2**PLAYOFF_RUNGS`` times a coordinate race's last rung."""
 METRIC = DEFAULT_METRIC["campaign"]
+SEAT_METRIC = SEAT_WIN
+"""The metric a seat of a multiplayer game maximises by default (``--seat``): its win."""
 
 
 FRESH_POLICIES = 4
@@ -106,19 +116,24 @@ class OptimizeError(InputError):
     """A search that cannot run (unknown metric, bad constraint; exit status 2)."""
 
 
-def objective_of(metric: str | None = None, constraint: str | None = None) -> Objective:
+def objective_of(metric: str | None = None, constraint: str | None = None,
+                 seat: int | None = None) -> Objective:
     """The :class:`~sim.workflows.race.Objective` named by ``metric`` and ``constraint`` text.
+
+    ``seat`` (from 0): a seat of a multiplayer game, whose metrics are the
+    :data:`~sim.experiments.campaign_paired.SEAT_METRICS` (default :data:`SEAT_METRIC`).
 
     Raises
     ------
     OptimizeError
-        A metric that is not a per-game metric of the ``campaign`` experiment or has no
-        better direction (field ``metric``), or a constraint that does not parse or names
-        such a metric (field ``constraint``).
+        A metric that is not a per-game metric of the ``campaign`` experiment (of a seat)
+        or has no better direction (field ``metric``), or a constraint that does not parse
+        or names such a metric (field ``constraint``).
     """
-    names = {m.name: m for m in CAMPAIGN_METRICS}
-    chosen = names.get(metric or METRIC)
-    ranked = ", ".join(m.name for m in CAMPAIGN_METRICS if m.better is not None)
+    metrics = CAMPAIGN_METRICS if seat is None else SEAT_METRICS
+    names = {m.name: m for m in metrics}
+    chosen = names.get(metric or (METRIC if seat is None else SEAT_METRIC))
+    ranked = ", ".join(m.name for m in metrics if m.better is not None)
     if chosen is None or chosen.better is None:
         raise OptimizeError(f"{metric!r} is not a per-game campaign metric with a better "
                             f"direction (known: {ranked})", "metric")
@@ -128,11 +143,12 @@ def objective_of(metric: str | None = None, constraint: str | None = None) -> Ob
             target = parse_target(constraint)
         except TargetError as error:
             raise OptimizeError(str(error), "constraint") from None
-        if target.metric not in names and target.metric not in DAY_METRICS:
+        days = DAY_METRICS if seat is None else {}  # a seat's games have no seat-1 days
+        if target.metric not in names and target.metric not in days:
             raise OptimizeError(f"constraint {constraint!r}: {target.metric!r} is not a "
                                 "per-game campaign metric or a days statistic (known: "
-                                f"{', '.join((*names, *DAY_METRICS))})", "constraint")
-    return Objective(chosen, target)
+                                f"{', '.join((*names, *days))})", "constraint")
+    return Objective(chosen, target, 0 if seat is None else seat)
 
 
 EVIDENCE = ("other", "trials", "diff", "diff_ci_low", "diff_ci_high")
@@ -203,6 +219,8 @@ class Optimization:
     fresh_games : Games or None
         The re-evaluation's games (trials from :data:`FRESH_FIRST`), for more comparisons
         on the same fresh games (:mod:`sim.workflows.carrying`); not in :meth:`to_dict`.
+    seat : int or None
+        The seat searched (from 1) of a multiplayer scenario; None for one stalker.
     """
 
     scenario: str
@@ -225,6 +243,7 @@ class Optimization:
     stopped: str
     money: int | None = None
     fresh_games: Games | None = field(default=None, repr=False, compare=False)
+    seat: int | None = None
 
     def changes(self) -> list[dict]:
         """``{"key", "from", "to"}`` per key the winner changes (``rubles``: the money left)."""
@@ -297,7 +316,7 @@ class Optimization:
     def to_dict(self) -> dict:
         """JSON document."""
         c = self.objective.constraint
-        return {"scenario": self.scenario, "stalker": self.stalker,
+        return {"scenario": self.scenario, "stalker": self.stalker, "seat": self.seat,
                 "metric": self.objective.metric.name,
                 "constraint": None if c is None else str(c), "seed": self.seed,
                 "trials": self.trials, "budget": self.budget, "played": self.played,
@@ -315,14 +334,14 @@ def optimize(scenario: Scenario, *, metric: str | None = None, constraint: str |
              keys: str | None = None, trials: int = TRIALS, budget: int = BUDGET,
              fresh_trials: int = FRESH_TRIALS, passes: int = PASSES, seed: int = 0,
              threads: int | None = None, top: int = 10, scheduler: Any = None,
-             stalker: str | None = None,
+             stalker: str | None = None, seat: int | None = None,
              progress: Callable[[str], None] | None = None) -> Optimization:
     """Search the scenario's policy keys for the best value of a metric (module docstring).
 
     Parameters
     ----------
     scenario : Scenario
-        A one-stalker scenario.
+        A one-stalker scenario, or a multiplayer one with ``seat``.
     metric, constraint : str, optional
         The metric maximised (or minimised, by its direction) and a target text
         (``"days.median <= 16"``) a winner must not fail (:func:`objective_of`).
@@ -336,6 +355,10 @@ def optimize(scenario: Scenario, *, metric: str | None = None, constraint: str |
     stalker : str, optional
         Play this stalker card instead of the scenario's (his card's Health bounds the
         thresholds; his card's money unless the scenario sets ``loadout.rubles``).
+    seat : int, optional
+        A multiplayer scenario's seat (from 1) whose policy and loadout are searched, every
+        other seat playing as the scenario has it, to maximise a metric of that seat
+        (:data:`~sim.experiments.campaign_paired.SEAT_METRICS`, default its win, P-45).
     scheduler : str or distributed.Client, optional
         Play each rung's candidates on this Dask cluster (an address such as
         ``tcp://host:8786``, or a client); the result is the same.
@@ -348,18 +371,23 @@ def optimize(scenario: Scenario, *, metric: str | None = None, constraint: str |
     Raises
     ------
     OptimizeError, SpaceError, CompareInputError
-        A bad metric, constraint or key; a multiplayer scenario; a budget below one rung.
+        A bad metric, constraint, key or seat; a budget below one rung.
     """
-    objective = objective_of(metric, constraint)
-    if scenario.multiplayer:
-        raise OptimizeError(f"{scenario.path} is a multiplayer scenario: optimize searches "
-                            "the policy of one stalker")
+    p = _seat_index(scenario, seat, scheduler)
+    objective = objective_of(metric, constraint, p)
     if stalker is not None:
         if stalker not in scenario.ruleset.stalkers:
             raise OptimizeError(f"{stalker!r} is not a stalker card of the ruleset (known: "
                                 f"{', '.join(scenario.ruleset.stalkers)})", "stalker")
-        scenario = dataclasses.replace(scenario, stalker=stalker)
-    base = scenario_setup(scenario)
+        if p is None:
+            scenario = dataclasses.replace(scenario, stalker=stalker)
+    if p is None:
+        base, game = scenario_setup(scenario), None
+    else:
+        base = seat_setup(scenario, p)
+        if stalker is not None:
+            base["stalker"] = stalker
+        game = functools.partial(compile_seat, scenario, p)
     dims = space(scenario.ruleset, base, parse_keys(keys))
     if selection_games(trials) >= FRESH_FIRST:
         raise OptimizeError(f"{trials} games per first rung reach the fresh games' trials",
@@ -368,8 +396,30 @@ def optimize(scenario: Scenario, *, metric: str | None = None, constraint: str |
         raise OptimizeError(f"the budget of {budget} games is below one candidate's first "
                             f"rung ({trials} games)", "budget")
     with _cluster(scheduler, scenario) as client:
-        return _optimize(scenario, objective, base, dims, trials, budget, fresh_trials, passes,
-                         seed, threads, top, client, progress)
+        result = _optimize(scenario, objective, base, dims, trials, budget, fresh_trials,
+                           passes, seed, threads, top, client, progress, game)
+    return result if p is None else dataclasses.replace(result, seat=p + 1,
+                                                        stalker=base["stalker"])
+
+
+def _seat_index(scenario: Scenario, seat: int | None, scheduler: Any) -> int | None:
+    """The searched seat from 0 (None: a one-stalker scenario), or an OptimizeError."""
+    n = len(scenario.players)
+    if not scenario.multiplayer:
+        if seat not in (None, 1):
+            raise OptimizeError(f"{scenario.path} is a one-stalker scenario: it has seat 1 "
+                                f"only, not {seat}", "seat")
+        return None
+    if seat is None:
+        raise OptimizeError(f"{scenario.path} is a multiplayer scenario: name the seat whose "
+                            f"policy is searched (--seat 1..{n}; the others play theirs)",
+                            "seat")
+    if not 1 <= seat <= n:
+        raise OptimizeError(f"seat {seat}: {scenario.path} has seats 1..{n}", "seat")
+    if scheduler is not None:
+        raise OptimizeError("a seat of a multiplayer game is searched on this machine only "
+                            "(no --scheduler)", "scheduler")
+    return seat - 1
 
 
 @contextlib.contextmanager
@@ -395,9 +445,9 @@ def _cluster(scheduler: Any, scenario: Scenario):
 
 def _optimize(scenario: Scenario, objective: Objective, base: dict, dims, trials: int,
               budget: int, fresh_trials: int, passes: int, seed: int, threads: int | None,
-              top: int, client: Any, progress) -> Optimization:
+              top: int, client: Any, progress, game=None) -> Optimization:
     games = Games(scenario.ruleset, base, objective, seed=seed, threads=threads,
-                  scheduler=client)
+                  scheduler=client, game=game)
     purse = Purse.of(scenario.ruleset, base)
     search = _Search(games, purse,
                      {d.key: KeyLog(d.key, base[d.key], base[d.key]) for d in dims})
@@ -410,7 +460,7 @@ def _optimize(scenario: Scenario, objective: Objective, base: dict, dims, trials
     winner = search.winner
     fresh = None if search.stopped == "interrupted" else Games(
         scenario.ruleset, base, objective, seed=seed, first=FRESH_FIRST, threads=threads,
-        scheduler=client)
+        scheduler=client, game=game)
     ranked = _ranked(games, search.seen, winner, objective)
     runner_up = next((r.candidate for r in ranked if not _same_games(games, r.candidate, winner)),
                      None)
@@ -595,6 +645,7 @@ def reevaluate(fresh: Games, winner: Candidate, runner_up: Candidate | None,
     return out
 
 
-__all__ = ["BUDGET", "FRESH_FIRST", "FRESH_POLICIES", "FRESH_TRIALS", "METRIC", "PASSES", "PLAYOFF",
-           "PLAYOFF_RUNGS", "RUNGS", "TRIALS", "KeyLog", "OptimizeError", "Optimization",
-           "most_games", "objective_of", "optimize", "reevaluate", "selection_games"]
+__all__ = ["BUDGET", "FRESH_FIRST", "FRESH_POLICIES", "FRESH_TRIALS", "METRIC", "PASSES",
+           "PLAYOFF", "PLAYOFF_RUNGS", "RUNGS", "SEAT_METRIC", "TRIALS", "KeyLog", "OptimizeError",
+           "Optimization", "most_games", "objective_of", "optimize", "reevaluate",
+           "selection_games"]

@@ -31,7 +31,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,10 +39,16 @@ import numpy as np
 
 from sim import stats
 from sim.campaign.compile import CampaignArrays
+from sim.campaign.players import GameArrays
 from sim.experiments import tables
 from sim.experiments.base import Case, Metric
 from sim.experiments.campaign_metrics import GAME_DAYS, WIN_RATE
-from sim.experiments.campaign_paired import CAMPAIGN_METRICS, compile_cases, trial_values
+from sim.experiments.campaign_paired import (
+    CAMPAIGN_METRICS,
+    SEAT_METRICS,
+    compile_cases,
+    trial_values,
+)
 from sim.experiments.naming import DAY_STATS
 from sim.rules import Ruleset
 from sim.workflows.policy_space import Candidate
@@ -75,6 +81,8 @@ class Objective:
 
     metric: Metric
     constraint: Target | None = None
+    seat: int = 0
+    """The seat (from 0) whose :data:`~sim.experiments.campaign_paired.SEAT_METRICS` these are."""
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -95,7 +103,8 @@ class Objective:
         """
         name, col = self.constraint.metric, self.columns.index
         if name not in DAY_METRICS:
-            return cell(next(m for m in CAMPAIGN_METRICS if m.name == name), x[:, col(name)])
+            return cell(next(m for m in (*CAMPAIGN_METRICS, *SEAT_METRICS) if m.name == name),
+                        x[:, col(name)])
         days = x[x[:, col(WIN_RATE)] == 1, col(GAME_DAYS)]
         stat = DAY_METRICS[name]
         if stat == "mean":
@@ -125,20 +134,23 @@ def paired(a: np.ndarray, b: np.ndarray) -> dict:
     return {"diff": diff, "diff_ci_low": low, "diff_ci_high": high}
 
 
-def game_digest(arrays: CampaignArrays, known: dict[int, tuple[np.ndarray, bytes]]) -> str:
-    """SHA-256 of a compiled one-stalker game: equal digests play equal games on equal streams.
+def game_digest(arrays: CampaignArrays | GameArrays,
+                known: dict[int, tuple[np.ndarray, bytes]]) -> str:
+    """SHA-256 of a compiled game: equal digests play equal games on equal streams.
 
-    Hashes each table of ``arrays`` (its dtype, shape and bytes) and then the tables'
-    digests in field order, so two games have one digest exactly when every table is equal
-    (:meth:`CampaignArrays.pack` of one slot adds an axis and nothing else). A read-only
+    Hashes each table of ``arrays`` (its dtype, shape and bytes; of a multiplayer game,
+    every slot's in slot order) and then the tables' digests in field order, so two games
+    have one digest exactly when every table is equal (:meth:`CampaignArrays.pack` of one
+    slot adds an axis and nothing else; a multiplayer game's tables are its slots'). A read-only
     table is hashed once: ``known`` maps its ``id`` to the table (held, so that the id is not
     reused) and its digest. The fight and hazard tables of candidates that share their
     inputs are the same read-only objects (:mod:`sim.campaign.memo`), so most candidates
     hash only their small tables.
     """
     h = hashlib.sha256()
-    for f in dataclasses.fields(arrays):
-        table = getattr(arrays, f.name)
+    slots = arrays.slots if isinstance(arrays, GameArrays) else (arrays,)
+    for slot, f in ((s, f) for s in slots for f in dataclasses.fields(s)):
+        table = getattr(slot, f.name)
         held = known.get(id(table))
         if held is None or held[0] is not table:
             held = (table, hashlib.sha256(f"{table.dtype}{table.shape}".encode()
@@ -167,25 +179,32 @@ class Games:
     scheduler : distributed.Client, optional
         Play :meth:`fill`'s batches on this Dask cluster, one task per candidate
         (:func:`sim.workflows.sweep.map_tasks`); never changes a value.
+    game : callable, optional
+        The compiled game a candidate's setup plays (default: the one-stalker game,
+        :func:`~sim.experiments.campaign_paired.compile_cases`); a seat of a multiplayer
+        game is :func:`~sim.experiments.campaign_paired.compile_seat` (here only, no
+        scheduler).
     """
 
     def __init__(self, rs: Ruleset, base: dict, objective: Objective, *, seed: int,
-                 first: int = 0, threads: int | None = None, scheduler: Any = None) -> None:
+                 first: int = 0, threads: int | None = None, scheduler: Any = None,
+                 game: Callable[[dict], CampaignArrays | GameArrays] | None = None) -> None:
         self.rs, self.base, self.objective = rs, base, objective
         self.seed, self.first, self.threads = seed, first, threads
         self.scheduler = scheduler
+        self._game = game or (lambda setup: compile_cases([Case(rs, setup)])[0])
         self._rules_digest = "" if scheduler is None else rs.digest()
         self.played = 0
         self.ranges: list[tuple[int, int]] = []
         """Trial indices played, ``(first, count)`` per kernel run."""
-        self._compiled: dict[Candidate, tuple[str, CampaignArrays]] = {}
+        self._compiled: dict[Candidate, tuple[str, CampaignArrays | GameArrays]] = {}
         self._values: dict[str, np.ndarray] = {}
         self._tables: dict[int, tuple[np.ndarray, bytes]] = {}
 
     def digest(self, candidate: Candidate) -> str:
         """The digest of the candidate's compiled game (compiled on first use)."""
         if candidate not in self._compiled:
-            (arrays,) = compile_cases([Case(self.rs, candidate.setup(self.base))])
+            arrays = self._game(candidate.setup(self.base))
             self._compiled[candidate] = (game_digest(arrays, self._tables), arrays)
         return self._compiled[candidate][0]
 
@@ -218,7 +237,8 @@ class Games:
             return
         if self.scheduler is None:
             outputs = [trial_values(self._arrays[k], t.columns, seed=t.seed, first=t.first,
-                                    trials=t.trials, threads=t.threads)
+                                    trials=t.trials, threads=t.threads,
+                                    seat=self.objective.seat)
                        for k, t in zip(keys, tasks, strict=True)]
         else:
             outputs, _ = map_tasks(play_task, tasks, scheduler=self.scheduler)
@@ -229,7 +249,7 @@ class Games:
             self._values[key] = np.concatenate([self._values.get(key, empty), more])
 
     @property
-    def _arrays(self) -> dict[str, CampaignArrays]:
+    def _arrays(self) -> dict[str, CampaignArrays | GameArrays]:
         return {d: arrays for d, arrays in self._compiled.values()}
 
 
