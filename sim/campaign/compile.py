@@ -187,7 +187,7 @@ CampaignArrays.__doc__, CampaignArrays.__module__ = _Arrays.__doc__, __name__
 
 PADDED = {"e_params": 0, "e_bonus": 0, "e_spend": 0, "e_uses0": 0, "lose_order": -1,
           "shopping": -1, "a_params": 0, "art_rec": 0, "art_n": 0, "day_table": 0,
-          "day_len": 0, "allowance_of_value": 0}
+          "day_len": 0, "allowance_of_value": 0, "target_hex": -1}
 """Tables whose shape depends on the character's loadout and policy, with the value that
 pads them for :func:`pack_slots` (the kernel skips ``-1`` rows; zero fights and weapon
 uses are the padding the per-mask tables already have)."""
@@ -678,7 +678,11 @@ def compile_campaign(scenario: Scenario) -> CampaignArrays:
     complexes = visiting_order(scenario, hexmap, start)
     sarcophagus = [int(h) for h in hexmap.of_kind("sarcophagus")]
     bunkers = [int(h) for h in hexmap.of_kind("bunker")]
-    targets = [*complexes, *sarcophagus, *bunkers]
+    # The Duty base, where mutant trophies sell (P-26), follows the bunkers when the policy
+    # walks there to sell (policy.sell_trophies_at), so that no other scenario's tables grow.
+    duty = [h for h, f in enumerate(hexmap.factions) if f == "duty"][:1]
+    selling = duty if scenario.policy.sell_trophies_at > 0 else []
+    targets = [*complexes, *sarcophagus, *bunkers, *selling]
     slots = artifact_slots(scenario)
     allowances, allowance_of_value = _allowances(rs, slots)
     # A target's column of the route tables depends on that target only (one search per
@@ -725,6 +729,8 @@ def compile_campaign(scenario: Scenario) -> CampaignArrays:
         C_BASES_SHELTER=rules.emission.bases_shelter,
         C_HELICOPTER_AT=policy.helicopter_at,
         C_MILITARY_BASE=next((h for h, f in enumerate(hexmap.factions) if f == "military"), -1),
+        C_SELL_TROPHIES_AT=policy.sell_trophies_at,
+        C_TROPHY_TARGET=len(targets) - 1 if selling else -1,
         **bunker_keys,
         C_HEAL_PRICE=rules.economy.heal_price_per_wound,
         C_N_OBJECTIVES=len(complexes), C_SARCOPHAGUS_TARGET=len(complexes),

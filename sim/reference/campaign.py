@@ -187,6 +187,7 @@ class Campaign:
         self.sarcophagus = next(i for i, h in enumerate(hexes) if h.location == "sarcophagus")
         self.bunkers = [i for i, h in enumerate(hexes) if h.location == "bunker"]
         self.military = next((i for i, h in enumerate(hexes) if h.faction == "military"), None)
+        self.duty = next((i for i, h in enumerate(hexes) if h.faction == "duty"), None)
         self.open_places = [i for i, h in enumerate(hexes) if h.location == "open"]
         self.secret_places = [i for i, h in enumerate(hexes)
                               if h.location in ("secret", "complex")]
@@ -1066,6 +1067,17 @@ class Game:
                 and me.health <= policy.retreat_at and policy.pay_heal
                 and me.rubles >= economy.heal_price_per_wound)
 
+    def sells_trophies(self) -> bool:
+        """Walk to the Duty base to sell mutant trophies (P-26, P-28; ``sell_trophies_at``).
+
+        When he holds at least ``policy.sell_trophies_at`` > 0 of them and at least a lot
+        (``economy.mutant_trophy_lot``), and is not there already.
+        """
+        me, c = self.me, self.c
+        at = c.policy.sell_trophies_at
+        return (at > 0 and c.duty is not None and me.pos != c.duty
+                and me.trophies_mutant >= max(at, c.rules.economy.mutant_trophy_lot, 1))
+
     def goal(self) -> int:
         """His objective's hex: the next Secret Complex, then the Sarcophagus (P-50)."""
         me, c = self.me, self.c
@@ -1151,8 +1163,11 @@ class Game:
         if me.end or me.stop:
             return
         bunker = self.retreats()
+        selling = not bunker and self.sells_trophies()
         if bunker:
             goal = c.nearest_bunker(me.pos)
+        elif selling:
+            goal = c.duty  # he sells there on arrival (trade)
         elif me.objective < len(c.complexes):
             goal = c.complexes[me.objective]
         else:
@@ -1169,7 +1184,7 @@ class Game:
                 if me.end:
                     return
                 self.use_medkits()
-            if h == goal and not bunker and goal == c.sarcophagus:
+            if h == goal and not bunker and not selling and goal == c.sarcophagus:
                 # P-50: what waits in the Sarcophagus, in order; a knock-out there is
                 # death (P-43).
                 for e in c.sarcophagus_deck:
@@ -1184,7 +1199,7 @@ class Game:
         if me.pos == goal:
             if bunker:
                 self.pay_heal()
-            elif (goal != c.sarcophagus and me.lost == 0
+            elif (goal != c.sarcophagus and not selling and me.lost == 0
                   and me.tally["knockouts"] + me.tally["concussions"] == downs):
                 me.objective += 1  # the Secret Complex is explored (P-50; assumption)
                 me.tally["complexes_explored"] += 1

@@ -110,6 +110,11 @@ class Policy:
         At the start of his turn, at this Health or less, a stalker holding a Helicopter
         call (effect ``helicopter``) calls it and is flown to the Military base (Z-04,
         Z-05; 0 = never).
+    sell_trophies_at : int
+        Holding at least this many mutant and animal trophies (and one lot,
+        ``economy.mutant_trophy_lot``), he walks to the Duty base to sell them before his
+        next objective (P-26, P-28: Duty buys them, at its base only; 0 = never: he sells
+        only at a base his route passes).
     """
 
     route: tuple[str, ...] = ()
@@ -133,6 +138,7 @@ class Policy:
     stimulant_at: int = 0
     bunker_choice: str = "nearest"
     helicopter_at: int = 0
+    sell_trophies_at: int = 0
 
 
 POLICY_TYPES = {"route": (str, list), "sneak": str, "flee_at": int, "heal_at": int,
@@ -140,7 +146,8 @@ POLICY_TYPES = {"route": (str, list), "sneak": str, "flee_at": int, "heal_at": i
                 "shopping": list, "keep_artifacts": list, "calm_at": int, "purge_at": int,
                 "use_movement_artifacts": bool, "exchange": bool, "encounters": str,
                 "objective": str, "weights": dict, "knockout_loss": str,
-                "stimulant_at": int, "bunker_choice": str, "helicopter_at": int}
+                "stimulant_at": int, "bunker_choice": str, "helicopter_at": int,
+                "sell_trophies_at": int}
 
 KNOCKOUT_LOSSES = ("keep_useful", "cheapest")
 """``policy.knockout_loss``: which half of his belongings a knocked-out stalker gives up (P-37

@@ -8,7 +8,11 @@ CAMPAIGN_KEYS`), and takes every value the rules give it a distinct meaning for:
   card. Each acts "at this Health or less" (P-21, Z-11..Z-14), so 0 is never and the card's
   Health is always; a larger value acts as the card's Health does.
 - ``sneak``: ``always`` or ``never`` (P-16, P-17).
-- ``enter_anomalies`` (P-36) and ``pay_heal`` (P-37): false or true.
+- ``enter_anomalies`` (P-36), ``pay_heal`` (P-37) and ``exchange`` (anomaly trophies for
+  artefacts at the Ecologists' Bunker, P-34): false or true.
+- ``sell_trophies_at``: 0 (never walk to sell) and 1 to :data:`SALE_LOTS` lots of mutant
+  trophies (``economy.mutant_trophy_lot``): holding that many, he walks to the Duty base,
+  the one buyer (P-26, P-28), and sells them there.
 - ``shopping``: every list of up to :data:`SHOPPING_LENGTH` items (repeats allowed, in
   order: each is bought once a visit while money lasts, the first is also the trophy lot's
   Gear; P-11, P-27) drawn from the items the scenario shops for or carries.
@@ -56,13 +60,19 @@ from sim.workflows.prices import PRICED_KEYS, loadout_price, start_rubles
 THRESHOLDS = ("flee_at", "heal_at", "medkit_at", "retreat_at")
 """Keys that act at a Health or less (P-21; Z-11..Z-14; bunker retreat)."""
 CHOICES: dict[str, tuple] = {"sneak": SNEAK, "enter_anomalies": (False, True),
-                             "pay_heal": (False, True)}
-"""Keys with a fixed set of values."""
+                             "pay_heal": (False, True), "exchange": (False, True)}
+"""Keys with a fixed set of values (``exchange``: anomaly trophies for artefacts at the
+Ecologists' Bunker, P-34)."""
+SALES = ("sell_trophies_at",)
+"""Keys counted in lots of mutant trophies (``economy.mutant_trophy_lot``): whether to walk
+to the Duty base to sell them, and with how many (P-26, P-28)."""
+SALE_LOTS = 3
+"""Most lots of trophies a stalker is tried holding before he walks to sell them."""
 LISTS = ("route", "shopping", "keep_artifacts")
 """Keys whose value is a list of cards."""
 LOADOUT = tuple(PRICED_KEYS)
 """The starting loadout's keys (``[loadout]``: armour, weapons, items, artefacts)."""
-KEYS = (*THRESHOLDS, *CHOICES, *LISTS, *LOADOUT)
+KEYS = (*THRESHOLDS, *CHOICES, *SALES, *LISTS, *LOADOUT)
 """Every key the search may change, in the order it searches them."""
 RUBLES = "rubles"
 """The starting money a candidate is left with after paying for its loadout (:class:`Purse`)."""
@@ -148,6 +158,9 @@ def space(rs: Ruleset, setup: Mapping[str, Any], keys: Sequence[str]) -> tuple[D
     for k in keys:
         if k in THRESHOLDS:
             out.append(Dimension(k, tuple(range(health + 1))))
+        elif k in SALES:
+            lot = max(rs.rules.economy.mutant_trophy_lot, 1)
+            out.append(Dimension(k, tuple(lot * n for n in range(SALE_LOTS + 1))))
         elif k == "shopping":
             out.append(Dimension(k, shopping))
         elif k == "route":

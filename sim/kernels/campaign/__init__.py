@@ -319,6 +319,8 @@ PARAMETERS = Record("campaign parameters", "C_SIZE", (
     "C_SOLD_ARTIFACTS",  # 1: campaign.sold_artifacts = "returned" (P-11)
     "C_HELICOPTER_AT",  # policy.helicopter_at (Z-04, Z-05; 0: never)
     "C_MILITARY_BASE",  # hex of the Military base (Z-05; -1: none on the map)
+    "C_SELL_TROPHIES_AT",  # policy.sell_trophies_at (P-26, P-28; 0: never walk to sell)
+    "C_TROPHY_TARGET",  # target index of the Duty base, where mutant trophies sell (-1: none)
     "C_CLUES_START",  # tokens.clues_start (Gap "Tokens")
     "C_CLUES_PER_COMPLEX",  # tokens.clues_per_complex
     "C_CLUE_USE",  # USE_*: tokens.clue_use

@@ -35,7 +35,10 @@ from sim.kernels.campaign import (
     C_RETREAT_AT,
     C_SARCOPHAGUS_TARGET,
     C_SECRET_DRAW,
+    C_SELL_TROPHIES_AT,
     C_SNEAK,
+    C_TROPHY_LOT,
+    C_TROPHY_TARGET,
     C_USE_MOVEMENT,
     DRAW_ANOMALY,
     DRAW_ENEMY,
@@ -302,16 +305,22 @@ def _draw_event(tables, game):
 
 @part
 def _target(tables, st):
-    """Objective index of today's route (P-37, P-50).
+    """Objective index of today's route (P-26, P-37, P-50).
 
     The nearest bunker when Health is down to the policy's ``retreat_at`` and
-    he can pay to heal there; otherwise the next Secret Complex in visiting
-    order, and after the last one the Sarcophagus.
+    he can pay to heal there; else the Duty base when he holds at least
+    ``sell_trophies_at`` mutant trophies and a lot of them (P-26, P-28: he sells
+    them on arrival, :func:`.trade._trade`); otherwise the next Secret Complex in
+    visiting order, and after the last one the Sarcophagus.
     """
     cp = tables.cp
     if (cp[C_RETREAT_AT] > 0 and st[S_HEALTH] <= cp[C_RETREAT_AT]
             and st[S_RUBLES] >= cp[C_HEAL_PRICE] and cp[C_PAY_HEAL] != 0):
         return tables.hexes[st[S_POS], H_BUNKER_TARGET]
+    duty = cp[C_TROPHY_TARGET]
+    if (duty >= 0 and st[S_TROPHY_MUTANT] >= max(cp[C_SELL_TROPHIES_AT], cp[C_TROPHY_LOT], 1)
+            and st[S_POS] != tables.target_hex[duty]):
+        return duty
     if st[S_OBJECTIVE] < cp[C_N_OBJECTIVES]:
         return st[S_OBJECTIVE]
     return cp[C_SARCOPHAGUS_TARGET]
@@ -461,8 +470,8 @@ def _move(tables, game):
         if st[S_STOP] != 0 or h == goal:
             break
     if st[S_END] < 0 and st[S_POS] == goal:
-        if target > cp[C_SARCOPHAGUS_TARGET]:
-            _pay_heal(st, cp)
+        if target > cp[C_SARCOPHAGUS_TARGET] and target != cp[C_TROPHY_TARGET]:
+            _pay_heal(st, cp)  # at the bunker he retreated to
         elif (target < cp[C_N_OBJECTIVES] and st[S_KO] + st[S_CONCUSSIONS] == downs
               and st[S_LOST] == 0):
             st[S_OBJECTIVE] += 1
