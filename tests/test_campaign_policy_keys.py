@@ -58,7 +58,7 @@ def test_a_new_policy_field_shows_up_without_a_line_in_the_experiment():
 
 
 MOVED = {"route": ("Lab X-18", "Lab X-10"), "shopping": ("Medkit",),
-         "keep_artifacts": ("Fireball",)}
+         "keep_artifacts": ("Fireball",), "shopping_gear": ("AK-74", "Flash")}
 """Lists moved to values the base ruleset knows; every other field moves by its kind."""
 
 

@@ -302,14 +302,19 @@ def _two_sample_z(k1: int, n1: int, k2: int, n2: int) -> float:
     return 0.0 if se == 0 else (p1 - p2) / se
 
 
-def test_four_stalkers_share_one_zone_deck():
-    """Four stalkers, one Zone deck drawn once a day (P-47): the reference and the kernel
-    give the same win and no-winner rates under the strong deck (two-sample |z| < 4.5)."""
-    four = _base(STRONG, "four_stalkers")
+def four_stalker_z(four) -> dict[str, float]:
+    """Reference (``N_REF`` games) against kernel (``N_MC``) on a multiplayer scenario: the
+    two-sample z of each seat's win rate, of nobody winning and of the Final Emission."""
     ref = campaign_players.summarise(campaign_players.play(four, N_REF, seed=13),
                                      len(four.players))
     data = run_players(four, trials=N_MC, seed=13).to_dict()
     mc = {f"seat{s['seat']}": s["win"]["mc"] for s in data["seats"]}
     mc.update(nobody=data["p_nobody_wins"]["mc"], final=data["p_final_emission"]["mc"])
-    z = {key: _two_sample_z(ref[key], N_REF, round(p * N_MC), N_MC) for key, p in mc.items()}
+    return {key: _two_sample_z(ref[key], N_REF, round(p * N_MC), N_MC) for key, p in mc.items()}
+
+
+def test_four_stalkers_share_one_zone_deck():
+    """Four stalkers, one Zone deck drawn once a day (P-47): the reference and the kernel
+    give the same win and no-winner rates under the strong deck (two-sample |z| < 4.5)."""
+    z = four_stalker_z(_base(STRONG, "four_stalkers"))
     assert all(abs(v) < Z_TOL for v in z.values()), z

@@ -27,7 +27,7 @@ from sim.encounter.artifact import (
 from sim.kernels import campaign as K
 from sim.kernels.layout import AF_SIZE
 from sim.rules import DAMAGE_TYPES, Ruleset
-from sim.rules.scenario import MAX_CAMPAIGN_ARTIFACTS, Scenario
+from sim.rules.scenario import MAX_CAMPAIGN_ARTIFACTS, Scenario, gear_artifacts
 
 DTYPES = (*DAMAGE_TYPES, "none")
 """Rows of the ``art_rec`` table: one per damage type, then no damage (daily use, movement)."""
@@ -37,14 +37,16 @@ RECORDS = MAX_CAMPAIGN_ARTIFACTS * AF_SIZE
 
 
 def artifact_slots(scenario: Scenario) -> tuple[str, ...]:
-    """The loadout's artefacts, then the kept names not already carried (slot order).
+    """The loadout's artefacts, then the kept names not already carried, then the artefacts
+    ``policy.shopping_gear`` buys not already there (slot order; P-13).
 
     At most :data:`~sim.rules.scenario.MAX_CAMPAIGN_ARTIFACTS`, as the scenario's
     validation (:func:`sim.rules.scenario.carry_problems`) ensures.
     """
-    carried = tuple(scenario.artifacts)
-    return carried + tuple(n for n in dict.fromkeys(scenario.policy.keep_artifacts)
-                           if n not in carried)
+    slots = tuple(scenario.artifacts)
+    slots += tuple(n for n in dict.fromkeys(scenario.policy.keep_artifacts) if n not in slots)
+    return slots + tuple(n for n in gear_artifacts(scenario.ruleset, scenario.policy.shopping_gear)
+                         if n not in slots)
 
 
 def held(slots: tuple[str, ...], mask: int) -> tuple[str, ...]:

@@ -40,7 +40,7 @@ from sim.kernels import campaign as K
 from sim.kernels import layout as S
 from sim.kernels.layout import A_SIZE, P_SIZE
 from sim.rules import Ruleset
-from sim.rules.scenario import Scenario, carry_problems
+from sim.rules.scenario import Scenario, carry_problems, gear_weapons
 from sim.rules.schema import DEFORMATION_EFFECTS, TOKEN_USES
 
 DRAWS = {"nothing": K.DRAW_NOTHING, "event": K.DRAW_EVENT, "enemy": K.DRAW_ENEMY,
@@ -108,6 +108,8 @@ class _Arrays:
         (``BELONG_*``) and item card index or weapon bit.
     shopping : int64
         The shopping list (item card indices).
+    gear : int64 (n_gear, B_SIZE)
+        The weapons and artefacts ``policy.shopping_gear`` buys (P-13; :func:`gear_table`).
     e_params, e_bonus, e_spend, e_uses0 : int64
         Per set of belongings held (a bit mask over the scenario's weapons,
         P-37, and above them the artefact slots, :mod:`sim.campaign.artifacts`)
@@ -186,7 +188,7 @@ CampaignArrays.__doc__, CampaignArrays.__module__ = _Arrays.__doc__, __name__
 
 
 PADDED = {"e_params": 0, "e_bonus": 0, "e_spend": 0, "e_uses0": 0, "lose_order": -1,
-          "shopping": -1, "a_params": 0, "art_rec": 0, "art_n": 0, "day_table": 0,
+          "shopping": -1, "gear": -1, "a_params": 0, "art_rec": 0, "art_n": 0, "day_table": 0,
           "day_len": 0, "allowance_of_value": 0, "target_hex": -1}
 """Tables whose shape depends on the character's loadout and policy, with the value that
 pads them for :func:`pack_slots` (the kernel skips ``-1`` rows; zero fights and weapon
@@ -339,6 +341,14 @@ def _pad(arrays: list[np.ndarray], shape: tuple[int, ...]) -> np.ndarray:
     return out
 
 
+def campaign_weapons(scenario: Scenario) -> tuple[str, ...]:
+    """The weapon bits of the belongings mask: the weapons carried, then those bought.
+
+    P-13; :func:`sim.rules.scenario.gear_weapons`.
+    """
+    return gear_weapons(scenario.ruleset, scenario.weapons, scenario.policy.shopping_gear)
+
+
 def weapon_subsets(weapons: tuple[str, ...]) -> list[tuple[str, ...]]:
     """Every subset of the scenario's weapons, indexed by bit mask (bit j: weapon j held)."""
     return [tuple(w for j, w in enumerate(weapons) if mask >> j & 1)
@@ -365,7 +375,7 @@ def _enemies(scenario: Scenario, slots: tuple[str, ...]) -> dict:
     """
     policy = scenario.policy
     return policy_fights(scenario.ruleset, scenario.stalker, scenario.armor,
-                         tuple(scenario.weapons), tuple(slots), policy.sneak,
+                         campaign_weapons(scenario), tuple(slots), policy.sneak,
                          int(policy.flee_at), int(policy.heal_at), intellect(scenario))
 
 
@@ -539,10 +549,11 @@ def lose_order(scenario: Scenario, slots: tuple[str, ...] = ()) -> list[tuple[in
     inert = [r for r, c in zip(rows, rs.items.values(), strict=True)
              if useful and inert_item(c, scenario.policy)]
     rows = [r for r in rows if r not in inert]
-    rows += [(rs.weapons[w].price, K.BELONG_WEAPON, j) for j, w in enumerate(scenario.weapons)]
+    weapons = campaign_weapons(scenario)  # the bought ones too: lost when held (P-13)
+    rows += [(rs.weapons[w].price, K.BELONG_WEAPON, j) for j, w in enumerate(weapons)]
     if scenario.armor:
         rows.append((rs.armor[scenario.armor].price, K.BELONG_ARMOR, 0))
-    arts = [(rs.artifacts[name].price, K.BELONG_WEAPON, len(scenario.weapons) + j)
+    arts = [(rs.artifacts[name].price, K.BELONG_WEAPON, len(weapons) + j)
             for j, name in enumerate(slots)]
     return [(kind, index) for _, kind, index in [*sorted(inert, key=lambda r: r[0]),
                                                  *sorted(rows, key=lambda r: r[0]),
@@ -602,7 +613,28 @@ def _items(scenario: Scenario, slots: tuple[str, ...]) -> dict:
         "item_order": item_order(it, tuple(ITEM_EFFECTS[e] for e in combat_heals(rs))),
         "lose_order": _table(lose_order(scenario, slots), 2),
         "shopping": _i64([names.index(n) for n in scenario.policy.shopping]),
+        "gear": gear_table(scenario, slots),
     }
+
+
+def gear_table(scenario: Scenario, slots: tuple[str, ...]) -> np.ndarray:
+    """The kernel's ``gear`` table: a ``B_*`` row per card ``policy.shopping_gear`` names (P-13).
+
+    In the list's order, each card once: a weapon's bit (:func:`campaign_weapons`), or an
+    artefact's slot bit above the weapons, its price and its type in the deck (P-35).
+    """
+    rs = scenario.ruleset
+    weapons = campaign_weapons(scenario)
+    types, _ = hazards.artifact_deck(rs)
+    rows = []
+    for name in dict.fromkeys(scenario.policy.shopping_gear):
+        if name in rs.weapons:
+            rows.append((K.GEAR_WEAPON, weapons.index(name), rs.weapons[name].price, 0))
+        else:
+            card = rs.artifacts[name]
+            rows.append((K.GEAR_ARTIFACT, len(weapons) + slots.index(name), card.price,
+                         types.index(card.type)))
+    return _table(rows, K.B_SIZE)
 
 
 @per_ruleset(4)
@@ -667,7 +699,7 @@ def compile_campaign(scenario: Scenario) -> CampaignArrays:
             "best play is for the encounter commands (zonesim combat, compare combat)")
     rs = scenario.ruleset
     refused = carry_problems(rs, scenario.weapons, scenario.artifacts,
-                             scenario.policy.keep_artifacts)
+                             scenario.policy.keep_artifacts, scenario.policy.shopping_gear)
     if refused:  # the scenario loader refuses these; a variant or an edit may bring them
         key, message = refused[0]
         raise CampaignInputError(f"{scenario.path}: key '{key}': {message}")
@@ -684,6 +716,7 @@ def compile_campaign(scenario: Scenario) -> CampaignArrays:
     selling = duty if scenario.policy.sell_trophies_at > 0 else []
     targets = [*complexes, *sarcophagus, *bunkers, *selling]
     slots = artifact_slots(scenario)
+    weapons = campaign_weapons(scenario)
     allowances, allowance_of_value = _allowances(rs, slots)
     # A target's column of the route tables depends on that target only (one search per
     # start and allowance), so the tables are searched for the targets in hex order and
@@ -748,8 +781,13 @@ def compile_campaign(scenario: Scenario) -> CampaignArrays:
         C_EVENT_ITEMS_CONSUMED=rules.events.items_consumed,
         C_SNEAK=policy.sneak == "always",
         C_ESCAPE_ITEMS_CONSUMED=rules.escape.items_consumed,
-        C_WEAPONS=(1 << len(scenario.weapons) + len(scenario.artifacts)) - 1,
-        C_N_WEAPONS=len(scenario.weapons),
+        # Held at the start: the weapons and artefacts carried, not those bought (P-13).
+        C_WEAPONS=(1 << len(scenario.weapons)) - 1
+        | ((1 << len(scenario.artifacts)) - 1) << len(weapons),
+        C_N_WEAPONS=len(weapons),
+        C_GEAR_SHOPS=sum(1 << code for name, code in FACTIONS.items()
+                         if name and rules.economy.gear_shops in ("every_base", name)),
+        C_BOUGHT_FROM_DECK=rules.economy.bought_artifacts == "from_deck",
         **artifact_keys(scenario),
         C_CHARACTER=list(rs.stalkers).index(scenario.stalker),
         **game_keys(scenario),

@@ -199,7 +199,11 @@ class Campaign:
             [i for i, h in enumerate(hexes) if h.location == "complex"])
         self.items = list(rs.items.values())
         self.start_items = [scenario.items.count(c.name) for c in self.items]
-        self.weapons = [rs.weapons[w] for w in scenario.weapons]
+        # The weapons carried, then those the policy buys and does not carry (P-13).
+        bought = [rs.weapons[n] for n in dict.fromkeys(self.policy.shopping_gear)
+                  if n in rs.weapons and n not in scenario.weapons]
+        self.weapons = [rs.weapons[w] for w in scenario.weapons] + bought
+        self.start_weapons = [j < len(scenario.weapons) for j in range(len(self.weapons))]
         self.armor = rs.armor[scenario.armor] if scenario.armor else None
         combat = self.rules.combat
         self.close = {melee: CloseCombatRules(
@@ -250,6 +254,8 @@ class Campaign:
         kept = self.policy.keep_artifacts
         self.slots = tuple(scenario.artifacts) + tuple(
             n for n in dict.fromkeys(kept) if n not in scenario.artifacts)
+        self.slots += tuple(n for n in dict.fromkeys(self.policy.shopping_gear)
+                            if n in rs.artifacts and n not in self.slots)  # bought (P-13)
         self.start_held = [i < len(scenario.artifacts) for i in range(len(self.slots))]
         if len(self.slots) > MAX_SLOTS:
             raise ArtifactInputError(f"{len(self.slots)} artefact slots (carried and kept "
@@ -464,7 +470,7 @@ class Game:
         self.me = Stalker(pos=campaign.start, health=hero.health, willpower=hero.willpower,
                           rubles=campaign.scenario.rubles,
                           items=list(campaign.start_items if items is None else items),
-                          weapons=[True] * len(campaign.weapons),
+                          weapons=list(campaign.start_weapons),
                           held=list(campaign.start_held))
         tokens = campaign.rules.tokens
         self.me.clues, self.me.zone_tokens = int(tokens.clues_start), int(tokens.zone_start)
@@ -1039,6 +1045,39 @@ class Game:
             if c.sells(faction, c.items[i]) and me.rubles >= c.items[i].price:
                 me.rubles -= c.items[i].price
                 me.items[i] += 1
+        self.buy_gear(faction)
+
+    def buy_gear(self, faction: str) -> None:
+        """Buy the weapons and artefacts of ``policy.shopping_gear``, after the items (P-13).
+
+        Only at the bases of ``economy.gear_shops`` (``every_base`` or one faction);
+        in the list's order, each card at its price while money lasts and while
+        he does not hold it. An artefact fills its slot within
+        ``artifacts.carry_limit``; under ``economy.bought_artifacts = "from_deck"``
+        a card of its type must be left in the artefact deck, and it is taken (P-35).
+        """
+        me, c = self.me, self.c
+        economy = c.rules.economy
+        if economy.gear_shops not in ("every_base", faction):
+            return
+        limit = c.rules.artifacts.carry_limit
+        for name in dict.fromkeys(c.policy.shopping_gear):
+            if name in c.rs.weapons:
+                j = next(j for j, w in enumerate(c.weapons) if w.name == name)
+                if not me.weapons[j] and me.rubles >= c.weapons[j].price:
+                    me.rubles -= c.weapons[j].price
+                    me.weapons[j] = True
+                continue
+            card, s = c.rs.artifacts[name], c.slots.index(name)
+            t = c.artifact_types.index(card.type)
+            from_deck = economy.bought_artifacts == "from_deck"
+            if (me.held[s] or me.rubles < card.price or (limit and sum(me.held) >= limit)
+                    or (from_deck and self.artifact_deck[t] <= 0)):
+                continue
+            if from_deck:
+                self.artifact_deck[t] -= 1
+            me.rubles -= card.price
+            me.held[s] = True
 
     def use_medkits(self) -> None:
         """Outside combat, the best medkit while Health <= ``medkit_at`` (Z-11..Z-14); then

@@ -78,6 +78,11 @@ class Policy:
         Pay ``economy.heal_price_per_wound`` per wound at bunkers (P-37).
     shopping : tuple of str
         Items bought at faction bases, in order, while money lasts.
+    shopping_gear : tuple of str
+        Weapons and artefacts bought at the bases that sell gear during the game (P-13:
+        "gear, equipment and artefacts are bought with Rubles"; ``economy.gear_shops``),
+        in order, after the items, while money lasts; each only while not held
+        (:func:`gear_weapons`, :func:`gear_artifacts`).
     keep_artifacts : tuple of str
         Artefacts kept (and used) when found or exchanged; others are sold
         at the next base (P-11; docs/rules.md "Artefacts in the campaign").
@@ -139,6 +144,7 @@ class Policy:
     bunker_choice: str = "nearest"
     helicopter_at: int = 0
     sell_trophies_at: int = 0
+    shopping_gear: tuple[str, ...] = ()
 
 
 POLICY_TYPES = {"route": (str, list), "sneak": str, "flee_at": int, "heal_at": int,
@@ -147,7 +153,7 @@ POLICY_TYPES = {"route": (str, list), "sneak": str, "flee_at": int, "heal_at": i
                 "use_movement_artifacts": bool, "exchange": bool, "encounters": str,
                 "objective": str, "weights": dict, "knockout_loss": str,
                 "stimulant_at": int, "bunker_choice": str, "helicopter_at": int,
-                "sell_trophies_at": int}
+                "sell_trophies_at": int, "shopping_gear": list}
 
 KNOCKOUT_LOSSES = ("keep_useful", "cheapest")
 """``policy.knockout_loss``: which half of his belongings a knocked-out stalker gives up (P-37
@@ -387,8 +393,25 @@ def _no_ruleset(toml: TomlFile, name: str, folder: Path, problems: list) -> None
     toml.problems += [p for p in problems if p not in whole]
 
 
+def gear_weapons(rs: Ruleset, weapons: Sequence[str], gear: Sequence[str]) -> tuple[str, ...]:
+    """A campaign character's weapons: those carried, then those ``policy.shopping_gear``
+    buys that he does not carry (each once, in its order; P-13).
+
+    A weapon bought in the game is one more bit of the belongings mask, so the
+    fights are compiled for it as for a carried one (P-23, P-37).
+    """
+    carried = tuple(weapons)
+    return carried + tuple(n for n in dict.fromkeys(gear) if n in rs.weapons
+                           and n not in carried)
+
+
+def gear_artifacts(rs: Ruleset, gear: Sequence[str]) -> tuple[str, ...]:
+    """The artefacts ``policy.shopping_gear`` buys, each once, in its order (P-13)."""
+    return tuple(n for n in dict.fromkeys(gear) if n in rs.artifacts)
+
+
 def carry_problems(rs: Ruleset, weapons: Sequence[str], artifacts: Sequence[str],
-                   keep: Sequence[str]) -> list[tuple[str, str]]:
+                   keep: Sequence[str], gear: Sequence[str] = ()) -> list[tuple[str, str]]:
     """What one campaign character cannot carry, as ``(key, message)``.
 
     The keys are those of a scenario (``loadout.weapons``, ``loadout.artifacts``,
@@ -399,8 +422,16 @@ def carry_problems(rs: Ruleset, weapons: Sequence[str], artifacts: Sequence[str]
     with no more artefacts than ``artifacts.carry_limit`` allows (0: no limit).
     The scenario loader reports them with file and line; the campaign compile
     asks again for a scenario whose ruleset was edited after it was loaded.
+    The weapons and artefacts ``policy.shopping_gear`` buys (``gear``) count as
+    weapons and slots too (:func:`gear_weapons`, :func:`gear_artifacts`).
     """
     out: list[tuple[str, str]] = []
+    everything = gear_weapons(rs, weapons, gear)
+    if len(weapons) <= MAX_WEAPONS < len(everything):
+        out.append(("policy.shopping_gear",
+                    f"makes {len(everything)} weapons (carried, then bought); a campaign "
+                    f"character has at most {MAX_WEAPONS} (the fights are compiled for "
+                    "every set held, P-37)"))
     if len(weapons) > MAX_WEAPONS:
         out.append(("loadout.weapons",
                     f"lists {len(weapons)} weapons; a campaign character carries at most "
@@ -410,10 +441,14 @@ def carry_problems(rs: Ruleset, weapons: Sequence[str], artifacts: Sequence[str]
         out.append(("loadout.artifacts",
                     f"lists {len(artifacts)} artefacts; artifacts.carry_limit is {limit}"))
     slots = [*artifacts, *(n for n in dict.fromkeys(keep) if n not in artifacts)]
+    kept = len(slots)
+    slots += [n for n in gear_artifacts(rs, gear) if n not in slots]
     if len(slots) > MAX_CAMPAIGN_ARTIFACTS:
         key = ("loadout.artifacts" if len(artifacts) > MAX_CAMPAIGN_ARTIFACTS
-               else "policy.keep_artifacts")
-        out.append((key, f"makes {len(slots)} artefact slots (carried, then kept: "
+               else "policy.keep_artifacts" if kept > MAX_CAMPAIGN_ARTIFACTS
+               else "policy.shopping_gear")
+        order = "carried, then kept" if len(slots) == kept else "carried, kept, then bought"
+        out.append((key, f"makes {len(slots)} artefact slots ({order}: "
                     f"{', '.join(map(str, slots))}); a campaign character has at most "
                     f"{MAX_CAMPAIGN_ARTIFACTS}"))
     return out
@@ -426,7 +461,8 @@ def _carry(toml: TomlFile, prefix: str, rs: Ruleset, player: Player,
     Returns ``(key, message)`` of each problem; those in ``reported`` (a seat's
     loadout inherited from the top level, already reported there) are not repeated.
     """
-    found = carry_problems(rs, player.weapons, player.artifacts, player.policy.keep_artifacts)
+    found = carry_problems(rs, player.weapons, player.artifacts, player.policy.keep_artifacts,
+                           player.policy.shopping_gear)
     for key, message in found:
         if (key, message) not in reported:
             toml.problem(prefix + key, None, message)
@@ -602,7 +638,14 @@ def _policy(toml: TomlFile, given: dict, rs: Ruleset, prefix: str = "policy") ->
     shopping = _names(toml, f"{prefix}.shopping", values.pop("shopping", []), rs.items, "item")
     keep = _names(toml, f"{prefix}.keep_artifacts", values.pop("keep_artifacts", []),
                   rs.artifacts, "artefact")
-    return Policy(route=tuple(route), shopping=shopping, keep_artifacts=keep, **values)
+    gear = _names(toml, f"{prefix}.shopping_gear", values.pop("shopping_gear", []),
+                  {**rs.weapons, **rs.artifacts, **rs.armor}, "weapon or artefact")
+    for name in gear:
+        if name in rs.armor:  # P-13 names gear; the worn armour's tables are one (not yet)
+            toml.problem(f"{prefix}.shopping_gear", name, "is an armour: buying armour in a "
+                         "game is not modelled yet (only weapons and artefacts, P-13)")
+    return Policy(route=tuple(route), shopping=shopping, keep_artifacts=keep,
+                  shopping_gear=gear, **values)
 
 
 def _weights(toml, key: str, given: dict) -> tuple[tuple[str, float], ...]:

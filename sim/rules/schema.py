@@ -320,6 +320,15 @@ PARAMS: tuple[Param, ...] = (
           rules="P-37, P-40 (healing offered after a knock-out or concussion); Gap: whether a "
                 "bunker also heals a stalker who walks in",
           choices=("bunker", "after_knockout")),
+    Param("economy", "gear_shops", str, "every_base",
+          rules="P-13 (gear and artefacts are bought with Rubles); Gap: where: every faction "
+                "base, or the bases of one faction only",
+          choices=("every_base", "duty", "freedom", "ecologists", "military")),
+    Param("economy", "bought_artifacts", str, "from_deck",
+          rules="P-13, P-35; Gap: whether an artefact bought is a card of the artefact deck "
+                "(from_deck: one of its type must be left, and it is taken) or comes from "
+                "outside it (outside_deck)",
+          choices=("from_deck", "outside_deck")),
     Param("events", "items_consumed", bool, False, rules="Gap: event items used up (Z-08)"),
     Param("escape", "items_consumed", bool, False, rules="Gap: escape items used up (Z-15)"),
     Param("reaction", "covering_extra_dice", int, 1, 0, 6, "S-15"),

@@ -337,6 +337,8 @@ PARAMETERS = Record("campaign parameters", "C_SIZE", (
     ("C_ZONE_ANOMALIES", MAX_ZONE_CARDS),  # + kind: anomaly cards it lays
     ("C_ZONE_ENVIRONMENT", MAX_ZONE_CARDS),  # + kind: 1 when the Environment changes
     ("C_ZONE_TOKENS", MAX_ZONE_CARDS),  # + kind: Emission tokens it adds
+    "C_GEAR_SHOPS",  # bit mask of the factions whose bases sell gear (P-13; economy.gear_shops)
+    "C_BOUGHT_FROM_DECK",  # a bought artefact is taken from the artefact deck (P-35)
 ))
 globals().update(PARAMETERS.constants)
 BUNKER_NEAREST = 0  # policy.bunker_choice
@@ -408,7 +410,15 @@ LOSS = Record("belongings lost on a knock-out (P-37), in order of loss", "L_SIZE
     "L_KIND",  # BELONG_* kind
     "L_INDEX",  # item card index or weapon bit
 ))
-for _record in (HEX, ITEM, ENEMY, EVENT, EMISSION, ARTIFACT_CARD, LOSS):
+GEAR = Record("gear the shopping policy buys (policy.shopping_gear, P-13), in order", "B_SIZE", (
+    "B_KIND",  # GEAR_WEAPON or GEAR_ARTIFACT (-1: padding)
+    "B_BIT",  # its bit of S_WEAPONS: a weapon's, or an artefact slot's above the weapons
+    "B_PRICE",  # the card's price (weapons.csv, artifacts.csv)
+    "B_TYPE",  # an artefact's type index in the deck (P-35)
+))
+GEAR_WEAPON = 0
+GEAR_ARTIFACT = 1
+for _record in (HEX, ITEM, ENEMY, EVENT, EMISSION, ARTIFACT_CARD, LOSS, GEAR):
     globals().update(_record.constants)
 
 # Where a killed enemy's card goes (``C_KILLED_ENEMIES``, campaign.killed_enemies; P-19, Gap).
@@ -579,6 +589,7 @@ class CampaignTables(NamedTuple):
     item_order: np.ndarray
     lose_order: np.ndarray
     shopping: np.ndarray
+    gear: np.ndarray
     e_params: np.ndarray
     e_bonus: np.ndarray
     e_spend: np.ndarray
@@ -657,7 +668,7 @@ def _slot(tables, s):
                           tables.target_hex[s], tables.allowance_of_value[s], tables.place_open[s],
                           tables.place_secret[s], tables.place_any[s], tables.it[s],
                           tables.item_order[s], tables.lose_order[s], tables.shopping[s],
-                          tables.e_params[s], tables.e_bonus[s], tables.e_spend[s],
+                          tables.gear[s], tables.e_params[s], tables.e_bonus[s], tables.e_spend[s],
                           tables.e_uses0[s], tables.en[s], tables.sarcophagus[s],
                           tables.a_params[s], tables.a_count[s], tables.art_deck0[s],
                           tables.art_value[s], tables.ev[s], tables.em[s], tables.art_rec[s],

@@ -116,7 +116,7 @@ from sim.kernels.campaign.cards import (
 )
 from sim.kernels.campaign.damage import _held, _hurt, _side_effects, _suffer
 from sim.kernels.campaign.end import _conditions
-from sim.kernels.campaign.trade import _exchange, _gain, _pay_heal, _trade, _use_medkits
+from sim.kernels.campaign.trade import _buy_gear, _exchange, _gain, _pay_heal, _trade, _use_medkits
 from sim.kernels.combat import AVOIDED as FIGHT_AVOIDED
 from sim.kernels.combat import KILLED as FIGHT_KILLED
 from sim.kernels.combat import fight_by_thresholds
@@ -418,6 +418,7 @@ def _base(tables, game, faction):
         _sold_trophies(game.enemy_pool, game.trophies, tables.en,
                        mutants - st[S_TROPHY_MUTANT], stalkers - st[S_TROPHY_STALKER])
     _sold_artifacts(cp, game.art_deck, game.art_waiting, sold)
+    _buy_gear(st, cp, tables.gear, game.art_deck, faction)  # P-13, after the items
 
 
 @part

@@ -5,7 +5,8 @@ P-26..P-28); at the Ecologists' Bunker anomaly trophies buy artefacts (P-07,
 P-34), kept in their slot or sold later (P-11, P-35). Outside combat he uses
 medkits (Z-11..Z-14), in a bunker he regains a point and pays to heal (P-37,
 P-40), and once a day he uses his heal, calm and purge artefacts
-(P-08..P-10).
+(P-08..P-10). Bases that sell gear sell the weapons and artefacts his policy
+buys (P-13).
 """
 
 from __future__ import annotations
@@ -20,8 +21,13 @@ from sim.kernels.campaign import (
     AC_PRICE,
     AC_SLOT,
     AC_TYPE,
+    B_BIT,
+    B_KIND,
+    B_PRICE,
+    B_TYPE,
     BUNKER_TOWARD_OBJECTIVE,
     C_ART_FAIL,
+    C_BOUGHT_FROM_DECK,
     C_BUNKER_CHOICE,
     C_CALM_AT,
     C_CARRY_LIMIT,
@@ -29,6 +35,7 @@ from sim.kernels.campaign import (
     C_EXCHANGE_RATE,
     C_GEAR_ITEM,
     C_GEAR_LOT,
+    C_GEAR_SHOPS,
     C_HEAL_PRICE,
     C_HEALTH,
     C_HELICOPTER_AT,
@@ -51,6 +58,7 @@ from sim.kernels.campaign import (
     EXCHANGE_RANDOM,
     FACTION_DUTY,
     FACTION_FREEDOM,
+    GEAR_ARTIFACT,
     H_BUNKER,
     H_KIND,
     I_PRICE,
@@ -150,18 +158,25 @@ def _gain(st, cp, deck, cards, identity, value, t, card):
         st[S_ART_VALUE] += value[t]
         return
     slot = cards[card, AC_SLOT]
-    if slot >= 0:
-        bit = np.int64(1) << (cp[C_N_WEAPONS] + slot)
-        held = st[S_WEAPONS] >> cp[C_N_WEAPONS]
-        n_held = 0
-        while held:
-            n_held += held & 1
-            held >>= 1
-        if st[S_WEAPONS] & bit == 0 and (cp[C_CARRY_LIMIT] == 0 or n_held < cp[C_CARRY_LIMIT]):
-            st[S_WEAPONS] |= bit
-            return
+    if slot >= 0 and _slot_free(st, cp, cp[C_N_WEAPONS] + slot):
+        st[S_WEAPONS] |= np.int64(1) << (cp[C_N_WEAPONS] + slot)
+        return
     st[S_ART_COUNT] += 1
     st[S_ART_VALUE] += cards[card, AC_PRICE]
+
+
+@part
+def _slot_free(st, cp, bit):
+    """Whether artefact slot bit ``bit`` of ``S_WEAPONS`` is free and may be filled: not held,
+    and fewer artefacts held than ``artifacts.carry_limit`` (0: no limit; P-08..P-10).
+    """
+    held = st[S_WEAPONS] >> cp[C_N_WEAPONS]
+    n_held = 0
+    while held:
+        n_held += held & 1
+        held >>= 1
+    return (st[S_WEAPONS] >> bit) & 1 == 0 and (cp[C_CARRY_LIMIT] == 0
+                                                or n_held < cp[C_CARRY_LIMIT])
 
 
 @called
@@ -231,6 +246,37 @@ def _trade(st, cp, items, it, shopping, faction):
         if i >= 0 and (it[i, I_SOLD_AT] >> faction) & 1 and st[S_RUBLES] >= it[i, I_PRICE]:
             st[S_RUBLES] -= it[i, I_PRICE]
             items[i] += 1
+
+
+@called
+def _buy_gear(st, cp, gear, art_deck, faction):
+    """At a base that sells gear, buy the weapons and artefacts of ``policy.shopping_gear`` (P-13).
+
+    Only at the bases of ``economy.gear_shops`` (``C_GEAR_SHOPS``: every faction
+    base, or one faction's); in the list's order, each at its card's price
+    while money lasts, and only while not held (a weapon or artefact is one
+    card: bought again after a knock-out took it, P-37). A weapon bought is
+    one more bit of the belongings mask, so its fights are the compiled ones
+    (P-23: the hands limit which weapons a round uses, not how many he carries).
+    An artefact goes into its slot when :func:`_slot_free` allows
+    (``artifacts.carry_limit``); under ``economy.bought_artifacts =
+    "from_deck"`` it is a card of the artefact deck: one of its type must be
+    left (P-35), and it is taken out.
+    """
+    if (cp[C_GEAR_SHOPS] >> faction) & 1 == 0:
+        return
+    for j in range(gear.shape[0]):
+        bit, price, t = gear[j, B_BIT], gear[j, B_PRICE], gear[j, B_TYPE]
+        if gear[j, B_KIND] < 0 or (st[S_WEAPONS] >> bit) & 1 or st[S_RUBLES] < price:
+            continue
+        if gear[j, B_KIND] == GEAR_ARTIFACT:
+            if not _slot_free(st, cp, bit) or (cp[C_BOUGHT_FROM_DECK] != 0
+                                               and art_deck[t] <= 0):
+                continue
+            if cp[C_BOUGHT_FROM_DECK] != 0:
+                art_deck[t] -= 1
+        st[S_RUBLES] -= price
+        st[S_WEAPONS] |= np.int64(1) << bit
 
 
 @called
