@@ -22,6 +22,11 @@ cache playing 10 games, whose wall time is nearly all compiling. The fresh clone
 
 When the 2-thread wall figure is far below twice the one-thread CPU figure, other jobs
 held the cores: compare the CPU figures across versions, alternating runs.
+``--against PATH`` does that: it times the game body (one thread's CPU time, best of 5
+runs of 100,000 base games, or 30,000 with ``--players``) of this checkout and of the
+checkout at PATH (each with its own numba cache, ``PATH/.numba_cache``) in fresh
+processes, alternately, three times each, and prints both with the load and a checksum
+of the result rows (the same when no number moved).
 """
 
 from __future__ import annotations
@@ -113,6 +118,44 @@ def cold_compile() -> None:
           f"(target {COMPILE_TARGET:.0f} s: {verdict(seconds, COMPILE_TARGET, False)}; {load()})")
 
 
+BODY = """
+import os, sys, time
+import numpy as np
+from sim.campaign.compile import compile_campaign
+from sim.campaign.players import compile_game
+from sim.kernels import campaign as K
+from sim.kernels.campaign.game import play_run, scratch
+from sim.rules.scenario import load_scenario
+players = sys.argv[1] == "1"
+games = 30_000 if players else 100_000
+scenario = load_scenario("four_stalkers" if players else None)
+tables = (compile_game(scenario) if players else compile_campaign(scenario)).pack()
+out, game = np.zeros((games, K.G_ROW), dtype=np.int64), scratch(tables)
+play_run(tables, game, 7, 0, 10, out, 0)
+best = float("inf")
+for _ in range(5):
+    start = time.thread_time()
+    play_run(tables, game, 7, 0, games, out, 0)
+    best = min(best, time.thread_time() - start)
+print(f"{best / games * 1e9:7.0f} ns/game, checksum {int(out.sum())}, "
+      f"load {os.getloadavg()[0]:.2f}")
+"""
+"""A fresh process's one-thread CPU time of the game body (``--against``)."""
+
+
+def against(other: str, players: bool) -> None:
+    """The game body of this checkout and of ``other``, alternately (one thread, CPU time)."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for _ in range(3):
+        for tree in (other, here):
+            env = {**os.environ, "PYTHONPATH": tree,
+                   "NUMBA_CACHE_DIR": os.path.join(tree, ".numba_cache")}
+            result = subprocess.run([sys.executable, "-c", BODY, "1" if players else "0"],
+                                    env=env, cwd=tree, check=True, capture_output=True,
+                                    text=True)
+            print(f"{tree:40s} {result.stdout.strip()}", flush=True)
+
+
 def main() -> None:
     scenario = load_scenario(None)
     arrays = compile_campaign(scenario)
@@ -147,6 +190,9 @@ def players(long: bool) -> None:
 
 
 if __name__ == "__main__":
+    if "--against" in sys.argv:
+        against(sys.argv[sys.argv.index("--against") + 1], "--players" in sys.argv)
+        sys.exit()
     if "--players" in sys.argv:
         players("--long" in sys.argv)
     else:

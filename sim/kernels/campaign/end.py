@@ -354,13 +354,15 @@ def _game_over(tables, game):
     zone, cp0, n = game.zone, tables.cp[0], game.st.shape[0]
     if zone[Z_FINAL] != 0:
         return True
-    free = _free_characters(tables, game, -1)[1]
+    free = -1  # counted at the first awaiting seat: most days none awaits
     in_zone = 0
     standing = 0
     mask = 0
     for p in range(n):
         status = game.st[p, S_STATUS]
         if status == SEAT_AWAITING:
+            if free < 0:
+                free = _free_characters(tables, game, -1)[1]
             if free == 0:
                 continue  # no card left for him: out of the game (P-44)
             free -= 1
