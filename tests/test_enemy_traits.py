@@ -250,5 +250,6 @@ def test_traits_reach_the_campaign_fights(tmp_path):
     params = np.asarray(tables.e_params)[0]
     assert params[names.index("Blind dog"), S.P_AMBUSH] == 1
     assert params[names.index("Bandit"), S.P_ENEMY_FLEES] == 1
+    assert params[names.index("Bandit"), S.P_MAX_ROUNDS] == 1
     assert params[names.index("Pseudodog"), S.P_RESIST] == 0
     assert params[names.index("Snork"), S.P_RESIST] > 0

@@ -278,7 +278,8 @@ class CombatPlan:
             P_PLAN_STIMS=0 if kinds else used,  # with kinds, the doses left are digits
             P_PLAN_STAGE=stage if self.shape.stages == 2 else 0,
             P_PLAN_OTHER=other if self.shape.other else 0, P_PLAN_COUNTS=counts,
-            P_SNEAK=int(self.sneak), P_SNEAK_ARTS=self.sneak_select,
+            P_SNEAK=int(self.sneak and params[S.P_AMBUSH] == 0),  # no avoiding (P-22)
+            P_SNEAK_ARTS=self.sneak_select,
             P_HEAL_AT=restore_at(int(params[S.P_HEALTH]), int(params[S.P_OTHER_MAX])),
             P_N_KINDS=len(kinds))
         entries = self.entries

@@ -95,11 +95,13 @@ class CombatSpec:
         The other of Health and Willpower at the start and its maximum
         (side effects and calm artefacts act on it; 0 = Willpower 0, P-40).
     traits : EnemyTraits
-        The enemy's special traits (P-22, :mod:`sim.rules.traits`): packed as the slots
-        ``P_AMBUSH``, ``P_ENEMY_FLEES``; ``piercing`` as an armour that does not roll
-        (``P_RESIST`` 0) and ``relentless`` as thresholds that never flee (``P_FLEE_AT`` 0),
-        folded here so that the kernel pays nothing for them (best play never plans a
-        flight from a relentless enemy, :mod:`sim.exact.best_combat`).
+        The enemy's special traits (P-22, :mod:`sim.rules.traits`), folded here into the
+        values the kernel reads anyway, so that it pays nothing for them: ``ambush`` as no
+        avoid roll (``P_SNEAK`` 0; ``P_AMBUSH`` tells the campaign, which sets ``P_SNEAK``
+        per fight), ``piercing`` as an armour that does not roll (``P_RESIST`` 0),
+        ``relentless`` as thresholds that never flee (``P_FLEE_AT`` 0; best play never
+        plans a flight from it, :mod:`sim.exact.best_combat`), ``flees=N`` as the last
+        round (``P_MAX_ROUNDS`` N) ending fled (``P_ENEMY_FLEES`` 1).
     """
 
     health: int
@@ -141,15 +143,16 @@ class CombatSpec:
         followed by the artefact records (``AF_*``); ``bonus`` and ``spend``
         are int64 of shape (2, 2**n_limited).
         """
+        flees = 0 < self.traits.flees < self.max_rounds  # the enemy leaves first (P-22)
         params = S.COMBAT.pack(
             P_HEALTH=self.health, P_START_HEALTH=self.start_health, P_COMBAT=self.combat,
             P_STEALTH=self.stealth, P_VIGILANCE=self.vigilance, P_ENDURANCE=self.endurance,
             P_WOUNDS=self.wounds, P_RESIST=0 if self.traits.piercing else self.resist,
-            P_DURABILITY=self.durability,
-            P_TOKENS=self.tokens, P_SUCCESS_ON=self.success_on, P_SNEAK=int(self.sneak),
+            P_DURABILITY=self.durability, P_TOKENS=self.tokens, P_SUCCESS_ON=self.success_on,
+            P_SNEAK=int(self.sneak and not self.traits.ambush),
             P_AVOID_RULE=self.avoid_rule, P_ESCAPE_TARGET=self.escape_target,
             P_FLEE_AT=0 if self.traits.relentless else self.flee_at,
-            P_HEAL_AT=self.heal_at, P_MAX_ROUNDS=self.max_rounds,
+            P_HEAL_AT=self.heal_at, P_MAX_ROUNDS=self.traits.flees if flees else self.max_rounds,
             P_N_LIMITED=len(self.loadout.limited), P_STEALTH_ON=self.stealth_face,
             P_N_ART=len(self.artifacts), P_ART_FAIL=self.art_rules.fail_rule,
             P_RESIST_ORDER=self.art_rules.resist_order,
@@ -157,7 +160,7 @@ class CombatSpec:
             P_OTHER=self.other, P_OTHER_MAX=self.other_max,
             P_N_COMBAT_ART=len(self.loadout.artifacts), P_SNEAK_ARTS=-1,
             P_N_KINDS=0,  # doses in the order carried (a plan may choose by kind)
-            P_AMBUSH=int(self.traits.ambush), P_ENEMY_FLEES=self.traits.flees)
+            P_AMBUSH=int(self.traits.ambush), P_ENEMY_FLEES=int(flees))
         return PackedFight(
             np.concatenate([params, pack_records(self.artifacts)]),
             np.asarray(self.stimulants + (0,), dtype=np.int64),

@@ -308,12 +308,9 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
     taken = stims = rounds = counts = 0
     for j in range(uses0.shape[0]):  # the weapons' uses, then a plan's kinds' doses left
         uses[j] = uses0[j]
-    # Trait flees=N (P-22): the enemy leaves after round N; the rounds' cap comes first,
-    # so a fight that outlasts them ends fled instead of capped, at no cost per round.
-    last = params[S.P_MAX_ROUNDS]
-    outcome = CAPPED
-    if 0 < params[S.P_ENEMY_FLEES] < last:
-        last, outcome = params[S.P_ENEMY_FLEES], FLED
+    # Trait flees=N (P-22), folded into P_MAX_ROUNDS = N: a fight still undecided after
+    # that round ends with the enemy fled instead of capped.
+    outcome = FLED if params[S.P_ENEMY_FLEES] != 0 else CAPPED
     avoided = False
     n_combat = params[S.P_N_COMBAT_ART] if art else 0  # combat artefacts are artefacts
     # The plan's strides (sim.encounter.plan), read once: plans of several fights share
@@ -337,7 +334,7 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
             pass
         else:
             entry_at = at_round + health * per_health + tokens * per_token
-    if params[S.P_SNEAK] != 0 and params[S.P_AMBUSH] == 0:  # trait ambush: no avoiding (P-22)
+    if params[S.P_SNEAK] != 0:  # 0 against an ambush too (P-22, folded into P_SNEAK)
         if params[S.P_AVOID_RULE] == S.AVOID_STEALTH:
             pool = stealth
             if art:  # P-16 with stealth artefacts
@@ -352,7 +349,7 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
     elif avoided:
         outcome = AVOIDED
     else:
-        for rnd in range(1, last + 1):
+        for rnd in range(1, params[S.P_MAX_ROUNDS] + 1):
             rounds = rnd
             select = -1  # the artefacts used this round: all, unless a plan says
             tracks = 0

@@ -58,7 +58,7 @@ COMBAT = Record("combat parameters", "P_SIZE", (
     "P_SNEAK_ARTS",      # record mask of the stealth artefacts used to avoid the fight (-1: all)
     "P_N_KINDS",         # kinds of dose a plan chooses between (0: doses in the order carried)
     "P_AMBUSH",          # trait ambush: 1 = the fight cannot be avoided (P-22, P-16, Z-15)
-    "P_ENEMY_FLEES",     # trait flees=N: the enemy leaves after round N, 0 = never (P-22)
+    "P_ENEMY_FLEES",     # trait flees=N: 1 = the last round (P_MAX_ROUNDS = N) ends fled (P-22)
 ))
 globals().update(COMBAT.constants)
 

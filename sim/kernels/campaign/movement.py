@@ -157,6 +157,8 @@ def _fight(tables, game, e):
         fparams[k] = tables.e_params[w, e, k]
     fparams[S.P_OTHER] = st[S_HEALTH] if en[e, N_PSI] != 0 else st[S_WILLPOWER]
     fparams[S.P_TOKENS] = st[S_ARMOR]
+    if fparams[S.P_AMBUSH] != 0:
+        sneak = 0  # no avoid roll against an ambush (P-22)
     fparams[S.P_SNEAK] = sneak
     n_stims = 0
     if en[e, N_PSI] != 0:
@@ -174,8 +176,7 @@ def _fight(tables, game, e):
     escape = _best_item(items, order, ITEM_ESCAPE)
     fparams[S.P_ESCAPE_TARGET] = cp[C_REPUTATION] - (it[escape, I_VALUE] if escape >= 0 else 0)
     if (escape >= 0 and sneak != 0 and cp[C_ESCAPE_ITEMS_CONSUMED] != 0
-            and fparams[S.P_AVOID_RULE] == S.AVOID_REPUTATION
-            and fparams[S.P_AMBUSH] == 0):  # no avoid roll against an ambush (P-22)
+            and fparams[S.P_AVOID_RULE] == S.AVOID_REPUTATION):
         items[escape] -= 1  # used on the avoid roll, whatever its result (Z-15)
         st[S_ITEMS_USED] += 1
     stims[n_stims] = 0
