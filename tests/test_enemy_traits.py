@@ -243,6 +243,19 @@ def test_the_campaign_comparison_sees_traits_ignored(tmp_path):
                               game=IgnoresTraits))
 
 
+def test_a_relentless_card_keeps_no_flight_under_any_fight_policy(tmp_path):
+    """The campaign writes the fight policy into its packed fights (policy_fights): with
+    flee_at = 2 the relentless card still never flees (P-22, P-21), the others do."""
+    path = _traits_scenario(tmp_path, {"Boar": "relentless; ambush"})
+    path.write_text(path.read_text().replace("flee_at = 0 ", "flee_at = 2 "))
+    tables = compile_campaign(load_scenario(path))
+    names = list(load_ruleset(tmp_path / "rules_traits").enemies)
+    params = np.asarray(tables.e_params)[0]
+    assert params[names.index("Boar"), S.P_FLEE_AT] == 0
+    assert params[names.index("Boar"), S.P_SNEAK] == 0
+    assert params[names.index("Snork"), S.P_FLEE_AT] == 2
+
+
 def test_traits_reach_the_campaign_fights(tmp_path):
     """The campaign's packed fights (sim/campaign/compile.py e_params) carry the slots."""
     tables = compile_campaign(load_scenario(_traits_scenario(tmp_path, CAMPAIGN_TRAITS)))

@@ -34,7 +34,7 @@ from sim.encounter import anomaly as hazards
 from sim.encounter.combat import CombatPolicy, combat_heals, compile_combat
 from sim.encounter.damage import armor_rolls, fightable
 from sim.encounter.items import best_first, worth
-from sim.encounter.spec import PackedFight
+from sim.encounter.spec import PackedFight, policy_slots
 from sim.errors import InputError
 from sim.kernels import campaign as K
 from sim.kernels import layout as S
@@ -42,6 +42,7 @@ from sim.kernels.layout import A_SIZE, P_SIZE
 from sim.rules import Ruleset
 from sim.rules.scenario import Scenario, carry_problems, gear_weapons
 from sim.rules.schema import DEFORMATION_EFFECTS, TOKEN_USES
+from sim.rules.traits import NONE, parse_traits
 
 DRAWS = {"nothing": K.DRAW_NOTHING, "event": K.DRAW_EVENT, "enemy": K.DRAW_ENEMY,
          "anomaly": K.DRAW_ANOMALY}
@@ -379,10 +380,11 @@ def _enemies(scenario: Scenario, slots: tuple[str, ...]) -> dict:
                          int(policy.flee_at), int(policy.heal_at), intellect(scenario))
 
 
-FIGHT_POLICY = ("P_SNEAK", "P_FLEE_AT", "P_HEAL_AT")
+FIGHT_POLICY = tuple(policy_slots(NONE, False, 0, 0))
 """The combat parameters the fight policy writes (:class:`~sim.encounter.spec.CombatSpec`:
 ``sneak``, ``flee_at``, ``heal_at``; P-16, P-21, Z-12): the only ones in which the fights
-of one loadout under two threshold policies differ."""
+of one loadout under two threshold policies differ (:func:`~sim.encounter.spec.policy_slots`,
+which reads the enemy's traits, P-22)."""
 
 
 @per_ruleset(TABLES_KEPT)
@@ -399,8 +401,12 @@ def policy_fights(rs: Ruleset, stalker: str, armor: str | None, weapons: tuple[s
     """
     tables = fight_tables(rs, stalker, armor, weapons, slots, pool)
     params = tables["e_params"].copy()
-    for name, value in zip(FIGHT_POLICY, (sneak == "always", flee_at, heal_at), strict=True):
-        params[..., getattr(S.COMBAT, name)] = value
+    cards = [card for card in rs.enemies.values() if fightable(card.wound_type)]
+    for k, card in enumerate(cards):  # the cards of fight_tables, in its order
+        written = policy_slots(parse_traits(card.traits)[0], sneak == "always", flee_at,
+                               heal_at)
+        for name, value in written.items():
+            params[:, k, getattr(S.COMBAT, name)] = value
     return {**tables, "e_params": params}
 
 

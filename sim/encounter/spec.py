@@ -20,6 +20,17 @@ from sim.kernels import layout as S
 from sim.rules.traits import NONE, EnemyTraits
 
 
+def policy_slots(traits: EnemyTraits, sneak: bool, flee_at: int, heal_at: int) -> dict:
+    """The fight policy's slots (P-16, P-21, Z-12) as packed against an enemy with
+    ``traits``: no avoid roll against an ambush, no flight from a relentless enemy (P-22).
+
+    :meth:`CombatSpec.pack` and the campaign's tables of one loadout under many policies
+    (:func:`sim.campaign.compile.policy_fights`) both write them from here.
+    """
+    return dict(P_SNEAK=int(sneak and not traits.ambush),
+                P_FLEE_AT=0 if traits.relentless else flee_at, P_HEAL_AT=heal_at)
+
+
 class PackedFight(NamedTuple):
     """A fight's arrays for the combat kernel (:meth:`CombatSpec.pack`), in its argument order."""
 
@@ -149,10 +160,8 @@ class CombatSpec:
             P_STEALTH=self.stealth, P_VIGILANCE=self.vigilance, P_ENDURANCE=self.endurance,
             P_WOUNDS=self.wounds, P_RESIST=0 if self.traits.piercing else self.resist,
             P_DURABILITY=self.durability, P_TOKENS=self.tokens, P_SUCCESS_ON=self.success_on,
-            P_SNEAK=int(self.sneak and not self.traits.ambush),
             P_AVOID_RULE=self.avoid_rule, P_ESCAPE_TARGET=self.escape_target,
-            P_FLEE_AT=0 if self.traits.relentless else self.flee_at,
-            P_HEAL_AT=self.heal_at, P_MAX_ROUNDS=self.traits.flees if flees else self.max_rounds,
+            P_MAX_ROUNDS=self.traits.flees if flees else self.max_rounds,
             P_N_LIMITED=len(self.loadout.limited), P_STEALTH_ON=self.stealth_face,
             P_N_ART=len(self.artifacts), P_ART_FAIL=self.art_rules.fail_rule,
             P_RESIST_ORDER=self.art_rules.resist_order,
@@ -160,7 +169,8 @@ class CombatSpec:
             P_OTHER=self.other, P_OTHER_MAX=self.other_max,
             P_N_COMBAT_ART=len(self.loadout.artifacts), P_SNEAK_ARTS=-1,
             P_N_KINDS=0,  # doses in the order carried (a plan may choose by kind)
-            P_AMBUSH=int(self.traits.ambush), P_ENEMY_FLEES=int(flees))
+            P_AMBUSH=int(self.traits.ambush), P_ENEMY_FLEES=int(flees),
+            **policy_slots(self.traits, self.sneak, self.flee_at, self.heal_at))
         return PackedFight(
             np.concatenate([params, pack_records(self.artifacts)]),
             np.asarray(self.stimulants + (0,), dtype=np.int64),
