@@ -52,7 +52,7 @@ def killer_corridor(tmp_path: Path, vigilance: int, cards: tuple[str, ...] | Non
     folder = tmp_path / "corridor"
     shutil.copytree(CORRIDOR, folder)
     with (folder / "enemies.csv").open("a", encoding="utf-8") as f:
-        f.write(f"Killer,0,stalker,secret,{vigilance},{POOL},{POOL},physical,0,kills\n")
+        f.write(f"Killer,0,stalker,secret,{vigilance},{POOL},{POOL},physical,0,,kills\n")
     (folder / "sarcophagus.csv").write_text(
         "name,order,enemy,notes\nKiller,1,Killer,test card\n", encoding="utf-8")
     lines = (folder / "stalkers.csv").read_text(encoding="utf-8").splitlines()
