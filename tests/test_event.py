@@ -122,26 +122,31 @@ def test_cli_event_table_and_help():
 
 
 @pytest.mark.parametrize(("effect", "value", "expected"), [
-    (k.S.EFFECT_LOST_DAY, 0, (0, 0, True)),      # a lost day of 0 days still stops him
-    (k.S.EFFECT_LOST_DAY, 2, (2, 0, True)),
-    (k.S.EFFECT_EMISSION_TOKENS, 3, (0, 3, False)),
-    (k.S.EFFECT_NONE, 5, (0, 0, False)),
+    (k.S.EFFECT_LOST_DAY, 0, (0, 0, True, k.S.EFFECT_NONE)),  # a lost day of 0 still stops him
+    (k.S.EFFECT_LOST_DAY, 2, (2, 0, True, k.S.EFFECT_NONE)),
+    (k.S.EFFECT_EMISSION_TOKENS, 3, (0, 3, False, k.S.EFFECT_NONE)),
+    (k.S.EFFECT_NONE, 5, (0, 0, False, k.S.EFFECT_NONE)),
+    (k.S.EFFECT_ENEMY, 0, (0, 0, False, k.S.EFFECT_ENEMY)),  # an enemy encounter (P-16)
+    (k.S.EFFECT_ANOMALY, 0, (0, 0, False, k.S.EFFECT_ANOMALY)),  # an anomaly there (P-30)
 ])
 def test_event_effect_without_damage(effect, value, expected):
     """event_effect, the one home of the event rule (Z-08..Z-10): a card without a roll
-    happens, and only its effect's fields are set; the armour keeps its tokens."""
+    happens, and only its effect's fields are set; the armour keeps its tokens. An enemy
+    or anomaly card returns the encounter it brings (P-16, P-30)."""
     state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
     rng.seed_stream(state, SEED, 0, rng.DICE)
     out = k.event_effect(state, 0, 0, effect, value, k.S.TARGET_HEALTH, 0,
                          np.zeros(1, dtype=np.int64), 0, 0, 0, 0, 3, 1, 4, 0, 5, 4, -1)
-    outcome, through, after, *_, days, emission, day_lost = out
+    outcome, through, after, *_, days, emission, day_lost, encounter = out
     assert (outcome, through, after) == (k.HAPPENED, 0, 1)
-    assert (days, emission, day_lost) == expected
+    assert (days, emission, day_lost, encounter) == expected
 
 
 def test_event_effect_avoided_by_torsion_scanner():
-    """Guard: the Torsion scanner's shift avoids the card (Z-09), so no effect is set."""
+    """Guard: the Torsion scanner's shift avoids the card (Z-09), so no effect is set,
+    nor the encounter of an enemy card (P-16)."""
     state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
-    out = k.event_effect(state, 6, k.S.AUTO_SHIFT, k.S.EFFECT_LOST_DAY, 2, k.S.TARGET_HEALTH, 0,
-                         np.zeros(1, dtype=np.int64), 0, 0, 0, 0, 3, 1, 4, 0, 5, 4, -1)
-    assert out[0] == k.AVOIDED and out[-3:] == (0, 0, False)
+    for effect, value in ((k.S.EFFECT_LOST_DAY, 2), (k.S.EFFECT_ENEMY, 0)):
+        out = k.event_effect(state, 6, k.S.AUTO_SHIFT, effect, value, k.S.TARGET_HEALTH, 0,
+                             np.zeros(1, dtype=np.int64), 0, 0, 0, 0, 3, 1, 4, 0, 5, 4, -1)
+        assert out[0] == k.AVOIDED and out[-4:] == (0, 0, False, k.S.EFFECT_NONE)

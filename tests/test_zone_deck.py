@@ -249,12 +249,14 @@ STRONG = [*DECK, "rules.zone.cards_per_phase=2", "zone.Stalker patrol.enemies=3"
 turns adding two more tokens: the guards' rules move the game visibly."""
 
 
-def z_scores(edits, game: type = reference.Game, games: int = REFERENCE_GAMES) -> dict:
-    """Welch z of every ending share, the end day and every counter."""
+def z_scores(edits, game: type = reference.Game, games: int = REFERENCE_GAMES,
+             seed: int = SEED) -> dict:
+    """Welch z of every ending share, the end day and every counter: ``games`` base games
+    of ``game`` (the reference, or a broken one) against KERNEL_GAMES of the kernel."""
     sc = _base(edits)
-    rows = reference.play(sc, games, SEED, game)
+    rows = reference.play(sc, games, seed, game)
     ref = np.array([[ENDS.index(r["end"]), *(r[k] for k in METRICS)] for r in rows])
-    ker = simulate_trials(compile_campaign(sc), SEED, 0, KERNEL_GAMES)[:, :len(TRIAL_COLUMNS)]
+    ker = simulate_trials(compile_campaign(sc), seed, 0, KERNEL_GAMES)[:, :len(TRIAL_COLUMNS)]
     z = {end: welch_z(ref[:, 0] == i, ker[:, 0] == i) for i, end in enumerate(ENDS)}
     z.update({m: welch_z(ref[:, j], ker[:, j]) for j, m in enumerate(METRICS, start=1)})
     return z
@@ -302,12 +304,12 @@ def _two_sample_z(k1: int, n1: int, k2: int, n2: int) -> float:
     return 0.0 if se == 0 else (p1 - p2) / se
 
 
-def four_stalker_z(four) -> dict[str, float]:
+def four_stalker_z(four, seed: int = 13) -> dict[str, float]:
     """Reference (``N_REF`` games) against kernel (``N_MC``) on a multiplayer scenario: the
     two-sample z of each seat's win rate, of nobody winning and of the Final Emission."""
-    ref = campaign_players.summarise(campaign_players.play(four, N_REF, seed=13),
+    ref = campaign_players.summarise(campaign_players.play(four, N_REF, seed=seed),
                                      len(four.players))
-    data = run_players(four, trials=N_MC, seed=13).to_dict()
+    data = run_players(four, trials=N_MC, seed=seed).to_dict()
     mc = {f"seat{s['seat']}": s["win"]["mc"] for s in data["seats"]}
     mc.update(nobody=data["p_nobody_wins"]["mc"], final=data["p_final_emission"]["mc"])
     return {key: _two_sample_z(ref[key], N_REF, round(p * N_MC), N_MC) for key, p in mc.items()}

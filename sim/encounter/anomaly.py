@@ -53,8 +53,10 @@ from sim.errors import InputError
 from sim.kernels import layout as S
 from sim.kernels.layout import (
     ART_RESIST,
+    EFFECT_ANOMALY,
     EFFECT_DAMAGE,
     EFFECT_EMISSION_TOKENS,
+    EFFECT_ENEMY,
     EFFECT_LOST_DAY,
     EFFECT_NONE,
     MAX_ARTIFACTS,
@@ -68,7 +70,7 @@ EVENT_ITEM_EFFECTS: frozenset[str] = frozenset({"event_avoid"})
 
 _EFFECTS = {"wounds": EFFECT_DAMAGE, "radiation": EFFECT_DAMAGE, "psi": EFFECT_DAMAGE,
             "lost_day": EFFECT_LOST_DAY, "emission_tokens": EFFECT_EMISSION_TOKENS,
-            "none": EFFECT_NONE}
+            "none": EFFECT_NONE, "enemy": EFFECT_ENEMY, "anomaly": EFFECT_ANOMALY}
 
 
 class HazardInputError(InputError):

@@ -8,8 +8,9 @@ writing the result where it keeps it. One draw: the avoidance roll (one d6
 >= ``avoid_on`` minus the best event item's shift; none when the card has no
 roll; the Torsion scanner avoids without one, Z-09), then, if the event
 happens, its effect: damage through the armour to Health, radiation or
-Willpower (:func:`sim.kernels.anomaly.take_damage`), days lost or Emission
-tokens. Resist artefacts of the damage's type act on the damage (P-08,
+Willpower (:func:`sim.kernels.anomaly.take_damage`), days lost, Emission
+tokens, or an encounter the caller resolves (an enemy, P-16, or an anomaly,
+P-30). Resist artefacts of the damage's type act on the damage (P-08,
 :func:`sim.kernels.artifact.absorb`); artefact types do not change the
 avoidance roll (P-12 names no effect: ``artifacts.event_phase = "none"``).
 Exact twin: :mod:`sim.exact.event`. All dice come from the trial's DICE
@@ -130,19 +131,23 @@ def event_effect(state, avoid_on, shift, effect, value, target, resist, recs, ba
     -------
     tuple
         ``(outcome, through, tokens_after, deformation, health_side, radiation_side,
-        willpower_side, uses, side_effects, days, emission_tokens, day_lost)``:
+        willpower_side, uses, side_effects, days, emission_tokens, day_lost, encounter)``:
         ``AVOIDED``, ``HAPPENED`` or ``KNOCKED_OUT``; then what
         :func:`~sim.kernels.anomaly.take_damage` returns for a damage card (zeros and
         ``tokens`` otherwise); the days of a ``lost_day`` card and whether it was
         one (his movement stops for today), and the Emission tokens of an
-        ``emission_tokens`` card. A ``none`` card happens and does nothing.
+        ``emission_tokens`` card; ``encounter``, the ``EFFECT_ENEMY`` or ``EFFECT_ANOMALY``
+        of a card that brings an encounter (else ``EFFECT_NONE``): the caller draws the
+        enemy (P-16; it goes back into the pool unless killed) or the anomaly (P-30) and
+        meets it, which :func:`resolve_event` does not model (its ``HAPPENED`` is the chance
+        of the encounter). A ``none`` card happens and does nothing.
     """
     through, after, down, deformation = 0, tokens, False, False
     h = r = w = uses = suffered = days = emission = 0
-    day_lost = False
+    day_lost, encounter = False, S.EFFECT_NONE
     if event_avoided(state, avoid_on, shift):
         return (AVOIDED, through, after, deformation, h, r, w, uses, suffered, days, emission,
-                day_lost)
+                day_lost, encounter)
     if effect == S.EFFECT_DAMAGE:
         through, after, down, deformation, h, r, w, uses, suffered = take_damage(
             state, recs, base, n_art, fail_rule, order, value, target, resist, durability,
@@ -151,8 +156,11 @@ def event_effect(state, avoid_on, shift, effect, value, target, resist, recs, ba
         days, day_lost = value, True
     elif effect == S.EFFECT_EMISSION_TOKENS:
         emission = value
+    elif effect == S.EFFECT_ENEMY or effect == S.EFFECT_ANOMALY:
+        encounter = effect
     outcome = KNOCKED_OUT if down else HAPPENED
-    return outcome, through, after, deformation, h, r, w, uses, suffered, days, emission, day_lost
+    return (outcome, through, after, deformation, h, r, w, uses, suffered, days, emission,
+            day_lost, encounter)
 
 
 @jit
@@ -165,7 +173,7 @@ def resolve_event(state, params, result):
     """
     durability, start_tokens = params[S.E_DURABILITY], params[S.E_TOKENS]
     (outcome, through, after, deformation, h, r, w, uses, suffered, days, emission,
-     _) = event_effect(
+     _, _) = event_effect(
         state, params[S.E_AVOID_ON], params[S.E_SHIFT], params[S.E_EFFECT], params[S.E_VALUE],
         params[S.E_TARGET], params[S.E_RESIST], params, S.E_SIZE, params[S.E_N_ART],
         params[S.E_ART_FAIL], params[S.E_RESIST_ORDER], durability, start_tokens,

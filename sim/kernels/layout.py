@@ -103,6 +103,8 @@ EFFECT_NONE = 0
 EFFECT_DAMAGE = 1          # wounds, radiation or psi: ``value`` points on ``target``
 EFFECT_LOST_DAY = 2
 EFFECT_EMISSION_TOKENS = 3
+EFFECT_ENEMY = 4           # an enemy encounter: the caller draws an enemy and meets it (P-16)
+EFFECT_ANOMALY = 5         # an anomaly encounter at the location: the caller draws one (P-30)
 
 # The packed integer parameters of an event, in slot order (EventSpec.pack); artefact
 # records follow at E_SIZE.

@@ -913,8 +913,12 @@ class Game:
             self.artifact_deck[t] -= 1
             self.gain(t, card)
 
-    def event(self, v: int) -> None:
-        """Event card ``v``: the avoid roll with the best event item (Z-09, Z-10), its effect."""
+    def event(self, v: int) -> str | None:
+        """Event card ``v``: the avoid roll with the best event item (Z-09, Z-10), its effect.
+
+        Returns the encounter the card brings, ``"enemy"`` (P-16) or ``"anomaly"``
+        (P-30), for :meth:`enter` to draw; None when it brings none or is avoided.
+        """
         me, c = self.me, self.c
         card = c.events[v]
         me.tally["events"] += 1
@@ -924,9 +928,9 @@ class Game:
                 self.use(best)
             item = c.items[best] if best >= 0 else None
             if item is not None and item.value == "auto":
-                return  # the Torsion scanner avoids without a roll (Z-09)
+                return None  # the Torsion scanner avoids without a roll (Z-09)
             if d6(self.dice) >= card.avoid_on - (int(item.value) if item is not None else 0):
-                return
+                return None
         if card.effect in ("wounds", "radiation", "psi"):
             damage_type = card.effect
             if card.effect == "wounds":
@@ -937,6 +941,9 @@ class Game:
             me.knocked_down += card.value
         elif card.effect == "emission_tokens":
             self.tokens += card.value
+        elif card.effect in ("enemy", "anomaly"):
+            return card.effect
+        return None
 
     def enter(self, h: int) -> None:
         """Resolve the card lying on location ``h``, or draw one (docs/rules.md "Campaign" 3)."""
@@ -954,14 +961,13 @@ class Game:
         kind = c.location[h]
         rules = c.rules.campaign
         draw = rules.open_location_draw if kind == "open" else rules.secret_location_draw
-        if draw == "event":
+        if draw == "event":  # an event card, which may bring an enemy or an anomaly
             v = self.draw(self.event_pool)
             if v < 0:  # the deck ran out: reshuffle it
                 self.event_pool = [e.count for e in c.events]
                 v = self.draw(self.event_pool)
-            if v >= 0:
-                self.event(v)
-        elif draw == "enemy":
+            draw = self.event(v) if v >= 0 else None
+        if draw == "enemy":
             want = "open" if kind == "open" else "secret"
             e = self.draw_enemy(lambda i: c.enemies[i].habitat in (want, "any"))
             if e >= 0:

@@ -35,7 +35,10 @@ ITEM_EFFECTS = (
 )
 ARTIFACT_EFFECTS = ("none", "heal", "calm", "purge", "resist", "movement", "combat", "stealth")
 ACTIVATIONS = ("auto", "intellect")  # P-09, P-10
-EVENT_EFFECTS = ("wounds", "radiation", "psi", "lost_day", "emission_tokens", "none")
+EVENT_EFFECTS = ("wounds", "radiation", "psi", "lost_day", "emission_tokens", "none", "enemy",
+                 "anomaly")
+"""What an event card does when it happens (Z-08..Z-10); ``enemy`` and ``anomaly`` bring an
+encounter (P-16: an enemy from an Event card goes back into the pool unless killed; P-30)."""
 DEFORMATION_EFFECTS = ("none", "radiation_limit", "wounds", "disturbances", "knocked_down",
                        "emission_tokens")
 """What a Deformation card does when drawn (P-39; Gap "Deformation Card effects"): nothing,

@@ -201,6 +201,10 @@ def _event(row: Row) -> list[tuple[str, str]]:
         return [("damage_type", f"empty cell; effect 'wounds' needs one of {need}")]
     if effect not in (None, "wounds") and dtype != "":
         return [("damage_type", f"{show(dtype)} must be empty for effect '{effect}'")]
+    if effect in ("enemy", "anomaly") and row.values.get("value"):
+        value = row.cells.get("value", row.values["value"])
+        return [("value", f"{value!r} must be 0 for effect '{effect}' (the card brings one "
+                          f"{effect}, P-16, P-30)")]
     return []
 
 

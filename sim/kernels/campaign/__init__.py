@@ -236,6 +236,8 @@ DRAW_ANOMALY = 3
 EV_DAMAGE = S.EFFECT_DAMAGE
 EV_LOST_DAY = S.EFFECT_LOST_DAY
 EV_TOKENS = S.EFFECT_EMISSION_TOKENS
+EV_ENEMY = S.EFFECT_ENEMY  # the card brings an enemy encounter (P-16)
+EV_ANOMALY = S.EFFECT_ANOMALY  # the card brings an anomaly encounter (P-30)
 
 MAX_OBJECTIVES = 16
 MAX_DEFORMATION_CARDS = 16  # sim.rules.schema.MAX_DEFORMATION_CARDS: the deck's order in ZONE

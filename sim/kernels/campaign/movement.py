@@ -45,6 +45,8 @@ from sim.kernels.campaign import (
     DRAW_EVENT,
     DRAW_NOTHING,
     DT_NONE,
+    EV_ANOMALY,
+    EV_ENEMY,
     FACTION_ECOLOGISTS,
     H_BUNKER_TARGET,
     H_FACTION,
@@ -260,7 +262,8 @@ def _event(st, zone, cp, dice, v, ev, items, it, order, recs, n_art):
     The held resist artefacts of the damage's type (``recs``, ``n_art``: rows
     of ``art_rec``) absorb with the armour (P-08); a lost day stops his
     movement for today and keeps him down its days, Emission tokens go on the
-    Emission Track.
+    Emission Track. Returns the encounter the card brings (``EV_ENEMY``,
+    ``EV_ANOMALY``; ``EFFECT_NONE``, 0, when there is none or the card was avoided).
     """
     st[S_EVENTS] += 1
     shift = 0
@@ -273,24 +276,29 @@ def _event(st, zone, cp, dice, v, ev, items, it, order, recs, n_art):
                 st[S_ITEMS_USED] += 1
     d, target = ev[v, V_DTYPE], ev[v, V_TARGET]
     (outcome, through, after, _, h, r, w, uses, suffered, days, emission,
-     day_lost) = event_effect(
+     day_lost, encounter) = event_effect(
         dice, ev[v, V_AVOID], shift, ev[v, V_EFFECT], ev[v, V_VALUE], target, ev[v, V_RESIST],
         recs[d], 0, n_art[d], cp[C_ART_FAIL], cp[C_RESIST_ORDER], cp[C_DURABILITY],
         st[S_ARMOR], st[S_HEALTH], st[S_RADIATION], cp[C_RADIATION_MAX], st[S_WILLPOWER], -1)
     if outcome == EVENT_AVOIDED:
-        return
+        return encounter
     _suffer(st, target, through, after, h, r, w, uses, suffered, n_art[d])
     if day_lost:
         st[S_STOP] = 1
         st[S_KNOCKED] += days
     zone[Z_ETOKENS] += emission
+    return encounter
 
 
 @part
 def _draw_event(tables, game):
-    """An empty location draws an event card (Z-08..Z-10).
+    """An empty location draws an event card (Z-08..Z-10); returns the draw it brings.
 
     Events are drawn without replacement and reshuffled when the deck runs out.
+    A card that brings an encounter (effect ``enemy`` or ``anomaly``, not
+    avoided) returns ``DRAW_ENEMY`` or ``DRAW_ANOMALY``: the location then
+    draws that card as if its key said so (:func:`_location`; the enemy goes
+    back into the pool unless killed, P-16; P-30). Otherwise ``DRAW_NOTHING``.
     """
     event_pool = game.event_pool
     v = _draw_card(game.deck, event_pool, event_pool, -1)
@@ -298,10 +306,16 @@ def _draw_event(tables, game):
         for i in range(event_pool.shape[0]):
             event_pool[i] = tables.ev[i, V_COUNT]
         v = _draw_card(game.deck, event_pool, event_pool, -1)
-    if v >= 0:
-        held = _held(game.st, tables.cp)
-        _event(game.st, game.zone, tables.cp, game.dice, v, tables.ev, game.items, tables.it,
-               tables.item_order, tables.art_rec[held], tables.art_n[held])
+    if v < 0:
+        return DRAW_NOTHING
+    held = _held(game.st, tables.cp)
+    encounter = _event(game.st, game.zone, tables.cp, game.dice, v, tables.ev, game.items,
+                       tables.it, tables.item_order, tables.art_rec[held], tables.art_n[held])
+    if encounter == EV_ENEMY:
+        return DRAW_ENEMY
+    if encounter == EV_ANOMALY:
+        return DRAW_ANOMALY
+    return DRAW_NOTHING
 
 
 @part
@@ -334,7 +348,8 @@ def _location(tables, game, h, kind):
     An enemy lying there stays unless killed (P-16); an anomaly lying there
     goes back to its pool unless kept as a trophy (P-31, P-34). An empty
     location draws what ``campaign.open_location_draw`` or
-    ``campaign.secret_location_draw`` says: an event (Z-08..Z-10), an enemy
+    ``campaign.secret_location_draw`` says: an event (Z-08..Z-10; one of effect
+    ``enemy`` or ``anomaly`` then draws that card, P-16, P-30), an enemy
     suiting the location's habitat (back into the pool unless killed, P-16),
     or an anomaly; a draw that finds no card leaves the location empty. A
     killed enemy's card goes where ``campaign.killed_enemies`` says
@@ -356,13 +371,15 @@ def _location(tables, game, h, kind):
         st[S_SARCOPHAGUS] += 1
     elif card != 0:
         board[h] = 0  # taken up; an enemy not killed goes back below
-    elif draw == DRAW_EVENT:
-        _draw_event(tables, game)
-    elif draw == DRAW_ENEMY:
-        want = HAB_OPEN if kind == LOC_OPEN else HAB_SECRET
-        e = _draw_enemy(cp, game.deck, game.enemy_pool, game.enemy_discard, game.habitats, want)
-    elif draw == DRAW_ANOMALY:
-        a = _draw_card(game.deck, game.anomaly_pool, game.anomaly_pool, -1)
+    else:
+        if draw == DRAW_EVENT:
+            draw = _draw_event(tables, game)  # an encounter the card brings, if any
+        if draw == DRAW_ENEMY:
+            want = HAB_OPEN if kind == LOC_OPEN else HAB_SECRET
+            e = _draw_enemy(cp, game.deck, game.enemy_pool, game.enemy_discard, game.habitats,
+                            want)
+        elif draw == DRAW_ANOMALY:
+            a = _draw_card(game.deck, game.anomaly_pool, game.anomaly_pool, -1)
     fights = tables.sarcophagus.shape[0] if final else 1 if e >= 0 else 0
     for j in range(fights):
         if final:
