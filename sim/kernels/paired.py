@@ -27,6 +27,8 @@ The one-trial logic is the scalar functions of the single-variant kernels
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 from numba import prange
 
@@ -90,38 +92,15 @@ def accumulate(row, x):
                 row[v, DIFF_SQ, m] += d * d
 
 
-@pjit
-def paired_combat_kernel(seed, n_trials, chunk_size, first_chunk, params, n_stims, stimulants,
-                         uses0, bonus, spend, plans, weights, out):
-    """Run ``n_trials`` fights of V variants x K cards on common random numbers.
-
-    Parameters
-    ----------
-    params : ndarray of int64, shape (V, K, P_SIZE)
-        :meth:`~sim.encounter.spec.CombatSpec.pack` params per variant and card.
-    n_stims : ndarray of int64, shape (V, K)
-        Stimulant doses per variant and card.
-    stimulants : ndarray of int64, shape (V, K, S + 1)
-        Doses, zero-padded (only the first ``n_stims + 1`` entries are read).
-    uses0 : ndarray of int64, shape (V, K, L + 1)
-        Uses of each limited weapon, zero-padded.
-    bonus, spend : ndarray of int64, shape (V, K, 2, 2**L)
-        Loadout tables, zero-padded (a variant reads only its own masks).
-    plans : ndarray of int64
-        The plans of the fights played by one (``params[v, k, P_PLAN]``: 1 + where
-        each starts), one after another; :data:`~sim.kernels.combat.NO_PLAN` when none is.
-    weights : ndarray of float64, shape (V, K)
-        Card weights; 0 skips the card.
-    out : ndarray of float64, shape (n_chunks, V, N_SUMS, COMBAT_METRICS)
-        Per-chunk sums (see the module docstring).
+def _paired_loop(seed, n_trials, chunk_size, first_chunk, *inputs, weights, out):
+    """The one paired trial loop (the module docstring's); :func:`paired_kernel` makes each
+    paired kernel of it.
     """
-    n_var = params.shape[0]
-    n_cards = params.shape[1]
+    n_var, n_cards = weights.shape
     for r in prange(out.shape[0]):
         c = first_chunk + r
-        state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
-        uses = np.zeros(uses0.shape[2], dtype=np.int64)
-        result = np.zeros(_combat.RESULT_SIZE, dtype=np.int64)
+        dice = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
+        (*work_arrays,) = work(*inputs)  # noqa: F821 (each kernel's own global, paired_kernel)
         x = np.zeros((n_var, out.shape[3]), dtype=np.float64)
         row = out[r]
         for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
@@ -131,112 +110,173 @@ def paired_combat_kernel(seed, n_trials, chunk_size, first_chunk, params, n_stim
                     w = weights[v, k]
                     if w == 0.0:
                         continue
-                    p = params[v, k]
-                    rng.seed_stream(state, seed, t, rng.DICE)
-                    fight(state, p, stimulants[v, k, :n_stims[v, k] + 1], uses0[v, k], uses,
-                          bonus[v, k], spend[v, k], plans, result)
-                    x[v, result[_combat.R_OUTCOME]] += w
-                    x[v, C_WOUNDS] += w * result[_combat.R_WOUNDS]
-                    x[v, C_ROUNDS] += w * result[_combat.R_ROUNDS]
-                    durability = p[S.P_DURABILITY]
-                    if destroyed(durability, p[S.P_TOKENS], result[_combat.R_TOKENS]):
-                        x[v, C_DESTROYED] += w
-                    x[v, C_STIMULANTS] += w * result[_combat.R_STIMULANTS]
-                    x[v, C_SPENT] += w * result[_combat.R_SPENT]
+                    rng.seed_stream(dice, seed, t, rng.DICE)
+                    trial(dice, seed, t, v, k, w, x, *work_arrays, *inputs)  # noqa: F821
             accumulate(row, x)
 
 
-@pjit
-def paired_anomaly_kernel(seed, n_trials, chunk_size, first_chunk, params, deck, weights, out):
-    """Run ``n_trials`` anomaly encounters of V variants x K cards on common random numbers.
+FIXED = ("dice", "seed", "t", "v", "k", "w", "x")
+"""The arguments every ``trial`` of :func:`paired_kernel` starts with."""
+
+
+def paired_kernel(name, work, trial):
+    """The paired kernel of one encounter: the one paired trial loop, around its ``trial``.
+
+    The loop (:func:`_paired_loop`) is the module docstring's: chunks in
+    ``prange``, every trial index ``t`` of a chunk, every variant ``v`` and card
+    ``k`` of weight ``w > 0``, the DICE stream of (seed, t) seeded before each,
+    then :func:`accumulate`. The kernel is ``name(seed, n_trials, chunk_size,
+    first_chunk, *inputs, weights, out)``, with ``inputs`` named as ``work``'s
+    arguments, ``weights`` (V, K) and ``out`` (n_chunks, V, N_SUMS, M) last, as
+    :func:`sim.runner.run_counts` passes them.
+
+    Each kernel is the loop's source with the starred ``inputs`` and
+    ``work_arrays`` written out as the names of ``work`` and ``trial``
+    (compiled at the loop's own lines of this file, so numba caches it against
+    this file and reports its lines), and ``work`` and ``trial`` as globals of
+    its own. Named arrays, not tuples: an array taken out of a tuple for every
+    card costs numba a reference count each time, 15 to 20 % of a paired run
+    (measured on the event, anomaly and combat decks). Not a closure: numba
+    caches a closure by pickling what it closes over, and the jitted functions
+    a trial calls refer to records (:class:`sim.kernels.records.Record`),
+    which do not pickle. ``trial`` is inlined into the loop, as the code of
+    the three kernels was before they shared it.
 
     Parameters
     ----------
-    params : ndarray of int64, shape (V, K, A_SIZE)
-        :meth:`~sim.encounter.spec.AnomalySpec.pack` params per variant and card.
-    deck : ndarray of int64, shape (V, K, n_types)
-        Artefact cards per type, zero-padded.
-    weights : ndarray of float64, shape (V, K)
-        Card weights; 0 skips the card.
-    out : ndarray of float64, shape (n_chunks, V, N_SUMS, ANOMALY_METRICS)
-        Per-chunk sums (see the module docstring).
+    name : str
+        The kernel's name (its cache files, compile notices,
+        :data:`sim.runner.COMPILE_SECONDS`).
+    work : jitted function
+        ``work(*inputs)``: the tuple of work arrays of one chunk, made once per
+        chunk (one fight's or encounter's result, its scratch).
+    trial : jitted function, inlined
+        ``trial(dice, seed, t, v, k, w, x, *work_arrays, *inputs)``: play card
+        ``k`` of variant ``v`` with the DICE stream ``dice`` (other streams of
+        (seed, t) are its own to seed) and add ``w`` times its metrics to ``x``
+        (V, M).
     """
-    n_var = params.shape[0]
-    n_cards = params.shape[1]
-    for r in prange(out.shape[0]):
-        c = first_chunk + r
-        state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
-        deck_state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
-        scratch = np.zeros(deck.shape[2], dtype=np.int64)
-        result = np.zeros(_anomaly.SHORT_RESULT, dtype=np.int64)
-        x = np.zeros((n_var, out.shape[3]), dtype=np.float64)
-        row = out[r]
-        for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
-            x[:, :] = 0.0
-            for v in range(n_var):
-                for k in range(n_cards):
-                    w = weights[v, k]
-                    if w == 0.0:
-                        continue
-                    p = params[v, k]
-                    rng.seed_stream(state, seed, t, rng.DICE)
-                    rng.seed_stream(deck_state, seed, t, rng.DECK)
-                    encounter(state, deck_state, p, deck[v, k], scratch, result)
-                    outcome = result[_anomaly.R_OUTCOME]
-                    x[v, outcome] += w
-                    x[v, A_ARTIFACT] += w * result[_anomaly.R_FOUND]
-                    if _anomaly.keeps_trophy(outcome):  # P-34
-                        x[v, A_TROPHY] += w
-                    x[v, A_DEFORMATION] += w * result[_anomaly.R_DEFORMATION]
-                    x[v, A_PERCEIVED] += w * result[_anomaly.R_PERCEIVED]
-                    x[v, A_LOSS] += w * result[_anomaly.R_LOST]
-                    durability = p[S.A_DURABILITY]
-                    if destroyed(durability, p[S.A_TOKENS], result[_anomaly.R_TOKENS]):
-                        x[v, A_DESTROYED] += w
-            accumulate(row, x)
+    inputs = inspect.getfullargspec(work.py_func).args
+    names = inspect.getfullargspec(trial.py_func).args
+    work_arrays = names[len(FIXED):len(names) - len(inputs)]
+    if tuple(names[:len(FIXED)]) != FIXED or names[len(FIXED) + len(work_arrays):] != inputs:
+        raise TypeError(f"{name}: trial{tuple(names)} is not trial{FIXED} + work arrays"
+                        f" + work's inputs {tuple(inputs)}")
+    lines, first = inspect.getsourcelines(_paired_loop)
+    source = ("".join(lines).replace("def _paired_loop(", f"def {name}(", 1)
+              .replace("*work_arrays", ", ".join(work_arrays))
+              .replace("*inputs", ", ".join(inputs)))
+    namespace = {**globals(), "work": work, "trial": trial}
+    exec(compile("\n" * (first - 1) + source, __file__, "exec"), namespace)
+    return pjit(namespace[name])
 
 
-@pjit
-def paired_event_kernel(seed, n_trials, chunk_size, first_chunk, params, weights, out):
-    """Run ``n_trials`` event draws of V variants x K cards on common random numbers.
+@jit
+def _combat_work(params, n_stims, stimulants, uses0, bonus, spend, plans):
+    """A chunk's limited-weapon uses and fight result."""
+    return (np.zeros(uses0.shape[2], dtype=np.int64),
+            np.zeros(_combat.RESULT_SIZE, dtype=np.int64))
 
-    Parameters
-    ----------
-    params : ndarray of int64, shape (V, K, E_SIZE)
-        :meth:`~sim.encounter.spec.EventSpec.pack` params per variant and card.
-    weights : ndarray of float64, shape (V, K)
-        Card weights; 0 skips the card.
-    out : ndarray of float64, shape (n_chunks, V, N_SUMS, EVENT_METRICS)
-        Per-chunk sums (see the module docstring).
+
+@jit(inline="always")
+def _combat_trial(dice, seed, t, v, k, w, x, uses, result, params, n_stims, stimulants, uses0,
+                  bonus, spend, plans):
+    """One fight (:func:`sim.kernels.combat.fight`) and its metrics."""
+    p = params[v, k]
+    fight(dice, p, stimulants[v, k, :n_stims[v, k] + 1], uses0[v, k], uses, bonus[v, k],
+          spend[v, k], plans, result)
+    x[v, result[_combat.R_OUTCOME]] += w
+    x[v, C_WOUNDS] += w * result[_combat.R_WOUNDS]
+    x[v, C_ROUNDS] += w * result[_combat.R_ROUNDS]
+    if destroyed(p[S.P_DURABILITY], p[S.P_TOKENS], result[_combat.R_TOKENS]):
+        x[v, C_DESTROYED] += w
+    x[v, C_STIMULANTS] += w * result[_combat.R_STIMULANTS]
+    x[v, C_SPENT] += w * result[_combat.R_SPENT]
+
+
+paired_combat_kernel = paired_kernel("paired_combat_kernel", _combat_work, _combat_trial)
+"""``paired_combat_kernel(seed, n_trials, chunk_size, first_chunk, params, n_stims, stimulants,
+uses0, bonus, spend, plans, weights, out)``: fights of V variants x K cards on common random
+numbers.
+
+``params`` (V, K, P_SIZE): :meth:`~sim.encounter.spec.CombatSpec.pack` per variant and card;
+``n_stims`` (V, K) stimulant doses; ``stimulants`` (V, K, S + 1) the doses, zero-padded (the
+first ``n_stims + 1`` entries are read); ``uses0`` (V, K, L + 1) uses of each limited weapon,
+zero-padded; ``bonus``, ``spend`` (V, K, 2, 2**L) the loadout tables, zero-padded (a variant
+reads only its own masks); ``plans`` the plans of the fights played by one (``params[v, k,
+P_PLAN]``: 1 + where each starts), one after another, :data:`~sim.kernels.combat.NO_PLAN` when
+none is; ``weights`` (V, K) card weights, 0 skips the card; ``out`` (n_chunks, V, N_SUMS,
+COMBAT_METRICS) per-chunk sums (see the module docstring).
+"""
+
+
+@jit
+def _anomaly_work(params, deck):
+    """A chunk's DECK stream, artefact-search scratch and encounter result."""
+    return (np.zeros(rng.STATE_SIZE, dtype=np.uint64), np.zeros(deck.shape[2], dtype=np.int64),
+            np.zeros(_anomaly.SHORT_RESULT, dtype=np.int64))
+
+
+@jit(inline="always")
+def _anomaly_trial(dice, seed, t, v, k, w, x, deck_state, scratch, result, params, deck):
+    """One anomaly encounter (:func:`sim.kernels.anomaly.encounter`, its DECK stream of
+    (seed, t)) and its metrics.
     """
-    n_var = params.shape[0]
-    n_cards = params.shape[1]
-    for r in prange(out.shape[0]):
-        c = first_chunk + r
-        state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
-        result = np.zeros(_event.RESULT_SIZE, dtype=np.int64)
-        x = np.zeros((n_var, out.shape[3]), dtype=np.float64)
-        row = out[r]
-        for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
-            x[:, :] = 0.0
-            for v in range(n_var):
-                for k in range(n_cards):
-                    w = weights[v, k]
-                    if w == 0.0:
-                        continue
-                    p = params[v, k]
-                    rng.seed_stream(state, seed, t, rng.DICE)
-                    resolve_event(state, p, result)
-                    x[v, result[_event.R_OUTCOME]] += w
-                    target = p[S.E_TARGET]
-                    col = E_HEALTH
-                    if target == S.TARGET_RADIATION:
-                        col = E_RADIATION
-                    elif target == S.TARGET_WILLPOWER:
-                        col = E_PSI
-                    x[v, col] += w * result[_event.R_LOST]
-                    x[v, E_DEFORMATION] += w * result[_event.R_DEFORMATION]
-                    x[v, E_DESTROYED] += w * result[_event.R_DESTROYED]
-                    x[v, E_DAYS] += w * result[_event.R_DAYS]
-                    x[v, E_TOKENS] += w * result[_event.R_TOKENS]
-            accumulate(row, x)
+    p = params[v, k]
+    rng.seed_stream(deck_state, seed, t, rng.DECK)
+    encounter(dice, deck_state, p, deck[v, k], scratch, result)
+    outcome = result[_anomaly.R_OUTCOME]
+    x[v, outcome] += w
+    x[v, A_ARTIFACT] += w * result[_anomaly.R_FOUND]
+    if _anomaly.keeps_trophy(outcome):  # P-34
+        x[v, A_TROPHY] += w
+    x[v, A_DEFORMATION] += w * result[_anomaly.R_DEFORMATION]
+    x[v, A_PERCEIVED] += w * result[_anomaly.R_PERCEIVED]
+    x[v, A_LOSS] += w * result[_anomaly.R_LOST]
+    if destroyed(p[S.A_DURABILITY], p[S.A_TOKENS], result[_anomaly.R_TOKENS]):
+        x[v, A_DESTROYED] += w
+
+
+paired_anomaly_kernel = paired_kernel("paired_anomaly_kernel", _anomaly_work, _anomaly_trial)
+"""``paired_anomaly_kernel(seed, n_trials, chunk_size, first_chunk, params, deck, weights,
+out)``: anomaly encounters of V variants x K cards on common random numbers.
+
+``params`` (V, K, A_SIZE): :meth:`~sim.encounter.spec.AnomalySpec.pack` per variant and card;
+``deck`` (V, K, n_types) artefact cards per type, zero-padded; ``weights`` (V, K) card
+weights, 0 skips the card; ``out`` (n_chunks, V, N_SUMS, ANOMALY_METRICS) per-chunk sums.
+"""
+
+
+@jit
+def _event_work(params):
+    """A chunk's event result."""
+    return (np.zeros(_event.RESULT_SIZE, dtype=np.int64),)
+
+
+@jit(inline="always")
+def _event_trial(dice, seed, t, v, k, w, x, result, params):
+    """One event draw (:func:`sim.kernels.event.resolve_event`) and its metrics."""
+    p = params[v, k]
+    resolve_event(dice, p, result)
+    x[v, result[_event.R_OUTCOME]] += w
+    target = p[S.E_TARGET]
+    col = E_HEALTH
+    if target == S.TARGET_RADIATION:
+        col = E_RADIATION
+    elif target == S.TARGET_WILLPOWER:
+        col = E_PSI
+    x[v, col] += w * result[_event.R_LOST]
+    x[v, E_DEFORMATION] += w * result[_event.R_DEFORMATION]
+    x[v, E_DESTROYED] += w * result[_event.R_DESTROYED]
+    x[v, E_DAYS] += w * result[_event.R_DAYS]
+    x[v, E_TOKENS] += w * result[_event.R_TOKENS]
+
+
+paired_event_kernel = paired_kernel("paired_event_kernel", _event_work, _event_trial)
+"""``paired_event_kernel(seed, n_trials, chunk_size, first_chunk, params, weights, out)``:
+event draws of V variants x K cards on common random numbers.
+
+``params`` (V, K, E_SIZE): :meth:`~sim.encounter.spec.EventSpec.pack` per variant and card;
+``weights`` (V, K) card weights, 0 skips the card; ``out`` (n_chunks, V, N_SUMS,
+EVENT_METRICS) per-chunk sums.
+"""
