@@ -89,7 +89,7 @@ def test_remembered_tables_equal_those_compiled_without_the_memo(base):
 def test_the_policy_written_into_shared_fights_is_the_policy_compiled(base, policy):
     """Each fight of the table equals compile_combat's own pack under that fight policy
     (P-16, P-21, Z-12): the loadout's fights are compiled once and the policy's slots
-    written, so a policy value packed anywhere but FIGHT_POLICY would differ here."""
+    written, so a policy value packed anywhere but policy_slots would differ here."""
     scenario = _with(base, **policy)
     p = scenario.policy
     arrays = C.compile_campaign(scenario)

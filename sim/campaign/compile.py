@@ -42,7 +42,7 @@ from sim.kernels.layout import A_SIZE, P_SIZE
 from sim.rules import Ruleset
 from sim.rules.scenario import Scenario, carry_problems, gear_weapons
 from sim.rules.schema import DEFORMATION_EFFECTS, TOKEN_USES
-from sim.rules.traits import NONE, parse_traits
+from sim.rules.traits import parse_traits
 
 DRAWS = {"nothing": K.DRAW_NOTHING, "event": K.DRAW_EVENT, "enemy": K.DRAW_ENEMY,
          "anomaly": K.DRAW_ANOMALY}
@@ -380,11 +380,11 @@ def _enemies(scenario: Scenario, slots: tuple[str, ...]) -> dict:
                          int(policy.flee_at), int(policy.heal_at), intellect(scenario))
 
 
-FIGHT_POLICY = tuple(policy_slots(NONE, False, 0, 0))
-"""The combat parameters the fight policy writes (:class:`~sim.encounter.spec.CombatSpec`:
-``sneak``, ``flee_at``, ``heal_at``; P-16, P-21, Z-12): the only ones in which the fights
-of one loadout under two threshold policies differ (:func:`~sim.encounter.spec.policy_slots`,
-which reads the enemy's traits, P-22)."""
+def _fightable(rs: Ruleset) -> list:
+    """The enemy cards a fight can be played against (:func:`fightable`), in enemies.csv
+    order: the card axis of the fight tables.
+    """
+    return [(name, card) for name, card in rs.enemies.items() if fightable(card.wound_type)]
 
 
 @per_ruleset(TABLES_KEPT)
@@ -394,15 +394,15 @@ def policy_fights(rs: Ruleset, stalker: str, armor: str | None, weapons: tuple[s
     """The enemy tables of :func:`_enemies` under one fight policy (read-only arrays).
 
     :func:`fight_tables` of the loadout with the policy's values written into every fight's
-    :data:`FIGHT_POLICY` slots, as :func:`sim.encounter.combat.compile_combat` packs them:
+    policy slots (P-16, P-21, Z-12), as :func:`sim.encounter.combat.compile_combat` packs
+    them (:func:`~sim.encounter.spec.policy_slots`, which reads the enemy's traits, P-22):
     a search trying many thresholds (``zonesim optimize``) compiles each loadout's fights
     once. The policy keys that only the day loop reads (medkit_at, retreat_at, the route,
     the shopping list, pay_heal, enter_anomalies) leave these tables alone.
     """
     tables = fight_tables(rs, stalker, armor, weapons, slots, pool)
     params = tables["e_params"].copy()
-    cards = [card for card in rs.enemies.values() if fightable(card.wound_type)]
-    for k, card in enumerate(cards):  # the cards of fight_tables, in its order
+    for k, (_, card) in enumerate(_fightable(rs)):
         written = policy_slots(parse_traits(card.traits)[0], sneak == "always", flee_at,
                                heal_at)
         for name, value in written.items():
@@ -419,8 +419,7 @@ def fight_tables(rs: Ruleset, stalker: str, armor: str | None, weapons: tuple[st
     artefact slots and the Intellect; the fights are packed under the default fight policy,
     whose slots :func:`policy_fights` overwrites.
     """
-    meta = [(name, card) for name, card in rs.enemies.items()
-            if fightable(card.wound_type)]
+    meta = _fightable(rs)
     subsets = weapon_subsets(weapons)
     n_weapons = len(weapons)
     fights = {}
