@@ -64,7 +64,7 @@ def test_crn_variance_ratio_within_one_run():
 def _per_chunk(cases, seed, n, reps):
     """Sums of each block of ``n`` trials: one kernel call, one chunk per replicate."""
     args, _, _ = combat_experiment.combat_inputs(cases, exact=False)
-    out = np.zeros((reps, len(cases), paired.N_SUMS, paired.COMBAT_METRICS))
+    out = np.zeros((reps, len(cases), paired.N_SUMS, paired.N_COMBAT_METRICS))
     paired.paired_combat_kernel(seed, n * reps, n, 0, *args, out)
     return out
 

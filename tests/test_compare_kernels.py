@@ -157,7 +157,7 @@ def test_memory_does_not_grow_with_trials():
     assert chunks.plan(10**9)[0] <= chunks.MAX_CHUNKS
     result = CX.run_combat([_case(stalker="Strelok", enemy="Bandit")] * 3, trials=50_000,
                           seed=1, exact=False)
-    assert result.sums.shape == (3, paired.N_SUMS, paired.COMBAT_METRICS)
+    assert result.sums.shape == (3, paired.N_SUMS, paired.N_COMBAT_METRICS)
 
 
 def test_deck_is_the_count_weighted_average_of_its_cards():
@@ -185,7 +185,7 @@ def test_paired_kernel_direct_call_shape():
     spec = cb.compile_combat(RS, "Strelok", "Bandit")
     params, stims, uses, bonus, spend = (a[None, None] for a in spec.pack())
     out = runner.run_counts(paired.paired_combat_kernel, 1, 1000,
-                            (1, paired.N_SUMS, paired.COMBAT_METRICS), params,
+                            (1, paired.N_SUMS, paired.N_COMBAT_METRICS), params,
                             np.array([[len(spec.stimulants)]]), stims, uses, bonus, spend,
                             kc.NO_PLAN, np.ones((1, 1)), dtype=np.float64)
     assert out[0, paired.SUM, : kc.N_OUTCOMES].sum() == 1000

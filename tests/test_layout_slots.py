@@ -26,7 +26,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.kernels import anomaly, combat, event, layout
+from sim.experiments import anomaly as anomaly_experiment
+from sim.experiments import combat as combat_experiment
+from sim.experiments import event as event_experiment
+from sim.experiments.paired import in_columns
+from sim.kernels import anomaly, combat, event, layout, paired
 from sim.kernels import campaign as K
 from sim.kernels.records import Record
 
@@ -179,6 +183,54 @@ def test_the_module_constants_are_generated_from_the_declaration(record):
     for k, name in enumerate(rec.slots):
         assert getattr(module, name) == getattr(rec, name) == k
     assert getattr(module, rec.size_name) == rec.size == len(rec.slots)
+
+
+ENCOUNTER_KERNELS = {"combat": combat, "anomaly": anomaly, "event": event}
+
+
+@pytest.mark.parametrize("kernel", ENCOUNTER_KERNELS)
+def test_the_encounter_count_columns_are_generated_from_their_declarations(kernel):
+    """An encounter kernel's outcome is a code and a column at once: ``OUTCOME`` gives both
+    (``combat.KNOCKED_OUT`` is the code fight() writes and the column that counts it), the
+    count columns (``SUMS``) begin where the outcomes end, and every module constant is the
+    records' own (no hand-numbered copy beside them)."""
+    module = ENCOUNTER_KERNELS[kernel]
+    assert module.OUTCOME.start == 0 and module.SUMS.start == module.OUTCOME.size
+    assert module.N_OUTCOMES == len(module.OUTCOME.slots) >= 3
+    for rec in (module.OUTCOME, module.SUMS):
+        for name, value in rec.constants.items():
+            assert getattr(module, name) == getattr(rec, name) == value, name
+
+
+def test_the_paired_metric_columns_begin_after_each_kernels_outcomes():
+    """The paired kernels' metric columns: each kernel's outcome indicators (its ``OUTCOME``
+    columns), then its own metrics, generated from the records."""
+    for metrics, kernel in ((paired.COMBAT_METRIC, combat), (paired.ANOMALY_METRIC, anomaly),
+                            (paired.EVENT_METRIC, event)):
+        assert metrics.start == kernel.N_OUTCOMES
+        for name, value in metrics.constants.items():
+            assert getattr(paired, name) == value, name
+    assert [getattr(paired, name) for name in paired.AGGREGATE.constants] == [0, 1, 2, 3, 4]
+
+
+def test_the_experiments_read_their_metrics_from_the_kernel_columns_by_name():
+    """Each experiment's metric tuple is in its paired kernel's column order, declared by
+    column name; a column left without a metric, or a metric of no column, is refused."""
+    for experiment, kernel, column, name in (
+            (combat_experiment.COMBAT_METRICS, combat, paired.C_WOUNDS, "mean_wounds"),
+            (anomaly_experiment.ANOMALY_METRICS, anomaly, paired.A_TROPHY, "trophy"),
+            (event_experiment.EVENT_METRICS, event, paired.E_PSI, "psi")):
+        assert experiment[kernel.KNOCKED_OUT].name == "knocked_out"
+        assert experiment[column].name == name
+    declared = dict(zip((*combat.OUTCOME.slots, *paired.COMBAT_METRIC.slots),
+                        combat_experiment.COMBAT_METRICS, strict=True))
+    assert in_columns(combat.OUTCOME, paired.COMBAT_METRIC, declared) == \
+        combat_experiment.COMBAT_METRICS
+    with pytest.raises(ValueError, match="columns are"):
+        in_columns(combat.OUTCOME, paired.COMBAT_METRIC,
+                   {k: m for k, m in declared.items() if k != "C_SPENT"})
+    with pytest.raises(ValueError, match="columns are"):
+        in_columns(anomaly.OUTCOME, paired.COMBAT_METRIC, declared)
 
 
 def test_the_slots_of_the_plan_are_seen():

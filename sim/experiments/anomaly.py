@@ -30,6 +30,8 @@ from sim.experiments.paired import (
     deck_cases,
     deck_exact,
     deck_weights,
+    exact_row,
+    in_columns,
     pad_grid,
     run_paired,
     single_cards,
@@ -78,8 +80,9 @@ def summarize_anomaly(spec: AnomalySpec, counts: np.ndarray, trials: int,
     k = anomaly_kernel
     exact = anomaly_exact(spec, play)
     row = {
-        "outcomes": {name: tables.proportion(counts[i], trials, exact.outcomes[name])
-                     for i, name in enumerate(ANOMALY_OUTCOMES)},
+        "outcomes": {name: tables.proportion(counts[k.OUTCOME.index[name.upper()]], trials,
+                                             exact.outcomes[name])
+                     for name in ANOMALY_OUTCOMES},
         "artifact": tables.proportion(counts[k.ARTIFACT], trials, exact.artifact),
         "trophy": tables.proportion(counts[k.UNHARMED] + counts[k.DAMAGED], trials,
                                     exact.trophy),
@@ -189,21 +192,21 @@ def anomaly_names(rs: Ruleset, which: str) -> list[str]:
     return list(rs.anomalies) if which == "all" else [which]
 
 
-ANOMALY_METRICS: tuple[Metric, ...] = (
-    Metric("avoided", "proportion", None),
-    Metric("unharmed", "proportion", "higher"),
-    Metric("damaged", "proportion", "lower"),
-    Metric("knocked_out", "proportion", "lower"),
-    Metric("artifact", "proportion", "higher"),
-    Metric("trophy", "proportion", "higher"),
-    Metric("deformation", "proportion", "lower"),
-    Metric("perceived", "proportion", None),
-    Metric("mean_loss", "mean", "lower"),
-    Metric("armor_destroyed", "proportion", "lower"),
-)
-"""Anomaly metrics (cells of ``zonesim anomaly``; outcomes sum to 1)."""
-assert tuple(m.name for m in ANOMALY_METRICS[:4]) == ANOMALY_OUTCOMES
-assert len(ANOMALY_METRICS) == paired.ANOMALY_METRICS
+ANOMALY_METRICS: tuple[Metric, ...] = in_columns(anomaly_kernel.OUTCOME, paired.ANOMALY_METRIC, {
+    "AVOIDED": Metric("avoided", "proportion", None),
+    "UNHARMED": Metric("unharmed", "proportion", "higher"),
+    "DAMAGED": Metric("damaged", "proportion", "lower"),
+    "KNOCKED_OUT": Metric("knocked_out", "proportion", "lower"),
+    "A_ARTIFACT": Metric("artifact", "proportion", "higher"),
+    "A_TROPHY": Metric("trophy", "proportion", "higher"),
+    "A_DEFORMATION": Metric("deformation", "proportion", "lower"),
+    "A_PERCEIVED": Metric("perceived", "proportion", None),
+    "A_LOSS": Metric("mean_loss", "mean", "lower"),
+    "A_DESTROYED": Metric("armor_destroyed", "proportion", "lower"),
+})
+"""Anomaly metrics (cells of ``zonesim anomaly``), in the paired kernel's columns; outcomes
+sum to 1."""
+assert tuple(m.name for m in ANOMALY_METRICS[:anomaly_kernel.N_OUTCOMES]) == ANOMALY_OUTCOMES
 
 
 def start_state(s: Mapping[str, Any]) -> StartState:
@@ -237,17 +240,18 @@ def run_anomaly(cases: Sequence[Case], *, trials: int, seed: int, exact: bool = 
                                       compile_card, _anomaly_exact, exact)
     params, deck_arr = (pad_grid([[p[i] for p in row] for row in packs]) for i in range(2))
     weights = deck_weights(decks)
-    sums = run_paired(paired.paired_anomaly_kernel, paired.ANOMALY_METRICS, trials, seed,
+    sums = run_paired(paired.paired_anomaly_kernel, paired.N_ANOMALY_METRICS, trials, seed,
                        threads, params, deck_arr, weights)
     return PairedSums(trials, ANOMALY_METRICS, sums,
-                      deck_exact(exacts, decks, paired.ANOMALY_METRICS), single_cards(decks))
+                      deck_exact(exacts, decks, paired.N_ANOMALY_METRICS), single_cards(decks))
 
 
 def _anomaly_exact(spec) -> np.ndarray:
     e = (anomaly_exact(spec.spec, spec.play) if isinstance(spec, Played)
          else anomaly_exact(spec))
-    return np.asarray([*(e.outcomes[o] for o in ANOMALY_OUTCOMES), e.artifact, e.trophy,
-                       e.deformation, e.perceived, e.mean_loss, e.armor_destroyed], dtype=float)
+    return exact_row(ANOMALY_METRICS, {
+        **e.outcomes, "artifact": e.artifact, "trophy": e.trophy, "deformation": e.deformation,
+        "perceived": e.perceived, "mean_loss": e.mean_loss, "armor_destroyed": e.armor_destroyed})
 
 
 def sweep_rows(rs: Ruleset, params: Mapping[str, Any], trials: int,

@@ -20,8 +20,8 @@ from sim.encounter.damage import fightable
 from sim.encounter.plan import CombatPlan
 from sim.encounter.spec import CombatSpec, PackedFight
 from sim.exact.best_combat import BestPlayError, Objective, solve_combat
-from sim.exact.combat import OUTCOMES, combat_exact
 from sim.exact.combat import OUTCOMES as COMBAT_OUTCOMES
+from sim.exact.combat import combat_exact
 from sim.experiments import tables
 from sim.experiments.base import Case, CompareInputError, Experiment, Metric, PairedSums
 from sim.experiments.paired import (
@@ -30,6 +30,8 @@ from sim.experiments.paired import (
     deck_cards,
     deck_exact,
     deck_weights,
+    exact_row,
+    in_columns,
     pad_grid,
     run_paired,
     single_cards,
@@ -61,8 +63,9 @@ def simulate(spec: CombatSpec, trials: int, seed: int, threads: int | None = Non
 def summarize(spec: CombatSpec, counts, trials: int, plan: CombatPlan | None = None) -> dict:
     """One result row from kernel counts and the exact twin (issue JSON shape)."""
     exact = combat_exact(spec, plan)
-    outcomes = {name: tables.proportion(counts[i], trials, exact.outcomes[name])
-                for i, name in enumerate(OUTCOMES)}
+    outcomes = {name: tables.proportion(counts[kernel.OUTCOME.index[name.upper()]], trials,
+                                        exact.outcomes[name])
+                for name in COMBAT_OUTCOMES}
     row = {
         "outcomes": outcomes,
         "mean_wounds": tables.mean(counts[kernel.SUM_WOUNDS], counts[kernel.SUM_WOUNDS_SQ],
@@ -174,7 +177,7 @@ def _objective(best: Objective, row: dict, exact: float) -> dict:
             cell["mc"], cell["ci_low"], cell["ci_high"] = (
                 1 - cell["mc"], 1 - cell["ci_high"], 1 - cell["ci_low"])
         return {**cell, "exact": exact}
-    mc = (sum(best.weight(o) * out[o]["mc"] for o in OUTCOMES)
+    mc = (sum(best.weight(o) * out[o]["mc"] for o in COMBAT_OUTCOMES)
           - best.wound * row["mean_wounds"]["mc"] - best.stimulant * row["mean_stimulants"]["mc"]
           - best.limited * row["mean_limited_spent"]["mc"])
     if "side_effects" in row:
@@ -189,21 +192,21 @@ def deck_names(rs: Ruleset, which: str) -> list[str]:
     return [name for name, foe in rs.enemies.items() if fightable(foe.wound_type)]
 
 
-COMBAT_METRICS: tuple[Metric, ...] = (
-    Metric("avoided", "proportion", "higher"),
-    Metric("killed", "proportion", None),
-    Metric("fled", "proportion", None),
-    Metric("knocked_out", "proportion", "lower"),
-    Metric("capped", "proportion", None),
-    Metric("mean_wounds", "mean", "lower"),
-    Metric("mean_rounds", "mean", None),
-    Metric("armor_destroyed", "proportion", "lower"),
-    Metric("mean_stimulants", "mean", None),
-    Metric("mean_limited_spent", "mean", None),
-)
-"""Combat metrics (the cells of ``zonesim combat``); outcomes sum to 1."""
-assert tuple(m.name for m in COMBAT_METRICS[:5]) == COMBAT_OUTCOMES
-assert len(COMBAT_METRICS) == paired.COMBAT_METRICS
+COMBAT_METRICS: tuple[Metric, ...] = in_columns(kernel.OUTCOME, paired.COMBAT_METRIC, {
+    "AVOIDED": Metric("avoided", "proportion", "higher"),
+    "KILLED": Metric("killed", "proportion", None),
+    "FLED": Metric("fled", "proportion", None),
+    "KNOCKED_OUT": Metric("knocked_out", "proportion", "lower"),
+    "CAPPED": Metric("capped", "proportion", None),
+    "C_WOUNDS": Metric("mean_wounds", "mean", "lower"),
+    "C_ROUNDS": Metric("mean_rounds", "mean", None),
+    "C_DESTROYED": Metric("armor_destroyed", "proportion", "lower"),
+    "C_STIMULANTS": Metric("mean_stimulants", "mean", None),
+    "C_SPENT": Metric("mean_limited_spent", "mean", None),
+})
+"""Combat metrics (the cells of ``zonesim combat``), in the paired kernel's columns; outcomes
+sum to 1."""
+assert tuple(m.name for m in COMBAT_METRICS[:kernel.N_OUTCOMES]) == COMBAT_OUTCOMES
 
 
 def combat_inputs(cases: Sequence[Case], exact: bool = True
@@ -254,7 +257,7 @@ def combat_inputs(cases: Sequence[Case], exact: bool = True
                           for row in packs], dtype=np.int64)
     flat = np.concatenate(plans) if plans else kernel.NO_PLAN
     args = (params, n_stims, stims, uses, bonus, spend, flat, deck_weights(decks))
-    return args, deck_exact(exacts, decks, paired.COMBAT_METRICS), single_cards(decks)
+    return args, deck_exact(exacts, decks, paired.N_COMBAT_METRICS), single_cards(decks)
 
 
 def run_combat(cases: Sequence[Case], *, trials: int, seed: int, exact: bool = True,
@@ -268,15 +271,17 @@ def run_combat(cases: Sequence[Case], *, trials: int, seed: int, exact: bool = T
     skips the exact twin (NaN exact values; faster for many short runs).
     """
     args, exact_values, indicator = combat_inputs(cases, exact)
-    sums = run_paired(paired.paired_combat_kernel, paired.COMBAT_METRICS, trials, seed,
+    sums = run_paired(paired.paired_combat_kernel, paired.N_COMBAT_METRICS, trials, seed,
                        threads, *args)
     return PairedSums(trials, COMBAT_METRICS, sums, exact_values, indicator)
 
 
 def _combat_exact(spec, plan: CombatPlan | None = None) -> np.ndarray:
     e = combat_exact(spec, plan)
-    return np.asarray([*(e.outcomes[o] for o in COMBAT_OUTCOMES), e.mean_wounds, e.mean_rounds,
-                       e.p_destroyed, e.mean_stimulants, e.mean_limited_spent], dtype=float)
+    return exact_row(COMBAT_METRICS, {
+        **e.outcomes, "mean_wounds": e.mean_wounds, "mean_rounds": e.mean_rounds,
+        "armor_destroyed": e.p_destroyed, "mean_stimulants": e.mean_stimulants,
+        "mean_limited_spent": e.mean_limited_spent})
 
 
 

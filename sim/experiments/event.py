@@ -38,6 +38,8 @@ from sim.experiments.paired import (
     deck_cases,
     deck_exact,
     deck_weights,
+    exact_row,
+    in_columns,
     pad_grid,
     run_paired,
     single_cards,
@@ -85,18 +87,19 @@ def summarize_event(spec: EventSpec, counts: np.ndarray, trials: int,
     k = event_kernel
     exact = event_exact(spec, play)
 
-    def mean(col: int, value) -> dict:
-        return tables.mean(counts[col], counts[col + 1], trials, value)
+    def mean(col: int, col_sq: int, value) -> dict:
+        return tables.mean(counts[col], counts[col_sq], trials, value)
 
     row = {
-        "outcomes": {name: tables.proportion(counts[i], trials, exact.outcomes[name])
-                     for i, name in enumerate(EVENT_OUTCOMES)},
+        "outcomes": {name: tables.proportion(counts[k.OUTCOME.index[name.upper()]], trials,
+                                             exact.outcomes[name])
+                     for name in EVENT_OUTCOMES},
         "deformation": tables.proportion(counts[k.DEFORMATION], trials, exact.deformation),
-        "health_lost": mean(k.SUM_HEALTH, exact.health_lost),
-        "radiation": mean(k.SUM_RADIATION, exact.radiation),
-        "psi": mean(k.SUM_PSI, exact.psi),
-        "days_lost": mean(k.SUM_DAYS, exact.days_lost),
-        "emission_tokens": mean(k.SUM_TOKENS, exact.emission_tokens),
+        "health_lost": mean(k.SUM_HEALTH, k.SUM_HEALTH_SQ, exact.health_lost),
+        "radiation": mean(k.SUM_RADIATION, k.SUM_RADIATION_SQ, exact.radiation),
+        "psi": mean(k.SUM_PSI, k.SUM_PSI_SQ, exact.psi),
+        "days_lost": mean(k.SUM_DAYS, k.SUM_DAYS_SQ, exact.days_lost),
+        "emission_tokens": mean(k.SUM_TOKENS, k.SUM_TOKENS_SQ, exact.emission_tokens),
         "armor_destroyed": tables.proportion(counts[k.DESTROYED], trials,
                                              exact.armor_destroyed),
     }
@@ -154,21 +157,21 @@ def event_names(rs: Ruleset, which: str) -> list[str]:
     return list(rs.events) if which == "all" else [which]
 
 
-EVENT_METRICS: tuple[Metric, ...] = (
-    Metric("avoided", "proportion", "higher"),
-    Metric("happened", "proportion", "lower"),
-    Metric("knocked_out", "proportion", "lower"),
-    Metric("deformation", "proportion", "lower"),
-    Metric("health_lost", "mean", "lower"),
-    Metric("radiation", "mean", "lower"),
-    Metric("psi", "mean", "lower"),
-    Metric("days_lost", "mean", "lower"),
-    Metric("emission_tokens", "mean", "lower"),
-    Metric("armor_destroyed", "proportion", "lower"),
-)
-"""Event metrics (cells of ``zonesim event``; outcomes sum to 1)."""
-assert tuple(m.name for m in EVENT_METRICS[:3]) == EVENT_OUTCOMES
-assert len(EVENT_METRICS) == paired.EVENT_METRICS
+EVENT_METRICS: tuple[Metric, ...] = in_columns(event_kernel.OUTCOME, paired.EVENT_METRIC, {
+    "AVOIDED": Metric("avoided", "proportion", "higher"),
+    "HAPPENED": Metric("happened", "proportion", "lower"),
+    "KNOCKED_OUT": Metric("knocked_out", "proportion", "lower"),
+    "E_DEFORMATION": Metric("deformation", "proportion", "lower"),
+    "E_HEALTH": Metric("health_lost", "mean", "lower"),
+    "E_RADIATION": Metric("radiation", "mean", "lower"),
+    "E_PSI": Metric("psi", "mean", "lower"),
+    "E_DAYS": Metric("days_lost", "mean", "lower"),
+    "E_TOKENS": Metric("emission_tokens", "mean", "lower"),
+    "E_DESTROYED": Metric("armor_destroyed", "proportion", "lower"),
+})
+"""Event metrics (cells of ``zonesim event``), in the paired kernel's columns; outcomes sum
+to 1."""
+assert tuple(m.name for m in EVENT_METRICS[:event_kernel.N_OUTCOMES]) == EVENT_OUTCOMES
 
 
 def run_event(cases: Sequence[Case], *, trials: int, seed: int, exact: bool = True,
@@ -195,17 +198,18 @@ def run_event(cases: Sequence[Case], *, trials: int, seed: int, exact: bool = Tr
                                       compile_card, _event_exact, exact)
     params = pad_grid(packs)
     weights = deck_weights(decks)
-    sums = run_paired(paired.paired_event_kernel, paired.EVENT_METRICS, trials, seed,
+    sums = run_paired(paired.paired_event_kernel, paired.N_EVENT_METRICS, trials, seed,
                        threads, params, weights)
     return PairedSums(trials, EVENT_METRICS, sums,
-                      deck_exact(exacts, decks, paired.EVENT_METRICS), single_cards(decks))
+                      deck_exact(exacts, decks, paired.N_EVENT_METRICS), single_cards(decks))
 
 
 def _event_exact(spec) -> np.ndarray:
     e = event_exact(spec.spec, spec.play) if isinstance(spec, Played) else event_exact(spec)
-    return np.asarray([*(e.outcomes[o] for o in EVENT_OUTCOMES), e.deformation,
-                       e.health_lost, e.radiation, e.psi, e.days_lost, e.emission_tokens,
-                       e.armor_destroyed], dtype=float)
+    return exact_row(EVENT_METRICS, {
+        **e.outcomes, "deformation": e.deformation, "health_lost": e.health_lost,
+        "radiation": e.radiation, "psi": e.psi, "days_lost": e.days_lost,
+        "emission_tokens": e.emission_tokens, "armor_destroyed": e.armor_destroyed})
 
 
 def sweep_rows(rs: Ruleset, params: Mapping[str, Any], trials: int,

@@ -13,8 +13,9 @@ import numpy as np
 
 from sim import runner
 from sim.errors import InputError
-from sim.experiments.base import Case, CompareInputError
+from sim.experiments.base import Case, CompareInputError, Metric
 from sim.kernels import paired
+from sim.kernels.records import Record
 
 
 def deck_cards(table: Mapping, names: Sequence[str], which: str) -> list[tuple[str, float]]:
@@ -64,8 +65,38 @@ def run_paired(kernel, width: int, trials: int, seed: int, threads, *params) -> 
                              threads=threads, dtype=np.float64)
 
 
-NO_EXACT = np.full(max(paired.COMBAT_METRICS, paired.ANOMALY_METRICS, paired.EVENT_METRICS),
-                    np.nan)
+NO_EXACT = np.full(max(paired.N_COMBAT_METRICS, paired.N_ANOMALY_METRICS,
+                       paired.N_EVENT_METRICS), np.nan)
+
+
+def in_columns(outcome: Record, metrics: Record,
+               declared: Mapping[str, Metric]) -> tuple[Metric, ...]:
+    """An encounter's metrics in the order of its paired kernel's columns, read by name.
+
+    ``declared`` gives each column's :class:`Metric` under the column's slot name
+    (``"KNOCKED_OUT": Metric("knocked_out", ...)``, ``"C_WOUNDS": Metric("mean_wounds",
+    ...)``): the outcome columns first (the kernel's outcome record, ``combat.OUTCOME``:
+    each outcome is a code and a column), then the paired kernel's own
+    (``paired.COMBAT_METRIC``, which begins where the outcomes end). The order of
+    :attr:`PairedSums.metrics` is thus the kernels' declaration, not a second list
+    written in the same order.
+
+    Raises
+    ------
+    ValueError
+        A column without a metric, a metric of no column, or a metrics record that does
+        not begin where the outcomes end.
+    """
+    columns = (*outcome.slots, *metrics.slots)
+    if metrics.start != outcome.size or set(declared) != set(columns):
+        raise ValueError(f"the metrics of {outcome.title} and {metrics.title} are declared "
+                         f"for {sorted(declared)}, the columns are {list(columns)}")
+    return tuple(declared[column] for column in columns)
+
+
+def exact_row(metrics: Sequence[Metric], values: Mapping[str, float]) -> np.ndarray:
+    """Exact values by metric name (``{"knocked_out": 0.13, ...}``) in ``metrics`` order."""
+    return np.asarray([values[m.name] for m in metrics], dtype=float)
 
 
 def single_cards(decks) -> bool:

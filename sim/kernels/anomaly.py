@@ -33,32 +33,40 @@ from sim.kernels.dice import armor_absorb, destroyed, pool_test
 from sim.kernels.records import Record
 from sim.kernels.tracks import deformed, exhausted, onto
 
-# Columns of ``out``: outcomes first (mutually exclusive), then counts and sums.
-AVOIDED = 0
-UNHARMED = 1
-DAMAGED = 2
-KNOCKED_OUT = 3
-N_OUTCOMES = 4
-PERCEIVED = 4
-DEFORMATION = 5
-ARTIFACT = 6
-SEARCHES = 7
-SUM_DRAWS = 8
-SUM_DRAWS_SQ = 9
-SUM_LOSS = 10
-SUM_LOSS_SQ = 11
-DESTROYED = 12
-SUM_ART_USES = 13        # artefact uses (P-08..P-10)
-SUM_SIDE_EFFECTS = 14    # side effects suffered (P-09)
-SUM_SIDE_POINTS = 15     # their points, every track together (P-09)
-WIDTH = 16
+# How an encounter ends: each outcome is at once the code encounter() writes in R_OUTCOME
+# and the column of ``out`` that counts it (``row[outcome] += 1``): one declaration for both.
+OUTCOME = Record("anomaly outcomes", "N_OUTCOMES", (
+    "AVOIDED",      # noticed and gone around (P-31, P-36)
+    "UNHARMED",     # inside, the Agility test passed or no point got through (P-32)
+    "DAMAGED",      # inside, harmed but conscious
+    "KNOCKED_OUT",  # Health or Willpower at 0 (P-37, P-40)
+))
+globals().update(OUTCOME.constants)  # AVOIDED .. KNOCKED_OUT, N_OUTCOMES
+
+# Columns of ``out`` after the outcome counts: counts and sums per chunk.
+SUMS = Record("anomaly count columns after the outcomes", "WIDTH", (
+    "PERCEIVED",         # the Perception test passed (P-31)
+    "DEFORMATION",       # a deformation (P-39)
+    "ARTIFACT",          # an artefact found (P-35)
+    "SEARCHES",          # the artefact deck searched (P-07, P-35)
+    "SUM_DRAWS",
+    "SUM_DRAWS_SQ",
+    "SUM_LOSS",
+    "SUM_LOSS_SQ",
+    "DESTROYED",         # encounters that destroyed the armour (P-05)
+    "SUM_ART_USES",      # artefact uses (P-08..P-10)
+    "SUM_SIDE_EFFECTS",  # side effects suffered (P-09)
+    "SUM_SIDE_POINTS",   # their points, every track together (P-09)
+), start=OUTCOME.N_OUTCOMES)
+globals().update(SUMS.constants)  # PERCEIVED .. SUM_SIDE_POINTS, WIDTH (the row's width)
+
 
 @jit(inline="always")
 def keeps_trophy(outcome):
     """Whether the stalker keeps the anomaly's card as a trophy (P-34): he was inside and
     came out conscious (unharmed or damaged, not knocked out).
     """
-    return outcome == UNHARMED or outcome == DAMAGED
+    return outcome == OUTCOME.UNHARMED or outcome == OUTCOME.DAMAGED
 
 
 # Fields of encounter()'s ``result``; callers with a SHORT_RESULT buffer get the fields
@@ -200,7 +208,7 @@ def encounter(state, deck_state, params, deck, scratch, result):
     # P-36: after noticing, enter on purpose or go around (A_ENTER: the policy's
     # enter_anomalies, or best play's decision, sim.exact.best_hazard).
     if seen and params[S.A_ENTER] == 0:
-        result[RESULT.R_OUTCOME] = AVOIDED
+        result[RESULT.R_OUTCOME] = OUTCOME.AVOIDED
         return
     # P-36: preparation after a passed Perception test on a voluntary entry.
     pool = params[S.A_AGILITY] + (params[S.A_BONUS_DICE] if seen else 0)
@@ -223,11 +231,11 @@ def encounter(state, deck_state, params, deck, scratch, result):
             result[RESULT.R_SIDE_RADIATION] = r
             result[RESULT.R_SIDE_WILLPOWER] = w
     if knocked_out:
-        result[RESULT.R_OUTCOME] = KNOCKED_OUT
+        result[RESULT.R_OUTCOME] = OUTCOME.KNOCKED_OUT
     elif harmed:
-        result[RESULT.R_OUTCOME] = DAMAGED
+        result[RESULT.R_OUTCOME] = OUTCOME.DAMAGED
     else:
-        result[RESULT.R_OUTCOME] = UNHARMED
+        result[RESULT.R_OUTCOME] = OUTCOME.UNHARMED
     want = params[S.A_ARTIFACT]
     # P-07, P-35: a chance to find, decided by the find test (DICE stream)
     # before the deck is searched (DECK stream).
@@ -267,17 +275,18 @@ def anomaly_kernel(seed, n_trials, chunk_size, first_chunk, params, deck, out):
             rng.seed_stream(deck_state, seed, t, rng.DECK)
             encounter(state, deck_state, params, deck, scratch, result)
             row[result[RESULT.R_OUTCOME]] += 1
-            row[PERCEIVED] += result[RESULT.R_PERCEIVED]
-            row[SUM_LOSS] += result[RESULT.R_LOST]
-            row[SUM_LOSS_SQ] += result[RESULT.R_LOST] * result[RESULT.R_LOST]
+            row[SUMS.PERCEIVED] += result[RESULT.R_PERCEIVED]
+            row[SUMS.SUM_LOSS] += result[RESULT.R_LOST]
+            row[SUMS.SUM_LOSS_SQ] += result[RESULT.R_LOST] * result[RESULT.R_LOST]
             if destroyed(durability, start_tokens, result[RESULT.R_TOKENS]):
-                row[DESTROYED] += 1
-            row[DEFORMATION] += result[RESULT.R_DEFORMATION]
-            row[SEARCHES] += result[RESULT.R_SEARCHED]
-            row[SUM_DRAWS] += result[RESULT.R_DRAWS]
-            row[SUM_DRAWS_SQ] += result[RESULT.R_DRAWS] * result[RESULT.R_DRAWS]
-            row[ARTIFACT] += result[RESULT.R_FOUND]
-            row[SUM_ART_USES] += result[RESULT.R_ART_USES]
-            row[SUM_SIDE_EFFECTS] += result[RESULT.R_SIDE_EFFECTS]
-            row[SUM_SIDE_POINTS] += (result[RESULT.R_SIDE_HEALTH] + result[RESULT.R_SIDE_RADIATION]
-                                     + result[RESULT.R_SIDE_WILLPOWER])
+                row[SUMS.DESTROYED] += 1
+            row[SUMS.DEFORMATION] += result[RESULT.R_DEFORMATION]
+            row[SUMS.SEARCHES] += result[RESULT.R_SEARCHED]
+            row[SUMS.SUM_DRAWS] += result[RESULT.R_DRAWS]
+            row[SUMS.SUM_DRAWS_SQ] += result[RESULT.R_DRAWS] * result[RESULT.R_DRAWS]
+            row[SUMS.ARTIFACT] += result[RESULT.R_FOUND]
+            row[SUMS.SUM_ART_USES] += result[RESULT.R_ART_USES]
+            row[SUMS.SUM_SIDE_EFFECTS] += result[RESULT.R_SIDE_EFFECTS]
+            row[SUMS.SUM_SIDE_POINTS] += (result[RESULT.R_SIDE_HEALTH]
+                                          + result[RESULT.R_SIDE_RADIATION]
+                                          + result[RESULT.R_SIDE_WILLPOWER])

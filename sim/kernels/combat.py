@@ -23,23 +23,34 @@ from sim.kernels.dice import armor_absorb, d6_at_least, destroyed, pool_test
 from sim.kernels.records import Record
 from sim.kernels.tracks import exhausted
 
-AVOIDED = 0
-KILLED = 1
-FLED = 2
-KNOCKED_OUT = 3
-CAPPED = 4
-N_OUTCOMES = 5
-SUM_WOUNDS = 5
-SUM_WOUNDS_SQ = 6
-SUM_ROUNDS = 7
-SUM_ROUNDS_SQ = 8
-DESTROYED = 9
-SUM_STIMULANTS = 10
-SUM_SPENT = 11
-SUM_ART_USES = 12      # artefact uses (P-08..P-10)
-SUM_SIDE_EFFECTS = 13  # side effects suffered (P-09, P-10)
-SUM_SIDE_RADIATION = 14  # radiation doses from side effects (a deformation does not end a fight)
-TOKENS = 15  # histogram of tokens at the end: columns TOKENS .. TOKENS + durability
+# How a fight ends: each outcome is at once the code fight() writes in R_OUTCOME and the
+# column of ``out`` that counts it (``row[outcome] += 1``), so code and column are one
+# declaration.
+OUTCOME = Record("fight outcomes", "N_OUTCOMES", (
+    "AVOIDED",      # the Stealth test or the Reputation roll avoided the fight (P-16, Z-15..Z-17)
+    "KILLED",       # the Combat test reached the enemy's Endurance (P-19)
+    "FLED",         # he fled (P-21), or the enemy did (trait flees=N, P-22)
+    "KNOCKED_OUT",  # Health or Willpower at 0 (P-37, P-40)
+    "CAPPED",       # undecided after combat.max_rounds rounds
+))
+globals().update(OUTCOME.constants)  # AVOIDED .. CAPPED, N_OUTCOMES, as other kernels read them
+
+# Columns of ``out`` after the outcome counts: sums per chunk, then the token histogram.
+SUMS = Record("fight count columns after the outcomes", "TOKENS", (
+    "SUM_WOUNDS",
+    "SUM_WOUNDS_SQ",
+    "SUM_ROUNDS",
+    "SUM_ROUNDS_SQ",
+    "DESTROYED",           # fights that destroyed the armour (P-05)
+    "SUM_STIMULANTS",
+    "SUM_SPENT",           # limited-use weapon uses spent
+    "SUM_ART_USES",        # artefact uses (P-08..P-10)
+    "SUM_SIDE_EFFECTS",    # side effects suffered (P-09, P-10)
+    "SUM_SIDE_RADIATION",  # radiation doses from side effects (a deformation does not end a fight)
+), start=OUTCOME.N_OUTCOMES)
+# TOKENS, where the sums end: the histogram of tokens at the end, columns TOKENS .. TOKENS +
+# durability (width())
+globals().update(SUMS.constants)
 
 # Fields of fight()'s ``result`` buffer; fight() writes those from R_OTHER on only when
 # the fight has artefacts (params[P_N_ART] > 0).
@@ -71,7 +82,7 @@ GAIN_MASK = (1 << GAIN_BITS) - 1
 
 def width(durability: int) -> int:
     """Number of aggregate columns for an armour of ``durability``."""
-    return TOKENS + max(durability, 0) + 1
+    return SUMS.TOKENS + max(durability, 0) + 1
 
 
 @jit(inline="always")
@@ -310,7 +321,7 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
         uses[j] = uses0[j]
     # Trait flees=N (P-22), folded into P_MAX_ROUNDS = N: a fight still undecided after
     # that round ends with the enemy fled instead of capped.
-    outcome = FLED if params[S.P_ENEMY_FLEES] != 0 else CAPPED
+    outcome = OUTCOME.FLED if params[S.P_ENEMY_FLEES] != 0 else OUTCOME.CAPPED
     avoided = False
     n_combat = params[S.P_N_COMBAT_ART] if art else 0  # combat artefacts are artefacts
     # The plan's strides (sim.encounter.plan), read once: plans of several fights share
@@ -345,9 +356,9 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
         else:
             avoided = d6_at_least(state, params[S.P_ESCAPE_TARGET])
     if art and _down(params, health, result):
-        outcome = KNOCKED_OUT
+        outcome = OUTCOME.KNOCKED_OUT
     elif avoided:
-        outcome = AVOIDED
+        outcome = OUTCOME.AVOIDED
     else:
         for rnd in range(1, params[S.P_MAX_ROUNDS] + 1):
             rounds = rnd
@@ -363,7 +374,7 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
                         select = _planned(plan, at, n_digits, uses0, uses) >> S.PLAN_ART_SHIFT
                 health, counts = _restore(state, params, health, counts, select, result)
                 if _down(params, health, result):
-                    outcome = KNOCKED_OUT
+                    outcome = OUTCOME.KNOCKED_OUT
                     break
                 tracks = _tracked(params, result[RESULT.R_OTHER], counts)
             allowed = -1
@@ -399,10 +410,10 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
                                                result)
                     pool += extra
                     if _down(params, health, result):
-                        outcome = KNOCKED_OUT
+                        outcome = OUTCOME.KNOCKED_OUT
                         break
                 if pool_test(state, pool, stealth_on, vigilance):
-                    outcome = FLED
+                    outcome = OUTCOME.FLED
                     break
             else:
                 phase = 0 if rnd == 1 else 1
@@ -413,10 +424,10 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
                                                used >> S.SPEND_ART_SHIFT, health, result)
                     pool += extra
                     if _down(params, health, result):
-                        outcome = KNOCKED_OUT
+                        outcome = OUTCOME.KNOCKED_OUT
                         break
                 if pool_test(state, pool, params[S.P_SUCCESS_ON], params[S.P_ENDURANCE]):
-                    outcome = KILLED
+                    outcome = OUTCOME.KILLED
                     break
             if art:
                 through, tokens, health = _attack(state, params, health, tokens, select, result)
@@ -428,7 +439,7 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
             taken += through
             health -= through
             if exhausted(health) or (art and exhausted(result[RESULT.R_OTHER])):
-                outcome = KNOCKED_OUT
+                outcome = OUTCOME.KNOCKED_OUT
                 break
     _finish(result, outcome, taken, rounds, tokens, stims, n_limited, uses0, uses, health)
 
@@ -494,14 +505,14 @@ def _chunk(seed, start, stop, params, stimulants, uses0, bonus, spend, plan, row
             side_effects += result[RESULT.R_SIDE_EFFECTS]
             side_radiation += result[RESULT.R_RADIATION]
         row[outcome] += 1
-        row[TOKENS + tokens] += 1
-    row[SUM_WOUNDS] += wounds
-    row[SUM_WOUNDS_SQ] += wounds_sq
-    row[SUM_ROUNDS] += rounds
-    row[SUM_ROUNDS_SQ] += rounds_sq
-    row[DESTROYED] += n_destroyed
-    row[SUM_STIMULANTS] += stims
-    row[SUM_SPENT] += spent
-    row[SUM_ART_USES] += art_uses
-    row[SUM_SIDE_EFFECTS] += side_effects
-    row[SUM_SIDE_RADIATION] += side_radiation
+        row[SUMS.TOKENS + tokens] += 1
+    row[SUMS.SUM_WOUNDS] += wounds
+    row[SUMS.SUM_WOUNDS_SQ] += wounds_sq
+    row[SUMS.SUM_ROUNDS] += rounds
+    row[SUMS.SUM_ROUNDS_SQ] += rounds_sq
+    row[SUMS.DESTROYED] += n_destroyed
+    row[SUMS.SUM_STIMULANTS] += stims
+    row[SUMS.SUM_SPENT] += spent
+    row[SUMS.SUM_ART_USES] += art_uses
+    row[SUMS.SUM_SIDE_EFFECTS] += side_effects
+    row[SUMS.SUM_SIDE_RADIATION] += side_radiation

@@ -29,27 +29,35 @@ from sim.kernels.anomaly import take_damage
 from sim.kernels.dice import d6_at_least, destroyed
 from sim.kernels.records import Record
 
-# Columns of ``out``: outcomes first (mutually exclusive), then counts and sums.
-AVOIDED = 0
-HAPPENED = 1       # the event took place and the stalker is still conscious
-KNOCKED_OUT = 2
-N_OUTCOMES = 3
-DEFORMATION = 3
-SUM_HEALTH = 4
-SUM_HEALTH_SQ = 5
-SUM_RADIATION = 6
-SUM_RADIATION_SQ = 7
-SUM_PSI = 8
-SUM_PSI_SQ = 9
-SUM_DAYS = 10
-SUM_DAYS_SQ = 11
-SUM_TOKENS = 12
-SUM_TOKENS_SQ = 13
-DESTROYED = 14
-SUM_ART_USES = 15      # artefact uses (P-08..P-10)
-SUM_SIDE_EFFECTS = 16  # side effects suffered (P-09)
-SUM_SIDE_POINTS = 17   # their points, every track together (P-09)
-WIDTH = 18
+# How a draw ends: each outcome is at once the code resolve_event() writes in R_OUTCOME and
+# the column of ``out`` that counts it (``row[outcome] += 1``): one declaration for both.
+OUTCOME = Record("event outcomes", "N_OUTCOMES", (
+    "AVOIDED",      # the avoidance roll avoided the card (Z-09, Z-10)
+    "HAPPENED",     # the event took place and the stalker is still conscious
+    "KNOCKED_OUT",  # it took place: Health or Willpower at 0 (P-37, P-40)
+))
+globals().update(OUTCOME.constants)  # AVOIDED .. KNOCKED_OUT, N_OUTCOMES
+
+# Columns of ``out`` after the outcome counts: counts and sums per chunk of the draws that
+# happened.
+SUMS = Record("event count columns after the outcomes", "WIDTH", (
+    "DEFORMATION",       # a deformation (P-39)
+    "SUM_HEALTH",        # points lost on the card's track, after the armour
+    "SUM_HEALTH_SQ",
+    "SUM_RADIATION",
+    "SUM_RADIATION_SQ",
+    "SUM_PSI",
+    "SUM_PSI_SQ",
+    "SUM_DAYS",          # days lost (EFFECT_LOST_DAY)
+    "SUM_DAYS_SQ",
+    "SUM_TOKENS",        # Emission tokens (EFFECT_EMISSION_TOKENS)
+    "SUM_TOKENS_SQ",
+    "DESTROYED",         # draws that destroyed the armour (P-05)
+    "SUM_ART_USES",      # artefact uses (P-08..P-10)
+    "SUM_SIDE_EFFECTS",  # side effects suffered (P-09)
+    "SUM_SIDE_POINTS",   # their points, every track together (P-09)
+), start=OUTCOME.N_OUTCOMES)
+globals().update(SUMS.constants)  # DEFORMATION .. SUM_SIDE_POINTS, WIDTH (the row's width)
 
 # Fields of resolve_event's ``result``.
 RESULT = Record("event results", "RESULT_SIZE", (
@@ -146,8 +154,8 @@ def event_effect(state, avoid_on, shift, effect, value, target, resist, recs, ba
     h = r = w = uses = suffered = days = emission = 0
     day_lost, encounter = False, S.EFFECT_NONE
     if event_avoided(state, avoid_on, shift):
-        return (AVOIDED, through, after, deformation, h, r, w, uses, suffered, days, emission,
-                day_lost, encounter)
+        return (OUTCOME.AVOIDED, through, after, deformation, h, r, w, uses, suffered, days,
+                emission, day_lost, encounter)
     if effect == S.EFFECT_DAMAGE:
         through, after, down, deformation, h, r, w, uses, suffered = take_damage(
             state, recs, base, n_art, fail_rule, order, value, target, resist, durability,
@@ -158,7 +166,7 @@ def event_effect(state, avoid_on, shift, effect, value, target, resist, recs, ba
         emission = value
     elif effect == S.EFFECT_ENEMY or effect == S.EFFECT_ANOMALY:
         encounter = effect
-    outcome = KNOCKED_OUT if down else HAPPENED
+    outcome = OUTCOME.KNOCKED_OUT if down else OUTCOME.HAPPENED
     return (outcome, through, after, deformation, h, r, w, uses, suffered, days, emission,
             day_lost, encounter)
 
@@ -213,25 +221,25 @@ def event_kernel(seed, n_trials, chunk_size, first_chunk, params, out):
             rng.seed_stream(state, seed, t, rng.DICE)
             resolve_event(state, params, result)
             row[result[RESULT.R_OUTCOME]] += 1
-            if result[RESULT.R_OUTCOME] == AVOIDED:
+            if result[RESULT.R_OUTCOME] == OUTCOME.AVOIDED:
                 continue
             if params[S.E_EFFECT] == S.EFFECT_DAMAGE:
-                row[DEFORMATION] += result[RESULT.R_DEFORMATION]
-                col = SUM_HEALTH
+                row[SUMS.DEFORMATION] += result[RESULT.R_DEFORMATION]
+                col, col_sq = SUMS.SUM_HEALTH, SUMS.SUM_HEALTH_SQ
                 if target == S.TARGET_RADIATION:
-                    col = SUM_RADIATION
+                    col, col_sq = SUMS.SUM_RADIATION, SUMS.SUM_RADIATION_SQ
                 elif target == S.TARGET_WILLPOWER:
-                    col = SUM_PSI
+                    col, col_sq = SUMS.SUM_PSI, SUMS.SUM_PSI_SQ
                 lost = result[RESULT.R_LOST]
                 row[col] += lost
-                row[col + 1] += lost * lost
-                row[DESTROYED] += result[RESULT.R_DESTROYED]
-                row[SUM_ART_USES] += result[RESULT.R_ART_USES]
-                row[SUM_SIDE_EFFECTS] += result[RESULT.R_SIDE_EFFECTS]
-                row[SUM_SIDE_POINTS] += (result[RESULT.R_SIDE_HEALTH]
+                row[col_sq] += lost * lost
+                row[SUMS.DESTROYED] += result[RESULT.R_DESTROYED]
+                row[SUMS.SUM_ART_USES] += result[RESULT.R_ART_USES]
+                row[SUMS.SUM_SIDE_EFFECTS] += result[RESULT.R_SIDE_EFFECTS]
+                row[SUMS.SUM_SIDE_POINTS] += (result[RESULT.R_SIDE_HEALTH]
                                          + result[RESULT.R_SIDE_RADIATION]
                                          + result[RESULT.R_SIDE_WILLPOWER])
-            row[SUM_DAYS] += result[RESULT.R_DAYS]
-            row[SUM_DAYS_SQ] += result[RESULT.R_DAYS] * result[RESULT.R_DAYS]
-            row[SUM_TOKENS] += result[RESULT.R_TOKENS]
-            row[SUM_TOKENS_SQ] += result[RESULT.R_TOKENS] * result[RESULT.R_TOKENS]
+            row[SUMS.SUM_DAYS] += result[RESULT.R_DAYS]
+            row[SUMS.SUM_DAYS_SQ] += result[RESULT.R_DAYS] * result[RESULT.R_DAYS]
+            row[SUMS.SUM_TOKENS] += result[RESULT.R_TOKENS]
+            row[SUMS.SUM_TOKENS_SQ] += result[RESULT.R_TOKENS] * result[RESULT.R_TOKENS]

@@ -39,44 +39,48 @@ from sim.kernels import event as _event
 from sim.kernels import layout as S
 from sim.kernels import rng
 from sim.kernels.anomaly import encounter
-from sim.kernels.combat import CAPPED, fight
+from sim.kernels.combat import fight
 from sim.kernels.dice import destroyed
 from sim.kernels.event import resolve_event
+from sim.kernels.records import Record
 
-# Aggregate rows of ``out[c, v]``.
-SUM = 0
-SUM_SQ = 1
-DIFF = 2
-DIFF_SQ = 3
-N_SUMS = 4
+# Aggregate rows of ``out[c, v]`` (the module docstring's sums).
+AGGREGATE = Record("paired aggregate rows", "N_SUMS", ("SUM", "SUM_SQ", "DIFF", "DIFF_SQ"))
+globals().update(AGGREGATE.constants)
 
-# Combat metrics (per-trial values): outcome indicators AVOIDED..CAPPED (the
-# column numbers of sim.kernels.combat), then:
-C_WOUNDS = CAPPED + 1
-C_ROUNDS = C_WOUNDS + 1
-C_DESTROYED = C_ROUNDS + 1
-C_STIMULANTS = C_DESTROYED + 1
-C_SPENT = C_STIMULANTS + 1
-COMBAT_METRICS = C_SPENT + 1
+# The metric columns (the last axis of ``out``) of each kernel: the per-trial indicators of
+# the encounter's outcomes first, in the columns its kernel counts them in (combat.OUTCOME,
+# anomaly.OUTCOME, event.OUTCOME), then its own metrics.
+COMBAT_METRIC = Record("paired combat metrics after the outcomes", "N_COMBAT_METRICS", (
+    "C_WOUNDS",
+    "C_ROUNDS",
+    "C_DESTROYED",   # the armour destroyed (P-05)
+    "C_STIMULANTS",
+    "C_SPENT",       # limited-use weapon uses spent
+), start=_combat.N_OUTCOMES)
+globals().update(COMBAT_METRIC.constants)
 
-# Anomaly metrics: outcome indicators 0..3 (sim.kernels.anomaly), then:
-A_ARTIFACT = 4
-A_TROPHY = 5
-A_DEFORMATION = 6
-A_PERCEIVED = 7
-A_LOSS = 8
-A_DESTROYED = 9
-ANOMALY_METRICS = 10
+ANOMALY_METRIC = Record("paired anomaly metrics after the outcomes", "N_ANOMALY_METRICS", (
+    "A_ARTIFACT",     # an artefact found (P-35)
+    "A_TROPHY",       # the anomaly's card kept (P-34)
+    "A_DEFORMATION",  # a deformation (P-39)
+    "A_PERCEIVED",    # the Perception test passed (P-31)
+    "A_LOSS",         # points lost after the artefacts and armour
+    "A_DESTROYED",    # the armour destroyed (P-05)
+), start=_anomaly.N_OUTCOMES)
+globals().update(ANOMALY_METRIC.constants)
 
-# Event metrics: outcome indicators 0..2 (sim.kernels.event), then:
-E_DEFORMATION = 3
-E_HEALTH = 4
-E_RADIATION = 5
-E_PSI = 6
-E_DAYS = 7
-E_TOKENS = 8
-E_DESTROYED = 9
-EVENT_METRICS = 10
+EVENT_METRIC = Record("paired event metrics after the outcomes", "N_EVENT_METRICS", (
+    "E_DEFORMATION",  # a deformation (P-39)
+    "E_HEALTH",       # points lost on the card's track, by track
+    "E_RADIATION",
+    "E_PSI",
+    "E_DAYS",         # days lost
+    "E_TOKENS",       # Emission tokens
+    "E_DESTROYED",    # the armour destroyed (P-05)
+), start=_event.N_OUTCOMES)
+globals().update(EVENT_METRIC.constants)
+
 
 @jit
 def accumulate(row, x):
@@ -84,12 +88,12 @@ def accumulate(row, x):
     for v in range(x.shape[0]):
         for m in range(x.shape[1]):
             a = x[v, m]
-            row[v, SUM, m] += a
-            row[v, SUM_SQ, m] += a * a
+            row[v, AGGREGATE.SUM, m] += a
+            row[v, AGGREGATE.SUM_SQ, m] += a * a
             if v > 0:
                 d = a - x[0, m]
-                row[v, DIFF, m] += d
-                row[v, DIFF_SQ, m] += d * d
+                row[v, AGGREGATE.DIFF, m] += d
+                row[v, AGGREGATE.DIFF_SQ, m] += d * d
 
 
 def _paired_loop(seed, n_trials, chunk_size, first_chunk, *inputs, weights, out):
@@ -186,12 +190,12 @@ def _combat_trial(dice, seed, t, v, k, w, x, uses, result, params, n_stims, stim
     fight(dice, p, stimulants[v, k, :n_stims[v, k] + 1], uses0[v, k], uses, bonus[v, k],
           spend[v, k], plans, result)
     x[v, result[_combat.R_OUTCOME]] += w
-    x[v, C_WOUNDS] += w * result[_combat.R_WOUNDS]
-    x[v, C_ROUNDS] += w * result[_combat.R_ROUNDS]
+    x[v, COMBAT_METRIC.C_WOUNDS] += w * result[_combat.R_WOUNDS]
+    x[v, COMBAT_METRIC.C_ROUNDS] += w * result[_combat.R_ROUNDS]
     if destroyed(p[S.P_DURABILITY], p[S.P_TOKENS], result[_combat.R_TOKENS]):
-        x[v, C_DESTROYED] += w
-    x[v, C_STIMULANTS] += w * result[_combat.R_STIMULANTS]
-    x[v, C_SPENT] += w * result[_combat.R_SPENT]
+        x[v, COMBAT_METRIC.C_DESTROYED] += w
+    x[v, COMBAT_METRIC.C_STIMULANTS] += w * result[_combat.R_STIMULANTS]
+    x[v, COMBAT_METRIC.C_SPENT] += w * result[_combat.R_SPENT]
 
 
 paired_combat_kernel = paired_kernel("paired_combat_kernel", _combat_work, _combat_trial)
@@ -206,7 +210,7 @@ zero-padded; ``bonus``, ``spend`` (V, K, 2, 2**L) the loadout tables, zero-padde
 reads only its own masks); ``plans`` the plans of the fights played by one (``params[v, k,
 P_PLAN]``: 1 + where each starts), one after another, :data:`~sim.kernels.combat.NO_PLAN` when
 none is; ``weights`` (V, K) card weights, 0 skips the card; ``out`` (n_chunks, V, N_SUMS,
-COMBAT_METRICS) per-chunk sums (see the module docstring).
+N_COMBAT_METRICS) per-chunk sums (see the module docstring).
 """
 
 
@@ -227,14 +231,14 @@ def _anomaly_trial(dice, seed, t, v, k, w, x, deck_state, scratch, result, param
     encounter(dice, deck_state, p, deck[v, k], scratch, result)
     outcome = result[_anomaly.R_OUTCOME]
     x[v, outcome] += w
-    x[v, A_ARTIFACT] += w * result[_anomaly.R_FOUND]
+    x[v, ANOMALY_METRIC.A_ARTIFACT] += w * result[_anomaly.R_FOUND]
     if _anomaly.keeps_trophy(outcome):  # P-34
-        x[v, A_TROPHY] += w
-    x[v, A_DEFORMATION] += w * result[_anomaly.R_DEFORMATION]
-    x[v, A_PERCEIVED] += w * result[_anomaly.R_PERCEIVED]
-    x[v, A_LOSS] += w * result[_anomaly.R_LOST]
+        x[v, ANOMALY_METRIC.A_TROPHY] += w
+    x[v, ANOMALY_METRIC.A_DEFORMATION] += w * result[_anomaly.R_DEFORMATION]
+    x[v, ANOMALY_METRIC.A_PERCEIVED] += w * result[_anomaly.R_PERCEIVED]
+    x[v, ANOMALY_METRIC.A_LOSS] += w * result[_anomaly.R_LOST]
     if destroyed(p[S.A_DURABILITY], p[S.A_TOKENS], result[_anomaly.R_TOKENS]):
-        x[v, A_DESTROYED] += w
+        x[v, ANOMALY_METRIC.A_DESTROYED] += w
 
 
 paired_anomaly_kernel = paired_kernel("paired_anomaly_kernel", _anomaly_work, _anomaly_trial)
@@ -243,7 +247,7 @@ out)``: anomaly encounters of V variants x K cards on common random numbers.
 
 ``params`` (V, K, A_SIZE): :meth:`~sim.encounter.spec.AnomalySpec.pack` per variant and card;
 ``deck`` (V, K, n_types) artefact cards per type, zero-padded; ``weights`` (V, K) card
-weights, 0 skips the card; ``out`` (n_chunks, V, N_SUMS, ANOMALY_METRICS) per-chunk sums.
+weights, 0 skips the card; ``out`` (n_chunks, V, N_SUMS, N_ANOMALY_METRICS) per-chunk sums.
 """
 
 
@@ -260,16 +264,16 @@ def _event_trial(dice, seed, t, v, k, w, x, result, params):
     resolve_event(dice, p, result)
     x[v, result[_event.R_OUTCOME]] += w
     target = p[S.E_TARGET]
-    col = E_HEALTH
+    col = EVENT_METRIC.E_HEALTH
     if target == S.TARGET_RADIATION:
-        col = E_RADIATION
+        col = EVENT_METRIC.E_RADIATION
     elif target == S.TARGET_WILLPOWER:
-        col = E_PSI
+        col = EVENT_METRIC.E_PSI
     x[v, col] += w * result[_event.R_LOST]
-    x[v, E_DEFORMATION] += w * result[_event.R_DEFORMATION]
-    x[v, E_DESTROYED] += w * result[_event.R_DESTROYED]
-    x[v, E_DAYS] += w * result[_event.R_DAYS]
-    x[v, E_TOKENS] += w * result[_event.R_TOKENS]
+    x[v, EVENT_METRIC.E_DEFORMATION] += w * result[_event.R_DEFORMATION]
+    x[v, EVENT_METRIC.E_DESTROYED] += w * result[_event.R_DESTROYED]
+    x[v, EVENT_METRIC.E_DAYS] += w * result[_event.R_DAYS]
+    x[v, EVENT_METRIC.E_TOKENS] += w * result[_event.R_TOKENS]
 
 
 paired_event_kernel = paired_kernel("paired_event_kernel", _event_work, _event_trial)
@@ -278,5 +282,5 @@ event draws of V variants x K cards on common random numbers.
 
 ``params`` (V, K, E_SIZE): :meth:`~sim.encounter.spec.EventSpec.pack` per variant and card;
 ``weights`` (V, K) card weights, 0 skips the card; ``out`` (n_chunks, V, N_SUMS,
-EVENT_METRICS) per-chunk sums.
+N_EVENT_METRICS) per-chunk sums.
 """
