@@ -86,7 +86,8 @@ def test_an_emission_reaches_a_base_only_when_bases_do_not_shelter(shelter):
         zone = np.zeros(K.Z_SIZE, dtype=np.int64)
         zone[K.Z_ACC_R] = 1
         held = 0
-        _emission(st, zone, tables.cp[0], dice, tables.hexes[0], tables.em[0], 0,
+        _emission(st, zone, tables.cp[0], dice, tables.hexes[0], tables.em[0],
+                  tables.em_resist[0, st[K.S_WORN]], 0,
                   tables.art_rec[0, held], tables.art_n[0, held])
         assert st[K.S_EMISSIONS_HIT] == hit, place
         assert camp.sheltered(h) == (not hit), place

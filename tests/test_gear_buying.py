@@ -1,5 +1,7 @@
 """Weapons and artefacts bought at the bases during a game (P-13; issue 27, item 2.2).
 
+Armour bought has its own tests (tests/test_armor_buying.py).
+
 P-13: "gear, equipment and artefacts are bought with Rubles". ``policy.shopping_gear`` names
 the weapons and artefacts a stalker buys, in order, after the items of ``policy.shopping``,
 at each card's price while money lasts and only while he does not hold the card. The texts
@@ -59,7 +61,7 @@ def _kernel_buys(sc, faction: str, deck=None, held=()) -> tuple[tuple[str, ...],
         st[K.S_WEAPONS] |= 1 << int(bit)
     art_deck = arrays.art_deck0.copy() if deck is None else np.asarray(deck, dtype=np.int64)
     before = st[K.S_WEAPONS]
-    _buy_gear(st, arrays.cp, arrays.gear, art_deck, FACTIONS[faction])
+    _buy_gear(st, arrays.cp, arrays.gear, arrays.armor, art_deck, FACTIONS[faction])
     new = st[K.S_WEAPONS] & ~before
     names = dict.fromkeys(sc.policy.shopping_gear)
     return tuple(n for n, row in zip(names, arrays.gear, strict=True)
@@ -121,7 +123,8 @@ def test_a_carried_weapon_is_not_bought_but_is_bought_back_once_lost():
     arrays = compile_campaign(sc)
     st = np.zeros(K.S_SIZE, dtype=np.int64)
     st[K.S_RUBLES] = 10_000  # the Knife (bit 0) lost on a knock-out: bought back (100)
-    _buy_gear(st, arrays.cp, arrays.gear, arrays.art_deck0.copy(), FACTIONS["duty"])
+    _buy_gear(st, arrays.cp, arrays.gear, arrays.armor, arrays.art_deck0.copy(),
+              FACTIONS["duty"])
     assert st[K.S_WEAPONS] == 0b11 and st[K.S_RUBLES] == 10_000 - 1500 - 100
 
 
@@ -145,7 +148,7 @@ def test_a_bought_artifact_is_a_card_of_the_deck():
     arrays = compile_campaign(sc)
     st = np.zeros(K.S_SIZE, dtype=np.int64)
     st[K.S_RUBLES] = 10_000
-    _buy_gear(st, arrays.cp, arrays.gear, deck, FACTIONS["duty"])
+    _buy_gear(st, arrays.cp, arrays.gear, arrays.armor, deck, FACTIONS["duty"])
     assert deck[t] == arrays.art_deck0[t] - 1
     outside = _scenario(10_000, gear=("Flash",),
                         edits=["rules.economy.bought_artifacts=outside_deck"])
@@ -180,8 +183,10 @@ def _write(tmp_path, policy: str):
 
 
 @pytest.mark.parametrize(("policy", "message"), [
-    ('shopping_gear = ["Stalker suit"]', "is an armour: buying armour in a game is not"),
-    ('shopping_gear = ["AK-47"]', "is not a weapon or artefact in the ruleset"),
+    ('shopping_gear = ["AK-47"]', "is not a weapon, artefact or armour in the ruleset"),
+    ('shopping_gear = ["Leather jacket", "Stalker suit", "Ecolog suit", "SEVA suit"]',
+     "lists 4 armours (Leather jacket, Stalker suit, Ecolog suit, SEVA suit); a campaign "
+     "character buys at most 3"),
     ('shopping_gear = "AK-74"', "has the wrong type"),
     ('shopping_gear = ["Machete", "PM pistol", "Shotgun", "AK-74", "SVD sniper rifle", '
      '"Grenade"]', "makes 7 weapons (carried, then bought)"),
@@ -254,17 +259,23 @@ def test_a_wrong_purchase_is_caught(paths, broken):
 # --- four stalkers: every seat buys from the one artefact deck -------------------------------
 
 
-def test_four_stalkers_buying_gear_agree_with_the_reference(tmp_path):
-    """Four stalkers with 5,000 rubles each buy a Shotgun and a Flash (P-13) from the artefact
-    deck they share (P-35, P-47): the reference and the kernel give the same win, no-winner and
-    Final Emission rates (two-sample |z| < 4.5)."""
+def four_buying_z(tmp_path, gear: str) -> dict[str, float]:
+    """:func:`four_stalker_z` of ``four_stalkers`` with 5,000 rubles a seat and every seat's
+    ``policy.shopping_gear`` set to ``gear`` (a TOML list)."""
     text = scenario_path("four_stalkers").read_text()
     edited = text.replace('shopping = ["Medkit", "Stimulant"]\n',
                           'shopping = ["Medkit", "Stimulant"]\n'
-                          'shopping_gear = ["Shotgun", "Flash"]\n', 1)
+                          f'shopping_gear = {gear}\n', 1)
     edited = edited.replace('"Bag of nuts"]\n', '"Bag of nuts"]\nrubles = 5000\n', 1)
     assert edited.count("shopping_gear") == 1 and edited.count("rubles = 5000") == 1
     path = tmp_path / "four_gear.toml"
     path.write_text(edited)
-    z = four_stalker_z(load_scenario(path))
+    return four_stalker_z(load_scenario(path))
+
+
+def test_four_stalkers_buying_gear_agree_with_the_reference(tmp_path):
+    """Four stalkers with 5,000 rubles each buy a Shotgun and a Flash (P-13) from the artefact
+    deck they share (P-35, P-47): the reference and the kernel give the same win, no-winner and
+    Final Emission rates (two-sample |z| < 4.5)."""
+    z = four_buying_z(tmp_path, '["Shotgun", "Flash"]')
     assert all(abs(v) < Z_TOL for v in z.values()), z

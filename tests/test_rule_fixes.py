@@ -127,8 +127,9 @@ def test_knockout_loses_weapons_and_armour_too():
     arrays = compile_campaign(scenario)
     st = np.zeros(K.S_SIZE, dtype=np.int64)
     st[K.S_WEAPONS] = arrays.cp[K.C_WEAPONS]
+    st[K.S_DURABILITY] = arrays.armor[0, K.AR_DURABILITY]  # wearing the suit, no token
     items = arrays.item_start.copy()
-    end._lose_half(st, arrays.cp, items, arrays.lose_order)
+    end._lose_half(st, items, arrays.lose_order)
     names = list(RS.items)
     held = {n: int(items[names.index(n)]) for n in ("Medkit", "Stimulant", "Bag of nuts")}
     assert held == {"Medkit": 0, "Stimulant": 2, "Bag of nuts": 0}
@@ -137,11 +138,11 @@ def test_knockout_loses_weapons_and_armour_too():
     assert st[K.S_ARMOR] == 0  # the suit stays (dearer than what was lost)
     # A second knock-out: 4 belongings left (suit, rifle, 2 stimulants): 2 go, the
     # stimulants (400 each) before the suit (1500).
-    end._lose_half(st, arrays.cp, items, arrays.lose_order)
+    end._lose_half(st, items, arrays.lose_order)
     assert items[names.index("Stimulant")] == 0 and st[K.S_ARMOR] == 0
     # Third: suit and rifle, one goes: the suit, whose loss destroys it (tokens = durability).
-    end._lose_half(st, arrays.cp, items, arrays.lose_order)
-    assert st[K.S_ARMOR] == arrays.cp[K.C_DURABILITY] and st[K.S_WEAPONS] == 0b01
+    end._lose_half(st, items, arrays.lose_order)
+    assert st[K.S_ARMOR] == st[K.S_DURABILITY] == 4 and st[K.S_WEAPONS] == 0b01
 
 
 # --- 1.4 the artefact search is a chance (P-07, P-35) -----------------------------------
@@ -205,11 +206,11 @@ def test_emission_kernel_rolls_the_armour_against_disturbances():
     # lasts. 3 disturbances against psi 5+ with durability 5: exact mean through 3 * 4/6.
     cp = np.zeros(K.C_SIZE, dtype=np.int64)
     cp[K.C_THRESHOLD] = 1
-    cp[K.C_DURABILITY] = 5
-    em = np.zeros((2, 8), dtype=np.int64)
+    em = np.zeros((2, K.M_SIZE), dtype=np.int64)
     em[0, K.M_PSI] = 3
-    em[0, K.M_PSI_RESIST] = 5
     em[1, K.M_FINAL] = 1
+    resist = np.zeros((2, K.MR_SIZE), dtype=np.int64)  # the worn armour's faces
+    resist[0, K.M_PSI_RESIST] = 5
     hexes = np.zeros((1, 4), dtype=np.int64)
     hexes[0, K.H_KIND] = K.LOC_OPEN
     dice = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
@@ -220,10 +221,11 @@ def test_emission_kernel_rolls_the_armour_against_disturbances():
         rng.seed_stream(dice, 9, t, rng.DICE)
         st = np.zeros(K.S_SIZE, dtype=np.int64)
         st[K.S_WILLPOWER] = 10
+        st[K.S_DURABILITY] = 5
         zone = np.zeros(K.Z_SIZE, dtype=np.int64)
         zone[K.Z_ETOKENS] = 1
         k = emission._emission_card(zone, cp, em)
-        emission._emission(st, zone, cp, dice, hexes, em, k, recs, no_artifacts)
+        emission._emission(st, zone, cp, dice, hexes, em, resist, k, recs, no_artifacts)
         lost += 10 - st[K.S_WILLPOWER]
     mean, sd = 3 * 4 / 6, (3 * (4 / 6) * (2 / 6)) ** 0.5
     assert abs(lost / trials - mean) < 4.5 * sd / trials ** 0.5

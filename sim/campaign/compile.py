@@ -40,7 +40,7 @@ from sim.kernels import campaign as K
 from sim.kernels import layout as S
 from sim.kernels.layout import A_SIZE, P_SIZE
 from sim.rules import Ruleset
-from sim.rules.scenario import Scenario, carry_problems, gear_weapons
+from sim.rules.scenario import Scenario, carry_problems, gear_armors, gear_weapons
 from sim.rules.schema import DEFORMATION_EFFECTS, TOKEN_USES
 from sim.rules.traits import parse_traits
 
@@ -110,35 +110,43 @@ class _Arrays:
     shopping : int64
         The shopping list (item card indices).
     gear : int64 (n_gear, B_SIZE)
-        The weapons and artefacts ``policy.shopping_gear`` buys (P-13; :func:`gear_table`).
+        The weapons, artefacts and armours ``policy.shopping_gear`` buys (P-13;
+        :func:`gear_table`).
     e_params, e_bonus, e_spend, e_uses0 : int64
-        Per set of belongings held (a bit mask over the scenario's weapons,
-        P-37, and above them the artefact slots, :mod:`sim.campaign.artifacts`)
-        and enemy card, the packed fight (``P_*``, then the held artefacts'
-        records) and its loadout tables, zero-padded to the largest number of
-        limited weapons.
+        Per armour worn (a block per row of ``armor``), set of belongings held (a bit
+        mask over the scenario's weapons, P-37, and above them the artefact slots,
+        :mod:`sim.campaign.artifacts`) and enemy card, the packed fight (``P_*``, then
+        the held artefacts' records) and its loadout tables, zero-padded to the
+        largest number of limited weapons.
     en : int64 (n_enemies, 4)
         Per enemy card: trophy kind, habitat, psi flag, count.
     sarcophagus : int64
         Enemy cards waiting in the Sarcophagus, in order (P-50).
-    a_params : int64 (n_artifact_masks, n_anomalies, A_SIZE + RECORDS)
-        Per set of artefact slots held and anomaly card, the packed encounter
-        (``A_*``, then the held artefacts' records).
+    a_params : int64 (n_armors * n_artifact_masks, n_anomalies, A_SIZE + RECORDS)
+        Per armour worn, set of artefact slots held and anomaly card, the packed
+        encounter (``A_*``, then the held artefacts' records).
     a_count : per anomaly card
         Count.
     art_deck0, art_value : per artefact type
         Cards in the artefact deck (P-35) and the value of one card (mean price).
-    ev : int64 (n_events, 7)
-        Per event card: avoid roll (0: none), effect, value, track, armour
-        resistance, count, damage type (index of ``DTYPES``).
-    em : int64 (n_emissions, 8)
+    ev : int64 (n_events, V_SIZE)
+        Per event card: avoid roll (0: none), effect, value, track, count,
+        damage type (index of ``DTYPES``).
+    em : int64 (n_emissions, M_SIZE)
         Per Emission card in deck order: wounds, doses, disturbances, Final
-        flag, armour resistance to the wounds, to the doses and to the
-        disturbances (0: the armour does not roll), damage type of the wounds.
+        flag, damage type of the wounds.
     art_rec, art_n, art_cards, art_identity : int64
         Artefact records by held mask and damage type, artefact cards, and
         the types whose finds draw their card
         (:func:`sim.campaign.artifacts.artifact_tables`).
+    armor : int64 (n_armors, AR_SIZE)
+        The armours he may wear (:func:`campaign_armors`; row 0 the starting one, 0s for
+        none): durability (P-03) and price.
+    ev_resist : int64 (n_armors, n_events)
+        Per armour, each event card's absorbing face (0: the armour does not roll).
+    em_resist : int64 (n_armors, n_emissions, MR_SIZE)
+        Per armour, its face against each Emission card's wounds, doses and
+        disturbances (0: the armour does not roll).
     """
 
     def pack(self) -> K.CampaignTables:
@@ -171,15 +179,14 @@ class _Arrays:
     ev_effect = property(lambda self: self.ev[:, K.V_EFFECT])
     ev_value = property(lambda self: self.ev[:, K.V_VALUE])
     ev_target = property(lambda self: self.ev[:, K.V_TARGET])
-    ev_resist = property(lambda self: self.ev[:, K.V_RESIST])
     ev_count = property(lambda self: self.ev[:, K.V_COUNT])
     em_wounds = property(lambda self: self.em[:, K.M_WOUNDS])
     em_radiation = property(lambda self: self.em[:, K.M_RADIATION])
     em_psi = property(lambda self: self.em[:, K.M_PSI])
     em_final = property(lambda self: self.em[:, K.M_FINAL])
-    em_wound_resist = property(lambda self: self.em[:, K.M_WOUND_RESIST])
-    em_rad_resist = property(lambda self: self.em[:, K.M_RAD_RESIST])
-    em_psi_resist = property(lambda self: self.em[:, K.M_PSI_RESIST])
+    em_wound_resist = property(lambda self: self.em_resist[0, :, K.M_WOUND_RESIST])
+    em_rad_resist = property(lambda self: self.em_resist[0, :, K.M_RAD_RESIST])
+    em_psi_resist = property(lambda self: self.em_resist[0, :, K.M_PSI_RESIST])
 
 
 CampaignArrays = make_dataclass(
@@ -190,7 +197,8 @@ CampaignArrays.__doc__, CampaignArrays.__module__ = _Arrays.__doc__, __name__
 
 PADDED = {"e_params": 0, "e_bonus": 0, "e_spend": 0, "e_uses0": 0, "lose_order": -1,
           "shopping": -1, "gear": -1, "a_params": 0, "art_rec": 0, "art_n": 0, "day_table": 0,
-          "day_len": 0, "allowance_of_value": 0, "target_hex": -1}
+          "day_len": 0, "allowance_of_value": 0, "target_hex": -1, "armor": 0,
+          "ev_resist": 0, "em_resist": 0}
 """Tables whose shape depends on the character's loadout and policy, with the value that
 pads them for :func:`pack_slots` (the kernel skips ``-1`` rows; zero fights and weapon
 uses are the padding the per-mask tables already have)."""
@@ -350,6 +358,25 @@ def campaign_weapons(scenario: Scenario) -> tuple[str, ...]:
     return gear_weapons(scenario.ruleset, scenario.weapons, scenario.policy.shopping_gear)
 
 
+def campaign_armors(scenario: Scenario) -> tuple[str | None, ...]:
+    """The armours he may wear, the rows of the ``armor`` table: the starting one, then those
+    bought (P-13; :func:`sim.rules.scenario.gear_armors`).
+    """
+    return gear_armors(scenario.ruleset, scenario.armor, scenario.policy.shopping_gear)
+
+
+def by_armor(blocks: list[np.ndarray]) -> np.ndarray:
+    """One table's blocks, one per armour worn (:func:`campaign_armors`), on its first axis.
+
+    Block ``c`` starts at row ``c`` times a block's rows (the largest, zero-padded); a lone
+    block is returned as it is (the remembered, read-only array).
+    """
+    if len(blocks) == 1:
+        return blocks[0]
+    shape = tuple(max(dims) for dims in zip(*(b.shape for b in blocks), strict=True))
+    return _pad(blocks, (len(blocks), *shape)).reshape(-1, *shape[1:])
+
+
 def weapon_subsets(weapons: tuple[str, ...]) -> list[tuple[str, ...]]:
     """Every subset of the scenario's weapons, indexed by bit mask (bit j: weapon j held)."""
     return [tuple(w for j, w in enumerate(weapons) if mask >> j & 1)
@@ -366,18 +393,23 @@ each); at 4,096 it rebuilt 1,988 of them after they had been dropped."""
 
 
 def _enemies(scenario: Scenario, slots: tuple[str, ...]) -> dict:
-    """Fights of every enemy card with every set of weapons and artefacts held (P-23, P-37).
+    """Fights of every enemy card with every armour worn and set of weapons and artefacts held
+    (P-02..P-05, P-13, P-23, P-37).
 
     Bit ``j`` of a mask is weapon ``j`` of the scenario; the bits above the
     weapons are the artefact slots (P-08..P-10). A mask holding more
     artefacts than ``artifacts.carry_limit`` cannot occur and stays zero.
+    Each armour he may wear has a block of masks (:func:`by_armor`).
     Remembered (read-only) for candidates whose fights have the same inputs
     (:func:`policy_fights`).
     """
     policy = scenario.policy
-    return policy_fights(scenario.ruleset, scenario.stalker, scenario.armor,
-                         campaign_weapons(scenario), tuple(slots), policy.sneak,
-                         int(policy.flee_at), int(policy.heal_at), intellect(scenario))
+    tables = [policy_fights(scenario.ruleset, scenario.stalker, armor,
+                            campaign_weapons(scenario), tuple(slots), policy.sneak,
+                            int(policy.flee_at), int(policy.heal_at), intellect(scenario))
+              for armor in campaign_armors(scenario)]
+    return {**tables[0], **{name: by_armor([t[name] for t in tables])
+                            for name in ("e_params", "e_bonus", "e_spend", "e_uses0")}}
 
 
 def _fightable(rs: Ruleset) -> list:
@@ -491,10 +523,14 @@ def _event_damage_type(card) -> str:
 def _hazards(scenario: Scenario, slots: tuple[str, ...]) -> dict:
     """The anomaly, artefact-deck and event tables, remembered like the fights.
 
-    See :func:`hazard_tables`.
+    See :func:`hazard_tables`; the anomalies have a block per armour he may wear
+    (:func:`by_armor`), the events' faces a row (``ev_resist``).
     """
-    return hazard_tables(scenario.ruleset, scenario.stalker, scenario.armor, tuple(slots),
-                         bool(scenario.policy.enter_anomalies), intellect(scenario))
+    tables = [hazard_tables(scenario.ruleset, scenario.stalker, armor, tuple(slots),
+                            bool(scenario.policy.enter_anomalies), intellect(scenario))
+              for armor in campaign_armors(scenario)]
+    return {**tables[0], "a_params": by_armor([t["a_params"] for t in tables]),
+            "ev_resist": np.stack([t["ev_resist"] for t in tables])}
 
 
 @per_ruleset(TABLES_KEPT)
@@ -513,34 +549,42 @@ def hazard_tables(rs: Ruleset, stalker: str, armor: str | None, slots: tuple[str
         "art_value": _i64([sum(prices.get(t, [0])) // max(len(prices.get(t, [])), 1)
                            for t in types]) if types else _i64([0]),
         "ev": _table([(e.avoid_target if e.rolls else 0, e.effect, e.value, e.target,
-                       e.effective_resist, card.count, DTYPES.index(_event_damage_type(card)))
-                      for e, card in zip(events, rs.events.values(), strict=True)], 7),
+                       card.count, DTYPES.index(_event_damage_type(card)))
+                      for e, card in zip(events, rs.events.values(), strict=True)], K.V_SIZE),
+        "ev_resist": _i64([e.effective_resist for e in events]),
     }
 
 
 def _emissions(scenario: Scenario) -> dict:
+    """The Emission deck (``em``), each armour's faces against its cards (``em_resist``) and
+    the armours he may wear (``armor``: durability, price; 0s for none).
+    """
     rs = scenario.ruleset
     deck = rs.emission_deck()
-    armor = rs.armor.get(scenario.armor) if scenario.armor else None
-    absorbs = bool(rs.rules.emission.armor_absorbs) and armor is not None
+    armors = [rs.armor[name] if name else None for name in campaign_armors(scenario)]
 
-    def resist(damage_type: str) -> int:
+    def resist(armor, damage_type: str) -> int:
         """Absorbing face against one damage type of an Emission (0: no roll)."""
-        if not absorbs or not armor_rolls(rs, damage_type):
+        if (armor is None or not rs.rules.emission.armor_absorbs
+                or not armor_rolls(rs, damage_type)):
             return 0
         return armor.resistance(damage_type) or 0
 
     return {
-        "em": _table([(c.wounds, c.radiation, c.psi, c.final, resist(c.wound_type),
-                       resist("radiation"), resist("psi"), DTYPES.index(c.wound_type))
-                      for c in deck], 8),
+        "em": _table([(c.wounds, c.radiation, c.psi, c.final, DTYPES.index(c.wound_type))
+                      for c in deck], K.M_SIZE),
+        "em_resist": _i64([[(resist(a, c.wound_type), resist(a, "radiation"), resist(a, "psi"))
+                            for c in deck] for a in armors]).reshape(
+                                len(armors), len(deck), K.MR_SIZE),
+        "armor": _table([(a.durability, a.price) if a else (0, 0) for a in armors], K.AR_SIZE),
     }
 
 
 def lose_order(scenario: Scenario, slots: tuple[str, ...] = ()) -> list[tuple[int, int]]:
     """Belongings in the order a knock-out loses them (P-37; ``policy.knockout_loss``).
 
-    Item cards, the scenario's weapons (by bit) and the armour, sorted by
+    Item cards, the scenario's weapons (by bit) and the armours he may wear (by row of
+    ``armor``: the one worn is lost), sorted by
     price (stable: items, then weapons, then armour on equal prices); the
     player's choice is a Gap, and the policy keeps the dearest gear. Under
     ``keep_useful`` (the default) the item cards that never act in the
@@ -556,8 +600,8 @@ def lose_order(scenario: Scenario, slots: tuple[str, ...] = ()) -> list[tuple[in
     rows = [r for r in rows if r not in inert]
     weapons = campaign_weapons(scenario)  # the bought ones too: lost when held (P-13)
     rows += [(rs.weapons[w].price, K.BELONG_WEAPON, j) for j, w in enumerate(weapons)]
-    if scenario.armor:
-        rows.append((rs.armor[scenario.armor].price, K.BELONG_ARMOR, 0))
+    rows += [(rs.armor[name].price, K.BELONG_ARMOR, c)
+             for c, name in enumerate(campaign_armors(scenario)) if name]
     arts = [(rs.artifacts[name].price, K.BELONG_WEAPON, len(weapons) + j)
             for j, name in enumerate(slots)]
     return [(kind, index) for _, kind, index in [*sorted(inert, key=lambda r: r[0]),
@@ -625,16 +669,20 @@ def _items(scenario: Scenario, slots: tuple[str, ...]) -> dict:
 def gear_table(scenario: Scenario, slots: tuple[str, ...]) -> np.ndarray:
     """The kernel's ``gear`` table: a ``B_*`` row per card ``policy.shopping_gear`` names (P-13).
 
-    In the list's order, each card once: a weapon's bit (:func:`campaign_weapons`), or an
-    artefact's slot bit above the weapons, its price and its type in the deck (P-35).
+    In the list's order, each card once: a weapon's bit (:func:`campaign_weapons`), an
+    artefact's slot bit above the weapons and its type in the deck (P-35), or an armour's
+    row of ``armor`` (:func:`campaign_armors`); and its price.
     """
     rs = scenario.ruleset
     weapons = campaign_weapons(scenario)
+    armors = campaign_armors(scenario)
     types, _ = hazards.artifact_deck(rs)
     rows = []
     for name in dict.fromkeys(scenario.policy.shopping_gear):
         if name in rs.weapons:
             rows.append((K.GEAR_WEAPON, weapons.index(name), rs.weapons[name].price, 0))
+        elif name in rs.armor:
+            rows.append((K.GEAR_ARMOR, armors.index(name), rs.armor[name].price, 0))
         else:
             card = rs.artifacts[name]
             rows.append((K.GEAR_ARTIFACT, len(weapons) + slots.index(name), card.price,
@@ -744,7 +792,6 @@ def compile_campaign(scenario: Scenario) -> CampaignArrays:
         C_START=start, C_MAX_DAYS=rules.campaign.max_days, C_HEALTH=stalker.health,
         C_WILLPOWER=stalker.willpower, C_RADIATION_MAX=stalker.radiation_max,
         C_RUBLES=scenario.rubles,
-        C_DURABILITY=rs.armor[scenario.armor].durability if scenario.armor else 0,
         C_THRESHOLD=rules.emission.threshold,
         C_TOKENS_LIMIT=rules.emission.tokens_per_limit,
         C_TOKENS_ENVIRONMENT=rules.emission.tokens_per_environment,
@@ -793,6 +840,8 @@ def compile_campaign(scenario: Scenario) -> CampaignArrays:
         C_GEAR_SHOPS=sum(1 << code for name, code in FACTIONS.items()
                          if name and rules.economy.gear_shops in ("every_base", name)),
         C_BOUGHT_FROM_DECK=rules.economy.bought_artifacts == "from_deck",
+        C_N_SLOTS=len(slots),
+        C_ARMOR_TRADE_IN=rules.economy.armor_trade_in_divisor,
         **artifact_keys(scenario),
         C_CHARACTER=list(rs.stalkers).index(scenario.stalker),
         **game_keys(scenario),

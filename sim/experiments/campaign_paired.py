@@ -201,8 +201,8 @@ def scenario_of(case: Case) -> Scenario:
     keep = tuple(s.get("keep_artifacts", ()))
     for name in (*artifacts, *keep):
         _known(name, rs.artifacts, "artefact")
-    for name in s.get("shopping_gear", ()):  # weapons and artefacts bought (P-13)
-        _known(name, {**rs.weapons, **rs.artifacts}, "weapon or artefact")
+    for name in s.get("shopping_gear", ()):  # weapons, artefacts and armours bought (P-13)
+        _known(name, {**rs.weapons, **rs.artifacts, **rs.armor}, "weapon, artefact or armour")
     hexmap = getattr(rs, "map", None)
     hexes = [] if hexmap is None else hexmap.hexes
     start = str(s["start"])

@@ -52,6 +52,7 @@ from sim.kernels.layout import (
 from sim.reference.artifact import Harm, absorb, use
 from sim.reference.combat import fight as fight_spec
 from sim.reference.route import Terrain
+from sim.rules.model import Armor
 from sim.rules.scenario import Scenario
 from sim.rules.traits import parse_traits
 
@@ -120,7 +121,9 @@ class Stalker:
     "trophy_sold"`` (they go back to the deck when sold), ``anomaly_cards``
     the anomaly trophies' cards under ``campaign.anomaly_trophies =
     "when_exchanged"``, and ``waiting_types`` the types of the artefacts
-    waiting to be sold (``campaign.sold_artifacts``).
+    waiting to be sold (``campaign.sold_artifacts``); ``armor`` is the armour card he
+    wears (None: none; P-13: the starting one or one bought), ``tokens`` the damage
+    tokens on it (P-04).
     """
 
     pos: int
@@ -129,6 +132,7 @@ class Stalker:
     rubles: int
     items: list[int]
     weapons: list[bool]
+    armor: Armor | None = None
     tokens: int = 0
     radiation: int = 0
     deformations: int = 0
@@ -205,6 +209,9 @@ class Campaign:
         self.weapons = [rs.weapons[w] for w in scenario.weapons] + bought
         self.start_weapons = [j < len(scenario.weapons) for j in range(len(self.weapons))]
         self.armor = rs.armor[scenario.armor] if scenario.armor else None
+        # The armours he may wear: the starting one, then those the policy buys (P-13).
+        self.armors = [self.armor] + [rs.armor[n] for n in dict.fromkeys(self.policy.shopping_gear)
+                                      if n in rs.armor and n != scenario.armor]
         combat = self.rules.combat
         self.close = {melee: CloseCombatRules(
             melee_enemy=melee, hands=combat.hands, long_range_divisor=combat.long_range_divisor,
@@ -289,14 +296,16 @@ class Campaign:
         limit = self.rules.artifacts.use_limit
         return tuple(self.spec(s, damage_type) for s in (slots[:limit] if limit else slots))
 
-    def fight_base(self, enemy, weapons: tuple[bool, ...], held: tuple[bool, ...]) -> CombatSpec:
-        """A fight against card ``enemy`` with the weapons and artefact slots held (cached).
+    def fight_base(self, enemy, weapons: tuple[bool, ...], held: tuple[bool, ...],
+                   armor: Armor | None) -> CombatSpec:
+        """A fight against card ``enemy`` with the weapons and artefact slots held and the
+        armour worn (cached).
 
         Weapons as the hands allow (P-23, P-29); the artefacts that act
         (P-08..P-10): resist ones against the enemy's wound type, combat ones
         within the hands. The caller sets the day's tracks, tokens and heals.
         """
-        key = (enemy.name, weapons, held)
+        key = (enemy.name, weapons, held, armor.name if armor is not None else None)
         if key in self._fights:
             return self._fights[key]
         rules, hero = self.rules, self.hero
@@ -313,8 +322,8 @@ class Campaign:
             health=hero.willpower if psi else hero.health, start_health=0,
             combat=hero.combat, stealth=hero.stealth, vigilance=need,
             endurance=enemy.endurance, wounds=enemy.wounds,
-            resist=self.resistance(enemy.wound_type) or 0,
-            durability=self.armor.durability if self.armor is not None else 0, tokens=0,
+            resist=self.resistance(armor, enemy.wound_type) or 0,
+            durability=armor.durability if armor is not None else 0, tokens=0,
             success_on=rules.dice.success_on, sneak=False,
             avoid_rule=AVOID_REPUTATION if rules.combat.avoid_rule == "reputation"
             else AVOID_STEALTH,
@@ -393,8 +402,9 @@ class Campaign:
     def _loss_order(self) -> list[tuple[str, int]]:
         """Belongings a knock-out gives up first: cheapest by price (Gap "Item loss").
 
-        Items (card order), then the scenario's weapons, then the armour on
-        equal prices; artefacts go last (docs/rules.md "Life and death").
+        Items (card order), then the scenario's weapons, then the armours he may
+        wear (only the worn one is lost) on equal prices; artefacts go last
+        (docs/rules.md "Life and death").
         Keeping what helps him (``policy.knockout_loss = "keep_useful"``, P-37),
         the stalker first gives up the item cards of no effect here: ``none``
         and ``location_movement`` (not simulated, docs/rules.md "Items").
@@ -405,8 +415,7 @@ class Campaign:
         rows = [(not (inert and c.effect in never), c.price, "item", i)
                 for i, c in enumerate(self.items)]
         rows += [(True, w.price, "weapon", j) for j, w in enumerate(self.weapons)]
-        if self.armor is not None:
-            rows.append((True, self.armor.price, "armor", 0))
+        rows += [(True, a.price, "armor", k) for k, a in enumerate(self.armors) if a is not None]
         return [(kind, i) for _, _, kind, i in sorted(rows, key=lambda r: (r[0], r[1]))]
 
     def sells(self, faction: str, item) -> bool:
@@ -416,19 +425,19 @@ class Campaign:
         return (self.rules.economy.shops == "every_base" or not item.sold_at
                 or faction in item.sold_at.split("-"))
 
-    def resistance(self, damage_type: str) -> int | None:
-        """The armour's absorbing face against ``damage_type``, None if it does not roll.
+    def resistance(self, armor: Armor | None, damage_type: str) -> int | None:
+        """``armor``'s absorbing face against ``damage_type``, None if it does not roll.
 
         Wounds always roll (P-02); doses only under ``armor.absorbs_radiation``
         (P-01, P-03), disturbances only under ``armor.absorbs_psi``.
         """
-        if self.armor is None:
+        if armor is None:
             return None
         if damage_type == "radiation" and not self.rules.armor.absorbs_radiation:
             return None
         if damage_type == "psi" and not self.rules.armor.absorbs_psi:
             return None
-        return self.armor.resistance(damage_type)
+        return armor.resistance(damage_type)
 
 
 def deal(state, campaign: Campaign) -> None:
@@ -470,7 +479,7 @@ class Game:
         self.me = Stalker(pos=campaign.start, health=hero.health, willpower=hero.willpower,
                           rubles=campaign.scenario.rubles,
                           items=list(campaign.start_items if items is None else items),
-                          weapons=list(campaign.start_weapons),
+                          weapons=list(campaign.start_weapons), armor=campaign.armor,
                           held=list(campaign.start_held))
         tokens = campaign.rules.tokens
         self.me.clues, self.me.zone_tokens = int(tokens.clues_start), int(tokens.zone_start)
@@ -582,7 +591,7 @@ class Game:
         """
         me, c = self.me, self.c
         harm = Harm()
-        durability = c.armor.durability if c.armor is not None else 0
+        durability = me.armor.durability if me.armor is not None else 0
         through, me.tokens = absorb(c.acting(me.held, damage_type), c.art_rules.fail_rule,
                                     c.art_rules.resist_order, max(points, 0), resist or 0,
                                     durability, me.tokens, self.dice, harm)
@@ -634,7 +643,7 @@ class Game:
         the campaign" 8).
         """
         me, c = self.me, self.c
-        armor = c.armor is not None and me.tokens < c.armor.durability
+        armor = me.armor is not None and me.tokens < me.armor.durability
         lose = (sum(me.items) + sum(me.weapons) + armor + sum(me.held) + me.artifacts) // 2
         for kind, i in c.loss_order:
             if lose == 0:
@@ -646,8 +655,8 @@ class Game:
             elif kind == "weapon" and me.weapons[i]:
                 me.weapons[i] = False
                 lose -= 1
-            elif kind == "armor" and armor:
-                me.tokens = c.armor.durability  # gone, as if destroyed (P-05)
+            elif kind == "armor" and armor and c.armors[i] is me.armor:
+                me.tokens = me.armor.durability  # gone, as if destroyed (P-05)
                 lose -= 1
         held = [s for s, h in enumerate(me.held) if h]
         for s in sorted(held, key=lambda s: c.rs.artifacts[c.slots[s]].price)[:lose]:
@@ -772,7 +781,7 @@ class Game:
         psi = enemy.wound_type == "psi"
         rating = int(c.items[escape].value) if escape >= 0 else 0
         return replace(
-            c.fight_base(enemy, tuple(me.weapons), tuple(me.held)),
+            c.fight_base(enemy, tuple(me.weapons), tuple(me.held), me.armor),
             start_health=me.willpower if psi else me.health, tokens=me.tokens, sneak=sneak,
             escape_target=c.hero.reputation - rating,
             stimulants=tuple(int(c.items[i].value) for i in doses),
@@ -840,7 +849,7 @@ class Game:
         me.tally["anomalies_entered"] += 1
         bonus = rules.anomaly.voluntary_bonus_dice if seen else 0
         if not self.test(hero.agility + bonus, card.agility):
-            self.hurt(card.damage, card.damage_type, c.resistance(card.damage_type))
+            self.hurt(card.damage, card.damage_type, c.resistance(me.armor, card.damage_type))
             if me.health <= 0 or me.willpower <= 0:
                 return False
         if card.artifact_type in c.artifact_types:
@@ -935,7 +944,7 @@ class Game:
             damage_type = card.effect
             if card.effect == "wounds":
                 damage_type = card.damage_type or "physical"
-            self.hurt(card.value, damage_type, c.resistance(damage_type))
+            self.hurt(card.value, damage_type, c.resistance(me.armor, damage_type))
         elif card.effect == "lost_day":
             me.stop = True
             me.knocked_down += card.value
@@ -1054,20 +1063,27 @@ class Game:
         self.buy_gear(faction)
 
     def buy_gear(self, faction: str) -> None:
-        """Buy the weapons and artefacts of ``policy.shopping_gear``, after the items (P-13).
+        """Buy the weapons, artefacts and armours of ``policy.shopping_gear``, after the items
+        (P-13).
 
         Only at the bases of ``economy.gear_shops`` (``every_base`` or one faction);
         in the list's order, each card at its price while money lasts and while
         he does not hold it. An artefact fills its slot within
         ``artifacts.carry_limit``; under ``economy.bought_artifacts = "from_deck"``
         a card of its type must be left in the artefact deck, and it is taken (P-35).
+        The listed armours are wishes, best first: at each, unless an earlier one is
+        worn or was bought now, :meth:`buy_armor`.
         """
         me, c = self.me, self.c
         economy = c.rules.economy
         if economy.gear_shops not in ("every_base", faction):
             return
         limit = c.rules.artifacts.carry_limit
+        settled = False
         for name in dict.fromkeys(c.policy.shopping_gear):
+            if name in c.rs.armor:
+                settled = settled or self.buy_armor(c.rs.armor[name])
+                continue
             if name in c.rs.weapons:
                 j = next(j for j, w in enumerate(c.weapons) if w.name == name)
                 if not me.weapons[j] and me.rubles >= c.weapons[j].price:
@@ -1084,6 +1100,25 @@ class Game:
                 self.artifact_deck[t] -= 1
             me.rubles -= card.price
             me.held[s] = True
+
+    def buy_armor(self, armor: Armor) -> bool:
+        """A listed armour: True when he wears it whole already, or buys and wears it (P-13).
+
+        He buys it when money pays for it; it has no token (P-04). The old one, unless
+        destroyed (P-05), is discarded, or sold for its price //
+        ``economy.armor_trade_in_divisor`` when that is above 0, towards the new one.
+        """
+        me = self.me
+        divisor = int(self.c.rules.economy.armor_trade_in_divisor)
+        wearing = me.armor is not None and me.tokens < me.armor.durability
+        if wearing and armor.name == me.armor.name:
+            return True
+        back = me.armor.price // divisor if wearing and divisor > 0 else 0
+        if me.rubles + back < armor.price:
+            return False
+        me.rubles += back - armor.price
+        me.armor, me.tokens = armor, 0
+        return True
 
     def use_medkits(self) -> None:
         """Outside combat, the best medkit while Health <= ``medkit_at`` (Z-11..Z-14); then
@@ -1357,7 +1392,7 @@ class Game:
         for points, damage_type in zip(damage, (card.wound_type, "radiation", "psi"),
                                        strict=True):
             self.hurt(points, damage_type,
-                      self.c.resistance(damage_type) if absorbs else None)
+                      self.c.resistance(self.me.armor, damage_type) if absorbs else None)
 
     def turn(self) -> None:
         """His turn: out of play, knocked down, or moving (P-38, P-41, P-42; Z-19).

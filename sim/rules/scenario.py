@@ -50,6 +50,9 @@ held after knock-out losses (P-37), 2**MAX_WEAPONS tables at most."""
 MAX_CAMPAIGN_ARTIFACTS = 4
 """Artefact slots of one campaign character (carried, then kept names; docs/rules.md
 "Artefacts in the campaign"): each doubles the compiled fight and anomaly tables."""
+MAX_BOUGHT_ARMORS = 3
+"""Armours ``policy.shopping_gear`` may buy besides the one worn at the start (P-13): each adds
+a copy of the compiled fight and anomaly tables (one per armour he may wear)."""
 
 
 @dataclass(frozen=True)
@@ -79,10 +82,13 @@ class Policy:
     shopping : tuple of str
         Items bought at faction bases, in order, while money lasts.
     shopping_gear : tuple of str
-        Weapons and artefacts bought at the bases that sell gear during the game (P-13:
-        "gear, equipment and artefacts are bought with Rubles"; ``economy.gear_shops``),
+        Weapons, artefacts and armours bought at the bases that sell gear during the game
+        (P-13: "gear, equipment and artefacts are bought with Rubles"; ``economy.gear_shops``),
         in order, after the items, while money lasts; each only while not held
-        (:func:`gear_weapons`, :func:`gear_artifacts`).
+        (:func:`gear_weapons`, :func:`gear_artifacts`). The armours are wishes, best
+        first: he buys the first he does not wear (or wears destroyed, P-05) that money
+        buys, none listed after the one he wears, and wears it at once with no token;
+        the old one goes by ``economy.armor_trade_in_divisor`` (:func:`gear_armors`).
     keep_artifacts : tuple of str
         Artefacts kept (and used) when found or exchanged; others are sold
         at the next base (P-11; docs/rules.md "Artefacts in the campaign").
@@ -405,6 +411,15 @@ def gear_weapons(rs: Ruleset, weapons: Sequence[str], gear: Sequence[str]) -> tu
                            and n not in carried)
 
 
+def gear_armors(rs: Ruleset, armor: str | None, gear: Sequence[str]) -> tuple[str | None, ...]:
+    """The armours a campaign character may wear: the starting one (None: none), then those
+    ``policy.shopping_gear`` buys (each once, in its order; P-13).
+
+    Each has its own compiled fight, anomaly, event and Emission tables (P-02..P-05).
+    """
+    return (armor, *(n for n in dict.fromkeys(gear) if n in rs.armor and n != armor))
+
+
 def gear_artifacts(rs: Ruleset, gear: Sequence[str]) -> tuple[str, ...]:
     """The artefacts ``policy.shopping_gear`` buys, each once, in its order (P-13)."""
     return tuple(n for n in dict.fromkeys(gear) if n in rs.artifacts)
@@ -423,9 +438,16 @@ def carry_problems(rs: Ruleset, weapons: Sequence[str], artifacts: Sequence[str]
     The scenario loader reports them with file and line; the campaign compile
     asks again for a scenario whose ruleset was edited after it was loaded.
     The weapons and artefacts ``policy.shopping_gear`` buys (``gear``) count as
-    weapons and slots too (:func:`gear_weapons`, :func:`gear_artifacts`).
+    weapons and slots too (:func:`gear_weapons`, :func:`gear_artifacts`); it buys at
+    most :data:`MAX_BOUGHT_ARMORS` armours besides the starting one (:func:`gear_armors`).
     """
     out: list[tuple[str, str]] = []
+    bought = [n for n in dict.fromkeys(gear) if n in rs.armor]
+    if len(bought) > MAX_BOUGHT_ARMORS:
+        out.append(("policy.shopping_gear",
+                    f"lists {len(bought)} armours ({', '.join(bought)}); a campaign character "
+                    f"buys at most {MAX_BOUGHT_ARMORS} (the fights are compiled for every "
+                    "armour he may wear)"))
     everything = gear_weapons(rs, weapons, gear)
     if len(weapons) <= MAX_WEAPONS < len(everything):
         out.append(("policy.shopping_gear",
@@ -639,11 +661,7 @@ def _policy(toml: TomlFile, given: dict, rs: Ruleset, prefix: str = "policy") ->
     keep = _names(toml, f"{prefix}.keep_artifacts", values.pop("keep_artifacts", []),
                   rs.artifacts, "artefact")
     gear = _names(toml, f"{prefix}.shopping_gear", values.pop("shopping_gear", []),
-                  {**rs.weapons, **rs.artifacts, **rs.armor}, "weapon or artefact")
-    for name in gear:
-        if name in rs.armor:  # P-13 names gear; the worn armour's tables are one (not yet)
-            toml.problem(f"{prefix}.shopping_gear", name, "is an armour: buying armour in a "
-                         "game is not modelled yet (only weapons and artefacts, P-13)")
+                  {**rs.weapons, **rs.artifacts, **rs.armor}, "weapon, artefact or armour")
     return Policy(route=tuple(route), shopping=shopping, keep_artifacts=keep,
                   shopping_gear=gear, **values)
 

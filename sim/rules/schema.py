@@ -327,6 +327,10 @@ PARAMS: tuple[Param, ...] = (
           rules="P-13 (gear and artefacts are bought with Rubles); Gap: where: every faction "
                 "base, or the bases of one faction only",
           choices=("every_base", "duty", "freedom", "ecologists", "military")),
+    Param("economy", "armor_trade_in_divisor", int, 0, 0, 100,
+          rules="P-13, P-05, P-11; Gap: what becomes of the old armour when one is bought in a "
+                "game: 0 discarded (the texts sell only artefacts and trophies), N sold for "
+                "price // N (2: P-11's rate for an artefact)"),
     Param("economy", "bought_artifacts", str, "from_deck",
           rules="P-13, P-35; Gap: whether an artefact bought is a card of the artefact deck "
                 "(from_deck: one of its type must be left, and it is taken) or comes from "

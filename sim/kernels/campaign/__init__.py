@@ -253,7 +253,6 @@ PARAMETERS = Record("campaign parameters", "C_SIZE", (
     "C_WILLPOWER",
     "C_RADIATION_MAX",
     "C_RUBLES",
-    "C_DURABILITY",
     "C_THRESHOLD",
     "C_TOKENS_LIMIT",
     "C_TOKENS_ENVIRONMENT",
@@ -341,6 +340,8 @@ PARAMETERS = Record("campaign parameters", "C_SIZE", (
     ("C_ZONE_TOKENS", MAX_ZONE_CARDS),  # + kind: Emission tokens it adds
     "C_GEAR_SHOPS",  # bit mask of the factions whose bases sell gear (P-13; economy.gear_shops)
     "C_BOUGHT_FROM_DECK",  # a bought artefact is taken from the artefact deck (P-35)
+    "C_N_SLOTS",  # artefact slots of S_WEAPONS; the fight and anomaly tables of each armour follow
+    "C_ARMOR_TRADE_IN",  # economy.armor_trade_in_divisor: old armour sells for price // it (0: not)
 ))
 globals().update(PARAMETERS.constants)
 BUNKER_NEAREST = 0  # policy.bunker_choice
@@ -382,7 +383,6 @@ EVENT = Record("event card columns", "V_SIZE", (
     "V_EFFECT",
     "V_VALUE",
     "V_TARGET",
-    "V_RESIST",
     "V_COUNT",
     "V_DTYPE",  # damage type (index of sim.campaign.artifacts.DTYPES): the resist artefacts' row
 ))
@@ -391,10 +391,18 @@ EMISSION = Record("Emission card columns, in deck order", "M_SIZE", (
     "M_RADIATION",
     "M_PSI",
     "M_FINAL",
-    "M_WOUND_RESIST",
-    "M_RAD_RESIST",
-    "M_PSI_RESIST",
     "M_WOUND_DTYPE",  # damage type of the wounds (DT_* row of the artefact records)
+))
+EMISSION_RESIST = Record("the worn armour's face against an Emission card (em_resist; 0: no roll)",
+                         "MR_SIZE", (
+    "M_WOUND_RESIST",  # against its wounds
+    "M_RAD_RESIST",  # its doses
+    "M_PSI_RESIST",  # its disturbances
+))
+ARMOR = Record("armour a character may wear (armor): the starting one, then those bought",
+               "AR_SIZE", (
+    "AR_DURABILITY",  # P-03 (0: no armour)
+    "AR_PRICE",  # armor.csv (P-13); traded in for price // C_ARMOR_TRADE_IN (when above 0)
 ))
 DT_RADIATION = 4  # rows of art_rec: the damage types of sim.rules.DAMAGE_TYPES, then none
 DT_PSI = 5
@@ -410,17 +418,19 @@ EXCHANGE_CHEAPEST = 1
 EXCHANGE_DEAREST = 2
 LOSS = Record("belongings lost on a knock-out (P-37), in order of loss", "L_SIZE", (
     "L_KIND",  # BELONG_* kind
-    "L_INDEX",  # item card index or weapon bit
+    "L_INDEX",  # item card index, weapon bit, or armour row (lost only while worn)
 ))
 GEAR = Record("gear the shopping policy buys (policy.shopping_gear, P-13), in order", "B_SIZE", (
-    "B_KIND",  # GEAR_WEAPON or GEAR_ARTIFACT (-1: padding)
-    "B_BIT",  # its bit of S_WEAPONS: a weapon's, or an artefact slot's above the weapons
-    "B_PRICE",  # the card's price (weapons.csv, artifacts.csv)
+    "B_KIND",  # GEAR_WEAPON, GEAR_ARTIFACT or GEAR_ARMOR (-1: padding)
+    "B_BIT",  # its bit of S_WEAPONS (a weapon's, an artefact slot's); an armour's row of armor
+    "B_PRICE",  # the card's price (weapons.csv, artifacts.csv, armor.csv)
     "B_TYPE",  # an artefact's type index in the deck (P-35)
 ))
 GEAR_WEAPON = 0
 GEAR_ARTIFACT = 1
-for _record in (HEX, ITEM, ENEMY, EVENT, EMISSION, ARTIFACT_CARD, LOSS, GEAR):
+GEAR_ARMOR = 2
+for _record in (HEX, ITEM, ENEMY, EVENT, EMISSION, EMISSION_RESIST, ARMOR, ARTIFACT_CARD, LOSS,
+                GEAR):
     globals().update(_record.constants)
 
 # Where a killed enemy's card goes (``C_KILLED_ENEMIES``, campaign.killed_enemies; P-19, Gap).
@@ -450,6 +460,8 @@ SEAT_STATE = Record("seat state", "S_SIZE", (
     "S_RADIATION",
     "S_DEFORMATIONS",
     "S_ARMOR",  # damage tokens on the armour (P-04); == durability: destroyed (P-05)
+    "S_WORN",  # the armour worn: its row of armor (0: the starting one; P-13: bought)
+    "S_DURABILITY",  # its durability (AR_DURABILITY), while it is worn
     "S_RUBLES",
     "S_OBJECTIVE",
     "S_KNOCKED",  # days without movement left (P-42)
@@ -608,6 +620,9 @@ class CampaignTables(NamedTuple):
     art_n: np.ndarray
     art_cards: np.ndarray
     art_identity: np.ndarray
+    armor: np.ndarray
+    ev_resist: np.ndarray
+    em_resist: np.ndarray
 
 
 class GameState(NamedTuple):
@@ -674,7 +689,8 @@ def _slot(tables, s):
                           tables.e_uses0[s], tables.en[s], tables.sarcophagus[s],
                           tables.a_params[s], tables.a_count[s], tables.art_deck0[s],
                           tables.art_value[s], tables.ev[s], tables.em[s], tables.art_rec[s],
-                          tables.art_n[s], tables.art_cards[s], tables.art_identity[s])
+                          tables.art_n[s], tables.art_cards[s], tables.art_identity[s],
+                          tables.armor[s], tables.ev_resist[s], tables.em_resist[s])
 
 
 @part

@@ -16,7 +16,6 @@ from sim.kernels.campaign import (
     C_ART_FAIL,
     C_CLUE_USE,
     C_CLUES_PER_COMPLEX,
-    C_DURABILITY,
     C_HEALTH,
     C_N_WEAPONS,
     C_RADIATION_MAX,
@@ -27,6 +26,7 @@ from sim.kernels.campaign import (
     S_ARMOR,
     S_ART_USES,
     S_CLUES,
+    S_DURABILITY,
     S_HEALTH,
     S_RADIATION,
     S_RADIATION_DOWN,
@@ -125,7 +125,7 @@ def _hazard(st, cp, dice, damage, target, resist, recs, n_art):
     """
     through, after, _, _, h, r, w, uses, suffered = take_damage(
         dice, recs, 0, n_art, cp[C_ART_FAIL], cp[C_RESIST_ORDER], damage, target, resist,
-        cp[C_DURABILITY], st[S_ARMOR], st[S_HEALTH], st[S_RADIATION], cp[C_RADIATION_MAX],
+        st[S_DURABILITY], st[S_ARMOR], st[S_HEALTH], st[S_RADIATION], cp[C_RADIATION_MAX],
         st[S_WILLPOWER], -1)
     _suffer(st, target, through, after, h, r, w, uses, suffered, n_art)
 

@@ -70,7 +70,7 @@ def _emission_card(zone, cp, em):
 
 
 @called
-def _emission(st, zone, cp, dice, hexes, em, k, recs, n_art):
+def _emission(st, zone, cp, dice, hexes, em, resist, k, recs, n_art):
     """Emission card ``k`` against one stalker (P-48, P-49).
 
     The Final Emission kills him (P-49); any other card hits him only in the
@@ -80,7 +80,7 @@ def _emission(st, zone, cp, dice, hexes, em, k, recs, n_art):
     and Bunkers, so whether a base is safe is a Gap). Its wounds, doses
     and disturbances are three damages, each through the held resist
     artefacts of its type (``recs``, ``n_art``: rows of ``art_rec``) and the
-    armour.
+    armour he wears (``resist``: its ``em_resist`` rows, ``M_*_RESIST`` per card).
     """
     st[S_EMISSIONS] += 1
     if em[k, M_FINAL] != 0:
@@ -96,8 +96,8 @@ def _emission(st, zone, cp, dice, hexes, em, k, recs, n_art):
     doses = zone[Z_ACC_R] if cp[C_ACCUMULATE] != 0 else em[k, M_RADIATION]
     psi = zone[Z_ACC_P] if cp[C_ACCUMULATE] != 0 else em[k, M_PSI]
     d = em[k, M_WOUND_DTYPE]
-    _hazard(st, cp, dice, wounds, S.TARGET_HEALTH, em[k, M_WOUND_RESIST], recs[d], n_art[d])
-    _hazard(st, cp, dice, doses, S.TARGET_RADIATION, em[k, M_RAD_RESIST], recs[DT_RADIATION],
+    _hazard(st, cp, dice, wounds, S.TARGET_HEALTH, resist[k, M_WOUND_RESIST], recs[d], n_art[d])
+    _hazard(st, cp, dice, doses, S.TARGET_RADIATION, resist[k, M_RAD_RESIST], recs[DT_RADIATION],
             n_art[DT_RADIATION])
-    _hazard(st, cp, dice, psi, S.TARGET_WILLPOWER, em[k, M_PSI_RESIST], recs[DT_PSI],
+    _hazard(st, cp, dice, psi, S.TARGET_WILLPOWER, resist[k, M_PSI_RESIST], recs[DT_PSI],
             n_art[DT_PSI])

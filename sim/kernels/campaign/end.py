@@ -26,7 +26,6 @@ from sim.kernels.campaign import (
     C_DEFORM_EFFECT,
     C_DEFORM_VALUE,
     C_DEFORMATION_LIMIT,
-    C_DURABILITY,
     C_KNOCKED_DOWN_DAYS,
     C_LOST_DAYS,
     C_N_CHARACTERS,
@@ -93,6 +92,7 @@ from sim.kernels.campaign import (
     S_CONCUSSIONS,
     S_DEATHS,
     S_DEFORMATIONS,
+    S_DURABILITY,
     S_EMISSIONS,
     S_EMISSIONS_HIT,
     S_END,
@@ -118,6 +118,7 @@ from sim.kernels.campaign import (
     S_STOP,
     S_WEAPONS,
     S_WILLPOWER,
+    S_WORN,
     S_ZONE_LOST,
     S_ZONE_TOKENS,
     SAME_DAY_SHARED,
@@ -191,16 +192,18 @@ def _deformation_card(st, zone, cp):
 
 
 @called
-def _lose_half(st, cp, items, lose_order):
+def _lose_half(st, items, lose_order):
     """Lose half of all belongings, rounded in the stalker's favour (P-37).
 
     Belongings are items, weapons, the armour (unless already destroyed,
     P-05) and artefacts ("half of all his items, ordinary, rare and artefacts
     alike"). The player chooses what goes (Gap); the policy gives up the
     cheapest cards first (``lose_order``, compiled by price), artefacts last.
-    Lost armour counts as destroyed: its tokens are set to its durability.
+    Lost armour counts as destroyed: its tokens are set to its durability. ``lose_order``
+    has a row for every armour he may wear (the starting one and those bought, P-13, each
+    at its price); only the worn one's counts.
     """
-    armor = 1 if st[S_ARMOR] < cp[C_DURABILITY] else 0
+    armor = 1 if st[S_ARMOR] < st[S_DURABILITY] else 0
     total = st[S_ART_COUNT] + armor
     for i in range(items.shape[0]):
         total += items[i]
@@ -221,8 +224,8 @@ def _lose_half(st, cp, items, lose_order):
             if (st[S_WEAPONS] >> i) & 1:
                 st[S_WEAPONS] &= ~(np.int64(1) << i)
                 lose -= 1
-        elif kind == BELONG_ARMOR and armor:
-            st[S_ARMOR] = cp[C_DURABILITY]
+        elif kind == BELONG_ARMOR and armor and i == st[S_WORN]:
+            st[S_ARMOR] = st[S_DURABILITY]
             lose -= 1
     if lose > 0 and st[S_ART_COUNT] > 0:
         st[S_ART_VALUE] -= st[S_ART_VALUE] * lose // st[S_ART_COUNT]
@@ -269,7 +272,7 @@ def _conditions(st, zone, cp, hexes, items, lose_order):
     if knocked:
         st[S_KO] += 1
         zone[Z_ETOKENS] += cp[C_TOKENS_KNOCKOUT]
-        _lose_half(st, cp, items, lose_order)
+        _lose_half(st, items, lose_order)
     else:
         st[S_CONCUSSIONS] += 1
         zone[Z_ETOKENS] += cp[C_TOKENS_CONCUSSION]

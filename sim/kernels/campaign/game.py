@@ -17,6 +17,7 @@ from sim.jitting.options import jit, pool_kernel
 from sim.kernels import anomaly as A
 from sim.kernels import rng
 from sim.kernels.campaign import (
+    AR_DURABILITY,
     C_CLUES_START,
     C_COOPERATIVE,
     C_DEFORM_CARDS,
@@ -75,6 +76,7 @@ from sim.kernels.campaign import (
     ORDER_SIMULTANEOUS,
     S_ANOMALIES,
     S_CLUES,
+    S_DURABILITY,
     S_END,
     S_EXPLORED,
     S_HEALTH,
@@ -91,6 +93,7 @@ from sim.kernels.campaign import (
     S_TROPHY_ANOMALY,
     S_WEAPONS,
     S_WILLPOWER,
+    S_WORN,
     S_ZONE_TOKENS,
     SAME_DAY_FIRST,
     SEAT_AWAITING,
@@ -133,10 +136,10 @@ from sim.kernels.combat import RESULT_SIZE
 
 
 @part
-def _enter(cp, it, st, items):
+def _enter(cp, it, armor, st, items):
     """Put a character at the start hex with his starting Health, Willpower, money and kit (P-37).
 
-    ``cp`` and ``it`` are his slot's: a seat's first character starts with
+    ``cp``, ``it`` and ``armor`` are his slot's: a seat's first character starts with
     the scenario's loadout, a new one (P-44) with the new-character kit (see
     :func:`_new_character`). Counters of the seat (knock-outs, deaths, ...)
     are kept; the character's own state starts afresh.
@@ -144,6 +147,7 @@ def _enter(cp, it, st, items):
     for k in range(S_POS, S_STOP + 1):
         st[k] = 0
     st[S_POS] = cp[C_START]
+    st[S_DURABILITY] = armor[0, AR_DURABILITY]  # the starting armour, untouched (S_WORN 0)
     st[S_HEALTH] = cp[C_HEALTH]
     st[S_WILLPOWER] = cp[C_WILLPOWER]
     st[S_RUBLES] = cp[C_RUBLES]
@@ -195,7 +199,7 @@ def _new_game(tables, game, seed, t):
     for p in range(n):
         game.st[p, :] = 0
         game.st[p, S_SLOT] = p
-        _enter(tables.cp[p], tables.it[p], game.st[p], game.items[p])
+        _enter(tables.cp[p], tables.it[p], tables.armor[p], game.st[p], game.items[p])
     for e in range(game.enemy_pool.shape[0]):
         game.enemy_pool[e] = tables.en[0, e, N_COUNT]
     for v in range(game.event_pool.shape[0]):
@@ -236,7 +240,7 @@ def _new_character(tables, game, p):
                 st[S_SLOT] = n + c
                 break
             j -= 1
-    _enter(tables.cp[st[S_SLOT]], tables.it[st[S_SLOT]], st, items)
+    _enter(tables.cp[st[S_SLOT]], tables.it[st[S_SLOT]], tables.armor[st[S_SLOT]], st, items)
     game.trophies[p, :] = 0  # the dead character's trophy cards were discarded with him (P-44)
     game.art_waiting[p, :] = 0  # and so were his artefacts
     for _ in range(cp0[C_KIT_ITEMS]):
@@ -307,8 +311,9 @@ def _end_of_day(tables, game):
         cp, hexes = tables.cp[s], tables.hexes[s]
         if k >= 0:
             held = _held(st, cp)
-            _emission(st, game.zone, cp, game.dice, hexes, tables.em[s], k,
-                      tables.art_rec[s, held], tables.art_n[s, held])
+            _emission(st, game.zone, cp, game.dice, hexes, tables.em[s],
+                      tables.em_resist[s, st[S_WORN]], k, tables.art_rec[s, held],
+                      tables.art_n[s, held])
         if st[S_END] < 0 and _hurt(st, cp):
             _conditions(st, game.zone, cp, hexes, game.items[p], tables.lose_order[s])
 

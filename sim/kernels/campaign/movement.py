@@ -19,7 +19,6 @@ from sim.kernels.artifact import test_bonus
 from sim.kernels.campaign import (
     C_ANOMALY_TROPHIES,
     C_ART_FAIL,
-    C_DURABILITY,
     C_ESCAPE_ITEMS_CONSUMED,
     C_EVENT_ITEMS_CONSUMED,
     C_EXCHANGE,
@@ -27,6 +26,8 @@ from sim.kernels.campaign import (
     C_KILLED_ENEMIES,
     C_MOVEMENT_STACKS,
     C_N_OBJECTIVES,
+    C_N_SLOTS,
+    C_N_WEAPONS,
     C_OPEN_DRAW,
     C_PAY_HEAL,
     C_RADIATION_MAX,
@@ -73,6 +74,7 @@ from sim.kernels.campaign import (
     S_ART_COUNT,
     S_ARTIFACTS,
     S_CONCUSSIONS,
+    S_DURABILITY,
     S_END,
     S_EVENTS,
     S_EXPLORED,
@@ -94,11 +96,11 @@ from sim.kernels.campaign import (
     S_TROPHY_STALKER,
     S_WEAPONS,
     S_WILLPOWER,
+    S_WORN,
     V_AVOID,
     V_COUNT,
     V_DTYPE,
     V_EFFECT,
-    V_RESIST,
     V_TARGET,
     V_VALUE,
     Z_BOARD_A,
@@ -139,7 +141,8 @@ work for no measurable speed.
 def _fight(tables, game, e):
     """Fight enemy card ``e`` with the current Health, armour, weapons and heals (P-16..P-29).
 
-    The fight tables of the weapons still held (``S_WEAPONS``, P-37) are
+    The fight tables of the armour worn (``S_WORN``: its block of ``e_params``,
+    P-02..P-05, P-13) and the weapons still held (``S_WEAPONS``, P-37) are
     used. Stimulants heal in combat (Z-12), medkits too under
     ``combat.medkits_in_combat`` (P-24); both are used in item-card order
     (``item_order[O_COMBAT_HEALS]``, compiled from that key).
@@ -153,7 +156,7 @@ def _fight(tables, game, e):
     cp, en, it, order = tables.cp, tables.en, tables.it, tables.item_order
     st, items, fparams, stims, fres = game.st, game.items, game.fparams, game.stims, game.fres
     sneak = cp[C_SNEAK]
-    w = st[S_WEAPONS]
+    w = st[S_WEAPONS] + (st[S_WORN] << (cp[C_N_WEAPONS] + cp[C_N_SLOTS]))
     n_art = tables.e_params[w, e, S.P_N_ART]
     for k in range(S.P_SIZE + n_art * S.AF_SIZE):
         fparams[k] = tables.e_params[w, e, k]
@@ -219,12 +222,16 @@ def _fight(tables, game, e):
 
 @part
 def _anomaly(tables, game, a):
-    """Meet anomaly card ``a`` (P-31..P-36); True when its card is kept as a trophy (P-34)."""
+    """Meet anomaly card ``a`` (P-31..P-36); True when its card is kept as a trophy (P-34).
+
+    The encounter of the artefact slots held and the armour worn (``S_WORN``: its block of
+    ``a_params``, P-02..P-05, P-13).
+    """
     st, aparams, ares, art_deck = game.st, game.aparams, game.ares, game.art_deck
-    held = _held(st, tables.cp)
-    n_art = tables.a_params[held, a, S.A_N_ART]
+    row = _held(st, tables.cp) + (st[S_WORN] << tables.cp[C_N_SLOTS])
+    n_art = tables.a_params[row, a, S.A_N_ART]
     for k in range(S.A_SIZE + n_art * S.AF_SIZE):
-        aparams[k] = tables.a_params[held, a, k]
+        aparams[k] = tables.a_params[row, a, k]
     aparams[S.A_TOKENS] = st[S_ARMOR]
     aparams[S.A_HEALTH] = st[S_HEALTH]
     aparams[S.A_RADIATION] = st[S_RADIATION]
@@ -252,7 +259,7 @@ def _anomaly(tables, game, a):
 
 
 @part
-def _event(st, zone, cp, dice, v, ev, items, it, order, recs, n_art):
+def _event(st, zone, cp, dice, v, ev, resist, items, it, order, recs, n_art):
     """Resolve event card ``v`` (Z-08..Z-10) with the best event item held.
 
     The draw is :func:`sim.kernels.event.event_effect`, the rule of every
@@ -260,7 +267,8 @@ def _event(st, zone, cp, dice, v, ev, items, it, order, recs, n_art):
     best item is the one with the largest shift (the Torsion scanner's
     ``AUTO_SHIFT`` above all, Z-10), used up under ``events.items_consumed``.
     The held resist artefacts of the damage's type (``recs``, ``n_art``: rows
-    of ``art_rec``) absorb with the armour (P-08); a lost day stops his
+    of ``art_rec``) absorb with the armour he wears (P-08; ``resist``: its row of
+    ``ev_resist``, a face per event card); a lost day stops his
     movement for today and keeps him down its days, Emission tokens go on the
     Emission Track. Returns the encounter the card brings (``EV_ENEMY``,
     ``EV_ANOMALY``; ``EFFECT_NONE``, 0, when there is none or the card was avoided).
@@ -277,8 +285,8 @@ def _event(st, zone, cp, dice, v, ev, items, it, order, recs, n_art):
     d, target = ev[v, V_DTYPE], ev[v, V_TARGET]
     (outcome, through, after, _, h, r, w, uses, suffered, days, emission,
      day_lost, encounter) = event_effect(
-        dice, ev[v, V_AVOID], shift, ev[v, V_EFFECT], ev[v, V_VALUE], target, ev[v, V_RESIST],
-        recs[d], 0, n_art[d], cp[C_ART_FAIL], cp[C_RESIST_ORDER], cp[C_DURABILITY],
+        dice, ev[v, V_AVOID], shift, ev[v, V_EFFECT], ev[v, V_VALUE], target, resist[v],
+        recs[d], 0, n_art[d], cp[C_ART_FAIL], cp[C_RESIST_ORDER], st[S_DURABILITY],
         st[S_ARMOR], st[S_HEALTH], st[S_RADIATION], cp[C_RADIATION_MAX], st[S_WILLPOWER], -1)
     if outcome == EVENT_AVOIDED:
         return encounter
@@ -309,8 +317,9 @@ def _draw_event(tables, game):
     if v < 0:
         return DRAW_NOTHING
     held = _held(game.st, tables.cp)
-    encounter = _event(game.st, game.zone, tables.cp, game.dice, v, tables.ev, game.items,
-                       tables.it, tables.item_order, tables.art_rec[held], tables.art_n[held])
+    encounter = _event(game.st, game.zone, tables.cp, game.dice, v, tables.ev,
+                       tables.ev_resist[game.st[S_WORN]], game.items, tables.it,
+                       tables.item_order, tables.art_rec[held], tables.art_n[held])
     if encounter == EV_ENEMY:
         return DRAW_ENEMY
     if encounter == EV_ANOMALY:
@@ -436,7 +445,7 @@ def _base(tables, game, faction):
         _sold_trophies(game.enemy_pool, game.trophies, tables.en,
                        mutants - st[S_TROPHY_MUTANT], stalkers - st[S_TROPHY_STALKER])
     _sold_artifacts(cp, game.art_deck, game.art_waiting, sold)
-    _buy_gear(st, cp, tables.gear, game.art_deck, faction)  # P-13, after the items
+    _buy_gear(st, cp, tables.gear, tables.armor, game.art_deck, faction)  # P-13, after items
 
 
 @part

@@ -21,11 +21,14 @@ from sim.kernels.campaign import (
     AC_PRICE,
     AC_SLOT,
     AC_TYPE,
+    AR_DURABILITY,
+    AR_PRICE,
     B_BIT,
     B_KIND,
     B_PRICE,
     B_TYPE,
     BUNKER_TOWARD_OBJECTIVE,
+    C_ARMOR_TRADE_IN,
     C_ART_FAIL,
     C_BOUGHT_FROM_DECK,
     C_BUNKER_CHOICE,
@@ -58,6 +61,7 @@ from sim.kernels.campaign import (
     EXCHANGE_RANDOM,
     FACTION_DUTY,
     FACTION_FREEDOM,
+    GEAR_ARMOR,
     GEAR_ARTIFACT,
     H_BUNKER,
     H_KIND,
@@ -69,8 +73,10 @@ from sim.kernels.campaign import (
     ITEM_STIMULANT,
     LOC_COMPLEX,
     LOC_SECRET,
+    S_ARMOR,
     S_ART_COUNT,
     S_ART_VALUE,
+    S_DURABILITY,
     S_EXCHANGES,
     S_HEALTH,
     S_ITEMS_USED,
@@ -83,6 +89,7 @@ from sim.kernels.campaign import (
     S_TROPHY_STALKER,
     S_WEAPONS,
     S_WILLPOWER,
+    S_WORN,
     called,
     part,
 )
@@ -249,8 +256,9 @@ def _trade(st, cp, items, it, shopping, faction):
 
 
 @called
-def _buy_gear(st, cp, gear, art_deck, faction):
-    """At a base that sells gear, buy the weapons and artefacts of ``policy.shopping_gear`` (P-13).
+def _buy_gear(st, cp, gear, armor, art_deck, faction):
+    """At a base that sells gear, buy the weapons, artefacts and armour of ``policy.shopping_gear``
+    (P-13).
 
     Only at the bases of ``economy.gear_shops`` (``C_GEAR_SHOPS``: every faction
     base, or one faction's); in the list's order, each at its card's price
@@ -262,11 +270,32 @@ def _buy_gear(st, cp, gear, art_deck, faction):
     (``artifacts.carry_limit``); under ``economy.bought_artifacts =
     "from_deck"`` it is a card of the artefact deck: one of its type must be
     left (P-35), and it is taken out.
+
+    He wears one armour (``armor``: its row ``S_WORN``, ``S_DURABILITY``), so the listed
+    armours are his wishes, best first: walking the list, he buys the first armour he does
+    not wear (or wears destroyed, P-05) that money buys, and none listed after the one he
+    wears. He puts it on at once with no damage token (P-04); the old one, unless destroyed,
+    is discarded or, under ``economy.armor_trade_in_divisor`` N > 0, sold for its price // N
+    (2: P-11's rate for an artefact), the money counting towards the new one.
     """
     if (cp[C_GEAR_SHOPS] >> faction) & 1 == 0:
         return
+    settled = False  # an armour listed earlier is worn, or was bought now
     for j in range(gear.shape[0]):
         bit, price, t = gear[j, B_BIT], gear[j, B_PRICE], gear[j, B_TYPE]
+        if gear[j, B_KIND] == GEAR_ARMOR:
+            wearing = st[S_ARMOR] < st[S_DURABILITY]
+            if settled or (bit == st[S_WORN] and wearing):
+                settled = True
+                continue
+            back = 0
+            if wearing and cp[C_ARMOR_TRADE_IN] > 0:
+                back = armor[st[S_WORN], AR_PRICE] // cp[C_ARMOR_TRADE_IN]
+            if st[S_RUBLES] + back >= price:
+                st[S_RUBLES] += back - price
+                st[S_WORN], st[S_DURABILITY], st[S_ARMOR] = bit, armor[bit, AR_DURABILITY], 0
+                settled = True
+            continue
         if gear[j, B_KIND] < 0 or (st[S_WEAPONS] >> bit) & 1 or st[S_RUBLES] < price:
             continue
         if gear[j, B_KIND] == GEAR_ARTIFACT:
