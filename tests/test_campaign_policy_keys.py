@@ -34,7 +34,7 @@ def test_every_policy_field_is_a_campaign_key_or_left_out_with_a_reason():
     assert list(CC.POLICY_KINDS) == [n for n in FIELDS if n not in CC.LEFT_OUT]
     assert CC.POLICY_KINDS["route"] == "route" and CC.POLICY_KINDS["sneak"] == "sneak"
     for key, kind in CC.POLICY_KINDS.items():  # a str field's variant values are checked
-        assert kind in ("route", "list", "int", "bool") or kind in C.CHOICES, key
+        assert kind in ("route", "list", "int", "bool", "artifact_use") or kind in C.CHOICES, key
 
 
 def test_a_new_policy_field_shows_up_without_a_line_in_the_experiment():
@@ -58,7 +58,8 @@ def test_a_new_policy_field_shows_up_without_a_line_in_the_experiment():
 
 
 MOVED = {"route": ("Lab X-18", "Lab X-10"), "shopping": ("Medkit",),
-         "keep_artifacts": ("Fireball",), "shopping_gear": ("AK-74", "Flash")}
+         "keep_artifacts": ("Fireball",), "shopping_gear": ("AK-74", "Flash"),
+         "artifact_use": (("Fireball", 0), ("Flash", 2))}
 """Lists moved to values the base ruleset knows; every other field moves by its kind."""
 
 

@@ -132,7 +132,8 @@ def paths(tmp_path_factory) -> dict[str, Path]:
     without medkits who walks to a bunker at Health 4 and has the money to heal there; a
     trophy hunter who sells every mutant trophy (lots of 1) and buys nothing; harsh games
     with no day lost after a knock-out in a Secret Location; two stalkers carrying and
-    keeping artefacts (docs/rules.md "Artefacts in the campaign"); harsh games carrying
+    keeping artefacts (docs/rules.md "Artefacts in the campaign"), one of them with a use
+    policy for each (``policy.artifact_use``, P-08); harsh games carrying
     cards that never act, under each ``policy.knockout_loss`` (P-37)."""
     tmp = tmp_path_factory.mktemp("oracle")
     return {"base": scenario_path(None),
@@ -141,6 +142,7 @@ def paths(tmp_path_factory) -> dict[str, Path]:
             "trader": scenario(tmp, "trader", TRADER_RULES, TRADER_BODY),
             "no_lost_days": scenario(tmp, "no_lost_days", NO_LOST_DAYS_RULES, HARSH_BODY),
             "artifacts_a": DATA / "artifacts_a.toml", "artifacts_b": DATA / "artifacts_b.toml",
+            "artifacts_use": DATA / "artifacts_use.toml",
             "junk": scenario(tmp, "junk", HARSH_RULES, JUNK_BODY),
             "junk_cheapest": scenario(tmp, "junk_cheapest", HARSH_RULES,
                                       JUNK_BODY + 'knockout_loss = "cheapest"\n')}
@@ -158,7 +160,8 @@ def assert_disagrees(z: dict[str, float]) -> None:
 
 
 @pytest.mark.parametrize("name", ["base", "harsh", "cautious", "trader", "no_lost_days",
-                                  "artifacts_a", "artifacts_b", "junk", "junk_cheapest"])
+                                  "artifacts_a", "artifacts_b", "artifacts_use", "junk",
+                                  "junk_cheapest"])
 def test_reference_agrees_with_kernel(paths, name):
     assert_agrees(z_scores(paths[name]))
 

@@ -25,7 +25,7 @@ from sim.encounter.artifact import (
     pack_records,
 )
 from sim.kernels import campaign as K
-from sim.kernels.layout import AF_SIZE
+from sim.kernels.layout import AF_SIZE, AF_USE_AT
 from sim.rules import DAMAGE_TYPES, Ruleset
 from sim.rules.scenario import MAX_CAMPAIGN_ARTIFACTS, Scenario, gear_artifacts
 
@@ -52,6 +52,27 @@ def artifact_slots(scenario: Scenario) -> tuple[str, ...]:
 def held(slots: tuple[str, ...], mask: int) -> tuple[str, ...]:
     """The slots held under artefact bit mask ``mask``, in slot order."""
     return tuple(name for j, name in enumerate(slots) if mask >> j & 1)
+
+
+def with_use(table: np.ndarray, base: int, slots: tuple[str, ...],
+             use: tuple[tuple[str, int], ...], shift: int = 0) -> np.ndarray:
+    """``table`` (packed encounters, a row per belongings mask) with ``policy.artifact_use``
+    written into its artefact records (``AF_USE_AT``, P-08).
+
+    Row ``m`` holds the artefacts of slot mask ``m >> shift`` (the bits above the weapons'
+    ``shift``), its records from ``base`` in slot order (:func:`held`), as
+    :func:`sim.encounter.artifact.pack_records` packs them; a record a row does not hold is
+    padding no kernel reads. Without ``use`` the table itself is returned (shared, read-only:
+    the tables of a search's candidates that differ in other keys are one).
+    """
+    if not use:
+        return table
+    out, wanted = table.copy(), dict(use)
+    for m in range(out.shape[0]):
+        for i, name in enumerate(held(slots, m >> shift)):
+            if name in wanted:
+                out[m, ..., base + i * AF_SIZE + AF_USE_AT] = wanted[name]
+    return out
 
 
 def allowed(rs: Ruleset, mask: int) -> bool:
@@ -112,6 +133,7 @@ def artifact_tables(scenario: Scenario, slots: tuple[str, ...]) -> dict:
     types, _ = artifact_deck(rs)
     pool = intellect(scenario)
     n_masks = 1 << len(slots)
+    use = dict(scenario.policy.artifact_use)  # P-08, when each is used
     rec = np.zeros((n_masks, len(DTYPES), RECORDS), dtype=np.int64)
     count = np.zeros((n_masks, len(DTYPES)), dtype=np.int64)
     for mask in range(n_masks):
@@ -120,9 +142,10 @@ def artifact_tables(scenario: Scenario, slots: tuple[str, ...]) -> dict:
         for d, damage_type in enumerate(DTYPES):
             names = held(slots, mask)
             if damage_type == "none":  # a day's use and movement: every held artefact
-                specs = tuple(s for n in names for s in compile_artifacts(rs, [n], pool))
+                specs = tuple(s for n in names for s in compile_artifacts(rs, [n], pool,
+                                                                          use=use))
             else:  # an encounter: the first artifacts.use_limit held
-                specs = compile_artifacts(rs, names, pool, damage_type)
+                specs = compile_artifacts(rs, names, pool, damage_type, use)
             packed = pack_records(specs)
             rec[mask, d, :packed.shape[0]] = packed
             count[mask, d] = len(specs)

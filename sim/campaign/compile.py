@@ -27,6 +27,7 @@ from sim.campaign.artifacts import (
     held,
     intellect,
     movement_bonuses,
+    with_use,
 )
 from sim.campaign.hexmap import HexMap, compile_map
 from sim.campaign.memo import per_ruleset
@@ -406,7 +407,8 @@ def _enemies(scenario: Scenario, slots: tuple[str, ...]) -> dict:
     policy = scenario.policy
     tables = [policy_fights(scenario.ruleset, scenario.stalker, armor,
                             campaign_weapons(scenario), tuple(slots), policy.sneak,
-                            int(policy.flee_at), int(policy.heal_at), intellect(scenario))
+                            int(policy.flee_at), int(policy.heal_at), intellect(scenario),
+                            policy.artifact_use)
               for armor in campaign_armors(scenario)]
     return {**tables[0], **{name: by_armor([t[name] for t in tables])
                             for name in ("e_params", "e_bonus", "e_spend", "e_uses0")}}
@@ -422,15 +424,17 @@ def _fightable(rs: Ruleset) -> list:
 @per_ruleset(TABLES_KEPT)
 def policy_fights(rs: Ruleset, stalker: str, armor: str | None, weapons: tuple[str, ...],
                   slots: tuple[str, ...], sneak: str, flee_at: int, heal_at: int,
-                  pool: int) -> dict:
+                  pool: int, use: tuple[tuple[str, int], ...] = ()) -> dict:
     """The enemy tables of :func:`_enemies` under one fight policy (read-only arrays).
 
     :func:`fight_tables` of the loadout with the policy's values written into every fight's
     policy slots (P-16, P-21, Z-12), as :func:`sim.encounter.combat.compile_combat` packs
     them (:func:`~sim.encounter.spec.policy_slots`, which reads the enemy's traits, P-22):
     a search trying many thresholds (``zonesim optimize``) compiles each loadout's fights
-    once. The policy keys that only the day loop reads (medkit_at, retreat_at, the route,
-    the shopping list, pay_heal, enter_anomalies) leave these tables alone.
+    once. ``use`` (``policy.artifact_use``, P-08) goes into the artefact records
+    (:func:`sim.campaign.artifacts.with_use`). The policy keys that only the day loop reads
+    (medkit_at, retreat_at, the route, the shopping list, pay_heal, enter_anomalies) leave
+    these tables alone.
     """
     tables = fight_tables(rs, stalker, armor, weapons, slots, pool)
     params = tables["e_params"].copy()
@@ -439,7 +443,7 @@ def policy_fights(rs: Ruleset, stalker: str, armor: str | None, weapons: tuple[s
                                heal_at)
         for name, value in written.items():
             params[:, k, getattr(S.COMBAT, name)] = value
-    return {**tables, "e_params": params}
+    return {**tables, "e_params": with_use(params, P_SIZE, slots, use, len(weapons))}
 
 
 @per_ruleset(TABLES_KEPT)
@@ -529,7 +533,9 @@ def _hazards(scenario: Scenario, slots: tuple[str, ...]) -> dict:
     tables = [hazard_tables(scenario.ruleset, scenario.stalker, armor, tuple(slots),
                             bool(scenario.policy.enter_anomalies), intellect(scenario))
               for armor in campaign_armors(scenario)]
-    return {**tables[0], "a_params": by_armor([t["a_params"] for t in tables]),
+    use = scenario.policy.artifact_use  # P-08, written after the remembered tables
+    return {**tables[0], "a_params": by_armor([with_use(t["a_params"], A_SIZE, tuple(slots), use)
+                                               for t in tables]),
             "ev_resist": np.stack([t["ev_resist"] for t in tables])}
 
 

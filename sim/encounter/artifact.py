@@ -9,7 +9,7 @@ by the exact twins and the plain-Python references.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -57,6 +57,9 @@ class ArtifactSpec:
         Its points.
     hands : int
         Hands it needs in a combat round (P-23; 0 = none, P-24).
+    use_at : int
+        Used only at this Health or less (``policy.artifact_use``, P-08):
+        :data:`~sim.kernels.layout.USE_ALWAYS` whenever its rule allows, 0 never.
     """
 
     name: str
@@ -69,6 +72,7 @@ class ArtifactSpec:
     side_target: int
     side_value: int
     hands: int
+    use_at: int = S.USE_ALWAYS
 
 
 @dataclass(frozen=True)
@@ -96,8 +100,13 @@ def carried_within_limit(rs: Ruleset, n: int) -> bool:
 
 
 def compile_artifacts(rs: Ruleset, names: Sequence[str], intellect: int,
-                      damage_type: str | None = None) -> tuple[ArtifactSpec, ...]:
+                      damage_type: str | None = None,
+                      use: Mapping[str, int] | None = None) -> tuple[ArtifactSpec, ...]:
     """Resolve carried artefact cards into specs, in the order carried.
+
+    ``use`` maps a card's name to the Health at or below which it is used
+    (``policy.artifact_use``, :data:`sim.rules.scenario.Policy`; 0 = never); an
+    artefact it does not name is used whenever its rule allows.
 
     ``artifacts.carry_limit`` refuses more cards than a stalker may carry;
     ``artifacts.use_limit`` keeps the first ones (0 = all). A resist
@@ -127,7 +136,8 @@ def compile_artifacts(rs: Ruleset, names: Sequence[str], intellect: int,
         out.append(ArtifactSpec(
             name=name, effect=effect, value=card.value, auto=card.activation == "auto",
             pool=intellect, face=face, need=need, side_target=side_target(card.side_effect),
-            side_value=card.side_value if card.side_effect != "none" else 0, hands=card.hands))
+            side_value=card.side_value if card.side_effect != "none" else 0, hands=card.hands,
+            use_at=(use or {}).get(name, S.USE_ALWAYS)))
     return tuple(out)
 
 
@@ -136,7 +146,8 @@ def pack_records(artifacts: Sequence[ArtifactSpec]) -> np.ndarray:
     return np.concatenate([np.zeros(0, dtype=np.int64), *(
         S.ARTEFACT.pack(AF_EFFECT=a.effect, AF_VALUE=a.value, AF_AUTO=int(a.auto),
                         AF_POOL=a.pool, AF_FACE=a.face, AF_NEED=a.need,
-                        AF_SIDE_TARGET=a.side_target, AF_SIDE_VALUE=a.side_value)
+                        AF_SIDE_TARGET=a.side_target, AF_SIDE_VALUE=a.side_value,
+                        AF_USE_AT=a.use_at)
         for a in artifacts)])
 
 

@@ -151,6 +151,7 @@ def anomaly_exact(spec: AnomalySpec, play: HazardPlay | None = None) -> AnomalyE
     """
     enter = spec.enter if play is None else play.enter
     arts = spec.artifacts if play is None else play.chosen(spec.artifacts)
+    arts = [a for a in arts if spec.health <= a.use_at]  # policy.artifact_use (P-08)
     p_seen = dice.pool_pass(spec.perception, spec.perception_face, spec.perception_need)
     if enter:
         avoided = Fraction(0)

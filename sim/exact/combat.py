@@ -161,6 +161,22 @@ def _kind_doses(spec: CombatSpec, plan: CombatPlan, health: int, left: tuple,
     return health, tuple(out)
 
 
+def usable(spec: CombatSpec, health: int) -> tuple[int, ...]:
+    """The artefact records the use policy allows at ``health`` (``policy.artifact_use``:
+    those whose ``use_at`` is ``health`` or more, P-08), as the thresholds play them.
+    """
+    return tuple(i for i, a in enumerate(spec.artifacts) if health <= a.use_at)
+
+
+def _combat_bits(spec: CombatSpec, chosen: tuple[int, ...]) -> int:
+    """The loadout mask bits of the combat artefacts among records ``chosen`` (P-23; bit
+    ``len(limited) + k`` is ``loadout.artifacts[k]``).
+    """
+    n = len(spec.loadout.limited)
+    return sum(1 << (n + k) for k, (rec, _, _) in enumerate(spec.loadout.artifacts)
+               if rec in chosen)
+
+
 def _chosen(spend: int) -> tuple[int, ...]:
     """Artefact records chosen with the weapons (high bits of ``spend``, P-23)."""
     bits = spend >> SPEND_ART_SHIFT
@@ -177,7 +193,7 @@ def combat_exact(spec: CombatSpec, plan: CombatPlan | None = None) -> CombatExac
     use every artefact whenever its rule allows).
     """
     arts, rules = spec.artifacts, spec.art_rules
-    sneak_select = range(len(arts))
+    sneak_select = usable(spec, spec.start_health)
     if plan is not None:
         spec = replace(spec, sneak=plan.sneak, heal_at=restore_at(spec.health, spec.other_max))
         sneak_select = records(plan.sneak_select, len(arts))
@@ -276,8 +292,9 @@ def _round(spec: CombatSpec, rnd: int, key: tuple, mass: float, damage, finish, 
     """Push the mass of one start-of-round state through round ``rnd`` (P-18..P-21)."""
     health, other, tokens, stims, uses, counts = key
     befores = [(health, other, counts, 0, 0, 0, 1.0)]
+    now = usable(spec, health)  # by the thresholds, the round's artefacts (P-08, P-23)
     if spec.artifacts:
-        chosen = None
+        chosen = now if plan is None else None
         if plan is not None and plan.shape.stages == 2:
             where = _where(rnd, health, tokens, stims, uses, other, counts)
             restore_visited.add(where)
@@ -290,9 +307,10 @@ def _round(spec: CombatSpec, rnd: int, key: tuple, mass: float, damage, finish, 
             finish("knocked_out", m0, tokens, stims, uses)
             continue
         used = stims
-        mask = sum(1 << j for j, n in enumerate(uses) if n > 0) | spec.loadout.every_artifact
-        arts = None  # the stealth and resist artefacts used: all
+        mask = sum(1 << j for j, n in enumerate(uses) if n > 0)
+        arts = now  # the stealth and resist artefacts used
         if plan is None:
+            mask |= _combat_bits(spec, now)
             while (used < len(spec.stimulants) and health <= spec.heal_at
                    and health < spec.health):
                 health, used = _dose(spec, health, used)
@@ -308,11 +326,11 @@ def _round(spec: CombatSpec, rnd: int, key: tuple, mass: float, damage, finish, 
                 for _ in range(doses):
                     health, used = _dose(spec, health, used)
             flee = action == FLEE
-            mask &= action - 1
+            mask = (mask | spec.loadout.every_artifact) & (action - 1)
             arts = records(select, len(spec.artifacts))
         left = uses
         if flee:
-            effect, select = ART_STEALTH, range(len(spec.artifacts)) if arts is None else arts
+            effect, select = ART_STEALTH, arts
         else:
             phase = FIRST_ROUND if rnd == 1 else LATER_ROUNDS
             spend = spec.loadout.spend[phase][mask]

@@ -71,6 +71,7 @@ def event_exact(spec: EventSpec, play: HazardPlay | None = None) -> EventExact:
     kernel reading the packed decisions; without, every one does.
     """
     arts = spec.artifacts if play is None else play.chosen(spec.artifacts)
+    arts = [a for a in arts if spec.health <= a.use_at]  # policy.artifact_use (P-08)
     if not spec.rolls:
         avoided = Fraction(0)
     else:

@@ -87,10 +87,12 @@ LEFT_OUT: Mapping[str, str] = {
 """:class:`~sim.rules.scenario.Policy` fields that are not variant keys of whole games, each
 with the reason: they choose an encounter's best play, which the campaign does not play."""
 
-_KINDS = {int: "int", bool: "bool", tuple[str, ...]: "list"}
+_KINDS = {int: "int", bool: "bool", tuple[str, ...]: "list",
+          tuple[tuple[str, int], ...]: "artifact_use"}
 """How a variant text is read (:class:`~sim.experiments.base.Experiment` ``keys``), by the
 type of the policy field; a ``str`` field is a choice kind named as the field
-(:data:`sim.workflows.compare.CHOICES`: ``sneak``, ``knockout_loss``)."""
+(:data:`sim.workflows.compare.CHOICES`: ``sneak``, ``knockout_loss``); ``artifact_use``
+reads ``NAME:USE`` (:func:`sim.workflows.compare._read`)."""
 
 
 def policy_kinds(policy: type = Policy,
@@ -137,6 +139,8 @@ def _policy_value(key: str, value: Any) -> Any:
         return tuple(r for r in value if r != "nearest")
     if kind == "list":
         return tuple(value)
+    if kind == "artifact_use":
+        return tuple(sorted((str(name), int(use)) for name, use in value))
     return {"int": int, "bool": bool}.get(kind, str)(value)
 
 
@@ -199,7 +203,7 @@ def scenario_of(case: Case) -> Scenario:
         _known(item, rs.items, "item")
     artifacts = tuple(s.get("artifacts", ()))
     keep = tuple(s.get("keep_artifacts", ()))
-    for name in (*artifacts, *keep):
+    for name in (*artifacts, *keep, *(n for n, _ in s.get("artifact_use", ()))):
         _known(name, rs.artifacts, "artefact")
     for name in s.get("shopping_gear", ()):  # weapons, artefacts and armours bought (P-13)
         _known(name, {**rs.weapons, **rs.artifacts, **rs.armor}, "weapon, artefact or armour")

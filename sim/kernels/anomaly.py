@@ -28,7 +28,7 @@ from numba import prange
 from sim.jitting.options import jit, pjit
 from sim.kernels import layout as S
 from sim.kernels import rng
-from sim.kernels.artifact import absorb
+from sim.kernels.artifact import absorb, usable
 from sim.kernels.dice import armor_absorb, destroyed, pool_test
 from sim.kernels.records import Record
 from sim.kernels.tracks import deformed, exhausted, onto
@@ -219,7 +219,10 @@ def encounter(state, deck_state, params, deck, scratch, result):
             params[S.A_RESIST_ORDER], params[S.A_DAMAGE], params[S.A_TARGET],
             params[S.A_RESIST], params[S.A_DURABILITY], params[S.A_TOKENS], params[S.A_HEALTH],
             params[S.A_RADIATION], params[S.A_RADIATION_MAX], params[S.A_WILLPOWER],
-            ~params[S.A_ART_UNUSED])  # P-08: the records the player leaves unused
+            # P-08: the records the player leaves unused, and those his use policy keeps
+            # for a lower Health (policy.artifact_use)
+            ~params[S.A_ART_UNUSED] & usable(params, S.A_SIZE, params[S.A_N_ART],
+                                             params[S.A_HEALTH]))
         result[RESULT.R_LOST] = through
         result[RESULT.R_TOKENS] = after
         result[RESULT.R_DEFORMATION] = deformation

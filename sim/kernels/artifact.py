@@ -56,6 +56,23 @@ def harmful(params, rec):
 
 
 @jit
+def usable(params, base, n_art, health):
+    """Bit mask of the artefact records the stalker's use policy lets him use at ``health``
+    (``policy.artifact_use``, P-08: using a carried artefact is the player's choice).
+
+    Record ``i`` is used only while ``health <= AF_USE_AT``: ``USE_ALWAYS`` (the default)
+    is every time its rule allows, 0 never (a stalker at 0 Health is knocked out, P-37),
+    and a threshold ``N`` only once he is down to ``N`` Health, so that an artefact whose
+    side effect costs more than it gives at full Health (P-09) waits for the danger.
+    """
+    mask = 0
+    for i in range(n_art):
+        if health <= params[base + i * S.AF_SIZE + S.AF_USE_AT]:
+            mask |= 1 << i
+    return mask
+
+
+@jit
 def side_points(params, rec, target):
     """Points of the side effect of record ``rec`` on track ``target`` (P-09)."""
     if params[rec + S.AF_SIDE_TARGET] == target:

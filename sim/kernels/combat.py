@@ -18,7 +18,7 @@ from numba import prange
 from sim.jitting.options import jit, pjit
 from sim.kernels import layout as S
 from sim.kernels import rng
-from sim.kernels.artifact import absorb, restore, test_bonus
+from sim.kernels.artifact import absorb, restore, test_bonus, usable
 from sim.kernels.dice import armor_absorb, d6_at_least, destroyed, pool_test
 from sim.kernels.records import Record
 from sim.kernels.tracks import exhausted
@@ -167,6 +167,23 @@ def _loadout(n_limited, n_combat, uses, spend, phase, allowed):
         if used >> j & 1:
             uses[j] -= 1
     return mask, used
+
+
+@jit(inline="always")
+def _allowed(params, n_limited, select):
+    """A round's loadout mask by the thresholds: every limited-use weapon, and the combat
+    artefacts among the records of ``select`` (P-23; bit ``n_limited + k`` is the ``k``-th
+    combat artefact record of value above 0, :func:`sim.encounter.artifact.combat_choices`).
+    """
+    allowed = (1 << n_limited) - 1
+    k = 0
+    for i in range(params[S.P_N_ART]):
+        rec = S.P_SIZE + i * S.AF_SIZE
+        if params[rec + S.AF_EFFECT] == S.ART_COMBAT and params[rec + S.AF_VALUE] > 0:
+            if select >> i & 1:
+                allowed |= 1 << (n_limited + k)
+            k += 1
+    return allowed
 
 
 @jit(inline="always")
@@ -348,9 +365,12 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
     if params[S.P_SNEAK] != 0:  # 0 against an ambush too (P-22, folded into P_SNEAK)
         if params[S.P_AVOID_RULE] == S.AVOID_STEALTH:
             pool = stealth
-            if art:  # P-16 with stealth artefacts
-                extra, health = _test_dice(state, params, S.ART_STEALTH, params[S.P_SNEAK_ARTS],
-                                           health, result)
+            if art:  # P-16 with stealth artefacts (by the thresholds: those usable now)
+                sneak_arts = params[S.P_SNEAK_ARTS]
+                if not planned:
+                    sneak_arts &= usable(params, S.P_SIZE, params[S.P_N_ART], health)
+                extra, health = _test_dice(state, params, S.ART_STEALTH, sneak_arts, health,
+                                           result)
                 pool += extra
             avoided = pool_test(state, pool, stealth_on, vigilance)
         else:
@@ -364,8 +384,12 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
             rounds = rnd
             select = -1  # the artefacts used this round: all, unless a plan says
             tracks = 0
+            allowed = -1
             if art:
-                if planned:
+                if not planned:  # policy.artifact_use, at the round's start (P-08)
+                    select = usable(params, S.P_SIZE, params[S.P_N_ART], health)
+                    allowed = _allowed(params, n_limited, select)
+                else:
                     select = 0
                     if act_stage != 0:  # the round's heal/calm choice
                         at = (at_round + health * per_health
@@ -377,7 +401,6 @@ def _fight(state, params, stimulants, uses0, uses, bonus, spend, plan, result, a
                     outcome = OUTCOME.KNOCKED_OUT
                     break
                 tracks = _tracked(params, result[RESULT.R_OTHER], counts)
-            allowed = -1
             if planned:
                 if art:
                     at = (at_round + health * per_health + tokens * per_token

@@ -26,6 +26,7 @@ from sim.jitting.options import jit, pjit
 from sim.kernels import layout as S
 from sim.kernels import rng
 from sim.kernels.anomaly import take_damage
+from sim.kernels.artifact import usable
 from sim.kernels.dice import d6_at_least, destroyed
 from sim.kernels.records import Record
 
@@ -186,7 +187,8 @@ def resolve_event(state, params, result):
         params[S.E_TARGET], params[S.E_RESIST], params, S.E_SIZE, params[S.E_N_ART],
         params[S.E_ART_FAIL], params[S.E_RESIST_ORDER], durability, start_tokens,
         params[S.E_HEALTH], params[S.E_RADIATION], params[S.E_RADIATION_MAX],
-        params[S.E_WILLPOWER], ~params[S.E_ART_UNUSED])
+        params[S.E_WILLPOWER],
+        ~params[S.E_ART_UNUSED] & usable(params, S.E_SIZE, params[S.E_N_ART], params[S.E_HEALTH]))
     result[RESULT.R_OUTCOME] = outcome
     result[RESULT.R_LOST] = through
     result[RESULT.R_DEFORMATION] = deformation

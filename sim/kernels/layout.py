@@ -149,6 +149,7 @@ ARTEFACT = Record("artefact records", "AF_SIZE", (
     "AF_NEED",          # successes it needs (the card's intellect_need, dice.modifier)
     "AF_SIDE_TARGET",   # TARGET_* of the side effect, SIDE_NONE = none
     "AF_SIDE_VALUE",    # its points
+    "AF_USE_AT",        # used only at this Health or less (policy.artifact_use; USE_ALWAYS)
 ))
 globals().update(ARTEFACT.constants)
 
@@ -168,6 +169,11 @@ FAIL_BOTH = 2         # the effect and the side effect, as an automatic artefact
 
 RESIST_BEFORE_ARMOR = 0
 RESIST_AFTER_ARMOR = 1
+
+USE_ALWAYS = 1 << 30
+"""``AF_USE_AT`` of an artefact used whenever its rule allows (``policy.artifact_use``
+``always``, the default): above any Health. ``never`` is 0, as the policy's other
+thresholds: a stalker at 0 Health is knocked out (P-37)."""
 
 MAX_ARTIFACTS = 8
 """Most artefacts one encounter simulates: uses of each restoring artefact are

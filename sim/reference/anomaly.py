@@ -40,7 +40,9 @@ def _hurt(spec: AnomalySpec | EventSpec, damage: int, rand: random.Random
     deformation (P-39).
     """
     harm = Harm()
-    lost, _ = absorb(spec.artifacts, spec.art_rules.fail_rule, spec.art_rules.resist_order,
+    # policy.artifact_use (P-08): those it keeps for a lower Health stay unused.
+    arts = [a for a in spec.artifacts if spec.health <= a.use_at]
+    lost, _ = absorb(arts, spec.art_rules.fail_rule, spec.art_rules.resist_order,
                      damage, spec.effective_resist, spec.durability, spec.tokens, rand, harm)
     points = dict(harm.points)
     points[spec.target] += lost

@@ -287,7 +287,8 @@ class Campaign:
         key = (slot, damage_type)
         if key not in self._specs:
             self._specs[key] = compile_artifacts(self.rs, (self.slots[slot],),
-                                                 self.hero.intellect, damage_type)[0]
+                                                 self.hero.intellect, damage_type,
+                                                 dict(self.policy.artifact_use))[0]
         return self._specs[key]
 
     def acting(self, held: list[bool], damage_type: str | None) -> tuple[ArtifactSpec, ...]:
@@ -592,7 +593,9 @@ class Game:
         me, c = self.me, self.c
         harm = Harm()
         durability = me.armor.durability if me.armor is not None else 0
-        through, me.tokens = absorb(c.acting(me.held, damage_type), c.art_rules.fail_rule,
+        arts = [a for a in c.acting(me.held, damage_type)  # policy.artifact_use (P-08)
+                if me.health <= a.use_at]
+        through, me.tokens = absorb(arts, c.art_rules.fail_rule,
                                     c.art_rules.resist_order, max(points, 0), resist or 0,
                                     durability, me.tokens, self.dice, harm)
         if damage_type == "radiation":
@@ -1194,9 +1197,10 @@ class Game:
         if not c.policy.use_movement_artifacts:
             return 0
         steps = 0
+        health = me.health  # the use policy's choice, made before any of them (P-08)
         for s, held in enumerate(me.held):
             if held and c.rs.artifacts[c.slots[s]].effect == "movement" \
-                    and self.activate(c.spec(s)):
+                    and health <= c.spec(s).use_at and self.activate(c.spec(s)):
                 steps += c.spec(s).value
         self.conditions()
         return steps
@@ -1220,7 +1224,7 @@ class Game:
                 if not held or c.rs.artifacts[c.slots[s]].effect != effect:
                     continue
                 for _ in range(c.rules.artifacts.restore_uses):
-                    if not wanted[effect]():
+                    if not wanted[effect]() or me.health > c.spec(s).use_at:
                         break
                     if self.activate(c.spec(s)):
                         self.restore(effect, c.spec(s).value)

@@ -78,13 +78,21 @@ def _dice(spec: CombatSpec, effect: int, chosen, me: _Stalker, rand: random.Rand
     return extra
 
 
-def _restore(spec: CombatSpec, me: _Stalker, counts: list, rand: random.Random) -> None:
-    """Heal and calm artefacts before a round, at ``--heal-at`` (P-08, P-24)."""
+def _usable(spec: CombatSpec, health: int) -> frozenset[int]:
+    """The artefacts the use policy lets him use at ``health`` (``policy.artifact_use``:
+    at their ``use_at`` Health or less, P-08).
+    """
+    return frozenset(i for i, a in enumerate(spec.artifacts) if health <= a.use_at)
+
+
+def _restore(spec: CombatSpec, me: _Stalker, counts: list, rand: random.Random,
+             now: frozenset[int]) -> None:
+    """Heal and calm artefacts of ``now`` before a round, at ``--heal-at`` (P-08, P-24)."""
     own, second = (ART_HEAL, ART_CALM) if spec.track == TARGET_HEALTH else (ART_CALM, ART_HEAL)
     for effect, top, attr in ((own, spec.health, "health"), (second, spec.other_max, "other")):
         for i, a in enumerate(spec.artifacts):
             level = getattr(me, attr)
-            if (a.effect != effect or level > spec.heal_at or level >= top
+            if (a.effect != effect or i not in now or level > spec.heal_at or level >= top
                     or counts[i] >= spec.art_rules.restore_uses):
                 continue
             counts[i] += 1
@@ -94,14 +102,15 @@ def _restore(spec: CombatSpec, me: _Stalker, counts: list, rand: random.Random) 
 
 
 @functools.lru_cache(maxsize=4096)
-def _loadout(table, available: frozenset, phase: int) -> tuple:
-    """The round's best weapons and combat artefacts (P-23, P-29): ``best_with_artifacts``.
+def _loadout(table, available: frozenset, phase: int, now: frozenset) -> tuple:
+    """The round's best weapons and combat artefacts of ``now`` (P-23, P-29):
+    ``best_with_artifacts``.
 
     The choice depends on nothing else, so it is remembered: the same fight
     needs it every round, and a campaign needs it in every fight.
     """
     return best_with_artifacts(list(table.slots), set(available), phase, table.rules,
-                               table.artifacts)
+                               tuple(a for a in table.artifacts if a[0] in now))
 
 
 def fight(spec: CombatSpec, rand: random.Random) -> FightResult:
@@ -111,7 +120,6 @@ def fight(spec: CombatSpec, rand: random.Random) -> FightResult:
     uses = list(spec.loadout.uses)
     counts = [0] * len(spec.artifacts)
     wounds_taken = 0
-    everything = range(len(spec.artifacts))
 
     def result(outcome: str, rounds: int) -> FightResult:
         spent = sum(spec.loadout.uses) - sum(uses)
@@ -121,7 +129,7 @@ def fight(spec: CombatSpec, rand: random.Random) -> FightResult:
     if spec.sneak and not spec.traits.ambush:  # an ambush cannot be avoided (P-22)
         if spec.avoid_rule == AVOID_STEALTH:
             # P-16 with stealth artefacts; a side effect may knock him out first (P-09).
-            extra = _dice(spec, ART_STEALTH, everything, me, rand)
+            extra = _dice(spec, ART_STEALTH, _usable(spec, me.health), me, rand)
             if me.down(spec):
                 return result("knocked_out", 0)
             avoided = pool_test(rand, spec.stealth + extra, spec.stealth_face, spec.vigilance)
@@ -135,7 +143,8 @@ def fight(spec: CombatSpec, rand: random.Random) -> FightResult:
     if 0 < spec.traits.flees < last:
         last = spec.traits.flees
     for rnd in range(1, last + 1):
-        _restore(spec, me, counts, rand)
+        now = _usable(spec, me.health)  # the round's artefacts, chosen at its start (P-23)
+        _restore(spec, me, counts, rand, now)
         if me.down(spec):
             return result("knocked_out", rnd)
         # Stimulants (and medkits under combat.medkits_in_combat) need no hands and work
@@ -147,7 +156,7 @@ def fight(spec: CombatSpec, rand: random.Random) -> FightResult:
         if (rnd >= 2 and 0 < spec.flee_at and me.health <= spec.flee_at
                 and not spec.traits.relentless):  # no flight from a relentless enemy (P-22)
             # P-21: a Stealth test instead of attacking; a failure costs the enemy's damage.
-            extra = _dice(spec, ART_STEALTH, everything, me, rand)
+            extra = _dice(spec, ART_STEALTH, now, me, rand)
             if me.down(spec):
                 return result("knocked_out", rnd)
             if pool_test(rand, spec.stealth + extra, spec.stealth_face, spec.vigilance):
@@ -158,7 +167,7 @@ def fight(spec: CombatSpec, rand: random.Random) -> FightResult:
             table = spec.loadout
             available = {i for i, slot in enumerate(table.slots) if slot.uses is None}
             available |= {i for j, i in enumerate(table.limited) if uses[j] > 0}
-            bonus, chosen, arts = _loadout(table, frozenset(available), phase)
+            bonus, chosen, arts = _loadout(table, frozenset(available), phase, now)
             for j, i in enumerate(table.limited):
                 if i in chosen:
                     uses[j] -= 1
@@ -171,7 +180,8 @@ def fight(spec: CombatSpec, rand: random.Random) -> FightResult:
         # (one die per wound, P-02..P-05).
         # A piercing enemy's wounds ignore the armour (P-22): it does not roll.
         face = spec.resist if spec.durability > 0 and not spec.traits.piercing else 0
-        through, tokens = absorb(spec.artifacts, spec.art_rules.fail_rule,
+        through, tokens = absorb([a for i, a in enumerate(spec.artifacts) if i in now],
+                                 spec.art_rules.fail_rule,
                                  spec.art_rules.resist_order, spec.wounds, face,
                                  spec.durability, tokens, rand, me.harm)
         wounds_taken += through

@@ -126,6 +126,13 @@ class Policy:
         ``economy.mutant_trophy_lot``), he walks to the Duty base to sell them before his
         next objective (P-26, P-28: Duty buys them, at its base only; 0 = never: he sells
         only at a base his route passes).
+    artifact_use : tuple of (str, int)
+        When each named artefact is used (``policy.artifact_use``, a table of artefact
+        names; P-08: using a carried artefact is the player's choice): at this Health or
+        less, 0 never (TOML ``"never"``); an artefact the table leaves out, or gives
+        ``"always"``, is used whenever its rule allows. In a fight the choice is made at
+        each round's start, in an anomaly, event or Emission when it strikes, outside them
+        at each use (:func:`sim.kernels.artifact.usable`). In name order.
     """
 
     route: tuple[str, ...] = ()
@@ -151,7 +158,11 @@ class Policy:
     helicopter_at: int = 0
     sell_trophies_at: int = 0
     shopping_gear: tuple[str, ...] = ()
+    artifact_use: tuple[tuple[str, int], ...] = ()
 
+
+ARTIFACT_USES = ("always", "never")
+"""The words ``policy.artifact_use`` takes besides a Health threshold (1 or more)."""
 
 POLICY_TYPES = {"route": (str, list), "sneak": str, "flee_at": int, "heal_at": int,
                 "medkit_at": int, "enter_anomalies": bool, "retreat_at": int, "pay_heal": bool,
@@ -159,7 +170,7 @@ POLICY_TYPES = {"route": (str, list), "sneak": str, "flee_at": int, "heal_at": i
                 "use_movement_artifacts": bool, "exchange": bool, "encounters": str,
                 "objective": str, "weights": dict, "knockout_loss": str,
                 "stimulant_at": int, "bunker_choice": str, "helicopter_at": int,
-                "sell_trophies_at": int, "shopping_gear": list}
+                "sell_trophies_at": int, "shopping_gear": list, "artifact_use": dict}
 
 KNOCKOUT_LOSSES = ("keep_useful", "cheapest")
 """``policy.knockout_loss``: which half of his belongings a knocked-out stalker gives up (P-37
@@ -640,6 +651,8 @@ def _policy(toml: TomlFile, given: dict, rs: Ruleset, prefix: str = "policy") ->
         if key in values and values[key] not in allowed:
             toml.problem(f"{prefix}.{key}", values.pop(key), f"is not one of {', '.join(allowed)}")
     values["weights"] = _weights(toml, f"{prefix}.weights", values.pop("weights", {}))
+    values["artifact_use"] = _artifact_use(toml, f"{prefix}.artifact_use",
+                                           values.pop("artifact_use", {}), rs)
     route = values.pop("route", "nearest")
     if isinstance(route, str):
         if route != "nearest":
@@ -677,6 +690,27 @@ def _weights(toml, key: str, given: dict) -> tuple[tuple[str, float], ...]:
         else:
             out.append((name, float(value)))
     return tuple(sorted(out, key=lambda kv: WEIGHT_KEYS.index(kv[0])))
+
+
+def _artifact_use(toml, key: str, given: dict, rs: Ruleset) -> tuple[tuple[str, int], ...]:
+    """``policy.artifact_use`` checked: artefact names, each ``"always"``, ``"never"`` or a
+    Health of 1 or more; as ``(name, Health)`` pairs in name order, 0 for never and
+    ``always`` left out (the default).
+    """
+    out = []
+    for name, value in given.items():
+        if name not in rs.artifacts:
+            toml.problem(f"{key}.{name}", None, "is not an artefact card"
+                         + suggest(name, rs.artifacts))
+        elif value == "never":
+            out.append((name, 0))
+        elif isinstance(value, bool) or not (value in ARTIFACT_USES or isinstance(value, int)
+                                             and 1 <= value <= MAX_THRESHOLD):
+            toml.problem(f"{key}.{name}", value, "is not always, never or a Health of "
+                         f"1..{MAX_THRESHOLD}")
+        elif value != "always":
+            out.append((name, value))
+    return tuple(sorted(out))
 
 
 def _complex_names(rs: Ruleset) -> list[str]:

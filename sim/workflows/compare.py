@@ -247,6 +247,8 @@ def _read(text: str, key: str, kind: str, value: str, previous: object) -> objec
         return (*before, value)
     if kind == "optional":
         return None if value.lower() == "none" else value
+    if kind == "artifact_use":
+        return _artifact_use(text, key, value, previous)
     if kind in CHOICES and value not in CHOICES[kind]:
         raise CompareInputError(f"variant {text!r}: key '{key}': {show(value)} is not one of "
                                 f"{', '.join(CHOICES[kind])}")
@@ -266,6 +268,31 @@ def _read(text: str, key: str, kind: str, value: str, previous: object) -> objec
             return False
         raise CompareInputError(f"variant {text!r}: {key}={value!r} is not true or false")
     return value
+
+
+def _artifact_use(text: str, key: str, value: str, previous: object) -> tuple:
+    """One ``artifact_use=NAME:USE`` of a variant (``policy.artifact_use``, P-08): ``USE`` is
+    ``always``, ``never`` or a Health of 1 or more; repeats set more artefacts, ``none``
+    empties the table. As the :class:`~sim.rules.scenario.Policy` field holds it.
+    """
+    if value.lower() == "none":
+        return ()
+    name, colon, use = (part.strip() for part in value.rpartition(":"))
+    table = dict(previous) if isinstance(previous, tuple) else {}
+    if not colon or not name:
+        raise CompareInputError(f"variant {text!r}: key '{key}': {show(value)} is not "
+                                "NAME:always, NAME:never or NAME:HEALTH")
+    table.pop(name, None)
+    if use == "never":
+        table[name] = 0
+    elif use != "always":
+        lo, hi = INT_KINDS["positive"]
+        if not _INT.fullmatch(use) or len(use.lstrip("+-")) > MAX_DIGITS \
+                or not lo <= int(use) <= hi:
+            raise CompareInputError(f"variant {text!r}: key '{key}': {show(use)} is not "
+                                    f"always, never or a Health of {lo}..{hi}")
+        table[name] = int(use)
+    return tuple(sorted(table.items()))
 
 
 def cases(rs: Ruleset, base: Mapping[str, object], variants: Sequence[Variant]) -> list[Case]:

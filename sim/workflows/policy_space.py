@@ -21,6 +21,10 @@ CAMPAIGN_KEYS`), and takes every value the rules give it a distinct meaning for:
 - ``keep_artifacts``: the held set and every set one artefact card away from it (one added
   or removed; P-11); a set beyond the artefact slots (P-07) is refused by the compile step
   and skipped. Over passes, the set moves one card at a time.
+- ``artifact_use``: when each artefact the stalker may hold (carried, kept or bought in the
+  scenario) is used (P-08): the table and every table one artefact's use away from it, the
+  use one of always, never and each Health ``1 .. Health - 1`` of the stalker card (a use at
+  his full Health is "always"). Over passes, the table moves one artefact at a time.
 
 The starting loadout (``[loadout]`` keys, :data:`LOADOUT`) is searched within the
 stalker's starting money at the cards' prices (P-13; armour, weapon, item and artefact
@@ -70,9 +74,11 @@ SALE_LOTS = 3
 """Most lots of trophies a stalker is tried holding before he walks to sell them."""
 LISTS = ("route", "shopping", "keep_artifacts")
 """Keys whose value is a list of cards."""
+USES = ("artifact_use",)
+"""Keys whose value is a table of artefact uses, ``(name, Health)`` pairs (0: never)."""
 LOADOUT = tuple(PRICED_KEYS)
 """The starting loadout's keys (``[loadout]``: armour, weapons, items, artefacts)."""
-KEYS = (*THRESHOLDS, *CHOICES, *SALES, *LISTS, *LOADOUT)
+KEYS = (*THRESHOLDS, *CHOICES, *SALES, *LISTS, *USES, *LOADOUT)
 """Every key the search may change, in the order it searches them."""
 RUBLES = "rubles"
 """The starting money a candidate is left with after paying for its loadout (:class:`Purse`)."""
@@ -94,19 +100,24 @@ class Dimension:
 
     A key with ``toggles`` (``keep_artifacts``) takes, from a value, that value and each
     value one toggle away; a key with ``cards`` (the loadout's lists) that value and each
-    list one card away: a carried card removed, a card added, a carried card replaced
-    (:meth:`values_at`); other keys take ``values`` from any value.
+    list one card away: a carried card removed, a card added, a carried card replaced; a key
+    with ``uses`` (``artifact_use``) that table and each table with one artefact of
+    ``uses`` set to another of ``values`` (None: always) (:meth:`values_at`); other keys
+    take ``values`` from any value.
     """
 
     key: str
     values: tuple = ()
     toggles: tuple[str, ...] = ()
     cards: tuple[str, ...] = ()
+    uses: tuple[str, ...] = ()
 
     def values_at(self, current: Any) -> tuple:
         """The values raced when the incumbent holds ``current`` (itself first)."""
         if self.cards:
             return _one_card_away(tuple(current), self.cards)
+        if self.uses:
+            return _one_use_away(tuple(current), self.uses, self.values)
         if not self.toggles:
             return self.values
         held = set(current)
@@ -125,6 +136,22 @@ def _one_card_away(held: tuple[str, ...], cards: tuple[str, ...]) -> tuple:
            *(held + (card,) for card in cards),
            *(held[:i] + (card,) + held[i + 1:] for i in firsts for card in cards
              if card != held[i])]
+    return tuple(dict.fromkeys(out))
+
+
+def _one_use_away(table: tuple, names: tuple[str, ...], levels: tuple) -> tuple:
+    """``table``, then each table with one artefact of ``names`` used at another of
+    ``levels`` (None: always, left out of the table), in name order.
+    """
+    held = dict(table)
+    out = [table]
+    for name in names:
+        for level in levels:
+            if held.get(name) != level:
+                changed = {k: v for k, v in held.items() if k != name}
+                if level is not None:
+                    changed[name] = level
+                out.append(tuple(sorted(changed.items())))
     return tuple(dict.fromkeys(out))
 
 
@@ -167,6 +194,11 @@ def space(rs: Ruleset, setup: Mapping[str, Any], keys: Sequence[str]) -> tuple[D
             out.append(Dimension(k, _routes(rs, tuple(setup["route"]))))
         elif k == "keep_artifacts":
             out.append(Dimension(k, toggles=tuple(rs.artifacts)))
+        elif k in USES:
+            holdable = (*setup["artifacts"], *setup["keep_artifacts"],
+                        *(n for n in setup["shopping_gear"] if n in rs.artifacts))
+            out.append(Dimension(k, (None, *range(health)),
+                                 uses=tuple(dict.fromkeys(holdable))))
         elif k == "armor":
             out.append(Dimension(k, (None, *rs.armor)))
         elif k in LOADOUT:
@@ -282,6 +314,9 @@ def value_text(value: Any, key: str = "") -> str:
     """
     if value is None:
         return "none"
+    if key == "artifact_use":  # (name, Health) pairs, 0 never
+        return "/".join(f"{name} {'never' if use == 0 else f'at {use}'}"
+                        for name, use in value) or "always"
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, tuple | list):
@@ -290,5 +325,5 @@ def value_text(value: Any, key: str = "") -> str:
 
 
 __all__ = ["CHOICES", "KEYS", "LISTS", "LOADOUT", "NAIVE", "ORDER", "ROUTE_ORDERS", "RUBLES",
-           "SCENARIO_POLICY", "SHOPPING_LENGTH", "THRESHOLDS", "Candidate", "Dimension", "Purse",
-           "SpaceError", "naive", "parse_keys", "space", "value_text"]
+           "SCENARIO_POLICY", "SHOPPING_LENGTH", "THRESHOLDS", "USES", "Candidate", "Dimension",
+           "Purse", "SpaceError", "naive", "parse_keys", "space", "value_text"]

@@ -34,10 +34,14 @@ def toml_value(value: Any) -> str:
 def _policy_value(key: str, value: Any) -> str:
     """A ``[policy]`` or ``[loadout]`` value as TOML; an empty route is written ``"nearest"``.
 
-    No armour (None) reads ``none``: it is only ever written in a comment.
+    No armour (None) reads ``none``: it is only ever written in a comment;
+    ``artifact_use`` is an inline table (``{"Flash" = "never", "Slime" = 3}``).
     """
     if value is None:
         return "none"
+    if key == "artifact_use":  # an inline table, name = "never" or a Health (P-08)
+        return "{" + ", ".join(f"{toml_value(name)} = {toml_value('never') if use == 0 else use}"
+                               for name, use in value) + "}"
     return '"nearest"' if key == "route" and not value else toml_value(value)
 
 

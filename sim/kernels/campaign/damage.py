@@ -12,6 +12,7 @@ he holds (Gap "Tokens"): gained at the end of his turn, spent on a track.
 from __future__ import annotations
 
 from sim.kernels.anomaly import take_damage
+from sim.kernels.artifact import usable
 from sim.kernels.campaign import (
     C_ART_FAIL,
     C_CLUE_USE,
@@ -126,7 +127,7 @@ def _hazard(st, cp, dice, damage, target, resist, recs, n_art):
     through, after, _, _, h, r, w, uses, suffered = take_damage(
         dice, recs, 0, n_art, cp[C_ART_FAIL], cp[C_RESIST_ORDER], damage, target, resist,
         st[S_DURABILITY], st[S_ARMOR], st[S_HEALTH], st[S_RADIATION], cp[C_RADIATION_MAX],
-        st[S_WILLPOWER], -1)
+        st[S_WILLPOWER], usable(recs, 0, n_art, st[S_HEALTH]))  # policy.artifact_use (P-08)
     _suffer(st, target, through, after, h, r, w, uses, suffered, n_art)
 
 

@@ -15,7 +15,7 @@ from sim.kernels import anomaly as A
 from sim.kernels import combat as F
 from sim.kernels import layout as S
 from sim.kernels.anomaly import encounter as anomaly_encounter
-from sim.kernels.artifact import test_bonus
+from sim.kernels.artifact import test_bonus, usable
 from sim.kernels.campaign import (
     C_ANOMALY_TROPHIES,
     C_ART_FAIL,
@@ -287,7 +287,8 @@ def _event(st, zone, cp, dice, v, ev, resist, items, it, order, recs, n_art):
      day_lost, encounter) = event_effect(
         dice, ev[v, V_AVOID], shift, ev[v, V_EFFECT], ev[v, V_VALUE], target, resist[v],
         recs[d], 0, n_art[d], cp[C_ART_FAIL], cp[C_RESIST_ORDER], st[S_DURABILITY],
-        st[S_ARMOR], st[S_HEALTH], st[S_RADIATION], cp[C_RADIATION_MAX], st[S_WILLPOWER], -1)
+        st[S_ARMOR], st[S_HEALTH], st[S_RADIATION], cp[C_RADIATION_MAX], st[S_WILLPOWER],
+        usable(recs[d], 0, n_art[d], st[S_HEALTH]))  # policy.artifact_use (P-08)
     if outcome == EVENT_AVOIDED:
         return encounter
     _suffer(st, target, through, after, h, r, w, uses, suffered, n_art[d])
@@ -515,6 +516,7 @@ def _movement_artifacts(st, cp, dice, recs, n_art):
     side effect hits at once.
     """
     extra, h, r, w, uses, suffered = test_bonus(dice, recs, 0, n_art, cp[C_ART_FAIL],
-                                                S.ART_MOVEMENT, -1)
+                                                S.ART_MOVEMENT,
+                                                usable(recs, 0, n_art, st[S_HEALTH]))
     _side_effects(st, h, r, w, uses, suffered)
     return extra

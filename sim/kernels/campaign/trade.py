@@ -15,7 +15,7 @@ import numpy as np
 
 from sim.kernels import layout as S
 from sim.kernels import rng
-from sim.kernels.artifact import restore
+from sim.kernels.artifact import restore, usable
 from sim.kernels.campaign import (
     AC_COUNT,
     AC_PRICE,
@@ -370,20 +370,21 @@ def _daily_artifacts(st, cp, dice, recs, n_art):
         for j in range(n_art):
             rec = recs[j * S.AF_SIZE:(j + 1) * S.AF_SIZE]
             for _ in range(limit):
+                select = usable(rec, 0, 1, st[S_HEALTH])  # policy.artifact_use (P-08)
                 if effect == S.ART_HEAL:
                     level, _, h, r, w, uses, suffered = restore(
                         dice, rec, 0, 1, fail, effect, 0, st[S_HEALTH], cp[C_HEALTH],
-                        cp[C_MEDKIT_AT], 1, -1)
+                        cp[C_MEDKIT_AT], 1, select)
                     st[S_HEALTH] = level
                 elif effect == S.ART_CALM:
                     level, _, h, r, w, uses, suffered = restore(
                         dice, rec, 0, 1, fail, effect, 0, st[S_WILLPOWER], cp[C_WILLPOWER],
-                        cp[C_CALM_AT], 1, -1)
+                        cp[C_CALM_AT], 1, select)
                     st[S_WILLPOWER] = level
                 else:
                     level, _, h, r, w, uses, suffered = restore(
                         dice, rec, 0, 1, fail, effect, 0, -st[S_RADIATION], 0,
-                        -cp[C_PURGE_AT] if cp[C_PURGE_AT] > 0 else -(1 << 40), 1, -1)
+                        -cp[C_PURGE_AT] if cp[C_PURGE_AT] > 0 else -(1 << 40), 1, select)
                     st[S_RADIATION] = -level
                 _side_effects(st, h, r, w, uses, suffered)
                 if uses == 0:
