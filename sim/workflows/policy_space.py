@@ -21,10 +21,13 @@ CAMPAIGN_KEYS`), and takes every value the rules give it a distinct meaning for:
 - ``keep_artifacts``: the held set and every set one artefact card away from it (one added
   or removed; P-11); a set beyond the artefact slots (P-07) is refused by the compile step
   and skipped. Over passes, the set moves one card at a time.
-- ``artifact_use``: when each artefact the stalker may hold (carried, kept or bought in the
-  scenario) is used (P-08): the table and every table one artefact's use away from it, the
-  use one of always, never and each Health ``1 .. Health - 1`` of the stalker card (a use at
-  his full Health is "always"). Over passes, the table moves one artefact at a time.
+- ``artifact_use``: when each artefact is used (P-08): the table and every table one
+  artefact's use away from it, the use one of always, never and each Health
+  ``1 .. Health - 1`` of the stalker card (a use at his full Health is "always"); those the
+  scenario carries, keeps or buys first, then the others, which a ``keep_artifacts`` or
+  loadout candidate may bring (a use of an artefact the candidate cannot hold compiles to
+  the incumbent's game and is counted unchanged, not raced). Over passes, the table moves
+  one artefact at a time.
 
 The starting loadout (``[loadout]`` keys, :data:`LOADOUT`) is searched within the
 stalker's starting money at the cards' prices (P-13; armour, weapon, item and artefact
@@ -116,7 +119,7 @@ class Dimension:
         """The values raced when the incumbent holds ``current`` (itself first)."""
         if self.cards:
             return _one_card_away(tuple(current), self.cards)
-        if self.uses:
+        if self.key in USES:  # with no artefact to hold, the table alone
             return _one_use_away(tuple(current), self.uses, self.values)
         if not self.toggles:
             return self.values
@@ -196,7 +199,7 @@ def space(rs: Ruleset, setup: Mapping[str, Any], keys: Sequence[str]) -> tuple[D
             out.append(Dimension(k, toggles=tuple(rs.artifacts)))
         elif k in USES:
             holdable = (*setup["artifacts"], *setup["keep_artifacts"],
-                        *(n for n in setup["shopping_gear"] if n in rs.artifacts))
+                        *(n for n in setup["shopping_gear"] if n in rs.artifacts), *rs.artifacts)
             out.append(Dimension(k, (None, *range(health)),
                                  uses=tuple(dict.fromkeys(holdable))))
         elif k == "armor":
