@@ -222,6 +222,9 @@ def test_the_search_moves_one_artefact_use_at_a_time():
     assert (("Flash", 0),) in dim.values_at((("Flash", 2),))
     assert () in dim.values_at((("Flash", 2),))  # back to always
     assert value_text((("Flash", 0), ("Slime", 2)), "artifact_use") == "Flash never/Slime at 2"
+    # With the incumbent's setup, only the artefacts he may hold move (P-07, P-11, P-13).
+    assert len(dim.values_at((), setup)) == 1 + 2 * health
+    assert dim.values_at((), {**setup, "artifacts": (), "keep_artifacts": ()}) == ((),)
     # Without an artefact card in the ruleset the table alone is raced: nothing to search.
     assert Dimension("artifact_use", (None, 0)).values_at(()) == ((),)
 

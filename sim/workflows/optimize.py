@@ -79,11 +79,11 @@ from sim.workflows.targets import TargetError, parse_target
 
 FRESH_FIRST = 2**62
 """First trial index of the re-evaluation (above every trial index a selection may play)."""
-TRIALS = 2_000
+TRIALS = 5_000
 """Games per candidate at a race's first rung."""
 RUNGS = 5
 """Rungs of a race at most: a candidate plays at most ``trials * 2**(RUNGS - 1)`` games."""
-BUDGET = 2_000_000
+BUDGET = 5_000_000
 """Games the selection may play in all."""
 FRESH_TRIALS = 100_000
 """Games of each re-evaluated policy."""
@@ -548,7 +548,8 @@ def _race_key(games: Games, purse: Purse, incumbent: Candidate, dim: Dimension, 
     A value whose loadout the starting money cannot pay for is never proposed.
     """
     challengers = []
-    for value in dim.values_at(incumbent.value(dim.key, games.base)):
+    for value in dim.values_at(incumbent.value(dim.key, games.base),
+                               incumbent.setup(games.base)):
         c = purse.settle(incumbent.with_value(dim.key, value, games.base))
         if c is None:
             log.unaffordable += 1

@@ -25,9 +25,9 @@ CAMPAIGN_KEYS`), and takes every value the rules give it a distinct meaning for:
   artefact's use away from it, the use one of always, never and each Health
   ``1 .. Health - 1`` of the stalker card (a use at his full Health is "always"); those the
   scenario carries, keeps or buys first, then the others, which a ``keep_artifacts`` or
-  loadout candidate may bring (a use of an artefact the candidate cannot hold compiles to
-  the incumbent's game and is counted unchanged, not raced). Over passes, the table moves
-  one artefact at a time.
+  loadout candidate may bring: each pass moves those the incumbent may hold
+  (:func:`holdable`; the use of another would play his game unchanged). Over passes, the
+  table moves one artefact at a time.
 
 The starting loadout (``[loadout]`` keys, :data:`LOADOUT`) is searched within the
 stalker's starting money at the cards' prices (P-13; armour, weapon, item and artefact
@@ -115,12 +115,18 @@ class Dimension:
     cards: tuple[str, ...] = ()
     uses: tuple[str, ...] = ()
 
-    def values_at(self, current: Any) -> tuple:
-        """The values raced when the incumbent holds ``current`` (itself first)."""
+    def values_at(self, current: Any, setup: Mapping[str, Any] | None = None) -> tuple:
+        """The values raced when the incumbent holds ``current`` (itself first).
+
+        With the incumbent's ``setup``, a ``uses`` key moves only the artefacts he may hold
+        there (:func:`holdable`): the use of another plays his game unchanged.
+        """
         if self.cards:
             return _one_card_away(tuple(current), self.cards)
         if self.key in USES:  # with no artefact to hold, the table alone
-            return _one_use_away(tuple(current), self.uses, self.values)
+            names = self.uses if setup is None else tuple(
+                n for n in self.uses if n in holdable(setup))
+            return _one_use_away(tuple(current), names, self.values)
         if not self.toggles:
             return self.values
         held = set(current)
@@ -140,6 +146,13 @@ def _one_card_away(held: tuple[str, ...], cards: tuple[str, ...]) -> tuple:
            *(held[:i] + (card,) + held[i + 1:] for i in firsts for card in cards
              if card != held[i])]
     return tuple(dict.fromkeys(out))
+
+
+def holdable(setup: Mapping[str, Any]) -> set[str]:
+    """The artefacts a ``campaign`` setup's stalker may hold: carried, kept when found or
+    exchanged, or bought (P-07, P-11, P-13; the campaign's artefact slots).
+    """
+    return {*setup["artifacts"], *setup["keep_artifacts"], *setup["shopping_gear"]}
 
 
 def _one_use_away(table: tuple, names: tuple[str, ...], levels: tuple) -> tuple:
@@ -198,10 +211,9 @@ def space(rs: Ruleset, setup: Mapping[str, Any], keys: Sequence[str]) -> tuple[D
         elif k == "keep_artifacts":
             out.append(Dimension(k, toggles=tuple(rs.artifacts)))
         elif k in USES:
-            holdable = (*setup["artifacts"], *setup["keep_artifacts"],
-                        *(n for n in setup["shopping_gear"] if n in rs.artifacts), *rs.artifacts)
-            out.append(Dimension(k, (None, *range(health)),
-                                 uses=tuple(dict.fromkeys(holdable))))
+            held = (*setup["artifacts"], *setup["keep_artifacts"],
+                    *(n for n in setup["shopping_gear"] if n in rs.artifacts), *rs.artifacts)
+            out.append(Dimension(k, (None, *range(health)), uses=tuple(dict.fromkeys(held))))
         elif k == "armor":
             out.append(Dimension(k, (None, *rs.armor)))
         elif k in LOADOUT:
