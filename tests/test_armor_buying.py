@@ -218,8 +218,7 @@ UPGRADER_BODY = ('stalker = "Strelok"\nstart = "Cordon"\n[loadout]\narmor = "Lea
 """A stalker in a leather jacket who buys the Ecolog suit, or the Stalker suit while money
 is short, at his first base, and a new one when a fight or a knock-out takes it."""
 TRADE_IN_RULES = {"mutant_trophy_lot = 5 ": "mutant_trophy_lot = 1 ",
-                  'gear_shops = "every_base"': 'armor_trade_in_divisor = 2\n'
-                                               'gear_shops = "every_base"'}
+                  "armor_trade_in_divisor = 0 ": "armor_trade_in_divisor = 2 "}
 HUNTER_BODY = ('stalker = "Scar"\nstart = "Cordon"\n[loadout]\narmor = "Leather jacket"\n'
                'weapons = ["SVD sniper rifle", "Knife"]\nitems = ["Medkit", "Stimulant"]\n'
                'rubles = 1000\n[policy]\nsneak = "never"\nshopping = []\n'
