@@ -125,7 +125,7 @@ def test_a_card_that_wounds_knocks_him_out_in_the_same_step():
     """P-39 then P-37: the Withered arm's wound takes his last Health point, so the same
     damage step knocks him out (a knock-out counted, he is knocked down)."""
     st, zone = _mutation(_base(EXAMPLE), 0)
-    assert st[K.S_DEFORMATIONS] == 1 and st[K.S_KO] == 1 and st[K.S_END] == -1
+    assert st[K.S_DEFORMATIONS] == 1 and st[K.S_KNOCKOUTS] == 1 and st[K.S_END] == -1
     assert zone[K.Z_DEFORM_NEXT] == 1
 
 
@@ -133,7 +133,7 @@ def test_the_fifth_card_kills_whatever_it_says():
     """P-43: the fifth Deformation card is death; the card is not played (nothing drawn)."""
     st, zone = _mutation(_base(EXAMPLE), 4)
     assert st[K.S_END] == K.DEATH_DEFORMATIONS and zone[K.Z_DEFORM_NEXT] == 0
-    assert st[K.S_KO] == 0
+    assert st[K.S_KNOCKOUTS] == 0
 
 
 def test_a_lowered_radiation_limit_mutates_earlier():

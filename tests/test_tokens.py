@@ -108,7 +108,7 @@ def test_a_knockout_takes_no_token():
     st[K.S_CLUES], st[K.S_ZONE_TOKENS] = 5, 5
     _conditions(st, np.zeros(K.Z_SIZE, dtype=np.int64), cp, tables.hexes[0],
                 np.zeros(tables.it.shape[1], dtype=np.int64), tables.lose_order[0])
-    assert st[K.S_KO] == 1 and (st[K.S_CLUES], st[K.S_ZONE_TOKENS]) == (5, 5)
+    assert st[K.S_KNOCKOUTS] == 1 and (st[K.S_CLUES], st[K.S_ZONE_TOKENS]) == (5, 5)
 
 
 class RoundsAgainstHim(reference.Game):

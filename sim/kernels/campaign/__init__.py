@@ -64,7 +64,8 @@ only this module and the modules above it in this list:
   constants (``PARAMETERS`` ``C_*``, ``SEAT_STATE`` ``S_*``, ``ZONE`` ``Z_*``,
   the result columns ``ONE_STALKER``/``GAME``/``SEAT`` ``G_*``, the counts
   ``ENDS``/``SUMS``/``MULTIPLAYER``, the card tables' columns ``HEX`` ..
-  ``LOSS``), the codes, :class:`CampaignTables`, :class:`GameState`,
+  ``LOSS``; seat 1's counters, ``COUNTERS``, each one name that gives its state slot,
+  result column and sum), the codes, :class:`CampaignTables`, :class:`GameState`,
   the ``part``/``called`` decorators and the slot and seat views;
 - :mod:`.cards`: the best item card held, a draw from a shared deck;
 - :mod:`.damage`: damage through the armour and artefacts onto the tracks;
@@ -104,51 +105,66 @@ ENDS = Record("how a game ends", "N_ENDS", (
 ))
 globals().update(ENDS.constants)
 
+# Seat 1's counters, each declared once here: a slot of the seat's state ``S_<name>``
+# (SEAT_STATE), copied into his result column ``G_<name>`` when the game ends
+# (:func:`.end._write_result`) and added up over games into ``SUM_<name>``
+# (:func:`.game._count_game`), through ``COUNTER_SLOTS`` and ``SUMMED_SLOTS`` below. Three
+# runs, each in the order of its result columns, which the records below take from them:
+EVENT_COUNTERS = (  # ONE_STALKER after G_DAY; the first sums
+    "KNOCKOUTS",
+    "CONCUSSIONS",
+    "DEFORMATIONS",
+    "EMISSIONS_HIT",
+    "EMISSIONS",
+    "ITEMS_USED",
+    "FIGHTS",
+    "KILLS",
+    "ANOMALIES",
+    "ARTIFACTS",
+    "EVENTS",
+)
+HELD_COUNTERS = (  # ONE_STALKER's last columns; summed after SUM_DAYS, SUM_DAYS_SQ
+    "COMPLEXES",  # Secret Complexes explored
+    "RUBLES",  # rubles held (at the end)
+)
+SEAT1_COUNTERS = (  # GAME after the seats' columns; summed last
+    "ART_USES",  # uses of held artefacts (P-08..P-10)
+    "SIDE_EFFECTS",  # side effects suffered (P-09)
+    "EXCHANGES",  # artefacts bought with anomaly trophies (P-34)
+    "SARCOPHAGUS",  # times the seat's characters entered the Sarcophagus (P-50), survived or not
+    "CLUES",  # clue tokens held (P-39; Gap "Tokens")
+    "ZONE_TOKENS",  # Zone tokens held (P-40)
+    "CLUES_LOST",  # clue tokens lost to radiation mutations, every character of the seat
+    "ZONE_LOST",  # Zone tokens lost to concussions
+)
+COUNTERS = EVENT_COUNTERS + HELD_COUNTERS + SEAT1_COUNTERS
+UNSUMMED = ("SARCOPHAGUS",)  # counters with a result column but no sum
+
+
+def _named(prefix: str, counters: tuple[str, ...]) -> tuple[str, ...]:
+    """The slots of ``counters`` in one record: ``prefix`` + each name (``G_KNOCKOUTS``)."""
+    return tuple(prefix + name for name in counters)
+
+
+def _summed(counters: tuple[str, ...]) -> tuple[str, ...]:
+    """The sum columns of ``counters``: ``SUM_`` + each name, but those in ``UNSUMMED``."""
+    return _named("SUM_", tuple(name for name in counters if name not in UNSUMMED))
+
+
 # Sums over games.
 SUMS = Record("count columns after the ends", "HIST", (
-    "SUM_KNOCKOUTS",
-    "SUM_CONCUSSIONS",
-    "SUM_DEFORMATIONS",
-    "SUM_EMISSIONS_HIT",
-    "SUM_EMISSIONS",
-    "SUM_ITEMS_USED",
-    "SUM_FIGHTS",
-    "SUM_KILLS",
-    "SUM_ANOMALIES",
-    "SUM_ARTIFACTS",
-    "SUM_EVENTS",
+    *_summed(EVENT_COUNTERS),
     "SUM_DAYS",
     "SUM_DAYS_SQ",
-    "SUM_COMPLEXES",
-    "SUM_RUBLES",
-    "SUM_ART_USES",  # uses of held artefacts (P-08..P-10)
-    "SUM_SIDE_EFFECTS",  # side effects suffered (P-09)
-    "SUM_EXCHANGES",  # artefacts bought with anomaly trophies (P-34)
-    "SUM_CLUES",  # clue and Zone tokens held at the end, and lost (P-39, P-40)
-    "SUM_ZONE_TOKENS",
-    "SUM_CLUES_LOST",
-    "SUM_ZONE_LOST",
+    *_summed(HELD_COUNTERS + SEAT1_COUNTERS),
 ), start=ENDS.N_ENDS)
-# HIST, where the sums end: the histogram of the end day per end, HIST + end * (max_days + 1) + day
 globals().update(SUMS.constants)
 
 # Per-game results (columns of play_games' ``out``, the rows of ``simulate_trials``).
 ONE_STALKER = Record("one-stalker result columns", "G_SIZE", (
     "G_END",  # how the game ended (REACHED .. CAPPED)
     "G_DAY",  # the day it ended (0 .. max_days)
-    "G_KNOCKOUTS",  # G_KNOCKOUTS .. G_EVENTS: the counters of SUM_KNOCKOUTS .. SUM_EVENTS, in order
-    "G_CONCUSSIONS",
-    "G_DEFORMATIONS",
-    "G_EMISSIONS_HIT",
-    "G_EMISSIONS",
-    "G_ITEMS_USED",
-    "G_FIGHTS",
-    "G_KILLS",
-    "G_ANOMALIES",
-    "G_ARTIFACTS",
-    "G_EVENTS",
-    "G_COMPLEXES",  # Secret Complexes explored
-    "G_RUBLES",  # rubles at the end
+    *_named("G_", EVENT_COUNTERS + HELD_COUNTERS),
 ))
 # G_SIZE, where the one-stalker columns (seat 1) end: the game's and every seat's follow
 globals().update(ONE_STALKER.constants)
@@ -165,14 +181,7 @@ GAME = Record("game result columns", "G_ROW", (
     "G_FINAL",  # 1: the Final Emission came (P-49)
     "G_CAPPED",  # 1: still running after the last simulated day
     ("G_SEATS", SEAT.SEAT_COLS * MAX_PLAYERS),  # per seat p: G_SEATS + SEAT_COLS * p + SEAT_*
-    "G_ART_USES",  # seat 1's artefact counters (SUM_ART_USES ..)
-    "G_SIDE_EFFECTS",
-    "G_EXCHANGES",
-    "G_SARCOPHAGUS",  # seat 1 entered the Sarcophagus (P-50), survived or not
-    "G_CLUES",  # seat 1's clue tokens held at the end (P-39; Gap "Tokens")
-    "G_ZONE_TOKENS",  # ... Zone tokens held at the end (P-40)
-    "G_CLUES_LOST",  # ... clue tokens lost to radiation mutations (P-39)
-    "G_ZONE_LOST",  # ... Zone tokens lost to concussions (P-40)
+    *_named("G_", SEAT1_COUNTERS),
 ), start=ONE_STALKER.G_SIZE)
 globals().update(GAME.constants)
 GAME_RUN = 1024  # games per play_games call inside campaign_kernel (a 280 KiB buffer)
@@ -458,11 +467,9 @@ SEAT_STATE = Record("seat state", "S_SIZE", (
     "S_HEALTH",
     "S_WILLPOWER",
     "S_RADIATION",
-    "S_DEFORMATIONS",
     "S_ARMOR",  # damage tokens on the armour (P-04); == durability: destroyed (P-05)
     "S_WORN",  # the armour worn: its row of armor (0: the starting one; P-13: bought)
     "S_DURABILITY",  # its durability (AR_DURABILITY), while it is worn
-    "S_RUBLES",
     "S_OBJECTIVE",
     "S_KNOCKED",  # days without movement left (P-42)
     "S_LOST",  # days out of play left (P-38, P-41)
@@ -472,34 +479,22 @@ SEAT_STATE = Record("seat state", "S_SIZE", (
     "S_ART_VALUE",
     "S_END",  # -1 while the seat's current character is in the Zone
     "S_STOP",  # movement stops for today
-    "S_KO",
-    "S_CONCUSSIONS",
-    "S_EMISSIONS_HIT",
-    "S_EMISSIONS",
-    "S_ITEMS_USED",
-    "S_FIGHTS",
-    "S_KILLS",
-    "S_ANOMALIES",
-    "S_ARTIFACTS",
-    "S_EVENTS",
-    "S_EXPLORED",
     "S_WEAPONS",  # bit mask of the weapons, then of the artefact slots, held (P-37)
     "S_SLOT",  # the seat's current character: a slot of the stacked tables
     "S_STATUS",  # SEAT_PLAYING .. SEAT_AWAITING
     "S_DEATHS",  # characters of this seat who died (P-43)
     "S_NEW",  # new characters this seat drew (P-44)
     "S_TROPHY_ANOMALY",  # anomaly trophies (P-34), exchanged at the Ecologists' Bunker
-    "S_ART_USES",
-    "S_SIDE_EFFECTS",
-    "S_EXCHANGES",
-    "S_SARCOPHAGUS",  # times the seat's characters entered the Sarcophagus (P-50), survived or not
-    "S_CLUES",  # clue tokens held (P-39; Gap "Tokens")
-    "S_ZONE_TOKENS",  # Zone tokens held (P-40)
-    "S_CLUES_LOST",  # clue tokens lost to radiation mutations, every character of the seat
-    "S_ZONE_LOST",  # Zone tokens lost to concussions
     "S_RADIATION_DOWN",  # the radiation limit lowered by Deformation cards (P-39)
+    *_named("S_", COUNTERS),  # the counters, S_KNOCKOUTS .. S_ZONE_LOST (seat 1's: G_*)
 ))
 globals().update(SEAT_STATE.constants)
+_RESULT = {**ONE_STALKER.index, **GAME.index}
+COUNTER_SLOTS = tuple((SEAT_STATE.index[f"S_{name}"], _RESULT[f"G_{name}"]) for name in COUNTERS)
+"""(state slot, result column) of every counter: what :func:`.end._write_result` copies."""
+SUMMED_SLOTS = tuple((_RESULT[f"G_{name}"], SUMS.index[f"SUM_{name}"])
+                     for name in COUNTERS if name not in UNSUMMED)
+"""(result column, sum column) of every summed counter: what :func:`.game._count_game` adds."""
 
 # Shared state of the Zone (index constants into ``zone``): one board, one Emission Track.
 ZONE = Record("Zone state", "Z_SIZE", (

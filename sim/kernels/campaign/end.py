@@ -36,6 +36,7 @@ from sim.kernels.campaign import (
     C_TOKENS_KNOCKOUT,
     CAPPED,
     COOP_DEAD_TEAM_LOSES,
+    COUNTER_SLOTS,
     DEATH_BOTH,
     DEATH_CONCUSSION_SARCOPHAGUS,
     DEATH_DEFORMATIONS,
@@ -45,34 +46,13 @@ from sim.kernels.campaign import (
     DEFORM_KNOCKED_DOWN,
     DEFORM_RADIATION_LIMIT,
     DEFORM_WOUNDS,
-    G_ANOMALIES,
-    G_ART_USES,
-    G_ARTIFACTS,
     G_CAPPED,
-    G_CLUES,
-    G_CLUES_LOST,
-    G_COMPLEXES,
-    G_CONCUSSIONS,
     G_DAY,
-    G_DEFORMATIONS,
     G_DRAWN,
-    G_EMISSIONS,
-    G_EMISSIONS_HIT,
     G_END,
-    G_EVENTS,
-    G_EXCHANGES,
-    G_FIGHTS,
     G_FINAL,
-    G_ITEMS_USED,
-    G_KILLS,
-    G_KNOCKOUTS,
-    G_RUBLES,
-    G_SARCOPHAGUS,
     G_SEATS,
-    G_SIDE_EFFECTS,
     G_WINNERS,
-    G_ZONE_LOST,
-    G_ZONE_TOKENS,
     H_KIND,
     L_INDEX,
     L_KIND,
@@ -81,38 +61,24 @@ from sim.kernels.campaign import (
     LOC_SECRET,
     MAX_PLAYERS,
     REACHED,
-    S_ANOMALIES,
     S_ARMOR,
     S_ART_COUNT,
-    S_ART_USES,
     S_ART_VALUE,
-    S_ARTIFACTS,
     S_CLUES,
     S_CLUES_LOST,
     S_CONCUSSIONS,
     S_DEATHS,
     S_DEFORMATIONS,
     S_DURABILITY,
-    S_EMISSIONS,
-    S_EMISSIONS_HIT,
     S_END,
-    S_EVENTS,
-    S_EXCHANGES,
-    S_EXPLORED,
-    S_FIGHTS,
     S_HEALTH,
-    S_ITEMS_USED,
-    S_KILLS,
     S_KNOCKED,
-    S_KO,
+    S_KNOCKOUTS,
     S_LOST,
     S_NEW,
     S_POS,
     S_RADIATION,
     S_RADIATION_DOWN,
-    S_RUBLES,
-    S_SARCOPHAGUS,
-    S_SIDE_EFFECTS,
     S_SLOT,
     S_STATUS,
     S_STOP,
@@ -270,7 +236,7 @@ def _conditions(st, zone, cp, hexes, items, lose_order):
         st[S_END] = DEATH_KNOCKOUT_SARCOPHAGUS if knocked else DEATH_CONCUSSION_SARCOPHAGUS
         return
     if knocked:
-        st[S_KO] += 1
+        st[S_KNOCKOUTS] += 1
         zone[Z_ETOKENS] += cp[C_TOKENS_KNOCKOUT]
         _lose_half(st, items, lose_order)
     else:
@@ -388,7 +354,8 @@ def _game_over(tables, game):
 
 @part
 def _write_result(tables, game, day, over, res):
-    """Fill one result row: seat 1's ``G_*`` counters, then the game's and every seat's.
+    """Fill one result row: seat 1's counters (``COUNTER_SLOTS``: ``G_<name>`` from his state's
+    ``S_<name>``), then the game's columns and every seat's.
 
     Seat 1's end is how his current character left the Zone (``CAPPED`` if
     he is still in it); for a one-stalker scenario these are the whole game.
@@ -396,31 +363,12 @@ def _write_result(tables, game, day, over, res):
     st = game.st[0]
     res[G_END] = st[S_END] if st[S_END] >= 0 else CAPPED
     res[G_DAY] = day
-    res[G_KNOCKOUTS] = st[S_KO]
-    res[G_CONCUSSIONS] = st[S_CONCUSSIONS]
-    res[G_DEFORMATIONS] = st[S_DEFORMATIONS]
-    res[G_EMISSIONS_HIT] = st[S_EMISSIONS_HIT]
-    res[G_EMISSIONS] = st[S_EMISSIONS]
-    res[G_ITEMS_USED] = st[S_ITEMS_USED]
-    res[G_FIGHTS] = st[S_FIGHTS]
-    res[G_KILLS] = st[S_KILLS]
-    res[G_ANOMALIES] = st[S_ANOMALIES]
-    res[G_ARTIFACTS] = st[S_ARTIFACTS]
-    res[G_EVENTS] = st[S_EVENTS]
-    res[G_COMPLEXES] = st[S_EXPLORED]
-    res[G_RUBLES] = st[S_RUBLES]
+    for state, column in COUNTER_SLOTS:
+        res[column] = st[state]
     res[G_WINNERS] = game.zone[Z_WINNERS]
     res[G_DRAWN] = game.zone[Z_EMISSIONS]
     res[G_FINAL] = game.zone[Z_FINAL]
     res[G_CAPPED] = 0 if over else 1
-    res[G_ART_USES] = st[S_ART_USES]
-    res[G_SIDE_EFFECTS] = st[S_SIDE_EFFECTS]
-    res[G_EXCHANGES] = st[S_EXCHANGES]
-    res[G_SARCOPHAGUS] = st[S_SARCOPHAGUS]
-    res[G_CLUES] = st[S_CLUES]
-    res[G_ZONE_TOKENS] = st[S_ZONE_TOKENS]
-    res[G_CLUES_LOST] = st[S_CLUES_LOST]
-    res[G_ZONE_LOST] = st[S_ZONE_LOST]
     for p in range(MAX_PLAYERS):
         base = G_SEATS + SEAT_COLS * p
         if p < game.st.shape[0]:

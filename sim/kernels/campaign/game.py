@@ -39,18 +39,12 @@ from sim.kernels.campaign import (
     DT_NONE,
     FACTION_MILITARY,
     FIRST_RANDOM,
-    G_ART_USES,
     G_CAPPED,
-    G_CLUES,
-    G_COMPLEXES,
     G_DAY,
     G_DRAWN,
     G_END,
-    G_EVENTS,
     G_FINAL,
-    G_KNOCKOUTS,
     G_ROW,
-    G_RUBLES,
     G_SEATS,
     G_WINNERS,
     GAME_RUN,
@@ -76,9 +70,9 @@ from sim.kernels.campaign import (
     ORDER_SIMULTANEOUS,
     S_ANOMALIES,
     S_CLUES,
+    S_COMPLEXES,
     S_DURABILITY,
     S_END,
-    S_EXPLORED,
     S_HEALTH,
     S_KNOCKED,
     S_LOST,
@@ -103,13 +97,9 @@ from sim.kernels.campaign import (
     SEAT_ELIMINATED,
     SEAT_NEW,
     SEAT_PLAYING,
-    SUM_ART_USES,
-    SUM_CLUES,
-    SUM_COMPLEXES,
     SUM_DAYS,
     SUM_DAYS_SQ,
-    SUM_KNOCKOUTS,
-    SUM_RUBLES,
+    SUMMED_SLOTS,
     V_COUNT,
     Z_DEFORM_ORDER,
     Z_FIRST,
@@ -272,9 +262,9 @@ def _play_turn(tables, game):
                                                              tables.item_order):
         _base(tables, game, FACTION_MILITARY)  # flown there, he trades there (Z-05)
     else:
-        complexes, anomalies = st[S_EXPLORED], st[S_ANOMALIES]
+        complexes, anomalies = st[S_COMPLEXES], st[S_ANOMALIES]
         _move(tables, game)
-        _gain_tokens(st, cp, st[S_EXPLORED] - complexes, st[S_ANOMALIES] - anomalies)
+        _gain_tokens(st, cp, st[S_COMPLEXES] - complexes, st[S_ANOMALIES] - anomalies)
     held = _held(st, cp)
     if st[S_END] < 0 and st[S_LOST] == 0 and tables.art_n[held, DT_NONE] > 0:
         _daily_artifacts(st, cp, game.dice, tables.art_rec[held, DT_NONE],
@@ -452,21 +442,17 @@ pool_kernel(play_games, play_run)
 
 @part
 def _count_game(res, row, max_days, n_characters):
-    """Add one game's result row to a chunk's counts (integers: any order gives the same sums)."""
+    """Add one game's result row to a chunk's counts (integers: any order gives the same sums):
+    its end and end day, every summed counter (``SUMMED_SLOTS``), the multiplayer columns.
+    """
     end = res[G_END]
     day = res[G_DAY]
     row[end] += 1
     row[HIST + end * (max_days + 1) + day] += 1
-    for k in range(G_KNOCKOUTS, G_EVENTS + 1):
-        row[SUM_KNOCKOUTS + k - G_KNOCKOUTS] += res[k]
+    for column, total in SUMMED_SLOTS:
+        row[total] += res[column]
     row[SUM_DAYS] += day
     row[SUM_DAYS_SQ] += day * day
-    row[SUM_COMPLEXES] += res[G_COMPLEXES]
-    row[SUM_RUBLES] += res[G_RUBLES]
-    for k in range(3):
-        row[SUM_ART_USES + k] += res[G_ART_USES + k]
-    for k in range(4):  # SUM_CLUES .. SUM_ZONE_LOST
-        row[SUM_CLUES + k] += res[G_CLUES + k]
     mp = mp_base(max_days)
     winners = res[G_WINNERS]
     for p in range(MAX_PLAYERS):

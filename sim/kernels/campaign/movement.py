@@ -73,17 +73,17 @@ from sim.kernels.campaign import (
     S_ARMOR,
     S_ART_COUNT,
     S_ARTIFACTS,
+    S_COMPLEXES,
     S_CONCUSSIONS,
     S_DURABILITY,
     S_END,
     S_EVENTS,
-    S_EXPLORED,
     S_FIGHTS,
     S_HEALTH,
     S_ITEMS_USED,
     S_KILLS,
     S_KNOCKED,
-    S_KO,
+    S_KNOCKOUTS,
     S_LOST,
     S_OBJECTIVE,
     S_POS,
@@ -483,7 +483,7 @@ def _move(tables, game):
     bonus = bonus + extra if cp[C_MOVEMENT_STACKS] != 0 else max(bonus, extra)
     allowance = tables.allowance_of_value[bonus]
     start = st[S_POS]
-    downs = st[S_KO] + st[S_CONCUSSIONS]
+    downs = st[S_KNOCKOUTS] + st[S_CONCUSSIONS]
     for i in range(tables.day_len[start, target, allowance]):
         h = tables.day_table[start, target, allowance, i]
         st[S_POS] = h
@@ -501,10 +501,10 @@ def _move(tables, game):
     if st[S_END] < 0 and st[S_POS] == goal:
         if target > cp[C_SARCOPHAGUS_TARGET] and target != cp[C_TROPHY_TARGET]:
             _pay_heal(st, cp)  # at the bunker he retreated to
-        elif (target < cp[C_N_OBJECTIVES] and st[S_KO] + st[S_CONCUSSIONS] == downs
+        elif (target < cp[C_N_OBJECTIVES] and st[S_KNOCKOUTS] + st[S_CONCUSSIONS] == downs
               and st[S_LOST] == 0):
             st[S_OBJECTIVE] += 1
-            st[S_EXPLORED] += 1
+            st[S_COMPLEXES] += 1
 
 
 @called
