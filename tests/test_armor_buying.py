@@ -11,7 +11,7 @@ is open in the texts (Gap "Armour scope and upkeep"): ``economy.armor_trade_in_d
 (discarded, the default) or N (sold for its price // N). A knock-out takes the worn armour at
 its own price (P-37).
 
-The kernel's purchase (:func:`sim.kernels.campaign.trade._buy_gear`) and the plain-Python
+The kernel's purchase (:func:`sim.kernels.campaign.trade.buy_gear`) and the plain-Python
 reference's (:meth:`sim.reference.campaign.Game.buy_armor`) are checked against purchases
 worked out by hand; the compiled tables of a bought armour against those of a scenario that
 starts in it; and whole games of kernel and reference against each other (|z| < 4.5), with
@@ -30,7 +30,7 @@ import pytest
 from sim.campaign.compile import FACTIONS, campaign_armors, compile_campaign
 from sim.kernels import campaign as K
 from sim.kernels.campaign.end import _lose_half
-from sim.kernels.campaign.trade import _buy_gear
+from sim.kernels.campaign.trade import buy_gear
 from sim.reference import campaign as reference
 from sim.rules.scenario import load_scenario, scenario_path
 from sim.rules.variants import apply_edits
@@ -60,7 +60,7 @@ def _kernel(sc, wearing: str | None, tokens: int, faction: str):
     st[K.S_WORN] = names.index(wearing)
     st[K.S_DURABILITY] = arrays.armor[st[K.S_WORN], K.AR_DURABILITY]
     st[K.S_ARMOR] = tokens
-    _buy_gear(st, arrays.cp, arrays.gear, arrays.armor, arrays.art_deck0.copy(),
+    buy_gear(st, arrays.cp, arrays.gear, arrays.armor, arrays.art_deck0.copy(),
               FACTIONS[faction])
     assert st[K.S_DURABILITY] == arrays.armor[st[K.S_WORN], K.AR_DURABILITY]
     return (names[st[K.S_WORN]], int(st[K.S_ARMOR]), int(st[K.S_RUBLES]),

@@ -204,7 +204,7 @@ def test_best_item_is_the_highest_value_held(medkits_in_combat):
     """
     from sim.campaign.compile import item_order
     from sim.kernels import campaign as K
-    from sim.kernels.campaign.cards import _best_item
+    from sim.kernels.campaign.cards import best_item
 
     rng = np.random.default_rng(5)
     for _ in range(200):
@@ -221,7 +221,7 @@ def test_best_item_is_the_highest_value_held(medkits_in_combat):
                 if held[i] and it[i, K.I_EFFECT] == effect and (
                         best < 0 or it[i, K.I_VALUE] > it[best, K.I_VALUE]):
                     best = i
-            assert _best_item(held, order, effect) == best
+            assert best_item(held, order, effect) == best
         heals = [i for i in range(n) if it[i, K.I_EFFECT] == K.ITEM_STIMULANT
                  or (medkits_in_combat and it[i, K.I_EFFECT] == K.ITEM_MEDKIT)]
         row = order[K.O_COMBAT_HEALS]

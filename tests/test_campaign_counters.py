@@ -3,7 +3,7 @@ section 1, "Records").
 
 ``sim/kernels/campaign/__init__.py`` declares the counters once (``COUNTERS``): each is a
 state slot ``S_<name>``, seat 1's result column ``G_<name>`` and, but those in
-``UNSUMMED``, a count column ``SUM_<name>``; :func:`sim.kernels.campaign.end._write_result`
+``UNSUMMED``, a count column ``SUM_<name>``; :func:`sim.kernels.campaign.end.write_result`
 copies them through ``COUNTER_SLOTS`` and :func:`sim.kernels.campaign.game._count_game`
 adds them through ``SUMMED_SLOTS``. Here both are run on a state whose every slot holds a
 different value, and the records are checked for a column that no declaration feeds.
@@ -15,7 +15,7 @@ import numpy as np
 
 from sim.campaign.compile import compile_campaign
 from sim.kernels import campaign as K
-from sim.kernels.campaign.end import _write_result
+from sim.kernels.campaign.end import write_result
 from sim.kernels.campaign.game import _count_game, scratch
 from sim.kernels.records import Record
 from sim.rules.scenario import load_scenario
@@ -47,7 +47,7 @@ def played(seats: int = 1) -> tuple[np.ndarray, np.ndarray]:
     game.st[:, K.S_END] = -1  # still in the Zone: CAPPED
     game.st[:, K.S_SLOT] = 0
     res = np.full(K.G_ROW, UNSET, dtype=np.int64)
-    _write_result(tables, game, 9, True, res)
+    write_result(tables, game, 9, True, res)
     return game.st[0], res
 
 

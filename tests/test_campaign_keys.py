@@ -29,8 +29,8 @@ import pytest
 from sim.campaign.compile import compile_campaign, objective_bunkers
 from sim.kernels import campaign as K
 from sim.kernels import rng
-from sim.kernels.campaign.emission import _emission
-from sim.kernels.campaign.trade import _recover, _use_medkits
+from sim.kernels.campaign.emission import emission
+from sim.kernels.campaign.trade import recover, use_medkits
 from sim.reference import campaign as reference
 from sim.rules import RulesetError
 from sim.rules.scenario import load_scenario, scenario_path
@@ -73,7 +73,7 @@ def _seat(tables, pos: int, health: int) -> np.ndarray:
 def test_an_emission_reaches_a_base_only_when_bases_do_not_shelter(shelter):
     """P-48: an Emission card drawn while the stalker stands in Rostok (a faction base) hits
     him only under ``emission.bases_shelter = false``; a bunker shelters under both, the
-    Open Space under neither. Kernel (:func:`.emission._emission`) and reference agree."""
+    Open Space under neither. Kernel (:func:`.emission.emission`) and reference agree."""
     sc = _base([f"rules.emission.bases_shelter={str(shelter).lower()}"])
     tables = compile_campaign(sc).pack()
     camp = reference.Campaign(sc)
@@ -86,7 +86,7 @@ def test_an_emission_reaches_a_base_only_when_bases_do_not_shelter(shelter):
         zone = np.zeros(K.Z_SIZE, dtype=np.int64)
         zone[K.Z_ACC_R] = 1
         held = 0
-        _emission(st, zone, tables.cp[0], dice, tables.hexes[0], tables.em[0],
+        emission(st, zone, tables.cp[0], dice, tables.hexes[0], tables.em[0],
                   tables.em_resist[0, st[K.S_WORN]], 0,
                   tables.art_rec[0, held], tables.art_n[0, held])
         assert st[K.S_EMISSIONS_HIT] == hit, place
@@ -116,7 +116,7 @@ def test_stimulants_heal_outside_combat_at_their_threshold(stimulant_at, health,
     """Z-12, Z-14: outside combat the medkits go first while Health <= ``medkit_at`` (3);
     then, with ``policy.stimulant_at`` > 0, stimulants while Health <= it, each up to the
     maximum (Strelok: 6). One Medkit (+2) and two Stimulants (+1) held. Kernel
-    (:func:`.trade._use_medkits`) and reference give the same Health and cards left."""
+    (:func:`.trade.use_medkits`) and reference give the same Health and cards left."""
     sc = dataclasses.replace(_base(stimulant_at=stimulant_at),
                              items=("Medkit", "Stimulant", "Stimulant"))
     arrays = compile_campaign(sc)
@@ -125,7 +125,7 @@ def test_stimulants_heal_outside_combat_at_their_threshold(stimulant_at, health,
     st = np.zeros(K.S_SIZE, dtype=np.int64)
     st[K.S_HEALTH] = health
     items = arrays.it[:, K.I_START].copy()
-    _use_medkits(st, arrays.cp, items, arrays.it, arrays.item_order)
+    use_medkits(st, arrays.cp, items, arrays.it, arrays.item_order)
     assert (st[K.S_HEALTH], (items[medkit], items[stim])) == (want_health, want_left)
     game = reference.Game(reference.Campaign(sc), *(random.Random(k) for k in range(3)))
     game.me.health = health
@@ -141,7 +141,7 @@ def test_stimulants_are_not_used_while_lost_at_health_zero():
     arrays = compile_campaign(sc)
     st = np.zeros(K.S_SIZE, dtype=np.int64)
     items = arrays.it[:, K.I_START].copy()
-    _use_medkits(st, arrays.cp, items, arrays.it, arrays.item_order)
+    use_medkits(st, arrays.cp, items, arrays.it, arrays.item_order)
     assert st[K.S_HEALTH] == 0 and items.sum() == 1
 
 
@@ -162,13 +162,13 @@ def test_a_retreat_is_played_only_where_bunkers_heal_one_who_walks_in(reading, r
 
 def test_paid_healing_after_a_knockout_is_kept_under_both_readings():
     """P-37: placed in a bunker after a knock-out he pays to heal under either reading
-    (:func:`.trade._recover`): Health 0 -> regains 1 -> heals to 6 for 500 rubles."""
+    (:func:`.trade.recover`): Health 0 -> regains 1 -> heals to 6 for 500 rubles."""
     for reading in ("bunker", "after_knockout"):
         sc = _base([f"rules.economy.paid_healing={reading}"])
         tables = compile_campaign(sc).pack()
         st = _seat(tables, _hex(sc, "Cordon"), 0)
         st[K.S_RUBLES] = 1000
-        _recover(st, tables.cp[0], tables.hexes[0])
+        recover(st, tables.cp[0], tables.hexes[0])
         assert (st[K.S_HEALTH], st[K.S_RUBLES]) == (6, 500)
 
 
@@ -198,7 +198,7 @@ def test_the_bunker_toward_each_objective_is_the_references():
 def test_a_stalker_lost_in_a_secret_location_is_placed_by_the_policy(choice):
     """P-38: lost in a Secret Complex with the Sarcophagus as his objective, he is placed in
     the nearest bunker or the one nearest the Sarcophagus; knocked out in the Open Space
-    (P-37) always in the nearest. Kernel (:func:`.trade._recover`) and reference agree."""
+    (P-37) always in the nearest. Kernel (:func:`.trade.recover`) and reference agree."""
     sc = _base(bunker_choice=choice)
     tables = compile_campaign(sc).pack()
     camp = reference.Campaign(sc)
@@ -206,7 +206,7 @@ def test_a_stalker_lost_in_a_secret_location_is_placed_by_the_policy(choice):
     for place in (*(h for h in camp.complexes), _hex(sc, "Cordon")):
         st = _seat(tables, place, 0)
         st[K.S_OBJECTIVE] = tables.cp[0, K.C_N_OBJECTIVES]  # every complex explored
-        _recover(st, tables.cp[0], tables.hexes[0])
+        recover(st, tables.cp[0], tables.hexes[0])
         secret = camp.location[place] in ("secret", "complex")
         want = toward if choice == "toward_objective" and secret else camp.nearest_bunker(place)
         assert st[K.S_POS] == want

@@ -1,6 +1,6 @@
 """The compiled scenario's tables are declared once (issue 28, section 1, "Records"):
 :class:`sim.kernels.campaign.CampaignTables` names them, the compile step's
-``CampaignArrays`` is generated from it, and the kernel's ``_slot`` (written out, as numba
+``CampaignArrays`` is generated from it, and the kernel's ``slot`` (written out, as numba
 needs) passes every field in that order."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from sim.rules.scenario import load_scenario
 
 
 def _slot_fields(source: str) -> list[str]:
-    """The fields ``_slot`` reads, in the order it passes them to ``CampaignTables``."""
+    """The fields ``slot`` reads, in the order it passes them to ``CampaignTables``."""
     [call] = [n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Call)
               and getattr(n.func, "id", "") == "CampaignTables"]
     return [arg.value.attr for arg in call.args]
@@ -30,13 +30,13 @@ def test_the_compile_step_arrays_are_the_kernel_tables_fields():
 
 
 def test_slot_passes_every_field_in_order():
-    source = inspect.getsource(K._slot.py_func)
+    source = inspect.getsource(K.slot.py_func)
     assert _slot_fields(source) == list(K.CampaignTables._fields)
 
 
 def test_a_slot_that_swaps_two_fields_is_seen():
-    """Guard: a ``_slot`` passing two fields the other way round fails the check above."""
-    source = inspect.getsource(K._slot.py_func).replace("tables.em[s], tables.art_rec[s]",
+    """Guard: a ``slot`` passing two fields the other way round fails the check above."""
+    source = inspect.getsource(K.slot.py_func).replace("tables.em[s], tables.art_rec[s]",
                                                          "tables.art_rec[s], tables.em[s]")
     assert _slot_fields(source) != list(K.CampaignTables._fields)
 

@@ -7,7 +7,7 @@ nothing (the texts give no effects; the notes give the example reading), so no n
 moves. The fifth card kills whatever it says (P-43).
 
 Exact checks of the compile step and of the kernel's :func:`.end._deformation_card` and
-:func:`.end._conditions` against the reference, bad input (file, line, column, value;
+:func:`.end.conditions` against the reference, bad input (file, line, column, value;
 exit 2), and the kernel against the reference on whole games under the example deck
 (|z| < Z_TOL), with a guard that a reference ignoring the cards is caught.
 """
@@ -27,7 +27,7 @@ from sim.campaign.compile import compile_campaign, token_keys
 from sim.cli import main
 from sim.experiments.campaign import ENDS, TRIAL_COLUMNS, simulate_trials
 from sim.kernels import campaign as K
-from sim.kernels.campaign.end import _conditions, _deformation_card
+from sim.kernels.campaign.end import _deformation_card, conditions
 from sim.reference import campaign as reference
 from sim.rules import load_ruleset
 from sim.rules.scenario import load_scenario, scenario_path
@@ -116,7 +116,7 @@ def _mutation(sc, deformations: int, radiation_down: int = 0, radiation: int | N
     st[K.S_RADIATION] = cp[K.C_RADIATION_MAX] + 1 if radiation is None else radiation
     zone = np.zeros(K.Z_SIZE, dtype=np.int64)
     zone[K.Z_DEFORM_ORDER:K.Z_DEFORM_ORDER + 10] = [4] * 10  # a Withered arm (1 wound) first
-    _conditions(st, zone, cp, tables.hexes[0], np.zeros(tables.it.shape[1], dtype=np.int64),
+    conditions(st, zone, cp, tables.hexes[0], np.zeros(tables.it.shape[1], dtype=np.int64),
                 tables.lose_order[0])
     return st, zone
 

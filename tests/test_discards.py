@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from sim.kernels import campaign as K
-from sim.kernels.campaign.cards import _handed_in, _sold_artifacts
+from sim.kernels.campaign.cards import handed_in, sold_artifacts
 from sim.reference import campaign as reference
 from sim.rules.scenario import load_scenario
 from sim.rules.variants import apply_edits
@@ -50,7 +50,7 @@ def test_exchanged_trophies_hand_in_the_first_anomaly_cards():
     """P-34 under ``when_exchanged``: 3 trophies exchanged, holding cards 0, 2, 2, 3: cards 0, 2
     and 2 go back (first of anomalies.csv first), card 3 stays a trophy; the reference alike."""
     pool, trophies = _i64(0, 1, 0, 0), _i64(1, 0, 2, 1)
-    _handed_in(pool, trophies, 3)
+    handed_in(pool, trophies, 3)
     assert tuple(pool) == (1, 1, 2, 0) and tuple(trophies) == (0, 0, 0, 1)
     game = _game("rules.campaign.anomaly_trophies=when_exchanged")
     before = list(game.anomaly_pool)
@@ -73,7 +73,7 @@ def test_sold_artifacts_return_by_type_less_those_lost(reading, back):
     cp = np.zeros(K.C_SIZE, dtype=np.int64)
     cp[K.C_SOLD_ARTIFACTS] = reading
     deck, waiting = _i64(0, 0, 0), _i64(2, 1, 0)
-    _sold_artifacts(cp, deck, waiting, 2)
+    sold_artifacts(cp, deck, waiting, 2)
     assert tuple(deck) == back and tuple(waiting) == (0, 0, 0)
     game = _game(f"rules.campaign.sold_artifacts={'returned' if reading else 'never'}")
     before = list(game.artifact_deck)

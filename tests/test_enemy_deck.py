@@ -20,7 +20,7 @@ import pytest
 from sim.experiments.campaign_players import run_players
 from sim.kernels import campaign as K
 from sim.kernels import rng
-from sim.kernels.campaign.cards import _draw_enemy, _killed, _sold_trophies
+from sim.kernels.campaign.cards import draw_enemy, enemy_killed, sold_trophies
 from sim.reference.campaign import Campaign, Game
 from sim.rules.scenario import load_scenario
 from sim.rules.variants import apply_edits
@@ -63,7 +63,7 @@ def test_a_killed_card_goes_where_the_reading_says(reading, pool, discard, troph
     """P-19: card 1 killed from an empty deck: gone, back at once, set aside, or a trophy card;
     the kernel's part and the reference's method agree."""
     got = (_i64(0, 0, 0), _i64(0, 0, 0), _i64(0, 0, 0))
-    _killed(_cp(reading), *got, 1)
+    enemy_killed(_cp(reading), *got, 1)
     assert [tuple(a) for a in got] == [pool, discard, trophies]
     game = _reference_game(reading)
     game.enemy_pool, game.enemy_discard = [0] * len(game.c.enemies), [0] * len(game.c.enemies)
@@ -81,13 +81,13 @@ def test_an_empty_draw_reshuffles_the_discards_only_under_that_reading():
     rng.seed_stream(deck, 1, 0, rng.DECK)
     for reading in READINGS:
         pool, discard = _i64(2, 0, 0), _i64(1, 0, 1)
-        e = _draw_enemy(_cp(reading), deck, pool, discard, habitat, K.HAB_SECRET)
+        e = draw_enemy(_cp(reading), deck, pool, discard, habitat, K.HAB_SECRET)
         if reading == "reshuffle_when_empty":
             assert e == 2 and tuple(pool) == (3, 0, 0) and tuple(discard) == (0, 0, 0)
         else:
             assert e == -1 and tuple(pool) == (2, 0, 0) and tuple(discard) == (1, 0, 1)
     pool, discard = _i64(0, 0, 0), _i64(0, 0, 0)
-    assert _draw_enemy(_cp("reshuffle_when_empty"), deck, pool, discard, habitat, -1) == -1
+    assert draw_enemy(_cp("reshuffle_when_empty"), deck, pool, discard, habitat, -1) == -1
 
 
 def test_the_reference_reshuffles_an_empty_deck_the_same_way():
@@ -108,7 +108,7 @@ def test_sold_trophies_return_the_first_cards_of_their_kind():
     en = np.zeros((4, K.N_SIZE), dtype=np.int64)
     en[:, K.N_KIND] = (K.KIND_MUTANT, K.KIND_STALKER, K.KIND_ANIMAL, K.KIND_STALKER)
     pool, trophies = _i64(0, 0, 0, 0), _i64(1, 1, 3, 2)
-    _sold_trophies(pool, trophies, en, 2, 1)
+    sold_trophies(pool, trophies, en, 2, 1)
     assert tuple(pool) == (1, 1, 1, 0) and tuple(trophies) == (0, 0, 2, 2)
     game = _reference_game("trophy_sold")
     kinds = [e.kind for e in game.c.enemies]

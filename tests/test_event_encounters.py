@@ -148,8 +148,8 @@ def test_an_encounter_card_brings_its_card_and_it_goes_back_unless_kept(effect):
         pool = game.enemy_pool if effect == "enemy" else game.anomaly_pool
         before = pool.sum()
         seat = game._replace(st=game.st[0], items=game.items[0], trophies=game.trophies[0],
-                             art_waiting=game.art_waiting[0])  # as _seat(game, 0)
-        _location(K.CampaignTables(*(a[0] for a in tables)), seat, h, K.LOC_OPEN)  # _slot
+                             art_waiting=game.art_waiting[0])  # as seat(game, 0)
+        _location(K.CampaignTables(*(a[0] for a in tables)), seat, h, K.LOC_OPEN)  # slot
         st = seat.st
         assert st[K.S_EVENTS] == 1 and st[met] <= 1 and st[kept] <= st[met]
         assert pool.sum() == before - st[kept]

@@ -10,7 +10,7 @@ an artefact bought is a card of the artefact deck (``economy.bought_artifacts``,
 weapon bought is one more bit of the belongings mask, so the campaign compiles its fights as
 for a carried one; an artefact bought fills its slot within ``artifacts.carry_limit``.
 
-The kernel's purchase (:func:`sim.kernels.campaign.trade._buy_gear`) and the plain-Python
+The kernel's purchase (:func:`sim.kernels.campaign.trade.buy_gear`) and the plain-Python
 reference's (:meth:`sim.reference.campaign.Game.buy_gear`) are checked against purchases
 written out by hand, and whole games against each other (|z| < 4.5), with guards: a
 reference that ignores the purchase, or fights without the weapon bought, is caught.
@@ -26,7 +26,7 @@ import pytest
 
 from sim.campaign.compile import FACTIONS, compile_campaign
 from sim.kernels import campaign as K
-from sim.kernels.campaign.trade import _buy_gear
+from sim.kernels.campaign.trade import buy_gear
 from sim.reference import campaign as reference
 from sim.rules import RulesetError
 from sim.rules.scenario import load_scenario, scenario_path
@@ -61,7 +61,7 @@ def _kernel_buys(sc, faction: str, deck=None, held=()) -> tuple[tuple[str, ...],
         st[K.S_WEAPONS] |= 1 << int(bit)
     art_deck = arrays.art_deck0.copy() if deck is None else np.asarray(deck, dtype=np.int64)
     before = st[K.S_WEAPONS]
-    _buy_gear(st, arrays.cp, arrays.gear, arrays.armor, art_deck, FACTIONS[faction])
+    buy_gear(st, arrays.cp, arrays.gear, arrays.armor, art_deck, FACTIONS[faction])
     new = st[K.S_WEAPONS] & ~before
     names = dict.fromkeys(sc.policy.shopping_gear)
     return tuple(n for n, row in zip(names, arrays.gear, strict=True)
@@ -123,7 +123,7 @@ def test_a_carried_weapon_is_not_bought_but_is_bought_back_once_lost():
     arrays = compile_campaign(sc)
     st = np.zeros(K.S_SIZE, dtype=np.int64)
     st[K.S_RUBLES] = 10_000  # the Knife (bit 0) lost on a knock-out: bought back (100)
-    _buy_gear(st, arrays.cp, arrays.gear, arrays.armor, arrays.art_deck0.copy(),
+    buy_gear(st, arrays.cp, arrays.gear, arrays.armor, arrays.art_deck0.copy(),
               FACTIONS["duty"])
     assert st[K.S_WEAPONS] == 0b11 and st[K.S_RUBLES] == 10_000 - 1500 - 100
 
@@ -148,7 +148,7 @@ def test_a_bought_artifact_is_a_card_of_the_deck():
     arrays = compile_campaign(sc)
     st = np.zeros(K.S_SIZE, dtype=np.int64)
     st[K.S_RUBLES] = 10_000
-    _buy_gear(st, arrays.cp, arrays.gear, arrays.armor, deck, FACTIONS["duty"])
+    buy_gear(st, arrays.cp, arrays.gear, arrays.armor, deck, FACTIONS["duty"])
     assert deck[t] == arrays.art_deck0[t] - 1
     outside = _scenario(10_000, gear=("Flash",),
                         edits=["rules.economy.bought_artifacts=outside_deck"])

@@ -5,7 +5,7 @@ stalker back to the Military base and nowhere else, and it returns to the deck a
 it can be bought again. When to call it is the player's choice (Gap "Helicopter call"), the
 policy key ``policy.helicopter_at``: at the start of his turn, at that Health or less (0,
 the default: never). The flight is the day's movement (assumption); he trades there. The
-kernel's rule (:func:`sim.kernels.campaign.trade._helicopter`) and the reference's
+kernel's rule (:func:`sim.kernels.campaign.trade.helicopter`) and the reference's
 (:meth:`sim.reference.campaign.Game.helicopter`) are checked on hand-made states, and agree
 over whole games of stalkers who carry and buy calls.
 """
@@ -20,7 +20,7 @@ import pytest
 
 from sim.campaign.compile import compile_campaign
 from sim.kernels import campaign as K
-from sim.kernels.campaign.trade import _helicopter, _trade
+from sim.kernels.campaign.trade import helicopter, trade
 from sim.reference import campaign as reference
 from sim.rules.scenario import load_scenario, scenario_path
 from tests.test_campaign_reference import (
@@ -48,9 +48,9 @@ def _kernel(sc, pos: int, health: int):
     st = np.zeros(K.S_SIZE, dtype=np.int64)
     st[K.S_POS], st[K.S_HEALTH], st[K.S_RUBLES] = pos, health, sc.rubles
     items = arrays.it[:, K.I_START].copy()
-    flew = _helicopter(st, arrays.cp, items, arrays.item_order)
-    if flew:  # the turn then visits the base he landed at (game.py: movement._base)
-        _trade(st, arrays.cp, items, arrays.it, arrays.shopping, K.FACTION_MILITARY)
+    flew = helicopter(st, arrays.cp, items, arrays.item_order)
+    if flew:  # the turn then visits the base he landed at (game.py: movement.at_base)
+        trade(st, arrays.cp, items, arrays.it, arrays.shopping, K.FACTION_MILITARY)
     return bool(flew), int(st[K.S_POS]), int(st[K.S_RUBLES]), items.tolist()
 
 

@@ -184,7 +184,7 @@ def test_knockouts_of_two_stalkers_both_feed_the_one_track():
         st[K.S_POS] = open_hex
         st[K.S_WILLPOWER] = 3
         items = arrays.item_start.copy()
-        end._conditions(st, zone, cp, arrays.hexes, items, arrays.lose_order)
+        end.conditions(st, zone, cp, arrays.hexes, items, arrays.lose_order)
         assert st[K.S_KNOCKOUTS] == 1
     assert zone[K.Z_ETOKENS] == 4
 

@@ -98,7 +98,7 @@ def test_trophies_sell_only_at_their_faction_base(faction, rubles, gear):
     cp = arrays.cp.copy()
     items = np.zeros(arrays.it.shape[0], dtype=np.int64)
     st = _trade_state(5, 5)
-    trade._trade(st, cp, items, arrays.it, np.zeros(0, dtype=np.int64), faction)
+    trade.trade(st, cp, items, arrays.it, np.zeros(0, dtype=np.int64), faction)
     assert st[K.S_RUBLES] == rubles
     assert items[int(cp[K.C_GEAR_ITEM])] == gear
     assert st[K.S_TROPHY_MUTANT] == 5 - 5 * (rubles > 0)
@@ -224,8 +224,8 @@ def test_emission_kernel_rolls_the_armour_against_disturbances():
         st[K.S_DURABILITY] = 5
         zone = np.zeros(K.Z_SIZE, dtype=np.int64)
         zone[K.Z_ETOKENS] = 1
-        k = emission._emission_card(zone, cp, em)
-        emission._emission(st, zone, cp, dice, hexes, em, resist, k, recs, no_artifacts)
+        k = emission.emission_card(zone, cp, em)
+        emission.emission(st, zone, cp, dice, hexes, em, resist, k, recs, no_artifacts)
         lost += 10 - st[K.S_WILLPOWER]
     mean, sd = 3 * 4 / 6, (3 * (4 / 6) * (2 / 6)) ** 0.5
     assert abs(lost / trials - mean) < 4.5 * sd / trials ** 0.5

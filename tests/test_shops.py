@@ -4,7 +4,7 @@ Z-11: "each base has its own types" of medkits and stimulants; Z-05: the Helicop
 bought only at the Military base. ``items.csv`` column ``sold_at`` names the factions whose
 bases sell a card (the base set's values are examples, the Helicopter call's the seed's);
 ``economy.shops = "every_base"`` is the earlier reading, every base selling every item. The
-kernel's trade (:func:`sim.kernels.campaign.trade._trade`) and the plain-Python reference's
+kernel's trade (:func:`sim.kernels.campaign.trade.trade`) and the plain-Python reference's
 (:meth:`sim.reference.campaign.Game.trade`) buy the shopping list base by base as written
 out here; the kernel and the reference agree over whole games under both readings
 (tests/test_campaign_reference.py plays the base scenario, here the other reading).
@@ -20,7 +20,7 @@ import pytest
 
 from sim.campaign.compile import FACTIONS, compile_campaign
 from sim.kernels import campaign as K
-from sim.kernels.campaign.trade import _trade
+from sim.kernels.campaign.trade import trade
 from sim.reference import campaign as reference
 from sim.rules import RulesetError, load_ruleset
 from sim.rules.scenario import load_scenario, scenario_path
@@ -50,7 +50,7 @@ def _kernel_buys(sc, faction: str) -> tuple[str, ...]:
     st = np.zeros(K.S_SIZE, dtype=np.int64)
     st[K.S_RUBLES] = sc.rubles
     items = np.zeros(len(sc.ruleset.items), dtype=np.int64)
-    _trade(st, arrays.cp, items, arrays.it, arrays.shopping, FACTIONS[faction])
+    trade(st, arrays.cp, items, arrays.it, arrays.shopping, FACTIONS[faction])
     names = list(sc.ruleset.items)
     return tuple(n for n in SHOPPING if items[names.index(n)])
 

@@ -7,8 +7,8 @@ are a reading, off by default (no number moves): ``*_start`` tokens, ``clues_per
 per Secret Complex explored, ``zone_per_anomaly`` per anomaly gone through, and
 ``*_use`` (a token heals one point of a track at the end of his turn).
 
-Exact checks of the kernel's own functions (:func:`.end._conditions`,
-:func:`.damage._gain_tokens`, :func:`.damage._spend_tokens`) and of the plain-Python
+Exact checks of the kernel's own functions (:func:`.end.conditions`,
+:func:`.damage.gain_tokens`, :func:`.damage.spend_tokens`) and of the plain-Python
 reference, with guards that each check sees a wrong rule; the kernel against the
 reference on whole games under the example reading (|z| < Z_TOL) with a guard.
 """
@@ -23,8 +23,8 @@ import pytest
 
 from sim.campaign.compile import compile_campaign, token_keys
 from sim.kernels import campaign as K
-from sim.kernels.campaign.damage import _gain_tokens, _spend_tokens
-from sim.kernels.campaign.end import _conditions
+from sim.kernels.campaign.damage import gain_tokens, spend_tokens
+from sim.kernels.campaign.end import conditions
 from sim.reference import campaign as reference
 from sim.rules.scenario import load_scenario, scenario_path
 from sim.rules.variants import apply_edits
@@ -58,7 +58,7 @@ def _kernel(sc, clues: int, zone_tokens: int, *, mutation: bool, concussion: boo
         st[K.S_WILLPOWER] = 0
     zone = np.zeros(K.Z_SIZE, dtype=np.int64)
     items = np.zeros(tables.it.shape[1], dtype=np.int64)
-    _conditions(st, zone, cp, tables.hexes[0], items, tables.lose_order[0])
+    conditions(st, zone, cp, tables.hexes[0], items, tables.lose_order[0])
     return st
 
 
@@ -106,7 +106,7 @@ def test_a_knockout_takes_no_token():
     st = np.zeros(K.S_SIZE, dtype=np.int64)
     st[K.S_POS], st[K.S_END], st[K.S_WILLPOWER] = _open_hex(sc), -1, cp[K.C_WILLPOWER]
     st[K.S_CLUES], st[K.S_ZONE_TOKENS] = 5, 5
-    _conditions(st, np.zeros(K.Z_SIZE, dtype=np.int64), cp, tables.hexes[0],
+    conditions(st, np.zeros(K.Z_SIZE, dtype=np.int64), cp, tables.hexes[0],
                 np.zeros(tables.it.shape[1], dtype=np.int64), tables.lose_order[0])
     assert st[K.S_KNOCKOUTS] == 1 and (st[K.S_CLUES], st[K.S_ZONE_TOKENS]) == (5, 5)
 
@@ -144,7 +144,7 @@ def test_tokens_are_gained_per_complex_and_per_anomaly():
     cp = compile_campaign(sc).pack().cp[0]
     st = np.zeros(K.S_SIZE, dtype=np.int64)
     st[K.S_CLUES] = 1
-    _gain_tokens(st, cp, 1, 2)
+    gain_tokens(st, cp, 1, 2)
     assert (st[K.S_CLUES], st[K.S_ZONE_TOKENS]) == (3, 6)
     g = reference.Game(reference.Campaign(sc), *(random.Random(s) for s in (1, 2, 3)))
     g.me.clues = 1
@@ -170,7 +170,7 @@ def test_tokens_heal_one_point_each_while_it_helps(use, health, willpower, radia
     st[K.S_HEALTH] = cp[K.C_HEALTH] + health
     st[K.S_WILLPOWER] = cp[K.C_WILLPOWER] + willpower
     st[K.S_RADIATION] = radiation
-    _spend_tokens(st, cp)
+    spend_tokens(st, cp)
     got = (st[K.S_CLUES], cp[K.C_HEALTH] - st[K.S_HEALTH], cp[K.C_WILLPOWER] - st[K.S_WILLPOWER],
            st[K.S_RADIATION])
     assert got == want

@@ -7,7 +7,7 @@ replacement, from a stream of its own, and the deck is shuffled back in when it 
 (Gap). ``"per_day"`` (the default) keeps the per-day keys, so no default number moves.
 
 Exact checks of the compile step, of the kernel's :func:`.zone._zone_card` and
-:func:`.zone._zone` (each effect, the reshuffle) and of the reference's
+:func:`.zone.zone_phase` (each effect, the reshuffle) and of the reference's
 :meth:`~sim.reference.campaign.Game.zone`; bad input (file, line, column, value; exit 2);
 and the kernel against the reference on whole games under the deck reading, one stalker
 and four (|z| < Z_TOL), with guards that a reference ignoring a card's enemies or its
@@ -31,7 +31,7 @@ from sim.experiments.campaign_players import run_players
 from sim.kernels import campaign as K
 from sim.kernels import rng
 from sim.kernels.campaign.game import _new_game, scratch
-from sim.kernels.campaign.zone import _zone, _zone_card
+from sim.kernels.campaign.zone import _zone_card, zone_phase
 from sim.reference import campaign as reference
 from sim.reference import campaign_players
 from sim.rules import load_ruleset
@@ -156,7 +156,7 @@ def test_each_card_effect_in_the_kernel_and_the_reference(effect):
     sc = _one_card(card)
     tables, game = _kernel_game(sc)
     enemies, anomalies = game.enemy_pool.copy(), game.anomaly_pool.copy()
-    _zone(tables, game)
+    zone_phase(tables, game)
     assert game.zone[K.Z_ETOKENS] == tokens
     assert (game.enemy_pool == enemies).all() and (game.anomaly_pool == anomalies).all()
     assert game.zone[K.Z_ZONE_POOL + 2] == 3  # one Zone stirs of four drawn
@@ -172,7 +172,7 @@ def test_cards_are_laid_on_the_board_under_the_limit():
     sc = _one_card((1, 1, 0, 0), limits=6, draws=2)
     tables, game = _kernel_game(sc)
     enemies, anomalies = game.enemy_pool.sum(), game.anomaly_pool.sum()
-    _zone(tables, game)
+    zone_phase(tables, game)
     board = game.board
     assert game.zone[K.Z_BOARD_E] == (board > 0).sum() >= 1
     assert game.zone[K.Z_BOARD_A] == (board < 0).sum() >= 1
@@ -184,7 +184,7 @@ def test_cards_are_laid_on_the_board_under_the_limit():
 def test_the_default_reading_draws_no_zone_card():
     """``per_day``: the Zone deck is neither dealt nor drawn."""
     tables, game = _kernel_game(_base())
-    _zone(tables, game)
+    zone_phase(tables, game)
     assert not game.zone[K.Z_ZONE_POOL:K.Z_ZONE_POOL + MAX_ZONE_CARDS].any()
 
 

@@ -1,7 +1,7 @@
 """One compiled version of a helper for every constant it is called with.
 
 When compiled code calls a jitted function with a constant argument
-(``take_damage(dice, recs, 0, ...)``, ``_gain(..., -1)``), numba types that
+(``take_damage(dice, recs, 0, ...)``, ``gain(..., -1)``), numba types that
 argument as a literal (``Literal[int](0)``) and compiles the callee again for
 it: a version per constant, each with its own callees. The campaign game body
 compiled ``take_damage``, ``absorb``, ``test_bonus``, ``restore`` and the

@@ -37,11 +37,11 @@ arrays of :class:`sim.campaign.compile.CampaignArrays` of every character
 slot, stacked), and a game's scratch state as another, :class:`GameState`
 (a row per seat, the shared Zone). A run of games is
 :func:`.game.play_run`, made of named parts (:func:`.game._new_game`,
-:func:`.game._play_day`, :func:`.game._play_turn`, :func:`.movement._move`,
+:func:`.game._play_day`, :func:`.game._play_turn`, :func:`.movement.move`,
 :func:`.movement._location` (the Sarcophagus too), :func:`.game._end_of_day`,
-:func:`.end._settle`, :func:`.end._game_over`, ...) that numba inlines into
-it; the parts of one stalker's turn take his slot's tables (:func:`_slot`)
-and his seat's view (:func:`_seat`). :func:`.game.play_games` runs games on
+:func:`.end.settle`, :func:`.end.game_over`, ...) that numba inlines into
+it; the parts of one stalker's turn take his slot's tables (:func:`slot`)
+and his seat's view (:func:`seat`). :func:`.game.play_games` runs games on
 one scratch state, one row of results per game (``G_*`` columns), and is
 shared by two callers: :func:`.game.campaign_kernel` adds the games up into
 per-chunk integer counts and sums (columns below, :func:`.game.count_games`),
@@ -107,7 +107,7 @@ globals().update(ENDS.constants)
 
 # Seat 1's counters, each declared once here: a slot of the seat's state ``S_<name>``
 # (SEAT_STATE), copied into his result column ``G_<name>`` when the game ends
-# (:func:`.end._write_result`) and added up over games into ``SUM_<name>``
+# (:func:`.end.write_result`) and added up over games into ``SUM_<name>``
 # (:func:`.game._count_game`), through ``COUNTER_SLOTS`` and ``SUMMED_SLOTS`` below. Three
 # runs, each in the order of its result columns, which the records below take from them:
 EVENT_COUNTERS = (  # ONE_STALKER after G_DAY; the first sums
@@ -491,7 +491,7 @@ SEAT_STATE = Record("seat state", "S_SIZE", (
 globals().update(SEAT_STATE.constants)
 _RESULT = {**ONE_STALKER.index, **GAME.index}
 COUNTER_SLOTS = tuple((SEAT_STATE.index[f"S_{name}"], _RESULT[f"G_{name}"]) for name in COUNTERS)
-"""(state slot, result column) of every counter: what :func:`.end._write_result` copies."""
+"""(state slot, result column) of every counter: what :func:`.end.write_result` copies."""
 SUMMED_SLOTS = tuple((_RESULT[f"G_{name}"], SUMS.index[f"SUM_{name}"])
                      for name in COUNTERS if name not in UNSUMMED)
 """(result column, sum column) of every summed counter: what :func:`.game._count_game` adds."""
@@ -570,7 +570,7 @@ class CampaignTables(NamedTuple):
 
     The one declaration of the compiled scenario's tables: the compile step's
     :class:`sim.campaign.compile.CampaignArrays` is generated from these fields
-    (see there for shapes and meanings), and :func:`_slot` passes them in this
+    (see there for shapes and meanings), and :func:`slot` passes them in this
     order (a test reads it). Numba
     passes a named tuple of arrays as one typed argument (and caches kernels
     taking it), so every jitted function takes ``tables`` and reads the
@@ -581,7 +581,7 @@ class CampaignTables(NamedTuple):
     his loadout and policy, compiled like a one-stalker scenario. Slots
     ``0 .. n_players - 1`` are the seats' starting characters; further slots
     are the characters a seat may draw after a death (P-44). The parts of one
-    stalker's day take one slot's views (:func:`_slot`), with exactly the
+    stalker's day take one slot's views (:func:`slot`), with exactly the
     shapes of a one-stalker scenario.
     """
 
@@ -642,7 +642,7 @@ class GameState(NamedTuple):
     ``zone_deck`` the random stream of the Zone deck's draws (``rng.ZONE_CARDS``,
     ``zone.cards = "deck"``; P-30, P-47).
 
-    A seat's view of the game (:func:`_seat`) is a ``GameState`` too, whose
+    A seat's view of the game (:func:`seat`) is a ``GameState`` too, whose
     ``st`` and ``items`` are that seat's rows and every other field the
     shared array (the one board, the shared decks, the Emission Track).
     """
@@ -674,7 +674,7 @@ class GameState(NamedTuple):
 
 
 @part
-def _slot(tables, s):
+def slot(tables, s):
     """The tables of slot ``s`` (views): one character's compiled scenario."""
     return CampaignTables(tables.cp[s], tables.hexes[s], tables.day_table[s], tables.day_len[s],
                           tables.target_hex[s], tables.allowance_of_value[s], tables.place_open[s],
@@ -689,7 +689,7 @@ def _slot(tables, s):
 
 
 @part
-def _seat(game, p):
+def seat(game, p):
     """Seat ``p``'s view of the game: its own rows, the shared Zone (see :class:`GameState`)."""
     return GameState(game.st[p], game.items[p], game.zone, game.order, game.enemy_pool,
                      game.anomaly_pool, game.event_pool, game.art_deck, game.art_scratch,

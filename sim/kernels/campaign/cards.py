@@ -5,10 +5,10 @@ effect (Z-02, Z-10, Z-17: movement, event and escape items, medkits), a
 uniform draw from the cards left in a shared deck (enemies, anomalies and
 events of :mod:`.zone` and :mod:`.movement`, artefacts of the Ecologists'
 exchange in :mod:`.trade`), and where discarded cards go: a killed enemy's
-(``campaign.killed_enemies``: :func:`_killed`, :func:`_draw_enemy`,
-:func:`_sold_trophies`; P-19, P-26..P-28), an exchanged anomaly trophy's
-(``campaign.anomaly_trophies``: :func:`_handed_in`; P-34) and a sold
-artefact's (``campaign.sold_artifacts``: :func:`_sold_artifacts`; P-11).
+(``campaign.killed_enemies``: :func:`enemy_killed`, :func:`draw_enemy`,
+:func:`sold_trophies`; P-19, P-26..P-28), an exchanged anomaly trophy's
+(``campaign.anomaly_trophies``: :func:`handed_in`; P-34) and a sold
+artefact's (``campaign.sold_artifacts``: :func:`sold_artifacts`; P-11).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from sim.kernels.campaign import (
 
 
 @part
-def _best_item(items, item_order, effect):
+def best_item(items, item_order, effect):
     """Index of the held item of ``effect`` with the highest value (-1: none; Z-02, Z-10, Z-17).
 
     ``item_order[effect]`` lists the item cards of that effect by value, highest
@@ -44,7 +44,7 @@ def _best_item(items, item_order, effect):
 
 
 @part
-def _draw_card(deck_state, pool, habitat, want):
+def draw_card(deck_state, pool, habitat, want):
     """Draw one card uniformly from those left in ``pool`` that suit habitat ``want``.
 
     ``want < 0`` accepts every card (``habitat`` is then not read). Drawing
@@ -73,7 +73,7 @@ def _draw_card(deck_state, pool, habitat, want):
 
 
 @part
-def _draw_enemy(cp, deck_state, pool, discard, habitat, want):
+def draw_enemy(cp, deck_state, pool, discard, habitat, want):
     """Draw an enemy card suiting habitat ``want`` (``-1``: any); -1 when none is found.
 
     Under ``campaign.killed_enemies = "reshuffle_when_empty"`` a draw that
@@ -82,7 +82,7 @@ def _draw_enemy(cp, deck_state, pool, discard, habitat, want):
     that still finds none draws nothing: the location entered stays empty
     (no encounter), the Zone phase lays no card (docs/rules.md "Campaign" 3, 5).
     """
-    e = _draw_card(deck_state, pool, habitat, want)
+    e = draw_card(deck_state, pool, habitat, want)
     if e < 0 and cp[C_KILLED_ENEMIES] == KILLED_RESHUFFLE:
         back = 0
         for c in range(pool.shape[0]):
@@ -90,19 +90,19 @@ def _draw_enemy(cp, deck_state, pool, discard, habitat, want):
             pool[c] += discard[c]
             discard[c] = 0
         if back > 0:
-            e = _draw_card(deck_state, pool, habitat, want)
+            e = draw_card(deck_state, pool, habitat, want)
     return e
 
 
 @part
-def _killed(cp, pool, discard, trophies, e):
+def enemy_killed(cp, pool, discard, trophies, e):
     """Enemy card ``e`` was killed (P-19: the stalker takes it as a trophy): where the card goes.
 
     ``campaign.killed_enemies``: ``never`` out of the game; ``at_once`` back
     into the pool; ``reshuffle_when_empty`` onto the discard pile
-    (:func:`_draw_enemy`); ``trophy_sold`` into the stalker's trophies
+    (:func:`draw_enemy`); ``trophy_sold`` into the stalker's trophies
     (``trophies``: his seat's row), back into the pool when sold
-    (:func:`_sold_trophies`). The trophy is counted by kind in every reading
+    (:func:`sold_trophies`). The trophy is counted by kind in every reading
     (``S_TROPHY_*``).
     """
     reading = cp[C_KILLED_ENEMIES]
@@ -115,7 +115,7 @@ def _killed(cp, pool, discard, trophies, e):
 
 
 @part
-def _sold_trophies(pool, trophies, en, mutants, stalkers):
+def sold_trophies(pool, trophies, en, mutants, stalkers):
     """Trophies sold at a base go back into the enemy pool (``trophy_sold``; P-26..P-28).
 
     ``mutants`` mutant and animal trophies (Duty, P-26, P-28) and ``stalkers``
@@ -138,7 +138,7 @@ def _sold_trophies(pool, trophies, en, mutants, stalkers):
 
 
 @part
-def _handed_in(pool, trophies, n):
+def handed_in(pool, trophies, n):
     """``n`` anomaly trophies exchanged go back into the anomaly pool (P-34).
 
     Under ``campaign.anomaly_trophies = "when_exchanged"``: ``trophies`` is the
@@ -155,7 +155,7 @@ def _handed_in(pool, trophies, n):
 
 
 @part
-def _sold_artifacts(cp, art_deck, waiting, sold):
+def sold_artifacts(cp, art_deck, waiting, sold):
     """The ``sold`` artefacts waiting to be sold were sold (P-11): their cards go back, or not.
 
     ``waiting`` counts by type (P-35) the cards gained and not kept; those

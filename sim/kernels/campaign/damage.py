@@ -5,7 +5,7 @@ artefact side effects): points lost on the Health, Radiation and Willpower
 tracks (P-37, P-39, P-40), damage through the held resist artefacts and the
 armour (P-02..P-05, P-08..P-10), the artefact slots held, and whether a
 track is exhausted or over its maximum (the work for
-:func:`sim.kernels.campaign.end._conditions`), and the clue and Zone tokens
+:func:`sim.kernels.campaign.end.conditions`), and the clue and Zone tokens
 he holds (Gap "Tokens"): gained at the end of his turn, spent on a track.
 """
 
@@ -44,20 +44,20 @@ from sim.kernels.tracks import deformed, exhausted, onto
 
 
 @part
-def _radiation_limit(st, cp):
+def radiation_limit(st, cp):
     """His radiation limit (P-39): the card's, less what Deformation cards took (not below 0)."""
     return max(cp[C_RADIATION_MAX] - st[S_RADIATION_DOWN], 0)
 
 
 @part
-def _hurt(st, cp):
-    """Whether a track is exhausted or over its maximum (work for :func:`.end._conditions`)."""
+def hurt(st, cp):
+    """Whether a track is exhausted or over its maximum (work for :func:`.end.conditions`)."""
     return (exhausted(st[S_HEALTH]) or exhausted(st[S_WILLPOWER])
-            or deformed(st[S_RADIATION], _radiation_limit(st, cp)))
+            or deformed(st[S_RADIATION], radiation_limit(st, cp)))
 
 
 @part
-def _gain_tokens(st, cp, complexes, anomalies):
+def gain_tokens(st, cp, complexes, anomalies):
     """Clue and Zone tokens gained at the end of his turn (Gap "Tokens"; a reading).
 
     ``tokens.clues_per_complex`` for each Secret Complex explored today
@@ -88,14 +88,14 @@ def _spend(st, cp, slot, use):
 
 
 @part
-def _spend_tokens(st, cp):
+def spend_tokens(st, cp):
     """Clue tokens, then Zone tokens, spent at the end of his turn (``tokens.*_use``)."""
     _spend(st, cp, S_CLUES, cp[C_CLUE_USE])
     _spend(st, cp, S_ZONE_TOKENS, cp[C_ZONE_USE])
 
 
 @part
-def _held(st, cp):
+def held_artifacts(st, cp):
     """Bit mask of the artefact slots held: the bits of ``S_WEAPONS`` above the weapons."""
     return st[S_WEAPONS] >> cp[C_N_WEAPONS]
 
@@ -109,7 +109,7 @@ def _lose(st, health, radiation, willpower):
 
 
 @part
-def _side_effects(st, health, radiation, willpower, uses, suffered):
+def side_effects(st, health, radiation, willpower, uses, suffered):
     """Artefact side effects onto the tracks (P-09), and the uses counted (P-08..P-10)."""
     _lose(st, health, radiation, willpower)
     st[S_ART_USES] += uses
@@ -117,7 +117,7 @@ def _side_effects(st, health, radiation, willpower, uses, suffered):
 
 
 @part
-def _hazard(st, cp, dice, damage, target, resist, recs, n_art):
+def hazard(st, cp, dice, damage, target, resist, recs, n_art):
     """Damage through the resist artefacts and the armour onto one track.
 
     P-02..P-05 (armour), P-08..P-10 (the held resist artefacts of the
@@ -128,16 +128,16 @@ def _hazard(st, cp, dice, damage, target, resist, recs, n_art):
         dice, recs, 0, n_art, cp[C_ART_FAIL], cp[C_RESIST_ORDER], damage, target, resist,
         st[S_DURABILITY], st[S_ARMOR], st[S_HEALTH], st[S_RADIATION], cp[C_RADIATION_MAX],
         st[S_WILLPOWER], usable(recs, 0, n_art, st[S_HEALTH]))  # policy.artifact_use (P-08)
-    _suffer(st, target, through, after, h, r, w, uses, suffered, n_art)
+    suffer(st, target, through, after, h, r, w, uses, suffered, n_art)
 
 
 @part
-def _suffer(st, target, through, after, health, radiation, willpower, uses, suffered, n_art):
+def suffer(st, target, through, after, health, radiation, willpower, uses, suffered, n_art):
     """Write what a damage step did to him: ``take_damage``'s result onto his state.
 
     The armour's tokens ``after`` it (P-02..P-05), the ``through`` points on the
     ``target`` track (P-37, P-39, P-40) and, with ``n_art`` resist artefacts held,
-    their side effects and uses (P-08..P-10). :func:`_hazard` and the campaign's
+    their side effects and uses (P-08..P-10). :func:`hazard` and the campaign's
     event card (:func:`.movement._event`, whose damage is
     :func:`sim.kernels.event.event_effect`'s) both write it so.
     """
@@ -145,4 +145,4 @@ def _suffer(st, target, through, after, health, radiation, willpower, uses, suff
     h, r, w = onto(target, through)
     _lose(st, h, r, w)
     if n_art > 0:
-        _side_effects(st, health, radiation, willpower, uses, suffered)
+        side_effects(st, health, radiation, willpower, uses, suffered)

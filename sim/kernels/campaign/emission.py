@@ -43,11 +43,11 @@ from sim.kernels.campaign import (
     called,
     part,
 )
-from sim.kernels.campaign.damage import _hazard
+from sim.kernels.campaign.damage import hazard
 
 
 @part
-def _emission_card(zone, cp, em):
+def emission_card(zone, cp, em):
     """Emission check at the end of the Zone phase (P-48, P-49): the card drawn, or -1.
 
     At the threshold the shared track is cleared and the next card of the
@@ -70,7 +70,7 @@ def _emission_card(zone, cp, em):
 
 
 @called
-def _emission(st, zone, cp, dice, hexes, em, resist, k, recs, n_art):
+def emission(st, zone, cp, dice, hexes, em, resist, k, recs, n_art):
     """Emission card ``k`` against one stalker (P-48, P-49).
 
     The Final Emission kills him (P-49); any other card hits him only in the
@@ -96,8 +96,8 @@ def _emission(st, zone, cp, dice, hexes, em, resist, k, recs, n_art):
     doses = zone[Z_ACC_R] if cp[C_ACCUMULATE] != 0 else em[k, M_RADIATION]
     psi = zone[Z_ACC_P] if cp[C_ACCUMULATE] != 0 else em[k, M_PSI]
     d = em[k, M_WOUND_DTYPE]
-    _hazard(st, cp, dice, wounds, S.TARGET_HEALTH, resist[k, M_WOUND_RESIST], recs[d], n_art[d])
-    _hazard(st, cp, dice, doses, S.TARGET_RADIATION, resist[k, M_RAD_RESIST], recs[DT_RADIATION],
+    hazard(st, cp, dice, wounds, S.TARGET_HEALTH, resist[k, M_WOUND_RESIST], recs[d], n_art[d])
+    hazard(st, cp, dice, doses, S.TARGET_RADIATION, resist[k, M_RAD_RESIST], recs[DT_RADIATION],
             n_art[DT_RADIATION])
-    _hazard(st, cp, dice, psi, S.TARGET_WILLPOWER, resist[k, M_PSI_RESIST], recs[DT_PSI],
+    hazard(st, cp, dice, psi, S.TARGET_WILLPOWER, resist[k, M_PSI_RESIST], recs[DT_PSI],
             n_art[DT_PSI])

@@ -108,8 +108,8 @@ from sim.kernels.campaign import (
     called,
     part,
 )
-from sim.kernels.campaign.damage import _radiation_limit
-from sim.kernels.campaign.trade import _recover
+from sim.kernels.campaign.damage import radiation_limit
+from sim.kernels.campaign.trade import recover
 from sim.kernels.tracks import deformed, exhausted
 
 
@@ -134,7 +134,7 @@ def _deformation_card(st, zone, cp):
     texts say nothing of a deck running out). Effects (Gap "Deformation Card
     effects"): the radiation limit lowered for the rest of his life, wounds or
     mental disturbances at once (a knock-out or concussion follows in
-    :func:`_conditions`), days knocked down (P-42), Emission tokens (P-47).
+    :func:`conditions`), days knocked down (P-42), Emission tokens (P-47).
     A deck that does nothing is not drawn (``C_DEFORM_CARDS`` 0).
     """
     n = cp[C_DEFORM_CARDS]
@@ -199,7 +199,7 @@ def _lose_half(st, items, lose_order):
 
 
 @called
-def _conditions(st, zone, cp, hexes, items, lose_order):
+def conditions(st, zone, cp, hexes, items, lose_order):
     """Resolve knock-out, concussion and deformation after a damage step (P-37..P-43, P-47).
 
     A radiation mutation (P-39) halves his clue tokens (rounded in his
@@ -216,7 +216,7 @@ def _conditions(st, zone, cp, hexes, items, lose_order):
     if st[S_LOST] > 0:
         return  # out of play until placed in a bunker (P-38, P-41)
     pos = st[S_POS]
-    if deformed(st[S_RADIATION], _radiation_limit(st, cp)):
+    if deformed(st[S_RADIATION], radiation_limit(st, cp)):
         st[S_DEFORMATIONS] += 1
         _halve(st, S_CLUES, S_CLUES_LOST)
         st[S_RADIATION] = 0
@@ -249,17 +249,17 @@ def _conditions(st, zone, cp, hexes, items, lose_order):
     if secret and cp[C_LOST_DAYS] > 0:
         st[S_LOST] = cp[C_LOST_DAYS]
         return
-    _recover(st, cp, hexes)  # in the bunker at once (``death.lost_days = 0``: no day lost)
+    recover(st, cp, hexes)  # in the bunker at once (``death.lost_days = 0``: no day lost)
 
 
 @part
-def _settle(tables, game, p, day):
+def settle(tables, game, p, day):
     """Seat ``p``'s character left the Zone today: a win, a finish or a death.
 
     Competitive (P-45): the first stalker to survive the Sarcophagus wins;
     another who survives it on the same day wins too under
     ``multiplayer.same_day_win = "shared"``. Cooperative: he counts toward the
-    team (:func:`_game_over`). A dead character's card is discarded; the seat
+    team (:func:`game_over`). A dead character's card is discarded; the seat
     draws a new character next day (P-44) or is out
     (``multiplayer.after_death``); after the Final Emission nobody comes back.
     """
@@ -283,7 +283,7 @@ def _settle(tables, game, p, day):
 
 
 @part
-def _free_characters(tables, game, p):
+def free_characters(tables, game, p):
     """The stalker cards a new character can still be drawn from (P-44), and their count.
 
     Taken are the discarded cards (the dead, ``Z_DISCARDED``) and the
@@ -303,7 +303,7 @@ def _free_characters(tables, game, p):
 
 
 @part
-def _game_over(tables, game):
+def game_over(tables, game):
     """Whether the game is over (P-44, P-49, P-50; ``multiplayer.*`` keys).
 
     A seat awaiting a new character can still come back only while a stalker
@@ -331,7 +331,7 @@ def _game_over(tables, game):
         status = game.st[p, S_STATUS]
         if status == SEAT_AWAITING:
             if free < 0:
-                free = _free_characters(tables, game, -1)[1]
+                free = free_characters(tables, game, -1)[1]
             if free == 0:
                 continue  # no card left for him: out of the game (P-44)
             free -= 1
@@ -353,7 +353,7 @@ def _game_over(tables, game):
 
 
 @part
-def _write_result(tables, game, day, over, res):
+def write_result(tables, game, day, over, res):
     """Fill one result row: seat 1's counters (``COUNTER_SLOTS``: ``G_<name>`` from his state's
     ``S_<name>``), then the game's columns and every seat's.
 

@@ -105,23 +105,23 @@ from sim.kernels.campaign import (
     Z_FIRST,
     Z_SIZE,
     GameState,
-    _seat,
-    _slot,
     mp_base,
     part,
+    seat,
+    slot,
 )
-from sim.kernels.campaign.damage import _gain_tokens, _held, _hurt, _spend_tokens
-from sim.kernels.campaign.emission import _emission, _emission_card
+from sim.kernels.campaign.damage import gain_tokens, held_artifacts, hurt, spend_tokens
+from sim.kernels.campaign.emission import emission, emission_card
 from sim.kernels.campaign.end import (
-    _conditions,
-    _free_characters,
-    _game_over,
-    _settle,
-    _write_result,
+    conditions,
+    free_characters,
+    game_over,
+    settle,
+    write_result,
 )
-from sim.kernels.campaign.movement import _base, _move
-from sim.kernels.campaign.trade import _daily_artifacts, _helicopter, _recover, _use_medkits
-from sim.kernels.campaign.zone import _deal_zone_deck, _zone
+from sim.kernels.campaign.movement import at_base, move
+from sim.kernels.campaign.trade import daily_artifacts, helicopter, recover, use_medkits
+from sim.kernels.campaign.zone import deal_zone_deck, zone_phase
 from sim.kernels.combat import RESULT_SIZE
 
 
@@ -182,7 +182,7 @@ def _new_game(tables, game, seed, t):
         rng.seed_stream(game.deck, seed, t, rng.DECK)
     if tables.cp[0, C_ZONE_DECK] != 0:
         rng.seed_stream(game.zone_deck, seed, t, rng.ZONE_CARDS)
-        _deal_zone_deck(tables.cp[0], game.zone)
+        deal_zone_deck(tables.cp[0], game.zone)
     n = game.st.shape[0]
     if n > 1 and tables.cp[0, C_FIRST_PLAYER] == FIRST_RANDOM:
         game.zone[Z_FIRST] = rng.below(game.env, n)  # drawn by lot (ENVIRONMENT stream)
@@ -218,7 +218,7 @@ def _new_character(tables, game, p):
     """
     cp0 = tables.cp[0]
     n, n_chars = game.st.shape[0], cp0[C_N_CHARACTERS]
-    taken, free = _free_characters(tables, game, p)
+    taken, free = free_characters(tables, game, p)
     st, items = game.st[p], game.items[p]
     if free == 0:
         st[S_STATUS] = SEAT_ELIMINATED
@@ -244,35 +244,35 @@ def _play_turn(tables, game):
 
     A stalker lost in a Secret Location is out of play and placed in a bunker
     when his lost days run out (P-38, P-41); a knocked-down one does not move
-    (P-42); otherwise he calls the helicopter (:func:`.trade._helicopter`, Z-05) or
-    moves (:func:`.movement._move`) and gains the day's clue and Zone tokens
-    (:func:`.damage._gain_tokens`). Then, in play, he uses his heal, calm and purge
-    artefacts (:func:`.trade._daily_artifacts`) and spends his tokens
-    (:func:`.damage._spend_tokens`). ``tables`` is his slot, ``game`` his seat's view.
+    (P-42); otherwise he calls the helicopter (:func:`.trade.helicopter`, Z-05) or
+    moves (:func:`.movement.move`) and gains the day's clue and Zone tokens
+    (:func:`.damage.gain_tokens`). Then, in play, he uses his heal, calm and purge
+    artefacts (:func:`.trade.daily_artifacts`) and spends his tokens
+    (:func:`.damage.spend_tokens`). ``tables`` is his slot, ``game`` his seat's view.
     """
     st, cp = game.st, tables.cp
     st[S_STOP] = 0
     if st[S_LOST] > 0:
         st[S_LOST] -= 1
         if st[S_LOST] == 0:
-            _recover(st, cp, tables.hexes)
+            recover(st, cp, tables.hexes)
     elif st[S_KNOCKED] > 0:
         st[S_KNOCKED] -= 1
-    elif st[S_HEALTH] <= cp[C_HELICOPTER_AT] and _helicopter(st, cp, game.items,
+    elif st[S_HEALTH] <= cp[C_HELICOPTER_AT] and helicopter(st, cp, game.items,
                                                              tables.item_order):
-        _base(tables, game, FACTION_MILITARY)  # flown there, he trades there (Z-05)
+        at_base(tables, game, FACTION_MILITARY)  # flown there, he trades there (Z-05)
     else:
         complexes, anomalies = st[S_COMPLEXES], st[S_ANOMALIES]
-        _move(tables, game)
-        _gain_tokens(st, cp, st[S_COMPLEXES] - complexes, st[S_ANOMALIES] - anomalies)
-    held = _held(st, cp)
+        move(tables, game)
+        gain_tokens(st, cp, st[S_COMPLEXES] - complexes, st[S_ANOMALIES] - anomalies)
+    held = held_artifacts(st, cp)
     if st[S_END] < 0 and st[S_LOST] == 0 and tables.art_n[held, DT_NONE] > 0:
-        _daily_artifacts(st, cp, game.dice, tables.art_rec[held, DT_NONE],
+        daily_artifacts(st, cp, game.dice, tables.art_rec[held, DT_NONE],
                          tables.art_n[held, DT_NONE])
-        if _hurt(st, cp):
-            _conditions(st, game.zone, cp, tables.hexes, game.items, tables.lose_order)
+        if hurt(st, cp):
+            conditions(st, game.zone, cp, tables.hexes, game.items, tables.lose_order)
     if st[S_END] < 0 and st[S_LOST] == 0:
-        _spend_tokens(st, cp)
+        spend_tokens(st, cp)
 
 
 @part
@@ -290,9 +290,9 @@ def _end_of_day(tables, game):
         st = game.st[p]
         if st[S_STATUS] == SEAT_PLAYING and st[S_LOST] == 0:
             s = st[S_SLOT]
-            _use_medkits(st, tables.cp[s], game.items[p], tables.it[s], tables.item_order[s])
-    _zone(tables, game)
-    k = _emission_card(game.zone, tables.cp[0], tables.em[0])
+            use_medkits(st, tables.cp[s], game.items[p], tables.it[s], tables.item_order[s])
+    zone_phase(tables, game)
+    k = emission_card(game.zone, tables.cp[0], tables.em[0])
     for p in range(n):
         st = game.st[p]
         if st[S_STATUS] != SEAT_PLAYING:
@@ -300,12 +300,12 @@ def _end_of_day(tables, game):
         s = st[S_SLOT]
         cp, hexes = tables.cp[s], tables.hexes[s]
         if k >= 0:
-            held = _held(st, cp)
-            _emission(st, game.zone, cp, game.dice, hexes, tables.em[s],
+            held = held_artifacts(st, cp)
+            emission(st, game.zone, cp, game.dice, hexes, tables.em[s],
                       tables.em_resist[s, st[S_WORN]], k, tables.art_rec[s, held],
                       tables.art_n[s, held])
-        if st[S_END] < 0 and _hurt(st, cp):
-            _conditions(st, game.zone, cp, hexes, game.items[p], tables.lose_order[s])
+        if st[S_END] < 0 and hurt(st, cp):
+            conditions(st, game.zone, cp, hexes, game.items[p], tables.lose_order[s])
 
 
 @part
@@ -354,14 +354,14 @@ def _play_day(tables, game, day):
         if i < n:
             p = game.order[i]
             if game.st[p, S_STATUS] == SEAT_PLAYING:
-                _play_turn(_slot(tables, game.st[p, S_SLOT]), _seat(game, p))
+                _play_turn(slot(tables, game.st[p, S_SLOT]), seat(game, p))
                 first, last = p, p + 1
         else:
             _end_of_day(tables, game)
             first, last = 0, n
         for q in range(first, last):
-            _settle(tables, game, q, day)
-        if (at_once or i >= n - 1) and _game_over(tables, game):
+            settle(tables, game, q, day)
+        if (at_once or i >= n - 1) and game_over(tables, game):
             return True
     return False
 
@@ -382,7 +382,7 @@ def play_run(tables, game, seed, first, n_games, out, row0):
         while not over and day < max_days:
             day += 1
             over = _play_day(tables, game, day)
-        _write_result(tables, game, day, over, out[row0 + g])
+        write_result(tables, game, day, over, out[row0 + g])
 
 
 def scratch(tables):

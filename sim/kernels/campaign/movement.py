@@ -110,17 +110,17 @@ from sim.kernels.campaign import (
     part,
 )
 from sim.kernels.campaign.cards import (
-    _best_item,
-    _draw_card,
-    _draw_enemy,
-    _handed_in,
-    _killed,
-    _sold_artifacts,
-    _sold_trophies,
+    best_item,
+    draw_card,
+    draw_enemy,
+    enemy_killed,
+    handed_in,
+    sold_artifacts,
+    sold_trophies,
 )
-from sim.kernels.campaign.damage import _held, _hurt, _side_effects, _suffer
-from sim.kernels.campaign.end import _conditions
-from sim.kernels.campaign.trade import _buy_gear, _exchange, _gain, _pay_heal, _trade, _use_medkits
+from sim.kernels.campaign.damage import held_artifacts, hurt, side_effects, suffer
+from sim.kernels.campaign.end import conditions
+from sim.kernels.campaign.trade import buy_gear, exchange, gain, pay_heal, trade, use_medkits
 from sim.kernels.combat import AVOIDED as FIGHT_AVOIDED
 from sim.kernels.combat import KILLED as FIGHT_KILLED
 from sim.kernels.combat import fight_by_thresholds
@@ -178,7 +178,7 @@ def _fight(tables, game, e):
                 if n_stims < stims.shape[0] - 1:
                     stims[n_stims] = it[i, I_VALUE]
                     n_stims += 1
-    escape = _best_item(items, order, ITEM_ESCAPE)
+    escape = best_item(items, order, ITEM_ESCAPE)
     fparams[S.P_ESCAPE_TARGET] = cp[C_REPUTATION] - (it[escape, I_VALUE] if escape >= 0 else 0)
     if (escape >= 0 and sneak != 0 and cp[C_ESCAPE_ITEMS_CONSUMED] != 0
             and fparams[S.P_AVOID_RULE] == S.AVOID_REPUTATION):
@@ -194,7 +194,7 @@ def _fight(tables, game, e):
             st[S_HEALTH] = fres[F.R_OTHER]
         else:
             st[S_WILLPOWER] = fres[F.R_OTHER]
-        _side_effects(st, 0, fres[F.R_RADIATION], 0, fres[F.R_ART_USES],
+        side_effects(st, 0, fres[F.R_RADIATION], 0, fres[F.R_ART_USES],
                       fres[F.R_SIDE_EFFECTS])
     if en[e, N_PSI] != 0:
         st[S_WILLPOWER] = fres[F.R_HEALTH]
@@ -228,7 +228,7 @@ def _anomaly(tables, game, a):
     ``a_params``, P-02..P-05, P-13).
     """
     st, aparams, ares, art_deck = game.st, game.aparams, game.ares, game.art_deck
-    row = _held(st, tables.cp) + (st[S_WORN] << tables.cp[C_N_SLOTS])
+    row = held_artifacts(st, tables.cp) + (st[S_WORN] << tables.cp[C_N_SLOTS])
     n_art = tables.a_params[row, a, S.A_N_ART]
     for k in range(S.A_SIZE + n_art * S.AF_SIZE):
         aparams[k] = tables.a_params[row, a, k]
@@ -237,7 +237,7 @@ def _anomaly(tables, game, a):
     aparams[S.A_RADIATION] = st[S_RADIATION]
     aparams[S.A_WILLPOWER] = st[S_WILLPOWER]
     anomaly_encounter(game.dice, game.deck, aparams, art_deck, game.art_scratch, ares)
-    _suffer(st, aparams[S.A_TARGET], ares[A.R_LOST], ares[A.R_TOKENS], ares[A.R_SIDE_HEALTH],
+    suffer(st, aparams[S.A_TARGET], ares[A.R_LOST], ares[A.R_TOKENS], ares[A.R_SIDE_HEALTH],
             ares[A.R_SIDE_RADIATION], ares[A.R_SIDE_WILLPOWER], ares[A.R_ART_USES],
             ares[A.R_SIDE_EFFECTS], n_art)
     if ares[A.R_OUTCOME] != A.AVOIDED:  # he was inside
@@ -249,7 +249,7 @@ def _anomaly(tables, game, a):
         art_deck[want] -= 1
         st[S_ARTIFACTS] += 1
         count = st[S_ART_COUNT]
-        _gain(st, tables.cp, game.deck, tables.art_cards, tables.art_identity,
+        gain(st, tables.cp, game.deck, tables.art_cards, tables.art_identity,
               tables.art_value, want, -1)
         game.art_waiting[want] += st[S_ART_COUNT] - count  # not kept: it waits to be sold
     kept = A.keeps_trophy(ares[A.R_OUTCOME])
@@ -276,7 +276,7 @@ def _event(st, zone, cp, dice, v, ev, resist, items, it, order, recs, n_art):
     st[S_EVENTS] += 1
     shift = 0
     if ev[v, V_AVOID] > 0:
-        best = _best_item(items, order, ITEM_EVENT)
+        best = best_item(items, order, ITEM_EVENT)
         if best >= 0:
             shift = it[best, I_VALUE]
             if cp[C_EVENT_ITEMS_CONSUMED] != 0:
@@ -291,7 +291,7 @@ def _event(st, zone, cp, dice, v, ev, resist, items, it, order, recs, n_art):
         usable(recs[d], 0, n_art[d], st[S_HEALTH]))  # policy.artifact_use (P-08)
     if outcome == EVENT_AVOIDED:
         return encounter
-    _suffer(st, target, through, after, h, r, w, uses, suffered, n_art[d])
+    suffer(st, target, through, after, h, r, w, uses, suffered, n_art[d])
     if day_lost:
         st[S_STOP] = 1
         st[S_KNOCKED] += days
@@ -310,14 +310,14 @@ def _draw_event(tables, game):
     back into the pool unless killed, P-16; P-30). Otherwise ``DRAW_NOTHING``.
     """
     event_pool = game.event_pool
-    v = _draw_card(game.deck, event_pool, event_pool, -1)
+    v = draw_card(game.deck, event_pool, event_pool, -1)
     if v < 0:
         for i in range(event_pool.shape[0]):
             event_pool[i] = tables.ev[i, V_COUNT]
-        v = _draw_card(game.deck, event_pool, event_pool, -1)
+        v = draw_card(game.deck, event_pool, event_pool, -1)
     if v < 0:
         return DRAW_NOTHING
-    held = _held(game.st, tables.cp)
+    held = held_artifacts(game.st, tables.cp)
     encounter = _event(game.st, game.zone, tables.cp, game.dice, v, tables.ev,
                        tables.ev_resist[game.st[S_WORN]], game.items, tables.it,
                        tables.item_order, tables.art_rec[held], tables.art_n[held])
@@ -335,7 +335,7 @@ def _target(tables, st):
     The nearest bunker when Health is down to the policy's ``retreat_at`` and
     he can pay to heal there; else the Duty base when he holds at least
     ``sell_trophies_at`` mutant trophies and a lot of them (P-26, P-28: he sells
-    them on arrival, :func:`.trade._trade`); otherwise the next Secret Complex in
+    them on arrival, :func:`.trade.trade`); otherwise the next Secret Complex in
     visiting order, and after the last one the Sarcophagus.
     """
     cp = tables.cp
@@ -363,7 +363,7 @@ def _location(tables, game, h, kind):
     suiting the location's habitat (back into the pool unless killed, P-16),
     or an anomaly; a draw that finds no card leaves the location empty. A
     killed enemy's card goes where ``campaign.killed_enemies`` says
-    (:func:`.cards._killed`). Damage then resolves into conditions (P-37..P-43).
+    (:func:`.cards.enemy_killed`). Damage then resolves into conditions (P-37..P-43).
 
     The Sarcophagus as the final objective (``kind`` ``LOC_SARCOPHAGUS``) holds
     what waits there, fought in order (P-50); a knock-out or concussion there
@@ -386,21 +386,21 @@ def _location(tables, game, h, kind):
             draw = _draw_event(tables, game)  # an encounter the card brings, if any
         if draw == DRAW_ENEMY:
             want = HAB_OPEN if kind == LOC_OPEN else HAB_SECRET
-            e = _draw_enemy(cp, game.deck, game.enemy_pool, game.enemy_discard, game.habitats,
+            e = draw_enemy(cp, game.deck, game.enemy_pool, game.enemy_discard, game.habitats,
                             want)
         elif draw == DRAW_ANOMALY:
-            a = _draw_card(game.deck, game.anomaly_pool, game.anomaly_pool, -1)
+            a = draw_card(game.deck, game.anomaly_pool, game.anomaly_pool, -1)
     fights = tables.sarcophagus.shape[0] if final else 1 if e >= 0 else 0
     for j in range(fights):
         if final:
             e = tables.sarcophagus[j]
         killed = _fight(tables, game, e) == FIGHT_KILLED
         if final:
-            _conditions(st, game.zone, cp, tables.hexes, game.items, tables.lose_order)
+            conditions(st, game.zone, cp, tables.hexes, game.items, tables.lose_order)
             if st[S_END] >= 0:
                 break
         elif killed:
-            _killed(cp, game.enemy_pool, game.enemy_discard, game.trophies, e)
+            enemy_killed(cp, game.enemy_pool, game.enemy_discard, game.trophies, e)
             if card != 0:
                 game.zone[Z_BOARD_E] -= 1
         elif card == 0:
@@ -417,12 +417,12 @@ def _location(tables, game, h, kind):
     if final:
         if st[S_END] < 0:
             st[S_END] = REACHED
-    elif _hurt(st, cp):
-        _conditions(st, game.zone, cp, tables.hexes, game.items, tables.lose_order)
+    elif hurt(st, cp):
+        conditions(st, game.zone, cp, tables.hexes, game.items, tables.lose_order)
 
 
 @part
-def _base(tables, game, faction):
+def at_base(tables, game, faction):
     """At a faction base: the Ecologists' exchange, then trade (P-11, P-26..P-28, P-34).
 
     The discards of the exchange and the sale go where the keys say
@@ -435,22 +435,22 @@ def _base(tables, game, faction):
     n_enemies = game.enemy_pool.shape[0]
     if faction == FACTION_ECOLOGISTS and cp[C_EXCHANGE] != 0:
         anomalies = st[S_TROPHY_ANOMALY]
-        _exchange(st, cp, game.deck, game.art_deck, tables.art_cards, tables.art_identity,
+        exchange(st, cp, game.deck, game.art_deck, tables.art_cards, tables.art_identity,
                   tables.art_value, game.art_waiting)
         if cp[C_ANOMALY_TROPHIES] != 0:
-            _handed_in(game.anomaly_pool, game.trophies[n_enemies:],
+            handed_in(game.anomaly_pool, game.trophies[n_enemies:],
                        anomalies - st[S_TROPHY_ANOMALY])
     mutants, stalkers, sold = st[S_TROPHY_MUTANT], st[S_TROPHY_STALKER], st[S_ART_COUNT]
-    _trade(st, cp, game.items, tables.it, tables.shopping, faction)
+    trade(st, cp, game.items, tables.it, tables.shopping, faction)
     if cp[C_KILLED_ENEMIES] == KILLED_TROPHY_SOLD:
-        _sold_trophies(game.enemy_pool, game.trophies, tables.en,
+        sold_trophies(game.enemy_pool, game.trophies, tables.en,
                        mutants - st[S_TROPHY_MUTANT], stalkers - st[S_TROPHY_STALKER])
-    _sold_artifacts(cp, game.art_deck, game.art_waiting, sold)
-    _buy_gear(st, cp, tables.gear, tables.armor, game.art_deck, faction)  # P-13, after items
+    sold_artifacts(cp, game.art_deck, game.art_waiting, sold)
+    buy_gear(st, cp, tables.gear, tables.armor, game.art_deck, faction)  # P-13, after items
 
 
 @part
-def _move(tables, game):
+def move(tables, game):
     """One day's movement along the first day of the optimal route (Z-01..Z-03, Z-18..Z-26).
 
     The movement artefacts are used first (Z-20, :func:`_movement_artifacts`;
@@ -459,7 +459,7 @@ def _move(tables, game):
     allowance (Z-01..Z-03). Each hex
     entered is resolved: a base trades (P-11, P-26..P-28; trophies sold go back
     into the enemy pool under ``campaign.killed_enemies = "trophy_sold"``), after the
-    Ecologists' exchange at their bunker (P-34, :func:`.trade._exchange`), a location its card
+    Ecologists' exchange at their bunker (P-34, :func:`.trade.exchange`), a location its card
     (:func:`_location`), then medkits (Z-11); the Sarcophagus as the final
     objective is fought through (P-50, :func:`_location` too). Movement ends at the day's goal, when
     something stops it (``S_STOP``: knock-out, lost day) or with the game.
@@ -468,17 +468,17 @@ def _move(tables, game):
     """
     st, cp, hexes, items, it = game.st, tables.cp, tables.hexes, game.items, tables.it
     extra = 0
-    held = _held(st, cp)
+    held = held_artifacts(st, cp)
     n_art = tables.art_n[held, DT_NONE]
     if cp[C_USE_MOVEMENT] != 0 and n_art > 0:
         extra = _movement_artifacts(st, cp, game.dice, tables.art_rec[held, DT_NONE], n_art)
-        if _hurt(st, cp):
-            _conditions(st, game.zone, cp, hexes, items, tables.lose_order)
+        if hurt(st, cp):
+            conditions(st, game.zone, cp, hexes, items, tables.lose_order)
             if st[S_END] >= 0 or st[S_STOP] != 0:
                 return
     target = _target(tables, st)
     goal = tables.target_hex[target]
-    mover = _best_item(items, tables.item_order, ITEM_MOVEMENT)
+    mover = best_item(items, tables.item_order, ITEM_MOVEMENT)
     bonus = it[mover, I_VALUE] if mover >= 0 else 0
     bonus = bonus + extra if cp[C_MOVEMENT_STACKS] != 0 else max(bonus, extra)
     allowance = tables.allowance_of_value[bonus]
@@ -489,18 +489,18 @@ def _move(tables, game):
         st[S_POS] = h
         kind = hexes[h, H_KIND]
         if kind == LOC_BASE:
-            _base(tables, game, hexes[h, H_FACTION])
+            at_base(tables, game, hexes[h, H_FACTION])
         elif (kind == LOC_OPEN or kind == LOC_SECRET or kind == LOC_COMPLEX or (
                 kind == LOC_SARCOPHAGUS and h == goal and target == cp[C_SARCOPHAGUS_TARGET])):
             _location(tables, game, h, kind)
             if st[S_END] >= 0:
                 return
-            _use_medkits(st, cp, items, it, tables.item_order)
+            use_medkits(st, cp, items, it, tables.item_order)
         if st[S_STOP] != 0 or h == goal:
             break
     if st[S_END] < 0 and st[S_POS] == goal:
         if target > cp[C_SARCOPHAGUS_TARGET] and target != cp[C_TROPHY_TARGET]:
-            _pay_heal(st, cp)  # at the bunker he retreated to
+            pay_heal(st, cp)  # at the bunker he retreated to
         elif (target < cp[C_N_OBJECTIVES] and st[S_KNOCKOUTS] + st[S_CONCUSSIONS] == downs
               and st[S_LOST] == 0):
             st[S_OBJECTIVE] += 1
@@ -518,5 +518,5 @@ def _movement_artifacts(st, cp, dice, recs, n_art):
     extra, h, r, w, uses, suffered = test_bonus(dice, recs, 0, n_art, cp[C_ART_FAIL],
                                                 S.ART_MOVEMENT,
                                                 usable(recs, 0, n_art, st[S_HEALTH]))
-    _side_effects(st, h, r, w, uses, suffered)
+    side_effects(st, h, r, w, uses, suffered)
     return extra

@@ -93,13 +93,13 @@ from sim.kernels.campaign import (
     called,
     part,
 )
-from sim.kernels.campaign.cards import _best_item, _draw_card
-from sim.kernels.campaign.damage import _side_effects
+from sim.kernels.campaign.cards import best_item, draw_card
+from sim.kernels.campaign.damage import side_effects
 from sim.kernels.tracks import exhausted
 
 
 @part
-def _pay_heal(st, cp):
+def pay_heal(st, cp):
     """Heal wounds at ``economy.heal_price_per_wound`` while money lasts (P-37)."""
     if cp[C_PAY_HEAL] == 0:
         return
@@ -115,7 +115,7 @@ def _pay_heal(st, cp):
 
 
 @called
-def _recover(st, cp, hexes):
+def recover(st, cp, hexes):
     """In the bunker: regain a point of the exhausted track and pay to heal (P-37, P-40).
 
     Knocked out or concussed in the Open Space he is placed in the nearest bunker
@@ -134,11 +134,11 @@ def _recover(st, cp, hexes):
         st[S_HEALTH] = cp[C_KNOCKOUT_REGAIN]
     if exhausted(st[S_WILLPOWER]):
         st[S_WILLPOWER] = cp[C_KNOCKOUT_REGAIN]
-    _pay_heal(st, cp)
+    pay_heal(st, cp)
 
 
 @called
-def _gain(st, cp, deck, cards, identity, value, t, card):
+def gain(st, cp, deck, cards, identity, value, t, card):
     """An artefact of type ``t`` found or exchanged: kept in its slot, or waiting to be sold.
 
     ``card`` is the card when known (-1: not drawn yet). A type holding a
@@ -187,21 +187,21 @@ def _slot_free(st, cp, bit):
 
 
 @called
-def _exchange(st, cp, deck, art_deck, cards, identity, value, waiting):
+def exchange(st, cp, deck, art_deck, cards, identity, value, waiting):
     """At the Ecologists' Bunker, anomaly trophies buy artefacts (P-07, P-34).
 
     Every ``artifacts.exchange_trophies`` trophies buy one card while the
     deck has any: a random one (a type in proportion to the cards left, then
-    the card, :func:`_gain`), or the cheapest or dearest card of a type with
+    the card, :func:`gain`), or the cheapest or dearest card of a type with
     cards left (``artifacts.exchange_draw``). A card not kept waits to be
     sold: its type is counted in ``waiting`` (the seat's row of
-    ``art_waiting``, :func:`.cards._sold_artifacts`).
+    ``art_waiting``, :func:`.cards.sold_artifacts`).
     """
     rate = max(cp[C_EXCHANGE_RATE], 1)
     while st[S_TROPHY_ANOMALY] >= rate:
         card = -1
         if cp[C_EXCHANGE_DRAW] == EXCHANGE_RANDOM:
-            t = _draw_card(deck, art_deck, art_deck, -1)
+            t = draw_card(deck, art_deck, art_deck, -1)
         else:
             for c in range(cards.shape[0]):
                 if art_deck[cards[c, AC_TYPE]] > 0 and (
@@ -218,12 +218,12 @@ def _exchange(st, cp, deck, art_deck, cards, identity, value, waiting):
         st[S_TROPHY_ANOMALY] -= rate
         st[S_EXCHANGES] += 1
         count = st[S_ART_COUNT]
-        _gain(st, cp, deck, cards, identity, value, t, card)
+        gain(st, cp, deck, cards, identity, value, t, card)
         waiting[t] += st[S_ART_COUNT] - count
 
 
 @called
-def _trade(st, cp, items, it, shopping, faction):
+def trade(st, cp, items, it, shopping, faction):
     """At a faction base: sell trophies and artefacts, then shop (P-11, P-26..P-28).
 
     Only Duty, at its base, buys mutant and animal trophies, in lots
@@ -256,7 +256,7 @@ def _trade(st, cp, items, it, shopping, faction):
 
 
 @called
-def _buy_gear(st, cp, gear, armor, art_deck, faction):
+def buy_gear(st, cp, gear, armor, art_deck, faction):
     """At a base that sells gear, buy the weapons, artefacts and armour of ``policy.shopping_gear``
     (P-13).
 
@@ -309,7 +309,7 @@ def _buy_gear(st, cp, gear, armor, art_deck, faction):
 
 
 @called
-def _helicopter(st, cp, items, order):
+def helicopter(st, cp, items, order):
     """Call the helicopter at the start of his turn (Z-04, Z-05); True when he is flown.
 
     At Health <= ``policy.helicopter_at`` (> 0), holding a Helicopter call and
@@ -317,13 +317,13 @@ def _helicopter(st, cp, items, order):
     Z-05: it returns to the deck, so the Military base sells it again) and he
     is flown to the Military base, the one place it goes to (Z-05). The
     flight is his day's movement (Gap "Helicopter call": assumption); there
-    he trades as at any base (the caller visits the base, :func:`.movement._base`).
+    he trades as at any base (the caller visits the base, :func:`.movement.at_base`).
     """
     base = cp[C_MILITARY_BASE]
     if cp[C_HELICOPTER_AT] <= 0 or st[S_HEALTH] > cp[C_HELICOPTER_AT] or base < 0 \
             or st[S_POS] == base:
         return False
-    call = _best_item(items, order, ITEM_HELICOPTER)
+    call = best_item(items, order, ITEM_HELICOPTER)
     if call < 0:
         return False
     items[call] -= 1
@@ -333,7 +333,7 @@ def _helicopter(st, cp, items, order):
 
 
 @part
-def _use_medkits(st, cp, items, it, order):
+def use_medkits(st, cp, items, it, order):
     """Outside combat, heal with medkits, then stimulants (Z-11..Z-14).
 
     The best medkit while Health is at or below ``policy.medkit_at``; then,
@@ -346,7 +346,7 @@ def _use_medkits(st, cp, items, it, order):
         if effect == ITEM_STIMULANT and at <= 0:
             break  # never, not even at Health 0 while lost (P-38)
         while st[S_HEALTH] <= at and st[S_HEALTH] < cp[C_HEALTH]:
-            best = _best_item(items, order, effect)
+            best = best_item(items, order, effect)
             if best < 0:
                 break
             items[best] -= 1
@@ -355,7 +355,7 @@ def _use_medkits(st, cp, items, it, order):
 
 
 @called
-def _daily_artifacts(st, cp, dice, recs, n_art):
+def daily_artifacts(st, cp, dice, recs, n_art):
     """Heal, calm and purge artefacts once a day, after the stalker's turn (P-08..P-10).
 
     Heal artefacts while Health <= ``policy.medkit_at``, then calm artefacts
@@ -386,6 +386,6 @@ def _daily_artifacts(st, cp, dice, recs, n_art):
                         dice, rec, 0, 1, fail, effect, 0, -st[S_RADIATION], 0,
                         -cp[C_PURGE_AT] if cp[C_PURGE_AT] > 0 else -(1 << 40), 1, select)
                     st[S_RADIATION] = -level
-                _side_effects(st, h, r, w, uses, suffered)
+                side_effects(st, h, r, w, uses, suffered)
                 if uses == 0:
                     break

@@ -37,7 +37,7 @@ from sim.kernels.campaign import (
     Z_ZONE_POOL,
     part,
 )
-from sim.kernels.campaign.cards import _draw_card, _draw_enemy
+from sim.kernels.campaign.cards import draw_card, draw_enemy
 
 
 @part
@@ -57,10 +57,10 @@ def _lay_enemy(tables, game):
 
     A card beyond ``zone.enemy_limit`` goes back and adds
     ``emission.tokens_per_limit`` tokens; a card whose location is taken goes
-    back; a draw finding no card (:func:`.cards._draw_enemy`) lays nothing.
+    back; a draw finding no card (:func:`.cards.draw_enemy`) lays nothing.
     """
     zone, cp, board, habitats = game.zone, tables.cp[0], game.board, game.habitats
-    e = _draw_enemy(cp, game.deck, game.enemy_pool, game.enemy_discard, habitats, -1)
+    e = draw_enemy(cp, game.deck, game.enemy_pool, game.enemy_discard, habitats, -1)
     if e < 0:  # no enemy card left (``campaign.killed_enemies``): none is laid
         return False
     places = tables.place_any[0]
@@ -86,7 +86,7 @@ def _lay_anomaly(tables, game):
     Past ``zone.anomaly_limit`` or on a taken location it goes back, as an enemy's.
     """
     zone, cp, board, anomaly_pool = game.zone, tables.cp[0], game.board, game.anomaly_pool
-    a = _draw_card(game.deck, anomaly_pool, anomaly_pool, -1)
+    a = draw_card(game.deck, anomaly_pool, anomaly_pool, -1)
     if a < 0:
         return False
     h = _place(game.env, board, tables.place_any[0], cp[C_ANOMALY_LIMIT], zone[Z_BOARD_A])
@@ -101,7 +101,7 @@ def _lay_anomaly(tables, game):
 
 
 @part
-def _deal_zone_deck(cp, zone):
+def deal_zone_deck(cp, zone):
     """Every Zone card back into the Zone deck (P-30, P-47): a count per kind, ``Z_ZONE_POOL``."""
     for k in range(MAX_ZONE_CARDS):
         zone[Z_ZONE_POOL + k] = cp[C_ZONE_COUNT + k]
@@ -121,7 +121,7 @@ def _zone_card(cp, zone, stream):
     for k in range(MAX_ZONE_CARDS):
         total += pool[k]
     if total == 0:
-        _deal_zone_deck(cp, zone)
+        deal_zone_deck(cp, zone)
         for k in range(MAX_ZONE_CARDS):
             total += pool[k]
         if total == 0:
@@ -136,7 +136,7 @@ def _zone_card(cp, zone, stream):
 
 
 @part
-def _zone(tables, game):
+def zone_phase(tables, game):
     """Zone phase: new enemy and anomaly cards on the board, Environment change (P-30, P-47).
 
     Under ``zone.cards = "per_day"`` the phase is one card made of the per-day
