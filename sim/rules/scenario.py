@@ -15,8 +15,9 @@ of the top-level stalker, and names its ``variant``: ``competitive`` or
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 from sim.paths import bundled_or_path, configs_root
@@ -135,7 +136,7 @@ class Policy:
         at each use (:func:`sim.kernels.artifact.usable`). In name order.
     """
 
-    route: tuple[str, ...] = ()
+    route: tuple[str, ...] = field(default=(), metadata={"toml": (str, list)})
     sneak: str = "always"
     flee_at: int = 0
     heal_at: int = 2
@@ -164,13 +165,36 @@ class Policy:
 ARTIFACT_USES = ("always", "never")
 """The words ``policy.artifact_use`` takes besides a Health threshold (1 or more)."""
 
-POLICY_TYPES = {"route": (str, list), "sneak": str, "flee_at": int, "heal_at": int,
-                "medkit_at": int, "enter_anomalies": bool, "retreat_at": int, "pay_heal": bool,
-                "shopping": list, "keep_artifacts": list, "calm_at": int, "purge_at": int,
-                "use_movement_artifacts": bool, "exchange": bool, "encounters": str,
-                "objective": str, "weights": dict, "knockout_loss": str,
-                "stimulant_at": int, "bunker_choice": str, "helicopter_at": int,
-                "sell_trophies_at": int, "shopping_gear": list, "artifact_use": dict}
+TOML_TYPES: dict[object, type] = {str: str, int: int, bool: bool, tuple[str, ...]: list,
+                                  tuple[tuple[str, float], ...]: dict,
+                                  tuple[tuple[str, int], ...]: dict}
+"""The TOML type of a ``[policy]`` value, by the type of its :class:`Policy` field (a list of
+names is a TOML list, a table of names or weights a TOML table)."""
+
+
+def policy_types(policy: type = Policy) -> dict[str, object]:
+    """Each ``[policy]`` key and the TOML type(s) its value may have, from the fields of
+    ``policy``: a new policy field is a scenario key with no line here. A field's
+    ``metadata["toml"]`` overrides its type's (``route``: ``"nearest"`` or a list).
+
+    Raises
+    ------
+    TypeError
+        A field of a type :data:`TOML_TYPES` does not name.
+    """
+    hints = typing.get_type_hints(policy)
+    out = {}
+    for f in fields(policy):
+        wanted = f.metadata.get("toml", TOML_TYPES.get(hints[f.name]))
+        if wanted is None:
+            raise TypeError(f"policy field {f.name!r} of type {hints[f.name]}: no TOML type "
+                            "reads it; give it one in TOML_TYPES or its metadata")
+        out[f.name] = wanted
+    return out
+
+
+POLICY_TYPES = policy_types()
+"""Every ``[policy]`` key and its TOML type (:func:`policy_types`)."""
 
 KNOCKOUT_LOSSES = ("keep_useful", "cheapest")
 """``policy.knockout_loss``: which half of his belongings a knocked-out stalker gives up (P-37
