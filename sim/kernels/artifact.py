@@ -55,7 +55,7 @@ def harmful(params, rec):
     return params[rec + S.AF_SIDE_TARGET] != S.SIDE_NONE and params[rec + S.AF_SIDE_VALUE] > 0
 
 
-@jit
+@jit(inline="always")
 def usable(params, base, n_art, health):
     """Bit mask of the artefact records the stalker's use policy lets him use at ``health``
     (``policy.artifact_use``, P-08: using a carried artefact is the player's choice).
