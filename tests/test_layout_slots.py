@@ -310,3 +310,26 @@ def test_a_wide_slot_is_packed_from_a_sequence_and_refuses_a_longer_one():
     assert list(rec.pack(T_A=1, T_WIDE=[7, 8], T_B=9)) == [1, 7, 8, 0, 9]
     with pytest.raises(ValueError, match="3 columns wide"):
         rec.pack(T_WIDE=[1, 2, 3, 4])
+
+
+def test_the_kernels_copies_of_the_model_s_constants_agree_with_it():
+    # sim.rules and sim.kernels are independent layers (pyproject.toml), so the few numbers
+    # both need are written in each; here they are tied: the seats of a game (P-44, the
+    # scenario's 1..MAX_PLAYERS) and the art_rec rows, one per damage type in the model's
+    # order, then no damage (sim.campaign.artifacts.DTYPES).
+    from sim.campaign.artifacts import DTYPES
+    from sim.rules import DAMAGE_TYPES
+    from sim.rules.scenario import MAX_PLAYERS
+
+    assert K.MAX_PLAYERS == MAX_PLAYERS
+    assert DTYPES == (*DAMAGE_TYPES, "none")
+    assert (K.DT_RADIATION, K.DT_PSI, K.DT_NONE) == (
+        DTYPES.index("radiation"), DTYPES.index("psi"), DTYPES.index("none"))
+    assert K.DT_NONE == len(DTYPES) - 1
+
+
+def test_a_wrong_copy_of_a_model_constant_would_be_caught():
+    from sim.rules import DAMAGE_TYPES
+
+    shuffled = (*reversed(DAMAGE_TYPES), "none")
+    assert (K.DT_RADIATION, K.DT_PSI) != (shuffled.index("radiation"), shuffled.index("psi"))

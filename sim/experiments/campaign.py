@@ -151,7 +151,9 @@ def simulate_trials(arrays: CampaignArrays, seed: int, first: int, n_trials: int
 
 
 BLOCK = 65_536
-"""Games per block of :func:`game_blocks` (any value gives the same sums)."""
+"""Games per block of :func:`game_blocks` (any value gives the same sums); the paired
+campaign comparison plays every variant's block before the next one starts
+(:mod:`sim.experiments.campaign_paired`)."""
 
 
 def game_blocks(variants: Sequence[CampaignArrays], *, seed: int, trials: int, first: int = 0,

@@ -41,6 +41,7 @@ from sim.campaign.players import GameArrays, compile_game
 from sim.experiments import campaign_metrics as M
 from sim.experiments.base import Case, CompareInputError, Experiment, Metric, PairedSums
 from sim.experiments.campaign import (
+    BLOCK,
     COUNTERS,
     ENDS,
     FRAME_METRICS,
@@ -51,12 +52,11 @@ from sim.experiments.campaign import (
 )
 from sim.experiments.campaign_metrics import WIN_RATE
 from sim.kernels import campaign as K
+from sim.kernels.paired import AGGREGATE
 from sim.rules import Ruleset
 from sim.rules.scenario import SNEAK, Player, Policy, Scenario, load_scenario
 
 NAME = "campaign"
-BLOCK = 65_536
-"""Trials per block (every variant plays a block before the next one starts)."""
 
 CAMPAIGN_METRICS: tuple[Metric, ...] = tuple(
     Metric(name, kind, better) for name, kind, better, _ in METRICS)
@@ -346,21 +346,21 @@ def paired_block_sums(arrays: Sequence[CampaignArrays], *, trials: int, seed: in
     if seed < 0:
         raise CompareInputError("seed must be >= 0")
     n_var, n_met = len(arrays), len(CAMPAIGN_METRICS)
-    totals = np.zeros((n_var, 4, n_met), dtype=object)
+    totals = np.zeros((n_var, AGGREGATE.N_SUMS, n_met), dtype=object)
     totals[...] = 0
     base = None
     for _, v, rows in game_blocks(arrays, seed=seed, trials=trials, threads=threads,
                                   block=block):
         x = trial_metrics(rows)
         s, s2 = exact_sums(x)
-        totals[v, 0] += s
-        totals[v, 1] += s2
+        totals[v, AGGREGATE.SUM] += s
+        totals[v, AGGREGATE.SUM_SQ] += s2
         if v == 0:
             base = x
         else:
             d, d2 = exact_sums(x - base)
-            totals[v, 2] += d
-            totals[v, 3] += d2
+            totals[v, AGGREGATE.DIFF] += d
+            totals[v, AGGREGATE.DIFF_SQ] += d2
     return totals
 
 

@@ -44,6 +44,7 @@ from sim import stats
 from sim.experiments import tables
 from sim.experiments.base import Case, CompareInputError, Experiment, Metric, PairedSums
 from sim.experiments.tables import cell_text
+from sim.kernels.paired import AGGREGATE
 from sim.rules import Ruleset, load_ruleset
 from sim.rules.scenario import (
     BUNKER_CHOICES,
@@ -139,6 +140,11 @@ ADD, REMOVE = "+", "-"
 LIST_NOTE = ("{key}={name} replaces the loadout's {target} ({was}); "
              "{key}+=NAME adds one, {key}-=NAME removes one")
 """What a variant's description says when a bare list key replaced a non-empty list."""
+
+
+ROWS = (AGGREGATE.SUM, AGGREGATE.SUM_SQ, AGGREGATE.DIFF, AGGREGATE.DIFF_SQ)
+"""The rows of :attr:`PairedSums.sums` by name (:data:`sim.kernels.paired.AGGREGATE`): the
+sum and sum of squares of a metric, then of its paired difference to the base."""
 
 
 def _plurals(exp: Experiment) -> dict[str, str]:
@@ -413,7 +419,7 @@ def paired_rows(result: PairedSums, labels: Sequence[str],
         for name in chosen:
             m = names.index(name)
             metric = result.metrics[m]
-            s, s2, d, d2 = (float(x) for x in result.sums[v, :, m])
+            s, s2, d, d2 = (float(result.sums[v, row, m]) for row in ROWS)
             exact = _none_if_nan(result.exact[v, m])
             if metric.kind == "proportion" and result.indicator:
                 cell = tables.proportion(round(s), n, exact)

@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from sim.experiments.registry import experiment as find_experiment
+from sim.kernels.paired import AGGREGATE
 from sim.rules import Ruleset
 from sim.rules.variants import VariantError, apply_edits
 from sim.workflows.batches import run_batches
@@ -189,7 +190,7 @@ def run_morris(rs: Ruleset, name: str, setup: Mapping[str, Any], *, trials: int,
                                 progress=progress, **backend)
     wall = time.perf_counter() - start
     m = [mt.name for mt in exp.metrics].index(metric)
-    y = np.concatenate([sums.sums[:, 0, m] / trials for sums in outputs])
+    y = np.concatenate([sums.sums[:, AGGREGATE.SUM, m] / trials for sums in outputs])
     found = analyze.analyze(problem, x, y, num_levels=LEVELS, num_resamples=1000,
                             conf_level=0.95, seed=seed % 2**32)
     rows = tuple({"path": lv.path, "current": lv.current, "low": lv.value(low),

@@ -168,7 +168,7 @@ ONE_STALKER = Record("one-stalker result columns", "G_SIZE", (
 ))
 # G_SIZE, where the one-stalker columns (seat 1) end: the game's and every seat's follow
 globals().update(ONE_STALKER.constants)
-MAX_PLAYERS = 4
+MAX_PLAYERS = 4  # sim.rules.scenario.MAX_PLAYERS (tests/test_layout_slots.py ties them)
 SEAT = Record("a seat's result columns", "SEAT_COLS", (
     "SEAT_DEATHS",
     "SEAT_NEW",
@@ -413,7 +413,7 @@ ARMOR = Record("armour a character may wear (armor): the starting one, then thos
     "AR_DURABILITY",  # P-03 (0: no armour)
     "AR_PRICE",  # armor.csv (P-13); traded in for price // C_ARMOR_TRADE_IN (when above 0)
 ))
-DT_RADIATION = 4  # rows of art_rec: the damage types of sim.rules.DAMAGE_TYPES, then none
+DT_RADIATION = 4  # rows of art_rec: sim.rules.DAMAGE_TYPES, then none (tied by test_layout_slots)
 DT_PSI = 5
 DT_NONE = 6  # no damage: daily use and movement (resist artefacts do not act)
 ARTIFACT_CARD = Record("artefact card columns (art_cards)", "AC_SIZE", (
