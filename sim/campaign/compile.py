@@ -33,7 +33,7 @@ from sim.campaign.hexmap import HexMap, compile_map
 from sim.campaign.memo import per_ruleset
 from sim.encounter import anomaly as hazards
 from sim.encounter.combat import CombatPolicy, combat_heals, compile_combat
-from sim.encounter.damage import armor_rolls, fightable
+from sim.encounter.damage import armor_rolls, fightable, target_of
 from sim.encounter.items import best_first, worth
 from sim.encounter.spec import PackedFight, policy_slots
 from sim.errors import InputError
@@ -483,7 +483,8 @@ def fight_tables(rs: Ruleset, stalker: str, armor: str | None, weapons: tuple[st
             n_masks, n_cards, 2, width),
         "e_uses0": _pad([p.uses for p in flat], (n_masks * n_cards, limited)).reshape(
             n_masks, n_cards, limited),
-        "en": _table([(ENEMY_KINDS[c.kind], HABITATS[c.habitat], c.wound_type == "psi", c.count)
+        "en": _table([(ENEMY_KINDS[c.kind], HABITATS[c.habitat],
+                       target_of(c.wound_type) == S.TARGET_WILLPOWER, c.count)  # P-40
                       for _, c in meta], 4),
         "sarcophagus": _i64(sarcophagus),
     }

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sim.encounter.artifact import artifact_rules, combat_choices, compile_artifacts
-from sim.encounter.damage import armor_rolls, fightable
+from sim.encounter.damage import armor_rolls, fightable, target_of
 from sim.encounter.items import best_escape_item
 from sim.encounter.loadout import CloseCombatRules, WeaponSlot, tabulate
 from sim.encounter.modifier import test_terms
@@ -107,7 +107,7 @@ def compile_combat(rs: Ruleset, stalker: str, enemy: str, armor: str | None = No
     if not fightable(foe.wound_type):
         raise CombatInputError(f"enemy {foe.name!r} deals radiation: a fight against it has "
                                "no end in the rules (P-39), so it is not simulated")
-    psi = foe.wound_type == "psi"
+    psi = target_of(foe.wound_type) == TARGET_WILLPOWER  # a psi fight (P-40)
     track = hero.willpower if psi else hero.health
     stimulants: tuple[int, ...] = ()
     if not psi:
