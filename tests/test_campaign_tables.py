@@ -1,7 +1,8 @@
 """The compiled scenario's tables are declared once (issue 28, section 1, "Records"):
 :class:`sim.kernels.campaign.CampaignTables` names them, the compile step's
 ``CampaignArrays`` is generated from it, and the kernel's ``slot`` (written out, as numba
-needs) passes every field in that order."""
+needs) passes every field in that order, as ``seat`` passes every field of a game's
+:class:`sim.kernels.campaign.GameState`."""
 
 from __future__ import annotations
 
@@ -50,3 +51,24 @@ def test_every_card_table_is_as_wide_as_its_declared_record():
     for field, record in widths.items():
         assert getattr(arrays, field).shape[1] == record.size, (field, record.title)
     assert arrays.cp.shape == (K.PARAMETERS.size,)
+
+
+def _seat_fields(source: str) -> list[str]:
+    """The game's fields ``seat`` reads (``game.X`` or seat ``p``'s row ``game.X[p]``), in the
+    order it passes them to ``GameState``."""
+    [call] = [n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Call)
+              and getattr(n.func, "id", "") == "GameState"]
+    return [(arg.value if isinstance(arg, ast.Subscript) else arg).attr for arg in call.args]
+
+
+def test_seat_passes_every_game_field_in_order():
+    """A seat's view of the game (``seat``, written out positionally as numba needs) is a
+    ``GameState`` whose every field is the game's field of the same name."""
+    assert _seat_fields(inspect.getsource(K.seat.py_func)) == list(K.GameState._fields)
+
+
+def test_a_seat_that_swaps_two_fields_is_seen():
+    """Guard: a ``seat`` passing two fields the other way round fails the check above."""
+    source = inspect.getsource(K.seat.py_func).replace("game.fres, game.ares",
+                                                         "game.ares, game.fres")
+    assert _seat_fields(source) != list(K.GameState._fields)
