@@ -31,6 +31,16 @@ def policy_slots(traits: EnemyTraits, sneak: bool, flee_at: int, heal_at: int) -
                 P_FLEE_AT=0 if traits.relentless else flee_at, P_HEAL_AT=heal_at)
 
 
+def rolling_face(armor_absorbs: bool, resist: int, durability: int, tokens: int) -> int:
+    """The die face with which the armour absorbs a damage, 0 when it does not roll (P-02,
+    P-05): it rolls against the damage's type (``armor_absorbs``) while it is worn and whole
+    (``tokens < durability``, :func:`sim.kernels.dice.intact`'s reading).
+    """
+    if not armor_absorbs or durability <= 0 or tokens >= durability:
+        return 0
+    return resist
+
+
 class PackedFight(NamedTuple):
     """A fight's arrays for the combat kernel (:meth:`CombatSpec.pack`), in its argument order."""
 
@@ -274,9 +284,7 @@ class AnomalySpec:
     @property
     def effective_resist(self) -> int:
         """The die face that absorbs this damage, 0 if the armour does not roll (P-02)."""
-        if not self.armor_absorbs or self.durability <= 0 or self.tokens >= self.durability:
-            return 0
-        return self.resist
+        return rolling_face(self.armor_absorbs, self.resist, self.durability, self.tokens)
 
     def pack(self) -> PackedAnomaly:
         """Arrays for the kernel: ``(params, deck)``.
@@ -352,9 +360,7 @@ class EventSpec:
     @property
     def effective_resist(self) -> int:
         """The die face that absorbs the damage, 0 if the armour does not roll (P-02)."""
-        if not self.armor_absorbs or self.durability <= 0 or self.tokens >= self.durability:
-            return 0
-        return self.resist
+        return rolling_face(self.armor_absorbs, self.resist, self.durability, self.tokens)
 
     def pack(self) -> np.ndarray:
         """The kernel's int64 parameters: ``E_SIZE`` header (``E_*``), then artefact records."""

@@ -185,12 +185,19 @@ def armor_kernel(seed, n_trials, chunk_size, first_chunk, wounds, resist, durabi
 
 
 @jit(inline="always")
-def destroyed(durability, start, end):
-    """Whether the armour was destroyed during one encounter (P-05): it had room for tokens
-    at the start (``start < durability``) and none at the end; no armour (durability 0)
-    is never destroyed.
+def intact(durability, tokens):
+    """Whether the armour worn is still whole with ``tokens`` damage tokens on it (P-05): it
+    has room for another (``tokens < durability``); no armour (durability 0) never is.
     """
-    return durability > 0 and start < durability and end >= durability
+    return tokens < durability
+
+
+@jit(inline="always")
+def destroyed(durability, start, end):
+    """Whether the armour was destroyed during one encounter (P-05): :func:`intact` at the
+    start and not at the end; no armour (durability 0) is never destroyed.
+    """
+    return intact(durability, start) and not intact(durability, end)
 
 
 @pjit

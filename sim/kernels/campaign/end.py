@@ -110,6 +110,7 @@ from sim.kernels.campaign import (
 )
 from sim.kernels.campaign.damage import radiation_limit
 from sim.kernels.campaign.trade import recover
+from sim.kernels.dice import intact
 from sim.kernels.tracks import deformed, exhausted
 
 
@@ -169,7 +170,7 @@ def _lose_half(st, items, lose_order):
     has a row for every armour he may wear (the starting one and those bought, P-13, each
     at its price); only the worn one's counts.
     """
-    armor = 1 if st[S_ARMOR] < st[S_DURABILITY] else 0
+    armor = 1 if intact(st[S_DURABILITY], st[S_ARMOR]) else 0
     total = st[S_ART_COUNT] + armor
     for i in range(items.shape[0]):
         total += items[i]

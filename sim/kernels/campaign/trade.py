@@ -95,6 +95,7 @@ from sim.kernels.campaign import (
 )
 from sim.kernels.campaign.cards import best_item, draw_card
 from sim.kernels.campaign.damage import side_effects
+from sim.kernels.dice import intact
 from sim.kernels.tracks import exhausted
 
 
@@ -284,7 +285,7 @@ def buy_gear(st, cp, gear, armor, art_deck, faction):
     for j in range(gear.shape[0]):
         bit, price, t = gear[j, B_BIT], gear[j, B_PRICE], gear[j, B_TYPE]
         if gear[j, B_KIND] == GEAR_ARMOR:
-            wearing = st[S_ARMOR] < st[S_DURABILITY]
+            wearing = intact(st[S_DURABILITY], st[S_ARMOR])
             if settled or (bit == st[S_WORN] and wearing):
                 settled = True
                 continue
