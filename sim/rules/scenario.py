@@ -726,15 +726,34 @@ def _artifact_use(toml, key: str, given: dict, rs: Ruleset) -> tuple[tuple[str, 
         if name not in rs.artifacts:
             toml.problem(f"{key}.{name}", None, "is not an artefact card"
                          + suggest(name, rs.artifacts))
-        elif value == "never":
-            out.append((name, 0))
-        elif isinstance(value, bool) or not (value in ARTIFACT_USES or isinstance(value, int)
-                                             and 1 <= value <= MAX_THRESHOLD):
-            toml.problem(f"{key}.{name}", value, "is not always, never or a Health of "
-                         f"1..{MAX_THRESHOLD}")
-        elif value != "always":
-            out.append((name, value))
+        else:
+            try:
+                level = use_level(value)
+            except ValueError as error:
+                toml.problem(f"{key}.{name}", value, str(error))
+                continue
+            if level is not None:
+                out.append((name, level))
     return tuple(sorted(out))
+
+
+def use_level(value: object) -> int | None:
+    """One ``policy.artifact_use`` value as the policy holds it (P-08): None for ``"always"``
+    (left out of the table), 0 for ``"never"``, a Health of ``1..MAX_THRESHOLD`` as itself.
+    The one reading of the scenario key and of ``zonesim compare``'s ``artifact_use=NAME:USE``.
+
+    Raises
+    ------
+    ValueError
+        Anything else (the message says what is allowed).
+    """
+    if value == "always":
+        return None
+    if value == "never":
+        return 0
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_THRESHOLD:
+        return value
+    raise ValueError(f"is not {' or '.join(ARTIFACT_USES)} or a Health of 1..{MAX_THRESHOLD}")
 
 
 def _complex_names(rs: Ruleset) -> list[str]:

@@ -55,6 +55,7 @@ from sim.rules.scenario import (
     OBJECTIVE_NAMES,
     ROUTE_TWICE,
     SNEAK,
+    use_level,
 )
 from sim.rules.validate import MAX_DIGITS, show
 from sim.rules.variants import VariantError, apply_edits
@@ -288,16 +289,14 @@ def _artifact_use(text: str, key: str, value: str, previous: object) -> tuple:
     if not colon or not name:
         raise CompareInputError(f"variant {text!r}: key '{key}': {show(value)} is not "
                                 "NAME:always, NAME:never or NAME:HEALTH")
+    number = _INT.fullmatch(use) and len(use.lstrip("+-")) <= MAX_DIGITS
+    try:
+        level = use_level(int(use) if number else use)
+    except ValueError as error:
+        raise CompareInputError(f"variant {text!r}: key '{key}': {show(use)} {error}") from None
     table.pop(name, None)
-    if use == "never":
-        table[name] = 0
-    elif use != "always":
-        lo, hi = INT_KINDS["positive"]
-        if not _INT.fullmatch(use) or len(use.lstrip("+-")) > MAX_DIGITS \
-                or not lo <= int(use) <= hi:
-            raise CompareInputError(f"variant {text!r}: key '{key}': {show(use)} is not "
-                                    f"always, never or a Health of {lo}..{hi}")
-        table[name] = int(use)
+    if level is not None:
+        table[name] = level
     return tuple(sorted(table.items()))
 
 

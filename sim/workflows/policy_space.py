@@ -148,11 +148,13 @@ def _one_card_away(held: tuple[str, ...], cards: tuple[str, ...]) -> tuple:
     return tuple(dict.fromkeys(out))
 
 
-def holdable(setup: Mapping[str, Any]) -> set[str]:
-    """The artefacts a ``campaign`` setup's stalker may hold: carried, kept when found or
-    exchanged, or bought (P-07, P-11, P-13; the campaign's artefact slots).
+def holdable(setup: Mapping[str, Any]) -> tuple[str, ...]:
+    """The cards a ``campaign`` setup's stalker may hold as artefacts, in slot order: carried,
+    kept when found or exchanged, or bought (P-07, P-11, P-13; the campaign's artefact slots;
+    the weapons ``shopping_gear`` buys are among them and never match an artefact's name).
     """
-    return {*setup["artifacts"], *setup["keep_artifacts"], *setup["shopping_gear"]}
+    return tuple(dict.fromkeys((*setup["artifacts"], *setup["keep_artifacts"],
+                                *setup["shopping_gear"])))
 
 
 def _one_use_away(table: tuple, names: tuple[str, ...], levels: tuple) -> tuple:
@@ -211,9 +213,9 @@ def space(rs: Ruleset, setup: Mapping[str, Any], keys: Sequence[str]) -> tuple[D
         elif k == "keep_artifacts":
             out.append(Dimension(k, toggles=tuple(rs.artifacts)))
         elif k in USES:
-            held = (*setup["artifacts"], *setup["keep_artifacts"],
-                    *(n for n in setup["shopping_gear"] if n in rs.artifacts), *rs.artifacts)
-            out.append(Dimension(k, (None, *range(health)), uses=tuple(dict.fromkeys(held))))
+            held = (n for n in holdable(setup) if n in rs.artifacts)
+            out.append(Dimension(k, (None, *range(health)),
+                                 uses=tuple(dict.fromkeys((*held, *rs.artifacts)))))
         elif k == "armor":
             out.append(Dimension(k, (None, *rs.armor)))
         elif k in LOADOUT:
