@@ -20,7 +20,6 @@ import numpy as np
 from sim.encounter.anomaly import artifact_deck
 from sim.encounter.artifact import (
     artifact_rules,
-    carried_within_limit,
     compile_artifacts,
     pack_records,
 )
@@ -77,7 +76,7 @@ def with_use(table: np.ndarray, base: int, slots: tuple[str, ...],
 
 def allowed(rs: Ruleset, mask: int) -> bool:
     """Whether ``mask`` holds no more artefacts than ``artifacts.carry_limit`` allows."""
-    return carried_within_limit(rs, bin(mask).count("1"))
+    return rs.may_carry(bin(mask).count("1"))
 
 
 def intellect(scenario: Scenario) -> int:

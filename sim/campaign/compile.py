@@ -33,14 +33,14 @@ from sim.campaign.hexmap import HexMap, compile_map
 from sim.campaign.memo import per_ruleset
 from sim.encounter import anomaly as hazards
 from sim.encounter.combat import CombatPolicy, combat_heals, compile_combat
-from sim.encounter.damage import armor_rolls, fightable, target_of
+from sim.encounter.damage import armor_rolls, target_of
 from sim.encounter.items import best_first, worth
 from sim.encounter.spec import PackedFight, policy_slots
 from sim.errors import InputError
 from sim.kernels import campaign as K
 from sim.kernels import layout as S
 from sim.kernels.layout import A_SIZE, P_SIZE
-from sim.rules import Ruleset
+from sim.rules import Ruleset, fightable
 from sim.rules.scenario import Scenario, carry_problems, gear_armors, gear_weapons
 from sim.rules.schema import DEFORMATION_EFFECTS, TOKEN_USES
 from sim.rules.traits import parse_traits

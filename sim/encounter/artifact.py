@@ -91,14 +91,6 @@ def artifact_rules(rs: Ruleset) -> ArtifactRules:
                          keys.restore_uses)
 
 
-def carried_within_limit(rs: Ruleset, n: int) -> bool:
-    """Whether a stalker may carry ``n`` artefacts (``artifacts.carry_limit``, a Gap: the seeds
-    set no limit; 0 = any).
-    """
-    limit = rs.rules.artifacts.carry_limit
-    return not limit or n <= limit
-
-
 def compile_artifacts(rs: Ruleset, names: Sequence[str], intellect: int,
                       damage_type: str | None = None,
                       use: Mapping[str, int] | None = None) -> tuple[ArtifactSpec, ...]:
@@ -118,7 +110,7 @@ def compile_artifacts(rs: Ruleset, names: Sequence[str], intellect: int,
     if unknown:
         raise ArtifactInputError(f"unknown artefact {unknown[0]!r} "
                                  f"(known: {', '.join(rs.artifacts)})")
-    if not carried_within_limit(rs, len(names)):
+    if not rs.may_carry(len(names)):
         raise ArtifactInputError(f"{len(names)} artefacts given; artifacts.carry_limit is "
                                  f"{keys.carry_limit}")
     acting = names[: keys.use_limit] if keys.use_limit else names

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sim.encounter.artifact import artifact_rules, combat_choices, compile_artifacts
-from sim.encounter.damage import armor_rolls, fightable, target_of
+from sim.encounter.damage import armor_rolls, target_of
 from sim.encounter.items import best_escape_item
 from sim.encounter.loadout import CloseCombatRules, WeaponSlot, tabulate
 from sim.encounter.modifier import test_terms
@@ -26,7 +26,7 @@ from sim.kernels.layout import (
     TARGET_HEALTH,
     TARGET_WILLPOWER,
 )
-from sim.rules import Ruleset
+from sim.rules import Ruleset, fightable
 from sim.rules.traits import parse_traits
 
 SNEAK_POLICIES = ("always", "never")

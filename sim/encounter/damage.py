@@ -2,17 +2,16 @@
 
 A damage is taken on one track (P-37 Health, P-39 radiation doses, P-40
 Willpower), the armour rolls against it or not (P-02, P-03; radiation and
-psi only under ``armor.absorbs_radiation`` / ``armor.absorbs_psi``), and a
-fight has an end only where its wounds can knock the stalker out (a
-radiation dealer's cannot: a deformation does not end a fight, P-39). Each
+psi only under ``armor.absorbs_radiation`` / ``armor.absorbs_psi``). Each
 is written here once and read by the fight, anomaly, event, artefact and
-campaign compile steps.
+campaign compile steps. Whether a fight has an end at all (a radiation
+dealer's has not, P-39) is :func:`sim.rules.fightable`: the loader asks it too.
 """
 
 from __future__ import annotations
 
 from sim.kernels.layout import SIDE_NONE, TARGET_HEALTH, TARGET_RADIATION, TARGET_WILLPOWER
-from sim.rules import HEALTH_DAMAGE, Ruleset
+from sim.rules import Ruleset
 
 
 def target_of(damage_type: str) -> int:
@@ -38,10 +37,3 @@ def armor_rolls(rs: Ruleset, damage_type: str) -> bool:
     if damage_type == "psi":
         return bool(rs.rules.armor.absorbs_psi)
     return True
-
-
-def fightable(wound_type: str) -> bool:
-    """Whether a fight against an enemy dealing ``wound_type`` has an end in the rules: its
-    wounds knock out through Health (P-37) or Willpower (P-40), not radiation (P-39).
-    """
-    return wound_type in HEALTH_DAMAGE or wound_type == "psi"

@@ -16,7 +16,6 @@ import numpy as np
 
 from sim import runner
 from sim.encounter.combat import CombatInputError, CombatPolicy, compile_combat
-from sim.encounter.damage import fightable
 from sim.encounter.plan import CombatPlan
 from sim.encounter.spec import CombatSpec, PackedFight
 from sim.exact.best_combat import BestPlayError, Objective, solve_combat
@@ -41,7 +40,7 @@ from sim.experiments.setups import best_objective
 from sim.experiments.tables import in_deck_order
 from sim.kernels import combat as kernel
 from sim.kernels import paired
-from sim.rules import Ruleset
+from sim.rules import Ruleset, fightable
 
 if TYPE_CHECKING:  # imported where a frame is built: zonesim combat's JSON and table need none
     import pandas as pd

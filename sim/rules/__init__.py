@@ -28,7 +28,7 @@ from sim.rules.model import (
     Weapon,
     default_rules,
 )
-from sim.rules.schema import DAMAGE_TYPES, HEALTH_DAMAGE
+from sim.rules.schema import DAMAGE_TYPES, HEALTH_DAMAGE, fightable
 
 __all__ = [
     "DAMAGE_TYPES",
@@ -48,5 +48,6 @@ __all__ = [
     "Weapon",
     "check_ruleset",
     "default_rules",
+    "fightable",
     "load_ruleset",
 ]

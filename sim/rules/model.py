@@ -420,6 +420,15 @@ class Ruleset:
         """``file:line`` of a card, for error messages of later stages."""
         return f"{self.path / (table + '.csv')}:{self.lines[(table, name)]}"
 
+    def may_carry(self, n: int) -> bool:
+        """Whether a stalker may carry ``n`` artefacts at once (``artifacts.carry_limit``; 0 = any).
+
+        The seeds set no limit (a Gap, docs/rules.md); every check of the key reads this: the
+        scenario's loadout, the encounters' artefact specs and the campaign's artefact masks.
+        """
+        limit = self.rules.artifacts.carry_limit
+        return not limit or n <= limit
+
     def sarcophagus_deck(self) -> tuple[str, ...]:
         """Enemy cards waiting in the Sarcophagus, in the order they are fought (P-50)."""
         return tuple(c.enemy for c in sorted(self.sarcophagus.values(), key=lambda c: c.order))

@@ -493,10 +493,9 @@ def carry_problems(rs: Ruleset, weapons: Sequence[str], artifacts: Sequence[str]
         out.append(("loadout.weapons",
                     f"lists {len(weapons)} weapons; a campaign character carries at most "
                     f"{MAX_WEAPONS} (the fights are compiled for every set still held, P-37)"))
-    limit = rs.rules.artifacts.carry_limit
-    if limit and len(artifacts) > limit:
-        out.append(("loadout.artifacts",
-                    f"lists {len(artifacts)} artefacts; artifacts.carry_limit is {limit}"))
+    if not rs.may_carry(len(artifacts)):
+        out.append(("loadout.artifacts", f"lists {len(artifacts)} artefacts; "
+                    f"artifacts.carry_limit is {rs.rules.artifacts.carry_limit}"))
     slots = [*artifacts, *(n for n in dict.fromkeys(keep) if n not in artifacts)]
     kept = len(slots)
     slots += [n for n in gear_artifacts(rs, gear) if n not in slots]

@@ -20,6 +20,17 @@ Willpower (P-40)."""
 HEALTH_DAMAGE: tuple[str, ...] = DAMAGE_TYPES[:4]
 """Damage types that are wounds to Health (P-37)."""
 
+
+def fightable(wound_type: str) -> bool:
+    """Whether a fight against an enemy dealing ``wound_type`` has an end in the rules: its
+    wounds knock out through Health (P-37) or Willpower (P-40), not radiation (P-39).
+
+    The one statement of it: the loader refuses an enemy deck with no such card
+    (:func:`sim.rules.validate.unplayable`), and the fight and campaign compile steps play
+    only such cards.
+    """
+    return wound_type in HEALTH_DAMAGE or wound_type == "psi"
+
 ENEMY_KINDS = ("mutant", "stalker", "animal")  # P-26, P-27, P-28
 HABITATS = ("open", "secret", "any")  # P-26 to P-28
 RANGES = ("long", "short", "melee")  # P-29

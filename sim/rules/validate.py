@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from sim.rules.errors import Problem
 from sim.rules.schema import (
     AUTO,
+    DAMAGE_TYPES,
     DIRECTIONS,
     EPICENTRE_LOCATIONS,
     FACTIONS,
@@ -23,6 +24,7 @@ from sim.rules.schema import (
     MAX_ZONE_CARDS,
     NAMED_LOCATIONS,
     Column,
+    fightable,
 )
 from sim.rules.traits import parse_traits
 
@@ -371,7 +373,8 @@ def unplayable(table: str, cards: Sequence[Mapping[str, object]]) -> tuple[str |
     if not drawn:
         return "count", (f"every card's count is 0 ({len(cards)} cards); the deck needs a card "
                          "with count >= 1 to draw")
-    if table == "enemies" and all(c.get("wound_type") == "radiation" for c in drawn):
+    if table == "enemies" and all(c.get("wound_type") in DAMAGE_TYPES
+                                  and not fightable(c["wound_type"]) for c in drawn):
         return "wound_type", ("every enemy with count >= 1 deals radiation, and a fight against "
                               "it has no end in the rules (P-39); the deck needs one that deals "
                               "wounds or psi")
