@@ -1,9 +1,11 @@
-"""Small rules the loader and the compile steps share have one home each (issue 28, section 1).
+"""Small rules and records the loader and the compile steps share have one home each (issue 28,
+section 1).
 
 "Can this enemy be fought" (P-37, P-39, P-40) is :func:`sim.rules.fightable`, read by the
 loader's deck check as well as by the fight and campaign compile steps; "may he carry this
 many artefacts" (``artifacts.carry_limit``, a Gap) is :meth:`sim.rules.Ruleset.may_carry`, read
-by the scenario loader, the encounters' artefact specs and the campaign's artefact masks.
+by the scenario loader, the encounters' artefact specs and the campaign's artefact masks; a
+fight's choices are read from a setup by :meth:`sim.encounter.combat.CombatPolicy.from_setup`.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import pytest
 
 from sim.campaign import artifacts as campaign_artifacts
 from sim.encounter.artifact import ArtifactInputError, compile_artifacts
+from sim.encounter.combat import CombatPolicy
 from sim.rules import DAMAGE_TYPES, fightable, load_ruleset
 from sim.rules.scenario import carry_problems
 from sim.rules.validate import unplayable
@@ -57,3 +60,11 @@ def test_every_reader_of_the_carry_limit_agrees(limit, n, allowed):
     elif not allowed:
         with pytest.raises(ArtifactInputError, match="carry_limit"):
             compile_artifacts(rs, names, 4)
+
+
+def test_a_fight_policy_is_read_from_a_setup_by_its_own_fields():
+    """``CombatPolicy.from_setup``: the keys a setup names, converted; the others the defaults."""
+    assert CombatPolicy.from_setup({}) == CombatPolicy()
+    assert CombatPolicy.from_setup({"sneak": "never", "flee_at": "2", "heal_at": None,
+                                    "stalker": "Scar"}) == CombatPolicy("never", 2, 0)
+    assert CombatPolicy.from_setup({"heal_at": 3}) != CombatPolicy()

@@ -49,7 +49,7 @@ def combat(stalker, enemy, armor, weapons, items, artifacts, intellect, sneak, f
         "sneak": sneak, "flee_at": flee_at, "heal_at": heal_at, "policy": encounter_policy,
         "objective": objective})
     stalker, armor, weapons, items = s["stalker"], s["armor"], s["weapons"], s["items"]
-    policy = library.CombatPolicy(sneak=s["sneak"], flee_at=s["flee_at"], heal_at=s["heal_at"])
+    policy = library.CombatPolicy.from_setup(s)
     names = combat_experiment.deck_names(rs, enemy)
     best = best_objective(s)
     common.bar().expect(len(names) * trials)

@@ -10,8 +10,8 @@ random numbers (the same seed for every card).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
 
 from sim.encounter.artifact import artifact_rules, combat_choices, compile_artifacts
 from sim.encounter.damage import armor_rolls, target_of
@@ -55,6 +55,17 @@ class CombatPolicy:
     sneak: str = "always"
     flee_at: int = 0
     heal_at: int = 0
+
+    @classmethod
+    def from_setup(cls, setup: Mapping[str, object]) -> CombatPolicy:
+        """The fight choices a setup names (its ``sneak``, ``flee_at``, ``heal_at``); a key it
+        lacks (or leaves None) keeps this class's default.
+
+        ``zonesim combat``, the combat experiment and the report's enemy deck all read the
+        choices through this, so the keys and their defaults are written once, as the fields.
+        """
+        return cls(**{f.name: type(f.default)(setup[f.name]) for f in fields(cls)
+                      if setup.get(f.name) is not None})
 
 
 def combat_heals(rs: Ruleset) -> tuple[str, ...]:

@@ -225,9 +225,7 @@ def combat_inputs(cases: Sequence[Case], exact: bool = True
         s, rs = case.setup, case.ruleset
         names = deck_names(rs, str(s["enemy"]))
         deck = deck_cards(rs.enemies, names, str(s["enemy"]))
-        policy = CombatPolicy(sneak=str(s.get("sneak", "always")),
-                                         flee_at=int(s.get("flee_at", 0)),
-                                         heal_at=int(s.get("heal_at", 0)))
+        policy = CombatPolicy.from_setup(s)
         best = best_objective(s)
         row, row_exact = [], []
         for enemy, _ in deck:
@@ -295,9 +293,7 @@ def sweep_rows(rs: Ruleset, params: Mapping[str, Any], trials: int,
     ``artifacts``, ``intellect``.
     """
     names = deck_names(rs, params.get("enemy", "all"))
-    policy = CombatPolicy(sneak=params.get("sneak", "always"),
-                                 flee_at=int(params.get("flee_at", 0)),
-                                 heal_at=int(params.get("heal_at", 0)))
+    policy = CombatPolicy.from_setup(params)
     table = combat_table(rs, params["stalker"], names, params.get("armor"),
                                 tuple(params.get("weapons", ())), tuple(params.get("items", ())),
                                 policy, trials=trials, seed=seed,

@@ -202,8 +202,7 @@ def event_items(sc: Scenario) -> tuple[str, ...]:
 def enemy_deck(sc: Scenario, trials: int, seed: int) -> Section:
     """Every enemy card against the scenario's stalker, loadout and policy."""
     rs = sc.ruleset
-    policy = combat.CombatPolicy(sneak=sc.policy.sneak, flee_at=sc.policy.flee_at,
-                                 heal_at=sc.policy.heal_at)
+    policy = combat.CombatPolicy.from_setup(combat_setup(sc))
     table = combat_experiment.combat_table(
         rs, sc.stalker, combat_experiment.deck_names(rs, "all"), sc.armor, sc.weapons, sc.items,
         policy, trials=trials, seed=seed)
@@ -247,8 +246,7 @@ def _best_play(sc: Scenario, frame: pd.DataFrame, deck: compare.Comparison, tria
     (:mod:`sim.exact.best_combat`), played on the same seed.
     """
     rs, objective = sc.ruleset, sc.policy.objective
-    policy = combat.CombatPolicy(sneak=sc.policy.sneak, flee_at=sc.policy.flee_at,
-                                 heal_at=sc.policy.heal_at)
+    policy = combat.CombatPolicy.from_setup(combat_setup(sc))
     played = combat_experiment.combat_table(
         rs, sc.stalker, list(frame["enemy"]), sc.armor, sc.weapons, sc.items, policy,
         trials=trials, seed=seed, best=objective_of(objective, sc.policy.weights))
