@@ -131,3 +131,27 @@ def test_cli_sweep_campaign_defaults_to_p_sarcophagus_and_reads_old_names(tmp_pa
     table = runner.invoke(main, [*args[:-3], "--quiet", "--out", str(tmp_path / "c"),
                                  "--target", "p_sarcophagus >= 0.99"])
     assert table.exit_code == 0 and "FAIL" in table.stdout
+
+
+def test_game_shares_artefact_columns_and_danger_read_the_declared_names():
+    """Issue 28, section 1, 'Names': the multiplayer game's shares, the artefact table's
+    columns and the hazards' danger order name metrics their declarations hold."""
+    from sim.experiments import anomaly, artifacts, campaign_metrics, event, registry
+    from sim.experiments.tables import danger_key
+
+    one_stalker = {m[0] for m in campaign_metrics.METRICS}
+    assert campaign_metrics.GAME_SHARES == (campaign_metrics.NOBODY_WINS,
+                                            campaign_metrics.FINAL_EMISSION,
+                                            campaign_metrics.CAPPED)
+    assert set(campaign_metrics.GAME_SHARES[1:]) <= one_stalker
+    declared = {e.name: {m.name: m for m in e.metrics} for e in registry.encounters()}
+    assert set(artifacts.COMBAT_COLUMNS) <= set(declared["combat"])
+    assert set(artifacts.ANOMALY_COLUMNS) <= set(declared["anomaly"])
+    for experiment, lost in (("anomaly", anomaly.LOST), ("event", event.LOST)):
+        assert {declared[experiment][n].kind for n in lost} == {"mean"}
+    cell = {"exact": 0.5}
+    row = {"outcomes": {"knocked_out": cell, "avoided": cell}, "deformation": cell,
+           "mean_loss": cell}
+    assert danger_key(anomaly.NAMES, anomaly.LOST)(row) == (-0.5, -0.5, -0.5, -0.5)
+    with pytest.raises(KeyError, match="health_lost"):  # a name the row does not hold fails
+        danger_key(event.NAMES, event.LOST)(row)

@@ -23,7 +23,7 @@ from sim.exact.anomaly import anomaly_exact
 from sim.exact.best_combat import Objective
 from sim.exact.best_hazard import hazard_values, solve_anomaly
 from sim.experiments import tables
-from sim.experiments.base import Case, Experiment, Metric, PairedSums
+from sim.experiments.base import Case, Experiment, Metric, MetricNames, PairedSums
 from sim.experiments.paired import (
     LOADOUT_KEYS,
     STATE_KEYS,
@@ -180,10 +180,9 @@ def anomaly_table(rs: Ruleset, stalker: str, anomalies: Sequence[str], armor: st
         row.update(summarize_anomaly(spec, simulate_anomaly(spec, trials, seed, threads, play),
                                      trials, play))
         if play is not None:
-            row["objective"] = objective_cell(best, row, play.value,
-                                              ("mean_loss", "side_points"))
+            row["objective"] = objective_cell(best, row, play.value, (*LOST, "side_points"))
         rows.append(row)
-    rows.sort(key=danger_key)
+    rows.sort(key=danger_key(NAMES, LOST))
     return PlayedTable(trials, seed, "anomaly", tuple(rows))
 
 
@@ -207,6 +206,10 @@ ANOMALY_METRICS: tuple[Metric, ...] = in_columns(anomaly_kernel.OUTCOME, paired.
 """Anomaly metrics (cells of ``zonesim anomaly``), in the paired kernel's columns; outcomes
 sum to 1."""
 assert tuple(m.name for m in ANOMALY_METRICS[:anomaly_kernel.N_OUTCOMES]) == ANOMALY_OUTCOMES
+NAMES = MetricNames(ANOMALY_METRICS)
+"""The anomaly's metric names, read from :data:`ANOMALY_METRICS` (``NAMES.knocked_out``)."""
+LOST = (NAMES.mean_loss,)
+"""The anomaly's metric of points lost after the armour (its danger order, a value objective)."""
 
 
 def start_state(s: Mapping[str, Any]) -> StartState:

@@ -19,7 +19,9 @@ from typing import Any
 import pandas as pd
 
 from sim import stats
+from sim.experiments import anomaly as anomaly_experiment
 from sim.experiments import campaign_paired
+from sim.experiments import combat as combat_experiment
 from sim.experiments.anomaly import run_anomaly
 from sim.experiments.base import Case, PairedSums
 from sim.experiments.campaign_metrics import WIN_RATE
@@ -27,9 +29,12 @@ from sim.experiments.combat import run_combat
 from sim.rules import Ruleset
 from sim.rules.scenario import Scenario
 
-COMBAT_COLUMNS = ("knocked_out",)
+COMBAT = combat_experiment.EXPERIMENT.names
+ANOMALY = anomaly_experiment.EXPERIMENT.names
+"""The encounters' metric names, read from their declarations."""
+COMBAT_COLUMNS = (COMBAT.knocked_out,)
 """Enemy-deck metrics tabulated (P(knocked out), the issue's first column)."""
-ANOMALY_COLUMNS = ("knocked_out", "damaged", "deformation")
+ANOMALY_COLUMNS = (ANOMALY.knocked_out, ANOMALY.damaged, ANOMALY.deformation)
 """Anomaly-deck metrics tabulated."""
 CAMPAIGN_COLUMNS = (WIN_RATE,)
 """Whole-game metrics tabulated: the win rate ``p_sarcophagus``, P-50 (its label is
@@ -149,5 +154,5 @@ def artifacts_compared(rs: Ruleset, setup: Mapping[str, Any], *, trials: int, se
             row[f"{key}_per_1000_rubles_ci_low"] = cell["ci_low"] * scale
             row[f"{key}_per_1000_rubles_ci_high"] = cell["ci_high"] * scale
         rows.append(row)
-    return pd.DataFrame(rows).sort_values("combat_knocked_out_mc", kind="stable",
+    return pd.DataFrame(rows).sort_values(f"combat_{COMBAT.knocked_out}_mc", kind="stable",
                                           ignore_index=True)

@@ -100,6 +100,16 @@ SEAT_METRICS: tuple[tuple[str, str, str | None, str], ...] = (
 (``zonesim optimize --seat``): the one-stalker columns are the first seat's, so another
 seat has its win and its deaths."""
 
+NOBODY_WINS = "p_nobody_wins"
+"""Nobody won a multiplayer game (P-45: the Final Emission took everyone, no stalker was
+left, or the day cap came first)."""
+GAME_SHARES = (NOBODY_WINS, FINAL_EMISSION, CAPPED)
+"""A multiplayer game's shares, in the order its JSON writes them
+(:meth:`sim.experiments.campaign_players.PlayersResult.to_dict`): nobody wins, the Final
+Emission takes everyone (P-49), still in the Zone at the day cap."""
+EMISSIONS_DRAWN = "emissions_drawn"
+"""Emission cards drawn in a multiplayer game (a per-game mean)."""
+
 DAYS_MEAN = "days.mean"
 DAYS_MEDIAN = "days.median"
 DAY_LABELS = {DAYS_MEAN: "days to win, mean", DAYS_MEDIAN: "days to win, median",

@@ -22,6 +22,7 @@ import pandas as pd
 
 from sim import stats
 from sim.campaign.players import compile_game
+from sim.experiments import campaign_metrics as M
 from sim.experiments.campaign import simulate
 from sim.kernels import campaign as K
 from sim.rules.scenario import Scenario
@@ -114,13 +115,13 @@ class PlayersResult:
             "scenario": self.scenario, "variant": self.variant, "victory": self.victory,
             "trials": self.trials, "seed": self.seed, "players": len(self.seats),
             "seats": seats, "characters": characters,
-            "p_nobody_wins": self.share(K.MP_NOBODY),
-            "p_final_emission": self.share(K.MP_FINAL),
-            "p_capped": self.share(K.MP_CAPPED),
-            "game_days": {**self.mean(K.MP_LENGTH, K.MP_LENGTH_SQ),
+            M.NOBODY_WINS: self.share(K.MP_NOBODY),
+            M.FINAL_EMISSION: self.share(K.MP_FINAL),
+            M.CAPPED: self.share(K.MP_CAPPED),
+            M.GAME_DAYS: {**self.mean(K.MP_LENGTH, K.MP_LENGTH_SQ),
                           "median": _percentile(hist, 0.5), "p10": _percentile(hist, 0.1),
                           "p90": _percentile(hist, 0.9), "histogram": [int(x) for x in hist]},
-            "emissions_drawn": self.mean(K.MP_DRAWN, K.MP_DRAWN_SQ),
+            M.EMISSIONS_DRAWN: self.mean(K.MP_DRAWN, K.MP_DRAWN_SQ),
         }
 
     def to_frame(self) -> pd.DataFrame:
@@ -134,14 +135,14 @@ class PlayersResult:
             rows.append({"metric": f"new characters: {label}", **seat["new_characters"]})
         for character in data["characters"]:
             rows.append({"metric": f"win: {character['character']}", **character["win"]})
-        for key in ("p_nobody_wins", "p_final_emission", "p_capped"):
+        for key in M.GAME_SHARES:
             rows.append({"metric": key, **data[key]})
-        days = data["game_days"]
+        days = data[M.GAME_DAYS]
         rows.append({"metric": "game days: mean", "mc": days["mc"], "ci_low": days["ci_low"],
                      "ci_high": days["ci_high"]})
         for key in ("median", "p10", "p90"):
             rows.append({"metric": f"game days: {key}", "mc": days[key]})
-        rows.append({"metric": "emissions drawn", **data["emissions_drawn"]})
+        rows.append({"metric": "emissions drawn", **data[M.EMISSIONS_DRAWN]})
         return pd.DataFrame(rows)
 
 

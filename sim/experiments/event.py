@@ -31,7 +31,7 @@ from sim.exact.event import OUTCOMES as EVENT_OUTCOMES
 from sim.exact.event import event_exact
 from sim.experiments import tables
 from sim.experiments.anomaly import PlayedTable, objective_cell, start_state
-from sim.experiments.base import Case, Experiment, Metric, PairedSums
+from sim.experiments.base import Case, Experiment, Metric, MetricNames, PairedSums
 from sim.experiments.paired import (
     LOADOUT_KEYS,
     STATE_KEYS,
@@ -145,10 +145,9 @@ def event_table(rs: Ruleset, stalker: str, events: Sequence[str], armor: str | N
         row.update(summarize_event(spec, simulate_event(spec, trials, seed, threads, play),
                                    trials, play))
         if play is not None:
-            row["objective"] = objective_cell(best, row, play.value,
-                                              ("health_lost", "radiation", "psi", "side_points"))
+            row["objective"] = objective_cell(best, row, play.value, (*LOST, "side_points"))
         rows.append(row)
-    rows.sort(key=danger_key)
+    rows.sort(key=danger_key(NAMES, LOST))
     return PlayedTable(trials, seed, "event", tuple(rows))
 
 
@@ -172,6 +171,10 @@ EVENT_METRICS: tuple[Metric, ...] = in_columns(event_kernel.OUTCOME, paired.EVEN
 """Event metrics (cells of ``zonesim event``), in the paired kernel's columns; outcomes sum
 to 1."""
 assert tuple(m.name for m in EVENT_METRICS[:event_kernel.N_OUTCOMES]) == EVENT_OUTCOMES
+NAMES = MetricNames(EVENT_METRICS)
+"""The event's metric names, read from :data:`EVENT_METRICS` (``NAMES.knocked_out``)."""
+LOST = (NAMES.health_lost, NAMES.radiation, NAMES.psi)
+"""The event's metrics of points lost after the armour (its danger order, a value objective)."""
 
 
 def run_event(cases: Sequence[Case], *, trials: int, seed: int, exact: bool = True,

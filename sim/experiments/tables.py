@@ -9,7 +9,7 @@ prints the same keys.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -17,6 +17,8 @@ from sim import stats
 
 if TYPE_CHECKING:  # imported where a frame is built: an encounter's JSON and table need none
     import pandas as pd
+
+    from sim.experiments.base import MetricNames
 
 
 def _missing(x) -> bool:
@@ -121,15 +123,21 @@ class HazardTable:
         return [compact(r, (self.card,)) for r in self.rows]
 
 
-def danger_key(row: dict) -> tuple:
-    """Sort key, most dangerous first: exact P(knocked out), P(deformation), mean
-    points lost after the armour, then P(not avoided).
+def danger_key(names: MetricNames, lost: Sequence[str]) -> Callable[[dict], tuple]:
+    """Sort key of an encounter's rows, most dangerous first: exact P(knocked out),
+    P(deformation), mean points lost after the armour, then P(not avoided).
+
+    ``names`` are the experiment's metric names (its ``knocked_out``, ``deformation``
+    and ``avoided``) and ``lost`` its metrics of points lost (the anomaly's ``mean_loss``;
+    the event's Health, radiation and psi), read from the experiment's declaration.
     """
-    out = row["outcomes"]
-    lost = sum(row[k]["exact"] for k in ("mean_loss", "health_lost", "radiation", "psi")
-               if k in row)
-    return (-out["knocked_out"]["exact"], -row["deformation"]["exact"], -lost,
-            -(1.0 - out["avoided"]["exact"]))
+
+    def key(row: dict) -> tuple:
+        out = row["outcomes"]
+        return (-out[names.knocked_out]["exact"], -row[names.deformation]["exact"],
+                -sum(row[k]["exact"] for k in lost), -(1.0 - out[names.avoided]["exact"]))
+
+    return key
 
 
 def in_deck_order(frame: pd.DataFrame, key: str, names: Sequence[str]) -> pd.DataFrame:

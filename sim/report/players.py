@@ -12,12 +12,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from sim.experiments import campaign_metrics as M
 from sim.experiments.campaign_players import run_players
 from sim.report import labels, plots
 from sim.report.tables import Section, quantile_interval
 from sim.rules.scenario import MAX_PLAYERS, Scenario
-
-GAME_METRICS = ("p_nobody_wins", "p_final_emission", "p_capped")
 
 
 def player_metrics(sc: Scenario) -> list[str]:
@@ -26,8 +25,8 @@ def player_metrics(sc: Scenario) -> list[str]:
     names += [f"win.{c}" for c in sc.ruleset.stalkers]
     names += [f"{k}.seat{p + 1}" for k in ("deaths", "new_characters")
               for p in range(MAX_PLAYERS)]
-    return [*names, *GAME_METRICS, "emissions_drawn",
-            *(f"game_days.{k}" for k in ("mean", "median", "p10", "p90"))]
+    return [*names, *M.GAME_SHARES, M.EMISSIONS_DRAWN,
+            *(f"{M.GAME_DAYS}.{k}" for k in ("mean", "median", "p10", "p90"))]
 
 
 def _triple(cell: dict) -> tuple:
@@ -43,14 +42,14 @@ def _values(data: dict) -> dict[str, tuple]:
         values[f"new_characters.seat{seat['seat']}"] = _triple(seat["new_characters"])
     for character in data["characters"]:
         values[f"win.{character['character']}"] = _triple(character["win"])
-    for key in GAME_METRICS:
+    for key in M.GAME_SHARES:
         values[key] = _triple(data[key])
-    values["emissions_drawn"] = _triple(data["emissions_drawn"])
-    days = data["game_days"]
-    values["game_days.mean"] = _triple(days)
+    values[M.EMISSIONS_DRAWN] = _triple(data[M.EMISSIONS_DRAWN])
+    days = data[M.GAME_DAYS]
+    values[f"{M.GAME_DAYS}.mean"] = _triple(days)
     for key, q in (("median", 0.5), ("p10", 0.1), ("p90", 0.9)):
         if days[key] is not None:
-            values[f"game_days.{key}"] = (days[key],
+            values[f"{M.GAME_DAYS}.{key}"] = (days[key],
                                           *(quantile_interval(days["histogram"], q)
                                             or (None, None)))
     return values
@@ -69,7 +68,7 @@ def seats_section(sc: Scenario, trials: int, seed: int) -> Section:
     seats.insert(1, "character", [s["character"] for s in data["seats"]])
     for key in ("deaths", "new_characters"):
         seats[key] = [s[key]["mc"] for s in data["seats"]]
-    days = data["game_days"]
+    days = data[M.GAME_DAYS]
     hist = days["histogram"]
     section.tables = {
         "seats": seats,
@@ -86,12 +85,12 @@ def seats_section(sc: Scenario, trials: int, seed: int) -> Section:
         "deaths": [f"{s['deaths']['mc']:.2f}" for s in data["seats"]],
         "new characters": [f"{s['new_characters']['mc']:.2f}" for s in data["seats"]]})
     section.shown["The game"] = pd.DataFrame([
-        {"": "nobody wins", "value": labels.percent(*_triple(data["p_nobody_wins"]))},
+        {"": "nobody wins", "value": labels.percent(*_triple(data[M.NOBODY_WINS]))},
         {"": "the Final Emission takes everyone",
-         "value": labels.percent(*_triple(data["p_final_emission"]))},
+         "value": labels.percent(*_triple(data[M.FINAL_EMISSION]))},
         {"": "game days: mean, median, p10-p90",
          "value": f"{days['mc']:.1f}, {days['median']:g}, {days['p10']:g}-{days['p90']:g}"},
-        {"": "Emissions drawn (mean)", "value": f"{data['emissions_drawn']['mc']:.2f}"}])
+        {"": "Emissions drawn (mean)", "value": f"{data[M.EMISSIONS_DRAWN]['mc']:.2f}"}])
     seats["name"] = section.shown["Win rate by seat"]["seat"]
     section.figures["seats_win"] = plots.bars(seats, "name", "win", "Win rate by seat",
                                               xlabel="share of games won")
@@ -142,4 +141,4 @@ def seats_line(sections) -> str | None:
     parts = [f"seat {r['seat']} ({r['character']}) "
              + labels.percent(*found["win.seat" + str(r["seat"])]) for r in rows]
     return ("Win rate by seat: " + "; ".join(parts) + f"; nobody wins "
-            f"{labels.percent(*found['p_nobody_wins'])}.")
+            f"{labels.percent(*found[M.NOBODY_WINS])}.")
