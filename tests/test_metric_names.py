@@ -50,8 +50,10 @@ def test_metric_names_come_from_the_declarations():
                         (tables.ANOMALY_SHOWN, "anomaly"), (tables.EVENT_SHOWN, "event"),
                         (tables.EVENT_ITEM_METRICS, "event")):
         assert set(shown) <= declared[name]
-    # Every encounter metric has its words, and the words name only declared metrics.
-    assert set(labels.ENCOUNTER) == set().union(*declared.values())
+    # Every encounter metric's words are its declaration's, and none is left without words.
+    for e in registry.encounters():
+        for m in e.metrics:
+            assert m.label and labels.metric(m.name) == m.label
     names = [m[0] for m in campaign_metrics.METRICS]
     assert {campaign_metrics.WIN_RATE, campaign_metrics.REACH, campaign_metrics.SURVIVE,
             campaign_metrics.FINAL_EMISSION, campaign_metrics.CAPPED,
@@ -155,3 +157,55 @@ def test_game_shares_artefact_columns_and_danger_read_the_declared_names():
     assert danger_key(anomaly.NAMES, anomaly.LOST)(row) == (-0.5, -0.5, -0.5, -0.5)
     with pytest.raises(KeyError, match="health_lost"):  # a name the row does not hold fails
         danger_key(event.NAMES, event.LOST)(row)
+
+
+def test_report_reads_kinds_and_words_from_the_declarations(monkeypatch):
+    """Issue 28, section 1, 'Names': plots.label takes a metric's kind, and labels.metric its
+    words, from the experiment that declares it; an undeclared name fails."""
+    from sim.experiments import campaign_metrics, registry
+    from sim.experiments.base import CompareInputError, Metric
+    from sim.report import labels
+
+    assert plots.label("knocked_out") == "P(knocked out)"  # combat: a proportion
+    assert plots.label("health_lost") == "health lost"  # event: a mean
+    assert plots.label("draws_per_search") == "draws per search"  # anomaly's sweep column
+    assert plots.label("knockouts") == "knockouts"  # campaign: a mean
+    assert plots.label("days.median") == "days.median"  # campaign's sweep column
+    assert plots.label("p_sarcophagus") == "p sarcophagus"  # a share named as one
+    assert labels.metric("anomalies.mean_loss") == "Health lost (anomaly deck average)"
+    campaign = registry.experiment("campaign")
+    assert {m.name: m.label for m in campaign.metrics} == {
+        m[0]: campaign_metrics.LABELS[m[0]] for m in campaign_metrics.METRICS}
+    for name in ("knocked_ou", "win.seat1"):
+        with pytest.raises(CompareInputError, match=f"no experiment declares a metric '{name}'"):
+            plots.label(name)
+    monkeypatch.setattr(registry, "metric", lambda name: Metric(name, "mean"))
+    assert plots.label("knocked_out") == "knocked out"  # the kind is the declaration's
+
+
+def test_declarations_of_one_name_agree_and_every_sweep_column_is_declared(monkeypatch):
+    """Two experiments that declare one name give it one kind and label; a sweep column
+    without a declaration is refused where the experiment is declared."""
+    import dataclasses
+    from types import SimpleNamespace
+
+    from sim.experiments import registry
+    from sim.experiments.base import Metric
+
+    shared = {}
+    for m in (m for e in registry.experiments() for m in e.declared):
+        shared.setdefault(m.name, set()).add((m.kind, m.label))
+    assert all(len(v) == 1 for v in shared.values())
+    assert set(registry.metrics()) == set(shared)
+    combat = registry.experiment("combat")
+    with pytest.raises(ValueError, match=r"sweep columns \['knocked_ou'\] are declared by no"):
+        dataclasses.replace(combat, sweep_metrics=(*combat.sweep_metrics, "knocked_ou"))
+    twice = (SimpleNamespace(declared=(Metric("x", "proportion", None, "x"),)),
+             SimpleNamespace(declared=(Metric("x", "mean", None, "x"),)))
+    monkeypatch.setattr(registry, "experiments", lambda: twice)
+    registry.metrics.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="'x' is declared as proportion 'x' and as mean"):
+            registry.metrics()
+    finally:
+        registry.metrics.cache_clear()

@@ -99,8 +99,9 @@ def summarize_anomaly(spec: AnomalySpec, counts: np.ndarray, trials: int,
         row["side_effects"] = {"mc": counts[k.SUM_SIDE_EFFECTS] / trials,
                                "exact": float(exact.mean_side_effects)}
     if counts[k.SEARCHES] > 0:
-        row["draws_per_search"] = tables.mean(counts[k.SUM_DRAWS], counts[k.SUM_DRAWS_SQ],
-                                              int(counts[k.SEARCHES]), exact.draws_per_search)
+        row[DRAWS_PER_SEARCH.name] = tables.mean(
+            counts[k.SUM_DRAWS], counts[k.SUM_DRAWS_SQ], int(counts[k.SEARCHES]),
+            exact.draws_per_search)
     if play is not None and spec.artifacts:  # best play's value objectives charge them
         row["side_points"] = {"mc": counts[k.SUM_SIDE_POINTS] / trials,
                               "exact": float(exact.mean_side_points)}
@@ -192,16 +193,16 @@ def anomaly_names(rs: Ruleset, which: str) -> list[str]:
 
 
 ANOMALY_METRICS: tuple[Metric, ...] = in_columns(anomaly_kernel.OUTCOME, paired.ANOMALY_METRIC, {
-    "AVOIDED": Metric("avoided", "proportion", None),
-    "UNHARMED": Metric("unharmed", "proportion", "higher"),
-    "DAMAGED": Metric("damaged", "proportion", "lower"),
-    "KNOCKED_OUT": Metric("knocked_out", "proportion", "lower"),
-    "A_ARTIFACT": Metric("artifact", "proportion", "higher"),
-    "A_TROPHY": Metric("trophy", "proportion", "higher"),
-    "A_DEFORMATION": Metric("deformation", "proportion", "lower"),
-    "A_PERCEIVED": Metric("perceived", "proportion", None),
-    "A_LOSS": Metric("mean_loss", "mean", "lower"),
-    "A_DESTROYED": Metric("armor_destroyed", "proportion", "lower"),
+    "AVOIDED": Metric("avoided", "proportion", None, "avoided"),
+    "UNHARMED": Metric("unharmed", "proportion", "higher", "unharmed"),
+    "DAMAGED": Metric("damaged", "proportion", "lower", "damaged"),
+    "KNOCKED_OUT": Metric("knocked_out", "proportion", "lower", "knocked out"),
+    "A_ARTIFACT": Metric("artifact", "proportion", "higher", "artefact found"),
+    "A_TROPHY": Metric("trophy", "proportion", "higher", "kept as a trophy"),
+    "A_DEFORMATION": Metric("deformation", "proportion", "lower", "deformation"),
+    "A_PERCEIVED": Metric("perceived", "proportion", None, "noticed"),
+    "A_LOSS": Metric("mean_loss", "mean", "lower", "Health lost"),
+    "A_DESTROYED": Metric("armor_destroyed", "proportion", "lower", "armour destroyed"),
 })
 """Anomaly metrics (cells of ``zonesim anomaly``), in the paired kernel's columns; outcomes
 sum to 1."""
@@ -210,6 +211,9 @@ NAMES = MetricNames(ANOMALY_METRICS)
 """The anomaly's metric names, read from :data:`ANOMALY_METRICS` (``NAMES.knocked_out``)."""
 LOST = (NAMES.mean_loss,)
 """The anomaly's metric of points lost after the armour (its danger order, a value objective)."""
+DRAWS_PER_SEARCH = Metric("draws_per_search", "mean", None, "draws per search")
+"""Anomaly cards drawn per search (P-35): a sweep column, no paired metric (a mean over the
+searches, not over the trials)."""
 
 
 def start_state(s: Mapping[str, Any]) -> StartState:
@@ -277,9 +281,10 @@ EXPERIMENT = Experiment(
     {**LOADOUT_KEYS, "anomaly": ("anomaly", "str"), "enter": ("enter", "bool"), **STATE_KEYS,
      "policy": ("policy", "policy"), "objective": ("objective", "objective")},
     run_anomaly,
-    sweep_rows, (*(m.name for m in ANOMALY_METRICS), "draws_per_search"),
+    sweep_rows, tuple(m.name for m in (*ANOMALY_METRICS, DRAWS_PER_SEARCH)),
     default_metric="damaged", card_key="anomaly", card_table="anomalies",
     scenario_keys=("stalker", "armor", "items", "enter", "policy", "objective", "weights"),
     item_effects=ANOMALY_ITEM_EFFECTS,
-    option_keys=("stalker", "armor", "anomaly", "enter", *STATE_KEYS))
+    option_keys=("stalker", "armor", "anomaly", "enter", *STATE_KEYS),
+    sweep_only=(DRAWS_PER_SEARCH,))
 """Anomaly encounters compared on common random numbers (``zonesim compare anomaly``)."""

@@ -42,11 +42,17 @@ class Metric:
         ``higher`` or ``lower`` if a larger value is better or worse for the
         stalker (verdicts ``better``/``worse``); None if neutral
         (verdicts ``higher``/``lower``).
+    label : str
+        The plain words a designer reads beside the name on the report's pages
+        (``knocked_out``: "knocked out"); declared here, with the name, so that no
+        second list of names keeps them (:func:`sim.report.labels.metric`). Empty:
+        the name with its underscores as spaces.
     """
 
     name: str
     kind: str = "mean"
     better: str | None = None
+    label: str = ""
 
 
 class MetricNames:
@@ -161,6 +167,10 @@ class Experiment:
         play equal games on equal streams, so an edit that leaves them unchanged
         moves no metric (:mod:`sim.workflows.batches`). None: every edit counts
         as a change.
+    sweep_only : tuple of Metric
+        The columns of ``sweep_metrics`` that are no paired metric (the anomaly's
+        draws per search, the campaign's days to a win), declared for their kind and
+        words like ``metrics``.
     """
 
     name: str
@@ -177,14 +187,26 @@ class Experiment:
     option_keys: tuple[str, ...] = ()
     from_scenario: ScenarioFunction | None = None
     compile_inputs: CompileFunction | None = None
+    sweep_only: tuple[Metric, ...] = ()
+
+    @property
+    def declared(self) -> tuple[Metric, ...]:
+        """Every metric the experiment declares: ``metrics``, then ``sweep_only``."""
+        return (*self.metrics, *self.sweep_only)
 
     @property
     def names(self) -> MetricNames:
         """The experiment's metric names as attributes (:class:`MetricNames`)."""
-        return MetricNames(self.metrics)
+        return MetricNames(self.declared)
 
     def __post_init__(self) -> None:
-        """Refuse a default metric that ``run`` or ``sweep_rows`` does not give."""
+        """Refuse a default metric that ``run`` or ``sweep_rows`` does not give, and a sweep
+        column that no :class:`Metric` declares (its kind and words would be unknown).
+        """
         if not {self.default_metric} <= {m.name for m in self.metrics} & set(self.sweep_metrics):
             raise ValueError(f"{self.name}: the default metric {self.default_metric!r} is not "
                              "one of its metrics")
+        undeclared = set(self.sweep_metrics) - {m.name for m in self.declared}
+        if undeclared:
+            raise ValueError(f"{self.name}: the sweep columns {sorted(undeclared)} are "
+                             "declared by no metric (metrics or sweep_only)")

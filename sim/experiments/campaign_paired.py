@@ -58,17 +58,21 @@ from sim.rules.scenario import SNEAK, Player, Policy, Scenario, load_scenario
 
 NAME = "campaign"
 
-CAMPAIGN_METRICS: tuple[Metric, ...] = tuple(
-    Metric(name, kind, better) for name, kind, better, _ in METRICS)
+CAMPAIGN_METRICS: tuple[Metric, ...] = tuple(Metric(*m) for m in METRICS)
 """Per-game metrics (:data:`sim.experiments.campaign.METRICS`, where each is declared with
 its label), named as in ``zonesim campaign``'s JSON; ``game_days`` is the mean day a game
 ended over all games (the days to the Sarcophagus among those who got there is a
 conditional mean, not a per-trial quantity, and is left out)."""
 
-SEAT_METRICS: tuple[Metric, ...] = tuple(
-    Metric(name, kind, better) for name, kind, better, _ in M.SEAT_METRICS)
+SEAT_METRICS: tuple[Metric, ...] = tuple(Metric(*m) for m in M.SEAT_METRICS)
 """Per-game metrics of one seat of a multiplayer game (:data:`sim.experiments.
 campaign_metrics.SEAT_METRICS`); :func:`trial_metrics` takes the seat."""
+
+DAY_METRICS: tuple[Metric, ...] = tuple(
+    Metric(name, "mean", None, label) for name, label in M.DAY_LABELS.items())
+"""The days to the Sarcophagus among the games that won (:data:`sim.experiments.
+campaign_metrics.DAY_LABELS`): sweep columns, numbers of days rather than shares, and no
+per-game metric."""
 
 LOADOUT_KEYS: dict[str, tuple[str, str]] = {
     "stalker": ("stalker", "str"), "start": ("start", "str"),
@@ -411,5 +415,6 @@ EXPERIMENT = Experiment(NAME, CAMPAIGN_METRICS, CAMPAIGN_KEYS, run_campaign_comp
                         FRAME_METRICS, default_metric=WIN_RATE,
                         option_keys=("stalker", "armor", "weapons", "items", "sneak", "flee_at",
                                      "heal_at"),
-                        from_scenario=scenario_setup, compile_inputs=compile_inputs)
+                        from_scenario=scenario_setup, compile_inputs=compile_inputs,
+                        sweep_only=DAY_METRICS)
 """Whole campaigns compared on common random numbers (``zonesim compare campaign``)."""

@@ -192,16 +192,16 @@ def deck_names(rs: Ruleset, which: str) -> list[str]:
 
 
 COMBAT_METRICS: tuple[Metric, ...] = in_columns(kernel.OUTCOME, paired.COMBAT_METRIC, {
-    "AVOIDED": Metric("avoided", "proportion", "higher"),
-    "KILLED": Metric("killed", "proportion", None),
-    "FLED": Metric("fled", "proportion", None),
-    "KNOCKED_OUT": Metric("knocked_out", "proportion", "lower"),
-    "CAPPED": Metric("capped", "proportion", None),
-    "C_WOUNDS": Metric("mean_wounds", "mean", "lower"),
-    "C_ROUNDS": Metric("mean_rounds", "mean", None),
-    "C_DESTROYED": Metric("armor_destroyed", "proportion", "lower"),
-    "C_STIMULANTS": Metric("mean_stimulants", "mean", None),
-    "C_SPENT": Metric("mean_limited_spent", "mean", None),
+    "AVOIDED": Metric("avoided", "proportion", "higher", "avoided"),
+    "KILLED": Metric("killed", "proportion", None, "enemy killed"),
+    "FLED": Metric("fled", "proportion", None, "fled"),
+    "KNOCKED_OUT": Metric("knocked_out", "proportion", "lower", "knocked out"),
+    "CAPPED": Metric("capped", "proportion", None, "fight cut off at the round cap"),
+    "C_WOUNDS": Metric("mean_wounds", "mean", "lower", "wounds taken"),
+    "C_ROUNDS": Metric("mean_rounds", "mean", None, "combat rounds"),
+    "C_DESTROYED": Metric("armor_destroyed", "proportion", "lower", "armour destroyed"),
+    "C_STIMULANTS": Metric("mean_stimulants", "mean", None, "stimulants used"),
+    "C_SPENT": Metric("mean_limited_spent", "mean", None, "limited-use items spent"),
 })
 """Combat metrics (the cells of ``zonesim combat``), in the paired kernel's columns; outcomes
 sum to 1."""

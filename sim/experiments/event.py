@@ -157,16 +157,16 @@ def event_names(rs: Ruleset, which: str) -> list[str]:
 
 
 EVENT_METRICS: tuple[Metric, ...] = in_columns(event_kernel.OUTCOME, paired.EVENT_METRIC, {
-    "AVOIDED": Metric("avoided", "proportion", "higher"),
-    "HAPPENED": Metric("happened", "proportion", "lower"),
-    "KNOCKED_OUT": Metric("knocked_out", "proportion", "lower"),
-    "E_DEFORMATION": Metric("deformation", "proportion", "lower"),
-    "E_HEALTH": Metric("health_lost", "mean", "lower"),
-    "E_RADIATION": Metric("radiation", "mean", "lower"),
-    "E_PSI": Metric("psi", "mean", "lower"),
-    "E_DAYS": Metric("days_lost", "mean", "lower"),
-    "E_TOKENS": Metric("emission_tokens", "mean", "lower"),
-    "E_DESTROYED": Metric("armor_destroyed", "proportion", "lower"),
+    "AVOIDED": Metric("avoided", "proportion", "higher", "avoided"),
+    "HAPPENED": Metric("happened", "proportion", "lower", "event happened"),
+    "KNOCKED_OUT": Metric("knocked_out", "proportion", "lower", "knocked out"),
+    "E_DEFORMATION": Metric("deformation", "proportion", "lower", "deformation"),
+    "E_HEALTH": Metric("health_lost", "mean", "lower", "Health lost"),
+    "E_RADIATION": Metric("radiation", "mean", "lower", "radiation doses"),
+    "E_PSI": Metric("psi", "mean", "lower", "psi damage"),
+    "E_DAYS": Metric("days_lost", "mean", "lower", "days lost"),
+    "E_TOKENS": Metric("emission_tokens", "mean", "lower", "Emission tokens"),
+    "E_DESTROYED": Metric("armor_destroyed", "proportion", "lower", "armour destroyed"),
 })
 """Event metrics (cells of ``zonesim event``), in the paired kernel's columns; outcomes sum
 to 1."""

@@ -10,10 +10,14 @@ combat`` never loads the campaign's compile step.
 
 from __future__ import annotations
 
+import functools
 import importlib
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from sim.experiments import naming
-from sim.experiments.base import CompareInputError, Experiment
+from sim.experiments.base import CompareInputError, Experiment, Metric
+from sim.rules.tomlfile import suggest
 
 MODULES: dict[str, str] = {
     "combat": "sim.experiments.combat",
@@ -50,6 +54,44 @@ def experiments() -> tuple[Experiment, ...]:
 def encounters() -> tuple[Experiment, ...]:
     """The experiments that meet a card (``card_key``), in the order of :data:`NAMES`."""
     return tuple(e for e in experiments() if e.card_key is not None)
+
+
+@functools.cache
+def metrics() -> Mapping[str, Metric]:
+    """Every metric an experiment declares (:attr:`Experiment.declared`), by name.
+
+    The report reads a metric's kind and words here (:func:`sim.report.plots.label`,
+    :func:`sim.report.labels.metric`), not from a list of its own. The encounters share
+    some names (``knocked_out``, ``avoided``): each declares them with one kind and one
+    label (``better`` is each experiment's own view), and the first declaration stands.
+
+    Raises
+    ------
+    ValueError
+        If two experiments declare one name with different kinds or labels.
+    """
+    found: dict[str, Metric] = {}
+    for m in (m for e in experiments() for m in e.declared):
+        first = found.setdefault(m.name, m)
+        if (first.kind, first.label) != (m.kind, m.label):
+            raise ValueError(f"metric {m.name!r} is declared as {first.kind} "
+                             f"{first.label!r} and as {m.kind} {m.label!r}")
+    return MappingProxyType(found)
+
+
+def metric(name: str) -> Metric:
+    """The declaration of the metric called ``name``, whichever experiment declares it.
+
+    Raises
+    ------
+    CompareInputError
+        If no experiment declares it (a misspelt name fails where it is read).
+    """
+    declared = metrics()
+    if name not in declared:
+        raise CompareInputError(f"no experiment declares a metric {name!r}"
+                                + suggest(name, declared))
+    return declared[name]
 
 
 def canonical_metric(name: str) -> str:

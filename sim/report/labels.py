@@ -3,8 +3,11 @@
 A designer reads "knocked out in the Sarcophagus", not
 ``causes.knocked_out_in_sarcophagus``. The metric names stay what they are in
 the CSV files, the JSON and the targets (they are the tool's interface); the
-pages show these labels beside them. A name without a label here is shown
-with its underscores as spaces, so a new metric never breaks a page.
+pages show these labels beside them. The labels are declared with the metrics
+(an experiment's :class:`~sim.experiments.base.Metric`, the campaign's
+:mod:`sim.experiments.campaign_metrics`), not listed here again; a name declared
+without one is shown with its underscores as spaces, so a new metric never
+breaks a page.
 """
 
 from __future__ import annotations
@@ -12,19 +15,7 @@ from __future__ import annotations
 import math
 
 from sim.experiments import campaign_metrics as campaign
-
-ENCOUNTER = {
-    "avoided": "avoided", "killed": "enemy killed", "fled": "fled", "knocked_out": "knocked out",
-    "capped": "fight cut off at the round cap", "mean_wounds": "wounds taken",
-    "mean_rounds": "combat rounds", "armor_destroyed": "armour destroyed",
-    "mean_stimulants": "stimulants used", "mean_limited_spent": "limited-use items spent",
-    "unharmed": "unharmed", "damaged": "damaged", "artifact": "artefact found",
-    "trophy": "kept as a trophy", "deformation": "deformation", "perceived": "noticed",
-    "mean_loss": "Health lost", "happened": "event happened", "health_lost": "Health lost",
-    "radiation": "radiation doses", "psi": "psi damage", "days_lost": "days lost",
-    "emission_tokens": "Emission tokens",
-}
-"""Encounter metrics (enemy, anomaly and event cards)."""
+from sim.experiments import registry
 
 DECKS = {"enemies": "enemy deck", "anomalies": "anomaly deck", "events": "event deck"}
 
@@ -33,7 +24,8 @@ def metric(name: str) -> str:
     """The plain label of any report metric name (dotted or not).
 
     Campaign metrics and causes read the labels declared with them
-    (:data:`sim.experiments.campaign_metrics.LABELS`, ``CAUSE_LABELS``).
+    (:data:`sim.experiments.campaign_metrics.LABELS`, ``CAUSE_LABELS``), encounter
+    metrics their experiment's (:func:`declared`).
     """
     if name in campaign.LABELS:
         return campaign.LABELS[name]
@@ -43,8 +35,17 @@ def metric(name: str) -> str:
     if dot and head == "causes":
         return campaign.CAUSE_LABELS.get(tail, tail.replace("_", " "))
     if dot and head in DECKS:
-        return f"{ENCOUNTER.get(tail, tail.replace('_', ' '))} ({DECKS[head]} average)"
-    return ENCOUNTER.get(name, name.replace("_", " "))
+        return f"{declared(tail)} ({DECKS[head]} average)"
+    return declared(name)
+
+
+def declared(name: str) -> str:
+    """The label of a metric as its experiment declares it (:attr:`~sim.experiments.base.
+    Metric.label`, :func:`sim.experiments.registry.metrics`); a name no experiment
+    declares, or one declared without words, with its underscores as spaces.
+    """
+    found = registry.metrics().get(name)
+    return found.label if found is not None and found.label else name.replace("_", " ")
 
 
 def cause(name: str, guardians: tuple[str, ...] = ()) -> str:

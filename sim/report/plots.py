@@ -18,6 +18,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
+from sim.experiments import registry
+
 CARD_COLUMNS = ("enemy", "anomaly", "event", "variant", "card")
 DPI = 100
 
@@ -45,13 +47,22 @@ def _errors(frame: pd.DataFrame, metric: str) -> np.ndarray:
 
 
 def label(metric: str) -> str:
-    """Axis label of a metric column: ``knocked_out`` -> ``P(knocked out)``, means as is."""
+    """Axis label of a metric column: a share as ``P(...)``, a mean as it is.
+
+    The kind is the metric's declaration's (:attr:`~sim.experiments.base.Metric.kind`,
+    :func:`sim.experiments.registry.metric`): ``knocked_out``, a proportion, is
+    ``P(knocked out)``; ``mean_wounds`` and ``game_days``, means, are ``mean wounds`` and
+    ``game days``; a share whose name says so already (``p_sarcophagus``) is left as
+    ``p sarcophagus``.
+
+    Raises
+    ------
+    CompareInputError
+        If no experiment declares the metric.
+    """
     words = metric.replace("_", " ")
-    if metric.startswith(("mean_", "p_")) or metric in ("health_lost", "radiation", "psi",
-                                                          "days_lost", "emission_tokens",
-                                                          "draws_per_search"):
-        return words
-    return f"P({words})"
+    share = registry.metric(metric).kind == "proportion" and not metric.startswith("p_")
+    return f"P({words})" if share else words
 
 
 def bars(frame: pd.DataFrame, name_col: str, metric: str, title: str,
