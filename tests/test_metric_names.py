@@ -61,6 +61,10 @@ def test_metric_names_come_from_the_declarations():
     assert PROBABILITIES == ("p_sarcophagus", "p_reach_sarcophagus", "p_survive",
                              "p_final_emission", "p_capped")
     assert {campaign_metrics.DAYS_MEAN, campaign_metrics.DAYS_MEDIAN} <= set(FRAME_METRICS)
+    # The Sarcophagus deaths the report names the guardians of are two of the declared ends.
+    assert set(campaign_metrics.IN_SARCOPHAGUS) <= set(DEATHS)
+    assert [labels.cause(c, ("Monolith",)).endswith(" by Monolith")
+            for c in DEATHS] == [c in campaign_metrics.IN_SARCOPHAGUS for c in DEATHS]
 
 
 def test_targets_read_old_and_new_names_alike():

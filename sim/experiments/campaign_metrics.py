@@ -12,8 +12,10 @@ from collections.abc import Mapping
 
 from sim.experiments.naming import DAY_STATS
 
-ENDS = ("reached", "knocked_out_in_sarcophagus", "concussion_in_sarcophagus",
-        "fifth_deformation", "knockout_and_concussion", "final_emission", "capped")
+IN_SARCOPHAGUS = ("knocked_out_in_sarcophagus", "concussion_in_sarcophagus")
+"""The deaths in the Sarcophagus, dealt by what waits there (P-50; the report names it)."""
+ENDS = ("reached", *IN_SARCOPHAGUS, "fifth_deformation", "knockout_and_concussion",
+        "final_emission", "capped")
 """How a game ends, in kernel order (:mod:`sim.kernels.campaign`)."""
 
 DEATHS = ENDS[1:6]

@@ -51,7 +51,7 @@ def declared(name: str) -> str:
 def cause(name: str, guardians: tuple[str, ...] = ()) -> str:
     """How a game ends, in words; Sarcophagus deaths name what waits there (P-50)."""
     text = campaign.CAUSE_LABELS.get(name, name.replace("_", " "))
-    if guardians and name in ("knocked_out_in_sarcophagus", "concussion_in_sarcophagus"):
+    if guardians and name in campaign.IN_SARCOPHAGUS:
         text += " by " + " and ".join(dict.fromkeys(guardians))
     return text
 
