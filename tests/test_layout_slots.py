@@ -32,6 +32,7 @@ from sim.experiments import event as event_experiment
 from sim.experiments.paired import in_columns
 from sim.kernels import anomaly, combat, event, layout, paired
 from sim.kernels import campaign as K
+from sim.kernels import skirmish_layout
 from sim.kernels.records import Record
 
 SIM = Path(__file__).resolve().parents[1] / "sim"
@@ -139,6 +140,20 @@ def test_every_result_field_is_written_and_read_by_a_kernel(record):
     unwritten, unread = unchecked(module.RESULT.slots, *result_uses(module))
     assert not unwritten, f"{record}: declared but written by no kernel: {unwritten}"
     assert not unread, f"{record}: declared but read by no kernel: {unread}"
+
+
+SKIRMISH = {"figures (F_*)": skirmish_layout.FIGURE, "groups (G_*)": skirmish_layout.GROUP,
+            "rule options (P_*)": skirmish_layout.PARAMS}
+
+
+@pytest.mark.parametrize("record", SKIRMISH)
+def test_every_skirmish_slot_is_written_by_its_compile_step_and_read_by_its_kernel(record):
+    """The firefight's static arrays (seed 003): packed by sim/skirmish, read by the kernel."""
+    writes = _over(sorted((SIM / "skirmish").glob("*.py")), written)
+    reads = _over([SIM / "kernels" / "skirmish.py"], read)
+    unwritten, unread = unchecked(SKIRMISH[record].slots, writes, reads)
+    assert not unwritten, f"skirmish {record}: declared but written by no compile step: {unwritten}"
+    assert not unread, f"skirmish {record}: declared but read by no kernel: {unread}"
 
 
 def test_every_campaign_parameter_is_written_by_the_compile_step_and_read_by_the_kernel():

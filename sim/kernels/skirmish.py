@@ -2,7 +2,8 @@
 
 Everything here works on plain integer arrays compiled by
 :mod:`sim.skirmish.compile`; every rule choice the seed leaves open arrives in
-the ``params`` vector (indices ``P_*`` below), never as a constant in the code.
+the ``params`` vector (indices ``P_*``, declared in :mod:`sim.kernels.skirmish_layout` with every
+other column of the arrays below), never as a constant in the code.
 The plain-Python twin, draw for draw, is :mod:`sim.reference.skirmish`; exact
 twins are in :mod:`sim.exact.skirmish`.
 
@@ -33,30 +34,117 @@ from numba import prange
 
 from sim.jitting.options import jit, pjit
 from sim.kernels import rng
+from sim.kernels.skirmish_layout import (  # the records, declared once there
+    ACTIVE,
+    C_ARMED,
+    C_ATTACKER,
+    C_BASE,
+    C_BY_RANGE,
+    C_CAND,
+    C_CARRY,
+    C_DECL,
+    C_DICE,
+    C_FAST,
+    C_FIRED,
+    C_HIDDEN,
+    C_HIDDEN0,
+    C_HITS,
+    C_LIST,
+    C_MOVED,
+    C_NDECL,
+    C_POS,
+    C_POS0,
+    C_PRONE,
+    C_PRONE0,
+    C_RANGE,
+    C_SIGHT,
+    C_SKILL,
+    C_SMOD,
+    C_SPEED,
+    C_STATUS,
+    C_SUPP,
+    C_SUPPRESSED,
+    C_TARGET,
+    C_TWO,
+    C_UPON,
+    COWER,
+    F_DICE,
+    F_GROUP,
+    F_HIDDEN,
+    F_NIGHT_VISION,
+    F_POS,
+    F_PRONE,
+    F_RANGE,
+    F_SKILL,
+    F_SPEED,
+    F_SUPP,
+    F_TWO,
+    FLEE,
+    G_CARRIERS,
+    G_FLANKED,
+    G_LEADER,
+    G_LIT,
+    G_START,
+    G_STOP,
+    G_TERRAIN,
+    G_WITHDRAW,
+    K_CARRIERS,
+    K_FAST_ANY,
+    K_FLANKED,
+    K_LEADER,
+    K_MOVED_ANY,
+    K_START,
+    K_STOP,
+    K_WITHDRAW,
+    LOST,
+    N_COLS,
+    N_K,
+    N_PARAMS,
+    O_BROKEN,
+    O_CAPPED,
+    O_CARRIED,
+    O_CARRIED_SQ,
+    O_DRAW,
+    O_HIST,
+    O_ROUNDS_SQ,
+    O_ROUNDS_SUM,
+    O_WIN,
+    O_WITHDREW,
+    OUT,
+    P_BAD_WEATHER,
+    P_CAP,
+    P_COVER_EXTRA,
+    P_COVER_WHEN,
+    P_COWER_END,
+    P_EXCUSED_ALL,
+    P_FAST_ATTEMPT,
+    P_FAST_INCHES,
+    P_LEADER_CHOICE,
+    P_MAX_CHAIN,
+    P_MAX_ROUNDS,
+    P_NIGHT,
+    P_NIGHT_INCHES,
+    P_OPEN_ONE,
+    P_ORDER,
+    P_PARTIAL_IS_COVER,
+    P_PRECEDENCE,
+    P_RECOVER_ATTEMPT,
+    P_RECOVER_SKILL,
+    P_REDUCED_DAY,
+    P_REDUCED_NIGHT,
+    P_SUPP_CMP,
+    P_SURRENDER,
+    P_SURRENDER_WHEN,
+    P_TARGETS,
+    P_TRIGGER,
+)
 
-# Figure status (S-38..S-42; OUT is "out of the fight" from damage, LOST is
-# "lost in the Zone": fled over the table edge or removed from play).
-ACTIVE, COWER, FLEE, OUT, LOST = 0, 1, 2, 3, 4
 # Position (S-01, S-31).
 OPEN, PARTIAL, COVER = 0, 1, 2
 # Damage outcomes (S-33).
 DMG_NONE, DMG_OUT = 0, 1
 # Target markers in C_TARGET.
 NO_TARGET, CHOOSE = -1, -2
-
-(F_GROUP, F_SKILL, F_DICE, F_RANGE, F_SUPP, F_TWO, F_SPEED, F_POS, F_HIDDEN, F_PRONE,
- F_NIGHT_VISION) = range(11)
-N_FIG = 11
-G_START, G_STOP, G_LEADER, G_FLANKED, G_WITHDRAW, G_TERRAIN, G_LIT, G_CARRIERS = range(8)
-N_GRP = 8
-MAX_TARGETS = 6
-
-(P_ORDER, P_MAX_ROUNDS, P_MAX_CHAIN, P_TRIGGER, P_PRECEDENCE, P_PARTIAL_IS_COVER,
- P_COVER_WHEN, P_COVER_EXTRA, P_CAP, P_FAST_ATTEMPT, P_FAST_INCHES, P_OPEN_ONE,
- P_LEADER_CHOICE, P_SUPP_CMP, P_TARGETS, P_RECOVER_ATTEMPT, P_RECOVER_SKILL,
- P_COWER_END, P_NIGHT, P_BAD_WEATHER, P_NIGHT_INCHES, P_REDUCED_DAY, P_REDUCED_NIGHT,
- P_EXCUSED_ALL, P_SURRENDER, P_SURRENDER_WHEN) = range(26)
-N_PARAMS = 26
 
 # Values of the options above.
 ORDER_RANDOM, ORDER_ALTERNATE, ORDER_FIXED = 0, 1, 2
@@ -75,12 +163,6 @@ NO_LIMIT = 1 << 30
 
 # Reaction results (S-15, S-36).
 R_NONE, R_FIRE, R_FIRE_M1, R_PRONE, R_COVER_PRONE, R_HIDE, R_FLEE, R_COWER, R_REVEAL = range(9)
-
-# Output row: fixed counters, then histograms (see :func:`row_layout`).
-O_WIN, O_DRAW, O_BROKEN, O_WITHDREW, O_CAPPED, O_ROUNDS_SUM, O_ROUNDS_SQ = 0, 2, 3, 5, 7, 8, 9
-# Comrades carried off the table at a voluntary exit (S-04, S-07), per side: sum, sum of squares.
-O_CARRIED, O_CARRIED_SQ = 10, 12
-O_HIST = 14
 
 
 @jit
@@ -318,22 +400,15 @@ def group_reaction_kernel(seed, n_trials, chunk_size, first_chunk, skills, cover
 MAXF = 64
 """Room for figures in ``st`` (two groups of at most 30, sim.rules.skirmish_loader.MAX_FIGURES)."""
 
-# Per-figure columns of ``st``. Static (set per chunk from ``fig``), then the
-# state of the current fight, then scratch lists of the current volley.
+# Per-figure columns of ``st`` (skirmish_layout.COLUMNS): static (set per chunk from
+# ``fig``), then the state of the current fight, then scratch lists of the current volley.
 # C_FIRED is a volley stamp: a figure whose C_FIRED is above its group's
 # ``started`` stamp (see :func:`fight`) has had its action in the activation,
 # because it fired, returned on one die (S-42) or picked up a comrade (S-04).
 # C_CARRY: the comrade a figure carries (S-04, S-05), or NO_TARGET.
-(C_SKILL, C_DICE, C_RANGE, C_SUPP, C_TWO, C_SPEED, C_POS0, C_PRONE0, C_HIDDEN0, C_BY_RANGE,
- C_SIGHT, C_CARRY, C_STATUS, C_POS, C_PRONE, C_FAST, C_HIDDEN, C_MOVED, C_FIRED, C_TARGET,
- C_SMOD, C_UPON, C_HITS, C_SUPPRESSED, C_ATTACKER, C_NDECL, C_ARMED, C_BASE, C_CAND, C_LIST,
- C_DECL) = range(31)
-N_COLS = C_DECL + MAX_TARGETS  # C_DECL + j: the j-th declared target
 # Per-side data after the figure columns, at GRP0 + g * N_K + k: the number of
 # figures in each status (k = ACTIVE..LOST), whether some figure may carry a
 # Fast / Moved mark, and the static group data.
-K_FAST_ANY, K_MOVED_ANY, K_START, K_STOP, K_LEADER, K_FLANKED, K_WITHDRAW, K_CARRIERS = range(5, 13)
-N_K = 13
 GRP0 = N_COLS * MAXF
 # The Received Fire table of each side (S-36) for the rule options, looked up
 # without branching at RF0 + _rf_index(g, k, pos, suppressed, fast).

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.kernels import skirmish as k
+from sim.kernels import skirmish_layout as layout
 from sim.rules.skirmish_model import Scenario, SkirmishRules
 
 # The In Sight, Received Fire and Recover tables have rows for 0, 1 and 2 dice
@@ -69,32 +70,33 @@ def compile_rules(rules: SkirmishRules) -> tuple[np.ndarray, np.ndarray, np.ndar
     need = np.array(rules.hit_need, dtype=np.int64)
     damage = np.array([k.DMG_NONE] + [k.DMG_OUT if f == "out" else k.DMG_NONE
                                       for f in rules.damage_faces], dtype=np.int64)
-    p = np.zeros(k.N_PARAMS, dtype=np.int64)
-    p[k.P_ORDER] = _OPTIONS["activation_order"][rules.activation_order]
-    p[k.P_MAX_ROUNDS] = rules.activation_max_rounds
-    p[k.P_MAX_CHAIN] = rules.received_fire_max_chain
-    p[k.P_TRIGGER] = _OPTIONS["received_fire_trigger"][rules.received_fire_trigger]
-    p[k.P_PRECEDENCE] = _OPTIONS["received_fire_precedence"][rules.received_fire_precedence]
-    p[k.P_PARTIAL_IS_COVER] = rules.reaction_partial_cover_is == "cover"
-    p[k.P_COVER_WHEN] = _OPTIONS["covering_when"][rules.covering_when]
-    p[k.P_COVER_EXTRA] = rules.covering_extra_dice
-    p[k.P_CAP] = RESULT_CAP
-    p[k.P_FAST_ATTEMPT] = rules.fast_move_attempt
-    p[k.P_FAST_INCHES] = rules.fast_move_inches_per_pass
-    p[k.P_OPEN_ONE] = _OPTIONS["in_sight_open_one_pass"][rules.in_sight_open_one_pass]
-    p[k.P_LEADER_CHOICE] = _OPTIONS["in_sight_leader_choice"][rules.in_sight_leader_choice]
-    p[k.P_SUPP_CMP] = _OPTIONS["suppression_compare"][rules.suppression_compare]
-    p[k.P_TARGETS] = rules.shooting_targets_per_shooter
-    p[k.P_RECOVER_ATTEMPT] = rules.recover_attempt
-    p[k.P_RECOVER_SKILL] = _OPTIONS["recover_skill"][rules.recover_skill]
-    p[k.P_COWER_END] = _OPTIONS["end_of_fight_cowering"][rules.end_of_fight_cowering]
-    p[k.P_NIGHT_INCHES] = rules.visibility_night_inches
-    p[k.P_REDUCED_DAY] = rules.visibility_reduced_day_inches
-    p[k.P_REDUCED_NIGHT] = rules.visibility_reduced_night_inches
-    p[k.P_EXCUSED_ALL] = rules.visibility_exceptions_lift == "all_night_limits"
-    p[k.P_SURRENDER] = rules.surrender_inches if rules.surrender_when != "never" else -1
-    p[k.P_SURRENDER_WHEN] = (k.SURRENDER_WITHIN if rules.surrender_when == "within"
-                             else k.SURRENDER_APPROACH)
+    p = layout.PARAMS.pack(
+        P_ORDER=_OPTIONS["activation_order"][rules.activation_order],
+        P_MAX_ROUNDS=rules.activation_max_rounds,
+        P_MAX_CHAIN=rules.received_fire_max_chain,
+        P_TRIGGER=_OPTIONS["received_fire_trigger"][rules.received_fire_trigger],
+        P_PRECEDENCE=_OPTIONS["received_fire_precedence"][rules.received_fire_precedence],
+        P_PARTIAL_IS_COVER=rules.reaction_partial_cover_is == "cover",
+        P_COVER_WHEN=_OPTIONS["covering_when"][rules.covering_when],
+        P_COVER_EXTRA=rules.covering_extra_dice,
+        P_CAP=RESULT_CAP,
+        P_FAST_ATTEMPT=rules.fast_move_attempt,
+        P_FAST_INCHES=rules.fast_move_inches_per_pass,
+        P_OPEN_ONE=_OPTIONS["in_sight_open_one_pass"][rules.in_sight_open_one_pass],
+        P_LEADER_CHOICE=_OPTIONS["in_sight_leader_choice"][rules.in_sight_leader_choice],
+        P_SUPP_CMP=_OPTIONS["suppression_compare"][rules.suppression_compare],
+        P_TARGETS=rules.shooting_targets_per_shooter,
+        P_RECOVER_ATTEMPT=rules.recover_attempt,
+        P_RECOVER_SKILL=_OPTIONS["recover_skill"][rules.recover_skill],
+        P_COWER_END=_OPTIONS["end_of_fight_cowering"][rules.end_of_fight_cowering],
+        P_NIGHT_INCHES=rules.visibility_night_inches,
+        P_REDUCED_DAY=rules.visibility_reduced_day_inches,
+        P_REDUCED_NIGHT=rules.visibility_reduced_night_inches,
+        P_EXCUSED_ALL=rules.visibility_exceptions_lift == "all_night_limits",
+        P_SURRENDER=rules.surrender_inches if rules.surrender_when != "never" else -1,
+        P_SURRENDER_WHEN=(k.SURRENDER_WITHIN if rules.surrender_when == "within"
+                          else k.SURRENDER_APPROACH),
+    )
     return need, damage, p
 
 
@@ -102,33 +104,30 @@ def compile_scenario(scenario: Scenario) -> CompiledFight:
     """Turn a validated :class:`~sim.rules.skirmish_model.Scenario` into kernel arrays."""
     rules = scenario.rules
     rows = []
-    grp = np.zeros((2, k.N_GRP), dtype=np.int64)
+    grp = np.zeros((2, layout.N_GRP), dtype=np.int64)
     for g, group in enumerate(scenario.groups):
-        grp[g, k.G_START] = len(rows)
+        start = len(rows)
         for f in group.figures:
-            row = np.zeros(k.N_FIG, dtype=np.int64)
-            row[k.F_GROUP] = g
-            row[k.F_SKILL] = f.skill
-            row[k.F_DICE] = f.weapon.dice
-            row[k.F_RANGE] = f.weapon.range
-            row[k.F_SUPP] = f.weapon.suppression
-            row[k.F_TWO] = f.weapon.two_weapons
-            row[k.F_SPEED] = rules.speed(f.skill)
-            row[k.F_POS] = _POS[f.cover]
-            row[k.F_HIDDEN] = group.hidden
-            row[k.F_PRONE] = f.prone
-            row[k.F_NIGHT_VISION] = f.night_vision
-            rows.append(row)
-        grp[g, k.G_STOP] = len(rows)
-        grp[g, k.G_LEADER] = group.leader
-        grp[g, k.G_FLANKED] = group.flanked
-        grp[g, k.G_WITHDRAW] = group.withdraw_at
-        grp[g, k.G_TERRAIN] = _TERRAIN[group.terrain]
-        grp[g, k.G_LIT] = group.lit
-        grp[g, k.G_CARRIERS] = group.carriers
+            rows.append(layout.FIGURE.pack(
+                F_GROUP=g,
+                F_SKILL=f.skill,
+                F_DICE=f.weapon.dice,
+                F_RANGE=f.weapon.range,
+                F_SUPP=f.weapon.suppression,
+                F_TWO=f.weapon.two_weapons,
+                F_SPEED=rules.speed(f.skill),
+                F_POS=_POS[f.cover],
+                F_HIDDEN=group.hidden,
+                F_PRONE=f.prone,
+                F_NIGHT_VISION=f.night_vision,
+            ))
+        grp[g] = layout.GROUP.pack(
+            G_START=start, G_STOP=len(rows), G_LEADER=group.leader, G_FLANKED=group.flanked,
+            G_WITHDRAW=group.withdraw_at, G_TERRAIN=_TERRAIN[group.terrain], G_LIT=group.lit,
+            G_CARRIERS=group.carriers)
     need, damage, params = compile_rules(rules)
-    params[k.P_NIGHT] = scenario.light == "night"
-    params[k.P_BAD_WEATHER] = scenario.weather == "bad"
+    params = layout.PARAMS.pack(params, P_NIGHT=scenario.light == "night",
+                           P_BAD_WEATHER=scenario.weather == "bad")
     return CompiledFight(fig=np.array(rows, dtype=np.int64), grp=grp,
                          distance=int(scenario.distance), need=need, damage=damage,
                          params=params)
