@@ -46,7 +46,7 @@ def test_every_card_table_is_as_wide_as_its_declared_record():
     """The per-card tables have one column per slot of their record (``HEX`` ``H_*``,
     ``ITEM`` ``I_*``, ...), and ``cp`` one per campaign parameter (``PARAMETERS``)."""
     arrays = compile_campaign(load_scenario("base"))
-    widths = {"hexes": K.HEX, "it": K.ITEM, "en": K.ENEMY, "ev": K.EVENT, "em": K.EMISSION,
+    widths = {"hexes": K.HEX, "it": K.ITEM, "en": K.ENEMY, "ev": K.EVENT_CARD, "em": K.EMISSION,
               "art_cards": K.ARTIFACT_CARD, "lose_order": K.LOSS}
     for field, record in widths.items():
         assert getattr(arrays, field).shape[1] == record.size, (field, record.title)

@@ -30,9 +30,8 @@ from sim.experiments import anomaly as anomaly_experiment
 from sim.experiments import combat as combat_experiment
 from sim.experiments import event as event_experiment
 from sim.experiments.paired import in_columns
-from sim.kernels import anomaly, combat, event, layout, paired
+from sim.kernels import anomaly, combat, event, layout, paired, skirmish_layout
 from sim.kernels import campaign as K
-from sim.kernels import skirmish_layout
 from sim.kernels.records import Record
 
 SIM = Path(__file__).resolve().parents[1] / "sim"

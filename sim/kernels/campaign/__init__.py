@@ -387,7 +387,7 @@ ENEMY = Record("enemy card columns", "N_SIZE", (
     "N_PSI",  # deals mental disturbances
     "N_COUNT",
 ))
-EVENT = Record("event card columns", "V_SIZE", (
+EVENT_CARD = Record("event card columns", "V_SIZE", (
     "V_AVOID",  # avoid roll (0: none)
     "V_EFFECT",
     "V_VALUE",
@@ -438,7 +438,7 @@ GEAR = Record("gear the shopping policy buys (policy.shopping_gear, P-13), in or
 GEAR_WEAPON = 0
 GEAR_ARTIFACT = 1
 GEAR_ARMOR = 2
-for _record in (HEX, ITEM, ENEMY, EVENT, EMISSION, EMISSION_RESIST, ARMOR, ARTIFACT_CARD, LOSS,
+for _record in (HEX, ITEM, ENEMY, EVENT_CARD, EMISSION, EMISSION_RESIST, ARMOR, ARTIFACT_CARD, LOSS,
                 GEAR):
     globals().update(_record.constants)
 
