@@ -39,9 +39,9 @@ COMPILE_SOURCES = sorted((SIM / "encounter").glob("*.py")) + sorted((SIM / "camp
 KERNEL_SOURCES = sorted((SIM / "kernels").rglob("*.py"))
 
 PARAMETERS = {
-    "combat (P_*)": layout.COMBAT,
-    "anomaly (A_*)": layout.ANOMALY,
-    "event (E_*)": layout.EVENT,
+    "combat (P_*)": layout.COMBAT_PARAMS,
+    "anomaly (A_*)": layout.ANOMALY_PARAMS,
+    "event (E_*)": layout.EVENT_PARAMS,
     "artefact records (AF_*)": layout.ARTEFACT,
 }
 RESULTS = {
@@ -251,7 +251,7 @@ def test_the_slots_of_the_plan_are_seen():
     """The plan's slots are packed by name in ``sim/encounter/plan.py`` and read in
     ``sim/kernels/combat.py``: the check finds them where they are."""
     new = {"P_PLAN_STAGE", "P_PLAN_OTHER", "P_PLAN_COUNTS", "P_N_COMBAT_ART", "P_SNEAK_ARTS"}
-    assert new <= set(layout.COMBAT.slots)
+    assert new <= set(layout.COMBAT_PARAMS.slots)
     assert new <= _over([SIM / "encounter" / "plan.py", SIM / "encounter" / "spec.py"], written)
     assert new <= read((SIM / "kernels" / "combat.py").read_text())
 
@@ -259,8 +259,8 @@ def test_the_slots_of_the_plan_are_seen():
 def test_a_slot_nobody_reads_would_be_caught():
     """Guard: a combat record with one slot more, packed by name but read by no kernel,
     fails the check on that slot, and only on it."""
-    grown = Record("combat parameters", "P_SIZE", (*layout.COMBAT.slots, "P_NOBODY_READS"))
-    packer = "params = S.COMBAT.pack(P_HEALTH=spec.health, P_NOBODY_READS=1)\n"
+    grown = Record("combat parameters", "P_SIZE", (*layout.COMBAT_PARAMS.slots, "P_NOBODY_READS"))
+    packer = "params = S.COMBAT_PARAMS.pack(P_HEALTH=spec.health, P_NOBODY_READS=1)\n"
     unwritten, unread = unchecked(grown.slots, PACKED | written(packer), UNPACKED)
     assert unwritten == [] and unread == ["P_NOBODY_READS"]
     unwritten, unread = unchecked(grown.slots, PACKED, UNPACKED)
@@ -282,7 +282,7 @@ def test_a_dead_slot_would_be_caught():
     or only compared with, is not read; a kernel's reads are no writes."""
     compile_step = "values = {K.C_REPUTATION: stalker.reputation, K.C_SUCCESS_ON: 5}\n" \
                    "params[P_HEALTH] = 3\nout[rec + S.AF_VALUE], out[S.P_PLAN] = 1, 2\n" \
-                   "p = S.EVENT.pack(base, E_SHIFT=2)\n"
+                   "p = S.EVENT_PARAMS.pack(base, E_SHIFT=2)\n"
     kernel = "x = cp[C_REPUTATION] + params[base + AF_VALUE]\nparams[P_HEALTH] = 0\n" \
              "if index == P_PLAN:\n    pass\ny = f(E_TOKENS=params[S.E_SHIFT])\n"
     packed = written(compile_step)
@@ -309,7 +309,7 @@ def test_pack_on_a_base_copies_it_and_keeps_what_follows_the_record():
 
 def test_pack_refuses_a_name_that_is_no_slot():
     with pytest.raises(ValueError, match="combat parameters have no slot P_HELTH"):
-        layout.COMBAT.pack(P_HELTH=3)
+        layout.COMBAT_PARAMS.pack(P_HELTH=3)
 
 
 def test_a_name_declared_twice_is_refused():

@@ -442,7 +442,7 @@ def policy_fights(rs: Ruleset, stalker: str, armor: str | None, weapons: tuple[s
         written = policy_slots(parse_traits(card.traits)[0], sneak == "always", flee_at,
                                heal_at)
         for name, value in written.items():
-            params[:, k, getattr(S.COMBAT, name)] = value
+            params[:, k, getattr(S.COMBAT_PARAMS, name)] = value
     return {**tables, "e_params": with_use(params, P_SIZE, slots, use, len(weapons))}
 
 

@@ -303,13 +303,13 @@ class HazardPlay:
         """A copy of an anomaly's packed params (:meth:`AnomalySpec.pack`) played by these
         decisions: ``A_ENTER`` and ``A_ART_UNUSED`` (the records left unused).
         """
-        return S.ANOMALY.pack(params, A_ENTER=int(self.enter), A_ART_UNUSED=self.unused)
+        return S.ANOMALY_PARAMS.pack(params, A_ENTER=int(self.enter), A_ART_UNUSED=self.unused)
 
     def pack_event(self, params: np.ndarray) -> np.ndarray:
         """A copy of an event's packed params (:meth:`EventSpec.pack`) played by these
         decisions: ``E_ART_UNUSED``.
         """
-        return S.EVENT.pack(params, E_ART_UNUSED=self.unused)
+        return S.EVENT_PARAMS.pack(params, E_ART_UNUSED=self.unused)
 
     @property
     def unused(self) -> int:

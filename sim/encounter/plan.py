@@ -272,7 +272,7 @@ class CombatPlan:
         params, stimulants, uses0 = packed.params, packed.stimulants, packed.uses
         rnd, stage, health, other, tokens, used, counts, _ = self.shape.strides
         kinds = self.shape.kinds
-        out = S.COMBAT.pack(
+        out = S.COMBAT_PARAMS.pack(
             params, P_PLAN=1 + start, P_PLAN_ROUND=rnd, P_PLAN_HEALTH=health,
             P_PLAN_TOKENS=tokens,
             P_PLAN_STIMS=0 if kinds else used,  # with kinds, the doses left are digits

@@ -165,7 +165,7 @@ class CombatSpec:
         are int64 of shape (2, 2**n_limited).
         """
         flees = 0 < self.traits.flees < self.max_rounds  # the enemy leaves first (P-22)
-        params = S.COMBAT.pack(
+        params = S.COMBAT_PARAMS.pack(
             P_HEALTH=self.health, P_START_HEALTH=self.start_health, P_COMBAT=self.combat,
             P_STEALTH=self.stealth, P_VIGILANCE=self.vigilance, P_ENDURANCE=self.endurance,
             P_WOUNDS=self.wounds, P_RESIST=0 if self.traits.piercing else self.resist,
@@ -294,7 +294,7 @@ class AnomalySpec:
         records (``AF_*``); ``deck`` is int64 of shape
         (max(len(deck), 1),), the card count per artefact type.
         """
-        params = S.ANOMALY.pack(
+        params = S.ANOMALY_PARAMS.pack(
             A_PERCEPTION=self.perception, A_AGILITY=self.agility,
             A_PERCEPTION_NEED=self.perception_need, A_AGILITY_NEED=self.agility_need,
             A_DAMAGE=self.damage, A_TARGET=self.target, A_RESIST=self.effective_resist,
@@ -364,7 +364,7 @@ class EventSpec:
 
     def pack(self) -> np.ndarray:
         """The kernel's int64 parameters: ``E_SIZE`` header (``E_*``), then artefact records."""
-        params = S.EVENT.pack(
+        params = S.EVENT_PARAMS.pack(
             E_AVOID_ON=self.avoid_target + self.shift if self.rolls else 0,
             E_SHIFT=S.AUTO_SHIFT if self.automatic else self.shift, E_EFFECT=self.effect,
             E_VALUE=self.value, E_TARGET=self.target, E_RESIST=self.effective_resist,

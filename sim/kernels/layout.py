@@ -6,10 +6,10 @@ kernels, so that a kernel imports nothing above numpy and numba.
 
 Each packed record (combat, anomaly and event parameters, artefact records) is
 declared once, as the ordered list of its slot names (:class:`~sim.kernels.records.Record`,
-issue 28, section 1): ``P_HEALTH`` is the index of ``"P_HEALTH"`` in :data:`COMBAT`
+issue 28, section 1): ``P_HEALTH`` is the index of ``"P_HEALTH"`` in :data:`COMBAT_PARAMS`
 and ``P_SIZE`` its length, bound here as module integers, which numba reads as
 compile-time constants (``S.P_HEALTH``). The compile step packs by name
-(``COMBAT.pack(P_HEALTH=...)``).
+(``COMBAT_PARAMS.pack(P_HEALTH=...)``).
 """
 
 from sim.kernels.records import Record
@@ -19,7 +19,7 @@ AVOID_REPUTATION = 1
 
 # The packed integer parameters of a combat, in slot order (sim.encounter.spec.CombatSpec.pack
 # fills them; a slot it does not name is 0). Artefact records (ARTEFACT) follow at P_SIZE.
-COMBAT = Record("combat parameters", "P_SIZE", (
+COMBAT_PARAMS = Record("combat parameters", "P_SIZE", (
     "P_HEALTH",          # maximum Health, the healing cap (Z-14)
     "P_START_HEALTH",    # Health at the start
     "P_COMBAT",          # Combat test pool (P-19)
@@ -60,7 +60,7 @@ COMBAT = Record("combat parameters", "P_SIZE", (
     "P_AMBUSH",          # trait ambush: 1 = the fight cannot be avoided (P-22, P-16, Z-15)
     "P_ENEMY_FLEES",     # trait flees=N: 1 = the last round (P_MAX_ROUNDS = N) ends fled (P-22)
 ))
-globals().update(COMBAT.constants)
+globals().update(COMBAT_PARAMS.constants)
 
 # Where a hazard's damage goes (anomalies P-32, events): the track it is taken on.
 TARGET_HEALTH = 0      # wounds: physical, thermal, chemical, electric (P-37)
@@ -69,7 +69,7 @@ TARGET_WILLPOWER = 2   # mental disturbances, psi (P-40)
 
 # The packed integer parameters of an anomaly, in slot order (AnomalySpec.pack); artefact
 # records follow at A_SIZE.
-ANOMALY = Record("anomaly parameters", "A_SIZE", (
+ANOMALY_PARAMS = Record("anomaly parameters", "A_SIZE", (
     "A_PERCEPTION",        # Perception test pool (P-31)
     "A_AGILITY",           # Agility test pool (P-32)
     "A_PERCEPTION_NEED",   # the anomaly's eye: successes needed, <= 0 passes unrolled (P-31)
@@ -96,7 +96,7 @@ ANOMALY = Record("anomaly parameters", "A_SIZE", (
     "A_RESIST_ORDER",      # RESIST_* (artifacts.resist_order)
     "A_ART_UNUSED",        # bit mask of artefact records left unused (P-08; 0 = all used)
 ))
-globals().update(ANOMALY.constants)
+globals().update(ANOMALY_PARAMS.constants)
 
 # What an event does when it happens (events.csv ``effect``).
 EFFECT_NONE = 0
@@ -108,7 +108,7 @@ EFFECT_ANOMALY = 5         # an anomaly encounter at the location: the caller dr
 
 # The packed integer parameters of an event, in slot order (EventSpec.pack); artefact
 # records follow at E_SIZE.
-EVENT = Record("event parameters", "E_SIZE", (
+EVENT_PARAMS = Record("event parameters", "E_SIZE", (
     "E_AVOID_ON",        # the card's avoid roll, 0 = none (the event always happens, Z-09)
     "E_SHIFT",           # shift of the best event item; AUTO_SHIFT = avoided without a roll
     "E_EFFECT",          # EFFECT_*
@@ -126,7 +126,7 @@ EVENT = Record("event parameters", "E_SIZE", (
     "E_RESIST_ORDER",    # RESIST_* (artifacts.resist_order)
     "E_ART_UNUSED",      # bit mask of artefact records left unused (P-08; 0 = all used)
 ))
-globals().update(EVENT.constants)
+globals().update(EVENT_PARAMS.constants)
 
 AUTO_SHIFT = 1 << 20
 """Shift of an automatic event item (the Torsion scanner avoids without a roll, Z-09).
