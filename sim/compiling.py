@@ -98,6 +98,9 @@ def first_run(kernel) -> Iterator[None]:
         if fds and not _State.ahead:
             _start_ahead()
         yield
+    except Busy:  # a second process gives up this kernel: the report compiles it, unhindered
+        _release(fds)
+        raise
     finally:
         if _State.ahead:
             _State.held = fds

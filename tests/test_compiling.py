@@ -139,6 +139,49 @@ def test_the_second_process_stops_at_a_kernel_another_one_has(tmp_path, monkeypa
         pass
 
 
+def test_a_second_process_that_gives_a_kernel_up_keeps_none_of_its_locks(tmp_path, monkeypatch):
+    """A pool kernel of two compiled functions, the second one busy: the lock taken on the first
+    is released with Busy, so the command compiles it at once instead of waiting."""
+    from types import SimpleNamespace
+
+    monkeypatch.setattr(compiling._State, "ahead", True)
+    monkeypatch.setattr(compiling._State, "held", [])
+    first, first_file = fake_kernel(tmp_path / "a", "a_first")
+    second, second_file = fake_kernel(tmp_path / "b", "b_second")
+    pool = SimpleNamespace(__name__="pool", pool_compiled=(first, second))
+    os.makedirs(os.path.dirname(second_file._index_path), exist_ok=True)
+    held = cachefiles.try_lock(second_file._index_path + ".lock")  # the command compiles it
+    with pytest.raises(compiling.Busy), compiling.first_run(pool):
+        pass
+    fd = cachefiles.try_lock(first_file._index_path + ".lock")
+    assert fd is not None, "the second process still holds the lock of a kernel it gave up"
+    cachefiles.unlock(fd)
+    cachefiles.unlock(held)
+    assert compiling._State.held == []
+
+
+def test_compiling_ahead_goes_on_past_a_section_the_report_has(monkeypatch):
+    """sim.report.ahead runs the sections last first; one meeting a kernel the report has
+    (Busy) is left to it, and the sections before it are still tried."""
+    from sim.report import ahead, build
+
+    ran = []
+
+    def section(name, busy):
+        def run(sc, trials, seed):
+            ran.append(name)
+            if busy:
+                raise compiling.Busy(name)
+        return run
+
+    monkeypatch.setattr(compiling, "serve", lambda: None)
+    monkeypatch.setattr(build, "steps", lambda *a: [
+        ("first", section("first", False), 1), ("middle", section("middle", True), 1),
+        ("last", section("last", True), 1)])
+    ahead.main(["base"])
+    assert ran == ["last", "middle", "first"]
+
+
 def test_the_second_process_keeps_its_lock_until_its_next_kernel(tmp_path, monkeypatch):
     monkeypatch.setattr(compiling._State, "ahead", True)
     monkeypatch.setattr(compiling._State, "held", [])

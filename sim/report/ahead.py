@@ -4,10 +4,13 @@
 :func:`sim.compiling.ahead`) when its first section begins to compile. It runs
 the battery's sections backwards with :data:`TRIALS` trials each, so that the
 campaign kernel, the longest compile and needed last, compiles on another core
-while the report compiles and runs the deck tables. It stops at the first
-kernel the report has reached (:class:`sim.compiling.Busy`), writes nothing
-but numba's cache and prints only compile notices; if anything fails here the
-report compiles that kernel itself, so the process ends quietly.
+while the report compiles and runs the deck tables. A section whose kernel
+the report has reached (:class:`sim.compiling.Busy`: saved, or being compiled
+there) is left for the report, and the section before it is tried, whose
+kernels may still be missing (the event deck's while the report compiles the
+enemy deck's); it writes nothing but numba's cache and prints only compile
+notices; if anything else fails here the report compiles that kernel itself,
+so the process ends quietly.
 """
 
 from __future__ import annotations
@@ -24,15 +27,18 @@ TRIALS = 64
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Run the report's sections on the scenario file ``argv[0]``, last first, until one is busy."""
+    """Run the report's sections on the scenario file ``argv[0]``, last first, each until it
+    meets a kernel the report has.
+    """
     args = sys.argv[1:] if argv is None else argv
     compiling.serve()
     try:
         sc = load_scenario(Path(args[0]))
         for _name, func, trials in reversed(build.steps(TRIALS, TRIALS, sc.multiplayer)):
-            func(sc, trials, 0)
-    except compiling.Busy:
-        return
+            try:
+                func(sc, trials, 0)
+            except compiling.Busy:
+                continue  # the report has this section's kernel; an earlier one may have others
     except Exception:  # the report itself compiles whatever is left
         return
 
