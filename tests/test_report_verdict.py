@@ -40,7 +40,8 @@ def test_first_section_has_win_rate_top_cause_and_most_lethal_card(report):
     first = _first_section((report.folder / "report.md").read_text(encoding="utf-8"))
     summary = pd.read_csv(report.folder / "campaign_summary.csv").set_index("metric")
     win = summary.loc["p_sarcophagus"]
-    assert f"Win rate: {labels.percent(win['value'], win['ci_low'], win['ci_high'])}" in first
+    assert (f"Win rate under the scenario's policy: "
+            f"{labels.percent(win['value'], win['ci_low'], win['ci_high'])}") in first
     targets = pd.read_csv(report.folder / "targets.csv").set_index("metric")
     assert f"target 35-55 %: {targets.loc['p_sarcophagus', 'verdict']}" in first
 
@@ -55,6 +56,20 @@ def test_first_section_has_win_rate_top_cause_and_most_lethal_card(report):
     lethal = enemies.loc[enemies["knocked_out"].idxmax(), "enemy"]
     assert f"enemy deck: {lethal} knocks Strelok out in" in first
     assert "Win rate by character" in first and "Strelok (scenario)" in first
+
+
+def test_the_first_screen_says_how_much_good_play_matters(report):
+    """The win rate under the best policy found and the scenario's, from the Best play
+    section's fresh games (best_play.csv), with the paired difference and the skill gap."""
+    first = _first_section((report.folder / "report.md").read_text(encoding="utf-8"))
+    rows = pd.read_csv(report.folder / "best_play.csv").set_index("policy")
+    best, scenario = rows.loc["best"], rows.loc["scenario"]
+    line = next(t for t in first.split("\n") if t.startswith("Good play ("))
+    assert (f"Win rate under best play: "
+            f"{labels.percent(best['mc'], best['ci_low'], best['ci_high'])}") in line
+    assert (f"under the scenario's policy: "
+            f"{labels.percent(scenario['mc'], scenario['ci_low'], scenario['ci_high'])}") in line
+    assert "best minus the scenario's (paired): " in line and "Skill gap" in line
 
 
 def test_the_page_opens_with_the_verdict_and_leaves_zero_rows_out(report):

@@ -132,11 +132,7 @@ def best_play_section(sc: Scenario, trials: int, seed: int) -> Section:
         "selection's), paired; every number below is from those fresh games. zonesim "
         "optimize gives the same with a larger budget; zonesim optimize --stalker all "
         "gives every character under his best play.")
-    section.text.append(
-        f"Win rate under best play: {_cell_text(r['winner_estimate'])}; under the scenario's "
-        f"policy: {_cell_text(r['scenario_estimate'])}; best minus the scenario's (paired): "
-        f"{_diff_text(r['vs_scenario'])}. Skill gap (best minus the naive policy, "
-        f"{r['naive']}): {_diff_text(r['skill_gap'])}.")
+    section.text.append(good_play_words(r))
     changes = change_rows(result)
     if changes:
         section.text += ["What the best policy does differently:",
@@ -203,13 +199,31 @@ def _characters(section: Section, sc: Scenario, trials: int, seed: int) -> None:
                                 for s in spreads) + ".")
 
 
+def good_play_words(fresh: Mapping) -> str:
+    """How much good play matters over whole games, from the winner's re-evaluation ``fresh``
+    (:attr:`sim.workflows.optimize.Optimization.reevaluation`: fresh games, paired): the win
+    rate under best play and under the scenario's policy, their difference and the skill gap.
+    """
+    return (f"Win rate under best play: {_cell_text(fresh['winner_estimate'])}; under the "
+            f"scenario's policy: {_cell_text(fresh['scenario_estimate'])}; best minus the "
+            f"scenario's (paired): {_diff_text(fresh['vs_scenario'])}. Skill gap (best minus "
+            f"the naive policy, {fresh['naive']}): {_diff_text(fresh['skill_gap'])}.")
+
+
 def verdict_lines(sections: Mapping[str, Section]) -> list:
-    """The first screen's line when best play changes a target's verdict; else nothing."""
+    """The first screen's lines on best play: how much good play matters over whole games
+    (:func:`good_play_words`), and each target whose verdict it changes; nothing without
+    the search (a multiplayer scenario, a report without the section).
+    """
     section = sections.get("best_play")
-    found = section.data.get("flipped") if section else None
-    if not found:
+    if section is None:
         return []
-    return [f"Best play changes a verdict: {f['target']} is {f['scenario']} under the "
-            f"scenario's policy ({_cell_text(f['scenario_estimate'])}) but {f['best']} under "
-            f"best play ({_cell_text(f['best_estimate'])}), on the same fresh games "
-            "(section 'Best play')." for f in found]
+    result = section.data.get("best_play")
+    lines = [] if result is None else [
+        "Good play (the best policy found for this stalker and loadout, section 'Best play', "
+        "on fresh games): " + good_play_words(result.reevaluation)]
+    return lines + [
+        f"Best play changes a verdict: {f['target']} is {f['scenario']} under the "
+        f"scenario's policy ({_cell_text(f['scenario_estimate'])}) but {f['best']} under "
+        f"best play ({_cell_text(f['best_estimate'])}), on the same fresh games "
+        "(section 'Best play')." for f in section.data.get("flipped", [])]

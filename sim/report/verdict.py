@@ -57,8 +57,8 @@ def win_rate(sections: Mapping[str, Section]) -> str | None:
     found = campaign.values.get(WIN_RATE) if campaign else None
     if found is None:
         return None
-    text = (f"Win rate: {labels.percent(*found)} of games reach and survive the "
-            "Sarcophagus")
+    text = (f"Win rate under the scenario's policy: {labels.percent(*found)} of games reach "
+            "and survive the Sarcophagus")
     targets = sections.get("targets")
     frame = targets.tables.get("targets") if targets else None
     rows = [] if frame is None else frame[frame["metric"] == WIN_RATE].to_dict("records")
