@@ -65,7 +65,7 @@ def test_the_first_screen_says_how_much_good_play_matters(report):
     rows = pd.read_csv(report.folder / "best_play.csv").set_index("policy")
     best, scenario = rows.loc["best"], rows.loc["scenario"]
     line = next(t for t in first.split("\n") if t.startswith("Good play ("))
-    assert (f"Win rate under best play: "
+    assert (f"win rate under best play: "
             f"{labels.percent(best['mc'], best['ci_low'], best['ci_high'])}") in line
     assert (f"under the scenario's policy: "
             f"{labels.percent(scenario['mc'], scenario['ci_low'], scenario['ci_high'])}") in line
