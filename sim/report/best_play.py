@@ -219,10 +219,11 @@ def verdict_lines(sections: Mapping[str, Section]) -> list:
     if section is None:
         return []
     result = section.data.get("best_play")
-    words = "" if result is None else good_play_words(result.reevaluation)
-    lines = [] if result is None else [
-        "Good play (the best policy found for this stalker and loadout, section 'Best play', "
-        "on fresh games): " + words[0].lower() + words[1:]]
+    lines = []
+    if result is not None:
+        words = good_play_words(result.reevaluation)
+        lines.append("Good play (the best policy found for this stalker and loadout, section "
+                     "'Best play', on fresh games): " + words[0].lower() + words[1:])
     return lines + [
         f"Best play changes a verdict: {f['target']} is {f['scenario']} under the "
         f"scenario's policy ({_cell_text(f['scenario_estimate'])}) but {f['best']} under "

@@ -143,11 +143,6 @@ LIST_NOTE = ("{key}={name} replaces the loadout's {target} ({was}); "
 """What a variant's description says when a bare list key replaced a non-empty list."""
 
 
-ROWS = (AGGREGATE.SUM, AGGREGATE.SUM_SQ, AGGREGATE.DIFF, AGGREGATE.DIFF_SQ)
-"""The rows of :attr:`PairedSums.sums` by name (:data:`sim.kernels.paired.AGGREGATE`): the
-sum and sum of squares of a metric, then of its paired difference to the base."""
-
-
 def _plurals(exp: Experiment) -> dict[str, str]:
     """``items`` -> ``item``: the setup key of each list key that is named in the singular."""
     return {target: key for key, (target, kind) in exp.keys.items()
@@ -418,7 +413,9 @@ def paired_rows(result: PairedSums, labels: Sequence[str],
         for name in chosen:
             m = names.index(name)
             metric = result.metrics[m]
-            s, s2, d, d2 = (float(result.sums[v, row, m]) for row in ROWS)
+            sums = result.sums[v, :, m]  # rows by name (sim.kernels.paired.AGGREGATE)
+            s, s2 = float(sums[AGGREGATE.SUM]), float(sums[AGGREGATE.SUM_SQ])
+            d, d2 = float(sums[AGGREGATE.DIFF]), float(sums[AGGREGATE.DIFF_SQ])
             exact = _none_if_nan(result.exact[v, m])
             if metric.kind == "proportion" and result.indicator:
                 cell = tables.proportion(round(s), n, exact)
