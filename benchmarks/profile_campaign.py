@@ -39,6 +39,7 @@ from sim.campaign.compile import compile_campaign
 from sim.campaign.players import compile_game
 from sim.kernels import campaign as K
 from sim.kernels import rng
+from sim.kernels.campaign import tables as tb
 from sim.kernels.campaign.game import count_games, play_run, scratch
 from sim.rules.scenario import load_scenario
 
@@ -65,14 +66,15 @@ def words(state: np.ndarray, start: int) -> int:
 
 def drawn(tables, games: int) -> dict[str, float]:
     """Mean words drawn per game from each stream, over ``games`` games played one by one."""
-    game = scratch(tables)
+    G, R = scratch(tables)
     out = np.zeros((1, K.G_ROW), dtype=np.int64)
     fresh = rng.new_state()
     sums = dict(dice=0, deck=0, env=0)
+    streams = R.reshape(len(tb.STREAMS), rng.STATE_SIZE)  # dice, deck, env, zone_deck
     for t in range(games):
-        play_run(tables, game, SEED, t, 1, out, 0)
-        for name, purpose, state in (("dice", rng.DICE, game.dice), ("deck", rng.DECK, game.deck),
-                                     ("env", rng.ENVIRONMENT, game.env)):
+        play_run(tables, G, R, SEED, t, 1, out, 0)
+        for name, purpose, state in (("dice", rng.DICE, streams[0]), ("deck", rng.DECK, streams[1]),
+                                     ("env", rng.ENVIRONMENT, streams[2])):
             rng.seed_stream(fresh, SEED, t, purpose)
             sums[name] += words(state, int(fresh[0]))
     return {name: total / games for name, total in sums.items()}
@@ -94,10 +96,18 @@ def draw_words(dice_words, other_words, n_games):
 
 def with_keys(tables, **keys):
     """A copy of ``tables`` whose parameters ``keys`` (``C_*`` names) are changed in every slot."""
-    changed = tables._replace(cp=tables.cp.copy())
-    for name, value in keys.items():
-        changed.cp[:, getattr(K, name)] = value
+    changed = tables.copy()
+    for s in range(_slots(tables)):
+        header = tb.header(changed, s)
+        for name, value in keys.items():
+            header[getattr(K, name)] = value
     return changed
+
+
+def _slots(tables) -> int:
+    """The number of character slots packed in ``tables``: their headers come first, then the
+    first table (``hexes``)."""
+    return int(tables[tb.LAYOUT.index["T_HEXES"]]) // tb.SLOT_SIZE
 
 
 def main(players: bool) -> None:
@@ -105,19 +115,19 @@ def main(players: bool) -> None:
     arrays = compile_game(scenario) if players else compile_campaign(scenario)
     tables = arrays.pack()
     out = np.zeros((GAMES, K.G_ROW), dtype=np.int64)
-    game = scratch(tables)
-    play_run(tables, game, SEED, 0, 10, out, 0)  # compile or load from the cache
-    whole = cpu(lambda: play_run(tables, game, SEED, 0, GAMES, out, 0)) / GAMES
+    G, R = scratch(tables)
+    play_run(tables, G, R, SEED, 0, 10, out, 0)  # compile or load from the cache
+    whole = cpu(lambda: play_run(tables, G, R, SEED, 0, GAMES, out, 0)) / GAMES
     row = np.zeros(K.count_width(arrays.max_days, arrays.n_characters), dtype=np.int64)
     count_games(out, 10, row, arrays.max_days, arrays.n_characters)
     counting = cpu(lambda: count_games(out, GAMES, row, arrays.max_days,
                                        arrays.n_characters)) / GAMES
     rows = out.copy()
     no_days = with_keys(tables, C_MAX_DAYS=0)
-    fixed = cpu(lambda: play_run(no_days, game, SEED, 0, GAMES, out, 0)) / GAMES
+    fixed = cpu(lambda: play_run(no_days, G, R, SEED, 0, GAMES, out, 0)) / GAMES
     bare = with_keys(tables, C_OPEN_DRAW=K.DRAW_NOTHING, C_SECRET_DRAW=K.DRAW_NOTHING,
                      C_ENEMIES_PER_DAY=0, C_ANOMALIES_PER_DAY=0)
-    skeleton = cpu(lambda: play_run(bare, game, SEED, 0, GAMES, out, 0)) / GAMES
+    skeleton = cpu(lambda: play_run(bare, G, R, SEED, 0, GAMES, out, 0)) / GAMES
     bare_days = out[:, K.G_DAY].mean()
     per_game = drawn(tables, COUNTED)
     dice_words = int(round(per_game["dice"]))
@@ -152,7 +162,7 @@ def main(players: bool) -> None:
                                 ("fight", K.DRAW_ENEMY, K.G_FIGHTS),
                                 ("anomaly", K.DRAW_ANOMALY, K.G_ANOMALIES)):
         alone = with_keys(bare, C_OPEN_DRAW=draw, C_SECRET_DRAW=draw)
-        spent = cpu(lambda t=alone: play_run(t, game, SEED, 0, GAMES, out, 0)) / GAMES
+        spent = cpu(lambda t=alone: play_run(t, G, R, SEED, 0, GAMES, out, 0)) / GAMES
         n = out[:, column].mean()
         each = (spent - fixed - per_day * out[:, K.G_DAY].mean()) / n
         print(f"  one {label:8s}     : {each * 1e9:8.0f} ns ({n:.1f} a game when every location "

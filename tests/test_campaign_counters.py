@@ -15,6 +15,7 @@ import numpy as np
 
 from sim.campaign.compile import compile_campaign
 from sim.kernels import campaign as K
+from sim.kernels.campaign import tables as tb
 from sim.kernels.campaign.end import write_result
 from sim.kernels.campaign.game import _count_game, scratch
 from sim.kernels.records import Record
@@ -41,13 +42,14 @@ def undeclared(results: tuple[Record, ...], sums: Record, state: Record) -> list
 
 def played(seats: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """Seat 1's state (every slot a different value), and the result row written from it."""
-    tables = compile_campaign(load_scenario(None)).pack()
-    game = scratch(tables)
+    T = compile_campaign(load_scenario(None)).pack()
+    G, _ = scratch(T)
+    game = tb.state(T, G)
     game.st[:] = 1000 + np.arange(K.S_SIZE)
     game.st[:, K.S_END] = -1  # still in the Zone: CAPPED
     game.st[:, K.S_SLOT] = 0
     res = np.full(K.G_ROW, UNSET, dtype=np.int64)
-    write_result(tables, game, 9, True, res)
+    write_result(T, G, 9, True, res)
     return game.st[0], res
 
 

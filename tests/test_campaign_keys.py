@@ -29,6 +29,7 @@ import pytest
 from sim.campaign.compile import compile_campaign, objective_bunkers
 from sim.kernels import campaign as K
 from sim.kernels import rng
+from sim.kernels.campaign import tables as tb
 from sim.kernels.campaign.emission import emission
 from sim.kernels.campaign.trade import recover, use_medkits
 from sim.reference import campaign as reference
@@ -61,7 +62,7 @@ def _hex(sc, name: str) -> int:
 def _seat(tables, pos: int, health: int) -> np.ndarray:
     st = np.zeros(K.S_SIZE, dtype=np.int64)
     st[K.S_POS], st[K.S_HEALTH] = pos, health
-    st[K.S_WILLPOWER] = tables.cp[0, K.C_WILLPOWER]
+    st[K.S_WILLPOWER] = tables.cp[K.C_WILLPOWER]
     st[K.S_END] = -1
     return st
 
@@ -75,7 +76,7 @@ def test_an_emission_reaches_a_base_only_when_bases_do_not_shelter(shelter):
     him only under ``emission.bases_shelter = false``; a bunker shelters under both, the
     Open Space under neither. Kernel (:func:`.emission.emission`) and reference agree."""
     sc = _base([f"rules.emission.bases_shelter={str(shelter).lower()}"])
-    tables = compile_campaign(sc).pack()
+    tables = tb.slot_tables(compile_campaign(sc).pack())
     camp = reference.Campaign(sc)
     dice = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
     rng.seed_stream(dice, 1, 0, rng.DICE)
@@ -86,9 +87,9 @@ def test_an_emission_reaches_a_base_only_when_bases_do_not_shelter(shelter):
         zone = np.zeros(K.Z_SIZE, dtype=np.int64)
         zone[K.Z_ACC_R] = 1
         held = 0
-        emission(st, zone, tables.cp[0], dice, tables.hexes[0], tables.em[0],
-                  tables.em_resist[0, st[K.S_WORN]], 0,
-                  tables.art_rec[0, held], tables.art_n[0, held])
+        emission(st, zone, tables.cp, dice, tables.hexes, tables.em,
+                  tables.em_resist[st[K.S_WORN]], 0,
+                  tables.art_rec[held], tables.art_n[held])
         assert st[K.S_EMISSIONS_HIT] == hit, place
         assert camp.sheltered(h) == (not hit), place
 
@@ -165,10 +166,10 @@ def test_paid_healing_after_a_knockout_is_kept_under_both_readings():
     (:func:`.trade.recover`): Health 0 -> regains 1 -> heals to 6 for 500 rubles."""
     for reading in ("bunker", "after_knockout"):
         sc = _base([f"rules.economy.paid_healing={reading}"])
-        tables = compile_campaign(sc).pack()
+        tables = tb.slot_tables(compile_campaign(sc).pack())
         st = _seat(tables, _hex(sc, "Cordon"), 0)
         st[K.S_RUBLES] = 1000
-        recover(st, tables.cp[0], tables.hexes[0])
+        recover(st, tables.cp, tables.hexes)
         assert (st[K.S_HEALTH], st[K.S_RUBLES]) == (6, 500)
 
 
@@ -187,7 +188,7 @@ def test_the_bunker_toward_each_objective_is_the_references():
     sc = _base(bunker_choice="toward_objective")
     camp = reference.Campaign(sc)
     goals = [*camp.complexes, camp.sarcophagus]
-    cp = compile_campaign(sc).cp
+    cp = tb.header(compile_campaign(sc).pack())
     compiled = [int(cp[K.C_OBJECTIVE_BUNKER + j]) for j in range(len(goals))]
     assert compiled == _by_hand_toward(sc)
     assert compiled == objective_bunkers(sc.ruleset, goals, camp.bunkers)
@@ -200,13 +201,13 @@ def test_a_stalker_lost_in_a_secret_location_is_placed_by_the_policy(choice):
     the nearest bunker or the one nearest the Sarcophagus; knocked out in the Open Space
     (P-37) always in the nearest. Kernel (:func:`.trade.recover`) and reference agree."""
     sc = _base(bunker_choice=choice)
-    tables = compile_campaign(sc).pack()
+    tables = tb.slot_tables(compile_campaign(sc).pack())
     camp = reference.Campaign(sc)
     toward = _by_hand_toward(sc)[-1]
     for place in (*(h for h in camp.complexes), _hex(sc, "Cordon")):
         st = _seat(tables, place, 0)
-        st[K.S_OBJECTIVE] = tables.cp[0, K.C_N_OBJECTIVES]  # every complex explored
-        recover(st, tables.cp[0], tables.hexes[0])
+        st[K.S_OBJECTIVE] = tables.cp[K.C_N_OBJECTIVES]  # every complex explored
+        recover(st, tables.cp, tables.hexes)
         secret = camp.location[place] in ("secret", "complex")
         want = toward if choice == "toward_objective" and secret else camp.nearest_bunker(place)
         assert st[K.S_POS] == want

@@ -27,6 +27,7 @@ from sim.campaign.compile import compile_campaign, token_keys
 from sim.cli import main
 from sim.experiments.campaign import ENDS, TRIAL_COLUMNS, simulate_trials
 from sim.kernels import campaign as K
+from sim.kernels.campaign import tables as tb
 from sim.kernels.campaign.end import _deformation_card, conditions
 from sim.reference import campaign as reference
 from sim.rules import load_ruleset
@@ -107,8 +108,8 @@ def test_an_inert_deck_is_not_drawn():
 
 
 def _mutation(sc, deformations: int, radiation_down: int = 0, radiation: int | None = None):
-    tables = compile_campaign(sc).pack()
-    cp = tables.cp[0].copy()
+    tables = tb.slot_tables(compile_campaign(sc).pack())
+    cp = tables.cp.copy()
     st = np.zeros(K.S_SIZE, dtype=np.int64)
     st[K.S_POS] = next(i for i, h in enumerate(sc.ruleset.map.hexes) if h.location == "open")
     st[K.S_END], st[K.S_HEALTH], st[K.S_WILLPOWER] = -1, 1, cp[K.C_WILLPOWER]
@@ -116,8 +117,8 @@ def _mutation(sc, deformations: int, radiation_down: int = 0, radiation: int | N
     st[K.S_RADIATION] = cp[K.C_RADIATION_MAX] + 1 if radiation is None else radiation
     zone = np.zeros(K.Z_SIZE, dtype=np.int64)
     zone[K.Z_DEFORM_ORDER:K.Z_DEFORM_ORDER + 10] = [4] * 10  # a Withered arm (1 wound) first
-    conditions(st, zone, cp, tables.hexes[0], np.zeros(tables.it.shape[1], dtype=np.int64),
-                tables.lose_order[0])
+    conditions(st, zone, cp, tables.hexes, np.zeros(tables.it.shape[0], dtype=np.int64),
+                tables.lose_order)
     return st, zone
 
 

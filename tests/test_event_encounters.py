@@ -28,6 +28,7 @@ from sim.exact.event import OUTCOMES, event_exact
 from sim.experiments.event import simulate_event
 from sim.kernels import campaign as K
 from sim.kernels import event as k
+from sim.kernels.campaign import tables as tb
 from sim.kernels.campaign.game import _new_game, scratch
 from sim.kernels.campaign.movement import _location
 from sim.reference import anomaly as reference_event
@@ -137,20 +138,19 @@ def test_an_encounter_card_brings_its_card_and_it_goes_back_unless_kept(effect):
     sneak or any end but its death) or an anomaly (met; back unless kept as a trophy,
     P-34). Forty games from their first state: every card drawn is accounted for."""
     sc = _scenario(_all_cards(effect))
-    tables = compile_campaign(sc).pack()
-    h = int(tables.place_open[0][0])
+    T = compile_campaign(sc).pack()
+    h = int(tb.table(T, "place_open")[0])
     counts = {"enemy": (K.S_FIGHTS, K.S_KILLS), "anomaly": (K.S_ANOMALIES, K.S_TROPHY_ANOMALY)}
     met, kept = counts[effect]
     seen = {"met": 0, "returned": 0}
     for t in range(40):
-        game = scratch(tables)
-        _new_game(tables, game, 11, t)
+        G, R = scratch(T)
+        _new_game(T, G, R, 11, t)
+        game = tb.state(T, G)
         pool = game.enemy_pool if effect == "enemy" else game.anomaly_pool
         before = pool.sum()
-        seat = game._replace(st=game.st[0], items=game.items[0], trophies=game.trophies[0],
-                             art_waiting=game.art_waiting[0])  # as seat(game, 0)
-        _location(K.CampaignTables(*(a[0] for a in tables)), seat, h, K.LOC_OPEN)  # slot
-        st = seat.st
+        _location(T, G, R, 0, 0, h, K.LOC_OPEN)  # slot 0, seat 0
+        st = game.st[0]
         assert st[K.S_EVENTS] == 1 and st[met] <= 1 and st[kept] <= st[met]
         assert pool.sum() == before - st[kept]
         seen["met"] += st[met]

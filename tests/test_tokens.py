@@ -23,6 +23,7 @@ import pytest
 
 from sim.campaign.compile import compile_campaign, token_keys
 from sim.kernels import campaign as K
+from sim.kernels.campaign import tables as tb
 from sim.kernels.campaign.damage import gain_tokens, spend_tokens
 from sim.kernels.campaign.end import conditions
 from sim.reference import campaign as reference
@@ -46,8 +47,8 @@ def _open_hex(sc) -> int:
 
 def _kernel(sc, clues: int, zone_tokens: int, *, mutation: bool, concussion: bool):
     """One stalker on an Open Space hex after a damage step; returns his state row."""
-    tables = compile_campaign(sc).pack()
-    cp = tables.cp[0]
+    tables = tb.slot_tables(compile_campaign(sc).pack())
+    cp = tables.cp
     st = np.zeros(K.S_SIZE, dtype=np.int64)
     st[K.S_POS], st[K.S_END] = _open_hex(sc), -1
     st[K.S_HEALTH], st[K.S_WILLPOWER] = cp[K.C_HEALTH], cp[K.C_WILLPOWER]
@@ -57,8 +58,8 @@ def _kernel(sc, clues: int, zone_tokens: int, *, mutation: bool, concussion: boo
     if concussion:
         st[K.S_WILLPOWER] = 0
     zone = np.zeros(K.Z_SIZE, dtype=np.int64)
-    items = np.zeros(tables.it.shape[1], dtype=np.int64)
-    conditions(st, zone, cp, tables.hexes[0], items, tables.lose_order[0])
+    items = np.zeros(tables.it.shape[0], dtype=np.int64)
+    conditions(st, zone, cp, tables.hexes, items, tables.lose_order)
     return st
 
 
@@ -101,13 +102,13 @@ def test_a_concussion_halves_the_zone_tokens_in_his_favour(held, kept):
 def test_a_knockout_takes_no_token():
     """P-37 names belongings, not tokens: a knock-out leaves both kinds."""
     sc = _base()
-    tables = compile_campaign(sc).pack()
-    cp = tables.cp[0]
+    tables = tb.slot_tables(compile_campaign(sc).pack())
+    cp = tables.cp
     st = np.zeros(K.S_SIZE, dtype=np.int64)
     st[K.S_POS], st[K.S_END], st[K.S_WILLPOWER] = _open_hex(sc), -1, cp[K.C_WILLPOWER]
     st[K.S_CLUES], st[K.S_ZONE_TOKENS] = 5, 5
-    conditions(st, np.zeros(K.Z_SIZE, dtype=np.int64), cp, tables.hexes[0],
-                np.zeros(tables.it.shape[1], dtype=np.int64), tables.lose_order[0])
+    conditions(st, np.zeros(K.Z_SIZE, dtype=np.int64), cp, tables.hexes,
+                np.zeros(tables.it.shape[0], dtype=np.int64), tables.lose_order)
     assert st[K.S_KNOCKOUTS] == 1 and (st[K.S_CLUES], st[K.S_ZONE_TOKENS]) == (5, 5)
 
 
@@ -141,7 +142,7 @@ def test_tokens_are_gained_per_complex_and_per_anomaly():
     """``tokens.clues_per_complex`` per Secret Complex explored (P-50), ``zone_per_anomaly``
     per anomaly he went through (P-32)."""
     sc = _base(["rules.tokens.clues_per_complex=2", "rules.tokens.zone_per_anomaly=3"])
-    cp = compile_campaign(sc).pack().cp[0]
+    cp = tb.header(compile_campaign(sc).pack())
     st = np.zeros(K.S_SIZE, dtype=np.int64)
     st[K.S_CLUES] = 1
     gain_tokens(st, cp, 1, 2)
@@ -164,7 +165,7 @@ def test_tokens_heal_one_point_each_while_it_helps(use, health, willpower, radia
     turn, up to the card's Health/Willpower or down to no dose (``want``: tokens left,
     wounds, disturbances and doses left); kernel and reference alike."""
     sc = _base(["rules.tokens.clues_start=4", f"rules.tokens.clue_use={use}"])
-    cp = compile_campaign(sc).pack().cp[0]
+    cp = tb.header(compile_campaign(sc).pack())
     st = np.zeros(K.S_SIZE, dtype=np.int64)
     st[K.S_CLUES] = 4
     st[K.S_HEALTH] = cp[K.C_HEALTH] + health

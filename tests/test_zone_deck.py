@@ -30,6 +30,7 @@ from sim.experiments.campaign import ENDS, TRIAL_COLUMNS, simulate_trials
 from sim.experiments.campaign_players import run_players
 from sim.kernels import campaign as K
 from sim.kernels import rng
+from sim.kernels.campaign import tables as tb
 from sim.kernels.campaign.game import _new_game, scratch
 from sim.kernels.campaign.zone import _zone_card, zone_phase
 from sim.reference import campaign as reference
@@ -116,10 +117,10 @@ def test_a_deck_without_cards_draws_nothing():
 
 def _kernel_game(sc):
     """A packed scenario and a fresh game (as ``play_games`` allocates it) after ``_new_game``."""
-    tables = compile_campaign(sc).pack()
-    game = scratch(tables)
-    _new_game(tables, game, 3, 0)
-    return tables, game
+    T = compile_campaign(sc).pack()
+    G, R = scratch(T)
+    _new_game(T, G, R, 3, 0)
+    return (T, G, R), tb.state(T, G)
 
 
 CARDS = {
@@ -154,9 +155,9 @@ def test_each_card_effect_in_the_kernel_and_the_reference(effect):
     again afterwards. The reference's Zone phase does exactly the same."""
     card, tokens = CARDS[effect]
     sc = _one_card(card)
-    tables, game = _kernel_game(sc)
+    arrays, game = _kernel_game(sc)
     enemies, anomalies = game.enemy_pool.copy(), game.anomaly_pool.copy()
-    zone_phase(tables, game)
+    zone_phase(*arrays)
     assert game.zone[K.Z_ETOKENS] == tokens
     assert (game.enemy_pool == enemies).all() and (game.anomaly_pool == anomalies).all()
     assert game.zone[K.Z_ZONE_POOL + 2] == 3  # one Zone stirs of four drawn
@@ -170,9 +171,9 @@ def test_cards_are_laid_on_the_board_under_the_limit():
     card of its kind finds a free location, so at least one of each lies there; the cards
     on the board are the cards missing from the pools."""
     sc = _one_card((1, 1, 0, 0), limits=6, draws=2)
-    tables, game = _kernel_game(sc)
+    arrays, game = _kernel_game(sc)
     enemies, anomalies = game.enemy_pool.sum(), game.anomaly_pool.sum()
-    zone_phase(tables, game)
+    zone_phase(*arrays)
     board = game.board
     assert game.zone[K.Z_BOARD_E] == (board > 0).sum() >= 1
     assert game.zone[K.Z_BOARD_A] == (board < 0).sum() >= 1
@@ -183,8 +184,8 @@ def test_cards_are_laid_on_the_board_under_the_limit():
 
 def test_the_default_reading_draws_no_zone_card():
     """``per_day``: the Zone deck is neither dealt nor drawn."""
-    tables, game = _kernel_game(_base())
-    zone_phase(tables, game)
+    arrays, game = _kernel_game(_base())
+    zone_phase(*arrays)
     assert not game.zone[K.Z_ZONE_POOL:K.Z_ZONE_POOL + MAX_ZONE_CARDS].any()
 
 

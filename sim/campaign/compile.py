@@ -12,7 +12,7 @@ slots are stacked by :func:`pack_slots`.
 
 from __future__ import annotations
 
-from dataclasses import fields, make_dataclass
+from dataclasses import make_dataclass
 
 import numpy as np
 
@@ -39,6 +39,7 @@ from sim.encounter.spec import PackedFight, policy_slots
 from sim.errors import InputError
 from sim.kernels import campaign as K
 from sim.kernels import layout as S
+from sim.kernels.campaign import tables as flat
 from sim.kernels.layout import A_SIZE, P_SIZE
 from sim.rules import Ruleset, fightable
 from sim.rules.scenario import Scenario, carry_problems, gear_armors, gear_weapons
@@ -70,10 +71,10 @@ class CampaignInputError(InputError):
 class _Arrays:
     """A compiled one-stalker scenario: one character *slot* of the campaign kernels' tables.
 
-    Its fields are declared once, as :class:`sim.kernels.campaign.CampaignTables`
-    (same names, same order; the kernels take them as that one argument, :meth:`pack`'s), with
-    the slots of a game stacked on a first axis (:func:`pack_slots`; one slot
-    here, several for a multiplayer scenario, :mod:`sim.campaign.players`).
+    Its fields are ``cp`` and the tables declared once, with their dimensions, in
+    :data:`sim.kernels.campaign.tables.TABLES` (same names, same order); the kernels take
+    them packed into one flat array (:meth:`pack`, :func:`pack_slots`: one slot here,
+    several for a multiplayer scenario, :mod:`sim.campaign.players`).
     Per-card tables are packed into a few 2-D int64 arrays; their columns are
     the ``H_*``, ``I_*``, ``N_*``, ``V_*`` and ``M_*`` constants of the kernel
     module, and the properties below name them for readers.
@@ -150,8 +151,8 @@ class _Arrays:
         disturbances (0: the armour does not roll).
     """
 
-    def pack(self) -> K.CampaignTables:
-        """The arrays as the kernels take them: one slot (see :func:`pack_slots`)."""
+    def pack(self) -> np.ndarray:
+        """The arrays as the kernels take them, ``T``: one slot (see :func:`pack_slots`)."""
         return pack_slots([self])
 
     @property
@@ -191,7 +192,7 @@ class _Arrays:
 
 
 CampaignArrays = make_dataclass(
-    "CampaignArrays", [(name, np.ndarray) for name in K.CampaignTables._fields],
+    "CampaignArrays", [(name, np.ndarray) for name in ("cp", *flat.TABLES)],
     bases=(_Arrays,), frozen=True, eq=False)
 CampaignArrays.__doc__, CampaignArrays.__module__ = _Arrays.__doc__, __name__
 
@@ -205,24 +206,81 @@ pads them for :func:`pack_slots` (the kernel skips ``-1`` rows; zero fights and 
 uses are the padding the per-mask tables already have)."""
 
 
-def pack_slots(slots) -> K.CampaignTables:
-    """Stack the arrays of several character slots on a new first axis (the kernels' tables).
+def pack_slots(slots) -> np.ndarray:
+    """The kernel's compiled scenario ``T``: every slot's header, then the tables
+    (:mod:`sim.kernels.campaign.tables`).
 
     Slot ``s`` is ``slots[s]``, a :class:`CampaignArrays`; tables of different
     sizes (weapon subsets, belongings, shopping lists: :data:`PADDED`) are padded
-    to the largest. Every other table must have the same shape in every slot.
+    to the largest. Every other table must have the same shape in every slot. A
+    table equal in every slot is stored once; the header of each slot holds its
+    parameters (``cp``), where its tables begin (``T_*``), their dimensions (``N_*``)
+    and where each array of a game's state begins in ``G`` (``GS_*``).
     """
-    packed = {}
-    for f in fields(CampaignArrays):
-        arrays = [getattr(slot, f.name) for slot in slots]
-        shape = tuple(max(dims) for dims in zip(*(a.shape for a in arrays), strict=True))
-        if f.name not in PADDED and any(a.shape != shape for a in arrays):
-            raise CampaignInputError(f"the characters' {f.name} tables differ in shape")
-        out = np.full((len(arrays), *shape), PADDED.get(f.name, 0), dtype=arrays[0].dtype)
-        for s, a in enumerate(arrays):
-            out[s][tuple(slice(0, n) for n in a.shape)] = a
-        packed[f.name] = out
-    return K.CampaignTables(**packed)
+    n = len(slots)
+    padded = {name: _padded(name, [getattr(slot, name) for slot in slots])
+              for name in flat.TABLES}
+    cps = [np.asarray(slot.cp, dtype=np.int64) for slot in slots]
+    dims = _dimensions(padded, cps[0])
+    layout = dict(dims)
+    data, at = [], n * flat.SLOT_SIZE
+    where = [dict() for _ in slots]
+    for name, arrays in padded.items():
+        shared = all(np.array_equal(a, arrays[0]) for a in arrays[1:])
+        for s, array in enumerate(arrays):
+            if s == 0 or not shared:
+                data.append(array.reshape(-1))
+                at += array.size
+            where[s]["T_" + name.upper()] = at - array.size
+    at = K.Z_SIZE + int(cps[0][K.C_N_PLAYERS]) * K.S_SIZE
+    for name, declared in flat.STATE.items():
+        layout["GS_" + name.upper()] = at
+        at += int(np.prod([_size(d, dims, cps[0]) for d in declared]))
+    layout["GS_SIZE"] = at
+    headers = np.zeros((n, flat.SLOT_SIZE), dtype=np.int64)
+    for s, cp in enumerate(cps):
+        headers[s, :K.C_SIZE] = cp
+        headers[s] = flat.LAYOUT.pack(headers[s], **layout, **where[s])
+    return np.concatenate([headers.reshape(-1), *data])
+
+
+def _padded(name: str, arrays: list[np.ndarray]) -> list[np.ndarray]:
+    """One table of every slot as int64 arrays of one shape, padded (:data:`PADDED`)."""
+    shape = tuple(max(dims) for dims in zip(*(a.shape for a in arrays), strict=True))
+    if name not in PADDED and any(a.shape != shape for a in arrays):
+        raise CampaignInputError(f"the characters' {name} tables differ in shape")
+    out = []
+    for a in arrays:
+        full = np.full(shape, PADDED.get(name, 0), dtype=np.int64)
+        full[tuple(slice(0, k) for k in a.shape)] = a
+        out.append(full)
+    return out
+
+
+def _size(dim: int | str, dims: dict[str, int], cp: np.ndarray) -> int:
+    """A declared dimension's size: a fixed width, a measured ``N_*`` or a parameter."""
+    if isinstance(dim, int):
+        return dim
+    return dims[dim] if dim in dims else int(cp[K.PARAMETERS.index[dim]])
+
+
+def _dimensions(padded: dict[str, list[np.ndarray]], cp: np.ndarray) -> dict[str, int]:
+    """The ``N_*`` header slots, measured on the tables; each table's shape is checked
+    against its declaration (:data:`sim.kernels.campaign.flat.TABLES`).
+    """
+    dims: dict[str, int] = {}
+    for name, declared in flat.TABLES.items():
+        shape = padded[name][0].shape
+        if len(shape) != len(declared):
+            raise ValueError(f"table {name}: shape {shape}, declared {declared}")
+        for dim, size in zip(declared, shape, strict=True):
+            known = dim if isinstance(dim, int) else dims.get(dim, size)
+            if known != size:
+                raise ValueError(f"table {name}: {dim} is {size}, elsewhere {known}")
+            if isinstance(dim, str):
+                dims[dim] = size
+    dims["N_TROPHIES"] = dims["N_ENEMIES"] + dims["N_ANOMALIES"]
+    return dims
 
 
 def game_keys(scenario: Scenario) -> dict[str, int]:

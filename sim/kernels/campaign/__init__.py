@@ -32,16 +32,17 @@ board placements and Environment changes from its ENVIRONMENT stream, and the
 Zone cards (``zone.cards = "deck"``) from its ZONE_CARDS stream, so a
 change of policy does not reshuffle the decks (common random numbers).
 
-The compiled scenario travels as one argument, :class:`CampaignTables` (the
-arrays of :class:`sim.campaign.compile.CampaignArrays` of every character
-slot, stacked), and a game's scratch state as another, :class:`GameState`
-(a row per seat, the shared Zone). A run of games is
-:func:`.game.play_run`, made of named parts (:func:`.game._new_game`,
+The compiled scenario travels as one flat ``int64`` array ``T`` (every
+character slot's header, then its tables: :mod:`.tables`), a game's scratch
+state as another, ``G`` (the shared Zone, a row per seat, the decks and
+buffers), and its random streams as a ``uint64`` array ``R``. A run of games
+is :func:`.game.play_run`, made of named parts (:func:`.game._new_game`,
 :func:`.game._play_day`, :func:`.game._play_turn`, :func:`.movement.move`,
 :func:`.movement._location` (the Sarcophagus too), :func:`.game._end_of_day`,
-:func:`.end.settle`, :func:`.end.game_over`, ...) that numba inlines into
-it; the parts of one stalker's turn take his slot's tables (:func:`slot`)
-and his seat's view (:func:`seat`). :func:`.game.play_games` runs games on
+:func:`.end.settle`, :func:`.end.game_over`, ...); each takes the three
+arrays and the integers it needs (the slot ``s`` of the character whose
+turn it is, his seat ``p``) and reads its tables through the views of
+:mod:`.tables` (``hexes(T, cp)``, ``items(G, cp, p)``). :func:`.game.play_games` runs games on
 one scratch state, one row of results per game (``G_*`` columns), and is
 shared by two callers: :func:`.game.campaign_kernel` adds the games up into
 per-chunk integer counts and sums (columns below, :func:`.game.count_games`),
@@ -65,8 +66,10 @@ only this module and the modules above it in this list:
   the result columns ``ONE_STALKER``/``GAME``/``SEAT`` ``G_*``, the counts
   ``ENDS``/``SUMS``/``MULTIPLAYER``, the card tables' columns ``HEX`` ..
   ``LOSS``; seat 1's counters, ``COUNTERS``, each one name that gives its state slot,
-  result column and sum), the codes, :class:`CampaignTables`, :class:`GameState`,
-  the ``part``/``called`` decorators and the slot and seat views;
+  result column and sum), the codes and the ``part``/``called`` decorators;
+- :mod:`.tables`: where the compiled scenario and a game's state lie in ``T``,
+  ``G`` and ``R``: the tables and state arrays, each declared once with its
+  dimensions, and their views;
 - :mod:`.cards`: the best item card held, a draw from a shared deck;
 - :mod:`.damage`: damage through the armour and artefacts onto the tracks;
 - :mod:`.zone`: the Zone phase (P-47): new cards on the board;
@@ -84,10 +87,6 @@ only this module and the modules above it in this list:
 """
 
 from __future__ import annotations
-
-from typing import NamedTuple
-
-import numpy as np
 
 from sim.jitting.options import jit
 from sim.kernels import layout as S
@@ -416,6 +415,7 @@ ARMOR = Record("armour a character may wear (armor): the starting one, then thos
 DT_RADIATION = 4  # rows of art_rec: sim.rules.DAMAGE_TYPES, then none (tied by test_layout_slots)
 DT_PSI = 5
 DT_NONE = 6  # no damage: daily use and movement (resist artefacts do not act)
+N_DTYPES = DT_NONE + 1  # rows of art_rec and art_n per artefact mask
 ARTIFACT_CARD = Record("artefact card columns (art_cards)", "AC_SIZE", (
     "AC_TYPE",  # type index in the deck (P-35)
     "AC_PRICE",
@@ -540,163 +540,31 @@ COOP_DEAD_IGNORED = 0
 COOP_DEAD_TEAM_LOSES = 1
 
 part = jit(inline="always", _nrt=False)
-"""Compile a part of the game body that takes ``tables`` or ``game``: inlined into
-:func:`.game.play_run`, no reference counts.
+"""Compile a part of the game that runs at every location, fight or damage step (the
+location entered, the fight's set-up, drawing a card, a damage step): inlined where it is
+called, no reference counts.
 
-Inlined, these parts make one function that LLVM optimises as a whole; called
-instead, each gets its ~40 arrays as ~300 scalar arguments, and the game body
-ran 2.8 times slower (base scenario). The parts allocate nothing (numba refuses
-to compile one that does), so they need no reference counting; with it, each
-call counts every array of ``tables`` and ``game`` up and down, with atomic
-operations on counters that all threads share for ``tables``: 6 times slower
-inlined, 14 times called. Small parts that run often (drawing a card, an armour
-roll, the conditions after a damage step) are inlined too.
+numba inlines by copying the part's IR into its caller, so each place a part is
+inlined costs compile time; the parts that run most often are inlined to save the
+call (calling the location and the fight set-up each time measured 5 % slower,
+base scenario, one thread). The parts allocate nothing (numba refuses to compile
+one that does), so they need no reference counting, whose atomic counts on the
+arrays every thread shares cost several times the game itself.
 """
 
 called = jit(_nrt=False)
-"""Compile a part that takes a few arrays and runs rarely (losing belongings on a
-knock-out, recovering in a bunker, trading, the Emission): called, not inlined.
+"""Compile a part that is called, not inlined: a stalker's turn and the day's end, and
+the rarer parts (a base, an anomaly, an event card drawn, a new game or character, a
+knock-out, the Emission).
 
-numba inlines by copying the callee's IR, so every inlined part adds compile
-work to each function it is inlined into, up to :func:`.game.play_run`; calling
-these parts costs a few scalar arguments a call and no measurable speed, and
-took a quarter off the kernel's compile time (``benchmarks/bench_startup.py
---compile``).
+Every part takes the three flat arrays ``T``, ``G``, ``R`` (:mod:`.tables`) and a few
+integers, some 25 words: a call costs about 40 instructions. Each called part is
+compiled once, where inlined it would be compiled at each of its callers, and
+LLVM gives each a function of its own that fits the registers: the game body
+inlined whole into :func:`.game.play_run` was one function of some 10,000
+instructions whose loops held every table's address in memory, and passing the
+sixty arrays of the former tables and state to a called part cost about 600 cycles.
 """
-
-
-class CampaignTables(NamedTuple):
-    """A compiled scenario as the kernels take it: one argument instead of 29 arrays.
-
-    The one declaration of the compiled scenario's tables: the compile step's
-    :class:`sim.campaign.compile.CampaignArrays` is generated from these fields
-    (see there for shapes and meanings), and :func:`slot` passes them in this
-    order (a test reads it). Numba
-    passes a named tuple of arrays as one typed argument (and caches kernels
-    taking it), so every jitted function takes ``tables`` and reads the
-    fields it needs.
-
-    The kernels take the tables of every *slot* stacked on a first axis
-    (:func:`sim.campaign.compile.pack_slots`): a slot is one character with
-    his loadout and policy, compiled like a one-stalker scenario. Slots
-    ``0 .. n_players - 1`` are the seats' starting characters; further slots
-    are the characters a seat may draw after a death (P-44). The parts of one
-    stalker's day take one slot's views (:func:`slot`), with exactly the
-    shapes of a one-stalker scenario.
-    """
-
-    cp: np.ndarray
-    hexes: np.ndarray
-    day_table: np.ndarray
-    day_len: np.ndarray
-    target_hex: np.ndarray
-    allowance_of_value: np.ndarray
-    place_open: np.ndarray
-    place_secret: np.ndarray
-    place_any: np.ndarray
-    it: np.ndarray
-    item_order: np.ndarray
-    lose_order: np.ndarray
-    shopping: np.ndarray
-    gear: np.ndarray
-    e_params: np.ndarray
-    e_bonus: np.ndarray
-    e_spend: np.ndarray
-    e_uses0: np.ndarray
-    en: np.ndarray
-    sarcophagus: np.ndarray
-    a_params: np.ndarray
-    a_count: np.ndarray
-    art_deck0: np.ndarray
-    art_value: np.ndarray
-    ev: np.ndarray
-    em: np.ndarray
-    art_rec: np.ndarray
-    art_n: np.ndarray
-    art_cards: np.ndarray
-    art_identity: np.ndarray
-    armor: np.ndarray
-    ev_resist: np.ndarray
-    em_resist: np.ndarray
-
-
-class GameState(NamedTuple):
-    """Scratch arrays of one game, allocated once per :func:`.game.play_games` call.
-
-    ``st`` (n_players, S_SIZE) and ``items`` (n_players, n_items) hold one
-    row per seat (``S_*`` indices; item cards held); ``zone`` the shared
-    Zone (``Z_*``: Emission Track, board counts, winners); ``order`` today's
-    turn order; the pools hold the cards left in each shared deck; ``board``
-    the card lying on each hex of the one board (enemy ``e``: ``e + 1``,
-    anomaly ``a``: ``-(a + 1)``); ``dice``, ``deck`` and ``env`` the trial's
-    three random streams (common random numbers); ``fparams`` .. ``ares``
-    are buffers of the fight and anomaly primitives; ``trophies``
-    (n_players, n_enemies + n_anomalies) the cards each seat holds as
-    trophies, enemy cards then anomaly cards, where a reading returns them
-    when sold (``campaign.killed_enemies = "trophy_sold"``) or exchanged
-    (``campaign.anomaly_trophies = "when_exchanged"``); ``enemy_discard`` the
-    killed enemy cards set aside under ``"reshuffle_when_empty"`` (P-19);
-    ``art_waiting`` (n_players, artefact types) the types of the artefacts
-    each seat waits to sell (``S_ART_COUNT``), returned to the artefact deck
-    when sold under ``campaign.sold_artifacts = "returned"`` (P-11);
-    ``zone_deck`` the random stream of the Zone deck's draws (``rng.ZONE_CARDS``,
-    ``zone.cards = "deck"``; P-30, P-47).
-
-    A seat's view of the game (:func:`seat`) is a ``GameState`` too, whose
-    ``st`` and ``items`` are that seat's rows and every other field the
-    shared array (the one board, the shared decks, the Emission Track).
-    """
-
-    st: np.ndarray
-    items: np.ndarray
-    zone: np.ndarray
-    order: np.ndarray
-    enemy_pool: np.ndarray
-    anomaly_pool: np.ndarray
-    event_pool: np.ndarray
-    art_deck: np.ndarray
-    art_scratch: np.ndarray
-    board: np.ndarray
-    habitats: np.ndarray
-    dice: np.ndarray
-    deck: np.ndarray
-    env: np.ndarray
-    fparams: np.ndarray
-    aparams: np.ndarray
-    stims: np.ndarray
-    uses: np.ndarray
-    fres: np.ndarray
-    ares: np.ndarray
-    trophies: np.ndarray
-    enemy_discard: np.ndarray
-    art_waiting: np.ndarray
-    zone_deck: np.ndarray
-
-
-@part
-def slot(tables, s):
-    """The tables of slot ``s`` (views): one character's compiled scenario."""
-    return CampaignTables(tables.cp[s], tables.hexes[s], tables.day_table[s], tables.day_len[s],
-                          tables.target_hex[s], tables.allowance_of_value[s], tables.place_open[s],
-                          tables.place_secret[s], tables.place_any[s], tables.it[s],
-                          tables.item_order[s], tables.lose_order[s], tables.shopping[s],
-                          tables.gear[s], tables.e_params[s], tables.e_bonus[s], tables.e_spend[s],
-                          tables.e_uses0[s], tables.en[s], tables.sarcophagus[s],
-                          tables.a_params[s], tables.a_count[s], tables.art_deck0[s],
-                          tables.art_value[s], tables.ev[s], tables.em[s], tables.art_rec[s],
-                          tables.art_n[s], tables.art_cards[s], tables.art_identity[s],
-                          tables.armor[s], tables.ev_resist[s], tables.em_resist[s])
-
-
-@part
-def seat(game, p):
-    """Seat ``p``'s view of the game: its own rows, the shared Zone (see :class:`GameState`)."""
-    return GameState(game.st[p], game.items[p], game.zone, game.order, game.enemy_pool,
-                     game.anomaly_pool, game.event_pool, game.art_deck, game.art_scratch,
-                     game.board, game.habitats, game.dice, game.deck, game.env, game.fparams,
-                     game.aparams, game.stims, game.uses, game.fres, game.ares,
-                     game.trophies[p], game.enemy_discard, game.art_waiting[p],
-                     game.zone_deck)
 
 
 @part

@@ -52,24 +52,31 @@ def draw_card(deck_state, pool, habitat, want):
     shuffled deck until one suits and returning the others (Gap: what happens
     to unsuitable cards). The card leaves the pool; -1 when none is left.
     """
+    n = pool.shape[0]
     total = 0
     if want < 0:  # a plain sum, which LLVM vectorises
-        for c in range(pool.shape[0]):
+        for c in range(n):
             total += pool[c]
     else:
-        for c in range(pool.shape[0]):
-            if habitat[c] == HAB_ANY or habitat[c] == want:
-                total += pool[c]
+        for c in range(n):
+            total += pool[c] * ((habitat[c] == HAB_ANY) | (habitat[c] == want))
     if total == 0:
         return -1
     j = rng.below(deck_state, total)
-    for c in range(pool.shape[0]):
-        if want < 0 or habitat[c] == HAB_ANY or habitat[c] == want:
-            if j < pool[c]:
-                pool[c] -= 1
-                return c
-            j -= pool[c]
-    return -1
+    # The card drawn is the first whose running count passes j: the number of cards whose
+    # running count is at most j, counted without a branch on the draw.
+    seen = 0
+    c = 0
+    if want < 0:
+        for k in range(n):
+            seen += pool[k]
+            c += seen <= j
+    else:
+        for k in range(n):
+            seen += pool[k] * ((habitat[k] == HAB_ANY) | (habitat[k] == want))
+            c += seen <= j
+    pool[c] -= 1
+    return c
 
 
 @part

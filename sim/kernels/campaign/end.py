@@ -29,6 +29,7 @@ from sim.kernels.campaign import (
     C_KNOCKED_DOWN_DAYS,
     C_LOST_DAYS,
     C_N_CHARACTERS,
+    C_N_PLAYERS,
     C_NEEDED,
     C_SAME_DAY,
     C_TOKENS_CONCUSSION,
@@ -108,6 +109,7 @@ from sim.kernels.campaign import (
     called,
     part,
 )
+from sim.kernels.campaign import tables as tb
 from sim.kernels.campaign.damage import radiation_limit
 from sim.kernels.campaign.trade import recover
 from sim.kernels.dice import intact
@@ -254,7 +256,7 @@ def conditions(st, zone, cp, hexes, items, lose_order):
 
 
 @part
-def settle(tables, game, p, day):
+def settle(T, G, p, day):
     """Seat ``p``'s character left the Zone today: a win, a finish or a death.
 
     Competitive (P-45): the first stalker to survive the Sarcophagus wins;
@@ -264,7 +266,7 @@ def settle(tables, game, p, day):
     draws a new character next day (P-44) or is out
     (``multiplayer.after_death``); after the Final Emission nobody comes back.
     """
-    st, zone, cp0 = game.st[p], game.zone, tables.cp[0]
+    st, zone, cp0 = tb.seat(G, p), tb.zone(G), tb.slot(T, 0)
     if st[S_STATUS] != SEAT_PLAYING or st[S_END] < 0:
         return
     if st[S_END] == REACHED:
@@ -276,7 +278,7 @@ def settle(tables, game, p, day):
             zone[Z_WINNERS] |= np.int64(1) << p
         return
     st[S_DEATHS] += 1
-    zone[Z_DISCARDED] |= np.int64(1) << tables.cp[st[S_SLOT], C_CHARACTER]
+    zone[Z_DISCARDED] |= np.int64(1) << tb.slot(T, st[S_SLOT])[C_CHARACTER]
     if cp0[C_AFTER_DEATH] == AFTER_DEATH_NEW and zone[Z_FINAL] == 0:
         st[S_STATUS] = SEAT_AWAITING
     else:
@@ -284,7 +286,7 @@ def settle(tables, game, p, day):
 
 
 @part
-def free_characters(tables, game, p):
+def free_characters(T, G, p):
     """The stalker cards a new character can still be drawn from (P-44), and their count.
 
     Taken are the discarded cards (the dead, ``Z_DISCARDED``) and the
@@ -292,19 +294,20 @@ def free_characters(tables, game, p):
     after the Sarcophagus (``SEAT_PLAYING``, ``SEAT_FINISHED``); ``p = -1``
     excludes no seat. Returns the mask of the cards taken and the number free.
     """
-    taken = game.zone[Z_DISCARDED]
-    for q in range(game.st.shape[0]):
-        status = game.st[q, S_STATUS]
-        if q != p and (status == SEAT_PLAYING or status == SEAT_FINISHED):
-            taken |= np.int64(1) << tables.cp[game.st[q, S_SLOT], C_CHARACTER]
+    cp0 = tb.slot(T, 0)
+    taken = tb.zone(G)[Z_DISCARDED]
+    for q in range(cp0[C_N_PLAYERS]):
+        st = tb.seat(G, q)
+        if q != p and (st[S_STATUS] == SEAT_PLAYING or st[S_STATUS] == SEAT_FINISHED):
+            taken |= np.int64(1) << tb.slot(T, st[S_SLOT])[C_CHARACTER]
     free = 0
-    for c in range(tables.cp[0, C_N_CHARACTERS]):
+    for c in range(cp0[C_N_CHARACTERS]):
         free += 1 - ((taken >> c) & 1)
     return taken, free
 
 
 @part
-def game_over(tables, game):
+def game_over(T, G):
     """Whether the game is over (P-44, P-49, P-50; ``multiplayer.*`` keys).
 
     A seat awaiting a new character can still come back only while a stalker
@@ -321,7 +324,8 @@ def game_over(tables, game):
     (under ``"ignored"`` a seat out of the game only leaves the count).
     Either way it ends when no seat is left in the Zone or able to come back.
     """
-    zone, cp0, n = game.zone, tables.cp[0], game.st.shape[0]
+    zone, cp0 = tb.zone(G), tb.slot(T, 0)
+    n = cp0[C_N_PLAYERS]
     if zone[Z_FINAL] != 0:
         return True
     free = -1  # counted at the first awaiting seat: most days none awaits
@@ -329,10 +333,10 @@ def game_over(tables, game):
     standing = 0
     mask = 0
     for p in range(n):
-        status = game.st[p, S_STATUS]
+        status = tb.seat(G, p)[S_STATUS]
         if status == SEAT_AWAITING:
             if free < 0:
-                free = free_characters(tables, game, -1)[1]
+                free = free_characters(T, G, -1)[1]
             if free == 0:
                 continue  # no card left for him: out of the game (P-44)
             free -= 1
@@ -354,28 +358,30 @@ def game_over(tables, game):
 
 
 @part
-def write_result(tables, game, day, over, res):
+def write_result(T, G, day, over, res):
     """Fill one result row: seat 1's counters (``COUNTER_SLOTS``: ``G_<name>`` from his state's
     ``S_<name>``), then the game's columns and every seat's.
 
     Seat 1's end is how his current character left the Zone (``CAPPED`` if
     he is still in it); for a one-stalker scenario these are the whole game.
     """
-    st = game.st[0]
+    st, zone = tb.seat(G, 0), tb.zone(G)
     res[G_END] = st[S_END] if st[S_END] >= 0 else CAPPED
     res[G_DAY] = day
     for state, column in COUNTER_SLOTS:
         res[column] = st[state]
-    res[G_WINNERS] = game.zone[Z_WINNERS]
-    res[G_DRAWN] = game.zone[Z_EMISSIONS]
-    res[G_FINAL] = game.zone[Z_FINAL]
+    res[G_WINNERS] = zone[Z_WINNERS]
+    res[G_DRAWN] = zone[Z_EMISSIONS]
+    res[G_FINAL] = zone[Z_FINAL]
     res[G_CAPPED] = 0 if over else 1
+    n = tb.slot(T, 0)[C_N_PLAYERS]
     for p in range(MAX_PLAYERS):
         base = G_SEATS + SEAT_COLS * p
-        if p < game.st.shape[0]:
-            res[base + SEAT_DEATHS] = game.st[p, S_DEATHS]
-            res[base + SEAT_NEW] = game.st[p, S_NEW]
-            res[base + SEAT_CHARACTER] = tables.cp[game.st[p, S_SLOT], C_CHARACTER]
+        if p < n:
+            seat = tb.seat(G, p)
+            res[base + SEAT_DEATHS] = seat[S_DEATHS]
+            res[base + SEAT_NEW] = seat[S_NEW]
+            res[base + SEAT_CHARACTER] = tb.slot(T, seat[S_SLOT])[C_CHARACTER]
         else:
             res[base + SEAT_DEATHS] = 0
             res[base + SEAT_NEW] = 0

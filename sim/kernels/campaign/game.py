@@ -14,7 +14,6 @@ from __future__ import annotations
 import numpy as np
 
 from sim.jitting.options import jit, pool_kernel
-from sim.kernels import anomaly as A
 from sim.kernels import rng
 from sim.kernels.campaign import (
     AR_DURABILITY,
@@ -66,6 +65,7 @@ from sim.kernels.campaign import (
     MP_WINS,
     N_COUNT,
     N_HABITAT,
+    N_SIZE,
     ORDER_ROTATING,
     ORDER_SIMULTANEOUS,
     S_ANOMALIES,
@@ -80,7 +80,6 @@ from sim.kernels.campaign import (
     S_POS,
     S_RADIATION_DOWN,
     S_RUBLES,
-    S_SIZE,
     S_SLOT,
     S_STATUS,
     S_STOP,
@@ -103,13 +102,11 @@ from sim.kernels.campaign import (
     V_COUNT,
     Z_DEFORM_ORDER,
     Z_FIRST,
-    Z_SIZE,
-    GameState,
+    called,
     mp_base,
     part,
-    seat,
-    slot,
 )
+from sim.kernels.campaign import tables as tb
 from sim.kernels.campaign.damage import gain_tokens, held_artifacts, hurt, spend_tokens
 from sim.kernels.campaign.emission import emission, emission_card
 from sim.kernels.campaign.end import (
@@ -122,7 +119,6 @@ from sim.kernels.campaign.end import (
 from sim.kernels.campaign.movement import at_base, move
 from sim.kernels.campaign.trade import daily_artifacts, helicopter, recover, use_medkits
 from sim.kernels.campaign.zone import deal_zone_deck, zone_phase
-from sim.kernels.combat import RESULT_SIZE
 
 
 @part
@@ -152,8 +148,8 @@ def _enter(cp, it, armor, st, items):
         items[i] = it[i, I_START]
 
 
-@part
-def _new_game(tables, game, seed, t):
+@called
+def _new_game(T, G, R, seed, t):
     """Set up game ``t``: streams, every seat's stalker at the start, full decks, empty board.
 
     The dice, deck and environment streams are keyed on ``(seed, t)``, so a
@@ -166,46 +162,52 @@ def _new_game(tables, game, seed, t):
     whatever it holds; the Zone deck (``zone.cards = "deck"``, P-30, P-47) is
     dealt full and drawn from its own stream (``rng.ZONE_CARDS``) likewise.
     """
-    rng.seed_stream(game.dice, seed, t, rng.DICE)
-    rng.seed_stream(game.deck, seed, t, rng.DECK)
-    rng.seed_stream(game.env, seed, t, rng.ENVIRONMENT)
-    game.zone[:] = 0
-    n_cards = tables.cp[0, C_DEFORM_CARDS]
+    cp0, zone, deck = tb.slot(T, 0), tb.zone(G), tb.deck(R)
+    rng.seed_stream(tb.dice(R), seed, t, rng.DICE)
+    rng.seed_stream(deck, seed, t, rng.DECK)
+    rng.seed_stream(tb.env(R), seed, t, rng.ENVIRONMENT)
+    zone[:] = 0
+    n_cards = cp0[C_DEFORM_CARDS]
     if n_cards > 0:
-        rng.seed_stream(game.deck, seed, t, rng.DEFORMATIONS)
+        rng.seed_stream(deck, seed, t, rng.DEFORMATIONS)
         for i in range(n_cards):
-            game.zone[Z_DEFORM_ORDER + i] = i
+            zone[Z_DEFORM_ORDER + i] = i
         for i in range(n_cards - 1, 0, -1):
-            j = rng.below(game.deck, i + 1)
-            a, b = game.zone[Z_DEFORM_ORDER + i], game.zone[Z_DEFORM_ORDER + j]
-            game.zone[Z_DEFORM_ORDER + i], game.zone[Z_DEFORM_ORDER + j] = b, a
-        rng.seed_stream(game.deck, seed, t, rng.DECK)
-    if tables.cp[0, C_ZONE_DECK] != 0:
-        rng.seed_stream(game.zone_deck, seed, t, rng.ZONE_CARDS)
-        deal_zone_deck(tables.cp[0], game.zone)
-    n = game.st.shape[0]
-    if n > 1 and tables.cp[0, C_FIRST_PLAYER] == FIRST_RANDOM:
-        game.zone[Z_FIRST] = rng.below(game.env, n)  # drawn by lot (ENVIRONMENT stream)
+            j = rng.below(deck, i + 1)
+            a, b = zone[Z_DEFORM_ORDER + i], zone[Z_DEFORM_ORDER + j]
+            zone[Z_DEFORM_ORDER + i], zone[Z_DEFORM_ORDER + j] = b, a
+        rng.seed_stream(deck, seed, t, rng.DECK)
+    if cp0[C_ZONE_DECK] != 0:
+        rng.seed_stream(tb.zone_deck(R), seed, t, rng.ZONE_CARDS)
+        deal_zone_deck(cp0, zone)
+    n = cp0[C_N_PLAYERS]
+    if n > 1 and cp0[C_FIRST_PLAYER] == FIRST_RANDOM:
+        zone[Z_FIRST] = rng.below(tb.env(R), n)  # drawn by lot (ENVIRONMENT stream)
     for p in range(n):
-        game.st[p, :] = 0
-        game.st[p, S_SLOT] = p
-        _enter(tables.cp[p], tables.it[p], tables.armor[p], game.st[p], game.items[p])
-    for e in range(game.enemy_pool.shape[0]):
-        game.enemy_pool[e] = tables.en[0, e, N_COUNT]
-    for v in range(game.event_pool.shape[0]):
-        game.event_pool[v] = tables.ev[0, v, V_COUNT]
-    for a in range(game.anomaly_pool.shape[0]):
-        game.anomaly_pool[a] = tables.a_count[0, a]
-    for a in range(game.art_deck.shape[0]):
-        game.art_deck[a] = tables.art_deck0[0, a]
-    game.board[:] = 0
-    game.trophies[:] = 0
-    game.enemy_discard[:] = 0
-    game.art_waiting[:] = 0
+        st, cp = tb.seat(G, p), tb.slot(T, p)
+        st[:] = 0
+        st[S_SLOT] = p
+        _enter(cp, tb.it(T, cp), tb.armor(T, cp), st, tb.items(G, cp, p))
+        tb.trophies(G, cp0, p)[:] = 0
+        tb.art_waiting(G, cp0, p)[:] = 0
+    en, enemy_pool = tb.en(T, cp0), tb.enemy_pool(G, cp0)
+    for e in range(enemy_pool.shape[0]):
+        enemy_pool[e] = en[e, N_COUNT]
+    ev, event_pool = tb.ev(T, cp0), tb.event_pool(G, cp0)
+    for v in range(event_pool.shape[0]):
+        event_pool[v] = ev[v, V_COUNT]
+    a_count, anomaly_pool = tb.a_count(T, cp0), tb.anomaly_pool(G, cp0)
+    for a in range(anomaly_pool.shape[0]):
+        anomaly_pool[a] = a_count[a]
+    art_deck0, art_deck = tb.art_deck0(T, cp0), tb.art_deck(G, cp0)
+    for a in range(art_deck.shape[0]):
+        art_deck[a] = art_deck0[a]
+    tb.board(G, cp0)[:] = 0
+    tb.enemy_discard(G, cp0)[:] = 0
 
 
-@part
-def _new_character(tables, game, p):
+@called
+def _new_character(T, G, R, p):
     """Seat ``p`` draws a new character after a death (P-44), or is out if none is left.
 
     The character is drawn uniformly from the stalker cards neither in play
@@ -216,31 +218,33 @@ def _new_character(tables, game, p):
     random, each uniformly from the ruleset's item cards (P-44: "draws its
     starting equipment at random").
     """
-    cp0 = tables.cp[0]
-    n, n_chars = game.st.shape[0], cp0[C_N_CHARACTERS]
-    taken, free = free_characters(tables, game, p)
-    st, items = game.st[p], game.items[p]
+    cp0, st, deck = tb.slot(T, 0), tb.seat(G, p), tb.deck(R)
+    n, n_chars = cp0[C_N_PLAYERS], cp0[C_N_CHARACTERS]
+    taken, free = free_characters(T, G, p)
     if free == 0:
         st[S_STATUS] = SEAT_ELIMINATED
         return
-    j = rng.below(game.deck, free)
+    j = rng.below(deck, free)
     for c in range(n_chars):
         if (taken >> c) & 1 == 0:
             if j == 0:
                 st[S_SLOT] = n + c
                 break
             j -= 1
-    _enter(tables.cp[st[S_SLOT]], tables.it[st[S_SLOT]], tables.armor[st[S_SLOT]], st, items)
-    game.trophies[p, :] = 0  # the dead character's trophy cards were discarded with him (P-44)
-    game.art_waiting[p, :] = 0  # and so were his artefacts
+    cp = tb.slot(T, st[S_SLOT])
+    items = tb.items(G, cp, p)
+    _enter(cp, tb.it(T, cp), tb.armor(T, cp), st, items)
+    tb.trophies(G, cp0, p)[:] = 0  # the dead character's trophy cards were discarded with him
+    tb.art_waiting(G, cp0, p)[:] = 0  # and so were his artefacts (P-44)
     for _ in range(cp0[C_KIT_ITEMS]):
-        items[rng.below(game.deck, items.shape[0])] += 1
+        items[rng.below(deck, items.shape[0])] += 1
     st[S_NEW] += 1
 
 
-@part
-def _play_turn(tables, game):
-    """One stalker's turn: movement and encounters, or a day out of play.
+@called
+def _play_turn(T, G, R, s, p):
+    """Seat ``p``'s turn, his character being slot ``s``: movement and encounters, or a day
+    out of play.
 
     A stalker lost in a Secret Location is out of play and placed in a bunker
     when his lost days run out (P-38, P-41); a knocked-down one does not move
@@ -248,35 +252,36 @@ def _play_turn(tables, game):
     moves (:func:`.movement.move`) and gains the day's clue and Zone tokens
     (:func:`.damage.gain_tokens`). Then, in play, he uses his heal, calm and purge
     artefacts (:func:`.trade.daily_artifacts`) and spends his tokens
-    (:func:`.damage.spend_tokens`). ``tables`` is his slot, ``game`` his seat's view.
+    (:func:`.damage.spend_tokens`).
     """
-    st, cp = game.st, tables.cp
+    cp, st = tb.slot(T, s), tb.seat(G, p)
     st[S_STOP] = 0
     if st[S_LOST] > 0:
         st[S_LOST] -= 1
         if st[S_LOST] == 0:
-            recover(st, cp, tables.hexes)
+            recover(st, cp, tb.hexes(T, cp))
     elif st[S_KNOCKED] > 0:
         st[S_KNOCKED] -= 1
-    elif st[S_HEALTH] <= cp[C_HELICOPTER_AT] and helicopter(st, cp, game.items,
-                                                             tables.item_order):
-        at_base(tables, game, FACTION_MILITARY)  # flown there, he trades there (Z-05)
+    elif st[S_HEALTH] <= cp[C_HELICOPTER_AT] and helicopter(st, cp, tb.items(G, cp, p),
+                                                             tb.item_order(T, cp)):
+        at_base(T, G, R, s, p, FACTION_MILITARY)  # flown there, he trades there (Z-05)
     else:
         complexes, anomalies = st[S_COMPLEXES], st[S_ANOMALIES]
-        move(tables, game)
+        move(T, G, R, s, p)
         gain_tokens(st, cp, st[S_COMPLEXES] - complexes, st[S_ANOMALIES] - anomalies)
     held = held_artifacts(st, cp)
-    if st[S_END] < 0 and st[S_LOST] == 0 and tables.art_n[held, DT_NONE] > 0:
-        daily_artifacts(st, cp, game.dice, tables.art_rec[held, DT_NONE],
-                         tables.art_n[held, DT_NONE])
+    n_art = tb.art_n(T, cp)[held, DT_NONE]
+    if st[S_END] < 0 and st[S_LOST] == 0 and n_art > 0:
+        daily_artifacts(st, cp, tb.dice(R), tb.art_rec(T, cp)[held, DT_NONE], n_art)
         if hurt(st, cp):
-            conditions(st, game.zone, cp, tables.hexes, game.items, tables.lose_order)
+            conditions(st, tb.zone(G), cp, tb.hexes(T, cp), tb.items(G, cp, p),
+                       tb.lose_order(T, cp))
     if st[S_END] < 0 and st[S_LOST] == 0:
         spend_tokens(st, cp)
 
 
-@part
-def _end_of_day(tables, game):
+@called
+def _end_of_day(T, G, R):
     """Medkits, the Zone phase (P-47) and the Emission check (P-48, P-49), once a day for all.
 
     After every stalker's turn: each stalker in play uses medkits (Z-11), the
@@ -285,31 +290,32 @@ def _end_of_day(tables, game):
     Space (P-48; seat order, each with his own armour); the Final Emission
     kills them all (P-49). Damage then resolves into conditions (P-37..P-43).
     """
-    n = game.st.shape[0]
+    cp0, zone = tb.slot(T, 0), tb.zone(G)
+    n = cp0[C_N_PLAYERS]
     for p in range(n):
-        st = game.st[p]
+        st = tb.seat(G, p)
         if st[S_STATUS] == SEAT_PLAYING and st[S_LOST] == 0:
-            s = st[S_SLOT]
-            use_medkits(st, tables.cp[s], game.items[p], tables.it[s], tables.item_order[s])
-    zone_phase(tables, game)
-    k = emission_card(game.zone, tables.cp[0], tables.em[0])
+            cp = tb.slot(T, st[S_SLOT])
+            use_medkits(st, cp, tb.items(G, cp, p), tb.it(T, cp), tb.item_order(T, cp))
+    zone_phase(T, G, R)
+    k = emission_card(zone, cp0, tb.em(T, cp0))
     for p in range(n):
-        st = game.st[p]
+        st = tb.seat(G, p)
         if st[S_STATUS] != SEAT_PLAYING:
             continue
-        s = st[S_SLOT]
-        cp, hexes = tables.cp[s], tables.hexes[s]
+        cp = tb.slot(T, st[S_SLOT])
+        hexes = tb.hexes(T, cp)
         if k >= 0:
             held = held_artifacts(st, cp)
-            emission(st, game.zone, cp, game.dice, hexes, tables.em[s],
-                      tables.em_resist[s, st[S_WORN]], k, tables.art_rec[s, held],
-                      tables.art_n[s, held])
+            emission(st, zone, cp, tb.dice(R), hexes, tb.em(T, cp),
+                     tb.em_resist(T, cp)[st[S_WORN]], k, tb.art_rec(T, cp)[held],
+                     tb.art_n(T, cp)[held])
         if st[S_END] < 0 and hurt(st, cp):
-            conditions(st, game.zone, cp, hexes, game.items[p], tables.lose_order[s])
+            conditions(st, zone, cp, hexes, tb.items(G, cp, p), tb.lose_order(T, cp))
 
 
 @part
-def _turn_order(tables, game, day):
+def _turn_order(T, G, R, day):
     """Today's turn order (``multiplayer.turn_order``; Gap "Turn and phase order").
 
     ``seat``: the first player (``Z_FIRST``) first every day, then the seats
@@ -317,22 +323,24 @@ def _turn_order(tables, game, day):
     ``simultaneous``: a random order drawn each day from the ENVIRONMENT
     stream (who takes a shared card first is a fair lottery).
     """
-    order, rule = game.order, tables.cp[0, C_TURN_ORDER]
+    cp0 = tb.slot(T, 0)
+    order, rule = tb.order(G, cp0), cp0[C_TURN_ORDER]
     n = order.shape[0]
-    first = game.zone[Z_FIRST]
+    first = tb.zone(G)[Z_FIRST]
     if rule == ORDER_ROTATING:
         first += day - 1
     first = first % n if n > 1 else 0  # one division a day, none alone
     for i in range(n):
         order[i] = first + i - n if first + i >= n else first + i
     if rule == ORDER_SIMULTANEOUS:
+        env = tb.env(R)
         for i in range(n - 1, 0, -1):
-            j = rng.below(game.env, i + 1)
+            j = rng.below(env, i + 1)
             order[i], order[j] = order[j], order[i]
 
 
 @part
-def _play_day(tables, game, day):
+def _play_day(T, G, R, day):
     """One day: new characters, every stalker's turn, the day's end; True when the game is over.
 
     Seats whose character died draw a new one (P-44); the stalkers take
@@ -341,82 +349,77 @@ def _play_day(tables, game, day):
     (:func:`_end_of_day`). Under ``same_day_win = "first"`` (and in the
     cooperative variant) the game ends at once with the turn that decides it.
     """
-    n, cp0 = game.st.shape[0], tables.cp[0]
+    cp0 = tb.slot(T, 0)
+    n = cp0[C_N_PLAYERS]
     for p in range(n):
-        if game.st[p, S_STATUS] == SEAT_AWAITING:
-            _new_character(tables, game, p)
-    _turn_order(tables, game, day)
+        if tb.seat(G, p)[S_STATUS] == SEAT_AWAITING:
+            _new_character(T, G, R, p)
+    _turn_order(T, G, R, day)
+    order = tb.order(G, cp0)
     at_once = cp0[C_SAME_DAY] == SAME_DAY_FIRST or cp0[C_COOPERATIVE] != 0
     # Steps 0 .. n-1 are the turns, step n the day's end: one copy of each part
     # (they are inlined), the game checked after every step that may end it.
     for i in range(n + 1):
         first, last = 0, 0  # the seats to settle after this step
         if i < n:
-            p = game.order[i]
-            if game.st[p, S_STATUS] == SEAT_PLAYING:
-                _play_turn(slot(tables, game.st[p, S_SLOT]), seat(game, p))
+            p = order[i]
+            st = tb.seat(G, p)
+            if st[S_STATUS] == SEAT_PLAYING:
+                _play_turn(T, G, R, st[S_SLOT], p)
                 first, last = p, p + 1
         else:
-            _end_of_day(tables, game)
+            _end_of_day(T, G, R)
             first, last = 0, n
         for q in range(first, last):
-            settle(tables, game, q, day)
-        if (at_once or i >= n - 1) and game_over(tables, game):
+            settle(T, G, q, day)
+        if (at_once or i >= n - 1) and game_over(T, G):
             return True
     return False
 
 
 @jit(_nrt=False)  # the root the parts are inlined into (see ``part``); allocates nothing
-def play_run(tables, game, seed, first, n_games, out, row0):
-    """Play games ``first .. first + n_games - 1`` on the scratch state ``game``; game
-    ``first + i`` fills ``out[row0 + i]``.
+def play_run(T, G, R, seed, first, n_games, out, row0):
+    """Play games ``first .. first + n_games - 1`` on the scratch state ``G`` and streams
+    ``R``; game ``first + i`` fills ``out[row0 + i]``.
 
     Each game runs day by day until it is over or ``campaign.max_days`` have
     passed (``CAPPED``); each day is :func:`_play_day`.
     """
-    max_days = tables.cp[0, C_MAX_DAYS]
+    max_days = T[C_MAX_DAYS]  # slot 0's
     for g in range(n_games):
-        _new_game(tables, game, seed, first + g)
+        _new_game(T, G, R, seed, first + g)
         day = 0
         over = False
         while not over and day < max_days:
             day += 1
-            over = _play_day(tables, game, day)
-        write_result(tables, game, day, over, out[row0 + g])
+            over = _play_day(T, G, R, day)
+        write_result(T, G, day, over, out[row0 + g])
 
 
-def scratch(tables):
-    """A game's scratch state (:class:`GameState`) for ``tables``, allocated in numpy.
+def scratch(T: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A game's scratch state ``G`` and random streams ``R`` for the compiled scenario ``T``,
+    allocated in numpy (:mod:`.tables`).
 
-    :func:`play_games` allocates one per call; ``benchmarks/profile_campaign.py``
-    keeps one to read the streams' counters after each game.
+    :func:`play_games` allocates them once per call; ``benchmarks/profile_campaign.py``
+    keeps them to read the streams' counters after each game. Each enemy card's
+    habitat (``habitats``) is copied from ``en`` here, once.
     """
-    n = int(tables.cp[0, C_N_PLAYERS])
-
-    def zeros(size):
-        return np.zeros(size, dtype=np.int64)
-
-    state = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
-    return GameState(
-        zeros((n, S_SIZE)), zeros((n, tables.it.shape[1])), zeros(Z_SIZE), zeros(n),
-        zeros(tables.en.shape[1]), zeros(tables.a_count.shape[1]), zeros(tables.ev.shape[1]),
-        zeros(tables.art_deck0.shape[1]), zeros(tables.art_deck0.shape[1]),
-        zeros(tables.hexes.shape[1]), np.ascontiguousarray(tables.en[0, :, N_HABITAT]),
-        state, state.copy(), state.copy(), zeros(tables.e_params.shape[3]),
-        zeros(tables.a_params.shape[3]), zeros(64), zeros(tables.e_uses0.shape[3]),
-        zeros(RESULT_SIZE), zeros(A.RESULT_SIZE),
-        zeros((n, tables.en.shape[1] + tables.a_count.shape[1])), zeros(tables.en.shape[1]),
-        zeros((n, tables.art_deck0.shape[1])), state.copy())
+    cp0 = T[:tb.SLOT_SIZE]
+    G = np.zeros(int(cp0[tb.GS_SIZE]), dtype=np.int64)
+    n_enemies = int(cp0[tb.N_ENEMIES])
+    en = T[cp0[tb.T_EN]:cp0[tb.T_EN] + n_enemies * N_SIZE].reshape(n_enemies, N_SIZE)
+    G[cp0[tb.GS_HABITATS]:cp0[tb.GS_HABITATS] + n_enemies] = en[:, N_HABITAT]
+    return G, np.zeros(tb.R_SIZE, dtype=np.uint64)
 
 
-def play_games(seed, first, n_games, tables, out, row0):
+def play_games(seed, first, n_games, T, out, row0):
     """Play games ``first .. first + n_games - 1``; game ``first + i`` fills ``out[row0 + i]``.
 
     The body of one game, shared by :func:`campaign_kernel` (which aggregates
     the rows) and :func:`sim.experiments.campaign.simulate_trials` (which keeps
     them), compiled once for both (:func:`play_run`). A game's result depends
     only on ``(seed, trial index)``, never on how games are grouped into calls.
-    Scratch state (:class:`GameState`) is allocated here, in numpy, once per
+    Scratch state (:func:`scratch`) is allocated here, in numpy, once per
     call, so callers pass runs of games rather than one at a time; a compiled
     function allocating it and calling :func:`play_run` would link the game
     body in and have LLVM optimise it a second time.
@@ -427,14 +430,15 @@ def play_games(seed, first, n_games, tables, out, row0):
         Run seed.
     first, n_games : int
         Trial index of the first game and number of games.
-    tables : CampaignTables
-        The compiled scenario, slots stacked on the first axis.
+    T : ndarray of int64
+        The compiled scenario, every slot (:func:`sim.campaign.compile.pack_slots`).
     out : ndarray of int64, shape (n_rows, G_ROW)
         Per-game results (``G_*`` columns).
     row0 : int
         Row of ``out`` for game ``first``.
     """
-    play_run(tables, scratch(tables), seed, first, n_games, out, row0)
+    G, R = scratch(T)
+    play_run(T, G, R, seed, first, n_games, out, row0)
 
 
 pool_kernel(play_games, play_run)
@@ -483,7 +487,7 @@ def count_games(games, n, row, max_days, n_characters):
         _count_game(games[g], row, max_days, n_characters)
 
 
-def campaign_kernel(seed, n_trials, chunk_size, first_chunk, tables, out):
+def campaign_kernel(seed, n_trials, chunk_size, first_chunk, T, out):
     """Run chunks ``first_chunk ..`` of ``n_trials`` games; ``out`` has shape
     (n_chunks, count_width(max_days, n_characters)), row ``r`` for chunk ``first_chunk + r``.
 
@@ -495,15 +499,15 @@ def campaign_kernel(seed, n_trials, chunk_size, first_chunk, tables, out):
     GIL; neither calls the other, so the game body is compiled and optimised
     once, not again inside every kernel that calls it.
     """
-    max_days = int(tables.cp[0, C_MAX_DAYS])
-    n_characters = int(tables.cp[0, C_N_CHARACTERS])
+    max_days = int(T[C_MAX_DAYS])  # slot 0's header
+    n_characters = int(T[C_N_CHARACTERS])
     games = np.zeros((min(GAME_RUN, chunk_size), G_ROW), dtype=np.int64)
     for r in range(out.shape[0]):
         c = first_chunk + r
         stop = min((c + 1) * chunk_size, n_trials)
         for lo in range(c * chunk_size, stop, GAME_RUN):
             n = min(GAME_RUN, stop - lo)
-            play_games(seed, lo, n, tables, games, 0)
+            play_games(seed, lo, n, T, games, 0)
             count_games(games, n, out[r], max_days, n_characters)
 
 

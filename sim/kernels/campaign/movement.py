@@ -109,6 +109,7 @@ from sim.kernels.campaign import (
     called,
     part,
 )
+from sim.kernels.campaign import tables as tb
 from sim.kernels.campaign.cards import (
     best_item,
     draw_card,
@@ -138,7 +139,7 @@ work for no measurable speed.
 
 
 @part
-def _fight(tables, game, e):
+def _fight(T, G, R, s, p, e):
     """Fight enemy card ``e`` with the current Health, armour, weapons and heals (P-16..P-29).
 
     The fight tables of the armour worn (``S_WORN``: its block of ``e_params``,
@@ -153,13 +154,16 @@ def _fight(tables, game, e):
     :mod:`sim.kernels.combat` code); trophies of killed enemies are counted
     by kind (P-26..P-28).
     """
-    cp, en, it, order = tables.cp, tables.en, tables.it, tables.item_order
-    st, items, fparams, stims, fres = game.st, game.items, game.fparams, game.stims, game.fres
+    cp, st = tb.slot(T, s), tb.seat(G, p)
+    en, it, order = tb.en(T, cp), tb.it(T, cp), tb.item_order(T, cp)
+    items, fparams, stims = tb.items(G, cp, p), tb.fparams(G, cp), tb.stims(G, cp)
+    fres = tb.fres(G, cp)
     sneak = cp[C_SNEAK]
     w = st[S_WEAPONS] + (st[S_WORN] << (cp[C_N_WEAPONS] + cp[C_N_SLOTS]))
-    n_art = tables.e_params[w, e, S.P_N_ART]
+    packed = tb.e_params(T, cp)[w, e]
+    n_art = packed[S.P_N_ART]
     for k in range(S.P_SIZE + n_art * S.AF_SIZE):
-        fparams[k] = tables.e_params[w, e, k]
+        fparams[k] = packed[k]
     fparams[S.P_OTHER] = st[S_HEALTH] if en[e, N_PSI] != 0 else st[S_WILLPOWER]
     fparams[S.P_TOKENS] = st[S_ARMOR]
     if fparams[S.P_AMBUSH] != 0:
@@ -185,8 +189,8 @@ def _fight(tables, game, e):
         items[escape] -= 1  # used on the avoid roll, whatever its result (Z-15)
         st[S_ITEMS_USED] += 1
     stims[n_stims] = 0
-    fight(game.dice, fparams, stims[:n_stims + 1], tables.e_uses0[w, e], game.uses,
-          tables.e_bonus[w, e], tables.e_spend[w, e], fres)
+    fight(tb.dice(R), fparams, stims[:n_stims + 1], tb.e_uses0(T, cp)[w, e], tb.uses(G, cp),
+          tb.e_bonus(T, cp)[w, e], tb.e_spend(T, cp)[w, e], fres)
     outcome = fres[F.R_OUTCOME]
     st[S_ARMOR] = fres[F.R_TOKENS]
     if n_art > 0:  # the other track and radiation after side effects (P-09)
@@ -220,23 +224,25 @@ def _fight(tables, game, e):
     return outcome
 
 
-@part
-def _anomaly(tables, game, a):
+@called
+def _anomaly(T, G, R, s, p, a):
     """Meet anomaly card ``a`` (P-31..P-36); True when its card is kept as a trophy (P-34).
 
     The encounter of the artefact slots held and the armour worn (``S_WORN``: its block of
     ``a_params``, P-02..P-05, P-13).
     """
-    st, aparams, ares, art_deck = game.st, game.aparams, game.ares, game.art_deck
-    row = held_artifacts(st, tables.cp) + (st[S_WORN] << tables.cp[C_N_SLOTS])
-    n_art = tables.a_params[row, a, S.A_N_ART]
+    cp, st = tb.slot(T, s), tb.seat(G, p)
+    aparams, ares, art_deck = tb.aparams(G, cp), tb.ares(G, cp), tb.art_deck(G, cp)
+    row = held_artifacts(st, cp) + (st[S_WORN] << cp[C_N_SLOTS])
+    packed = tb.a_params(T, cp)[row, a]
+    n_art = packed[S.A_N_ART]
     for k in range(S.A_SIZE + n_art * S.AF_SIZE):
-        aparams[k] = tables.a_params[row, a, k]
+        aparams[k] = packed[k]
     aparams[S.A_TOKENS] = st[S_ARMOR]
     aparams[S.A_HEALTH] = st[S_HEALTH]
     aparams[S.A_RADIATION] = st[S_RADIATION]
     aparams[S.A_WILLPOWER] = st[S_WILLPOWER]
-    anomaly_encounter(game.dice, game.deck, aparams, art_deck, game.art_scratch, ares)
+    anomaly_encounter(tb.dice(R), tb.deck(R), aparams, art_deck, tb.art_scratch(G, cp), ares)
     suffer(st, aparams[S.A_TARGET], ares[A.R_LOST], ares[A.R_TOKENS], ares[A.R_SIDE_HEALTH],
             ares[A.R_SIDE_RADIATION], ares[A.R_SIDE_WILLPOWER], ares[A.R_ART_USES],
             ares[A.R_SIDE_EFFECTS], n_art)
@@ -249,9 +255,9 @@ def _anomaly(tables, game, a):
         art_deck[want] -= 1
         st[S_ARTIFACTS] += 1
         count = st[S_ART_COUNT]
-        gain(st, tables.cp, game.deck, tables.art_cards, tables.art_identity,
-              tables.art_value, want, -1)
-        game.art_waiting[want] += st[S_ART_COUNT] - count  # not kept: it waits to be sold
+        gain(st, cp, tb.deck(R), tb.art_cards(T, cp), tb.art_identity(T, cp),
+              tb.art_value(T, cp), want, -1)
+        tb.art_waiting(G, cp, p)[want] += st[S_ART_COUNT] - count  # not kept: it waits to be sold
     kept = A.keeps_trophy(ares[A.R_OUTCOME])
     if kept:
         st[S_TROPHY_ANOMALY] += 1
@@ -299,8 +305,8 @@ def _event(st, zone, cp, dice, v, ev, resist, items, it, order, recs, n_art):
     return encounter
 
 
-@part
-def _draw_event(tables, game):
+@called
+def _draw_event(T, G, R, s, p):
     """An empty location draws an event card (Z-08..Z-10); returns the draw it brings.
 
     Events are drawn without replacement and reshuffled when the deck runs out.
@@ -309,18 +315,19 @@ def _draw_event(tables, game):
     draws that card as if its key said so (:func:`_location`; the enemy goes
     back into the pool unless killed, P-16; P-30). Otherwise ``DRAW_NOTHING``.
     """
-    event_pool = game.event_pool
-    v = draw_card(game.deck, event_pool, event_pool, -1)
+    cp, st = tb.slot(T, s), tb.seat(G, p)
+    event_pool, ev = tb.event_pool(G, cp), tb.ev(T, cp)
+    v = draw_card(tb.deck(R), event_pool, event_pool, -1)
     if v < 0:
         for i in range(event_pool.shape[0]):
-            event_pool[i] = tables.ev[i, V_COUNT]
-        v = draw_card(game.deck, event_pool, event_pool, -1)
+            event_pool[i] = ev[i, V_COUNT]
+        v = draw_card(tb.deck(R), event_pool, event_pool, -1)
     if v < 0:
         return DRAW_NOTHING
-    held = held_artifacts(game.st, tables.cp)
-    encounter = _event(game.st, game.zone, tables.cp, game.dice, v, tables.ev,
-                       tables.ev_resist[game.st[S_WORN]], game.items, tables.it,
-                       tables.item_order, tables.art_rec[held], tables.art_n[held])
+    held = held_artifacts(st, cp)
+    encounter = _event(st, tb.zone(G), cp, tb.dice(R), v, ev, tb.ev_resist(T, cp)[st[S_WORN]],
+                       tb.items(G, cp, p), tb.it(T, cp), tb.item_order(T, cp),
+                       tb.art_rec(T, cp)[held], tb.art_n(T, cp)[held])
     if encounter == EV_ENEMY:
         return DRAW_ENEMY
     if encounter == EV_ANOMALY:
@@ -329,7 +336,7 @@ def _draw_event(tables, game):
 
 
 @part
-def _target(tables, st):
+def _target(T, cp, st):
     """Objective index of today's route (P-26, P-37, P-50).
 
     The nearest bunker when Health is down to the policy's ``retreat_at`` and
@@ -338,13 +345,12 @@ def _target(tables, st):
     them on arrival, :func:`.trade.trade`); otherwise the next Secret Complex in
     visiting order, and after the last one the Sarcophagus.
     """
-    cp = tables.cp
     if (cp[C_RETREAT_AT] > 0 and st[S_HEALTH] <= cp[C_RETREAT_AT]
             and st[S_RUBLES] >= cp[C_HEAL_PRICE] and cp[C_PAY_HEAL] != 0):
-        return tables.hexes[st[S_POS], H_BUNKER_TARGET]
+        return tb.hexes(T, cp)[st[S_POS], H_BUNKER_TARGET]
     duty = cp[C_TROPHY_TARGET]
     if (duty >= 0 and st[S_TROPHY_MUTANT] >= max(cp[C_SELL_TROPHIES_AT], cp[C_TROPHY_LOT], 1)
-            and st[S_POS] != tables.target_hex[duty]):
+            and st[S_POS] != tb.target_hex(T, cp)[duty]):
         return duty
     if st[S_OBJECTIVE] < cp[C_N_OBJECTIVES]:
         return st[S_OBJECTIVE]
@@ -352,7 +358,7 @@ def _target(tables, st):
 
 
 @part
-def _location(tables, game, h, kind):
+def _location(T, G, R, s, p, h, kind):
     """Enter location ``h`` of ``kind``: the card lying there, else a draw (P-14..P-16, P-30..P-34).
 
     An enemy lying there stays unless killed (P-16); an anomaly lying there
@@ -371,7 +377,9 @@ def _location(tables, game, h, kind):
     surviving them all ends his game (``REACHED``). Every enemy is met through
     the one fight below (an inlined part is compiled once per site).
     """
-    st, cp, board = game.st, tables.cp, game.board
+    cp, st, zone = tb.slot(T, s), tb.seat(G, p), tb.zone(G)
+    board = tb.board(G, cp)
+    enemy_pool, anomaly_pool = tb.enemy_pool(G, cp), tb.anomaly_pool(G, cp)
     final = kind == LOC_SARCOPHAGUS
     card = 0 if final else board[h]
     draw = DRAW_NOTHING if final else cp[C_OPEN_DRAW] if kind == LOC_OPEN else cp[C_SECRET_DRAW]
@@ -383,46 +391,47 @@ def _location(tables, game, h, kind):
         board[h] = 0  # taken up; an enemy not killed goes back below
     else:
         if draw == DRAW_EVENT:
-            draw = _draw_event(tables, game)  # an encounter the card brings, if any
+            draw = _draw_event(T, G, R, s, p)  # an encounter the card brings, if any
         if draw == DRAW_ENEMY:
             want = HAB_OPEN if kind == LOC_OPEN else HAB_SECRET
-            e = draw_enemy(cp, game.deck, game.enemy_pool, game.enemy_discard, game.habitats,
-                            want)
+            e = draw_enemy(cp, tb.deck(R), enemy_pool, tb.enemy_discard(G, cp),
+                           tb.habitats(G, cp), want)
         elif draw == DRAW_ANOMALY:
-            a = draw_card(game.deck, game.anomaly_pool, game.anomaly_pool, -1)
-    fights = tables.sarcophagus.shape[0] if final else 1 if e >= 0 else 0
+            a = draw_card(tb.deck(R), anomaly_pool, anomaly_pool, -1)
+    sarcophagus = tb.sarcophagus(T, cp)
+    fights = sarcophagus.shape[0] if final else 1 if e >= 0 else 0
     for j in range(fights):
         if final:
-            e = tables.sarcophagus[j]
-        killed = _fight(tables, game, e) == FIGHT_KILLED
+            e = sarcophagus[j]
+        killed = _fight(T, G, R, s, p, e) == FIGHT_KILLED
         if final:
-            conditions(st, game.zone, cp, tables.hexes, game.items, tables.lose_order)
+            conditions(st, zone, cp, tb.hexes(T, cp), tb.items(G, cp, p), tb.lose_order(T, cp))
             if st[S_END] >= 0:
                 break
         elif killed:
-            enemy_killed(cp, game.enemy_pool, game.enemy_discard, game.trophies, e)
+            enemy_killed(cp, enemy_pool, tb.enemy_discard(G, cp), tb.trophies(G, cp, p), e)
             if card != 0:
-                game.zone[Z_BOARD_E] -= 1
+                zone[Z_BOARD_E] -= 1
         elif card == 0:
-            game.enemy_pool[e] += 1  # back into the pool (P-16)
+            enemy_pool[e] += 1  # back into the pool (P-16)
         else:
             board[h] = card  # it stays (P-16)
     if a >= 0:
-        if not _anomaly(tables, game, a):
-            game.anomaly_pool[a] += 1
+        if not _anomaly(T, G, R, s, p, a):
+            anomaly_pool[a] += 1
         elif cp[C_ANOMALY_TROPHIES] != 0:  # a trophy card, back when exchanged (P-34)
-            game.trophies[game.enemy_pool.shape[0] + a] += 1
+            tb.trophies(G, cp, p)[enemy_pool.shape[0] + a] += 1
         if card != 0:
-            game.zone[Z_BOARD_A] -= 1
+            zone[Z_BOARD_A] -= 1
     if final:
         if st[S_END] < 0:
             st[S_END] = REACHED
     elif hurt(st, cp):
-        conditions(st, game.zone, cp, tables.hexes, game.items, tables.lose_order)
+        conditions(st, zone, cp, tb.hexes(T, cp), tb.items(G, cp, p), tb.lose_order(T, cp))
 
 
-@part
-def at_base(tables, game, faction):
+@called
+def at_base(T, G, R, s, p, faction):
     """At a faction base: the Ecologists' exchange, then trade (P-11, P-26..P-28, P-34).
 
     The discards of the exchange and the sale go where the keys say
@@ -431,26 +440,28 @@ def at_base(tables, game, faction):
     the enemy pool (``campaign.killed_enemies = "trophy_sold"``), sold
     artefacts into the artefact deck (``campaign.sold_artifacts``).
     """
-    st, cp = game.st, tables.cp
-    n_enemies = game.enemy_pool.shape[0]
+    cp, st = tb.slot(T, s), tb.seat(G, p)
+    art_deck, waiting = tb.art_deck(G, cp), tb.art_waiting(G, cp, p)
+    trophies = tb.trophies(G, cp, p)
+    n_enemies = cp[tb.N_ENEMIES]
     if faction == FACTION_ECOLOGISTS and cp[C_EXCHANGE] != 0:
         anomalies = st[S_TROPHY_ANOMALY]
-        exchange(st, cp, game.deck, game.art_deck, tables.art_cards, tables.art_identity,
-                  tables.art_value, game.art_waiting)
+        exchange(st, cp, tb.deck(R), art_deck, tb.art_cards(T, cp), tb.art_identity(T, cp),
+                 tb.art_value(T, cp), waiting)
         if cp[C_ANOMALY_TROPHIES] != 0:
-            handed_in(game.anomaly_pool, game.trophies[n_enemies:],
-                       anomalies - st[S_TROPHY_ANOMALY])
+            handed_in(tb.anomaly_pool(G, cp), trophies[n_enemies:],
+                      anomalies - st[S_TROPHY_ANOMALY])
     mutants, stalkers, sold = st[S_TROPHY_MUTANT], st[S_TROPHY_STALKER], st[S_ART_COUNT]
-    trade(st, cp, game.items, tables.it, tables.shopping, faction)
+    trade(st, cp, tb.items(G, cp, p), tb.it(T, cp), tb.shopping(T, cp), faction)
     if cp[C_KILLED_ENEMIES] == KILLED_TROPHY_SOLD:
-        sold_trophies(game.enemy_pool, game.trophies, tables.en,
-                       mutants - st[S_TROPHY_MUTANT], stalkers - st[S_TROPHY_STALKER])
-    sold_artifacts(cp, game.art_deck, game.art_waiting, sold)
-    buy_gear(st, cp, tables.gear, tables.armor, game.art_deck, faction)  # P-13, after items
+        sold_trophies(tb.enemy_pool(G, cp), trophies, tb.en(T, cp),
+                      mutants - st[S_TROPHY_MUTANT], stalkers - st[S_TROPHY_STALKER])
+    sold_artifacts(cp, art_deck, waiting, sold)
+    buy_gear(st, cp, tb.gear(T, cp), tb.armor(T, cp), art_deck, faction)  # P-13, after items
 
 
 @part
-def move(tables, game):
+def move(T, G, R, s, p):
     """One day's movement along the first day of the optimal route (Z-01..Z-03, Z-18..Z-26).
 
     The movement artefacts are used first (Z-20, :func:`_movement_artifacts`;
@@ -466,36 +477,39 @@ def move(tables, game):
     Arriving at a bunker he retreated to, he pays to heal (P-37); arriving at
     a Secret Complex on his feet, he has explored it (P-50; assumption).
     """
-    st, cp, hexes, items, it = game.st, tables.cp, tables.hexes, game.items, tables.it
+    cp, st = tb.slot(T, s), tb.seat(G, p)
+    hexes, items = tb.hexes(T, cp), tb.items(G, cp, p)
+    it, order = tb.it(T, cp), tb.item_order(T, cp)
     extra = 0
     held = held_artifacts(st, cp)
-    n_art = tables.art_n[held, DT_NONE]
+    n_art = tb.art_n(T, cp)[held, DT_NONE]
     if cp[C_USE_MOVEMENT] != 0 and n_art > 0:
-        extra = _movement_artifacts(st, cp, game.dice, tables.art_rec[held, DT_NONE], n_art)
+        extra = _movement_artifacts(st, cp, tb.dice(R), tb.art_rec(T, cp)[held, DT_NONE], n_art)
         if hurt(st, cp):
-            conditions(st, game.zone, cp, hexes, items, tables.lose_order)
+            conditions(st, tb.zone(G), cp, hexes, items, tb.lose_order(T, cp))
             if st[S_END] >= 0 or st[S_STOP] != 0:
                 return
-    target = _target(tables, st)
-    goal = tables.target_hex[target]
-    mover = best_item(items, tables.item_order, ITEM_MOVEMENT)
+    target = _target(T, cp, st)
+    goal = tb.target_hex(T, cp)[target]
+    mover = best_item(items, order, ITEM_MOVEMENT)
     bonus = it[mover, I_VALUE] if mover >= 0 else 0
     bonus = bonus + extra if cp[C_MOVEMENT_STACKS] != 0 else max(bonus, extra)
-    allowance = tables.allowance_of_value[bonus]
+    allowance = tb.allowance_of_value(T, cp)[bonus]
     start = st[S_POS]
     downs = st[S_KNOCKOUTS] + st[S_CONCUSSIONS]
-    for i in range(tables.day_len[start, target, allowance]):
-        h = tables.day_table[start, target, allowance, i]
+    route = tb.day_table(T, cp)[start, target, allowance]
+    for i in range(tb.day_len(T, cp)[start, target, allowance]):
+        h = route[i]
         st[S_POS] = h
         kind = hexes[h, H_KIND]
         if kind == LOC_BASE:
-            at_base(tables, game, hexes[h, H_FACTION])
+            at_base(T, G, R, s, p, hexes[h, H_FACTION])
         elif (kind == LOC_OPEN or kind == LOC_SECRET or kind == LOC_COMPLEX or (
                 kind == LOC_SARCOPHAGUS and h == goal and target == cp[C_SARCOPHAGUS_TARGET])):
-            _location(tables, game, h, kind)
+            _location(T, G, R, s, p, h, kind)
             if st[S_END] >= 0:
                 return
-            use_medkits(st, cp, items, it, tables.item_order)
+            use_medkits(st, cp, items, it, order)
         if st[S_STOP] != 0 or h == goal:
             break
     if st[S_END] < 0 and st[S_POS] == goal:

@@ -37,6 +37,7 @@ from sim.kernels.campaign import (
     Z_ZONE_POOL,
     part,
 )
+from sim.kernels.campaign import tables as tb
 from sim.kernels.campaign.cards import draw_card, draw_enemy
 
 
@@ -52,44 +53,45 @@ def _place(env, board, placements, limit, on_board):
 
 
 @part
-def _lay_enemy(tables, game):
+def _lay_enemy(T, G, R, cp):
     """Draw an enemy card and lay it on a location of its habitat (P-47); False: none left.
 
     A card beyond ``zone.enemy_limit`` goes back and adds
     ``emission.tokens_per_limit`` tokens; a card whose location is taken goes
     back; a draw finding no card (:func:`.cards.draw_enemy`) lays nothing.
     """
-    zone, cp, board, habitats = game.zone, tables.cp[0], game.board, game.habitats
-    e = draw_enemy(cp, game.deck, game.enemy_pool, game.enemy_discard, habitats, -1)
+    zone, board, habitats = tb.zone(G), tb.board(G, cp), tb.habitats(G, cp)
+    pool = tb.enemy_pool(G, cp)
+    e = draw_enemy(cp, tb.deck(R), pool, tb.enemy_discard(G, cp), habitats, -1)
     if e < 0:  # no enemy card left (``campaign.killed_enemies``): none is laid
         return False
-    places = tables.place_any[0]
+    places = tb.place_any(T, cp)
     if habitats[e] == HAB_OPEN:
-        places = tables.place_open[0]
+        places = tb.place_open(T, cp)
     elif habitats[e] == HAB_SECRET:
-        places = tables.place_secret[0]
-    h = _place(game.env, board, places, cp[C_ENEMY_LIMIT], zone[Z_BOARD_E])
+        places = tb.place_secret(T, cp)
+    h = _place(tb.env(R), board, places, cp[C_ENEMY_LIMIT], zone[Z_BOARD_E])
     if h >= 0:
         board[h] = e + 1
         zone[Z_BOARD_E] += 1
     else:
-        game.enemy_pool[e] += 1
+        pool[e] += 1
         if h == -1:
             zone[Z_ETOKENS] += cp[C_TOKENS_LIMIT]
     return True
 
 
 @part
-def _lay_anomaly(tables, game):
+def _lay_anomaly(T, G, R, cp):
     """Draw an anomaly card and lay it on any location (P-30, P-47); False: none left.
 
     Past ``zone.anomaly_limit`` or on a taken location it goes back, as an enemy's.
     """
-    zone, cp, board, anomaly_pool = game.zone, tables.cp[0], game.board, game.anomaly_pool
-    a = draw_card(game.deck, anomaly_pool, anomaly_pool, -1)
+    zone, board, anomaly_pool = tb.zone(G), tb.board(G, cp), tb.anomaly_pool(G, cp)
+    a = draw_card(tb.deck(R), anomaly_pool, anomaly_pool, -1)
     if a < 0:
         return False
-    h = _place(game.env, board, tables.place_any[0], cp[C_ANOMALY_LIMIT], zone[Z_BOARD_A])
+    h = _place(tb.env(R), board, tb.place_any(T, cp), cp[C_ANOMALY_LIMIT], zone[Z_BOARD_A])
     if h >= 0:
         board[h] = -(a + 1)
         zone[Z_BOARD_A] += 1
@@ -136,7 +138,7 @@ def _zone_card(cp, zone, stream):
 
 
 @part
-def zone_phase(tables, game):
+def zone_phase(T, G, R):
     """Zone phase: new enemy and anomaly cards on the board, Environment change (P-30, P-47).
 
     Under ``zone.cards = "per_day"`` the phase is one card made of the per-day
@@ -147,26 +149,26 @@ def zone_phase(tables, game):
     (:func:`_lay_enemy`), then its anomaly cards (:func:`_lay_anomaly`; when a
     deck has no card left, no more of its cards are laid for this card), changes
     the Environment (``emission.tokens_per_environment`` tokens) and adds its
-    Emission tokens. ``tables`` are the game's: these keys and the map are the
-    same in every slot (slot 0's are read).
+    Emission tokens. These keys and the map are the same in every slot (slot 0's are
+    read).
     """
-    zone, cp = game.zone, tables.cp[0]
+    zone, cp = tb.zone(G), tb.slot(T, 0)
     deck = cp[C_ZONE_DECK] != 0
     for _ in range(cp[C_ZONE_DRAWS] if deck else 1):
-        k = _zone_card(cp, zone, game.zone_deck) if deck else 0
+        k = _zone_card(cp, zone, tb.zone_deck(R)) if deck else 0
         if k < 0:
             return
         for _ in range(cp[C_ZONE_ENEMIES + k] if deck else cp[C_ENEMIES_PER_DAY]):
-            if not _lay_enemy(tables, game):
+            if not _lay_enemy(T, G, R, cp):
                 break
         for _ in range(cp[C_ZONE_ANOMALIES + k] if deck else cp[C_ANOMALIES_PER_DAY]):
-            if not _lay_anomaly(tables, game):
+            if not _lay_anomaly(T, G, R, cp):
                 break
         if deck:
             changes = cp[C_ZONE_ENVIRONMENT + k] != 0
             zone[Z_ETOKENS] += cp[C_ZONE_TOKENS + k]
         else:
-            changes = (np.int64(rng.next_u64(game.env) >> np.uint64(2))
+            changes = (np.int64(rng.next_u64(tb.env(R)) >> np.uint64(2))
                        < cp[C_ENVIRONMENT_CHANCE])
         if changes:
             zone[Z_ETOKENS] += cp[C_TOKENS_ENVIRONMENT]
