@@ -55,8 +55,8 @@ GROWTH = 8
 
 COMPILE_SECONDS = {
     "combat_kernel": 30, "anomaly_kernel": 5, "event_kernel": 2, "paired_combat_kernel": 25,
-    "paired_anomaly_kernel": 5, "paired_event_kernel": 15, "campaign_kernel": 35,
-    "play_games": 35, "firefight_kernel": 40, "volley_kernel": 5,
+    "paired_anomaly_kernel": 5, "paired_event_kernel": 15, "campaign_kernel": 25,
+    "play_games": 25, "firefight_kernel": 40, "volley_kernel": 5,
     "group_reaction_kernel": 5, "pool_kernel": 2, "armor_kernel": 2, "threshold_kernel": 2,
     "reaction_kernel": 2,
 }
