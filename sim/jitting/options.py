@@ -8,7 +8,7 @@ compiled machine code between runs, in the folder :func:`cache_name` names
 (keyed by a digest of every kernel source and of this package); ``fastmath`` stays off because
 Monte Carlo counts are compared bit for bit across thread counts.
 
-The numba compiler patches (:mod:`.inlining`, :mod:`.liveness`,
+The numba compiler patches (:mod:`.inlining`, :mod:`.untyped`, :mod:`.liveness`,
 :mod:`.flags`, :mod:`.ssa`, :mod:`.cachefiles`, :mod:`.literals`) are
 installed only on the numba versions they were checked against
 (:data:`CHECKED_NUMBA`), and not at all with ``ZONESIM_NUMBA_PATCHES=off``;
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numba
 
-from sim.jitting import cachefiles, flags, inlining, liveness, ssa
+from sim.jitting import cachefiles, flags, inlining, liveness, ssa, untyped
 from sim.jitting.literals import plain_calls
 
 CHECKED_NUMBA = ("0.68",)
@@ -194,6 +194,7 @@ _PATCHED = patched()
 _numba_without_scipy()
 if _PATCHED:
     inlining.install()
+    untyped.install()
     liveness.install()
     flags.install()
     ssa.install()

@@ -152,7 +152,7 @@ def _fight(T, G, R, s, p, e):
     ``zonesim combat`` (P-08..P-10, P-23; their records follow the fight's
     header in ``e_params``). Returns the fight outcome (a
     :mod:`sim.kernels.combat` code); trophies of killed enemies are counted
-    by kind (P-26..P-28).
+    by kind (P-26..P-28). ``s`` is the character's slot (his tables), ``p`` his seat.
     """
     cp, st = tb.slot(T, s), tb.seat(G, p)
     en, it, order = tb.en(T, cp), tb.it(T, cp), tb.item_order(T, cp)

@@ -58,7 +58,8 @@ def _lay_enemy(T, G, R, cp):
 
     A card beyond ``zone.enemy_limit`` goes back and adds
     ``emission.tokens_per_limit`` tokens; a card whose location is taken goes
-    back; a draw finding no card (:func:`.cards.draw_enemy`) lays nothing.
+    back; a draw finding no card (:func:`.cards.draw_enemy`) lays nothing. ``cp`` is
+    slot 0's header: the Zone's keys are the same in every slot.
     """
     zone, board, habitats = tb.zone(G), tb.board(G, cp), tb.habitats(G, cp)
     pool = tb.enemy_pool(G, cp)
