@@ -1432,10 +1432,12 @@ def test_vary_range_too_wide_to_count_is_refused(tmp_path, monkeypatch):
     ["prob", "pool", "--dice", "2", "--trials", "10", "--format", "csv"],
 ])
 def test_output_to_a_full_device_is_one_line(tmp_path, args):
+    # buffered standard output, as a user's shell has it: the buffer fails again at exit
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
     with open("/dev/full", "w") as full:
         result = subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=tmp_path,
                                 stdout=full, stderr=subprocess.PIPE, text=True,
-                                timeout=TIMEOUT)
+                                timeout=TIMEOUT, env=environment)
     assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
     # the last line: a kernel's first compile may announce itself above it
     assert result.stderr.splitlines()[-1] == (

@@ -123,7 +123,9 @@ class LazyGroup(click.Group):
 
         A full device or disk (``zonesim ... > /dev/full``), a quota or a file
         size limit on standard output gives one line on stderr and exit status
-        1, no traceback (click itself handles a closed pipe). Results folders
+        1, no traceback (click itself handles a closed pipe); what standard
+        output still buffers is dropped, or Python's flush at exit would fail
+        again with a second message and exit status 120. Results folders
         name their own write faults (:class:`~sim.report.staging.WriteError`),
         so a write that fails here is the command's output.
         """
@@ -132,8 +134,13 @@ class LazyGroup(click.Group):
         except OSError as error:
             if error.errno not in _UNWRITABLE:
                 raise
-            where = "the output" if error.filename is None else error.filename
-            click.echo(f"zonesim: cannot write {where}: {error.strerror}", err=True)
+            if error.filename is not None:
+                click.echo(f"zonesim: cannot write {error.filename}: {error.strerror}", err=True)
+                sys.exit(1)
+            click.echo(f"zonesim: cannot write the output: {error.strerror}", err=True)
+            # what is still buffered would fail again when Python flushes it at exit
+            # (exit status 120 and a second message): it goes nowhere instead
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(1)
 
     def invoke(self, ctx: click.Context):
