@@ -221,8 +221,7 @@ def pack_slots(slots) -> np.ndarray:
     padded = {name: _padded(name, [getattr(slot, name) for slot in slots])
               for name in flat.TABLES}
     cps = [np.asarray(slot.cp, dtype=np.int64) for slot in slots]
-    dims = _dimensions(padded, cps[0])
-    layout = dict(dims)
+    dims = _dimensions(padded)
     data, at = [], n * flat.SLOT_SIZE
     where = [dict() for _ in slots]
     for name, arrays in padded.items():
@@ -232,15 +231,16 @@ def pack_slots(slots) -> np.ndarray:
                 data.append(array.reshape(-1))
                 at += array.size
             where[s]["T_" + name.upper()] = at - array.size
-    at = K.Z_SIZE + int(cps[0][K.C_N_PLAYERS]) * K.S_SIZE
-    for name, declared in flat.STATE.items():
-        layout["GS_" + name.upper()] = at
-        at += int(np.prod([_size(d, dims, cps[0]) for d in declared]))
-    layout["GS_SIZE"] = at
     headers = np.zeros((n, flat.SLOT_SIZE), dtype=np.int64)
     for s, cp in enumerate(cps):
         headers[s, :K.C_SIZE] = cp
-        headers[s] = flat.LAYOUT.pack(headers[s], **layout, **where[s])
+        headers[s] = flat.LAYOUT.pack(headers[s], **dims, **where[s])
+    state, at = {}, K.Z_SIZE + int(cps[0][K.C_N_PLAYERS]) * K.S_SIZE
+    for name, declared in flat.STATE.items():
+        state["GS_" + name.upper()] = at
+        at += int(np.prod(flat.shape(declared, headers[0])))
+    for s in range(n):
+        headers[s] = flat.LAYOUT.pack(headers[s], **state, GS_SIZE=at)
     return np.concatenate([headers.reshape(-1), *data])
 
 
@@ -257,16 +257,9 @@ def _padded(name: str, arrays: list[np.ndarray]) -> list[np.ndarray]:
     return out
 
 
-def _size(dim: int | str, dims: dict[str, int], cp: np.ndarray) -> int:
-    """A declared dimension's size: a fixed width, a measured ``N_*`` or a parameter."""
-    if isinstance(dim, int):
-        return dim
-    return dims[dim] if dim in dims else int(cp[K.PARAMETERS.index[dim]])
-
-
-def _dimensions(padded: dict[str, list[np.ndarray]], cp: np.ndarray) -> dict[str, int]:
+def _dimensions(padded: dict[str, list[np.ndarray]]) -> dict[str, int]:
     """The ``N_*`` header slots, measured on the tables; each table's shape is checked
-    against its declaration (:data:`sim.kernels.campaign.flat.TABLES`).
+    against its declaration (:data:`sim.kernels.campaign.tables.TABLES`).
     """
     dims: dict[str, int] = {}
     for name, declared in flat.TABLES.items():

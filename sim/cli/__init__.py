@@ -134,13 +134,12 @@ class LazyGroup(click.Group):
         except OSError as error:
             if error.errno not in _UNWRITABLE:
                 raise
-            if error.filename is not None:
-                click.echo(f"zonesim: cannot write {error.filename}: {error.strerror}", err=True)
-                sys.exit(1)
-            click.echo(f"zonesim: cannot write the output: {error.strerror}", err=True)
-            # what is still buffered would fail again when Python flushes it at exit
-            # (exit status 120 and a second message): it goes nowhere instead
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            where = "the output" if error.filename is None else error.filename
+            click.echo(f"zonesim: cannot write {where}: {error.strerror}", err=True)
+            if error.filename is None:
+                # what stdout still buffers would fail again when Python flushes it at
+                # exit (exit status 120 and a second message): it goes nowhere instead
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(1)
 
     def invoke(self, ctx: click.Context):

@@ -65,7 +65,6 @@ from sim.kernels.campaign import (
     MP_WINS,
     N_COUNT,
     N_HABITAT,
-    N_SIZE,
     ORDER_ROTATING,
     ORDER_SIMULTANEOUS,
     S_ANOMALIES,
@@ -357,8 +356,8 @@ def _play_day(T, G, R, day):
     _turn_order(T, G, R, day)
     order = tb.order(G, cp0)
     at_once = cp0[C_SAME_DAY] == SAME_DAY_FIRST or cp0[C_COOPERATIVE] != 0
-    # Steps 0 .. n-1 are the turns, step n the day's end: one copy of each part
-    # (they are inlined), the game checked after every step that may end it.
+    # Steps 0 .. n-1 are the turns, step n the day's end: one call site of each part
+    # (settle and game_over are inlined), the game checked after every step that may end it.
     for i in range(n + 1):
         first, last = 0, 0  # the seats to settle after this step
         if i < n:
@@ -404,11 +403,8 @@ def scratch(T: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     keeps them to read the streams' counters after each game. Each enemy card's
     habitat (``habitats``) is copied from ``en`` here, once.
     """
-    cp0 = T[:tb.SLOT_SIZE]
-    G = np.zeros(int(cp0[tb.GS_SIZE]), dtype=np.int64)
-    n_enemies = int(cp0[tb.N_ENEMIES])
-    en = T[cp0[tb.T_EN]:cp0[tb.T_EN] + n_enemies * N_SIZE].reshape(n_enemies, N_SIZE)
-    G[cp0[tb.GS_HABITATS]:cp0[tb.GS_HABITATS] + n_enemies] = en[:, N_HABITAT]
+    G = np.zeros(int(tb.header(T)[tb.GS_SIZE]), dtype=np.int64)
+    tb.state(T, G).habitats[:] = tb.table(T, "en")[:, N_HABITAT]
     return G, np.zeros(tb.R_SIZE, dtype=np.uint64)
 
 

@@ -162,12 +162,15 @@ zone = stretch(0, Z_SIZE, rows=False)
 """``zone(G)``: the shared Zone (``ZONE``, ``Z_*``): one Emission Track, the board, winners."""
 
 
+_HEADER = {**PARAMETERS.index, **LAYOUT.index}
+"""Every slot of a header by name: the parameters (``C_*``), then the layout."""
+
+
 def _slots(dims) -> tuple:
     """A declared shape as :func:`sim.jitting.views.accessor` reads it: the header slot of
     each named dimension, a ``(w,)`` for each fixed width.
     """
-    index = {**PARAMETERS.index, **LAYOUT.index}
-    return tuple((d,) if isinstance(d, int) else index[d] for d in dims)
+    return tuple((d,) if isinstance(d, int) else _HEADER[d] for d in dims)
 
 
 def _accessor(name: str):
@@ -200,18 +203,21 @@ def header(T, s: int = 0):
     return T[s * LAYOUT.SLOT_SIZE:(s + 1) * LAYOUT.SLOT_SIZE]
 
 
-def _shape(dims, cp) -> tuple[int, ...]:
-    """A declared shape (:data:`TABLES`, :data:`STATE`) read from a slot's header."""
-    index = {**PARAMETERS.index, **LAYOUT.index}
-    return tuple(d if isinstance(d, int) else int(cp[index[d]]) for d in dims)
+def shape(dims, cp) -> tuple[int, ...]:
+    """A declared shape (:data:`TABLES`, :data:`STATE`) read from a slot's header ``cp``."""
+    return tuple(d if isinstance(d, int) else int(cp[_HEADER[d]]) for d in dims)
+
+
+def _view(flat, cp, where: str, dims):
+    """The numpy view of ``flat`` from the offset in header slot ``where``, of shape ``dims``."""
+    size = shape(dims, cp)
+    at = int(cp[_HEADER[where]])
+    return flat[at:at + int(np.prod(size))].reshape(size)
 
 
 def table(T, name: str, s: int = 0):
     """Slot ``s``'s table ``name`` (:data:`TABLES`), a numpy view of ``T`` with its shape."""
-    cp = header(T, s)
-    shape = _shape(TABLES[name], cp)
-    at = int(cp[LAYOUT.index["T_" + name.upper()]])
-    return T[at:at + int(np.prod(shape))].reshape(shape)
+    return _view(T, header(T, s), "T_" + name.upper(), TABLES[name])
 
 
 def state(T, G) -> SimpleNamespace:
@@ -222,9 +228,7 @@ def state(T, G) -> SimpleNamespace:
     n = int(cp[C_N_PLAYERS])
     views = {"zone": G[:Z_SIZE], "st": G[Z_SIZE:Z_SIZE + n * S_SIZE].reshape(n, S_SIZE)}
     for name, dims in STATE.items():
-        shape = _shape(dims, cp)
-        at = int(cp[LAYOUT.index["GS_" + name.upper()]])
-        views[name] = G[at:at + int(np.prod(shape))].reshape(shape)
+        views[name] = _view(G, cp, "GS_" + name.upper(), dims)
     return SimpleNamespace(**views)
 
 
