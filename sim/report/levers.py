@@ -13,9 +13,9 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from matplotlib.figure import Figure
 
 from sim.report import plots
+from sim.report.plots import Figure
 from sim.report.writer import atomic_folder, clean_json, manifest, to_csv, write_json, write_table
 
 DOWN, UP = "#457b9d", "#c8553d"

@@ -4,7 +4,8 @@ Every function takes tidy tables (or the campaign's result dictionary) and
 returns a :class:`matplotlib.figure.Figure`; nothing here runs a simulation
 or touches global plotting state, so figures can be made from worker threads
 and in tests. Intervals are drawn as error bars or bands, exact values (where
-known) as open diamonds.
+known) as open diamonds. Every figure is a :class:`Figure`, whose texts are
+drawn as written, never as mathtext (names are data).
 """
 
 from __future__ import annotations
@@ -13,15 +14,47 @@ import io
 from collections.abc import Sequence
 from pathlib import Path
 
+import matplotlib.figure
 import numpy as np
 import pandas as pd
-from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
+from matplotlib.text import Text
 
 from sim.experiments import registry
 
 CARD_COLUMNS = ("enemy", "anomaly", "event", "variant", "card")
 DPI = 100
+
+
+class Figure(matplotlib.figure.Figure):
+    """A matplotlib figure that draws every text as written, never as mathtext.
+
+    Card, stalker, scenario and file names come from the designer's files, and
+    matplotlib reads the text between two ``$`` as TeX maths: a card named
+    ``$x$`` would be drawn as an italic x, one named ``$5 offer`` beside a
+    ``$`` elsewhere in the same label as maths, and ``$^$`` stops the figure
+    with a parse error. So before the figure measures its texts (its layout,
+    :meth:`tight_layout`) or draws them, every text it holds (titles, axis
+    and tick labels, legend entries, annotations, a colour bar's label) is
+    set to plain text (:meth:`matplotlib.text.Text.set_parse_math`). This is
+    the one place: every figure of the reports, ``levers`` and ``sweep`` is
+    one of these, so no caller escapes a ``$``. No figure here draws maths.
+    """
+
+    def _as_text(self) -> None:
+        """Switch mathtext off on every text the figure holds (tick labels made now)."""
+        for text in self.findobj(Text):
+            text.set_parse_math(False)
+
+    def tight_layout(self, *args, **kwargs) -> None:
+        """Matplotlib's tight layout, its texts measured as plain text."""
+        self._as_text()
+        super().tight_layout(*args, **kwargs)
+
+    def draw(self, renderer) -> None:
+        """Draw the figure, its texts as plain text (called by every save)."""
+        self._as_text()
+        super().draw(renderer)
 
 
 def png_bytes(figure: Figure) -> bytes:
