@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -59,19 +60,40 @@ def suggest(word: str, choices: Iterable[str]) -> str:
 
 
 def control_character(text: str, tab: bool = False) -> str | None:
-    """Why ``text`` cannot be a name or a text cell: its first control character, or None.
+    """Why ``text`` cannot be a name or a text cell: its first control or invisible
+    character, or None.
 
     A name is printed wherever it is shown, terminals included, and an ESC,
     a BEL or another C0 or C1 control character (U+0000..U+001F,
     U+007F..U+009F) there would drive the terminal (an ESC sequence recolours
     or rewrites the screen) instead of showing the name. A tab is ordinary
-    whitespace in a text column (``tab``), not in a name.
+    whitespace in a text column (``tab``), not in a name. An invisible
+    character (:func:`invisible`) is refused too, with the text escaped.
     """
     for position, c in enumerate(text, start=1):
         if (ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F) and not (tab and c == "\t"):
             return (f"character {position} is the control character U+{ord(c):04X}; "
                     "names and texts may not hold control characters")
+        if invisible(c):
+            what = unicodedata.name(c, "").lower() or "unnamed"
+            return (f"character {position} is the invisible character U+{ord(c):04X} "
+                    f"({what}) in {show(text)}; names and texts may not hold invisible or "
+                    "direction-changing characters")
     return None
+
+
+def invisible(c: str) -> bool:
+    """Whether the character ``c`` shows as nothing yet changes the text around it.
+
+    Unicode's format characters (category Cf: the right-to-left override
+    U+202E and the other direction marks, embeddings and isolates, which
+    reorder what a terminal or a report shows after them; the zero-width space,
+    joiners and no-break space U+200B..U+200D, U+2060, U+FEFF; the soft hyphen)
+    and the line and paragraph separators U+2028, U+2029 (a line break no one
+    sees): two names that differ only by one would look the same, and a name
+    holding one could make a report's line read as something else.
+    """
+    return unicodedata.category(c) in ("Cf", "Zl", "Zp")
 
 
 def parse_cell(col: Column, text: str) -> tuple[object, str | None]:
