@@ -1151,7 +1151,8 @@ def test_a_missing_stalker_is_said_to_be_missing(tmp_path):
     assert "rubles" not in result.output and "zonesim: 1 problem" in result.output
 
 
-def test_a_zero_width_space_in_a_card_name_is_shown_in_the_suggestion(tmp_path, my):
+def test_a_zero_width_space_in_a_card_name_is_refused_and_shown(tmp_path, my):
+    """Issue 43: the ruleset refuses the name itself (tests/test_name_characters.py)."""
     items = my / "items.csv"
     text = items.read_text(encoding="utf-8")
     assert "\nMedkit," in text
@@ -1159,8 +1160,8 @@ def test_a_zero_width_space_in_a_card_name_is_shown_in_the_suggestion(tmp_path, 
     path = _edited(tmp_path, 'ruleset = "base"', f'ruleset = "{my}"')
     result = run("campaign", str(path), "--trials", "10")
     assert result.exit_code == 2 and ZWSP not in result.output
-    assert "'Medkit' is not an item in the ruleset (did you mean 'Med\\u200bkit'?)" \
-        in result.output
+    assert ("column 'name': character 4 is the invisible character U+200B (zero width space) "
+            "in 'Med\\u200bkit'") in result.output
 
 
 def test_a_zero_width_space_in_a_csv_header_is_shown(my):
