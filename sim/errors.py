@@ -9,7 +9,7 @@ message in the library's own words, and the CLI's one handler
 from __future__ import annotations
 
 
-def visible(text: str) -> str:
+def visible(text: str, lines: bool = True) -> str:
     """``text`` with every character a terminal would not show written as an escape.
 
     A zero-width space, a no-break space, a BOM or an ESC inside a name would
@@ -17,12 +17,16 @@ def visible(text: str) -> str:
     only by it would look identical in a message (``'Med\\u200bkit' is not
     'Medkit'``). Each character that :meth:`str.isprintable` refuses, line
     breaks excepted, is shown as Python writes it in a string literal
-    (``\\u200b``, ``\\xa0``, ``\\x1b``); printable text, accented letters
-    included, is unchanged.
+    (``\\u200b``, ``\\xa0``, ``\\x1b``, a right-to-left override ``\\u202e``);
+    printable text, accented letters included, is unchanged. ``lines=False``
+    escapes a line break too (``\\n``): a name (a scenario's file name) stays
+    on its line. The one place every name shown is made text: messages,
+    titles, file names, and the Markdown and HTML reports.
     """
     if text.isprintable():
         return text
-    return "".join(c if c.isprintable() or c == "\n" else repr(c)[1:-1] for c in text)
+    return "".join(c if c.isprintable() or (lines and c == "\n") else repr(c)[1:-1]
+                   for c in text)
 
 
 class InputError(ValueError):

@@ -20,6 +20,7 @@ import sys
 import click
 
 from sim import __version__
+from sim.errors import visible
 from sim.report import staging
 
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -146,13 +147,19 @@ class LazyGroup(click.Group):
         """Run the command; Ctrl-C becomes one line and exit status 130, no traceback.
 
         A bad numba setting in the environment (:func:`environment_problem`)
-        is refused first, with exit status 2.
+        is refused first, with exit status 2. Every error message click prints
+        (a usage error, a bad option value, a results folder that exists) shows
+        the characters a terminal would not show as escapes
+        (:func:`sim.errors.visible`): a file name given may hold an ESC.
         """
         problem = environment_problem()
         if problem is not None:
             raise click.UsageError(problem)
         try:
             return super().invoke(ctx)
+        except click.ClickException as error:
+            error.message = visible(error.message)
+            raise
         except KeyboardInterrupt:
             click.echo("zonesim: interrupted; nothing was written", err=True)
             sys.exit(INTERRUPTED)

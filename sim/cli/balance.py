@@ -66,8 +66,9 @@ def characters(scenario, best_play, budget, trials, seed, fmt, threads):
         _best_play(chosen, budget, trials, seed, fmt, threads)
         return
     if not chosen.multiplayer:
-        raise click.UsageError(f"{chosen.path} is a one-stalker scenario: balance characters "
-                               "needs [[players]] or stalkers > 1 (or --best-play)")
+        raise click.UsageError(f"{common.shown_path(chosen.path)} is a one-stalker scenario: "
+                               "balance characters needs [[players]] or stalkers > 1 "
+                               "(or --best-play)")
     data = balance_characters(chosen, trials=trials, seed=seed, threads=threads)
     title = (f"balance characters: {chosen.name} ({', '.join(data['seats'])}); {trials} games "
              f"per seating, seed {seed}; ci = 95% interval; vs_field = paired difference to "
@@ -81,9 +82,9 @@ def _best_play(chosen, budget: int, trials: int, seed: int, fmt: str, threads) -
     from sim.workflows.best_characters import best_characters, characters_games, search_budget
 
     if chosen.multiplayer:
-        raise click.UsageError(f"{chosen.path} is a multiplayer scenario: --best-play searches "
-                               "the policy of one stalker (give a one-stalker scenario, e.g. "
-                               "base)")
+        raise click.UsageError(f"{common.shown_path(chosen.path)} is a multiplayer scenario: "
+                               "--best-play searches the policy of one stalker (give a "
+                               "one-stalker scenario, e.g. base)")
     options = search_budget(budget, trials)
     common.bar().expect(characters_games(chosen, options["budget"], options["fresh_trials"]))
     result = best_characters(chosen, seed=seed, threads=threads, **options)

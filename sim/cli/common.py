@@ -356,6 +356,14 @@ def writing_results() -> Iterator[None]:
         sys.exit(128 + stop.signum)
 
 
+def shown_path(path: str | Path) -> str:
+    """A path as a message line shows it: a file or folder name is the user's and may hold an
+    ESC, a line break or a right-to-left override, each written as an escape
+    (:func:`sim.errors.visible`).
+    """
+    return visible(str(path), lines=False)
+
+
 def _clean(value):
     """JSON-safe scalars: numpy types to Python, NaN to null."""
     if hasattr(value, "item"):
@@ -391,7 +399,7 @@ def emit_frame(frame: pd.DataFrame, fmt: str, json_obj: dict, title: str = "",
         click.echo(csv_text(frame), nl=False)
     else:
         if title:
-            click.echo(title)
+            click.echo(visible(title))
         shown = frame if table is None else table
         click.echo(shown.to_string(index=False, float_format=lambda x: f"{x:.6f}"))
 
@@ -410,7 +418,7 @@ def emit_rows(frame: Callable[[], pd.DataFrame], fmt: str, json_obj: dict, title
         click.echo(csv_text(frame()), nl=False)
     else:
         if title:
-            click.echo(title)
+            click.echo(visible(title))
         click.echo(text_table(rows))
         for line in notes:
             click.echo(line)

@@ -143,7 +143,7 @@ def _emit(result, fmt: str, top: int, folder: Path) -> None:
         return
     if fmt == "csv":
         click.echo(common.csv_text(frame), nl=False)
-        click.echo(f"zonesim levers: written to {folder}", err=True)
+        click.echo(f"zonesim levers: written to {common.shown_path(folder)}", err=True)
         return
     if hasattr(result, "trajectories"):
         click.echo(f"Morris screening of {result.metric} ({result.experiment}): "
@@ -152,7 +152,7 @@ def _emit(result, fmt: str, top: int, folder: Path) -> None:
         click.echo(frame.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
     else:
         _print_steps(result, frame)
-    click.echo(f"written to {folder}")
+    click.echo(f"written to {common.shown_path(folder)}")
 
 
 def _print_steps(result, frame: pd.DataFrame) -> None:

@@ -73,6 +73,6 @@ def report(scenario, trials, campaign_trials, seed, out, baseline, fmt):
              f"{campaign_trials} games; {result.metadata['wall_s']:.1f} s")
     common.emit_frame(result.summary, fmt, result.to_dict(), title, shown)
     if fmt == "table":
-        click.echo(f"written to {result.folder}")
+        click.echo(f"written to {common.shown_path(result.folder)}")
     elif fmt == "csv":
-        click.echo(f"zonesim report: written to {result.folder}", err=True)
+        click.echo(f"zonesim report: written to {common.shown_path(result.folder)}", err=True)

@@ -132,7 +132,8 @@ def sweep(varies, experiment, artifacts, intellect, scenario, metric, target_tex
                                      param_hint="--metric")
         written = write_sweep(result, folder, metric, target=target)
     if written != folder:
-        click.echo(f"zonesim sweep: {folder} was taken meanwhile; written beside it", err=True)
+        click.echo(f"zonesim sweep: {common.shown_path(folder)} was taken meanwhile; written "
+                   "beside it", err=True)
     _emit(result, metric, fmt, written, target)
 
 
@@ -164,7 +165,7 @@ def _emit(result, metric: str, fmt: str, folder: Path, target=None) -> None:
         click.echo(common.csv_text(frame), nl=False)
         for line in _skipped_lines(result):
             click.echo(f"zonesim sweep: {line}", err=True)
-        click.echo(f"zonesim sweep: written to {folder}", err=True)
+        click.echo(f"zonesim sweep: written to {common.shown_path(folder)}", err=True)
         return
     rows = []
     for record in chosen.to_dict(orient="records"):
@@ -183,7 +184,7 @@ def _emit(result, metric: str, fmt: str, folder: Path, target=None) -> None:
     common.emit_frame(chosen, fmt, {}, title, pd.DataFrame(rows))
     for line in _skipped_lines(result):
         click.echo(line)
-    click.echo(f"written to {folder}")
+    click.echo(f"written to {common.shown_path(folder)}")
 
 
 def _skipped_lines(result) -> list[str]:

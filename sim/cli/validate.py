@@ -25,4 +25,4 @@ def validate(ruleset_dir: str | None) -> None:
         for table in ("stalkers", "enemies", "anomalies", "armor", "weapons", "items",
                       "artifacts", "events", "emissions", "sarcophagus")
     )
-    click.echo(f"{ruleset.path}: ok ({counts})")
+    click.echo(f"{common.shown_path(ruleset.path)}: ok ({counts})")

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from sim.errors import visible
 from sim.report.tables import Section
 
 STYLE = """
@@ -33,6 +34,14 @@ code { background: #f4f4f4; padding: 0 0.2em; }
 """
 
 
+def esc(text: str) -> str:
+    """Text shown as written in the page: HTML's special characters as entities, and each
+    character a terminal would not show (an ESC in a file name, a right-to-left override)
+    as an escape (:func:`sim.errors.visible`).
+    """
+    return html.escape(visible(text))
+
+
 def data_uri(png: bytes) -> str:
     """``data:image/png;base64,...`` for PNG bytes."""
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
@@ -48,14 +57,14 @@ def _cell(value) -> str:
 
 def table(frame: pd.DataFrame) -> str:
     """A DataFrame as an HTML table; verdict cells get a class for colour."""
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
+    head = "".join(f"<th>{esc(str(c))}</th>" for c in frame.columns)
     rows = []
     for row in frame.itertuples(index=False, name=None):
         cells = []
         for value in row:
             text = _cell(value)
             css = f' class="{text}"' if text in ("PASS", "FAIL", "UNDECIDED") else ""
-            cells.append(f"<td{css}>{html.escape(text)}</td>")
+            cells.append(f"<td{css}>{esc(text)}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
@@ -82,7 +91,6 @@ def render(title: str, meta: Mapping, sections: Sequence[Section], summary: pd.D
     screen answers; a table of contents follows it, and the summary table and
     the provenance close the page.
     """
-    esc = html.escape
     versions = ", ".join(f"{k} {v}" for k, v in meta.get("versions", {}).items() if v)
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
+from sim.errors import visible
 from sim.report.tables import Section
 
 _HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
@@ -26,9 +27,11 @@ def escape(text: str) -> str:
     entities, a backslash goes before each inline markup character
     (``\\ ` * _ [ ] | ~ #``) and before a list marker the text starts with
     (``+``, ``-``, the ``.`` of ``1.``), and a line break becomes a space, so the
-    text stays on its line (a heading, a table row, a list item).
+    text stays on its line (a heading, a table row, a list item). A character
+    a terminal would not show (an ESC in a file name, a right-to-left override)
+    is written as an escape first (:func:`sim.errors.visible`).
     """
-    text = "".join(_HTML.get(c, c) for c in _LINE_BREAK.sub(" ", text))
+    text = "".join(_HTML.get(c, c) for c in _LINE_BREAK.sub(" ", visible(text)))
     text = _MARKUP.sub(r"\\\1", text)
     return _BLOCK.sub(lambda m: m.group(1) + (f"\\{m.group(2)}" if m.group(2)
                                               else f"{m.group(3)}\\{m.group(4)}"), text)
@@ -41,9 +44,10 @@ def code(text: str) -> str:
     close it, so the span is fenced by one backtick more than the longest run
     of backticks in the text, padded with a space where the text starts or
     ends with a backtick or a space (CommonMark strips one such space from
-    each side). A line break becomes a space.
+    each side). A line break becomes a space; a character a terminal would not
+    show is written as an escape (:func:`sim.errors.visible`).
     """
-    text = _LINE_BREAK.sub(" ", text)
+    text = _LINE_BREAK.sub(" ", visible(text))
     if not text:
         return ""
     fence = "`" * (max((len(run) for run in _TICKS.findall(text)), default=0) + 1)

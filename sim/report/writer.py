@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from sim.errors import visible
 from sim.report import staging
 
 RESULTS_DIR = staging.RESULTS_DIR
@@ -48,9 +49,12 @@ def default_folder(stem: str, root: Path = RESULTS_DIR) -> Path:
 
 
 def refuse_existing(final: Path) -> None:
-    """Raise FileExistsError if ``final`` exists (results are never overwritten)."""
+    """Raise FileExistsError if ``final`` exists (results are never overwritten); its
+    message shows the folder's name as text (:func:`sim.errors.visible`).
+    """
     if Path(final).exists():
-        raise FileExistsError(f"{final} exists already; results are never overwritten")
+        raise FileExistsError(f"{visible(str(final), lines=False)} exists already; results "
+                              "are never overwritten")
 
 
 @contextmanager

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
+from sim.errors import visible
 from sim.paths import bundled_or_path, configs_root
 from sim.rules import Ruleset, RulesetError, load_ruleset
 from sim.rules.loader import FILES
@@ -260,7 +261,10 @@ class Scenario:
     path : Path
         The scenario file.
     name : str
-        The file's stem, used to name result folders.
+        The file's stem, used to name result folders and shown in every title, each
+        character a terminal would not show (an ESC, a line break, a right-to-left
+        override) written as an escape (:func:`sim.errors.visible`): the file name is
+        the user's, not checked like a card's name.
     ruleset : Ruleset
         The loaded ruleset.
     stalker, start : str
@@ -396,9 +400,9 @@ def load_scenario(name_or_path: str | Path | None = None) -> Scenario:
                      f"(multiplayer.cooperative_needed) but has {len(players)}")
     if toml.problems:
         raise RulesetError(sorted(toml.problems, key=lambda p: p.line or 0))
-    return Scenario(path=path, name=path.stem, ruleset=rs, stalker=players[0].stalker,
-                    start=start, stalkers=len(players), armor=armor, weapons=weapons,
-                    items=items, rubles=rubles, policy=policy, targets=targets,
+    return Scenario(path=path, name=visible(path.stem, lines=False), ruleset=rs,
+                    stalker=players[0].stalker, start=start, stalkers=len(players), armor=armor,
+                    weapons=weapons, items=items, rubles=rubles, policy=policy, targets=targets,
                     players=players, variant=variant, multiplayer=multiplayer,
                     artifacts=players[0].artifacts)
 
