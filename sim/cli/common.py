@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import math
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -13,7 +11,7 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 from click.core import ParameterSource
 
-from sim import runner
+from sim import jsontext, runner
 from sim.cli import progress
 from sim.encounter.combat import SNEAK_POLICIES
 from sim.errors import InputError, visible
@@ -364,18 +362,11 @@ def shown_path(path: str | Path) -> str:
     return visible(str(path), lines=False)
 
 
-def _clean(value):
-    """JSON-safe scalars: numpy types to Python, NaN to null."""
-    if hasattr(value, "item"):
-        value = value.item()
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    return value
-
-
 def dumps(obj) -> str:
-    """JSON text of a result dictionary (numpy scalars converted)."""
-    return json.dumps(obj, indent=2, default=_clean)
+    """JSON text of a result dictionary: strict JSON, numpy scalars converted and NaN and
+    infinities as null (:func:`sim.jsontext.dumps`).
+    """
+    return jsontext.dumps(obj)
 
 
 def csv_text(frame: pd.DataFrame) -> str:

@@ -63,7 +63,7 @@ from sim.kernels.layout import (
     SPEND_ART_SHIFT,
     TARGET_HEALTH,
 )
-from sim.rules.scenario import OBJECTIVE_NAMES, WEIGHT_KEYS
+from sim.rules.scenario import MAX_WEIGHT, OBJECTIVE_NAMES, WEIGHT_KEYS
 
 MAX_KINDS = PLAN_ACTION_SHIFT // PLAN_KIND_BITS
 """Most kinds of dose a plan chooses between (the dose field of an entry)."""
@@ -104,8 +104,19 @@ class Objective:
     side_effect: float = 0.0
 
     def __post_init__(self) -> None:
+        """Refuse weights the solvers cannot add up: each outcome's weight within
+        ±:data:`~sim.rules.scenario.MAX_WEIGHT`, each cost in ``0..MAX_WEIGHT`` (so no
+        value of :func:`solve_combat` or :mod:`sim.exact.best_hazard` can overflow).
+        """
         if len(self.weights) != len(OUTCOMES):
             raise ValueError(f"an objective weighs {len(OUTCOMES)} outcomes: {OUTCOMES}")
+        costs = {"wound": self.wound, "stimulant": self.stimulant, "limited": self.limited,
+                 "side_effect": self.side_effect}
+        for name, w in (*zip(OUTCOMES, self.weights, strict=True), *costs.items()):
+            if not (0 if name in costs else -MAX_WEIGHT) <= w <= MAX_WEIGHT:
+                low = "0" if name in costs else f"-{MAX_WEIGHT:,}"
+                raise ValueError(f"objective {self.name!r}: the weight of {name} is {w!r}, "
+                                 f"not a number {low}..{MAX_WEIGHT:,}")
 
     def weight(self, outcome: str) -> float:
         """The value of ``outcome``."""

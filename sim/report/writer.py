@@ -11,7 +11,6 @@ ruleset digest, package versions, timings and command line.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import platform
@@ -26,7 +25,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from sim import jsontext
 from sim.errors import visible
+from sim.jsontext import finite as clean_json
 from sim.report import staging
 
 RESULTS_DIR = staging.RESULTS_DIR
@@ -161,9 +162,10 @@ def manifest(command: list[str] | None = None, **fields) -> dict:
 
 
 def write_json(obj: dict, path: Path) -> Path:
-    """Write ``obj`` as indented JSON (numpy scalars and NaN made JSON-safe)."""
-    path.write_text(json.dumps(obj, indent=2, default=_json_default, allow_nan=False) + "\n",
-                    encoding="utf-8")
+    """Write ``obj`` as indented strict JSON (:func:`sim.jsontext.dumps`: numpy scalars
+    converted, NaN and infinities as null).
+    """
+    path.write_text(jsontext.dumps(obj, default=_json_default) + "\n", encoding="utf-8")
     return path
 
 
@@ -175,19 +177,6 @@ def _json_default(value):
     if isinstance(value, tuple | set | frozenset):
         return list(value)
     return str(value)
-
-
-def clean_json(obj):
-    """``obj`` with NaN floats replaced by None, recursively (JSON has no NaN)."""
-    if isinstance(obj, dict):
-        return {k: clean_json(v) for k, v in obj.items()}
-    if isinstance(obj, list | tuple):
-        return [clean_json(v) for v in obj]
-    if hasattr(obj, "item") and not isinstance(obj, str):
-        obj = obj.item()
-    if isinstance(obj, float) and math.isnan(obj):
-        return None
-    return obj
 
 
 class Stopwatch:

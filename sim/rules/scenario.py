@@ -46,6 +46,13 @@ MAX_RUBLES = 10**9
 """Largest starting money: far above any price, well inside int64."""
 MAX_BOUND = 10**300
 """Largest integer target bound; larger integers do not convert to float (floats may be inf)."""
+MAX_WEIGHT = 1_000_000
+"""Largest ``policy.weights`` value. A plan depends only on the weights' ratios, and a
+million between the largest and the smallest nonzero weight is far beyond any useful one
+(a knock-out worth 5,000 rubles against a wound of 100 is 50). With it no best-play value can
+overflow a float: a fight counts at most ``combat.max_rounds`` (10,000) rounds of at most 99
+wounds, doses, uses and side effects, so an objective stays within about 10**13 of 0, where
+``inf`` or ``1e308`` made the backward induction compute ``inf - inf`` (issue 43)."""
 MAX_WEAPONS = 6
 """Weapons a campaign character may carry: the fights are compiled for every subset still
 held after knock-out losses (P-37), 2**MAX_WEAPONS tables at most."""
@@ -219,8 +226,8 @@ P(enemy killed), or the expected value of ``policy.weights``)."""
 
 WEIGHT_KEYS = ("knocked_out", "wound", "stimulant", "limited", "side_effect", "killed")
 """``policy.weights``: the ``value`` objective's costs (a knock-out, each wound, stimulant
-dose, limited-use weapon use and artefact side effect) and a kill's worth; each 0 or more,
-a knock-out 1 and the rest 0 unless given."""
+dose, limited-use weapon use and artefact side effect) and a kill's worth; each 0 or more
+and at most :data:`MAX_WEIGHT`, a knock-out 1 and the rest 0 unless given."""
 
 
 @dataclass(frozen=True)
@@ -707,13 +714,18 @@ def _policy(toml: TomlFile, given: dict, rs: Ruleset, prefix: str = "policy") ->
 
 
 def _weights(toml, key: str, given: dict) -> tuple[tuple[str, float], ...]:
-    """``policy.weights`` checked (:data:`WEIGHT_KEYS`, numbers of 0 or more), in that order."""
+    """``policy.weights`` checked (:data:`WEIGHT_KEYS`, numbers of 0 or more and at most
+    :data:`MAX_WEIGHT`: never NaN or infinite), in that order.
+    """
     out = []
     for name, value in given.items():
         if name not in WEIGHT_KEYS:
             toml.problem(f"{key}.{name}", None, "unknown key" + suggest(name, WEIGHT_KEYS))
-        elif isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
-            toml.problem(f"{key}.{name}", value, "is not a number of 0 or more")
+        elif (isinstance(value, bool) or not isinstance(value, int | float)
+              or not 0 <= value <= MAX_WEIGHT):
+            toml.problem(f"{key}.{name}", value,
+                         f"is not a number of 0 or more, at most {MAX_WEIGHT:,} (a finite "
+                         "weight; a plan depends only on the weights' ratios)")
         else:
             out.append((name, float(value)))
     return tuple(sorted(out, key=lambda kv: WEIGHT_KEYS.index(kv[0])))
