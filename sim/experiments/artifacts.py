@@ -58,15 +58,16 @@ def scenario_setup(sc: Scenario, intellect: int | None = None) -> dict[str, Any]
     """The scenario's stalker, loadout and policy as :func:`artifacts_compared` reads them.
 
     The report's deck tables use the same stalker, armour, weapons, items and
-    policy (sneak, flee_at, heal_at for fights; enter_anomalies for anomalies),
-    so the artefact table answers for the stalker the rest of the report
-    describes. ``intellect`` overrides the stalker card's for the activation
-    tests (P-10).
+    policy (sneak, flee_at, heal_at for fights; enter_anomalies for anomalies;
+    ``policy.weights`` for best play's ``value`` objective), so the artefact
+    table answers for the stalker the rest of the report describes.
+    ``intellect`` overrides the stalker card's for the activation tests (P-10).
     """
     setup: dict[str, Any] = {
         "stalker": sc.stalker, "armor": sc.armor, "weapons": tuple(sc.weapons),
         "items": tuple(sc.items), "sneak": sc.policy.sneak, "flee_at": sc.policy.flee_at,
-        "heal_at": sc.policy.heal_at, "enter": sc.policy.enter_anomalies}
+        "heal_at": sc.policy.heal_at, "enter": sc.policy.enter_anomalies,
+        "weights": sc.policy.weights}
     if intellect is not None:
         setup["intellect"] = intellect
     return setup

@@ -118,7 +118,7 @@ def artifacts_section(sc: Scenario, trials: int, seed: int) -> Section:
                     + ", ".join(left_out) + ".")
     best = experiment.artifacts_compared(
         sc.ruleset, {**experiment.scenario_setup(sc), "policy": "best",
-                     "objective": sc.policy.objective, "weights": sc.policy.weights},
+                     "objective": sc.policy.objective},
         trials=trials, seed=seed)
     text.append(_used_well(frame, best, sc.policy.objective))
     section = Section("artifacts", "Artefacts compared", text,

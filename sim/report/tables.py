@@ -185,11 +185,13 @@ def _headline(section: str, rows: Sequence[dict], prefix: str) -> tuple[list[dic
 # --- the scenario as setups -------------------------------------------------------------------
 
 def combat_setup(sc: Scenario, enemy: str = "all") -> dict:
-    """The scenario's stalker, loadout and fight policy as a :mod:`sim.workflows.compare` setup."""
+    """The scenario's stalker, loadout and fight policy as a :mod:`sim.workflows.compare` setup
+    (``policy.weights`` too: a variant playing best play weighs what the scenario says).
+    """
     return {"stalker": sc.stalker, "enemy": enemy, "armor": sc.armor,
             "weapons": tuple(sc.weapons), "items": tuple(sc.items),
             "sneak": sc.policy.sneak, "flee_at": sc.policy.flee_at,
-            "heal_at": sc.policy.heal_at}
+            "heal_at": sc.policy.heal_at, "weights": sc.policy.weights}
 
 
 def event_items(sc: Scenario) -> tuple[str, ...]:
