@@ -294,9 +294,6 @@ def _read_rules(file: str, data: bytes | None, problems: list[Problem]) -> Any:
                 problems.append(Problem(file, line, None, None, f"malformed TOML: {error}"))
             lines = _key_lines(text)
             values = _check_rules(file, values, lines, problems)
-            cost = values.get("movement", {}).get("epicentre_cost")
-            if cost is not None:
-                problems += v.epicentre_cost(file, lines.get("movement.epicentre_cost"), cost)
     chosen = {f"{p.section}.{p.key}": p.type(values.get(p.section, {}).get(p.key, p.default))
               for p in PARAMS}
     for p in PARAMS:  # a key not set takes the value of the key it follows
@@ -306,6 +303,9 @@ def _read_rules(file: str, data: bytes | None, problems: list[Problem]) -> Any:
                                               for p in params})
            for section, params in sections().items()}
     rules = Rules(**out)
+    movement = rules.movement
+    line = lines.get("movement.epicentre_cost", lines.get("movement.base_steps"))
+    problems += v.epicentre_cost(file, line, movement.epicentre_cost, movement.base_steps)
     line = lines.get("artifacts.movement_in_epicentre", lines.get("movement.items_in_epicentre"))
     problems += v.epicentre_movement(file, line, rules.movement.items_in_epicentre,
                                      rules.artifacts.movement_in_epicentre)

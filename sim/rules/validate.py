@@ -471,15 +471,29 @@ EPICENTRE_PAIR_MORE_THAN = 9
 """Z-03: two Epicentre hexes cost more than 9 steps (the jetpack's total)."""
 
 
-def epicentre_cost(file: str, line: int | None, cost: int) -> list[Problem]:
-    """``movement.epicentre_cost`` must make two Epicentre hexes cost more than 9 (Z-03)."""
-    if 2 * cost > EPICENTRE_PAIR_MORE_THAN:
+def epicentre_cost(file: str, line: int | None, cost: int, base_steps: int) -> list[Problem]:
+    """``movement.epicentre_cost`` must make two Epicentre hexes cost more than 9 (Z-03), and
+    one no more than the base allowance ``movement.base_steps`` (Z-19).
+
+    Every objective must be reachable with the base allowance (:func:`map_table`), and the
+    Sarcophagus is an Epicentre hex (P-50): above the allowance it could never be entered,
+    whatever the map. That is this key's fault (or ``base_steps``'), so it is reported
+    here, at ``rules.toml``, and the map's reachability is checked as if the Epicentre
+    could be entered (:func:`_reachable`).
+    """
+    if 2 * cost <= EPICENTRE_PAIR_MORE_THAN:
+        least = EPICENTRE_PAIR_MORE_THAN // 2 + 1
+        msg = (
+            f"{cost} is too low: two Epicentre hexes must cost more than"
+            f" {EPICENTRE_PAIR_MORE_THAN} steps (Z-03), so at least {least}"
+        )
+    elif cost > base_steps:
+        msg = (f"{cost} is too high: every Epicentre hex, the Sarcophagus among them, is"
+               " entered with at most the base allowance, movement.base_steps ="
+               f" {base_steps} (Z-03, Z-19; an objective must be reachable on it), so at most"
+               f" {base_steps}")
+    else:
         return []
-    least = EPICENTRE_PAIR_MORE_THAN // 2 + 1
-    msg = (
-        f"{cost} is too low: two Epicentre hexes must cost more than"
-        f" {EPICENTRE_PAIR_MORE_THAN} steps (Z-03), so at least {least}"
-    )
     return [Problem(file, line, "movement.epicentre_cost", str(cost), msg)]
 
 
@@ -602,7 +616,9 @@ def _reachable(
 
     def cost(row: Row) -> int:
         epi = row.values.get("location") in EPICENTRE_LOCATIONS
-        return epi_cost if epi else int(row.values["terrain"])  # type: ignore[call-overload]
+        # An Epicentre cost above the allowance is rules.toml's problem (epicentre_cost).
+        return (min(epi_cost, base_steps) if epi
+                else int(row.values["terrain"]))  # type: ignore[call-overload]
 
     def search(start: tuple[int, int], forward: bool) -> set[tuple[int, int]]:
         seen = {start}

@@ -188,10 +188,6 @@ def _edit_rules(rs: Ruleset, edit: CardEdit, set_keys: frozenset[str]) -> Rulese
         value = _param_value(params[edit.column], edit.text)
     except VariantError as error:
         raise VariantError(f"edit {str(edit)!r}: {error}") from None
-    if (edit.card, edit.column) == ("movement", "epicentre_cost"):
-        problems = v.epicentre_cost("rules.toml", None, int(value))  # type: ignore[call-overload]
-        if problems:
-            raise VariantError(f"edit {str(edit)!r}: {problems[0].message}")
     out = _set_param(rs, edit.card, edit.column, value)
     dotted = f"{edit.card}.{edit.column}"
     for p in PARAMS:
@@ -222,9 +218,11 @@ def _check_playable(rs: Ruleset, edits: Sequence[CardEdit]) -> None:
     """The loader's whole-table checks on the edited ruleset, naming the last edit to blame.
 
     Every deck keeps a card to draw (:func:`sim.rules.validate.unplayable`: all
-    counts set to 0, or every counted enemy dealing radiation) and the movement
-    items and artefacts keep one Epicentre rule
-    (:func:`sim.rules.validate.epicentre_movement`); an edit setting
+    counts set to 0, or every counted enemy dealing radiation), an Epicentre hex costs
+    more than 9 for two and no more than the base allowance
+    (:func:`sim.rules.validate.epicentre_cost`: the edit of ``movement.epicentre_cost`` or
+    ``movement.base_steps`` to blame), and the movement items and artefacts keep one
+    Epicentre rule (:func:`sim.rules.validate.epicentre_movement`); an edit setting
     ``multiplayer.after_death`` to ``phantom`` is refused as a scenario refuses it
     (P-46: the Phantom has no rules yet).
     """
@@ -238,13 +236,17 @@ def _check_playable(rs: Ruleset, edits: Sequence[CardEdit]) -> None:
                                                                    "after_death")]
     if phantom and rs.rules.multiplayer.after_death == "phantom":
         raise VariantError(f"edit {str(phantom[-1])!r}: {PHANTOM_MESSAGE}")
-    movement = rs.rules.movement.items_in_epicentre
-    problems = v.epicentre_movement("rules.toml", None, movement,
-                                    rs.rules.artifacts.movement_in_epicentre)
-    if problems:
-        culprit = next((e for e in reversed(edits) if e.table == RULES_TABLE), edits[-1])
-        raise VariantError(f"edit {str(culprit)!r}: key '{problems[0].column}': "
-                           f"{problems[0].message}")
+    movement = rs.rules.movement
+    for problems, keys in (
+            (v.epicentre_cost("rules.toml", None, movement.epicentre_cost, movement.base_steps),
+             ("movement.epicentre_cost", "movement.base_steps")),
+            (v.epicentre_movement("rules.toml", None, movement.items_in_epicentre,
+                                  rs.rules.artifacts.movement_in_epicentre), None)):
+        if problems:
+            culprit = next((e for e in reversed(edits) if e.table == RULES_TABLE
+                            and (keys is None or f"{e.card}.{e.column}" in keys)), edits[-1])
+            raise VariantError(f"edit {str(culprit)!r}: key '{problems[0].column}': "
+                               f"{problems[0].message}")
 
 
 def apply_edits(rs: Ruleset, edits: Iterable[CardEdit | str]) -> Ruleset:
