@@ -130,14 +130,35 @@ CASES = {
 }
 
 
+CAP_EDGES = {
+    # flees=N at the round cap combat.max_rounds (here 2, where 89 % of these fights are
+    # still on): the cap comes first and the fight ends capped, as the exact twin reads it
+    # (sim/exact/combat.py); one round below the cap the enemy leaves, fled. Issue 43: a
+    # kernel reading `<` as `<=` said "fled" at the cap, and every other case has the
+    # default cap of 100, which these fights never reach.
+    "flees=cap": (replace(_fight("Chimera", sneak="never"), max_rounds=2),
+                  EnemyTraits(flees=2)),
+    "flees=cap-1": (replace(_fight("Chimera", sneak="never"), max_rounds=2),
+                    EnemyTraits(flees=1)),
+}
+
+
 def _with(case):
-    spec, traits = CASES[case]
+    spec, traits = {**CASES, **CAP_EDGES}[case]
     return replace(spec, traits=traits)
 
 
-@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("case", [*CASES, *CAP_EDGES])
 def test_the_kernel_matches_the_exact_twin_with_traits(case):
     check_spec(_with(case))
+
+
+def test_a_flight_at_the_round_cap_is_capped_and_one_round_below_it_fled():
+    """The exact readings the kernel is held to above: at the cap nobody flees, below it
+    the undecided fights end fled (P-22; ``combat.max_rounds``, P-18)."""
+    at, below = combat_exact(_with("flees=cap")), combat_exact(_with("flees=cap-1"))
+    assert at.outcomes["fled"] == 0.0 and at.outcomes["capped"] > 0.85
+    assert below.outcomes["capped"] == 0.0 and below.outcomes["fled"] > 0.95
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -169,7 +190,7 @@ def test_each_trait_acts_as_read():
     assert flees.outcomes["fled"] > 0.0 == combat_exact(CASES["flees=2"][0]).outcomes["fled"]
 
 
-@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("case", [*CASES, *CAP_EDGES])
 def test_the_reference_matches_the_exact_twin_with_traits(case):
     """The plain-Python fight, one die at a time (60,000 fights)."""
     spec = _with(case)
