@@ -53,7 +53,7 @@ from sim.experiments.campaign import (
 from sim.experiments.campaign_metrics import WIN_RATE
 from sim.kernels import campaign as K
 from sim.kernels.paired import AGGREGATE
-from sim.rules import Ruleset
+from sim.rules import Ruleset, settings
 from sim.rules.scenario import SNEAK, Player, Policy, Scenario, load_scenario
 
 NAME = "campaign"
@@ -83,13 +83,12 @@ LOADOUT_KEYS: dict[str, tuple[str, str]] = {
 """Variant keys of the scenario's stalker, start and ``[loadout]`` (not of its policy)."""
 
 LEFT_OUT: Mapping[str, str] = {
-    "encounters": "whole games play every fight by the thresholds (sneak, flee_at, heal_at): "
-                  "compile_campaign refuses best play",
-    "objective": "what best play maximises, and whole games play no best play",
-    "weights": "the value objective's weights, and whole games play no best play",
-}
+    s.name.partition(".")[2]: str(s.searched) for s in settings.of_kind("policy")
+    if NAME not in s.experiments}
 """:class:`~sim.rules.scenario.Policy` fields that are not variant keys of whole games, each
-with the reason: they choose an encounter's best play, which the campaign does not play."""
+with the reason (the table of settings, :mod:`sim.rules.settings`: the ``[policy]`` keys
+whose experiments leave out ``campaign``, and why ``optimize`` does not search them): they
+choose an encounter's best play, which the campaign does not play."""
 
 _KINDS = {int: "int", bool: "bool", tuple[str, ...]: "list",
           tuple[tuple[str, int], ...]: "artifact_use"}

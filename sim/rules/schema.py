@@ -91,6 +91,10 @@ class Column:
         Whether an empty cell is allowed; it then reads as ``default``.
     default : object
         Value of an empty cell (``blank``) or of an absent optional column.
+    rules : str
+        The rule IDs the column implements (``docs/rules.md``, "Tables").
+    doc : str
+        What the column means, in one line (``zonesim settings``).
     """
 
     name: str
@@ -101,6 +105,8 @@ class Column:
     required: bool = True
     blank: bool = False
     default: object = None
+    rules: str = ""
+    doc: str = ""
 
 
 def _int(name: str, lo: int, hi: int, **kw: object) -> Column:
@@ -111,136 +117,160 @@ def _enum(name: str, choices: tuple[str, ...], **kw: object) -> Column:
     return Column(name, "enum", choices=choices, **kw)  # type: ignore[arg-type]
 
 
-NAME = Column("name", "name")
-NOTES = Column("notes", "text", required=False, blank=True, default="")
-PRICE = _int("price", 0, 1_000_000)
-COUNT = _int("count", 0, 99)  # copies of the card in its deck
-HANDS = _int("hands", 0, 2)  # P-23
+NAME = Column("name", "name", doc="the card's name, unique in its table")
+NOTES = Column("notes", "text", required=False, blank=True, default="",
+               doc="free text for the designer; never read by the simulation")
+PRICE = _int("price", 0, 1_000_000, rules="P-11, P-13", doc="price in rubles")
+COUNT = _int("count", 0, 99, rules="P-14, P-30", doc="copies of the card in its deck")
+HANDS = _int("hands", 0, 2, rules="P-23", doc="hands the card takes")
 POOL = 10  # largest dice pool / modifier accepted (base cards use 1..6)
 
 TABLES: dict[str, tuple[Column, ...]] = {
     "stalkers": (
         NAME,
-        _int("health", 1, 30),  # P-37
-        _int("willpower", 1, 30),  # P-40
-        _int("radiation_max", 1, 30),  # P-39
-        _int("combat", 0, POOL),  # P-19
-        _int("stealth", 0, POOL),  # P-16, P-21
-        _int("perception", 0, POOL),  # P-31
-        _int("agility", 0, POOL),  # P-32
-        _int("intellect", 0, POOL),  # P-10
-        _int("reputation", 0, POOL),  # Z-15, Z-16
-        _int("rubles", 0, 1_000_000),  # P-13
+        _int("health", 1, 30, rules="P-37", doc="Health track maximum"),
+        _int("willpower", 1, 30, rules="P-40", doc="Willpower track maximum"),
+        _int("radiation_max", 1, 30, rules="P-39", doc="radiation track maximum"),
+        _int("combat", 0, POOL, rules="P-19", doc="Combat test dice pool"),
+        _int("stealth", 0, POOL, rules="P-16, P-21", doc="Stealth test dice pool"),
+        _int("perception", 0, POOL, rules="P-31", doc="Perception test dice pool"),
+        _int("agility", 0, POOL, rules="P-32", doc="Agility test dice pool"),
+        _int("intellect", 0, POOL, rules="P-10", doc="Intellect test dice pool"),
+        _int("reputation", 0, POOL, rules="Z-15, Z-16",
+             doc="escape roll: avoid on d6 >= reputation - item"),
+        _int("rubles", 0, 1_000_000, rules="P-13", doc="starting money"),
         NOTES,
     ),
     "enemies": (
         NAME,
         COUNT,
-        _enum("kind", ENEMY_KINDS),  # P-26 to P-28
-        _enum("habitat", HABITATS),  # P-26 to P-28
-        _int("vigilance", 0, POOL),  # P-15, P-16
-        _int("endurance", 1, POOL),  # P-19 (Toughness)
-        _int("wounds", 0, POOL),  # P-20
-        _enum("wound_type", DAMAGE_TYPES),  # P-20
-        Column("melee", "flag"),  # P-29
-        # P-22: special traits (sim.rules.traits), ';'-separated; empty = none
-        Column("traits", "text", required=False, blank=True, default=""),
+        _enum("kind", ENEMY_KINDS, rules="P-26 to P-28", doc="who buys its trophy"),
+        _enum("habitat", HABITATS, rules="P-26 to P-28", doc="where it appears"),
+        _int("vigilance", 0, POOL, rules="P-15, P-16", doc="Stealth test modifier"),
+        _int("endurance", 1, POOL, rules="P-19", doc="Toughness: successes needed to kill"),
+        _int("wounds", 0, POOL, rules="P-20", doc="damage per failed round"),
+        _enum("wound_type", DAMAGE_TYPES, rules="P-20", doc="damage type of its wounds"),
+        Column("melee", "flag", rules="P-29", doc="closes in after round 1"),
+        Column("traits", "text", required=False, blank=True, default="", rules="P-22",
+               doc="special traits (sim.rules.traits), ';'-separated; empty = none"),
         NOTES,
     ),
     "anomalies": (
         NAME,
         COUNT,
-        Column("artifact_type", "text", blank=True, default=""),  # P-35; empty = none
-        _int("perception", 0, POOL),  # P-31
-        _int("agility", 0, POOL),  # P-32
-        _int("damage", 0, POOL),  # P-32
-        _enum("damage_type", DAMAGE_TYPES),  # P-32
-        # P-07, P-35: the find test's modifier from the card text; empty = anomaly.find_need
-        _int("find", 0, POOL, required=False, blank=True),
+        Column("artifact_type", "text", blank=True, default="", rules="P-35",
+               doc="artefact type found here; empty = none"),
+        _int("perception", 0, POOL, rules="P-31", doc="Perception test modifier"),
+        _int("agility", 0, POOL, rules="P-32", doc="Agility test modifier"),
+        _int("damage", 0, POOL, rules="P-32", doc="damage on a failed Agility test"),
+        _enum("damage_type", DAMAGE_TYPES, rules="P-32", doc="damage type of that damage"),
+        _int("find", 0, POOL, required=False, blank=True, rules="P-07, P-35",
+             doc="the find test's modifier from the card text; empty = anomaly.find_need"),
         NOTES,
     ),
     "armor": (
         NAME,
         PRICE,
-        _int("durability", 1, 20),  # P-03
-        # P-01, P-02: the die face that absorbs a wound of this type; empty = none
-        *(Column(t, "die", blank=True) for t in DAMAGE_TYPES),
+        _int("durability", 1, 20, rules="P-03", doc="damage tokens it takes before it is "
+             "destroyed"),
+        *(Column(t, "die", blank=True, rules="P-01, P-02",
+                 doc=f"the die face that absorbs a {t} wound; empty = none")
+          for t in DAMAGE_TYPES),
         NOTES,
     ),
     "weapons": (
         NAME,
         PRICE,
-        _int("bonus", 0, POOL),  # P-19, P-29
+        _int("bonus", 0, POOL, rules="P-19, P-29", doc="Combat test bonus"),
         HANDS,
-        _enum("range", RANGES),  # P-29
-        _int("uses", 1, 99, blank=True),  # empty = unlimited
+        _enum("range", RANGES, rules="P-29", doc="long, short or melee"),
+        _int("uses", 1, 99, blank=True, doc="uses in a game; empty = unlimited"),
         NOTES,
     ),
     "items": (
         NAME,
         PRICE,
-        _enum("effect", ITEM_EFFECTS),
-        Column("value", "int_or_auto", lo=0, hi=99, blank=True),  # meaning per effect
-        _int("uses", 1, 99, blank=True),  # empty = reusable (Z-01)
+        _enum("effect", ITEM_EFFECTS, rules="Z-01 to Z-20",
+              doc="what it does (docs/rules.md, Items)"),
+        Column("value", "int_or_auto", lo=0, hi=99, blank=True,
+               doc="meaning per effect; auto: succeeds without a roll"),
+        _int("uses", 1, 99, blank=True, rules="Z-01", doc="uses; empty = reusable"),
         HANDS,
-        # Z-05, Z-11: the factions whose bases sell it, joined by '-'; empty = every base
-        Column("sold_at", "text", required=False, blank=True, default=""),
+        Column("sold_at", "text", required=False, blank=True, default="", rules="Z-05, Z-11",
+               doc="the factions whose bases sell it, joined by '-'; empty = every base"),
         NOTES,
     ),
     "artifacts": (
         NAME,
         COUNT,
-        Column("type", "name"),  # P-12, P-35
-        PRICE,  # P-11
-        _enum("effect", ARTIFACT_EFFECTS, required=False, default="none"),  # P-08
-        _int("value", 0, 99, required=False, blank=True, default=0),
-        _enum("effect_type", DAMAGE_TYPES, required=False, blank=True),  # for resist
-        _enum("activation", ACTIVATIONS, required=False, default="auto"),  # P-09, P-10
-        _int("intellect_need", 0, POOL, required=False, blank=True, default=0),  # P-10 modifier
-        _enum("side_effect", ("none", *DAMAGE_TYPES), required=False, default="none"),  # P-09
-        _int("side_value", 0, 99, required=False, blank=True, default=0),
-        _int("hands", 0, 2, required=False, default=0),  # P-23
+        Column("type", "name", rules="P-12, P-35", doc="artefact type an anomaly yields"),
+        PRICE,
+        _enum("effect", ARTIFACT_EFFECTS, required=False, default="none", rules="P-08",
+              doc="what it does when used"),
+        _int("value", 0, 99, required=False, blank=True, default=0, rules="P-08",
+             doc="size of its effect"),
+        _enum("effect_type", DAMAGE_TYPES, required=False, blank=True, rules="P-08",
+              doc="the damage type a resist artefact absorbs"),
+        _enum("activation", ACTIVATIONS, required=False, default="auto", rules="P-09, P-10",
+              doc="automatic, or an Intellect test"),
+        _int("intellect_need", 0, POOL, required=False, blank=True, default=0, rules="P-10",
+             doc="the Intellect test's modifier"),
+        _enum("side_effect", ("none", *DAMAGE_TYPES), required=False, default="none",
+              rules="P-09", doc="damage type of its side effect"),
+        _int("side_value", 0, 99, required=False, blank=True, default=0, rules="P-09",
+             doc="size of its side effect"),
+        _int("hands", 0, 2, required=False, default=0, rules="P-23", doc="hands it takes"),
         NOTES,
     ),
     "events": (
         NAME,
         COUNT,
-        Column("avoid_on", "die", blank=True),  # Z-09; empty = no avoidance roll
-        _enum("effect", EVENT_EFFECTS),
-        _int("value", 0, 99),
-        _enum("damage_type", HEALTH_DAMAGE, blank=True, default=""),  # for wounds
+        Column("avoid_on", "die", blank=True, rules="Z-09",
+               doc="avoided on d6 >= avoid_on; empty = no avoidance roll"),
+        _enum("effect", EVENT_EFFECTS, rules="Z-08 to Z-10, P-16, P-30",
+              doc="what the card does when it happens"),
+        _int("value", 0, 99, doc="wounds, doses, disturbances, days or tokens"),
+        _enum("damage_type", HEALTH_DAMAGE, blank=True, default="",
+              doc="damage type of wounds; empty otherwise"),
         NOTES,
     ),
     "emissions": (
         NAME,
-        _int("order", 1, 99),  # P-49
-        _int("wounds", 0, 99),
-        _int("radiation", 0, 99),
-        _int("psi", 0, 99),
-        Column("final", "flag"),  # P-49 Final Emission
-        _enum("wound_type", HEALTH_DAMAGE, required=False, default="physical"),
+        _int("order", 1, 99, rules="P-49", doc="position in the deck"),
+        _int("wounds", 0, 99, rules="P-49", doc="wounds to each stalker in the Open Space"),
+        _int("radiation", 0, 99, rules="P-49", doc="doses to each stalker in the Open Space"),
+        _int("psi", 0, 99, rules="P-49", doc="disturbances to each stalker in the Open Space"),
+        Column("final", "flag", rules="P-49", doc="the Final Emission: kills everyone"),
+        _enum("wound_type", HEALTH_DAMAGE, required=False, default="physical",
+              doc="damage type of its wounds (assumption)"),
         NOTES,
     ),
     "sarcophagus": (
         NAME,
-        _int("order", 1, 99),  # P-50: fought in this order
-        Column("enemy", "name"),  # a card of enemies.csv
+        _int("order", 1, 99, rules="P-50", doc="fought in this order"),
+        Column("enemy", "name", rules="P-50", doc="a card of enemies.csv"),
         NOTES,
     ),
     "deformations": (  # P-39, P-43; Gap "Deformation Card effects"
         NAME,
         COUNT,
-        _enum("effect", DEFORMATION_EFFECTS),
-        _int("value", 0, 99, blank=True, default=0),
+        _enum("effect", DEFORMATION_EFFECTS, rules="P-39, P-43",
+              doc="what the card does when drawn"),
+        _int("value", 0, 99, blank=True, default=0, rules="P-39, P-43",
+             doc="size of its effect"),
         NOTES,
     ),
     "zone": (  # P-30, P-47: the Zone deck (zone.cards = "deck"); every effect, in this order
         NAME,
         COUNT,
-        _int("enemies", 0, 9, blank=True, default=0),  # enemy cards laid (P-47)
-        _int("anomalies", 0, 9, blank=True, default=0),  # anomaly cards laid (P-30, P-47)
-        Column("environment", "flag", blank=True, default=False),  # the Environment changes
-        _int("emission_tokens", 0, 30, blank=True, default=0),  # tokens on the track (P-47)
+        _int("enemies", 0, 9, blank=True, default=0, rules="P-47",
+             doc="enemy cards laid on the board"),
+        _int("anomalies", 0, 9, blank=True, default=0, rules="P-30, P-47",
+             doc="anomaly cards laid on the board"),
+        Column("environment", "flag", blank=True, default=False, rules="P-47",
+               doc="the Environment changes"),
+        _int("emission_tokens", 0, 30, blank=True, default=0, rules="P-47",
+             doc="tokens on the Emission Track"),
         NOTES,
     ),
 }
@@ -265,13 +295,18 @@ FACTIONS = ("duty", "freedom", "ecologists", "military")
 """Owners of the faction bases (P-26, Z-05)."""
 
 MAP_COLUMNS: tuple[Column, ...] = (
-    _int("q", -999, 999),  # axial coordinates (Z-18)
-    _int("r", -999, 999),
-    _int("terrain", 1, 6),  # Z-21, Z-22: step cost; Epicentre hexes cost movement.epicentre_cost
-    _enum("location", LOCATIONS, blank=True, default=""),
-    Column("name", "text", blank=True, default=""),  # required for NAMED_LOCATIONS
-    _enum("faction", FACTIONS, blank=True, default=""),  # bases only
-    Column("roads", "text", blank=True, default=""),  # Z-25, Z-26: e.g. "0-3;1-4", "0-2-4"
+    _int("q", -999, 999, rules="Z-18", doc="axial coordinate q of the hex"),
+    _int("r", -999, 999, rules="Z-18", doc="axial coordinate r of the hex"),
+    _int("terrain", 1, 6, rules="Z-21, Z-22",
+         doc="step cost; Epicentre hexes cost movement.epicentre_cost"),
+    _enum("location", LOCATIONS, blank=True, default="", rules="P-38, P-48, P-50, Z-03",
+          doc="location kind; empty = plain Zone terrain"),
+    Column("name", "text", blank=True, default="",
+           doc="the location's name; required for complexes, bunkers, bases, the Sarcophagus"),
+    _enum("faction", FACTIONS, blank=True, default="", rules="P-26, Z-05",
+          doc="owner of a faction base"),
+    Column("roads", "text", blank=True, default="", rules="Z-25, Z-26",
+           doc='road segments through the hex, e.g. "0-3;1-4", "0-2-4"'),
     NOTES,
 )
 """Columns of ``map.csv``; cross-column and whole-map checks are in :mod:`sim.rules.validate`."""

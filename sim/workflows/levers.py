@@ -4,14 +4,14 @@ A designer who sees a win rate of 0.38 asks "which value do I change?" The
 lever finder answers for every numeric value at once: each numeric cell of
 every card table (:data:`sim.rules.schema.TABLES`: ``int``, die-face and
 numeric ``int_or_auto`` columns) and each numeric ``rules.toml`` key
-(:data:`sim.rules.schema.PARAMS`) is a :class:`Lever`, moved one step down
-and one step up (:func:`step_of`: 1 for integers, 100 rubles for prices and
-money, 1/20 of the range for a real key), and each move is played against
-the unchanged ruleset on common random numbers: the baseline and every edit
-run the same trials with the same (seed, trial, purpose) streams, through
-the experiment's paired runner (the ``run`` of
-:mod:`sim.experiments.registry`, e.g. the per-trial campaign kernel of
-``zonesim compare campaign``), so every difference comes from per-trial
+(:data:`sim.rules.schema.PARAMS`) is a :class:`Lever`, moved one step down and
+one step up (:func:`sim.rules.settings.step_of`, the step ``zonesim settings``
+shows: 1 for integers, 100 rubles for prices and money, 1/20 of the range for
+a real key), and each move is played against the unchanged ruleset on common
+random numbers: the baseline and every edit run the same trials with the same
+(seed, trial, purpose) streams, through the experiment's paired runner (the
+``run`` of :mod:`sim.experiments.registry`, e.g. the per-trial campaign kernel
+of ``zonesim compare campaign``), so every difference comes from per-trial
 paired differences and has a paired 95 % interval
 (:func:`sim.workflows.compare.paired_rows`), not two independent ones.
 
@@ -48,6 +48,7 @@ from sim.experiments.registry import experiment as find_experiment
 from sim.experiments.setups import base_setup
 from sim.rules import Ruleset
 from sim.rules.schema import PARAMS, TABLES
+from sim.rules.settings import MONEY_STEP, NUMERIC_KINDS, step_of
 from sim.rules.tomlfile import suggest
 from sim.rules.variants import RULES_TABLE, VariantError, apply_edits, format_value
 from sim.workflows.batches import (
@@ -60,15 +61,6 @@ from sim.workflows.batches import (
 )
 from sim.workflows.compare import paired_rows
 from sim.workflows.targets import PASS, Target
-
-MONEY_STEP = 100
-"""Step of a price or a sum of money, in rubles (the base set's prices are hundreds)."""
-
-REAL_STEPS = 20
-"""A real-valued ``rules.toml`` key steps by 1/REAL_STEPS of its range."""
-
-NUMERIC_KINDS = ("int", "die", "int_or_auto")
-"""Card column kinds whose cells are numbers (``int_or_auto`` when not ``auto``)."""
 
 DEFAULT_METRIC = {e.name: e.default_metric for e in registry.experiments()}
 """The metric ranked when none is given, per experiment (each experiment's
@@ -127,20 +119,6 @@ class Lever:
     def edit(self, steps: int) -> str:
         """The edit text that moves the value ``steps`` steps."""
         return f"{self.path}={format_value(self.value(steps))}"
-
-
-def step_of(table: str, column: str, kind: type | str, lo: float | None = None,
-            hi: float | None = None) -> int | float:
-    """One step of a value: 100 rubles for money, 1/20 of the range for a real key, else 1.
-
-    Money is a ``price`` or ``rubles`` column or a rule key whose name holds
-    ``price``.
-    """
-    if column in ("price", "rubles") or (table == RULES_TABLE and "price" in column):
-        return MONEY_STEP
-    if kind is float:
-        return round(((hi or 0.0) - (lo or 0.0)) / REAL_STEPS, 12) or 0.05
-    return 1
 
 
 def _card_levers(rs: Ruleset) -> list[Lever]:

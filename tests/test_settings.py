@@ -1,0 +1,264 @@
+"""The table of settings (sim/rules/settings.py) held to the code, and ``zonesim settings``.
+
+Every key a loader accepts (a ``rules.toml`` key, a ``[policy]`` key, a scenario's top-level,
+``[loadout]`` and seat keys, a column of a card table or of ``map.csv``) has one row, and
+nothing else has; each row is documented in docs/rules.md or docs/workflows.md, taken by
+the experiments it names, set by the option it names, searched by ``zonesim optimize`` or
+given a reason, moved by ``zonesim levers`` by the step it names, and copied to the campaign
+parameter slot it names (issue 44).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import click
+import pytest
+
+from sim.campaign.compile import compile_campaign
+from sim.cli import main
+from sim.experiments import registry
+from sim.experiments.setups import POLICY_FIELDS
+from sim.kernels import campaign as K
+from sim.rules import scenario as S
+from sim.rules import settings
+from sim.rules.loader import FILES, RULES_FILE
+from sim.rules.schema import MAP, MAP_COLUMNS, PARAMS, TABLES
+from sim.rules.variants import apply_edits, format_value
+from sim.workflows import levers, policy_space
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = (ROOT / "docs" / "rules.md").read_text() + (ROOT / "docs" / "workflows.md").read_text()
+NOTES_EVERYWHERE = "`notes` (free text) is allowed in every file"
+"""docs/rules.md's one line for the ``notes`` column every file may have."""
+
+LOADOUT_SETUP = {"stalker": "stalker", "start": "start", "armor": "loadout.armor",
+                 "weapons": "loadout.weapons", "items": "loadout.items",
+                 "rubles": "loadout.rubles", "artifacts": "loadout.artifacts"}
+"""A setup key of the scenario's stalker, start or ``[loadout]`` and its setting."""
+
+
+@pytest.fixture(scope="module")
+def base():
+    return S.load_scenario("base")
+
+
+def accepted() -> set[str]:
+    """Every key the loaders accept, read from what the loaders read."""
+    rules = {f"{p.section}.{p.key}" for p in PARAMS}
+    policy = {f"policy.{k}" for k in S.POLICY_TYPES}
+    top = {k for k in S.TOP_KEYS if k not in ("loadout", "policy")}
+    loadout = {f"loadout.{k}" for k in S.LOADOUT_KEYS}
+    seats = {f"players.{k}" for k in S.PLAYER_KEYS if k not in ("loadout", "policy")}
+    csv = {name.removesuffix(".csv") for name in FILES if name != RULES_FILE}
+    columns = {f"{t}.{c.name}" for t in csv if t != MAP for c in TABLES[t]}
+    columns |= {f"{MAP}.{c.name}" for c in MAP_COLUMNS}
+    return rules | policy | top | loadout | seats | columns
+
+
+def undeclared() -> set[str]:
+    """The keys a loader accepts that the table has no row for."""
+    return accepted() - set(settings.by_name())
+
+
+def test_every_key_the_loaders_accept_is_declared_and_nothing_else():
+    names = [s.name for s in settings.settings()]
+    assert len(names) == len(set(names))
+    assert undeclared() == set()
+    assert set(names) == accepted()
+    assert {s.kind for s in settings.settings()} == set(settings.KINDS)
+    assert settings.EXPERIMENTS == registry.NAMES
+
+
+def test_a_key_added_to_the_loader_alone_is_caught(monkeypatch):
+    """Guard: a scenario key the loader accepts with no row in the table fails the test."""
+    monkeypatch.setattr(S, "LOADOUT_KEYS", S.LOADOUT_KEYS | {"helmet"})
+    monkeypatch.setattr(S, "POLICY_TYPES", {**S.POLICY_TYPES, "hide_at": int})
+    monkeypatch.setattr(S, "TOP_KEYS", S.TOP_KEYS | {"weather"})
+    assert undeclared() == {"loadout.helmet", "policy.hide_at", "weather"}
+
+
+def test_a_policy_field_without_a_row_is_refused(monkeypatch):
+    """A new :class:`Policy` field is a scenario key at once (POLICY_TYPES reads the fields);
+    the table refuses to be built until it has a row."""
+    extended = dataclasses.make_dataclass("Policy", [("hide_at", int, 0)], bases=(S.Policy,),
+                                          frozen=True)
+    extended.__doc__ = S.Policy.__doc__
+    monkeypatch.setattr(settings, "Policy", extended)
+    settings.settings.cache_clear()
+    try:
+        with pytest.raises(TypeError, match="hide_at"):
+            settings.settings()
+    finally:
+        settings.settings.cache_clear()
+
+
+def documented_columns() -> dict[str, set[str]]:
+    """The columns docs/rules.md lists per file ("Tables" and "map.csv"), ``notes`` in all."""
+    text = (ROOT / "docs" / "rules.md").read_text()
+    parts = {None: text.split("### Tables")[1].split("### rules.toml")[0],
+             MAP: text.split("### map.csv")[1].split("### Movement")[0]}
+    out: dict[str, set[str]] = {}
+    for table, part in parts.items():
+        current = table
+        for line in part.splitlines():
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if not line.startswith("| ") or len(cells) < 2:
+                continue
+            if table is None:
+                current = cells[0].removesuffix(".csv") if cells[0] else current
+                cells = cells[1:]
+            for name in cells[0].split(","):
+                name = re.sub(r"\(.*?\)", "", name).strip().strip("`")
+                out.setdefault(current, set()).add(name)
+    if NOTES_EVERYWHERE in text:
+        for columns in out.values():
+            columns.add("notes")
+    return out
+
+
+def test_every_setting_is_documented():
+    columns = documented_columns()
+    missing = []
+    for s in settings.settings():
+        head, _, tail = s.name.partition(".")
+        if s.kind == "card":
+            ok = tail in columns.get(head, ())
+        else:
+            ok = any(f"`{n}`" in DOCS for n in (s.name, tail or head)) or f"[[{head}]]" in DOCS
+        if not ok:
+            missing.append(s.name)
+    assert missing == []
+    assert all(s.doc and s.domain and s.type for s in settings.settings()), \
+        [s.name for s in settings.settings() if not (s.doc and s.domain and s.type)]
+
+
+def test_the_documentation_check_can_fail(monkeypatch):
+    """Guard: a card column added to the schema alone is reported as undocumented."""
+    extra = dataclasses.replace(TABLES["enemies"][1], name="cunning")
+    monkeypatch.setitem(TABLES, "enemies", (*TABLES["enemies"], extra))
+    settings.settings.cache_clear()
+    try:
+        assert "enemies.cunning" in settings.by_name()
+        assert "cunning" not in documented_columns()["enemies"]
+    finally:
+        settings.settings.cache_clear()
+
+
+def setting_of(setup_key: str) -> str | None:
+    """The setting a setup key of an experiment sets; None for the experiment's own keys
+    (the card met, the state at the start of an encounter, the Intellect)."""
+    if setup_key in LOADOUT_SETUP:
+        return LOADOUT_SETUP[setup_key]
+    field = POLICY_FIELDS.get(setup_key, setup_key)
+    return f"policy.{field}" if field in S.POLICY_TYPES else None
+
+
+def test_policy_and_loadout_settings_name_the_experiments_that_take_them(base):
+    for exp in registry.experiments():
+        keys = [setup for setup, _ in exp.keys.values()] + list(exp.scenario_keys)
+        if exp.from_scenario is not None:
+            keys += list(exp.from_scenario(base))
+        taken = {setting_of(k) for k in keys} - {None}
+        named = {s.name for s in settings.settings() if exp.name in s.experiments
+                 and s.name in set(LOADOUT_SETUP.values()) | {f"policy.{k}"
+                                                              for k in S.POLICY_TYPES}}
+        assert taken == named, exp.name
+
+
+def _text(value) -> str:
+    """A value as an edit writes it (a cell of a card, a ``rules.toml`` value)."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return str(int(value))
+    return format_value(value) if isinstance(value, int | float) else str(value)
+
+
+def test_rule_keys_and_card_columns_are_accepted_as_edits(base):
+    rs = base.ruleset
+    for s in settings.settings():
+        if s.kind == "rule":
+            edit = f"rules.{s.name}={_text(s.value(base))}"
+        elif s.kind == "card" and s.experiments and not s.name.endswith(".name"):
+            table, column = s.name.split(".")
+            card, value = next(iter(s.value(base).items()))
+            edit = f"{table}.{card}.{column}={_text(value)}"
+        else:
+            continue
+        assert s.experiments == registry.NAMES, s.name
+        apply_edits(rs, [edit])
+
+
+def _options(command: click.Command, path=()):
+    yield path, command
+    if isinstance(command, click.Group):
+        ctx = click.Context(command)
+        for name in command.list_commands(ctx):
+            yield from _options(command.get_command(ctx, name), (*path, name))
+
+
+def test_every_option_reaches_a_command_of_its_experiments():
+    commands = {path: {o for p in c.params for o in getattr(p, "opts", ())}
+                for path, c in _options(main)}
+    for s in settings.settings():
+        if not s.option:
+            continue
+        where = [(e,) for e in s.experiments] + [("compare", e) for e in s.experiments]
+        assert any(s.option in commands.get(path, ()) for path in where), s.name
+
+
+def test_every_setting_is_searched_by_optimize_or_says_why():
+    names = {k: LOADOUT_SETUP.get(k, f"policy.{k}") for k in policy_space.KEYS}
+    searched = {s.name for s in settings.settings() if s.searched is True}
+    assert searched == set(names.values())
+    for s in settings.settings():
+        assert s.searched is True or (isinstance(s.searched, str) and s.searched), s.name
+
+
+def test_lever_steps_are_the_levers_steps(base):
+    """Every value ``zonesim levers`` moves is a setting with that step; a setting that gives
+    a reason is moved by none (a numeric column all of whose base cells are empty, such as
+    ``anomalies.find``, is moved where a card fills it)."""
+    by_name = settings.by_name()
+    moved = set()
+    for lv in levers.find_levers(base.ruleset):
+        name = f"{lv.card}.{lv.column}" if lv.table == "rules" else f"{lv.table}.{lv.column}"
+        assert by_name[name].lever == lv.step, name
+        moved.add(name)
+    for s in settings.settings():
+        if isinstance(s.lever, str):
+            assert s.lever and s.name not in moved, s.name
+        else:
+            assert s.kind in ("rule", "card") and s.lever > 0, s.name
+    assert len(moved) >= 80
+
+
+def _moved(s: settings.Setting, value):
+    """A value of ``s`` other than ``value`` that the loaders accept."""
+    if isinstance(value, bool):
+        return not value
+    lo, _, hi = s.domain.partition(" ")[0].partition("..")
+    return value + 1 if not hi or value + 1 <= int(hi) else value - 1
+
+
+def test_every_named_slot_holds_a_plain_copy(base):
+    """The campaign parameter a setting names holds its value, in the base scenario and
+    with every such setting moved at once."""
+    slotted = [s for s in settings.settings() if s.slot]
+    assert len(slotted) >= 40
+    assert all(hasattr(K, s.slot) for s in slotted)
+    edits = [f"rules.{s.name}={_text(_moved(s, s.value(base)))}"
+             for s in slotted if s.kind == "rule"]
+    policy = {s.name.partition(".")[2]: _moved(s, s.value(base))
+              for s in slotted if s.kind == "policy"}
+    moved = dataclasses.replace(base, ruleset=apply_edits(base.ruleset, edits),
+                                policy=dataclasses.replace(base.policy, **policy),
+                                rubles=base.rubles + 100)
+    for scenario in (base, moved):
+        cp = compile_campaign(scenario).cp
+        for s in slotted:
+            assert cp[getattr(K, s.slot)] == int(s.value(scenario)), s.name
+    assert all(s.value(base) != s.value(moved) for s in slotted)
