@@ -11,11 +11,14 @@ parameter slot it names (issue 44).
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
+import shutil
 from pathlib import Path
 
 import click
 import pytest
+from click.testing import CliRunner
 
 from sim.campaign.compile import compile_campaign
 from sim.cli import main
@@ -38,6 +41,10 @@ LOADOUT_SETUP = {"stalker": "stalker", "start": "start", "armor": "loadout.armor
                  "weapons": "loadout.weapons", "items": "loadout.items",
                  "rubles": "loadout.rubles", "artifacts": "loadout.artifacts"}
 """A setup key of the scenario's stalker, start or ``[loadout]`` and its setting."""
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args))
 
 
 @pytest.fixture(scope="module")
@@ -262,3 +269,53 @@ def test_every_named_slot_holds_a_plain_copy(base):
         for s in slotted:
             assert cp[getattr(K, s.slot)] == int(s.value(scenario)), s.name
     assert all(s.value(base) != s.value(moved) for s in slotted)
+
+
+def test_settings_json_lists_every_key_with_the_documented_fields():
+    result = run("settings", "base", "--format", "json")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)["settings"]
+    assert {r["name"] for r in rows} == accepted()
+    for row in rows:
+        assert list(row) == ["name", "kind", "type", "domain", "default", "value", "doc",
+                             "rules", "option", "experiments", "searched", "lever"]
+    flee = next(r for r in rows if r["name"] == "policy.flee_at")
+    assert flee["option"] == "--flee-at" and flee["searched"] is True
+    assert flee["experiments"] == ["combat", "campaign"] and flee["rules"] == ["P-21", "Z-12"]
+    hands = next(r for r in rows if r["name"] == "combat.hands")
+    assert (hands["kind"], hands["value"], hands["lever"]) == ("rule", 2, 1)
+    price = next(r for r in rows if r["name"] == "items.price")
+    assert price["value"]["Medkit"] > 0 and price["lever"] == settings.MONEY_STEP
+
+
+@pytest.mark.parametrize("kind", settings.KINDS)
+def test_settings_kind_lists_that_kind_only(kind):
+    result = run("settings", "--kind", kind, "--format", "json")
+    rows = json.loads(result.stdout)["settings"]
+    assert rows and {r["kind"] for r in rows} == {kind}
+    assert len(rows) == len(settings.of_kind(kind))
+
+
+def test_settings_table_and_bad_kind():
+    table = run("settings", "base", "--kind", "policy")
+    assert table.exit_code == 0, table.output
+    assert "policy.flee_at" in table.stdout and "combat, campaign, --flee-at, optimize" \
+        in table.stdout
+    bad = run("settings", "--kind", "rules")
+    assert bad.exit_code == 2 and "'rules' is not one of" in bad.output
+
+
+def test_settings_csv_keeps_names_as_text(tmp_path):
+    """A stalker named like a formula is a value in the CSV, not a formula."""
+    rules = tmp_path / "rules"
+    shutil.copytree(ROOT / "configs" / "base", rules)
+    stalkers = rules / "stalkers.csv"
+    stalkers.write_text(stalkers.read_text().replace("Strelok", "=HYPERLINK(1)"))
+    scenario = tmp_path / "odd.toml"
+    text = (ROOT / "configs" / "scenarios" / "base.toml").read_text()
+    scenario.write_text(text.replace('ruleset = "base"', 'ruleset = "rules"')
+                        .replace('"Strelok"', '"=HYPERLINK(1)"'))
+    result = run("settings", str(scenario), "--kind", "loadout", "--format", "csv")
+    assert result.exit_code == 0, result.output
+    assert "'=HYPERLINK(1)" in result.stdout
+    assert ",=HYPERLINK" not in result.stdout

@@ -47,6 +47,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                  "much they move the win rate."),
     "report": ("sim.cli.report",
                "Run the standard battery on a scenario and write a report folder."),
+    "settings": ("sim.cli.settings", "List every setting a designer can change: type, domain, "
+                 "default, value, rules."),
     "skirmish": ("sim.cli.skirmish", "Play a firefight scenario many times (S-07..S-43): wins, "
                                      "breaks, casualties, rounds."),
     "sweep": ("sim.cli.sweep",
