@@ -116,13 +116,33 @@ def _encounter(name: str, *args, fixed: dict | None = None) -> None:
     _run(name, base, *run, trials, seed, rules_dir, fmt, threads, rs=rs)
 
 
-def metrics_listed(name: str) -> Callable:
-    """Put the metric names of experiment ``name``, as it declares them, in place of
-    ``{metrics}`` in a command's help.
+KEY_NOTES = {"optional": "none = no card", "list": "repeatable; none = empty",
+             "route": "repeatable; none = nearest first",
+             "artifact_use": "NAME:USE, USE always, never or a Health"}
+"""How a variant value of each kind is written, where the help says more than the key."""
+
+
+def variant_keys(name: str) -> str:
+    """The variant keys of experiment ``name`` as its descriptor declares them (``keys``), each
+    with how its value is written (the choices of a choice kind, :data:`KEY_NOTES`), then the
+    keys every comparison takes: ``edit``, ``rules`` and ``label``.
+    """
+    words = []
+    for key, (_, kind) in registry.experiment(name).keys.items():
+        note = "|".join(map(str, library.CHOICES[kind])) if kind in library.CHOICES \
+            else KEY_NOTES.get(kind)
+        words.append(f"{key} ({note})" if note else key)
+    return ", ".join([*words, "edit", "rules (a ruleset folder)", "label"])
+
+
+def listed(name: str) -> Callable:
+    """Put the variant keys (:func:`variant_keys`) and the metric names of experiment ``name``,
+    as it declares them, in place of ``{keys}`` and ``{metrics}`` in a command's help.
     """
     def apply(command: click.Command) -> click.Command:
         names = ", ".join(m.name for m in registry.experiment(name).metrics)
-        command.help = command.help.replace("{metrics}", names)
+        command.help = command.help.replace("{metrics}", names).replace(
+            "{keys}", variant_keys(name))
         return command
 
     return apply
@@ -160,7 +180,7 @@ def compare() -> None:
     """
 
 
-@metrics_listed("combat")
+@listed("combat")
 @compare.command("combat")
 @click.option("--stalker", default=None,
               help="Stalker card name (required unless --scenario names one).")
@@ -174,9 +194,7 @@ def compare_combat(variants, baseline, against, metrics, target_texts, targets_f
                    trials, seed, rules_dir, fmt, threads, **setup_options):
     """Compare fights (P-14..P-29) under variants of loadout, policy or cards.
 
-    Variant keys: stalker, enemy, armor (none = no armour), weapon, item,
-    artifacts (repeatable; none = empty), intellect, sneak, flee_at, heal_at,
-    edit, rules (a ruleset folder), label.
+    Variant keys: {keys}.
     Metrics: {metrics}.
 
     \b
@@ -191,7 +209,7 @@ def compare_combat(variants, baseline, against, metrics, target_texts, targets_f
                scenario, trials, seed, rules_dir, fmt, threads)
 
 
-@metrics_listed("anomaly")
+@listed("anomaly")
 @compare.command("anomaly")
 @click.option("--stalker", default=None,
               help="Stalker card name (required unless --scenario names one).")
@@ -208,9 +226,8 @@ def compare_anomaly(variants, baseline, against, metrics, target_texts, targets_
                     trials, seed, rules_dir, fmt, threads, **setup_options):
     """Compare anomaly encounters (P-30..P-36) under variants.
 
-    Variant keys: stalker, anomaly, armor (none = no armour), enter, health,
-    willpower, radiation, tokens, edit, rules, label (items are refused: none acts
-    inside an anomaly). Metrics: {metrics}.
+    Variant keys: {keys} (an item is refused: none acts inside an anomaly).
+    Metrics: {metrics}.
 
     \b
     Example:
@@ -222,7 +239,7 @@ def compare_anomaly(variants, baseline, against, metrics, target_texts, targets_
                fixed={"items": ()})  # the loadout lists none: no item acts inside (P-31..P-36)
 
 
-@metrics_listed("event")
+@listed("event")
 @compare.command("event")
 @click.option("--stalker", default=None,
               help="Stalker card name (required unless --scenario names one).")
@@ -239,9 +256,7 @@ def compare_event(variants, baseline, against, metrics, target_texts, targets_fi
                   trials, seed, rules_dir, fmt, threads, **setup_options):
     """Compare event draws (Z-08..Z-10) under variants, e.g. event items.
 
-    Variant keys: stalker, event, armor (none = no armour), item (repeatable;
-    none = empty), health, willpower, radiation, tokens, edit, rules,
-    label.
+    Variant keys: {keys}.
     Metrics: {metrics}.
 
     \b
@@ -253,7 +268,7 @@ def compare_event(variants, baseline, against, metrics, target_texts, targets_fi
                scenario, trials, seed, rules_dir, fmt, threads)
 
 
-@metrics_listed("campaign")
+@listed("campaign")
 @compare.command("campaign")
 @click.argument("scenario", required=False)
 @click.option("--scenario", "scenario_option", default=None, metavar="FILE|NAME",
@@ -279,15 +294,10 @@ def compare_campaign(scenario, scenario_option, variants, baseline, against, met
     SCENARIO is a scenario file or a bundled scenario's name (default: base);
     it is the base setup. Every variant plays the same games (trial t of each
     variant on the streams of (seed, t)), so the paired difference to the
-    baseline is tight. Variant keys: stalker, start, armor (none = no
-    armour), weapon, item (repeatable; none = empty; item+=NAME adds one
-    to the scenario's items, item-=NAME removes one, items=A,B replaces
-    them), rubles, route
-    (repeatable; none = nearest first), sneak, flee_at, heal_at, medkit_at,
-    enter_anomalies, retreat_at, pay_heal, shopping (repeatable), artifacts
-    and keep_artifacts (repeatable), calm_at, purge_at, use_movement_artifacts,
-    exchange, edit, rules (a ruleset folder played instead of the scenario's),
-    label.
+    baseline is tight. Variant keys: {keys}; item+=NAME adds one card to
+    the scenario's items, item-=NAME removes one, items=A,B replaces them
+    (likewise weapon+=, weapons=); rules is played instead of the scenario's
+    ruleset.
     Metrics: {metrics} (game_days: the mean day a game ended; knockouts and
     those after it: per-game means). Each row shows the variant's price (its
     cards' price column) and the difference per 1,000 rubles of price
