@@ -225,6 +225,19 @@ def test_every_setting_is_searched_by_optimize_or_says_why():
         assert s.searched is True or (isinstance(s.searched, str) and s.searched), s.name
 
 
+def test_a_stalker_bound_range_is_the_range_optimize_searches(base):
+    """A policy threshold's domain gives, for the scenario's stalker, the values that act
+    differently: those ``zonesim optimize`` races (0 .. the card's Health)."""
+    setup = registry.experiment("campaign").from_scenario(base)
+    dims = policy_space.space(base.ruleset, setup, policy_space.THRESHOLDS)
+    for d in dims:
+        s = settings.by_name()[f"policy.{d.key}"]
+        assert s.bound == "health"
+        assert s.domain_of(base).endswith(f"; Strelok: {d.values[0]}..{d.values[-1]}")
+    assert settings.by_name()["policy.calm_at"].domain_of(base) == \
+        settings.by_name()["policy.calm_at"].domain
+
+
 def test_lever_steps_are_the_levers_steps(base):
     """Every value ``zonesim levers`` moves is a setting with that step; a setting that gives
     a reason is moved by none (a numeric column all of whose base cells are empty, such as

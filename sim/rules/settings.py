@@ -130,6 +130,10 @@ class Setting:
     slot : str
         The campaign parameter (``sim.kernels.campaign.PARAMETERS``) the compile step
         copies it to unchanged (a ``bool`` as 0 or 1); empty: none.
+    bound : str
+        The stalker card's column that bounds the values that act differently (``health``:
+        a threshold at or above his Health acts as his Health does, P-21, Z-11..Z-14); a
+        scenario's row gives that range for its stalker. Empty: none.
     """
 
     name: str
@@ -145,6 +149,7 @@ class Setting:
     searched: bool | str = False
     lever: int | float | str = NOT_A_CARD
     slot: str = ""
+    bound: str = ""
 
     def value(self, scenario: Scenario) -> Any:
         """The setting's value in ``scenario`` (and its ruleset), as JSON holds it.
@@ -169,10 +174,18 @@ class Setting:
             return {card: getattr(row, tail) for card, row in getattr(rs, head).items()}
         return _LOADOUT_VALUES[self.name](scenario)
 
+    def domain_of(self, scenario: Scenario) -> str:
+        """The domain, with the range a :attr:`bound` gives for the scenario's stalker."""
+        card = scenario.ruleset.stalkers.get(scenario.stalker)
+        if not self.bound or card is None:
+            return self.domain
+        return f"{self.domain}; {scenario.stalker}: 0..{getattr(card, self.bound)}"
+
     def row(self, scenario: Scenario | None = None) -> dict[str, Any]:
         """The setting as ``zonesim settings`` prints it (its JSON keys, in order)."""
         return {"name": self.name, "kind": self.kind, "type": self.type,
-                "domain": self.domain, "default": self.default,
+                "domain": self.domain if scenario is None else self.domain_of(scenario),
+                "default": self.default,
                 "value": None if scenario is None else self.value(scenario),
                 "doc": plain(self.doc), "rules": list(self.rules), "option": self.option,
                 "experiments": list(self.experiments), "searched": self.searched,
@@ -395,7 +408,7 @@ def _policy(f: dataclasses.Field, hint: object, words: str) -> Setting:
                                             tuple[tuple[str, int], ...]) else list(default)
     return Setting(f"policy.{f.name}", "policy", "scenario [policy]", _TYPES[hint], domain,
                    default, first_sentence(words), rule_ids(words), option, experiments,
-                   searched, NOT_A_CARD, slot)
+                   searched, NOT_A_CARD, slot, "health" if domain == _HEALTH else "")
 
 
 # --- scenario: stalker, start, seats, [loadout] ----------------------------------------
