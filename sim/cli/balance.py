@@ -6,7 +6,7 @@ import click
 
 from sim.cli import common
 from sim.experiments.campaign_balance import balance_characters, balance_frame
-from sim.rules.scenario import load_scenario
+from sim.rules.scenario import load_scenario, ruleset_refusal
 
 DEFAULT_TRIALS = 20_000
 BEST_PLAY_BUDGET = 1_000_000
@@ -133,9 +133,14 @@ def seats(scenario, character, edits, trials, seed, fmt, threads):
     chosen = load_scenario(scenario)
     if edits:
         try:
-            chosen = replace(chosen, ruleset=apply_edits(chosen.ruleset, list(edits)))
+            edited = apply_edits(chosen.ruleset, list(edits))
         except VariantError as error:
             raise click.BadParameter(str(error), param_hint="'--edit'") from None
+        given = ", ".join(repr(e) for e in edits)
+        refused = ruleset_refusal(chosen, edited, f"edit{'s' if len(edits) > 1 else ''} {given}")
+        if refused is not None:  # edits pass the checks a scenario file passes
+            raise click.BadParameter(refused, param_hint="'--edit'")
+        chosen = replace(chosen, ruleset=edited)
     data = balance_seats(chosen, trials=trials, seed=seed, character=character,
                          threads=threads)
     for line in data["warnings"]:

@@ -38,6 +38,7 @@ import pandas as pd
 
 from sim.campaign.compile import CampaignArrays, CampaignInputError, compile_campaign
 from sim.campaign.players import GameArrays, compile_game
+from sim.errors import visible
 from sim.experiments import campaign_metrics as M
 from sim.experiments.base import Case, CompareInputError, Experiment, Metric, PairedSums
 from sim.experiments.campaign import (
@@ -54,7 +55,14 @@ from sim.experiments.campaign_metrics import WIN_RATE
 from sim.kernels import campaign as K
 from sim.kernels.paired import AGGREGATE
 from sim.rules import Ruleset, settings
-from sim.rules.scenario import SNEAK, Player, Policy, Scenario, load_scenario
+from sim.rules.scenario import (
+    SNEAK,
+    Player,
+    Policy,
+    Scenario,
+    load_scenario,
+    ruleset_refusal,
+)
 
 NAME = "campaign"
 
@@ -228,9 +236,9 @@ def scenario_of(case: Case) -> Scenario:
     if rubles is None:
         rubles = rs.stalkers[stalker].rubles
     path = Path(str(s.get("scenario", "scenario")))
-    return Scenario(path=path, name=path.stem, ruleset=rs, stalker=stalker, start=start,
-                    stalkers=1, armor=armor, weapons=weapons, items=items, rubles=int(rubles),
-                    policy=policy, artifacts=artifacts)
+    return Scenario(path=path, name=visible(path.stem, lines=False), ruleset=rs,
+                    stalker=stalker, start=start, stalkers=1, armor=armor, weapons=weapons,
+                    items=items, rubles=int(rubles), policy=policy, artifacts=artifacts)
 
 
 def compile_cases(cases: Sequence[Case]) -> list[CampaignArrays]:
@@ -398,8 +406,16 @@ def sweep_rows(rs: Ruleset, params: Mapping[str, Any], trials: int,
     """Whole games of ``scenario`` (default ``base``) played on the edited ruleset.
 
     One row: :meth:`CampaignResult.to_frame` of :func:`sim.experiments.campaign.run_campaign`.
+    A point whose edits make a game the scenario loader refuses (a cooperative game
+    needing more survivors than seats, a carry limit below the loadout:
+    :func:`~sim.rules.scenario.ruleset_problems`) raises :class:`CompareInputError`, so the
+    sweep skips it with the reason.
     """
-    scenario = dataclasses.replace(load_scenario(params.get("scenario")), ruleset=rs)
+    scenario = load_scenario(params.get("scenario"))
+    refused = ruleset_refusal(scenario, rs, "the edited ruleset")
+    if refused is not None:
+        raise CompareInputError(refused)
+    scenario = dataclasses.replace(scenario, ruleset=rs)
     return run_campaign(scenario, trials=trials, seed=seed).to_frame()
 
 

@@ -24,7 +24,7 @@ from sim.errors import visible
 from sim.paths import bundled_or_path, configs_root
 from sim.rules import Ruleset, RulesetError, load_ruleset
 from sim.rules.loader import FILES
-from sim.rules.tomlfile import TomlFile, closest, suggest
+from sim.rules.tomlfile import TomlFile, closest, show, suggest
 
 BASE_SCENARIO = "base"
 SNEAK = ("always", "never")
@@ -412,6 +412,74 @@ def load_scenario(name_or_path: str | Path | None = None) -> Scenario:
                     weapons=weapons, items=items, rubles=rubles, policy=policy, targets=targets,
                     players=players, variant=variant, multiplayer=multiplayer,
                     artifacts=players[0].artifacts)
+
+
+def ruleset_problems(scenario: Scenario, rs: Ruleset | None = None) -> list[tuple[str, str]]:
+    """What :func:`load_scenario` would refuse in ``scenario`` played on ``rs``, as
+    ``(key, message)`` in the scenario's keys (``variant``, ``players[2].loadout.items``).
+
+    A scenario is checked against its ruleset when it is loaded; an edited ruleset
+    (``--edit``, ``--vary``, a variant's ``edit=``) or another one (``--baseline``, a
+    variant's ``rules=``) can make it one the loader refuses: a card, location or
+    Secret Complex the scenario names that the ruleset lacks, the Phantom (P-46), a
+    cooperative game needing more survivors than seats (P-45), more than a character
+    can carry (:func:`carry_problems`). Each is found here with the loader's words,
+    so every command checks an edited or other ruleset as a file is checked, before
+    it plays. ``rs`` defaults to the scenario's own ruleset.
+    """
+    rs = scenario.ruleset if rs is None else rs
+    out: list[tuple[str, str]] = []
+    seats = list(enumerate(scenario.players or (Player(
+        scenario.stalker, scenario.armor, scenario.weapons, scenario.items, scenario.rubles,
+        scenario.policy, scenario.artifacts),), start=1))
+    listed = len({p for _, p in seats}) > 1
+    hexes = [] if getattr(rs, "map", None) is None else rs.map.hexes
+    if scenario.start not in {h.name for h in hexes if h.name}:
+        out.append(("start", f"{show(scenario.start)} is not a named location on the map"))
+    for n, player in seats:
+        seat, policy = (f"players[{n}]." if listed else ""), player.policy
+        named = [("character" if listed else "stalker", [player.stalker], rs.stalkers,
+                  "stalker"),
+                 ("loadout.armor", [player.armor] if player.armor else [], rs.armor, "armour"),
+                 ("loadout.weapons", player.weapons, rs.weapons, "weapon"),
+                 ("loadout.items", player.items, rs.items, "item"),
+                 ("loadout.artifacts", player.artifacts, rs.artifacts, "artefact"),
+                 ("policy.shopping", policy.shopping, rs.items, "item"),
+                 ("policy.keep_artifacts", policy.keep_artifacts, rs.artifacts, "artefact"),
+                 ("policy.shopping_gear", policy.shopping_gear,
+                  {**rs.weapons, **rs.artifacts, **rs.armor}, "weapon, artefact or armour"),
+                 ("policy.artifact_use", [a for a, _ in policy.artifact_use], rs.artifacts,
+                  "artefact"),
+                 ("policy.route", policy.route,
+                  {h.name for h in hexes if h.location == "complex"}, "Secret Complex")]
+        for key, names, table, what in named:
+            article = "an" if what[0] in "aeiou" else "a"
+            out += [(seat + key, f"{show(name)} is not {article} {what} in the ruleset"
+                     + suggest(name, table)) for name in dict.fromkeys(names)
+                    if name not in table]
+        if player.stalker in rs.stalkers:
+            out += [(seat + key, message) for key, message in carry_problems(
+                rs, player.weapons, player.artifacts, policy.keep_artifacts,
+                policy.shopping_gear)]
+    if rs.rules.multiplayer.after_death == "phantom":
+        out.append(("ruleset", "sets multiplayer.after_death = 'phantom': " + PHANTOM_MESSAGE))
+    needed = rs.rules.multiplayer.cooperative_needed
+    if scenario.variant == "cooperative" and needed > len(seats):
+        out.append(("variant", f"'cooperative' needs {needed} stalkers to survive the "
+                    f"Sarcophagus (multiplayer.cooperative_needed) but has {len(seats)}"))
+    return list(dict.fromkeys(out))
+
+
+def ruleset_refusal(scenario: Scenario, rs: Ruleset, given: str) -> str | None:
+    """One message for :func:`ruleset_problems` of ``scenario`` on ``rs`` (None: none),
+    naming what was ``given`` (``"--edit 'rules.multiplayer.cooperative_needed=4'"``),
+    the scenario and every problem; a command refuses it before it plays.
+    """
+    problems = ruleset_problems(scenario, rs)
+    if not problems:
+        return None
+    return (f"{given}: scenario {scenario.name} cannot be played on it: "
+            + "; ".join(f"key '{key}': {message}" for key, message in problems))
 
 
 def _missing(toml: TomlFile, key: str, misspelt: set, hint: str) -> None:
