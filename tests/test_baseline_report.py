@@ -170,7 +170,8 @@ def test_compare_scenarios_json_and_errors(mine, tmp_path):
     result = runner.invoke(main, ["compare", "scenarios", "base", "--baseline", str(rules),
                                   "--trials", "10", "--campaign-trials", "10"])
     assert result.exit_code == 2
-    assert "stalkers.csv has no card 'Strelok'" in result.output
+    assert ("cannot be played on it: key 'stalker': 'Strelok' is not a stalker in the ruleset "
+            "(did you mean 'Strelka'?)") in " ".join(result.output.split())
     assert "Traceback" not in result.output
     result = runner.invoke(main, ["report", "four_stalkers", "--baseline", "base",
                                   "--trials", "10", "--campaign-trials", "10",

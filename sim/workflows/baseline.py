@@ -29,7 +29,8 @@ from sim.experiments.base import Case, CompareInputError
 from sim.experiments.setups import scenario_values
 from sim.experiments.tables import cell_text
 from sim.rules import Ruleset, load_ruleset
-from sim.rules.scenario import Scenario, load_scenario
+from sim.rules.loader import FILES
+from sim.rules.scenario import Scenario, load_scenario, ruleset_refusal
 from sim.rules.schema import MAP_COLUMNS, PARAMS, TABLES
 from sim.workflows import compare
 
@@ -70,16 +71,30 @@ def baseline_scenario(changed: Scenario, other: str | Path) -> Scenario:
     Raises
     ------
     CompareInputError
-        A ruleset folder without the scenario's stalker, start, loadout cards
-        or artefacts (named, with the folder); a multiplayer scenario on
-        either side (the before-and-after comparison plays one stalker).
+        An empty ``other``, or one naming a file of a ruleset folder (its
+        ``rules.toml``, a card file) instead of the folder; a ruleset folder
+        the scenario cannot be played on (every card, location or Secret
+        Complex it names that the folder lacks, what a character cannot carry
+        there: :func:`~sim.rules.scenario.ruleset_problems`, checked before
+        anything plays); a multiplayer scenario on either side (the
+        before-and-after comparison plays one stalker).
     RulesetError
         An invalid scenario or ruleset (every problem, with file, line and column).
     """
+    expected = "give a scenario's name (base), a scenario .toml file or a ruleset folder"
+    if not str(other).strip():
+        raise CompareInputError(f"--baseline {str(other)!r} is empty: {expected}", "baseline")
     path = Path(other)
+    if path.name in FILES and not path.is_dir():
+        raise CompareInputError(
+            f"--baseline {str(other)!r} is a file of a ruleset folder, not a scenario: give "
+            f"the folder ({str(path.parent)!r}) to play the scenario on that ruleset, or "
+            f"{expected.removeprefix('give ')}", "baseline")
     if path.is_dir():
         rs = load_ruleset(path)
-        _check_cards(changed, rs, path)
+        refused = ruleset_refusal(changed, rs, f"--baseline {str(other)!r}")
+        if refused is not None:
+            raise CompareInputError(refused, "baseline")
         base = dataclasses.replace(changed, ruleset=rs)
     else:
         base = load_scenario(other)
@@ -89,21 +104,6 @@ def baseline_scenario(changed: Scenario, other: str | Path) -> Scenario:
                 f"--baseline: {side} {sc.name!r} has several stalkers; the before-and-after "
                 "comparison plays one stalker (compare seats with zonesim balance)", "baseline")
     return base
-
-
-def _check_cards(sc: Scenario, rs: Ruleset, folder: Path) -> None:
-    """Refuse a ruleset folder that lacks a card the scenario names."""
-    wanted = [("stalkers", sc.stalker), ("armor", sc.armor),
-              *(("weapons", n) for n in sc.weapons), *(("items", n) for n in sc.items),
-              *(("artifacts", n) for n in sc.artifacts)]
-    for table, name in wanted:
-        if name is not None and name not in getattr(rs, table):
-            raise CompareInputError(f"--baseline {str(folder)!r}: {table}.csv has no card "
-                                    f"{name!r}, which the scenario {sc.name!r} names",
-                                    "baseline")
-    if rs.map.hexes and not any(h.name == sc.start for h in rs.map.hexes):
-        raise CompareInputError(f"--baseline {str(folder)!r}: map.csv has no location "
-                                f"{sc.start!r}, the scenario's start", "baseline")
 
 
 # --- changed cells ----------------------------------------------------------------------------

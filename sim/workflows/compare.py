@@ -301,16 +301,23 @@ def cases(rs: Ruleset, base: Mapping[str, object], variants: Sequence[Variant]) 
     A variant with ``rules`` plays that folder's ruleset (loaded and validated
     like any ruleset, each folder once) with its edits applied.
 
+    Every variant is checked before any plays: an edit that cannot be
+    applied, and a card, location or Secret Complex its setup names that its
+    ruleset lacks (:func:`unknown_names`: a ``rules`` folder without an item the
+    scenario's loadout or policy names), all of them at once.
+
     Raises
     ------
     CompareInputError
-        An edit that cannot be applied (the message names the variant).
+        An edit that cannot be applied, or names the ruleset lacks (the
+        message names the variant, its ruleset and each name).
     RulesetError
         A ``rules`` folder that is missing or invalid (every problem, with
         file, line and column).
     """
     out = []
     folders: dict[str, Ruleset] = {}
+    missing = []
     for variant in variants:
         if variant.rules is not None and variant.rules not in folders:
             folders[variant.rules] = load_ruleset(Path(variant.rules))
@@ -319,7 +326,42 @@ def cases(rs: Ruleset, base: Mapping[str, object], variants: Sequence[Variant]) 
             ruleset = apply_edits(start, variant.edits)
         except VariantError as error:
             raise CompareInputError(f"variant {variant.label!r}: {error}") from None
-        out.append(Case(ruleset, variant.setup(base)))
+        setup = variant.setup(base)
+        missing += [f"variant {variant.label!r}: ruleset {str(start.path)!r} has no {what}"
+                    for what in unknown_names(ruleset, setup)]
+        out.append(Case(ruleset, setup))
+    if missing:
+        raise CompareInputError("; ".join(missing), "variant")
+    return out
+
+
+def unknown_names(rs: Ruleset, setup: Mapping[str, object]) -> list[str]:
+    """Each card, location or Secret Complex ``setup`` names that ``rs`` lacks, in words
+    (``item 'Jetpack' (the setup's items)``).
+
+    The setup's stalker, armour, weapons, items, artefacts, and a campaign's
+    start, route, shopping lists and artefact use: a variant's ``rules=`` folder
+    or a baseline ruleset may lack one the scenario names, found here before
+    anything plays rather than after the other variants' work.
+    """
+    hexes = [] if getattr(rs, "map", None) is None else rs.map.hexes
+    gear = {**rs.weapons, **rs.artifacts, **rs.armor}
+    tables: dict[str, tuple[Mapping | set, str]] = {
+        "stalker": (rs.stalkers, "stalker"), "armor": (rs.armor, "armour"),
+        "weapons": (rs.weapons, "weapon"), "items": (rs.items, "item"),
+        "artifacts": (rs.artifacts, "artefact"), "shopping": (rs.items, "item"),
+        "keep_artifacts": (rs.artifacts, "artefact"),
+        "shopping_gear": (gear, "weapon, artefact or armour"),
+        "start": ({h.name for h in hexes if h.name}, "location"),
+        "route": ({h.name for h in hexes if h.location == "complex"}, "Secret Complex")}
+    out = []
+    for key, (table, what) in tables.items():
+        value = setup.get(key)
+        names = value if isinstance(value, tuple | list) else () if value is None else (value,)
+        out += [f"{what} {str(name)!r} (the setup's {key})" for name in dict.fromkeys(names)
+                if name not in table]
+    out += [f"artefact {name!r} (the setup's artifact_use)"
+            for name, _ in setup.get("artifact_use", ()) if name not in rs.artifacts]
     return out
 
 
