@@ -26,7 +26,7 @@ from pathlib import Path
 import pandas as pd
 
 from sim import jsontext
-from sim.errors import visible
+from sim.errors import InputError, visible
 from sim.jsontext import finite as clean_json
 from sim.report import staging
 
@@ -52,8 +52,19 @@ def default_folder(stem: str, root: Path = RESULTS_DIR) -> Path:
 def refuse_existing(final: Path) -> None:
     """Raise FileExistsError if ``final`` exists (results are never overwritten); its
     message shows the folder's name as text (:func:`sim.errors.visible`).
+
+    A symbolic link whose target does not exist (a dangling ``--out``) is refused
+    too, as bad input (:class:`~sim.errors.InputError` on ``out``, exit status 2),
+    before any work: the folder would otherwise be made wherever the link points,
+    or the run would fail at its very end. Nothing is written through a link.
     """
-    if Path(final).exists():
+    path = Path(final)
+    if path.is_symlink() and not path.exists():
+        raise InputError(f"{visible(str(final), lines=False)} is a symbolic link to "
+                         f"{visible(os.readlink(path), lines=False)}, which does not exist; "
+                         "results are never written through a link: give a new folder",
+                         "out")
+    if path.exists():
         raise FileExistsError(f"{visible(str(final), lines=False)} exists already; results "
                               "are never overwritten")
 
