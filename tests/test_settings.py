@@ -142,6 +142,28 @@ def test_every_setting_is_documented():
         [s.name for s in settings.settings() if not (s.doc and s.domain and s.type)]
 
 
+def rule_meanings() -> dict[str, str]:
+    """The Meaning cell of each ``rules.toml`` key's row in docs/rules.md, as text: without
+    backticks, links and step references."""
+    text = (ROOT / "docs" / "rules.md").read_text()
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r"\| `([a-z_]+\.[a-z_]+)` \|", line)
+        if m:
+            cell = line.strip().strip("|").split("|")[-1].strip().replace("`", "")
+            out[m.group(1)] = re.sub(r" \(see \[[^]]*\]\([^)]*\)\)| \(step \d\)", "", cell)
+    return out
+
+
+def test_a_rule_keys_doc_line_is_its_documented_meaning():
+    """Each ``rules.toml`` key's one-line doc (``Param.doc``) begins its row of
+    docs/rules.md, so ``zonesim settings`` and the documentation say the same."""
+    meanings = rule_meanings()
+    for p in PARAMS:
+        name = f"{p.section}.{p.key}"
+        assert p.doc and meanings[name].startswith(p.doc), name
+
+
 def test_the_documentation_check_can_fail(monkeypatch):
     """Guard: a card column added to the schema alone is reported as undocumented."""
     extra = dataclasses.replace(TABLES["enemies"][1], name="cunning")

@@ -258,7 +258,8 @@ def _rule(p: Param) -> Setting:
     numeric = p.type in (int, float)
     return Setting(
         name, "rule", f"{RULES_FILE} [{p.section}]", kind, domain,
-        p.default if not p.follows else f"as {p.follows}", p.rules, rule_ids(p.rules),
+        p.default if not p.follows else f"as {p.follows}", f"{p.doc} ({p.rules})",
+        rule_ids(p.rules),
         experiments=EXPERIMENTS,
         searched=EDITED if numeric else READING,
         lever=step_of(RULES_TABLE, p.key, p.type, p.lo, p.hi) if numeric else NOT_A_NUMBER,
