@@ -338,6 +338,10 @@ class Param:
         What the key means, in one line: the first sentence of its row in
         ``docs/rules.md`` (``zonesim settings``; ``tests/test_settings.py``
         holds the two alike).
+    slot : str
+        The campaign parameter (``sim.kernels.campaign.PARAMETERS``, named as text:
+        the rules layer does not import the kernels) the compile step copies the
+        value to unchanged; empty: none (``tests/test_settings.py`` checks it).
     """
 
     section: str
@@ -350,6 +354,7 @@ class Param:
     choices: tuple[str, ...] = ()
     follows: str = ""
     doc: str = ""
+    slot: str = ""
 
 
 PARAMS: tuple[Param, ...] = (
@@ -372,15 +377,15 @@ PARAMS: tuple[Param, ...] = (
     Param("movement", "items_in_epicentre", bool, False, rules="Z-03",
           doc="movement items (steps above base_steps) usable on a day that enters the Epicentre"),
     Param("emission", "threshold", int, 5, 1, 30, "P-48",
-          doc="Emission Track tokens that trigger an Emission"),
+          doc="Emission Track tokens that trigger an Emission", slot="C_THRESHOLD"),
     Param("economy", "mutant_trophy_lot", int, 5, 1, 99, "P-26, P-28",
-          doc="mutant/animal trophies per sale to Duty"),
+          doc="mutant/animal trophies per sale to Duty", slot="C_TROPHY_LOT"),
     Param("economy", "mutant_trophy_price", int, 500, 0, 1_000_000, "P-26, P-28",
-          doc="rubles per lot"),
+          doc="rubles per lot", slot="C_TROPHY_PRICE"),
     Param("economy", "heal_price_per_wound", int, 100, 0, 1_000_000, "P-37, P-40",
-          doc="rubles per wound or disturbance healed"),
+          doc="rubles per wound or disturbance healed", slot="C_HEAL_PRICE"),
     Param("economy", "artifact_sell_divisor", int, 2, 1, 100, "P-11",
-          doc="artefacts sell for price // divisor"),
+          doc="artefacts sell for price // divisor", slot="C_SELL_DIVISOR"),
     Param("economy", "shops", str, "per_base",
           rules="Z-05, Z-11 (each base has its own types; the Helicopter call only at the "
                 "Military base): items.csv sold_at; every_base: every base sells every item",
@@ -407,7 +412,7 @@ PARAMS: tuple[Param, ...] = (
           doc="what becomes of the old armour when policy.shopping_gear buys another: 0 "
               "discarded (the texts sell only artefacts, P-11, and trophies); N sold for price "
               "// N, the money counting towards the new one (2: P-11's rate for an artefact); a "
-              "destroyed one (P-05) is worth nothing"),
+              "destroyed one (P-05) is worth nothing", slot="C_ARMOR_TRADE_IN"),
     Param("economy", "bought_artifacts", str, "from_deck",
           rules="P-13, P-35; Gap: whether an artefact bought is a card of the artefact deck "
                 "(from_deck: one of its type must be left, and it is taken) or comes from "
@@ -417,9 +422,9 @@ PARAMS: tuple[Param, ...] = (
               "must be left, and it is taken out); outside_deck: the shop's artefacts are not "
               "the deck's"),
     Param("events", "items_consumed", bool, False, rules="Gap: event items used up (Z-08)",
-          doc="event items used up when used"),
+          doc="event items used up when used", slot="C_EVENT_ITEMS_CONSUMED"),
     Param("escape", "items_consumed", bool, False, rules="Gap: escape items used up (Z-15)",
-          doc="escape items used up when used"),
+          doc="escape items used up when used", slot="C_ESCAPE_ITEMS_CONSUMED"),
     Param("reaction", "covering_extra_dice", int, 1, 0, 6, "S-15",
           doc="extra dice when Covering"),
     Param("reaction", "result_cap", int, 2, 1, 6, "S-11, S-15",
@@ -460,10 +465,10 @@ PARAMS: tuple[Param, ...] = (
     Param("armor", "absorbs_psi", bool, True, rules="Gap: armour against mental disturbances",
           doc="armour with a psi resistance rolls against mental disturbances"),
     Param("economy", "stalker_trophy_lot", int, 5, 1, 99, "P-27",
-          doc="stalker trophies Freedom takes for one Gear"),
+          doc="stalker trophies Freedom takes for one Gear", slot="C_GEAR_LOT"),
     Param("campaign", "max_days", int, 120, 1, 2000,
           "safety cap; games still running are 'capped'",
-          doc="days simulated at most; a game still running is capped"),
+          doc="days simulated at most; a game still running is capped", slot="C_MAX_DAYS"),
     Param("campaign", "open_location_draw", str, "event",
           rules="Gap: what an empty Open Space location holds",
           choices=("nothing", "event", "enemy", "anomaly"),
@@ -488,9 +493,9 @@ PARAMS: tuple[Param, ...] = (
           choices=("never", "returned"),
           doc="whether a sold artefact's card goes back into the artefact deck"),
     Param("zone", "enemies_per_day", int, 1, 0, 20, "P-30, P-47; Gap: Zone phase",
-          doc="enemy cards laid on the board each Zone phase"),
+          doc="enemy cards laid on the board each Zone phase", slot="C_ENEMIES_PER_DAY"),
     Param("zone", "anomalies_per_day", int, 1, 0, 20, "P-30, P-47; Gap: Zone phase",
-          doc="anomaly cards laid each Zone phase"),
+          doc="anomaly cards laid each Zone phase", slot="C_ANOMALIES_PER_DAY"),
     Param("zone", "cards", str, "per_day",
           rules="P-30, P-47; Gap: Zone phase (per-day numbers or Zone cards drawn from zone.csv)",
           choices=("per_day", "deck"),
@@ -498,45 +503,46 @@ PARAMS: tuple[Param, ...] = (
               "zone.csv"),
     Param("zone", "cards_per_phase", int, 1, 0, 10,
           "P-47; Gap: Zone cards drawn each Zone phase (zone.cards = \"deck\")",
-          doc='Zone cards drawn each Zone phase under zone.cards = "deck"'),
+          doc='Zone cards drawn each Zone phase under zone.cards = "deck"', slot="C_ZONE_DRAWS"),
     Param("zone", "enemy_limit", int, 6, 0, 200, "P-47; Gap: board limits",
-          doc="enemies on the board at most"),
+          doc="enemies on the board at most", slot="C_ENEMY_LIMIT"),
     Param("zone", "anomaly_limit", int, 6, 0, 200, "P-47; Gap: board limits",
-          doc="anomalies on the board at most"),
+          doc="anomalies on the board at most", slot="C_ANOMALY_LIMIT"),
     Param("zone", "environment_change_chance", float, 0.2, 0.0, 1.0,
           "P-47; Gap: how often the Environment changes",
           doc="chance per day that the Environment changes"),
     Param("emission", "tokens_per_limit", int, 1, 0, 30, "P-47; Gap: tokens per trigger",
-          doc="tokens when a card exceeds a board limit"),
+          doc="tokens when a card exceeds a board limit", slot="C_TOKENS_LIMIT"),
     Param("emission", "tokens_per_environment", int, 1, 0, 30, "P-47; Gap: tokens per trigger",
-          doc="tokens when the Environment changes"),
+          doc="tokens when the Environment changes", slot="C_TOKENS_ENVIRONMENT"),
     Param("emission", "tokens_per_knockout", int, 1, 0, 30, "P-47; Gap: tokens per trigger",
-          doc="tokens per knock-out"),
+          doc="tokens per knock-out", slot="C_TOKENS_KNOCKOUT"),
     Param("emission", "tokens_per_concussion", int, 1, 0, 30, "P-47; Gap: tokens per trigger",
-          doc="tokens per concussion"),
+          doc="tokens per concussion", slot="C_TOKENS_CONCUSSION"),
     Param("emission", "tokens_per_deformation", int, 1, 0, 30, "P-47; Gap: tokens per trigger",
-          doc="tokens per Deformation"),
+          doc="tokens per Deformation", slot="C_TOKENS_DEFORMATION"),
     Param("emission", "accumulate", str, "persist", rules="P-49; Gap: what 'accumulate' means",
           choices=("persist", "card"),
           doc="\"accumulate\": earlier Emissions' effects stay in force, or each card alone"),
     Param("emission", "bases_shelter", bool, True,
           rules="P-48 (Secret Locations and Bunkers are safe); Gap: whether faction bases are",
           doc="faction bases shelter from Emissions like bunkers; false: a base is reached like "
-              "the Open Space (P-48 names only Secret Locations and Bunkers as safe)"),
+              "the Open Space (P-48 names only Secret Locations and Bunkers as safe)",
+          slot="C_BASES_SHELTER"),
     Param("emission", "armor_absorbs", bool, True,
           rules="P-02 (the armour rolls each time wounds come); Gap: whether the armour roll "
                 "applies to Emission wounds and doses",
           doc="the armour rolls against Emission wounds and doses (P-02: \"each time\" wounds "
               "come; the digest lists it as open, so false is the other reading)"),
     Param("death", "deformation_limit", int, 5, 1, 99, "P-39, P-43",
-          doc="the Deformation that kills"),
+          doc="the Deformation that kills", slot="C_DEFORMATION_LIMIT"),
     Param("death", "regain", int, 1, 1, 30, "P-37, P-40",
-          doc="points regained after a knock-out or concussion"),
+          doc="points regained after a knock-out or concussion", slot="C_KNOCKOUT_REGAIN"),
     Param("death", "knocked_down_days", int, 1, 0, 30, "P-37, P-42; Gap: rounds and turns",
-          doc="days without movement after a knock-out"),
+          doc="days without movement after a knock-out", slot="C_KNOCKED_DOWN_DAYS"),
     Param("death", "lost_days", int, 1, 0, 30, "P-38, P-41",
           doc="days out of play after a knock-out in a Secret Location (0: placed in the nearest "
-              "bunker at once)"),
+              "bunker at once)", slot="C_LOST_DAYS"),
     Param("artifacts", "failed_activation", str, "side_effect",
           rules="P-10; Gap: the result of a failed Intellect test",
           choices=("nothing", "side_effect", "both"),
@@ -545,7 +551,8 @@ PARAMS: tuple[Param, ...] = (
               "= neither, both = as an automatic use"),
     Param("artifacts", "carry_limit", int, 0, 0, 99,
           "Gap: how many artefacts a stalker carries (0 = no limit)",
-          doc="most artefacts a stalker carries; more are refused (exit 2); 0 = no limit"),
+          doc="most artefacts a stalker carries; more are refused (exit 2); 0 = no limit",
+          slot="C_CARRY_LIMIT"),
     Param("artifacts", "use_limit", int, 0, 0, 99,
           "Gap: how many carried artefacts act in one encounter (0 = all)",
           doc="artefacts that act in one encounter, the first ones carried; 0 = all (at most 8 "
@@ -566,14 +573,15 @@ PARAMS: tuple[Param, ...] = (
     Param("artifacts", "movement_stacks", bool, True,
           rules="Z-20 'equipment and/or artefacts'; movement artefacts add to movement items",
           doc="movement artefacts add to the best movement item (\"equipment and/or artefacts\"); "
-              "otherwise the larger counts (campaign)"),
+              "otherwise the larger counts (campaign)", slot="C_MOVEMENT_STACKS"),
     Param("artifacts", "movement_in_epicentre", bool, False,
           rules="Z-03; Gap: whether movement artefacts count in the Epicentre",
           follows="movement.items_in_epicentre",
           doc="movement artefacts count in the Epicentre"),
     Param("artifacts", "exchange_trophies", int, 3, 1, 99,
           "P-07, P-34; Gap: anomaly trophies per artefact at the Ecologists' Bunker",
-          doc="anomaly trophies per artefact at the Ecologists' Bunker (campaign)"),
+          doc="anomaly trophies per artefact at the Ecologists' Bunker (campaign)",
+          slot="C_EXCHANGE_RATE"),
     Param("artifacts", "exchange_draw", str, "random",
           rules="P-34; Gap: which artefact the exchange gives",
           choices=("random", "cheapest", "dearest"),
@@ -600,11 +608,11 @@ PARAMS: tuple[Param, ...] = (
           doc="a new random character (P-44) or the seat is out; phantom is refused (P-46)"),
     Param("multiplayer", "new_character_items", int, 2, 0, 10,
           "P-44; Gap: character data (random starting equipment)",
-          doc="random item cards of a new character's starting kit"),
+          doc="random item cards of a new character's starting kit", slot="C_KIT_ITEMS"),
     Param("multiplayer", "cooperative_needed", int, 0, 0, 4,
           "P-45; Gap: the Sarcophagus (cooperative victory); 0 = every stalker still in",
           doc="cooperative: stalkers who must survive the Sarcophagus (0: every seat still in "
-              "the game)"),
+              "the game)", slot="C_NEEDED"),
     Param("multiplayer", "cooperative_dead", str, "ignored",
           rules="P-44, P-45; Gap: the Sarcophagus (cooperative victory): a seat out of the "
                 "game (dead, no character to come) is left out, or loses it for the team",
@@ -613,18 +621,20 @@ PARAMS: tuple[Param, ...] = (
               "team (ignored: the others can still win, without him) or loses the game for the "
               "team (team_loses)"),
     Param("tokens", "clues_start", int, 0, 0, 99, "P-39; Gap: tokens (clue tokens at the start)",
-          doc="clue tokens of a new character"),
+          doc="clue tokens of a new character", slot="C_CLUES_START"),
     Param("tokens", "clues_per_complex", int, 0, 0, 99,
           "P-39, P-50; Gap: tokens (clue tokens gained per Secret Complex explored)",
-          doc="clue tokens gained per Secret Complex explored (example: 1)"),
+          doc="clue tokens gained per Secret Complex explored (example: 1)",
+          slot="C_CLUES_PER_COMPLEX"),
     Param("tokens", "clue_use", str, "none", rules="P-39; Gap: tokens (what a clue token is for)",
           choices=TOKEN_USES,
           doc="a clue token heals one point of that track at the end of his turn"),
     Param("tokens", "zone_start", int, 0, 0, 99, "P-40; Gap: tokens (Zone tokens at the start)",
-          doc="Zone tokens of a new character"),
+          doc="Zone tokens of a new character", slot="C_ZONE_START"),
     Param("tokens", "zone_per_anomaly", int, 0, 0, 99,
           "P-40; Gap: tokens (Zone tokens gained per anomaly gone through)",
-          doc="Zone tokens gained per anomaly gone through (example: 1)"),
+          doc="Zone tokens gained per anomaly gone through (example: 1)",
+          slot="C_ZONE_PER_ANOMALY"),
     Param("tokens", "zone_use", str, "none", rules="P-40; Gap: tokens (what a Zone token is for)",
           choices=TOKEN_USES,
           doc="as clue_use, for Zone tokens (example: willpower)"),

@@ -10,7 +10,8 @@ move it (and by what step), and the campaign kernel's parameter slot it fills wh
 compile step copies it there unchanged.
 
 What is declared elsewhere is read from there, not written again: the rule keys, their
-types, ranges, choices, defaults and rule IDs from :data:`sim.rules.schema.PARAMS`; the
+types, ranges, choices, defaults, meanings, rule IDs and slots from
+:data:`sim.rules.schema.PARAMS`; the
 card columns from :data:`sim.rules.schema.TABLES` and :data:`~sim.rules.schema.MAP_COLUMNS`;
 the policy keys, their types and defaults from the fields of
 :class:`sim.rules.scenario.Policy`, their words and rule IDs from its docstring. This
@@ -20,7 +21,7 @@ loader accepts has a row, every row is documented and accepted where it says.
 
 The kernel slots are names of ``sim.kernels.campaign.PARAMETERS`` (``C_MAX_DAYS``): the
 rules layer may not import the kernels (``pyproject.toml``'s layers), so a slot is named
-here and resolved in the compile layer.
+(``Param.slot``, a policy or loadout key's row here) and resolved in the compile layer.
 """
 
 from __future__ import annotations
@@ -218,36 +219,6 @@ def rule_ids(text: str) -> tuple[str, ...]:
 
 # --- rules.toml ------------------------------------------------------------------------
 
-_SLOTS: dict[str, str] = {
-    "campaign.max_days": "C_MAX_DAYS", "emission.threshold": "C_THRESHOLD",
-    "emission.tokens_per_limit": "C_TOKENS_LIMIT",
-    "emission.tokens_per_environment": "C_TOKENS_ENVIRONMENT",
-    "emission.tokens_per_knockout": "C_TOKENS_KNOCKOUT",
-    "emission.tokens_per_concussion": "C_TOKENS_CONCUSSION",
-    "emission.tokens_per_deformation": "C_TOKENS_DEFORMATION",
-    "emission.bases_shelter": "C_BASES_SHELTER",
-    "zone.enemies_per_day": "C_ENEMIES_PER_DAY", "zone.anomalies_per_day": "C_ANOMALIES_PER_DAY",
-    "zone.enemy_limit": "C_ENEMY_LIMIT", "zone.anomaly_limit": "C_ANOMALY_LIMIT",
-    "zone.cards_per_phase": "C_ZONE_DRAWS",
-    "death.deformation_limit": "C_DEFORMATION_LIMIT", "death.regain": "C_KNOCKOUT_REGAIN",
-    "death.knocked_down_days": "C_KNOCKED_DOWN_DAYS", "death.lost_days": "C_LOST_DAYS",
-    "economy.heal_price_per_wound": "C_HEAL_PRICE", "economy.mutant_trophy_lot": "C_TROPHY_LOT",
-    "economy.mutant_trophy_price": "C_TROPHY_PRICE", "economy.stalker_trophy_lot": "C_GEAR_LOT",
-    "economy.artifact_sell_divisor": "C_SELL_DIVISOR",
-    "economy.armor_trade_in_divisor": "C_ARMOR_TRADE_IN",
-    "events.items_consumed": "C_EVENT_ITEMS_CONSUMED",
-    "escape.items_consumed": "C_ESCAPE_ITEMS_CONSUMED",
-    "artifacts.carry_limit": "C_CARRY_LIMIT", "artifacts.movement_stacks": "C_MOVEMENT_STACKS",
-    "artifacts.exchange_trophies": "C_EXCHANGE_RATE",
-    "multiplayer.new_character_items": "C_KIT_ITEMS",
-    "multiplayer.cooperative_needed": "C_NEEDED",
-    "tokens.clues_start": "C_CLUES_START", "tokens.clues_per_complex": "C_CLUES_PER_COMPLEX",
-    "tokens.zone_start": "C_ZONE_START", "tokens.zone_per_anomaly": "C_ZONE_PER_ANOMALY",
-}
-"""The ``rules.toml`` keys the campaign compile step copies unchanged into a parameter slot
-(:func:`sim.campaign.compile.compile_campaign` and the ``*_keys`` helpers beside it)."""
-
-
 def _rule(p: Param) -> Setting:
     name = f"{p.section}.{p.key}"
     if p.choices:
@@ -263,7 +234,7 @@ def _rule(p: Param) -> Setting:
         experiments=EXPERIMENTS,
         searched=EDITED if numeric else READING,
         lever=step_of(RULES_TABLE, p.key, p.type, p.lo, p.hi) if numeric else NOT_A_NUMBER,
-        slot=_SLOTS.get(name, ""))
+        slot=p.slot)
 
 
 def _number(x: float | None) -> str:
