@@ -29,7 +29,7 @@ from sim.rules import scenario as S
 from sim.rules import settings
 from sim.rules.loader import FILES, RULES_FILE
 from sim.rules.schema import MAP, MAP_COLUMNS, PARAMS, TABLES
-from sim.rules.variants import apply_edits, format_value
+from sim.rules.variants import VariantError, apply_edits, format_value
 from sim.workflows import levers, policy_space
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -211,7 +211,13 @@ def test_rule_keys_and_card_columns_are_accepted_as_edits(base):
     for s in settings.settings():
         if s.kind == "rule":
             edit = f"rules.{s.name}={_text(s.value(base))}"
-        elif s.kind == "card" and s.experiments and not s.name.endswith(".name"):
+        elif s.kind == "card" and s.name.endswith(".name") and s.name != "map.name":
+            assert s.experiments == () and isinstance(s.lever, str), s.name
+            table = s.name.split(".")[0]
+            with pytest.raises(VariantError, match="name cannot be edited"):
+                apply_edits(rs, [f"{table}.{next(iter(s.value(base)))}.name=Other"])
+            continue
+        elif s.kind == "card" and s.experiments:
             table, column = s.name.split(".")
             card, value = next(iter(s.value(base).items()))
             edit = f"{table}.{card}.{column}={_text(value)}"

@@ -52,7 +52,7 @@ from sim.rules.scenario import (
     Policy,
     Scenario,
 )
-from sim.rules.schema import MAP, MAP_COLUMNS, PARAMS, TABLES, Column, Param
+from sim.rules.schema import MAP, MAP_COLUMNS, NAME, PARAMS, TABLES, Column, Param
 from sim.rules.variants import RULES_TABLE
 
 KINDS = ("rule", "policy", "loadout", "card")
@@ -259,15 +259,17 @@ def _column(table: str, c: Column) -> Setting:
     if not c.required:
         domain += "; the column may be absent"
     numeric = c.kind in NUMERIC_KINDS
+    fixed = ("the map, not a player's choice: no command edits it" if table == MAP
+             else "the card's name: the key its other cells are edited by"
+             if c.name == NAME.name else "")
     return Setting(
         f"{table}.{c.name}", "card", f"{table}.csv",
         {"enum": "choice", "flag": "bool", "die": "int", "int_or_auto": "int"}.get(c.kind,
                                                                                   c.kind),
         domain, c.default, c.doc, rule_ids(c.rules),
-        experiments=() if table == MAP else EXPERIMENTS,
-        searched=CARD if table != MAP else "the map, not a player's choice",
-        lever=(step_of(table, c.name, c.kind) if numeric and table != MAP
-               else "the map is not edited by a command" if table == MAP else NOT_A_NUMBER))
+        experiments=() if fixed else EXPERIMENTS,
+        searched=CARD if not fixed else fixed,
+        lever=fixed or (step_of(table, c.name, c.kind) if numeric else NOT_A_NUMBER))
 
 
 # --- [policy] --------------------------------------------------------------------------
