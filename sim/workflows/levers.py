@@ -5,15 +5,16 @@ lever finder answers for every numeric value at once: each numeric cell of
 every card table (:data:`sim.rules.schema.TABLES`: ``int``, die-face and
 numeric ``int_or_auto`` columns) and each numeric ``rules.toml`` key
 (:data:`sim.rules.schema.PARAMS`) is a :class:`Lever`, moved one step down and
-one step up (:func:`sim.rules.settings.step_of`, the step ``zonesim settings``
-shows: 1 for integers, 100 rubles for prices and money, 1/20 of the range for
-a real key), and each move is played against the unchanged ruleset on common
-random numbers: the baseline and every edit run the same trials with the same
-(seed, trial, purpose) streams, through the experiment's paired runner (the
-``run`` of :mod:`sim.experiments.registry`, e.g. the per-trial campaign kernel
-of ``zonesim compare campaign``), so every difference comes from per-trial
-paired differences and has a paired 95 % interval
-(:func:`sim.workflows.compare.paired_rows`), not two independent ones.
+one step up (the ``lever`` step of its row in :mod:`sim.rules.settings`, as
+``zonesim settings`` shows it: 1 for integers, 100 rubles for prices and
+money, 1/20 of the range for a real key), and each move is played against the
+unchanged ruleset on common random numbers: the baseline and every edit run
+the same trials with the same (seed, trial, purpose) streams, through the
+experiment's paired runner (the ``run`` of :mod:`sim.experiments.registry`,
+e.g. the per-trial campaign kernel of ``zonesim compare campaign``), so every
+difference comes from per-trial paired differences and has a paired 95 %
+interval (:func:`sim.workflows.compare.paired_rows`), not two independent
+ones.
 
 A step the rules refuse (out of the column's range, a row check; exactly
 the validation of :func:`sim.rules.variants.apply_edits`), or one whose game
@@ -46,9 +47,9 @@ from sim.experiments import registry
 from sim.experiments.base import Experiment
 from sim.experiments.registry import experiment as find_experiment
 from sim.experiments.setups import base_setup
-from sim.rules import Ruleset
-from sim.rules.schema import PARAMS, TABLES
-from sim.rules.settings import MONEY_STEP, NUMERIC_KINDS, step_of
+from sim.rules import Ruleset, settings
+from sim.rules.schema import TABLES
+from sim.rules.settings import MONEY_STEP
 from sim.rules.tomlfile import suggest
 from sim.rules.variants import RULES_TABLE, VariantError, apply_edits, format_value
 from sim.workflows.batches import (
@@ -96,7 +97,7 @@ class Lever:
     current : int or float
         Its value in the ruleset.
     step : int or float
-        One step (:func:`step_of`).
+        One step (its setting's ``lever``, :mod:`sim.rules.settings`).
     """
 
     table: str
@@ -122,26 +123,33 @@ class Lever:
 
 
 def _card_levers(rs: Ruleset) -> list[Lever]:
+    """Each card's cell of every column the table of settings gives a lever step, table by
+    table and card by card (a blank cell, or ``auto``, is no number and no lever).
+    """
+    steps = _steps("card")
     out = []
     for table, columns in TABLES.items():
-        numeric = [c for c in columns if c.kind in NUMERIC_KINDS]
+        numeric = [c.name for c in columns if f"{table}.{c.name}" in steps]
         for card, row in getattr(rs, table).items():
             for col in numeric:
-                value = getattr(row, col.name)
+                value = getattr(row, col)
                 if isinstance(value, int) and not isinstance(value, bool):
-                    out.append(Lever(table, card, col.name, value,
-                                     step_of(table, col.name, col.kind)))
+                    out.append(Lever(table, card, col, value, steps[f"{table}.{col}"]))
     return out
 
 
 def _rule_levers(rs: Ruleset) -> list[Lever]:
-    out = []
-    for p in PARAMS:
-        if p.type in (int, float):
-            value = rs.param(p.section, p.key)
-            out.append(Lever(RULES_TABLE, p.section, p.key, value,
-                             step_of(RULES_TABLE, p.key, p.type, p.lo, p.hi)))
-    return out
+    """Every ``rules.toml`` key the table of settings gives a lever step, in its order."""
+    return [Lever(RULES_TABLE, section, key, rs.param(section, key), step)
+            for (section, _, key), step in ((name.partition("."), step)
+                                            for name, step in _steps("rule").items())]
+
+
+def _steps(kind: str) -> dict[str, int | float]:
+    """The lever step of each setting of ``kind`` that levers move (:mod:`sim.rules.settings`:
+    a number where the table gives one, else the reason they do not).
+    """
+    return {s.name: s.lever for s in settings.of_kind(kind) if not isinstance(s.lever, str)}
 
 
 def find_levers(rs: Ruleset, tables: Sequence[str] | None = None,
@@ -526,4 +534,4 @@ class _Stages:
 
 __all__ = ["COLUMNS", "DEFAULT_METRIC", "MONEY_STEP", "NO_EFFECT", "STEP_COLUMNS", "Lever",
            "LeverError", "LeverResult", "Step", "base_setup", "changing", "check_metric",
-           "find_levers", "plan_steps", "rank_levers", "run_levers", "step_of"]
+           "find_levers", "plan_steps", "rank_levers", "run_levers"]
