@@ -113,7 +113,8 @@ class Setting:
         The values it takes, in words: a range ``lo..hi`` (and what a stalker's card
         bounds), the choices, the cards a list may name.
     default : object
-        The value when the file leaves it out (None: required, or none).
+        The value when the file leaves it out (None: required, or none; a key that
+        follows another, ``Param.follows``, reads ``as section.key``).
     doc : str
         What it means, in one line.
     rules : tuple of str
@@ -497,11 +498,6 @@ def of_kind(kind: str | None = None) -> tuple[Setting, ...]:
     return tuple(s for s in settings() if kind is None or s.kind == kind)
 
 
-def scenario_keys() -> frozenset[str]:
-    """The top-level scenario keys declared as settings, and the tables whose keys are."""
-    return frozenset(s.name.partition(".")[0] for s in of_kind("loadout")) | {"policy"}
-
-
 __all__ = ["CAMPAIGN", "ENCOUNTERS", "EXPERIMENTS", "KINDS", "MONEY_STEP",
            "NUMERIC_KINDS", "REAL_STEPS", "Setting", "attribute_docs", "by_name",
-           "first_sentence", "of_kind", "plain", "rule_ids", "scenario_keys", "settings", "step_of"]
+           "first_sentence", "of_kind", "plain", "rule_ids", "settings", "step_of"]
