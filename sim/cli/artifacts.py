@@ -65,6 +65,10 @@ def artifacts(scenario, names, intellect, games, encounter_policy, objective, tr
     if unknown:
         raise click.BadParameter(f"unknown artefact '{unknown[0]}'; known: "
                                  + ", ".join(sc.ruleset.artifacts), param_hint="'--artifact'")
+    twice = [n for n in dict.fromkeys(names) if names.count(n) > 1]
+    if twice:
+        raise click.BadParameter(f"'{twice[0]}' is given twice; each artefact is compared once",
+                                 param_hint="'--artifact'")
     setup = scenario_setup(sc, intellect)
     setup["policy"] = (encounter_policy if common.given("encounter_policy")
                        else sc.policy.encounters)

@@ -42,6 +42,10 @@ MAX_THRESHOLD = 1000
 ROUTE_TWICE = ("is listed twice: every Secret Complex is explored once before the "
                "Sarcophagus (P-50)")
 """Why a route may name a Secret Complex once (``policy.route``, a variant's ``route``)."""
+KEEP_TWICE = "an artefact is kept when found or not (P-11); name it once"
+"""Why ``policy.keep_artifacts`` names an artefact once."""
+GEAR_TWICE = "each card is bought once, while not held (P-13); name it once"
+"""Why ``policy.shopping_gear`` names a card once (:func:`gear_weapons` and the others)."""
 MAX_RUBLES = 10**9
 """Largest starting money: far above any price, well inside int64."""
 MAX_BOUND = 10**300
@@ -719,12 +723,23 @@ def _name(toml: TomlFile, key: str, value, table, what: str):
     return value
 
 
-def _names(toml: TomlFile, key: str, values, table, what: str) -> tuple[str, ...]:
+def _names(toml: TomlFile, key: str, values, table, what: str,
+           once: str | None = None) -> tuple[str, ...]:
+    """The names of list ``key``, each checked; ``once`` (why) refuses a name listed twice,
+    as ``policy.route`` refuses a Secret Complex twice (:data:`ROUTE_TWICE`). A loadout's
+    lists repeat copies (two Medkits are two doses) and ``policy.shopping`` buys one copy
+    per entry, so they take no ``once``.
+    """
     if not isinstance(values, list):
         toml.problem(key, values, f"is not a list of {what} names")
         return ()
+    seen = set()
     for value in values:
         _name(toml, key, value, table, what)
+        if once is not None and isinstance(value, str):
+            if value in seen:
+                toml.problem(key, value, f"is listed twice: {once}")
+            seen.add(value)
     return tuple(value for value in values if isinstance(value, str))  # others are reported
 
 
@@ -774,9 +789,10 @@ def _policy(toml: TomlFile, given: dict, rs: Ruleset, prefix: str = "policy") ->
             seen.add(name)
     shopping = _names(toml, f"{prefix}.shopping", values.pop("shopping", []), rs.items, "item")
     keep = _names(toml, f"{prefix}.keep_artifacts", values.pop("keep_artifacts", []),
-                  rs.artifacts, "artefact")
+                  rs.artifacts, "artefact", KEEP_TWICE)
     gear = _names(toml, f"{prefix}.shopping_gear", values.pop("shopping_gear", []),
-                  {**rs.weapons, **rs.artifacts, **rs.armor}, "weapon, artefact or armour")
+                  {**rs.weapons, **rs.artifacts, **rs.armor}, "weapon, artefact or armour",
+                  GEAR_TWICE)
     return Policy(route=tuple(route), shopping=shopping, keep_artifacts=keep,
                   shopping_gear=gear, **values)
 

@@ -270,11 +270,19 @@ def apply_edits(rs: Ruleset, edits: Iterable[CardEdit | str]) -> Ruleset:
     ------
     VariantError
         The first edit that is malformed, names an unknown table, card,
-        column or key, or gives a value the loader would refuse.
+        column or key, or gives a value the loader would refuse; two edits
+        of one cell (the later would silently win; a sweep refuses a cell
+        varied twice alike).
     """
     parsed = [e if isinstance(e, CardEdit) else parse_edit(e) for e in edits]
     if not parsed:
         return rs
+    cells: dict[tuple[str, str, str], CardEdit] = {}
+    for edit in parsed:
+        first = cells.setdefault((edit.table, edit.card, edit.column), edit)
+        if first is not edit:
+            raise VariantError(f"edits {str(first)!r} and {str(edit)!r} set the same cell; "
+                               "give each cell once")
     out = rs
     set_keys = frozenset(f"{e.card}.{e.column}" for e in parsed if e.table == RULES_TABLE)
     for edit in parsed:

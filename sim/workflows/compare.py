@@ -694,6 +694,10 @@ def compare(exp: Experiment, rs: Ruleset, base: Mapping[str, object],
         raise CompareInputError(f"variant labels must differ (got {labels}); "
                                 "name them with label=...")
     known = [m.name for m in exp.metrics]
+    twice = [m for m in dict.fromkeys(metrics or ()) if list(metrics or ()).count(m) > 1]
+    if twice:
+        raise CompareInputError(f"metric {twice[0]!r} is given twice; give each metric once",
+                                "metric")
     for metric in (*(metrics or ()), *(t.metric for t in targets)):
         if metric not in known:
             raise CompareInputError(f"unknown metric {metric!r} for {name} "
