@@ -11,7 +11,7 @@ from sim.cli import INTERRUPTED, common
 from sim.rules.scenario import load_scenario
 from sim.workflows import optimize as library
 from sim.workflows.policy_space import KEYS
-from sim.workflows.scenario_toml import changed_scenario
+from sim.workflows.scenario_toml import write_scenario
 
 
 @click.command(cls=common.Command)
@@ -85,9 +85,8 @@ def optimize(scenario, metric, constraint, stalker, seat, keys, trials, budget, 
       zonesim optimize four_stalkers --seat 2 --keys flee_at,heal_at --budget 100000 \\
         --fresh-trials 20000
     """
-    if out is not None and not out.parent.is_dir():
-        raise click.BadParameter(f"{str(out)!r}: folder {str(out.parent)!r} does not exist",
-                                 param_hint="--out")
+    if out is not None:
+        _check_out(out)
     chosen = load_scenario(scenario)
     if seat is not None and chosen.multiplayer and (out is not None or stalker == ALL):
         raise click.BadParameter("with --seat, --out and --stalker all are not available yet: "
@@ -108,13 +107,8 @@ def optimize(scenario, metric, constraint, stalker, seat, keys, trials, budget, 
                               passes=passes, seed=seed, threads=threads, top=top,
                               scheduler=scheduler, stalker=stalker, seat=seat)
     if out is not None and result.stopped != "interrupted":
-        text = changed_scenario(chosen, dict(result.winner.overrides), result.toml_header(),
-                                stalker)
-        try:
-            out.write_text(text, encoding="utf-8")
-        except OSError as error:
-            raise click.BadParameter(f"cannot write {str(out)!r}: {error.strerror}",
-                                     param_hint="--out") from None
+        write_scenario(chosen, dict(result.winner.overrides), out, result.toml_header(),
+                       stalker)
     doc = {**result.to_dict(), "out": None if out is None else str(out)}
     who = result.stalker if result.seat is None else f"seat {result.seat}, {result.stalker}"
     title = (f"optimize {result.objective.metric.name} of {chosen.name} ({who}): "
@@ -143,6 +137,24 @@ def optimize(scenario, metric, constraint, stalker, seat, keys, trials, budget, 
 
 ALL = "all"
 """``--stalker all``: every stalker card of the ruleset."""
+
+
+def _check_out(out: Path) -> None:
+    """Refuse, before the search, an ``--out`` that exists (a dangling link included), whose
+    folder is missing, or where no file can be made: as ``report``, ``sweep`` and ``levers``
+    refuse theirs, a scenario is never overwritten.
+    """
+    from sim.report.staging import WriteError, probe
+    from sim.report.writer import refuse_existing
+
+    if not out.parent.is_dir():
+        raise click.BadParameter(f"{str(out)!r}: folder {str(out.parent)!r} does not exist",
+                                 param_hint="--out")
+    try:
+        refuse_existing(out)
+        probe(out)
+    except (FileExistsError, WriteError) as error:
+        raise click.BadParameter(str(error), param_hint="--out") from None
 
 
 def _characters(chosen, bar, options: dict, fmt: str) -> None:
