@@ -283,6 +283,23 @@ def setup_and_rules(experiment: str, scenario: str | None, rules_dir: str | None
     return setup, rs
 
 
+def target(text: str, option: str = "--target"):
+    """The :class:`~sim.workflows.targets.Target` an option gives, its bounds checked.
+
+    A text that does not parse, or whose bound lies outside the values its metric can take
+    (:func:`sim.workflows.targets.out_of_range`: ``p_sarcophagus >= 1.5``), is a usage
+    error naming ``option`` (exit status 2).
+    """
+    from sim.experiments import registry
+    from sim.workflows import targets
+
+    try:
+        parsed = targets.parse_target(text)
+        return targets.checked(parsed, registry.metrics().get(parsed.metric))
+    except targets.TargetError as error:
+        raise click.BadParameter(str(error), param_hint=option) from None
+
+
 def format_option(func: Callable) -> Callable:
     """``--format table|json|csv``."""
     return click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",

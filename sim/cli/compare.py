@@ -73,12 +73,13 @@ def common_options(func: Callable) -> Callable:
 
 def read_targets(texts, path) -> list:
     """Targets from ``--target`` texts and a ``--targets`` file; errors exit with status 2."""
+    found = [common.target(text) for text in texts]
     try:
-        found = list(targets_lib.parse_targets(texts))
         if path is not None:
-            found += targets_lib.load_targets(path)
+            found += [targets_lib.checked(t, registry.metrics().get(t.metric))
+                      for t in targets_lib.load_targets(path)]
     except targets_lib.TargetError as error:
-        raise click.BadParameter(str(error), param_hint="--target/--targets") from None
+        raise click.BadParameter(str(error), param_hint="--targets") from None
     return found
 
 

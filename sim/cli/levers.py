@@ -15,7 +15,6 @@ from sim.experiments.setups import base_setup
 from sim.experiments.tables import cell_text
 from sim.rules.scenario import load_scenario
 from sim.workflows import levers as library
-from sim.workflows import targets as targets_lib
 
 TRIALS = {"campaign": 20_000}
 """Default trials per variant: whole games are slow, encounters fast."""
@@ -126,12 +125,7 @@ def levers(scenario, experiment, card, metric, tables, cards, target_text, max_s
 
 
 def _target(text: str | None):
-    if text is None:
-        return None
-    try:
-        return targets_lib.parse_target(text)
-    except targets_lib.TargetError as error:
-        raise click.BadParameter(str(error), param_hint="--target") from None
+    return None if text is None else common.target(text)
 
 
 def _emit(result, fmt: str, top: int, folder: Path) -> None:

@@ -18,9 +18,10 @@ from sim.workflows.scenario_toml import write_scenario
 @click.argument("scenario", required=False, default="base")
 @click.option("--metric", default=None, show_default=library.METRIC,
               help="The per-game campaign metric to maximise (or minimise, by its direction).")
-@click.option("--constraint", default=None, metavar="TEXT",
+@click.option("--constraint", multiple=True, metavar="TEXT",
               help="A target the best must not fail, e.g. 'days.median <= 16' or "
-                   "'p_final_emission <= 0.1' (a FAIL: its whole 95 % interval outside).")
+                   "'p_final_emission <= 0.1' (a FAIL: its whole 95 % interval outside); "
+                   "one at most.")
 @click.option("--stalker", default=None, metavar="NAME|all",
               help="Play this stalker card instead of the scenario's (his Health, his money); "
                    "all: each card with his own best policy, and the spread between them.")
@@ -85,6 +86,11 @@ def optimize(scenario, metric, constraint, stalker, seat, keys, trials, budget, 
       zonesim optimize four_stalkers --seat 2 --keys flee_at,heal_at --budget 100000 \\
         --fresh-trials 20000
     """
+    if len(constraint) > 1:
+        raise click.BadParameter(f"given {len(constraint)} times "
+                                 f"({', '.join(map(repr, constraint))}): the search judges "
+                                 "one constraint; give one", param_hint="--constraint")
+    constraint = constraint[0] if constraint else None
     if out is not None:
         _check_out(out)
     chosen = load_scenario(scenario)

@@ -139,12 +139,7 @@ def sweep(varies, experiment, artifacts, intellect, scenario, metric, target_tex
 
 def _target(text: str, metric: str | None):
     """The ``--target``, on the ``--metric`` when both are given."""
-    from sim.workflows import targets
-
-    try:
-        target = targets.parse_target(text)
-    except targets.TargetError as error:
-        raise click.BadParameter(str(error), param_hint="--target") from None
+    target = common.target(text)
     if metric is not None and target.metric != registry.canonical_metric(metric):
         raise click.BadParameter(f"the target is on {target.metric!r}, the --metric is "
                                  f"{metric!r}: give one metric", param_hint="--target")

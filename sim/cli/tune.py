@@ -104,10 +104,7 @@ def _card_options() -> str:
 
 def _search(name, rs, base, edits, vary, target_text, method, trials, seed, fmt,
             threads) -> None:
-    try:
-        target = targets_lib.parse_target(target_text)
-    except targets_lib.TargetError as error:
-        raise click.BadParameter(str(error), param_hint="--target") from None
+    target = common.target(target_text)
     result = library.tune(name, rs, base, vary, target, trials=trials, seed=seed,
                           threads=threads, method=method,
                           variant=compare_lib.Variant("base", (), tuple(edits)))

@@ -26,7 +26,7 @@ from pathlib import Path
 import pandas as pd
 
 from sim import compiling
-from sim.experiments.registry import canonical_metric
+from sim.experiments.registry import canonical_metric, metrics
 from sim.report import (
     artifacts,
     before_after,
@@ -45,6 +45,7 @@ from sim.rules import RulesetError
 from sim.rules.scenario import Scenario, load_scenario
 from sim.rules.tomlfile import TomlFile, suggest
 from sim.workflows import baseline as baseline_workflow
+from sim.workflows.targets import Target, out_of_range
 
 DEFAULT_TRIALS = 500_000
 """Trials per encounter table: a card's 95 % half-width is then at most 0.0014."""
@@ -320,16 +321,29 @@ def _write_pages(temp: Path, title: str, meta: dict, pages: list, shown_summary:
 
 
 def _check_targets(sc: Scenario) -> None:
-    """Refuse, before any run, a target whose metric the report does not produce."""
+    """Refuse, before any run, a target whose metric the report does not produce, or whose
+    bound lies outside the values its metric can take (``p_sarcophagus = [0.35, 55]``,
+    :func:`sim.workflows.targets.out_of_range`).
+    """
     known = players.player_metrics(sc) if sc.multiplayer else tables.target_metrics()
     unknown = [m for m in sc.targets if canonical_metric(m) not in known]
-    if not unknown:
+    outside = {m: why for m, (low, high) in sc.targets.items() if m not in unknown
+               and (why := _outside(canonical_metric(m), low, high))}
+    if not unknown and not outside:
         return
     toml = TomlFile(sc.path)
     for metric in unknown:
         toml.problem(f"targets.{metric}", None,
                      f"unknown metric '{metric}'" + suggest(metric, known))
+    for metric, why in outside.items():
+        toml.problem(f"targets.{metric}", list(sc.targets[metric]), f"is refused: {why}")
     raise RulesetError(toml.problems)
+
+
+def _outside(metric: str, low: float, high: float) -> str | None:
+    """Why a scenario target's bound lies outside its metric's values (None: it does not)."""
+    declared = metrics().get(metric)
+    return None if declared is None else out_of_range(Target(metric, low, high), declared)
 
 
 def _write_section(section: tables.Section, folder: Path, images: dict[str, bytes]) -> list[str]:

@@ -42,7 +42,7 @@ from typing import Any
 import pandas as pd
 
 from sim.errors import InputError
-from sim.experiments.base import CompareInputError
+from sim.experiments.base import CompareInputError, Metric
 from sim.experiments.campaign_metrics import SEAT_WIN
 from sim.experiments.campaign_paired import (
     CAMPAIGN_METRICS,
@@ -75,7 +75,7 @@ from sim.workflows.race import (
     race,
     standing_row,
 )
-from sim.workflows.targets import TargetError, parse_target
+from sim.workflows.targets import TargetError, checked, parse_target
 
 FRESH_FIRST = 2**62
 """First trial index of the re-evaluation (above every trial index a selection may play)."""
@@ -148,6 +148,10 @@ def objective_of(metric: str | None = None, constraint: str | None = None,
             raise OptimizeError(f"constraint {constraint!r}: {target.metric!r} is not a "
                                 "per-game campaign metric or a days statistic (known: "
                                 f"{', '.join((*names, *days))})", "constraint")
+        try:  # a count of days is a mean, never below 0
+            checked(target, names.get(target.metric, Metric(target.metric)))
+        except TargetError as error:
+            raise OptimizeError(str(error), "constraint") from None
     return Objective(chosen, target, 0 if seat is None else seat)
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sim.errors import InputError
+from sim.experiments.base import Metric
 from sim.experiments.naming import canonical_metric
 from sim.rules.files import decode, parse_toml, read_regular
 
@@ -143,6 +144,42 @@ def parse_target(text: str) -> Target:
                       "(e.g. 'knocked_out <= 0.25', 'knocked_out in 0.2..0.3')")
 
 
+def metric_range(metric: Metric) -> tuple[float, float]:
+    """The values a metric can take: ``(0, 1)`` for a proportion, ``(0, inf)`` for a mean.
+
+    Every mean an experiment declares is a count per trial or game (wounds, days, rubles,
+    draws), never below 0.
+    """
+    return (0.0, 1.0) if metric.kind == "proportion" else (0.0, math.inf)
+
+
+def out_of_range(target: Target, metric: Metric) -> str | None:
+    """Why a finite bound of ``target`` lies outside ``metric``'s values; None if none does.
+
+    ``p_sarcophagus >= 1.5`` can never pass and ``knockouts <= -1`` never either: a bound
+    outside :func:`metric_range` is a mistake (a percentage for a proportion, a sign),
+    never a target.
+    """
+    low, high = metric_range(metric)
+    bad = [b for b in (target.low, target.high) if math.isfinite(b) and not low <= b <= high]
+    if not bad:
+        return None
+    kind = "a proportion" if high == 1 else "a count, never below 0"
+    values = f"{low:g}..{high:g}" if math.isfinite(high) else f">= {low:g}"
+    return f"the bound {bad[0]:g} is outside the values {target.metric} can take ({kind}: {values})"
+
+
+def checked(target: Target, metric: Metric | None) -> Target:
+    """``target``, or a :class:`TargetError` if a bound is :func:`out_of_range` of ``metric``.
+
+    ``metric`` is the declaration of the target's metric (None: not known here, not checked).
+    """
+    why = None if metric is None else out_of_range(target, metric)
+    if why is not None:
+        raise TargetError(f"target {str(target)!r}: {why}")
+    return target
+
+
 def parse_targets(texts: Iterable[str]) -> tuple[Target, ...]:
     """Parse several targets (see :func:`parse_target`)."""
     return tuple(parse_target(t) for t in texts)
@@ -227,5 +264,6 @@ def judge_rows(targets: Iterable[Target], rows: Iterable[dict], *,
     return out
 
 
-__all__ = ["FAIL", "PASS", "UNDECIDED", "VERDICTS", "Target", "TargetError", "judge",
-           "judge_rows", "load_targets", "parse_target", "parse_targets", "targets_from_table"]
+__all__ = ["FAIL", "PASS", "UNDECIDED", "VERDICTS", "Target", "TargetError", "checked", "judge",
+           "judge_rows", "load_targets", "metric_range", "out_of_range", "parse_target",
+           "parse_targets", "targets_from_table"]
