@@ -15,6 +15,7 @@ from sim.experiments.setups import base_setup
 from sim.experiments.tables import cell_text
 from sim.rules.scenario import load_scenario
 from sim.workflows import levers as library
+from sim.workflows.sweep import check_scheduler
 
 TRIALS = {"campaign": 20_000}
 """Default trials per variant: whole games are slow, encounters fast."""
@@ -95,6 +96,8 @@ def levers(scenario, experiment, card, metric, tables, cards, target_text, max_s
       zonesim levers base --experiment combat --card all --metric knocked_out --top 10
       zonesim levers base --method morris --cards Bloodsucker,Strelok --trajectories 20
     """
+    if scheduler is not None:
+        check_scheduler(scheduler)
     exp = registry.experiment(experiment)
     if exp.card_key is None and card != "all":
         raise click.UsageError("--card is for --experiment "

@@ -12,6 +12,7 @@ from sim.rules.scenario import load_scenario
 from sim.workflows import optimize as library
 from sim.workflows.policy_space import KEYS
 from sim.workflows.scenario_toml import write_scenario
+from sim.workflows.sweep import check_scheduler
 
 
 @click.command(cls=common.Command)
@@ -91,6 +92,8 @@ def optimize(scenario, metric, constraint, stalker, seat, keys, trials, budget, 
                                  f"({', '.join(map(repr, constraint))}): the search judges "
                                  "one constraint; give one", param_hint="--constraint")
     constraint = constraint[0] if constraint else None
+    if scheduler is not None:
+        check_scheduler(scheduler)
     if out is not None:
         _check_out(out)
     chosen = load_scenario(scenario)

@@ -13,7 +13,7 @@ from sim.cli import common
 from sim.experiments import registry
 from sim.experiments.tables import compact
 from sim.rules.tomlfile import suggest
-from sim.workflows.sweep import run_sweep
+from sim.workflows.sweep import check_scheduler, run_sweep
 
 DEFAULT_TRIALS = 100_000
 
@@ -104,6 +104,8 @@ def sweep(varies, experiment, artifacts, intellect, scenario, metric, target_tex
       zonesim sweep --stalker Strelok --enemy all --weapon AK-74 --artifact "Stone flower" \\
         --vary "artifacts.Stone flower.value=1..3"
     """
+    if scheduler is not None:
+        check_scheduler(scheduler)
     target = None if target_text is None else _target(target_text, metric)
     exp = registry.experiment(experiment)
     if metric is None:

@@ -75,6 +75,7 @@ from sim.workflows.race import (
     race,
     standing_row,
 )
+from sim.workflows.sweep import check_scheduler
 from sim.workflows.targets import TargetError, checked, parse_target
 
 FRESH_FIRST = 2**62
@@ -440,6 +441,7 @@ def _cluster(scheduler: Any, scenario: Scenario):
     if load_ruleset(scenario.ruleset.path).digest() != scenario.ruleset.digest():
         raise OptimizeError(f"the ruleset was changed in memory, so workers cannot reload it "
                             f"from {scenario.ruleset.path}", "scheduler")
+    check_scheduler(scheduler)
     client = Client(scheduler)
     try:
         yield client

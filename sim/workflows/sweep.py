@@ -491,6 +491,66 @@ def _run_pool(tasks: list, workers: int, progress, func: Callable = _run_point) 
     return outputs
 
 
+CONNECT_TIMEOUT = 10.0
+"""Seconds :func:`check_scheduler` waits for a scheduler's address to answer."""
+_SOCKET_SCHEMES = ("tcp", "tls", "ws", "wss")
+"""Dask address schemes whose location is ``host:port``."""
+
+
+def check_scheduler(address: str, timeout: float | None = None) -> None:
+    """Refuse, before any work, a ``--scheduler`` address that is malformed or unreachable.
+
+    The address is parsed as Dask parses it (``tcp://host:8786``; a bare ``host:port`` is
+    tcp), then asked who it is (Dask's ``identity`` message) within ``timeout`` seconds
+    (default :data:`CONNECT_TIMEOUT`): only a Dask scheduler's answer passes. No client is
+    started, so a refused, silent or foreign address costs that long and no more, and
+    leaves nothing behind.
+
+    Raises
+    ------
+    SweepError
+        With field ``scheduler``: the address and why (no dask.distributed, a malformed
+        address, a refused or timed-out connection, an answer that is not a scheduler's).
+    """
+    import asyncio
+
+    try:
+        from distributed.comm import connect, parse_address, parse_host_port
+        from distributed.comm.registry import backends
+    except ImportError:
+        raise SweepError("a scheduler needs dask.distributed: pip install 'zonesim[dask]'",
+                         "scheduler") from None
+    try:
+        scheme, location = parse_address(address)
+        if scheme not in backends:
+            raise ValueError(f"unknown scheme {scheme!r}; known: {', '.join(backends)}")
+        if scheme in _SOCKET_SCHEMES and not 0 < parse_host_port(location)[1] < 2**16:
+            raise ValueError("the port is not in 1..65535")
+    except (ValueError, TypeError) as error:
+        raise SweepError(f"{address!r} is not a Dask scheduler address like "
+                         f"tcp://host:8786 ({error})", "scheduler") from None
+    wait = CONNECT_TIMEOUT if timeout is None else timeout
+
+    async def identity():
+        comm = await connect(address, timeout=wait)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await asyncio.wait_for(comm.read(), wait)
+        finally:
+            comm.abort()
+
+    try:
+        reply = asyncio.run(identity())
+    except Exception as error:  # refused, timed out, or a stranger's bytes (any of Dask's)
+        why = (str(error) or type(error).__name__ if isinstance(error, OSError)
+               else "what answers is not a Dask scheduler")
+        raise SweepError(f"{address!r}: no Dask scheduler answers there ({why})",
+                         "scheduler") from None
+    if not isinstance(reply, dict) or reply.get("type") != "Scheduler":
+        raise SweepError(f"{address!r}: what answers there is not a Dask scheduler",
+                         "scheduler")
+
+
 def _run_dask(tasks: list, scheduler: Any, progress,
               func: Callable = _run_point) -> tuple[list, str]:
     try:
@@ -499,6 +559,8 @@ def _run_dask(tasks: list, scheduler: Any, progress,
         raise SweepError("a scheduler needs dask.distributed: pip install 'zonesim[dask]'",
                          "scheduler") from None
     own = not isinstance(scheduler, Client)
+    if own:
+        check_scheduler(scheduler)
     client = Client(scheduler) if own else scheduler
     try:
         # pure=False: tasks that look alike must still each run (no result sharing by key).
@@ -513,6 +575,6 @@ def _run_dask(tasks: list, scheduler: Any, progress,
     return list(outputs), f"dask:{address}"
 
 
-__all__ = ["PointFunction", "SweepError", "SweepResult", "Vary",
-           "checked_ruleset", "experiment_of", "grid", "map_tasks", "metric_names", "run_sweep",
-           "threads_per_worker"]
+__all__ = ["CONNECT_TIMEOUT", "PointFunction", "SweepError", "SweepResult", "Vary",
+           "check_scheduler", "checked_ruleset", "experiment_of", "grid", "map_tasks",
+           "metric_names", "run_sweep", "threads_per_worker"]
