@@ -85,3 +85,21 @@ def test_report_says_what_baseline_takes(tmp_path, monkeypatch, given, said):
     assert result.exit_code == 2, result.output
     assert f"Invalid value for --baseline: {said}" in _one_line(result.output)
     assert not (tmp_path / "results").exists()
+
+
+@pytest.mark.parametrize("command", [
+    ["combat", "--scenario", "base", "--enemy", "Flesh"],
+    ["compare", "campaign", "--scenario", "base", "--baseline", "", "--variant", "heal_at=3"],
+    ["sweep", "--experiment", "campaign", "--scenario", "base", "--vary",
+     "enemies.Flesh.endurance=1,2", "--workers", "1"],
+    ["levers", "base", "--tables", "enemies", "--cards", "Flesh", "--workers", "1"],
+])
+def test_rules_lacking_a_scenario_name_is_refused_first(other, command):
+    """``--rules OTHER`` with ``--scenario`` (or levers' SCENARIO) is the same class."""
+    result = run(*command, "--rules", other, "--trials", "10")
+    assert result.exit_code == 2, result.output
+    text = _one_line(result.output)
+    assert f"Invalid value for --rules: ruleset '{other}'" in text
+    assert ("has no item 'Stimulant' (the setup's" in text
+            or "'Stimulant' is not an item in the ruleset" in text)
+    assert "Traceback" not in result.output

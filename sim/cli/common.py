@@ -267,7 +267,9 @@ def setup_and_rules(experiment: str, scenario: str | None, rules_dir: str | None
     the command line override the scenario, the others are defaults
     (:func:`sim.experiments.setups.resolve_setup`). The ruleset is the
     scenario's unless ``--rules`` is given. A scenario that cannot be loaded
-    exits with status 2, naming its file, line and key.
+    exits with status 2, naming its file, line and key; so does a ``--rules``
+    folder lacking a card, location or Secret Complex the setup names
+    (:func:`rules_lack`), before anything plays.
     """
     from sim.experiments.setups import resolve_setup
     from sim.rules.scenario import load_scenario
@@ -280,6 +282,8 @@ def setup_and_rules(experiment: str, scenario: str | None, rules_dir: str | None
     setup = {k: resolved[k] for k in values} | resolved  # the command's key order
     rs = chosen.ruleset if chosen is not None and rules_dir is None \
         else load_rules_or_exit(rules_dir)
+    if rules_dir is not None:
+        rules_lack(rs, setup, rules_dir)
     return setup, rs
 
 
@@ -298,6 +302,22 @@ def target(text: str, option: str = "--target"):
         return targets.checked(parsed, registry.metrics().get(parsed.metric))
     except targets.TargetError as error:
         raise click.BadParameter(str(error), param_hint=option) from None
+
+
+def rules_lack(rs: Ruleset, setup: Mapping, rules_dir: str) -> None:
+    """Refuse a ``--rules`` folder that lacks a name ``setup`` uses (every one, at once).
+
+    A scenario's loadout and policy name cards of its own ruleset; played on
+    another folder, a missing one would stop the command after its work began,
+    naming no option. Exits with status 2 naming ``--rules``, the folder and each name
+    (:func:`sim.workflows.compare.unknown_names`).
+    """
+    from sim.workflows.compare import unknown_names
+
+    missing = unknown_names(rs, setup)
+    if missing:
+        raise click.BadParameter(f"ruleset {rules_dir!r} has no " + "; no ".join(missing),
+                                 param_hint="--rules")
 
 
 def format_option(func: Callable) -> Callable:

@@ -322,6 +322,8 @@ def compare_campaign(scenario, scenario_option, variants, baseline, against, met
         raise click.UsageError("give the scenario once: as SCENARIO or as --scenario")
     chosen = load_scenario(scenario or scenario_option)
     rs = chosen.ruleset if rules_dir is None else common.load_rules_or_exit(rules_dir)
+    if rules_dir is not None:
+        common.rules_lack(rs, scenario_setup(chosen), rules_dir)
     _run("campaign", scenario_setup(chosen), variants, baseline, against, metrics, target_texts,
          targets_file, trials, seed, rules_dir, fmt, threads, rs=rs, money=money)
 

@@ -105,6 +105,8 @@ def levers(scenario, experiment, card, metric, tables, cards, target_text, max_s
     chosen = load_scenario(scenario)
     rs = chosen.ruleset if rules_dir is None else common.load_rules_or_exit(rules_dir)
     setup = base_setup(experiment, chosen, card)
+    if rules_dir is not None:
+        common.rules_lack(rs, setup, rules_dir)
     target = _target(target_text)
     if method == "morris" and target is not None:
         raise click.UsageError("--target is for --method steps")

@@ -25,9 +25,13 @@ def _params(exp, scenario, rules_dir):
     for, in that order; whole games take the scenario by name.
     """
     if exp.card_key is None:
-        from sim.rules.scenario import load_scenario
+        from sim.rules.scenario import load_scenario, ruleset_refusal
         chosen = load_scenario(scenario)
         rs = chosen.ruleset if rules_dir is None else common.load_rules_or_exit(rules_dir)
+        refused = None if rules_dir is None else ruleset_refusal(chosen, rs,
+                                                                 f"ruleset {rules_dir!r}")
+        if refused is not None:  # before any point plays
+            raise click.BadParameter(refused, param_hint="--rules")
         return {"scenario": scenario or "base"}, rs
     setup, rs = common.setup_and_rules(exp.name, scenario, rules_dir,
                                        common.option_values(exp.option_keys))
