@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numba
 
-from sim.jitting import cachefiles, flags, inlining, liveness, ssa, untyped
+from sim.jitting import cachedirs, cachefiles, flags, inlining, liveness, ssa, untyped
 from sim.jitting.literals import plain_calls
 
 CHECKED_NUMBA = ("0.68",)
@@ -113,10 +113,11 @@ def _choose_cache_folder() -> str | None:
 
     The base is ``NUMBA_CACHE_DIR`` when set, else ``__pycache__`` beside the
     kernel sources (numba's own default), else :func:`user_cache_home`: the
-    first that can be written. numba is kept from caching anywhere else
-    (``CACHE_LOCATOR_CLASSES``, unless the user chose locators), so that no
-    cached kernel escapes the digest. Returns None (kernels compile on every
-    run) when no base can be written.
+    first that can be written; the folder is marked as zonesim's, and stale
+    folders of zonesim's beside it are removed (:mod:`.cachedirs`). numba is
+    kept from caching anywhere else (``CACHE_LOCATOR_CLASSES``, unless the user
+    chose locators), so that no cached kernel escapes the digest. Returns None
+    (kernels compile on every run) when no base can be written.
     """
     asked = numba.config.CACHE_DIR
     bases = [Path(asked)] if asked else []
@@ -124,7 +125,8 @@ def _choose_cache_folder() -> str | None:
     name = cache_name()
     for base in bases:
         if _writable(base / name):
-            _prune(base, name)
+            cachedirs.mark(base / name)
+            cachedirs.prune(base, name)
             if asked and base != Path(asked):
                 print(f"zonesim: warning: NUMBA_CACHE_DIR {asked} cannot be written; kernels"
                       f" are cached in {base / name}", file=sys.stderr, flush=True)
@@ -133,32 +135,6 @@ def _choose_cache_folder() -> str | None:
                 numba.config.CACHE_LOCATOR_CLASSES = "UserProvidedCacheLocator"
             return numba.config.CACHE_DIR
     return None
-
-
-STALE_DAYS = 14
-"""A sibling cache folder of older kernel sources unused this many days is removed."""
-
-
-def _prune(base: Path, name: str) -> None:
-    """Mark ``base / name`` as in use, and remove ``zonesim-*`` folders unused for
-    :data:`STALE_DAYS` beside it.
-
-    Every change of a kernel source (a ``git pull``, an edit) starts a new
-    folder, and the old ones would pile up: a folder's time is set at each
-    start of a process that caches in it, so only folders no process has used
-    for that long go, and a folder being removed by another process is skipped.
-    """
-    import shutil
-    import time
-
-    os.utime(base / name)
-    cutoff = time.time() - STALE_DAYS * 86400
-    for folder in base.glob("zonesim-*"):
-        try:
-            if folder.name != name and folder.is_dir() and folder.stat().st_mtime < cutoff:
-                shutil.rmtree(folder, ignore_errors=True)
-        except OSError:
-            continue
 
 
 def cache_base() -> str:
