@@ -22,6 +22,15 @@ Results never change: a kernel loaded from the cache is the machine code the
 other process compiled from the same source with the same options. Where no
 lock can be taken (a read-only cache folder, no file locks on the system)
 every kernel compiles in the process that runs it, as before.
+
+A process holding a lock may be stopped (Ctrl-Z, SIGSTOP) in the middle of a
+compile, and would hold every later command waiting. A lock file records its
+holder's process id (:func:`sim.jitting.cachefiles.try_lock`); a process that
+has waited :data:`NOTICE_SECONDS` says on stderr which process compiles which
+kernel where, and after :func:`wait_limit` seconds (:data:`WAIT_SECONDS`,
+``ZONESIM_COMPILE_WAIT`` sets it) it compiles the kernel itself without the
+cache, saying so (:class:`_Wait`). This module imports no numba, so that the
+command line can check ``ZONESIM_COMPILE_WAIT`` before numba loads.
 """
 
 from __future__ import annotations
@@ -37,10 +46,26 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from sim.jitting import cachefiles, options
+from sim.jitting import cachefiles
 
 POLL_SECONDS = 0.05
 """How often a process waiting for another one's compile looks whether it is saved."""
+
+NOTICE_SECONDS = 5.0
+"""After this long waiting for another process's compile (half the limit, if less), one line
+says which process compiles which kernel, and where."""
+
+WAIT_SECONDS = 180.0
+"""How long a process waits for another one's compile before it compiles the kernel itself,
+without the cache (:data:`WAIT_VARIABLE` sets it). A compile takes 2 to 40 s on two cores
+(90 s for the campaign kernel without the numba patches), so only a holder that is stopped,
+or starved for minutes, is given up on."""
+
+WAIT_VARIABLE = "ZONESIM_COMPILE_WAIT"
+"""The environment variable that sets the wait (seconds, 0 to :data:`MAX_WAIT`)."""
+
+MAX_WAIT = 86400.0
+"""The longest wait :data:`WAIT_VARIABLE` may ask for (a day)."""
 
 
 class Busy(Exception):
@@ -90,9 +115,10 @@ def first_run(kernel) -> Iterator[None]:
     if _State.ahead:
         _release(_State.held)
     fds: list[int] = []
+    wait = _Wait()
     try:
         for k in sorted(compiled(kernel), key=lambda k: getattr(k, "__name__", "")):
-            fd = None if k.signatures else _wait_or_lock(k)
+            fd = None if k.signatures else _wait_or_lock(k, wait)
             if fd is not None:
                 fds.append(fd)
         if fds and not _State.ahead:
@@ -113,8 +139,10 @@ def _release(fds: list[int]) -> None:
         cachefiles.unlock(fds.pop())
 
 
-def _wait_or_lock(k) -> int | None:
-    """Lock ``k`` if this process is to compile it (None: it loads from the cache, or no lock)."""
+def _wait_or_lock(k, wait: _Wait) -> int | None:
+    """Lock ``k`` if this process is to compile it (None: it loads from the cache, there is no
+    lock, or ``wait`` is over and ``k`` is compiled here uncached).
+    """
     path = _lock_path(k)
     while path is not None:
         if saved(k):
@@ -130,10 +158,101 @@ def _wait_or_lock(k) -> int | None:
             break
         if _State.ahead:
             raise Busy(k.__name__)
+        if wait.over(k, path):
+            _uncache(k)
+            return None
         time.sleep(POLL_SECONDS)
     if _State.ahead and path is not None:
         raise Busy(k.__name__)
     return None
+
+
+class _Wait:
+    """One :func:`first_run`'s wait for other processes' compiles: a line after
+    :data:`NOTICE_SECONDS`, and the end after :func:`wait_limit` seconds (for all the
+    kernel's compiled functions together).
+    """
+
+    def __init__(self) -> None:
+        self.start: float | None = None
+        self.noticed = False
+        self.limit = wait_limit()
+
+    def over(self, k, path: str) -> bool:
+        """Whether the wait for ``k`` (locked at ``path`` by another process) is over: then
+        ``k`` is compiled here, without the cache, as the line printed says.
+        """
+        now = time.monotonic()
+        if self.start is None:
+            self.start = now
+        waited = now - self.start
+        if not self.noticed and waited >= min(NOTICE_SECONDS, self.limit / 2):
+            self.noticed = True
+            if not _ahead_of_this(path):  # whose own notice said it compiles it
+                say(f"zonesim: waiting for {_process(path)} to compile kernel {k.__name__} "
+                    f"(lock {path}); after {self.limit:g} s this process compiles it itself, "
+                    f"without the cache ({WAIT_VARIABLE} sets the wait)")
+        if waited < self.limit:
+            return False
+        say(f"zonesim: {_process(path)} still holds kernel {k.__name__} after {self.limit:g} "
+            f"s; compiling it here, without the cache")
+        self.limit = 0.0  # the kernel's other functions are not waited for either
+        return True
+
+
+def _ahead_of_this(path: str) -> bool:
+    """Whether the lock ``path`` is held by this process's second process (:class:`Child`)."""
+    child = _State.child
+    return child is not None and child.proc is not None and \
+        cachefiles.holder(path) == child.proc.pid
+
+
+def _process(path: str) -> str:
+    """The process holding the lock ``path`` in words: its id, and whether it is stopped."""
+    pid = cachefiles.holder(path)
+    if pid is None:
+        return "another process"
+    try:
+        with open(f"/proc/{pid}/stat") as f:  # Linux: the state follows the command's name
+            stopped = f.read().rsplit(")", 1)[1].split()[0] in ("T", "t")
+    except (OSError, IndexError):
+        stopped = False
+    return f"process {pid}{' (stopped, as by Ctrl-Z)' if stopped else ''}"
+
+
+def _uncache(k) -> None:
+    """Make ``k`` compile in this process without reading or writing the on-disk cache."""
+    from numba.core.caching import NullCache
+
+    k._cache = NullCache()
+
+
+def wait_limit() -> float:
+    """Seconds to wait for another process's compile: :data:`WAIT_VARIABLE`, else
+    :data:`WAIT_SECONDS` (also when the variable is not a valid wait; the command line
+    refuses those first, :func:`wait_problem`).
+    """
+    text = os.environ.get(WAIT_VARIABLE)
+    if text is None or wait_problem() is not None:
+        return WAIT_SECONDS
+    return float(text)
+
+
+def wait_problem() -> str | None:
+    """What is wrong with :data:`WAIT_VARIABLE`, or None (unset, or seconds from 0 to
+    :data:`MAX_WAIT`).
+    """
+    text = os.environ.get(WAIT_VARIABLE)
+    if text is None:
+        return None
+    try:
+        if 0 <= float(text) <= MAX_WAIT:
+            return None
+    except ValueError:
+        pass
+    return (f"environment variable {WAIT_VARIABLE}={text!r} is not a number of seconds from 0 "
+            f"to {MAX_WAIT:g}; set one, or unset it to wait {WAIT_SECONDS:g} s for another "
+            f"process's compile")
 
 
 def _lock_path(k) -> str | None:
@@ -197,6 +316,8 @@ class Child:
     """
 
     def __init__(self, module: str, args: tuple[str, ...], quiet: bool = False) -> None:
+        from sim.jitting import options  # numba: only once a kernel is to be compiled
+
         env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONPATH": os.pathsep.join(
             filter(None, [str(Path(__file__).resolve().parents[1]), os.environ.get("PYTHONPATH")]))}
         env.pop("NUMBA_CACHE_DIR", None)

@@ -44,6 +44,8 @@ def test_index_saves_from_two_processes_keep_every_entry_with_its_own_data(tmp_p
         proc.stdin.close()
     from numba.core.caching import IndexDataCacheFile
 
+    import sim.jitting.options  # noqa: F401 - reads the sealed files the savers wrote
+
     cache = IndexDataCacheFile(str(tmp_path), "helper-1.py311", ("stamp", 1))
     keys = [(name, i) for name in ("a", "b") for i in range(n)]
     assert sorted(cache._load_index()) == sorted(keys)

@@ -75,21 +75,26 @@ size or quota limit, a terminal that is gone."""
 
 
 def environment_problem() -> str | None:
-    """What is wrong with the environment variables numba reads when it starts, or None.
+    """What is wrong with the environment variables numba or the compiles read, or None.
 
     numba stops with a traceback at its first import when ``NUMBA_NUM_THREADS``
     is 0 or negative, crashes when it asks for tens of thousands of threads, and
     warns with a traceback and takes every core when it is not an integer; so
-    the command line checks it before any command imports numba.
+    the command line checks it before any command imports numba. The wait for
+    another process's compile, ``ZONESIM_COMPILE_WAIT``, is checked with it
+    (:func:`sim.compiling.wait_problem`), before any work.
     """
+    from sim import compiling  # no numba: it loads with the command
+
     text = os.environ.get("NUMBA_NUM_THREADS")
-    if text is None:
-        return None
+    threads_ok = text is None
     with contextlib.suppress(ValueError):
-        if 1 <= int(text) <= MAX_THREADS:
-            return None
-    return (f"environment variable NUMBA_NUM_THREADS={text!r} is not a number of kernel "
-            f"threads from 1 to {MAX_THREADS}; set one in that range, or unset it for one per core")
+        threads_ok = threads_ok or 1 <= int(text) <= MAX_THREADS
+    if not threads_ok:
+        return (f"environment variable NUMBA_NUM_THREADS={text!r} is not a number of kernel "
+                f"threads from 1 to {MAX_THREADS}; set one in that range, or unset it for one "
+                f"per core")
+    return compiling.wait_problem()
 
 
 class LazyGroup(click.Group):

@@ -58,7 +58,8 @@ _warned: set[tuple[str, str]] = set()
 
 
 def try_lock(path: str) -> int | None:
-    """Lock ``path`` (created if missing) if no other process holds it.
+    """Lock ``path`` (created if missing) if no other process holds it, and write this
+    process's id into it (:func:`holder` reads it: a waiting process names the holder).
 
     Returns
     -------
@@ -83,7 +84,21 @@ def try_lock(path: str) -> int | None:
     except BaseException:
         os.close(fd)
         raise
+    try:
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+    except OSError:  # a full disk: the lock holds all the same, its holder unnamed
+        pass
     return fd
+
+
+def holder(path: str) -> int | None:
+    """The id of the process that last took the lock ``path`` (None: unknown, or none did)."""
+    try:
+        with open(path, "rb") as f:
+            return int(f.read(32).strip())
+    except (OSError, ValueError):
+        return None
 
 
 def unlock(fd: int) -> None:
