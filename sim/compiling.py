@@ -30,12 +30,15 @@ has waited :data:`NOTICE_SECONDS` says on stderr which process compiles which
 kernel where, and after :func:`wait_limit` seconds (:data:`WAIT_SECONDS`,
 ``ZONESIM_COMPILE_WAIT`` sets it) it compiles the kernel itself without the
 cache, saying so (:class:`_Wait`). This module imports no numba, so that the
-command line can check ``ZONESIM_COMPILE_WAIT`` before numba loads.
+command line can check ``ZONESIM_COMPILE_WAIT`` before numba loads, and ask it
+whether a failure was the compiler running out of memory (:func:`out_of_memory`),
+numba failing to load included.
 """
 
 from __future__ import annotations
 
 import atexit
+import errno
 import os
 import subprocess
 import sys
@@ -255,6 +258,69 @@ def wait_problem() -> str | None:
             f"process's compile")
 
 
+MEMORY_WORDS = ("cannot allocate memory", "out of memory", "failed to map segment")
+"""What the system's loader and numba's compiler say when they get no memory: "failed to map
+segment" (a shared library that cannot be mapped, as llvmlite's when numba loads) counts only
+under an address-space limit, since a folder mounted ``noexec`` says it too."""
+
+
+def out_of_memory(error: BaseException) -> str | None:
+    """The one line that says ``error`` is this process running out of memory, with the
+    address-space limit (``ulimit -v``) when one is set and what to do; None if it is not.
+
+    Under a low limit numba's compiler fails in several ways, none of them saying
+    why: llvmlite cannot load its library ("Could not find/load shared object
+    file", as if it were not installed), a ``MemoryError`` deep in numba, an
+    ``ImportError`` of another library. A ``MemoryError``, an ``ENOMEM`` or a
+    :data:`MEMORY_WORDS` message anywhere in ``error``'s chain is a memory
+    failure; it is numba's compiler's when the traceback passes through numba or
+    llvmlite. LLVM itself may end the process at once instead ("LLVM ERROR: out
+    of memory", exit status 134), which nothing here can catch.
+    """
+    limit = _address_limit()
+    chain, compiler = [], False
+    while error is not None and error not in chain:
+        chain.append(error)
+        compiler = compiler or _through_compiler(error.__traceback__)
+        error = error.__cause__ or error.__context__
+    words = MEMORY_WORDS if limit is not None else MEMORY_WORDS[:-1]
+    if not any(isinstance(e, MemoryError) or getattr(e, "errno", None) == errno.ENOMEM
+               or any(word in str(e).lower() for word in words) for e in chain):
+        return None
+    what = "numba's compiler (llvmlite) ran out of memory" if compiler else "out of memory"
+    if limit is None:
+        return f"zonesim: {what}; free some memory and run the command again"
+    return (f"zonesim: {what} under the address-space limit of {_size(limit)} (ulimit -v); "
+            f"raise it or remove it (ulimit -v unlimited) and run the command again")
+
+
+def _address_limit() -> int | None:
+    """The address-space limit of this process in bytes (``RLIMIT_AS``), or None (none, or
+    unknown).
+    """
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows
+        return None
+    soft, _hard = resource.getrlimit(resource.RLIMIT_AS)
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
+def _size(size: int) -> str:
+    """``size`` bytes in MiB (or GiB from 10 GiB on), as ``ulimit -v`` users think of it."""
+    mib = size / 2**20
+    return f"{mib:,.0f} MiB" if mib < 10240 else f"{mib / 1024:,.0f} GiB"
+
+
+def _through_compiler(tb) -> bool:
+    """Whether the traceback ``tb`` passes through a file of numba or llvmlite."""
+    while tb is not None:
+        if {"numba", "llvmlite"} & set(Path(tb.tb_frame.f_code.co_filename).parts):
+            return True
+        tb = tb.tb_next
+    return False
+
+
 def _lock_path(k) -> str | None:
     """The lock file beside ``k``'s cache index (None: ``k`` is not cached on disk)."""
     cache_file = getattr(getattr(k, "_cache", None), "_cache_file", None)
@@ -339,9 +405,14 @@ class Child:
         atexit.register(self.stop)
 
     def _forward(self) -> None:
+        """Say the second process's own lines (compile notices); anything else it may print
+        as it fails (LLVM's "out of memory" as it stops) is not about this command, which
+        compiles what the second one did not.
+        """
         with self.proc.stderr:
             for line in self.proc.stderr:
-                say(line.rstrip("\n"))
+                if line.startswith("zonesim: "):
+                    say(line.rstrip("\n"))
 
     def stop(self) -> None:
         """Kill the second process (if it still runs) and wait for it and its last lines."""

@@ -127,7 +127,8 @@ class LazyGroup(click.Group):
             formatter.write_dl(rows)
 
     def main(self, *args, **kwargs):
-        """Run the command line; output that cannot be written ends it with one line.
+        """Run the command line; output that cannot be written, or memory that cannot be had,
+        ends it with one line.
 
         A full device or disk (``zonesim ... > /dev/full``), a quota or a file
         size limit on standard output gives one line on stderr and exit status
@@ -135,12 +136,15 @@ class LazyGroup(click.Group):
         output still buffers is dropped, or Python's flush at exit would fail
         again with a second message and exit status 120. Results folders
         name their own write faults (:class:`~sim.report.staging.WriteError`),
-        so a write that fails here is the command's output.
+        so a write that fails here is the command's output. A failure to get memory
+        (numba's compiler under a low ``ulimit -v``, :func:`_end_if_out_of_memory`)
+        gives one line too, and exit status 1.
         """
         try:
             return super().main(*args, **kwargs)
-        except OSError as error:
-            if error.errno not in _UNWRITABLE:
+        except Exception as error:
+            if not isinstance(error, OSError) or error.errno not in _UNWRITABLE:
+                _end_if_out_of_memory(error)
                 raise
             where = "the output" if error.filename is None else error.filename
             click.echo(f"zonesim: cannot write {where}: {error.strerror}", err=True)
@@ -170,6 +174,22 @@ class LazyGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("zonesim: interrupted; nothing was written", err=True)
             sys.exit(INTERRUPTED)
+
+
+def _end_if_out_of_memory(error: Exception) -> None:
+    """End with one line and exit status 1 if ``error`` is a failure to get memory.
+
+    Under a low address-space limit, numba's compiler fails with a traceback
+    that does not say why (llvmlite "could not find/load" its library, as if it
+    were not installed); :func:`sim.compiling.out_of_memory` says what it was,
+    with the limit, and what to do.
+    """
+    from sim.compiling import out_of_memory  # no numba: it may be what failed to load
+
+    line = out_of_memory(error)
+    if line is not None:
+        click.echo(line, err=True)
+        sys.exit(1)
 
 
 @click.group(cls=LazyGroup,
