@@ -73,6 +73,11 @@ def artifacts(scenario, names, intellect, games, encounter_policy, objective, tr
     setup["policy"] = (encounter_policy if common.given("encounter_policy")
                        else sc.policy.encounters)
     setup["objective"] = objective if common.given("objective") else sc.policy.objective
+    common.refuse_inert(setup, [k for k in ("objective",) if common.given(k)], sc)
+    if setup["policy"] == "best" and common.given("games"):
+        raise click.UsageError("--games does nothing under best play: whole games are not "
+                               "compared there (the campaign plays its encounters by the "
+                               "thresholds)")
     played = (f"best play ({setup['objective']})" if setup["policy"] == "best"
               else "the scenario's thresholds")
     games = 0 if setup["policy"] == "best" else games

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
@@ -280,6 +280,7 @@ def setup_and_rules(experiment: str, scenario: str | None, rules_dir: str | None
     chosen = None if scenario is None else load_scenario(scenario)
     resolved = resolve_setup(experiment, chosen, explicit, defaults)
     setup = {k: resolved[k] for k in values} | resolved  # the command's key order
+    refuse_inert(setup, explicit, chosen)
     rs = chosen.ruleset if chosen is not None and rules_dir is None \
         else load_rules_or_exit(rules_dir)
     if rules_dir is not None:
@@ -318,6 +319,52 @@ def rules_lack(rs: Ruleset, setup: Mapping, rules_dir: str) -> None:
     if missing:
         raise click.BadParameter(f"ruleset {rules_dir!r} has no " + "; no ".join(missing),
                                  param_hint="--rules")
+
+
+def refuse_inert(setup: Mapping, explicit: Iterable[str], scenario=None) -> None:
+    """Refuse an option given on the command line that cannot change the setup's numbers.
+
+    Best play decides when to avoid, flee, heal and enter itself, and the thresholds
+    never read ``--objective`` (:func:`sim.experiments.setups.inert_keys`): such an option
+    would be silently ignored, so it is refused with the policy that makes it inert,
+    exit status 2.
+    """
+    from sim.experiments.setups import inert_keys
+
+    inert = [key for key in inert_keys(setup) if key in explicit]
+    if not inert:
+        return
+    ctx = click.get_current_context()
+    policy = str(setup["policy"])
+    where = (f"--policy {policy}" if given("encounter_policy", ctx) or scenario is None
+             else f"policy.encounters = \"{policy}\" in {visible(str(scenario.path))}")
+    what = ("the exact plan makes that choice" if policy != "thresholds"
+            else "only best play (--policy best) has an objective")
+    raise click.UsageError(f"{option_of(param_of(inert[0]), ctx)} does nothing under "
+                           f"{where}: {what}")
+
+
+def refuse_options_of_others(exp, command: str, takes: Sequence[str] | None = None,
+                             also: Sequence[str] = ()) -> None:
+    """Refuse an option given for a setup key that ``command`` does not pass to ``exp``.
+
+    Commands that run any experiment (tune, sweep) have the options of all of them
+    (``--enemy``, ``--enter``, ``--flee-at``...); one given for a key the chosen
+    experiment does not take would do nothing. ``takes`` are the setup keys the command
+    passes on (default: the experiment's ``option_keys``); ``also`` names more parameters
+    of the command that ``exp`` does not read.
+    """
+    from sim.experiments import registry
+
+    takes = exp.option_keys if takes is None else takes
+    keys = dict.fromkeys(k for e in registry.experiments() for k in e.option_keys)
+    params = [param_of(k) for k in keys if k not in takes] + list(also)
+    for param in params:
+        if given(param):
+            hint = ("" if exp.card_key is not None else ": whole games play the scenario's "
+                    "stalker, loadout and policy (give --scenario)")
+            raise click.UsageError(f"{option_of(param)} is not an option of '{command}' for "
+                                   f"the {exp.name} experiment{hint}")
 
 
 def format_option(func: Callable) -> Callable:

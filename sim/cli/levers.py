@@ -110,6 +110,11 @@ def levers(scenario, experiment, card, metric, tables, cards, target_text, max_s
     target = _target(target_text)
     if method == "morris" and target is not None:
         raise click.UsageError("--target is for --method steps")
+    if method != "morris" and common.given("trajectories"):
+        raise click.UsageError("--trajectories is for --method morris")
+    if target is None and common.given("max_steps"):
+        raise click.UsageError("--max-steps is for --target: the steps tried each way "
+                               "toward it (without a target every value moves one step)")
     trials = trials or TRIALS.get(experiment, ENCOUNTER_TRIALS)
     kw = {"trials": trials, "seed": seed, "metric": metric, "tables": _split(tables),
           "cards": _split(cards), "workers": workers, "scheduler": scheduler,

@@ -120,8 +120,10 @@ def sweep(varies, experiment, artifacts, intellect, scenario, metric, target_tex
         raise click.BadParameter(f"{metric!r} is not a {experiment} metric"
                                  + suggest(metric, known) + f" (known: {', '.join(known)})",
                                  param_hint="--metric")
-    params, rs = _params(exp, scenario, rules_dir)  # the setup options, by the experiment's keys
     encounter = exp.card_key is not None
+    common.refuse_options_of_others(exp, "sweep", None if encounter else (),
+                                    () if encounter else ("artifacts", "intellect"))
+    params, rs = _params(exp, scenario, rules_dir)  # the setup options, by the experiment's keys
     if encounter and artifacts:  # P-08..P-10; without them, params as before
         params["artifacts"] = list(artifacts)
     if encounter and intellect is not None:

@@ -16,14 +16,6 @@ WHOLE_GAMES = "campaign"
 """The experiment ``tune campaign [SCENARIO]`` plays; the others meet a card option."""
 
 
-def _refuse_others(exp) -> None:
-    """Refuse an option given for a setup key that ``exp`` takes from no option."""
-    for key in dict.fromkeys(k for e in registry.experiments() for k in e.option_keys):
-        if key not in exp.option_keys and common.given(common.param_of(key)):
-            raise click.UsageError(f"{common.option_of(common.param_of(key))} is not an "
-                                   f"option of 'tune' for the {exp.name} experiment")
-
-
 @click.command(cls=common.Command)
 @click.argument("experiment_name", required=False, metavar="[campaign [SCENARIO]]")
 @click.argument("scenario", required=False, metavar="")
@@ -91,7 +83,7 @@ def tune(experiment_name, scenario, scenario_option, edits, vary, target_text, m
         if len(cards) != 1:
             raise click.UsageError(f"give exactly one of {_card_options()}")
         (exp,), chosen = cards, scenario_option
-    _refuse_others(exp)
+    common.refuse_options_of_others(exp, "tune")
     base, rs = common.setup_and_rules(exp.name, chosen, rules_dir,
                                       common.option_values(exp.option_keys))
     _search(exp.name, rs, base, edits, vary, target_text, method, trials, seed, fmt, threads)

@@ -84,6 +84,26 @@ def base_setup(experiment: str, scenario: Scenario, card: str = "all") -> dict[s
     return values if key is None else {**values, key: card}
 
 
+PLAN_CHOICES = ("sneak", "flee_at", "heal_at", "enter")
+"""The setup keys that best play (``policy = best``) decides itself, card by card: avoid or
+fight (P-16, P-17), flee (P-21), stimulants (Z-12..Z-14), enter a noticed anomaly (P-36).
+Under best play they do nothing, as ``objective`` does under the thresholds."""
+
+
+def inert_keys(setup: Mapping[str, Any]) -> tuple[str, ...]:
+    """The keys of ``setup`` that cannot change its numbers under its ``policy``.
+
+    Best play makes the :data:`PLAN_CHOICES` itself; the thresholds never read
+    ``objective`` (nor ``weights``, the ``value`` objective's costs). A setup without a
+    ``policy`` key (whole games, which play by the thresholds) has none.
+    """
+    if "policy" not in setup:
+        return ()
+    if best_objective(setup) is None:
+        return tuple(k for k in ("objective",) if k in setup)
+    return tuple(k for k in PLAN_CHOICES if k in setup)
+
+
 def best_objective(setup: Mapping[str, Any]) -> Objective | None:
     """The objective of a setup played by best play (``policy = best``: ``objective`` and,
     for ``value``, ``weights``), or None where the thresholds decide.
@@ -133,5 +153,5 @@ def resolve_setup(experiment: str, scenario: Scenario | None, given: Mapping[str
     return setup
 
 
-__all__ = ["NONE", "POLICY_FIELDS", "base_setup", "best_objective", "resolve_setup",
-           "scenario_values"]
+__all__ = ["NONE", "PLAN_CHOICES", "POLICY_FIELDS", "base_setup", "best_objective",
+           "inert_keys", "resolve_setup", "scenario_values"]
