@@ -44,7 +44,8 @@ from sim.workflows.sweep import SweepError, Vary, grid
 BASE = bundled_ruleset()
 SCENARIO = configs_root() / "scenarios" / "base.toml"
 HUGE = "9" * 5000
-TIMEOUT = 120
+TIMEOUT = 600
+"""A subprocess's limit: a hang ends the test, a cold compile at a load of 8 does not."""
 
 
 def run(*args: str):
@@ -498,7 +499,10 @@ def test_targets_file_fifo_is_refused(tmp_path):
 # ==============================================================================================
 
 ROOT = Path(__file__).resolve().parents[1]
-COPY_TIMEOUT = 300
+COPY_TIMEOUT = 1800
+"""A copy's command may compile a kernel cold without the numba patches: about 90 s
+for the campaign kernel on an idle two-core machine, several times that at a load of 8
+(it ran past 300 s there); the limit only catches a hang."""
 POOL = ("prob", "pool", "--dice", "4", "--trials", "20000", "--seed", "3", "--format", "json")
 """A small command whose kernel (``dice.pool_kernel``) calls another kernel file (``rng.py``)."""
 
