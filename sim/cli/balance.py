@@ -80,12 +80,19 @@ def _best_play(chosen, budget: int, trials: int, seed: int, fmt: str, threads) -
     """``characters --best-play``: each card's own best policy, the skill gaps, the spreads."""
     from sim.cli.optimize import emit_characters
     from sim.workflows.best_characters import best_characters, characters_games, search_budget
+    from sim.workflows.optimize import OptimizeError, check_games
 
     if chosen.multiplayer:
         raise click.UsageError(f"{common.shown_path(chosen.path)} is a multiplayer scenario: "
                                "--best-play searches the policy of one stalker (give a "
                                "one-stalker scenario, e.g. base)")
     options = search_budget(budget, trials)
+    try:
+        check_games(options["budget"], options["fresh_trials"])
+    except OptimizeError as error:
+        raise click.BadParameter(str(error), param_hint={"budget": "--budget",
+                                                         "fresh_trials": "--trials"}[error.field]
+                                 ) from None
     common.bar().expect(characters_games(chosen, options["budget"], options["fresh_trials"]))
     result = best_characters(chosen, seed=seed, threads=threads, **options)
     title = (f"balance characters --best-play: {chosen.name}, every character his own best "

@@ -35,11 +35,13 @@ from sim.workflows.sweep import check_scheduler
               show_default=True, help="Games per candidate at a race's first rung (doubled "
                                       f"at each rung, {library.RUNGS} rungs at most).")
 @click.option("--budget", type=click.IntRange(1, common.MAX_TRIALS), default=library.BUDGET,
-              show_default=True, help="Games the selection may play in all.")
+              show_default=True, help="Games the selection may play in all (at most "
+                                      f"{library.MAX_BUDGET:.0e}: each game's values are kept).")
 @click.option("--fresh-trials", type=click.IntRange(1, common.MAX_TRIALS),
               default=library.FRESH_TRIALS, show_default=True,
               help="Fresh games of the best, the runner-up, the scenario's policy and the "
-                   "naive one (never flee, no stimulants, sneak, nearest route).")
+                   "naive one (never flee, no stimulants, sneak, nearest route); at most "
+                   f"{library.MAX_FRESH_TRIALS:.0e}.")
 @click.option("--passes", type=common.small_int(1), default=library.PASSES,
               show_default=True, help="Passes over the keys at most.")
 @click.option("--top", type=common.small_int(1), default=10, show_default=True,
@@ -92,6 +94,7 @@ def optimize(scenario, metric, constraint, stalker, seat, keys, trials, budget, 
                                  f"({', '.join(map(repr, constraint))}): the search judges "
                                  "one constraint; give one", param_hint="--constraint")
     constraint = constraint[0] if constraint else None
+    library.check_games(budget, fresh_trials)
     if scheduler is not None:
         check_scheduler(scheduler)
     if out is not None:

@@ -46,8 +46,15 @@ CARRYING_COLUMNS = ["card", "kind", "copies", "trials", "first_trial", "diff", "
 
 
 def budgets(budget: int) -> dict:
-    """The search's options for a selection of ``budget`` games: first rung, fresh games."""
-    return search_budget(budget, int(budget) // FRESH_SHARE)
+    """The search's options for a selection of ``budget`` games: first rung, fresh games.
+
+    At most :data:`~sim.workflows.optimize.MAX_BUDGET` games of selection and
+    :data:`~sim.workflows.optimize.MAX_FRESH_TRIALS` fresh games per policy, whatever the
+    report's games (the search keeps every game's values in memory; the section says
+    how many it played).
+    """
+    chosen = min(int(budget), workflow.MAX_BUDGET)
+    return search_budget(chosen, min(chosen // FRESH_SHARE, workflow.MAX_FRESH_TRIALS))
 
 
 def _diff_text(d: Mapping) -> str:

@@ -101,11 +101,35 @@ SEAT_METRIC = SEAT_WIN
 
 FRESH_POLICIES = 4
 """Policies played on the fresh games: the best, the scenario's, the naive one, the runner-up."""
+MAX_BUDGET = 5 * 10**7
+"""Most games of selection: every game's values are kept (8 bytes a column, one to three
+columns) for the paired differences, so the selection holds up to 1.2 GB at this limit."""
+MAX_FRESH_TRIALS = 10**7
+"""Most fresh games per re-evaluated policy: the :data:`FRESH_POLICIES` policies' values
+are held together (up to 1 GB at this limit)."""
 
 
 def most_games(budget: int, fresh_trials: int) -> int:
     """The most games a search plays: its budget and the fresh games (a progress bar's total)."""
     return budget + FRESH_POLICIES * fresh_trials
+
+
+def check_games(budget: int, fresh_trials: int) -> None:
+    """Refuse, before any game, a search whose games' values would not fit in memory.
+
+    Raises
+    ------
+    OptimizeError
+        ``budget`` above :data:`MAX_BUDGET` (field ``budget``) or ``fresh_trials`` above
+        :data:`MAX_FRESH_TRIALS` (field ``fresh_trials``), the value and the limit named.
+    """
+    for value, limit, field_name, what in (
+            (budget, MAX_BUDGET, "budget", "games of selection"),
+            (fresh_trials, MAX_FRESH_TRIALS, "fresh_trials", "fresh games per policy")):
+        if value > limit:
+            raise OptimizeError(f"{value} {what} is above the limit of {limit}: every game's "
+                                "values are kept in memory for the paired differences",
+                                field_name)
 
 
 def selection_games(trials: int) -> int:
@@ -376,8 +400,10 @@ def optimize(scenario: Scenario, *, metric: str | None = None, constraint: str |
     Raises
     ------
     OptimizeError, SpaceError, CompareInputError
-        A bad metric, constraint, key or seat; a budget below one rung.
+        A bad metric, constraint, key or seat; a budget below one rung; more games than
+        fit in memory (:func:`check_games`).
     """
+    check_games(budget, fresh_trials)
     p = _seat_index(scenario, seat, scheduler)
     objective = objective_of(metric, constraint, p)
     if stalker is not None:
@@ -652,7 +678,7 @@ def reevaluate(fresh: Games, winner: Candidate, runner_up: Candidate | None,
     return out
 
 
-__all__ = ["BUDGET", "FRESH_FIRST", "FRESH_POLICIES", "FRESH_TRIALS", "METRIC", "PASSES",
-           "PLAYOFF", "PLAYOFF_RUNGS", "RUNGS", "SEAT_METRIC", "TRIALS", "KeyLog", "OptimizeError",
-           "Optimization", "most_games", "objective_of", "optimize", "reevaluate",
-           "selection_games"]
+__all__ = ["BUDGET", "FRESH_FIRST", "FRESH_POLICIES", "FRESH_TRIALS", "MAX_BUDGET",
+           "MAX_FRESH_TRIALS", "METRIC", "PASSES", "PLAYOFF", "PLAYOFF_RUNGS", "RUNGS",
+           "SEAT_METRIC", "TRIALS", "KeyLog", "OptimizeError", "Optimization", "check_games",
+           "most_games", "objective_of", "optimize", "reevaluate", "selection_games"]
