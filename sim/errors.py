@@ -44,3 +44,13 @@ class InputError(ValueError):
     def __init__(self, message: str, field: str | None = None) -> None:
         super().__init__(message)
         self.field = field
+
+
+class InertKeyWarning(UserWarning):
+    """A scenario key that is played but does nothing in this scenario (one line on stderr).
+
+    A key that can never act on the scenario's ruleset is refused instead, as a
+    problem of the file (:mod:`sim.rules.scenario`); this warns of one that could act
+    with another loadout or reading of the rules but does not here. The command line
+    prints it as ``zonesim: warning: FILE:LINE: key 'KEY': ...`` (:mod:`sim.cli`).
+    """

@@ -16,11 +16,12 @@ import errno
 import importlib
 import os
 import sys
+import warnings
 
 import click
 
 from sim import __version__
-from sim.errors import visible
+from sim.errors import InertKeyWarning, visible
 from sim.report import staging
 
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -158,8 +159,10 @@ class LazyGroup(click.Group):
         """Run the command; Ctrl-C becomes one line and exit status 130, no traceback.
 
         A bad numba setting in the environment (:func:`environment_problem`)
-        is refused first, with exit status 2. Every error message click prints
-        (a usage error, a bad option value, a results folder that exists) shows
+        is refused first, with exit status 2. A scenario key that does nothing
+        is one warning line on stderr (:func:`_show_inert_keys`). Every error
+        message click prints (a usage error, a bad option value, a results
+        folder that exists) shows
         the characters a terminal would not show as escapes
         (:func:`sim.errors.visible`): a file name given may hold an ESC.
         """
@@ -167,7 +170,9 @@ class LazyGroup(click.Group):
         if problem is not None:
             raise click.UsageError(problem)
         try:
-            return super().invoke(ctx)
+            with warnings.catch_warnings():
+                _show_inert_keys()
+                return super().invoke(ctx)
         except click.ClickException as error:
             error.message = visible(error.message)
             raise
@@ -190,6 +195,24 @@ def _end_if_out_of_memory(error: Exception) -> None:
     if line is not None:
         click.echo(line, err=True)
         sys.exit(1)
+
+
+def _show_inert_keys() -> None:
+    """Print each :class:`~sim.errors.InertKeyWarning` of the running command once, as one
+    line on stderr (``zonesim: warning: FILE:LINE: key 'KEY': ...``); other warnings are
+    shown as Python shows them. Called inside :func:`warnings.catch_warnings`, which
+    restores both settings.
+    """
+    warnings.simplefilter("default", InertKeyWarning)
+    previous = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, InertKeyWarning):
+            click.echo(f"zonesim: warning: {visible(str(message))}", err=True)
+        else:
+            previous(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show
 
 
 @click.group(cls=LazyGroup,

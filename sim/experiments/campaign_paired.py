@@ -61,8 +61,10 @@ from sim.rules.scenario import (
     Policy,
     Scenario,
     load_scenario,
+    never_acts,
     ruleset_refusal,
 )
+from sim.rules.tomlfile import show
 
 NAME = "campaign"
 
@@ -232,6 +234,11 @@ def scenario_of(case: Case) -> Scenario:
                                     f"(known: {', '.join(sorted(complexes))})")
     if policy.sneak not in SNEAK:
         raise CompareInputError(f"sneak {policy.sneak!r} is not one of {', '.join(SNEAK)}")
+    chosen = [k for k in POLICY_KINDS if getattr(policy, k) != getattr(Policy, k)]
+    inert = never_acts(rs, policy, chosen)  # as the scenario loader refuses them
+    if inert:
+        raise CompareInputError("; ".join(f"key 'policy.{key}': {show(value)} {why}"
+                                          for key, value, why in inert))
     rubles = s.get("rubles")
     if rubles is None:
         rubles = rs.stalkers[stalker].rubles

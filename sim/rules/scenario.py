@@ -16,11 +16,12 @@ of the top-level stalker, and names its ``variant``: ``competitive`` or
 from __future__ import annotations
 
 import typing
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
-from sim.errors import visible
+from sim.errors import InertKeyWarning, visible
 from sim.paths import bundled_or_path, configs_root
 from sim.rules import Ruleset, RulesetError, load_ruleset
 from sim.rules.loader import FILES
@@ -401,6 +402,8 @@ def load_scenario(name_or_path: str | Path | None = None) -> Scenario:
     top = Player(stalker, armor, weapons, items, rubles, policy, artifacts)
     top_carry = _carry(toml, "", rs, top, ())
     players, multiplayer = _players(toml, data, rs, top, loadout, top_carry)
+    if "players" not in data:
+        _inert(toml, rs, top, _table(toml, data, "policy"), "policy", {})
     variant = data.get("variant", "competitive")
     if variant not in VARIANTS:
         toml.problem("variant", variant, "is not one of " + ", ".join(VARIANTS)
@@ -411,6 +414,9 @@ def load_scenario(name_or_path: str | Path | None = None) -> Scenario:
                      f"(multiplayer.cooperative_needed) but has {len(players)}")
     if toml.problems:
         raise RulesetError(sorted(toml.problems, key=lambda p: p.line or 0))
+    for line in dict.fromkeys(str(w) for w in toml.warnings):
+        # Attributed to this module: a command loading the file twice warns once.
+        warnings.warn(line, InertKeyWarning, stacklevel=1)
     return Scenario(path=path, name=visible(path.stem, lines=False), ruleset=rs,
                     stalker=players[0].stalker, start=start, stalkers=len(players), armor=armor,
                     weapons=weapons, items=items, rubles=rubles, policy=policy, targets=targets,
@@ -660,15 +666,18 @@ def _players(toml: TomlFile, data: dict, rs: Ruleset, top: Player, loadout: dict
         toml.problem("stalkers", stalkers, f"does not match the {len(listed)} [[players]]")
     players = []
     for n, seat in enumerate(listed, start=1):
-        player = _player(toml, f"players[{n}]", seat, rs, top, loadout)
+        player = _player(toml, f"players[{n}]", seat, rs, top, loadout,
+                         _table(toml, data, "policy"))
         _carry(toml, f"players[{n}].", rs, player, top_carry)
         players.append(player)
     return tuple(players), True
 
 
 def _player(toml: TomlFile, seat: str, given: dict, rs: Ruleset, top: Player,
-            loadout: dict) -> Player:
-    """One ``[[players]]`` table, its keys named under ``seat``; the rest is the top level's."""
+            loadout: dict, inherited: dict) -> Player:
+    """One ``[[players]]`` table, its keys named under ``seat``; the rest is the top level's
+    (``inherited``: the top-level ``[policy]`` table as written).
+    """
     for key in given:
         if key not in PLAYER_KEYS:
             toml.problem(f"{seat}.{key}", None, "unknown key" + suggest(key, PLAYER_KEYS))
@@ -688,8 +697,10 @@ def _player(toml: TomlFile, seat: str, given: dict, rs: Ruleset, top: Player,
     given_policy = _table(toml, given, "policy", seat)
     own = _policy(toml, given_policy, rs, f"{seat}.policy")
     chosen = {k: getattr(own, k) for k in given_policy if k in POLICY_TYPES}
-    return Player(character, armor, weapons, items, rubles, replace(top.policy, **chosen),
-                  artifacts)
+    player = Player(character, armor, weapons, items, rubles, replace(top.policy, **chosen),
+                    artifacts)
+    _inert(toml, rs, player, given_policy, f"{seat}.policy", inherited)
+    return player
 
 
 def _location_names(rs: Ruleset) -> list[str]:
@@ -793,8 +804,110 @@ def _policy(toml: TomlFile, given: dict, rs: Ruleset, prefix: str = "policy") ->
     gear = _names(toml, f"{prefix}.shopping_gear", values.pop("shopping_gear", []),
                   {**rs.weapons, **rs.artifacts, **rs.armor}, "weapon, artefact or armour",
                   GEAR_TWICE)
-    return Policy(route=tuple(route), shopping=shopping, keep_artifacts=keep,
-                  shopping_gear=gear, **values)
+    policy = Policy(route=tuple(route), shopping=shopping, keep_artifacts=keep,
+                    shopping_gear=gear, **values)
+    _never_acts(toml, rs, policy, given, prefix)
+    return policy
+
+
+def _bases(rs: Ruleset) -> set[str]:
+    """The factions whose bases are on the map (P-26..P-28, Z-05, Z-11)."""
+    hexmap = getattr(rs, "map", None)
+    return set() if hexmap is None else {h.faction for h in hexmap.of_kind("base")}
+
+
+def _never_acts(toml: TomlFile, rs: Ruleset, policy: Policy, given: dict, prefix: str) -> None:
+    """Refuse the keys of one ``[policy]`` table (``given``, as written, its keys under
+    ``prefix``) that can never act on this ruleset (:func:`never_acts`).
+    """
+    for key, value, why in never_acts(rs, policy, given):
+        toml.problem(f"{prefix}.{key}", value, why)
+
+
+def never_acts(rs: Ruleset, policy: Policy, given) -> list[tuple[str, object, str]]:
+    """The keys among ``given`` that can never act on ``rs``, as ``(key, value, why)``: the
+    place or card each needs is not in the ruleset, so nothing the scenario could say would
+    make them act (docs/rules.md "Policy keys that never act").
+
+    ``sell_trophies_at`` without a Duty base (P-26, P-28); ``helicopter_at`` without a
+    Helicopter call card or a Military base (Z-04, Z-05); ``exchange = true`` without the
+    Ecologists' base (P-34); a ``shopping`` item that no base of the map sells (Z-11) and
+    ``shopping_gear`` where no base of the map sells gear (``economy.gear_shops``, P-13).
+    A key not in ``given`` (left at its default, or inherited) is no request here. The
+    scenario loader and ``zonesim compare campaign``'s variants both ask.
+    """
+    bases = _bases(rs)
+    listed = ", ".join(sorted(bases)) or "none"
+    out: list[tuple[str, object, str]] = []
+    if "sell_trophies_at" in given and policy.sell_trophies_at > 0 and "duty" not in bases:
+        out.append(("sell_trophies_at", policy.sell_trophies_at, "never acts: the map has no "
+                    "Duty base, the one place mutant trophies sell (P-26, P-28); set 0, or give "
+                    "the map one"))
+    if "helicopter_at" in given and policy.helicopter_at > 0:
+        if not _helicopter_calls(rs):
+            out.append(("helicopter_at", policy.helicopter_at, "never acts: no item card of the "
+                        "ruleset calls the helicopter (effect 'helicopter', Z-04); set 0"))
+        elif "military" not in bases:
+            out.append(("helicopter_at", policy.helicopter_at, "never acts: the map has no "
+                        "Military base, where a Helicopter call flies (Z-05); set 0, or give "
+                        "the map one"))
+    if "exchange" in given and policy.exchange and "ecologists" not in bases:
+        out.append(("exchange", True, "never acts: the map has no Ecologists' base, where "
+                    "trophies are exchanged for artefacts (P-34); set false, or give the map "
+                    "one"))
+    every = rs.rules.economy.shops == "every_base"
+    for name in dict.fromkeys(policy.shopping if "shopping" in given else ()):
+        sellers = rs.items[name].sellers
+        if not bases.intersection(bases if every or not sellers else sellers):
+            where = ("the map has no base" if every or not sellers else
+                     f"items.csv sold_at: {', '.join(sellers)}; the map's bases: {listed}")
+            out.append(("shopping", name, f"is sold at no base of the map ({where}; Z-11)"))
+    shops = rs.rules.economy.gear_shops
+    if "shopping_gear" in given and policy.shopping_gear and not (
+            bases if shops == "every_base" else bases & {shops}):
+        out.append(("shopping_gear", list(policy.shopping_gear), "never buys: no base of the "
+                    f"map sells gear (economy.gear_shops = {show(shops)}; the map's bases: "
+                    f"{listed}; P-13)"))
+    return out
+
+
+def _helicopter_calls(rs: Ruleset) -> set[str]:
+    """The item cards that call the helicopter (effect ``helicopter``, Z-04)."""
+    return {n for n, card in rs.items.items() if card.effect == "helicopter"}
+
+
+def _inert(toml: TomlFile, rs: Ruleset, player: Player, own: dict, prefix: str,
+           inherited: dict) -> None:
+    """Warn of the policy keys ``player`` plays that do nothing in this scenario, though they
+    could with another loadout or reading of the rules (docs/rules.md "Policy keys that
+    never act"): ``helicopter_at`` for a stalker who holds and buys no Helicopter call
+    (Z-04, Z-05), ``retreat_at`` under ``economy.paid_healing = "after_knockout"`` (no
+    bunker heals a stalker who walks in, P-37), ``bunker_choice = "toward_objective"`` on a
+    map of one bunker (P-38, P-41).
+
+    A key is checked where it is written: ``own`` (the player's table, its keys under
+    ``prefix``) or else ``inherited`` (a seat's top-level ``[policy]``, under ``policy``).
+    """
+    policy = player.policy
+
+    def warn(key: str, value: object, why: str) -> None:
+        if key in own or key in inherited:
+            where = prefix if key in own else "policy"
+            toml.warning(f"{where}.{key}", value, f"does nothing in this scenario: {why}")
+
+    calls = _helicopter_calls(rs)
+    if policy.helicopter_at > 0 and not calls & {*player.items, *policy.shopping}:
+        warn("helicopter_at", policy.helicopter_at,
+             f"{player.stalker} holds no {' or '.join(sorted(calls))} and policy.shopping buys "
+             "none (Z-04, Z-05)")
+    if policy.retreat_at > 0 and rs.rules.economy.paid_healing == "after_knockout":
+        warn("retreat_at", policy.retreat_at, "under economy.paid_healing = 'after_knockout' "
+             "no bunker heals a stalker who walks in (P-37)")
+    hexmap = getattr(rs, "map", None)
+    if (policy.bunker_choice == "toward_objective" and hexmap is not None
+            and len(hexmap.of_kind("bunker")) == 1):
+        warn("bunker_choice", policy.bunker_choice, "the map has one bunker, the nearest to "
+             "every place (P-38, P-41)")
 
 
 def _weights(toml, key: str, given: dict) -> tuple[tuple[str, float], ...]:

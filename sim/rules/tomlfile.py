@@ -109,6 +109,7 @@ class TomlFile:
         self.path = path
         self.name = str(path)
         self.problems: list[Problem] = []
+        self.warnings: list[Problem] = []
         self.data: dict = {}
         self.lines: dict[str, int] = {}
         data, message = read_regular(path)
@@ -136,6 +137,13 @@ class TomlFile:
 
     def problem(self, key: str, value: object, message: str) -> None:
         """Record a problem with ``key`` (message starts with the shown value)."""
+        self.problems.append(self._found(key, value, message))
+
+    def warning(self, key: str, value: object, message: str) -> None:
+        """Record a warning about ``key``: played, but worth a line (as :meth:`problem`)."""
+        self.warnings.append(self._found(key, value, message))
+
+    def _found(self, key: str, value: object, message: str) -> Problem:
         shown = None if value is None else show(value)
         text = message if shown is None else f"{shown} {message}"
-        self.problems.append(Problem(self.name, self.line(key), key, shown, text))
+        return Problem(self.name, self.line(key), key, shown, text)
