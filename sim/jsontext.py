@@ -33,8 +33,10 @@ def finite(obj):
     return obj
 
 
-def dumps(obj, default: Callable | None = None) -> str:
-    """Indented strict JSON text of ``obj`` (:func:`finite`); ``default`` converts what JSON
-    has no type for (as :func:`json.dumps` takes it).
+def dumps(obj, default: Callable | None = None, indent: int | None = 2, **options) -> str:
+    """Strict JSON text of ``obj`` (:func:`finite`), indented by ``indent`` (None: one line);
+    ``default`` converts what JSON has no type for and ``options`` go on, as
+    :func:`json.dumps` takes them.
     """
-    return json.dumps(finite(obj), indent=2, default=default, allow_nan=False)
+    return json.dumps(finite(obj), indent=indent, default=default, allow_nan=False,
+                      **options)

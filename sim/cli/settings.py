@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
+from sim import jsontext
 from sim.cli import common
 from sim.errors import visible
 from sim.rules.scenario import load_scenario
@@ -23,7 +22,7 @@ def _text(value: object) -> str:
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, list | dict):
-        return json.dumps(value, ensure_ascii=False, default=str)
+        return jsontext.dumps(value, default=str, indent=None, ensure_ascii=False)
     return str(value)
 
 
