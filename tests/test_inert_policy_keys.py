@@ -202,3 +202,16 @@ def test_the_bunker_toward_the_objective_on_a_map_of_one_bunker_is_warned_about(
         _said(path, "bunker_choice", ""
             "'toward_objective' does nothing in this scenario: the map has one bunker, the "
             "nearest to every place (P-38, P-41)")]
+
+
+def test_a_policy_that_is_no_table_is_reported_once(tmp_path):
+    """The checks above read the ``[policy]`` table as written; one that is not a table is
+    one problem, not one per reader."""
+    base = (configs_root() / "scenarios" / "base.toml").read_text(encoding="utf-8")
+    head = base.split("[loadout]")[0].replace('ruleset = "base"',
+                                              f'ruleset = "{bundled_ruleset()}"')
+    path = tmp_path / "flat.toml"
+    path.write_text(head + 'policy = "cautious"\n', encoding="utf-8")
+    assert [p for p in _refused(path) if "'policy'" in p] == [
+        f"{path}:{_line(path, 'policy')}: key 'policy': 'cautious' is not a table; write "
+        "[policy] and its keys below it"]

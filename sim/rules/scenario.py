@@ -397,13 +397,14 @@ def load_scenario(name_or_path: str | Path | None = None) -> Scenario:
     loadout = _table(toml, data, "loadout")
     armor, weapons, items, rubles, artifacts = _loadout(toml, "loadout", loadout, rs, stalker,
                                                         {})
-    policy = _policy(toml, _table(toml, data, "policy"), rs)
+    written = _table(toml, data, "policy")  # the top-level [policy] as the file writes it
+    policy = _policy(toml, written, rs)
     targets = _targets(toml, _table(toml, data, "targets"))
     top = Player(stalker, armor, weapons, items, rubles, policy, artifacts)
     top_carry = _carry(toml, "", rs, top, ())
-    players, multiplayer = _players(toml, data, rs, top, loadout, top_carry)
+    players, multiplayer = _players(toml, data, rs, top, loadout, top_carry, written)
     if "players" not in data:
-        _inert(toml, rs, top, _table(toml, data, "policy"), "policy", {})
+        _inert(toml, rs, top, written, "policy", {})
     variant = data.get("variant", "competitive")
     if variant not in VARIANTS:
         toml.problem("variant", variant, "is not one of " + ", ".join(VARIANTS)
@@ -642,8 +643,10 @@ def _loadout(toml: TomlFile, prefix: str, given: dict, rs: Ruleset, stalker, def
 
 
 def _players(toml: TomlFile, data: dict, rs: Ruleset, top: Player, loadout: dict,
-             top_carry: list[tuple[str, str]]) -> tuple[tuple[Player, ...], bool]:
-    """The seats: ``[[players]]``, or ``stalkers`` copies of the top-level stalker (P-45).
+             top_carry: list[tuple[str, str]],
+             written: dict) -> tuple[tuple[Player, ...], bool]:
+    """The seats: ``[[players]]``, or ``stalkers`` copies of the top-level stalker (P-45);
+    ``written`` is the top-level ``[policy]`` table as the file writes it.
 
     Returns the players and whether the scenario is a multiplayer one. The keys
     of seat ``n`` are named ``players[n].character`` and so on, at that seat's
@@ -666,8 +669,7 @@ def _players(toml: TomlFile, data: dict, rs: Ruleset, top: Player, loadout: dict
         toml.problem("stalkers", stalkers, f"does not match the {len(listed)} [[players]]")
     players = []
     for n, seat in enumerate(listed, start=1):
-        player = _player(toml, f"players[{n}]", seat, rs, top, loadout,
-                         _table(toml, data, "policy"))
+        player = _player(toml, f"players[{n}]", seat, rs, top, loadout, written)
         _carry(toml, f"players[{n}].", rs, player, top_carry)
         players.append(player)
     return tuple(players), True
