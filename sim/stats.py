@@ -127,3 +127,32 @@ def quantile_interval(values, q: float, z: float = Z95):
     low = min(max(math.floor(n * q - spread) - 1, 0), n - 1)
     high = min(max(math.ceil(n * q + spread) - 1, 0), n - 1)
     return float(x[rank]), float(x[low]), float(x[high])
+
+
+def histogram_quantile(histogram, q: float, z: float = Z95):
+    """A quantile of whole numbers counted in a histogram, with its order-statistic interval.
+
+    ``histogram[d]`` is the number of games that ended on day ``d``. The
+    estimate is the smallest day by which a fraction ``q`` of the games ended
+    (``zonesim campaign``'s ``days.median``); the interval is the pair of
+    order statistics whose ranks (from 1) are ``floor(n q - h)`` and
+    ``ceil(n q + h) + 1`` with ``h = z sqrt(n q (1 - q))``, clipped to ``1..n``:
+    the normal approximation of the binomial count of games at or below the
+    quantile, distribution-free and one rank wide on the high side because the
+    days are whole numbers (about 95 % coverage).
+
+    Returns
+    -------
+    tuple of float or None
+        ``(estimate, low, high)``; None for an empty histogram.
+    """
+    counts = np.asarray(histogram, dtype=np.int64)
+    n = int(counts.sum())
+    if n == 0:
+        return None
+    cum = np.cumsum(counts)
+    half = z * math.sqrt(n * q * (1.0 - q))
+    low_rank = max(1, math.floor(n * q - half))
+    high_rank = min(n, math.ceil(n * q + half) + 1)
+    return (float(np.searchsorted(cum, q * n)), float(np.searchsorted(cum, low_rank)),
+            float(np.searchsorted(cum, high_rank)))

@@ -6,7 +6,7 @@ import click
 import pandas as pd
 
 from sim.cli import common
-from sim.experiments.campaign import MEANS, PROBABILITIES, label, run_campaign
+from sim.experiments.campaign import MEANS, PROBABILITIES, QUANTILES, label, run_campaign
 from sim.experiments.campaign_metrics import DAYS_MEAN, GAME_DAYS
 from sim.experiments.campaign_players import run_players
 from sim.rules.scenario import load_scenario
@@ -29,8 +29,9 @@ def _summary(data: dict) -> pd.DataFrame:
     days = data["days"]
     rows.append({"metric": DAYS_MEAN, "mc": days["mean"], "ci_low": days["mean_ci_low"],
                  "ci_high": days["mean_ci_high"]})
-    for key in ("median", "p10", "p90"):
-        rows.append({"metric": f"days.{key}", "mc": days[key]})
+    for key in QUANTILES:
+        rows.append({"metric": f"days.{key}", "mc": days[key], "ci_low": days[f"{key}_ci_low"],
+                     "ci_high": days[f"{key}_ci_high"]})
     for key in (GAME_DAYS, *MEANS):
         rows.append({"metric": key, **data["means"][key]})
     frame = pd.DataFrame(rows)

@@ -242,12 +242,24 @@ def play_blocks(arrays: CampaignArrays, trials: int, seed: int, threads: int | N
                     entered)
 
 
-def _percentile(hist: np.ndarray, q: float) -> float | None:
-    """The smallest day by which a fraction ``q`` of the histogram's games ended."""
-    total = hist.sum()
-    if total == 0:
-        return None
-    return float(np.searchsorted(np.cumsum(hist), q * total))
+QUANTILES = {"median": 0.5, "p10": 0.1, "p90": 0.9}
+"""The day statistics read off a histogram (:data:`sim.experiments.naming.DAY_STATS` but the
+mean) and their quantiles."""
+
+
+def day_quantiles(hist: np.ndarray, prefix: str = "") -> dict:
+    """The median, 10th and 90th percentile of a day histogram, each with its 95 % interval.
+
+    ``{"median", "median_ci_low", "median_ci_high", "p10", ...}`` (keys after
+    ``prefix``), from :func:`sim.stats.histogram_quantile`; None for each when no
+    game is counted.
+    """
+    cells = {}
+    for key, q in QUANTILES.items():
+        estimate, low, high = stats.histogram_quantile(hist, q) or (None, None, None)
+        cells.update({f"{prefix}{key}": estimate, f"{prefix}{key}_ci_low": low,
+                      f"{prefix}{key}_ci_high": high})
+    return cells
 
 
 def kaplan_meier(deaths: np.ndarray, ended: np.ndarray, trials: int) -> list[dict]:
@@ -316,9 +328,11 @@ class CampaignResult:
 
         Every share is ``{"mc", "ci_low", "ci_high"}`` (Wilson 95 %). Every mean
         per game (``game_days``, ``knockouts``, ...) is a number under its name
-        and, with its normal 95 % interval, the cell ``means[name]``; the mean
-        days to the Sarcophagus (over the games that won) has
-        ``days.mean_ci_low`` and ``days.mean_ci_high``.
+        and, with its normal 95 % interval, the cell ``means[name]``; each day
+        statistic of the games that reached the Sarcophagus has its interval
+        beside it: ``days.mean_ci_low`` and ``days.mean_ci_high`` (normal),
+        ``days.median_ci_low``, ``days.p10_ci_low``, ... (order statistics of
+        the day histogram, :func:`day_quantiles`).
         """
         ends = self.counts[:K.N_ENDS]
         reached = self.histogram(K.REACHED)
@@ -348,9 +362,7 @@ class CampaignResult:
                 "mean": mean_days,
                 "mean_ci_low": day_low,
                 "mean_ci_high": day_high,
-                "median": _percentile(reached, 0.5),
-                "p10": _percentile(reached, 0.1),
-                "p90": _percentile(reached, 0.9),
+                **day_quantiles(reached),
                 "histogram": [int(x) for x in reached],
             },
             "causes": [{"cause": name, **self._share(ends[i])}
@@ -389,8 +401,8 @@ class CampaignResult:
         return rows
 
     def to_frame(self) -> pd.DataFrame:
-        """One flat row: each probability, cause and mean with its interval (``_ci_low``,
-        ``_ci_high``), and the day statistics (the mean days with its interval).
+        """One flat row: each probability, cause, mean and day statistic with its interval
+        (``_ci_low``, ``_ci_high``).
         """
         data = self.to_dict()
         row = {"scenario": self.scenario, "trials": self.trials, "seed": self.seed}
@@ -398,7 +410,9 @@ class CampaignResult:
         cells = [*((key, data[key]) for key in PROBABILITIES),
                  (DAYS_MEAN, {"mc": days["mean"], "ci_low": days["mean_ci_low"],
                                 "ci_high": days["mean_ci_high"]}),
-                 *((f"days.{key}", {"mc": days[key]}) for key in DAY_STATS[1:]),
+                 *((f"days.{key}", {"mc": days[key], "ci_low": days[f"{key}_ci_low"],
+                                    "ci_high": days[f"{key}_ci_high"]})
+                   for key in DAY_STATS[1:]),
                  *((f"causes.{c['cause']}", c) for c in data["causes"]),
                  *((key, data["means"][key]) for key in MEANS)]
         for key, cell in cells:

@@ -23,15 +23,9 @@ import pandas as pd
 from sim import stats
 from sim.campaign.players import compile_game
 from sim.experiments import campaign_metrics as M
-from sim.experiments.campaign import simulate
+from sim.experiments.campaign import QUANTILES, day_quantiles, simulate
 from sim.kernels import campaign as K
 from sim.rules.scenario import Scenario
-
-
-def _percentile(hist: np.ndarray, q: float) -> float | None:
-    """The smallest day by which a fraction ``q`` of the histogram's games ended."""
-    total = hist.sum()
-    return float(np.searchsorted(np.cumsum(hist), q * total)) if total else None
 
 
 def victory_reading(scenario: Scenario) -> dict:
@@ -119,8 +113,7 @@ class PlayersResult:
             M.FINAL_EMISSION: self.share(K.MP_FINAL),
             M.CAPPED: self.share(K.MP_CAPPED),
             M.GAME_DAYS: {**self.mean(K.MP_LENGTH, K.MP_LENGTH_SQ),
-                          "median": _percentile(hist, 0.5), "p10": _percentile(hist, 0.1),
-                          "p90": _percentile(hist, 0.9), "histogram": [int(x) for x in hist]},
+                          **day_quantiles(hist), "histogram": [int(x) for x in hist]},
             M.EMISSIONS_DRAWN: self.mean(K.MP_DRAWN, K.MP_DRAWN_SQ),
         }
 
@@ -140,8 +133,9 @@ class PlayersResult:
         days = data[M.GAME_DAYS]
         rows.append({"metric": "game days: mean", "mc": days["mc"], "ci_low": days["ci_low"],
                      "ci_high": days["ci_high"]})
-        for key in ("median", "p10", "p90"):
-            rows.append({"metric": f"game days: {key}", "mc": days[key]})
+        for key in QUANTILES:
+            rows.append({"metric": f"game days: {key}", "mc": days[key],
+                         "ci_low": days[f"{key}_ci_low"], "ci_high": days[f"{key}_ci_high"]})
         rows.append({"metric": "emissions drawn", **data[M.EMISSIONS_DRAWN]})
         return pd.DataFrame(rows)
 

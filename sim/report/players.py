@@ -15,7 +15,7 @@ import pandas as pd
 from sim.experiments import campaign_metrics as M
 from sim.experiments.campaign_players import run_players
 from sim.report import labels, plots
-from sim.report.tables import Section, quantile_interval
+from sim.report.tables import Section
 from sim.rules.scenario import MAX_PLAYERS, Scenario
 
 
@@ -47,11 +47,10 @@ def _values(data: dict) -> dict[str, tuple]:
     values[M.EMISSIONS_DRAWN] = _triple(data[M.EMISSIONS_DRAWN])
     days = data[M.GAME_DAYS]
     values[f"{M.GAME_DAYS}.mean"] = _triple(days)
-    for key, q in (("median", 0.5), ("p10", 0.1), ("p90", 0.9)):
+    for key in ("median", "p10", "p90"):
         if days[key] is not None:
-            values[f"{M.GAME_DAYS}.{key}"] = (days[key],
-                                          *(quantile_interval(days["histogram"], q)
-                                            or (None, None)))
+            values[f"{M.GAME_DAYS}.{key}"] = (days[key], days[f"{key}_ci_low"],
+                                              days[f"{key}_ci_high"])
     return values
 
 
@@ -82,15 +81,19 @@ def seats_section(sc: Scenario, trials: int, seed: int) -> Section:
     section.shown["Win rate by seat"] = pd.DataFrame({
         "seat": [f"{s['seat']} ({s['character']})" for s in data["seats"]],
         "win": [labels.percent(*_triple(s["win"])) for s in data["seats"]],
-        "deaths": [f"{s['deaths']['mc']:.2f}" for s in data["seats"]],
-        "new characters": [f"{s['new_characters']['mc']:.2f}" for s in data["seats"]]})
+        "deaths": [labels.number(*_triple(s["deaths"])) for s in data["seats"]],
+        "new characters": [labels.number(*_triple(s["new_characters"]))
+                           for s in data["seats"]]})
     section.shown["The game"] = pd.DataFrame([
         {"": "nobody wins", "value": labels.percent(*_triple(data[M.NOBODY_WINS]))},
         {"": "the Final Emission takes everyone",
          "value": labels.percent(*_triple(data[M.FINAL_EMISSION]))},
-        {"": "game days: mean, median, p10-p90",
-         "value": f"{days['mc']:.1f}, {days['median']:g}, {days['p10']:g}-{days['p90']:g}"},
-        {"": "Emissions drawn (mean)", "value": f"{data[M.EMISSIONS_DRAWN]['mc']:.2f}"}])
+        {"": "game days: mean", "value": labels.number(*_triple(days), digits=1)},
+        *({"": f"game days: {key}", "value": labels.number(
+            days[key], days[f"{key}_ci_low"], days[f"{key}_ci_high"], digits=0)}
+          for key in ("median", "p10", "p90")),
+        {"": "Emissions drawn (mean)",
+         "value": labels.number(*_triple(data[M.EMISSIONS_DRAWN]))}])
     seats["name"] = section.shown["Win rate by seat"]["seat"]
     section.figures["seats_win"] = plots.bars(seats, "name", "win", "Win rate by seat",
                                               xlabel="share of games won")

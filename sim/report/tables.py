@@ -558,25 +558,6 @@ def _best(result: compare.Comparison) -> str:
 
 # --- campaign ---------------------------------------------------------------------------------
 
-def quantile_interval(histogram: Sequence[int], q: float) -> tuple[float, float] | None:
-    """Distribution-free 95 % interval of the ``q`` quantile of a histogram of whole days.
-
-    The order statistics of ranks ``n q -+ z sqrt(n q (1 - q))`` bracket the
-    quantile with about 95 % coverage (normal approximation to the binomial
-    count of games below it); days are whole numbers, so the bounds are too.
-    None for an empty histogram.
-    """
-    counts = np.asarray(histogram, dtype=np.int64)
-    n = int(counts.sum())
-    if n == 0:
-        return None
-    half = stats.Z95 * math.sqrt(n * q * (1.0 - q))
-    low_rank = max(1, math.floor(n * q - half))
-    high_rank = min(n, math.ceil(n * q + half) + 1)
-    cum = np.cumsum(counts)
-    return (float(np.searchsorted(cum, low_rank)), float(np.searchsorted(cum, high_rank)))
-
-
 def _mean_interval(histogram: Sequence[int]) -> tuple[float, float, float] | None:
     counts = np.asarray(histogram, dtype=np.float64)
     n = counts.sum()
@@ -596,11 +577,13 @@ def campaign_values(data: Mapping[str, Any]) -> dict[str, tuple]:
         elif isinstance(cell, int | float) and not isinstance(cell, bool) \
                 and key not in ("trials", "seed"):
             values[key] = (float(cell), None, None)
+    for key, cell in data.get("means", {}).items():
+        values[key] = (cell["mc"], cell.get("ci_low"), cell.get("ci_high"))
     days = data.get("days", {})
     hist = days.get("histogram", [])
     for key, q in (("median", 0.5), ("p10", 0.1), ("p90", 0.9)):
         if days.get(key) is not None:
-            interval = quantile_interval(hist, q) or (None, None)
+            interval = (stats.histogram_quantile(hist, q) or (None, None, None))[1:]
             values[f"days.{key}"] = (float(days[key]), *interval)
     if days.get("mean") is not None:
         mean = _mean_interval(hist)
@@ -679,7 +662,7 @@ def campaign_section(sc: Scenario, trials: int, seed: int) -> Section:
         section.text.append(
             f"{trials} games of {sc.name}, seed {seed}: P(reach the Sarcophagus) "
             f"{cell_text(p[0], p[1], p[2])}; days to get there: median "
-            f"{_fmt(data['days'].get('median'))}, 10th-90th percentile "
+            f"{_days(values.get(campaign_metrics.DAYS_MEDIAN))}, 10th-90th percentile "
             f"{_fmt(data['days'].get('p10'))}-{_fmt(data['days'].get('p90'))}. "
             "The stacked chart shows, at the end of each day, the share of games won, lost "
             "and still in the Zone; survival is a Kaplan-Meier curve (games that reached the "
@@ -689,6 +672,11 @@ def campaign_section(sc: Scenario, trials: int, seed: int) -> Section:
 
 def _fmt(x) -> str:
     return "-" if x is None else f"{x:g}"
+
+
+def _days(cell: tuple | None) -> str:
+    """A day statistic with its interval in words (``13 (13 to 14)``), or ``-`` if none."""
+    return "-" if cell is None else labels.number(*cell, digits=0)
 
 
 def characters_section(sc: Scenario, trials: int, seed: int) -> Section:
