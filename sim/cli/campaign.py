@@ -7,7 +7,7 @@ import pandas as pd
 
 from sim.cli import common
 from sim.experiments.campaign import MEANS, PROBABILITIES, QUANTILES, label, run_campaign
-from sim.experiments.campaign_metrics import DAYS_MEAN, GAME_DAYS
+from sim.experiments.campaign_metrics import DAYS_MEAN, GAME_DAYS, fold_same
 from sim.experiments.campaign_players import run_players
 from sim.rules.scenario import load_scenario
 
@@ -73,7 +73,9 @@ def campaign(scenario, trials, seed, fmt, threads):
     data = result.to_dict()
     title = (f"campaign: {chosen.name} ({chosen.stalker} from {chosen.start}); {trials} games, "
              f"seed {seed}; ci = 95% interval")
-    common.emit_frame(_summary(data), fmt, data, title)
+    frame = _summary(data)
+    table = pd.DataFrame(fold_same(frame.to_dict("records"), data["same_as"]))
+    common.emit_frame(frame, fmt, data, title, table=table)
 
 
 def _players(chosen, trials, seed, fmt, threads):

@@ -323,6 +323,19 @@ class CampaignResult:
         _, low, high = stats.mean_interval(float(total), float(total_sq), self.trials)
         return {"mc": float(total) / self.trials, "ci_low": low, "ci_high": high}
 
+    def same_as(self) -> dict[str, str]:
+        """The metrics equal to another in every game of this run: ``{metric: the other}``.
+
+        ``causes.final_emission`` is always ``p_final_emission`` under its other
+        name; ``p_survive`` (won, or alive at the day cap) is the win rate in every
+        game when no game reached the day cap (``p_capped`` 0). Tables show each
+        pair once, with a note (issue 46, item 6); the JSON and CSV keep both.
+        """
+        same = {f"causes.{ENDS[K.DEATH_FINAL_EMISSION]}": FINAL_EMISSION}
+        if self.counts[K.CAPPED] == 0:
+            same = {SURVIVE: WIN_RATE, **same}
+        return same
+
     def to_dict(self) -> dict:
         """The JSON document of ``zonesim campaign`` (keys as in the campaign issue).
 
@@ -332,7 +345,8 @@ class CampaignResult:
         statistic of the games that reached the Sarcophagus has its interval
         beside it: ``days.mean_ci_low`` and ``days.mean_ci_high`` (normal),
         ``days.median_ci_low``, ``days.p10_ci_low``, ... (order statistics of
-        the day histogram, :func:`day_quantiles`).
+        the day histogram, :func:`day_quantiles`). ``same_as`` names the metrics
+        equal to another in every game (:meth:`same_as`).
         """
         ends = self.counts[:K.N_ENDS]
         reached = self.histogram(K.REACHED)
@@ -371,6 +385,7 @@ class CampaignResult:
             "survival": kaplan_meier(deaths, ended, self.trials),
             **{name: cell["mc"] for name, cell in means.items()},
             "means": means,
+            "same_as": self.same_as(),
         }
 
     def outcomes_by_day(self) -> list[dict]:

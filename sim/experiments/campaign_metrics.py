@@ -128,6 +128,37 @@ def label(name: str) -> str:
     return LABELS.get(name, name.replace("_", " "))
 
 
+SAME_REASONS = {SURVIVE: "no game reached the day cap",
+                f"causes.{ENDS[5]}": "the same share, its other name"}
+"""Why a metric equals another in every game of a run (``same_as`` of ``zonesim campaign``'s
+JSON): the words a table writes beside the one row it keeps."""
+
+
+def same_notes(same: Mapping[str, str]) -> dict[str, str]:
+    """Per metric kept, the words naming those equal to it: ``{"p_sarcophagus": "also
+    p_survive (no game reached the day cap)"}``, from ``same`` (a metric -> the one it
+    equals in every game of the run, :meth:`sim.experiments.campaign.CampaignResult.same_as`).
+    """
+    notes: dict[str, list[str]] = {}
+    for metric, kept in same.items():
+        notes.setdefault(kept, []).append(
+            f"also {metric} ({SAME_REASONS.get(metric, 'equal in every game')})")
+    return {kept: "; ".join(words) for kept, words in notes.items()}
+
+
+def fold_same(rows: list[dict], same: Mapping[str, str], *, name: str = "metric",
+              text: str = "what") -> list[dict]:
+    """The rows of a table with each metric that equals another shown once (issue 46, item 6).
+
+    The row of each metric of ``same`` is left out and the ``text`` cell of
+    the one it equals says so (:func:`same_notes`): ``win (...); also p_survive
+    (no game reached the day cap)``. ``name`` is the column of each row's metric.
+    """
+    notes = same_notes(same)
+    return [{**row, text: f"{row[text]}; {notes[row[name]]}"} if row[name] in notes else row
+            for row in rows if row[name] not in same]
+
+
 MEAN_NAMES = tuple(m[0] for m in METRICS if m[1] == "mean" and m[0] != GAME_DAYS)
 """The per-game counters (every mean but ``game_days``), in the kernel's order."""
 

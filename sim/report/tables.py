@@ -622,11 +622,14 @@ def campaign_section(sc: Scenario, trials: int, seed: int) -> Section:
     headline = [campaign_metrics.WIN_RATE, campaign_metrics.SURVIVE,
                 campaign_metrics.FINAL_EMISSION, campaign_metrics.DAYS_MEDIAN,
                 campaign_metrics.DAYS_MEAN]
+    same = data.get("same_as", {})
+    notes = campaign_metrics.same_notes(same)
     for name in headline:
-        if name in values:
+        if name in values and name not in same:  # a metric equal to another: its row once
             v, low, high = values[name]
             section.summary.append({"section": "campaign", "metric": name, "mc": v,
-                                    "ci_low": low, "ci_high": high, "exact": None})
+                                    "ci_low": low, "ci_high": high, "exact": None,
+                                    **({"note": notes[name]} if name in notes else {})})
     rows = [{"metric": k, "value": v, "ci_low": lo, "ci_high": hi}
             for k, (v, lo, hi) in values.items()]
     summary = pd.DataFrame(rows)
@@ -639,10 +642,11 @@ def campaign_section(sc: Scenario, trials: int, seed: int) -> Section:
                       "campaign_survival": survival, "campaign_days": days,
                       "campaign_outcomes": outcomes}
     section.data = {"campaign": data, "guardians": sc.ruleset.sarcophagus_deck()}
-    section.shown = {"Campaign statistics": pd.DataFrame(
+    section.shown = {"Campaign statistics": pd.DataFrame(campaign_metrics.fold_same(
         [{"metric": labels.metric(r["metric"]), "name": r["metric"],
           "value": cell_text(r["value"], r["ci_low"], r["ci_high"])}
-         for r in rows if r["value"] != 0])}
+         for r in rows if r["value"] != 0], data.get("same_as", {}), name="name",
+        text="metric"))}
     if len(causes):
         shares = causes.rename(columns={"mc": "p", "ci_low": "p_ci_low", "ci_high": "p_ci_high"})
         shares = shares[shares["p"] > 0].sort_values("p", ascending=False, kind="stable")
@@ -660,7 +664,8 @@ def campaign_section(sc: Scenario, trials: int, seed: int) -> Section:
     p = values.get(campaign_metrics.WIN_RATE)
     if p is not None:
         section.text.append(
-            f"{trials} games of {sc.name}, seed {seed}: P(reach the Sarcophagus) "
+            f"{trials} games of {sc.name}, seed {seed}: win rate (reach and survive the "
+            f"Sarcophagus) "
             f"{cell_text(p[0], p[1], p[2])}; days to get there: median "
             f"{_days(values.get(campaign_metrics.DAYS_MEDIAN))}, 10th-90th percentile "
             f"{_fmt(data['days'].get('p10'))}-{_fmt(data['days'].get('p90'))}. "
