@@ -171,6 +171,11 @@ def _print_steps(result, frame: pd.DataFrame) -> None:
         rows.append({"rank": r["rank"], "value": r["path"], "now": f"{r['current']:g}",
                      "one step down": _side(r, "down"), "one step up": _side(r, "up")})
     click.echo(pd.DataFrame(rows).to_string(index=False))
+    inert = result.inert()
+    if inert:
+        click.echo(f"{len(inert)} value{'s' if len(inert) > 1 else ''} changed no game's "
+                   f"{result.metric} in {result.trials} paired games either way: they do not "
+                   f"act in this scenario ({', '.join(inert)})")
     if result.skipped:
         click.echo(f"{len(result.skipped)} steps skipped, not played:")
         for s in result.skipped:
@@ -196,5 +201,6 @@ def _side(row: dict, side: str) -> str:
         return "refused" if row["skipped"].startswith(side) else ""
     diff = cell_text(row[f"{side}_diff"], row[f"{side}_diff_ci_low"],
                      row[f"{side}_diff_ci_high"], None, signed=True)
-    no_effect = row[f"{side}_verdict"] == library.NO_EFFECT
-    return f"{value:g}: {'no effect' if no_effect else diff}"
+    verdict = row[f"{side}_verdict"]
+    words = {library.NO_EFFECT: "no effect", library.NO_GAME_CHANGED: "no game changed"}
+    return f"{value:g}: {words.get(verdict, diff)}"

@@ -37,6 +37,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -66,6 +67,9 @@ BASELINE = "baseline"
 REFERENCE = "reference"
 """Verdict of the variant the differences are taken to under ``against``."""
 NO_DIFFERENCE = "no detectable difference"
+NO_GAME_CHANGED = "no game changed"
+"""Verdict of a variant whose every paired trial gave the baseline's value of the metric
+(:func:`no_game_changed`): it does not act in these games, which no interval can say."""
 _INT = re.compile(r"[+-]?\d+")
 ROW_KEYS = ("variant", "metric", "mc", "ci_low", "ci_high", "exact", "diff", "diff_ci_low",
             "diff_ci_high", "diff_exact", "verdict")
@@ -432,6 +436,15 @@ def verdict(metric: Metric, diff: float, low: float, high: float) -> str:
 
 def _none_if_nan(x: float) -> float | None:
     return None if math.isnan(x) else float(x)
+
+
+def no_game_changed(row: Mapping[str, Any]) -> bool:
+    """Whether every paired trial of a row gave the baseline's value of its metric.
+
+    The difference's interval is exactly 0 only when the paired differences
+    have mean 0 and variance 0, that is, when each of them is 0.
+    """
+    return row["diff_ci_low"] == row["diff_ci_high"] == 0.0
 
 
 def paired_rows(result: PairedSums, labels: Sequence[str],

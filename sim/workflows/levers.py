@@ -60,7 +60,7 @@ from sim.workflows.batches import (
     fingerprints,
     run_batches,
 )
-from sim.workflows.compare import paired_rows
+from sim.workflows.compare import NO_GAME_CHANGED, no_game_changed, paired_rows
 from sim.workflows.targets import PASS, Target
 
 DEFAULT_METRIC = {e.name: e.default_metric for e in registry.experiments()}
@@ -326,9 +326,23 @@ class LeverResult:
         """:meth:`reaching_rows` as a frame (columns :data:`STEP_COLUMNS`)."""
         return pd.DataFrame(self.reaching_rows(), columns=list(STEP_COLUMNS))
 
+    def inert(self) -> list[str]:
+        """The values that act in no game played: every step of each changed no game's
+        metric (:data:`~sim.workflows.compare.NO_GAME_CHANGED`, at least one step played;
+        the others left the compiled game as it was), in table order.
+
+        On base the trophy economy is one (issue 46, item 6): no lot of trophies is
+        ever sold, so its prices and lots do not matter in this scenario.
+        """
+        verdicts: dict[str, set[str]] = {}
+        for s in self.steps:
+            verdicts.setdefault(s["path"], set()).add(s["verdict"])
+        return [path for path, seen in verdicts.items()
+                if NO_GAME_CHANGED in seen and seen <= {NO_GAME_CHANGED, NO_EFFECT}]
+
     def to_dict(self, top: int | None = None) -> dict:
         """JSON document: provenance, ``baseline``, ``levers`` (the ranking), ``reaching``,
-        ``steps`` and ``skipped``.
+        ``steps``, ``skipped`` and ``inert`` (:meth:`inert`).
         """
         ranking = rank_levers(self.steps, self.skipped)[:top or None]
         return {"experiment": self.experiment, "metric": self.metric, "trials": self.trials,
@@ -338,7 +352,8 @@ class LeverResult:
                 "baseline": self.baseline,
                 "levers": ranking, "reaching": self.reaching_rows(),
                 "jumps_over": self.jumps_over(),
-                "steps": list(self.steps), "skipped": list(self.skipped)}
+                "steps": list(self.steps), "skipped": list(self.skipped),
+                "inert": self.inert()}
 
 
 def _side(row: dict, target: Target) -> int:
@@ -436,7 +451,9 @@ def _step_row(move: Step, row: dict, target: Target | None) -> dict:
             "value": value, "change": round(value - lever.current, 12), "mc": row["mc"],
             "ci_low": row["ci_low"], "ci_high": row["ci_high"], "diff": row["diff"],
             "diff_ci_low": row["diff_ci_low"], "diff_ci_high": row["diff_ci_high"],
-            "diff_exact": row["diff_exact"], "verdict": row["verdict"],
+            "diff_exact": row["diff_exact"],
+            "verdict": (NO_GAME_CHANGED if row["verdict"] != NO_EFFECT and no_game_changed(row)
+                        else row["verdict"]),
             "target_verdict": verdict}
 
 

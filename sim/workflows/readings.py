@@ -48,7 +48,7 @@ from sim.rules.scenario import Scenario
 from sim.rules.schema import PARAMS, Param
 from sim.rules.variants import RULES_TABLE, VariantError, apply_edits
 from sim.workflows.batches import UNCHANGED, BatchError, Refusal, fingerprints, run_batches
-from sim.workflows.compare import paired_rows
+from sim.workflows.compare import NO_GAME_CHANGED, no_game_changed, paired_rows
 from sim.workflows.targets import Target
 
 METRIC = WIN_RATE
@@ -56,8 +56,6 @@ METRIC = WIN_RATE
 
 NO_EFFECT = "no effect (the game's compiled inputs are unchanged)"
 """Verdict of a reading that leaves the scenario's compiled game as it was."""
-NO_GAME_CHANGED = "no game changed"
-"""Verdict of a reading played whose every game ended as with the ruleset's own reading."""
 
 COLUMNS = ("edit", "key", "value", "rank", "current", "mc", "ci_low", "ci_high", "diff",
            "diff_ci_low", "diff_ci_high", "verdict", "effect", "rules")
@@ -290,7 +288,7 @@ def _unchanged(base: dict) -> dict:
 def _row(reading: Reading, cells: dict, targets: Sequence[Target]) -> dict:
     """One ranked row: the reading, the win rate's paired change, then each target."""
     win = cells[METRIC]
-    if win["diff_ci_low"] == win["diff_ci_high"] == 0.0 and win["verdict"] != NO_EFFECT:
+    if no_game_changed(win) and win["verdict"] != NO_EFFECT:
         win = {**win, "verdict": NO_GAME_CHANGED}
     row = {"edit": reading.edit, "key": reading.key, "value": reading.text, "rank": 0,
            "current": _text(reading.current),
