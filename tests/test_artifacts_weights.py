@@ -15,9 +15,8 @@ from click.testing import CliRunner
 from sim.cli import main
 from sim.exact.best_combat import objective
 from sim.experiments.artifacts import artifacts_compared, scenario_setup
-from sim.experiments.setups import best_objective
+from sim.experiments.setups import base_setup, best_objective
 from sim.paths import bundled_ruleset, configs_root
-from sim.report.tables import combat_setup
 from sim.rules.scenario import load_scenario
 
 WEIGHTS = (("knocked_out", 1.0), ("wound", 0.3), ("killed", 0.5))
@@ -68,5 +67,5 @@ def test_every_scenario_setup_of_an_encounter_carries_the_weights(tmp_path):
     row is a compare variant of it) give best play the scenario's weights."""
     sc = load_scenario(_scenario(tmp_path))
     wanted = objective("value", WEIGHTS)
-    for setup in (scenario_setup(sc), combat_setup(sc)):
+    for setup in (scenario_setup(sc), base_setup("combat", sc)):
         assert best_objective({**setup, "policy": "best", "objective": "value"}) == wanted

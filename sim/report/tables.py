@@ -30,6 +30,7 @@ from sim.experiments import campaign_metrics, registry
 from sim.experiments import combat as combat_experiment
 from sim.experiments import event as event_experiment
 from sim.experiments.registry import canonical_metric
+from sim.experiments.setups import base_setup, best_objective
 from sim.experiments.tables import cell_text
 from sim.report import labels, plots
 from sim.rules.scenario import Scenario
@@ -182,36 +183,19 @@ def _headline(section: str, rows: Sequence[dict], prefix: str) -> tuple[list[dic
     return summary, values
 
 
-# --- the scenario as setups -------------------------------------------------------------------
-
-def combat_setup(sc: Scenario, enemy: str = "all") -> dict:
-    """The scenario's stalker, loadout and fight policy as a :mod:`sim.workflows.compare` setup
-    (``policy.weights`` too: a variant playing best play weighs what the scenario says).
-    """
-    return {"stalker": sc.stalker, "enemy": enemy, "armor": sc.armor,
-            "weapons": tuple(sc.weapons), "items": tuple(sc.items),
-            "sneak": sc.policy.sneak, "flee_at": sc.policy.flee_at,
-            "heal_at": sc.policy.heal_at, "weights": sc.policy.weights}
-
-
-def event_items(sc: Scenario) -> tuple[str, ...]:
-    """The loadout's event items (``event_avoid``; the best one counts, Z-10)."""
-    return tuple(n for n in sc.items if sc.ruleset.items[n].effect == "event_avoid")
-
-
 # --- deck sections ----------------------------------------------------------------------------
 
 def enemy_deck(sc: Scenario, trials: int, seed: int) -> Section:
     """Every enemy card against the scenario's stalker, loadout and policy."""
-    rs = sc.ruleset
-    policy = combat.CombatPolicy.from_setup(combat_setup(sc))
+    rs, setup = sc.ruleset, base_setup("combat", sc)
     table = combat_experiment.combat_table(
         rs, sc.stalker, combat_experiment.deck_names(rs, "all"), sc.armor, sc.weapons, sc.items,
-        policy, trials=trials, seed=seed)
+        combat.CombatPolicy.from_setup(setup), trials=trials, seed=seed,
+        best=best_objective(setup))
     frame = table.to_frame()
     objective = sc.policy.objective
     deck = compare.compare(
-        registry.experiment("combat"), rs, combat_setup(sc),
+        registry.experiment("combat"), rs, setup,
         [compare.Variant("deck"),
          compare.Variant("best play", (("policy", "best"), ("objective", objective)))],
         trials=trials, seed=seed, metrics=list(COMBAT_SHOWN))
@@ -248,7 +232,7 @@ def _best_play(sc: Scenario, frame: pd.DataFrame, deck: compare.Comparison, tria
     (:mod:`sim.exact.best_combat`), played on the same seed.
     """
     rs, objective = sc.ruleset, sc.policy.objective
-    policy = combat.CombatPolicy.from_setup(combat_setup(sc))
+    policy = combat.CombatPolicy.from_setup(base_setup("combat", sc))
     played = combat_experiment.combat_table(
         rs, sc.stalker, list(frame["enemy"]), sc.armor, sc.weapons, sc.items, policy,
         trials=trials, seed=seed, best=objective_of(objective, sc.policy.weights))
@@ -325,15 +309,14 @@ def anomaly_deck(sc: Scenario, trials: int, seed: int) -> Section:
     """Every anomaly card for the scenario's stalker and armour (policy: enter or not), and
     under best play (P-36, P-08: :mod:`sim.exact.best_hazard`).
     """
-    rs = sc.ruleset
-    enter = sc.policy.enter_anomalies
+    rs, setup = sc.ruleset, base_setup("anomaly", sc)
+    enter = setup["enter"]
     names = anomaly_experiment.anomaly_names(rs, "all")
-    table = anomaly_experiment.anomaly_table(rs, sc.stalker, names, sc.armor, enter=enter,
-                                             trials=trials, seed=seed)
+    table = anomaly_experiment.anomaly_table(rs, sc.stalker, names, sc.armor, setup["items"],
+                                             enter=enter, trials=trials, seed=seed,
+                                             best=best_objective(setup))
     frame = table.to_frame()
     objective = sc.policy.objective
-    setup = {"stalker": sc.stalker, "anomaly": "all", "armor": sc.armor, "enter": enter,
-             "weights": sc.policy.weights}
     deck = compare.compare(
         registry.experiment("anomaly"), rs, setup,
         [compare.Variant("deck"),
@@ -366,13 +349,12 @@ def anomaly_deck(sc: Scenario, trials: int, seed: int) -> Section:
 
 def event_deck(sc: Scenario, trials: int, seed: int) -> Section:
     """Every event card for the scenario's stalker, armour and event items."""
-    rs = sc.ruleset
-    items = event_items(sc)
+    rs, setup = sc.ruleset, base_setup("event", sc)
+    items = setup["items"]
     table = event_experiment.event_table(
         rs, sc.stalker, event_experiment.event_names(rs, "all"), sc.armor, items, trials=trials,
-        seed=seed)
+        seed=seed, best=best_objective(setup))
     frame = table.to_frame()
-    setup = {"stalker": sc.stalker, "event": "all", "armor": sc.armor, "items": items}
     deck = compare.compare(registry.experiment("event"), rs, setup, [compare.Variant("deck")],
                            trials=trials, seed=seed, metrics=list(EVENT_SHOWN))
     summary, values = _headline("event deck", deck.rows, "events")
@@ -480,10 +462,11 @@ def items_section(sc: Scenario, trials: int, seed: int) -> Section:
 
     # Event items: the best one counts, so each variant carries exactly one.
     names = [n for n, i in rs.items.items() if i.effect == "event_avoid"]
-    setup = {"stalker": sc.stalker, "event": "all", "armor": sc.armor, "items": ()}
+    carried = base_setup("event", sc)
+    setup = {**carried, "items": ()}
     prices = {n: i.price for n, i in rs.items.items()}
     result = compare.compare(registry.experiment("event"), rs, setup,
-        _variants(names, "items", event_items(sc), lambda n: () if n is None else (n,)),
+        _variants(names, "items", carried["items"], lambda n: () if n is None else (n,)),
         trials=trials, seed=seed, metrics=list(EVENT_ITEM_METRICS))
     _add_comparison(section, "items_event", "Event items on the event deck", result,
                     (EVENT.avoided, EVENT.knocked_out, EVENT.health_lost), prices, EVENT_WORTH)
@@ -501,13 +484,13 @@ def items_section(sc: Scenario, trials: int, seed: int) -> Section:
             "ruleset avoids them by a Stealth test, so the escape items are compared under "
             "the variant rules.combat.avoid_rule=reputation.")
     current = [n for n in sc.items if rs.items[n].effect == "escape"]
-    result = compare.compare(registry.experiment("combat"), escape_rs, combat_setup(sc),
+    result = compare.compare(registry.experiment("combat"), escape_rs, base_setup("combat", sc),
         _variants(names, "items", current, lambda n: others if n is None else (*others, n)),
         trials=trials, seed=seed, metrics=list(ESCAPE_ITEM_METRICS))
     _add_comparison(section, "items_escape", escape_title, result, ESCAPE_ITEM_METRICS, prices,
                     ESCAPE_WORTH)
 
-    result = compare.compare(registry.experiment("combat"), rs, combat_setup(sc),
+    result = compare.compare(registry.experiment("combat"), rs, base_setup("combat", sc),
         _variants(list(rs.armor), "armor", [sc.armor] if sc.armor else [], lambda n: n),
         trials=trials, seed=seed, metrics=list(ARMOR_METRICS))
     _add_comparison(section, "items_armor", "Armours on the enemy deck", result,
@@ -699,14 +682,13 @@ def characters_section(sc: Scenario, trials: int, seed: int) -> Section:
         section.text.append("characters: not available (this version has no "
                             "sim.experiments.campaign).")
         return section
-    from sim.experiments.campaign_paired import scenario_setup
-
     rs = sc.ruleset
     names = [sc.stalker, *(n for n in rs.stalkers if n != sc.stalker)]
     variants = [compare.Variant(f"{n} (scenario)" if n == sc.stalker else n, (("stalker", n),))
                 for n in names]
-    result = compare.compare(registry.experiment("campaign"), rs, scenario_setup(sc), variants,
-                             trials=trials, seed=seed, metrics=[campaign_metrics.WIN_RATE])
+    result = compare.compare(registry.experiment("campaign"), rs, base_setup("campaign", sc),
+                             variants, trials=trials, seed=seed,
+                             metrics=[campaign_metrics.WIN_RATE])
     frame = result.to_frame()
     frame.insert(1, "stalker", names)
     section.tables["characters"] = frame
