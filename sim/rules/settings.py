@@ -71,6 +71,8 @@ MONEY_STEP = 100
 """Step of a price or a sum of money, in rubles (the base set's prices are hundreds)."""
 REAL_STEPS = 20
 """A real-valued ``rules.toml`` key steps by 1/REAL_STEPS of its range."""
+BOOL = (False, True)
+"""The values of a ``bool`` setting, in the order they are raced."""
 NUMERIC_KINDS = ("int", "die", "int_or_auto")
 """Card column kinds whose cells are numbers (``int_or_auto`` when not ``auto``)."""
 
@@ -136,6 +138,9 @@ class Setting:
         The stalker card's column that bounds the values that act differently (``health``:
         a threshold at or above his Health acts as his Health does, P-21, Z-11..Z-14); a
         scenario's row gives that range for its stalker. Empty: none.
+    choices : tuple
+        The values of a ``bool`` (false, true) or ``choice`` setting, as its loader
+        holds them (``zonesim optimize`` races them); empty for other types.
     """
 
     name: str
@@ -152,6 +157,7 @@ class Setting:
     lever: int | float | str = NOT_A_CARD
     slot: str = ""
     bound: str = ""
+    choices: tuple = ()
 
     def value(self, scenario: Scenario) -> Any:
         """The setting's value in ``scenario`` (and its ruleset), as JSON holds it.
@@ -235,7 +241,7 @@ def _rule(p: Param) -> Setting:
         experiments=EXPERIMENTS,
         searched=EDITED if numeric else READING,
         lever=step_of(RULES_TABLE, p.key, p.type, p.lo, p.hi) if numeric else NOT_A_NUMBER,
-        slot=p.slot)
+        slot=p.slot, choices=BOOL if p.type is bool else tuple(p.choices or ()))
 
 
 def _number(x: float | None) -> str:
@@ -270,7 +276,8 @@ def _column(table: str, c: Column) -> Setting:
         domain, c.default, c.doc, rule_ids(c.rules),
         experiments=() if fixed else EXPERIMENTS,
         searched=CARD if not fixed else fixed,
-        lever=fixed or (step_of(table, c.name, c.kind) if numeric else NOT_A_NUMBER))
+        lever=fixed or (step_of(table, c.name, c.kind) if numeric else NOT_A_NUMBER),
+        choices=BOOL if c.kind == "flag" else tuple(c.choices or ()))
 
 
 # --- [policy] --------------------------------------------------------------------------
@@ -367,8 +374,9 @@ def first_sentence(text: str) -> str:
 
 def _policy(f: dataclasses.Field, hint: object, words: str) -> Setting:
     option, experiments, searched, slot = _POLICY[f.name]
+    choices = _POLICY_CHOICES.get(f.name, BOOL if hint is bool else ())
     if f.name in _POLICY_CHOICES:
-        domain = ", ".join(map(str, _POLICY_CHOICES[f.name]))
+        domain = ", ".join(map(str, choices))
     elif hint is bool:
         domain = "true, false"
     elif hint is int:
@@ -383,7 +391,7 @@ def _policy(f: dataclasses.Field, hint: object, words: str) -> Setting:
                                             tuple[tuple[str, int], ...]) else list(default)
     return Setting(f"policy.{f.name}", "policy", "scenario [policy]", _TYPES[hint], domain,
                    default, first_sentence(words), rule_ids(words), option, experiments,
-                   searched, NOT_A_CARD, slot, "health" if domain == _HEALTH else "")
+                   searched, NOT_A_CARD, slot, "health" if domain == _HEALTH else "", choices)
 
 
 # --- scenario: stalker, start, seats, [loadout] ----------------------------------------
@@ -498,6 +506,6 @@ def of_kind(kind: str | None = None) -> tuple[Setting, ...]:
     return tuple(s for s in settings() if kind is None or s.kind == kind)
 
 
-__all__ = ["CAMPAIGN", "ENCOUNTERS", "EXPERIMENTS", "KINDS", "MONEY_STEP",
+__all__ = ["BOOL", "CAMPAIGN", "ENCOUNTERS", "EXPERIMENTS", "KINDS", "MONEY_STEP",
            "NUMERIC_KINDS", "REAL_STEPS", "Setting", "attribute_docs", "by_name",
            "first_sentence", "of_kind", "plain", "rule_ids", "settings", "step_of"]

@@ -60,29 +60,44 @@ from typing import Any
 from sim.errors import InputError
 from sim.experiments.base import Case
 from sim.rules import Ruleset
-from sim.rules.scenario import SNEAK
+from sim.rules.settings import settings
 from sim.rules.tomlfile import suggest
 from sim.workflows.prices import PRICED_KEYS, loadout_price, start_rubles
 
-THRESHOLDS = ("flee_at", "heal_at", "medkit_at", "retreat_at")
-"""Keys that act at a Health or less (P-21; Z-11..Z-14; bunker retreat)."""
-CHOICES: dict[str, tuple] = {"sneak": SNEAK, "enter_anomalies": (False, True),
-                             "pay_heal": (False, True), "exchange": (False, True)}
-"""Keys with a fixed set of values (``exchange``: anomaly trophies for artefacts at the
-Ecologists' Bunker, P-34)."""
+SEARCHED = tuple(s for s in settings() if s.searched is True)
+"""The settings ``zonesim optimize`` searches, as :mod:`sim.rules.settings` marks them (a
+``[policy]`` or ``[loadout]`` key), in the table's order."""
+
+
+def _keys(test) -> tuple[str, ...]:
+    """The setup keys (``flee_at``, ``armor``) of the searched settings that pass ``test``."""
+    return tuple(s.name.partition(".")[2] for s in SEARCHED if test(s))
+
+
+THRESHOLDS = _keys(lambda s: s.bound == "health")
+"""Keys that act at a Health or less (P-21; Z-11..Z-14; bunker retreat): a threshold the
+stalker card's Health bounds."""
+CHOICES: dict[str, tuple] = {s.name.partition(".")[2]: s.choices for s in SEARCHED
+                             if s.choices}
+"""Keys with a fixed set of values (the table's choices, a ``bool``'s false and true)."""
 SALES = ("sell_trophies_at",)
 """Keys counted in lots of mutant trophies (``economy.mutant_trophy_lot``): whether to walk
 to the Duty base to sell them, and with how many (P-26, P-28)."""
 SALE_LOTS = 3
 """Most lots of trophies a stalker is tried holding before he walks to sell them."""
-LISTS = ("route", "shopping", "keep_artifacts")
+LISTS = _keys(lambda s: s.kind == "policy" and s.type == "cards")
 """Keys whose value is a list of cards."""
-USES = ("artifact_use",)
+USES = _keys(lambda s: s.type == "table")
 """Keys whose value is a table of artefact uses, ``(name, Health)`` pairs (0: never)."""
-LOADOUT = tuple(PRICED_KEYS)
-"""The starting loadout's keys (``[loadout]``: armour, weapons, items, artefacts)."""
+LOADOUT = _keys(lambda s: s.kind == "loadout")
+"""The starting loadout's keys (``[loadout]``: armour, weapons, items, artefacts), each
+paid for at its cards' prices (:data:`~sim.workflows.prices.PRICED_KEYS`)."""
 KEYS = (*THRESHOLDS, *CHOICES, *SALES, *LISTS, *USES, *LOADOUT)
 """Every key the search may change, in the order it searches them."""
+if sorted(KEYS) != sorted(_keys(lambda s: True)):
+    raise TypeError("sim.workflows.policy_space has no search domain for the settings "
+                    f"{sorted(set(KEYS).symmetric_difference(_keys(lambda s: True)))} that "
+                    "sim.rules.settings marks searched (or searches one it does not)")
 RUBLES = "rubles"
 """The starting money a candidate is left with after paying for its loadout (:class:`Purse`)."""
 ORDER = (*KEYS, RUBLES)
