@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from sim.campaign.compile import compile_campaign, zone_keys
+from sim.campaign.compile import compile_campaign
 from sim.cli import main
 from sim.experiments.campaign import ENDS, TRIAL_COLUMNS, simulate_trials
 from sim.experiments.campaign_players import run_players
@@ -60,9 +60,9 @@ def test_the_kernel_and_the_schema_agree_on_the_deck_size():
 def test_the_deck_compiles_a_column_per_kind_in_file_order():
     """The base example deck: four kinds, their copies and effects; the default reading
     (``per_day``) compiles them but does not draw (``C_ZONE_DECK`` 0)."""
-    keys = K.PARAMETERS.pack(**zone_keys(_base().ruleset))
+    keys = compile_campaign(_base()).cp
     assert keys[K.C_ZONE_DECK] == 0 and keys[K.C_ZONE_DRAWS] == 1
-    keys = K.PARAMETERS.pack(**zone_keys(_base([*DECK, "rules.zone.cards_per_phase=2"]).ruleset))
+    keys = compile_campaign(_base([*DECK, "rules.zone.cards_per_phase=2"])).cp
     assert keys[K.C_ZONE_DECK] == 1 and keys[K.C_ZONE_DRAWS] == 2
 
     def column(slot):

@@ -101,17 +101,14 @@ EXCHANGE_DRAWS = {"random": K.EXCHANGE_RANDOM, "cheapest": K.EXCHANGE_CHEAPEST,
 
 
 def artifact_keys(scenario: Scenario) -> dict[str, int]:
-    """The kernel's ``C_*`` values of the ``[artifacts]`` keys and the artefact policy."""
-    keys, policy = scenario.ruleset.rules.artifacts, scenario.policy
+    """The kernel's ``C_*`` values of the ``[artifacts]`` readings; the keys and policy
+    values it copies unchanged are :func:`sim.campaign.compile.plain_copies`.
+    """
     rules = artifact_rules(scenario.ruleset)
     return dict(
         C_ART_FAIL=rules.fail_rule, C_RESIST_ORDER=rules.resist_order,
-        C_RESTORE_USES=rules.restore_uses, C_CARRY_LIMIT=keys.carry_limit,
-        C_MOVEMENT_STACKS=bool(keys.movement_stacks),
-        C_EXCHANGE_RATE=keys.exchange_trophies,
-        C_EXCHANGE_DRAW=EXCHANGE_DRAWS[keys.exchange_draw],
-        C_CALM_AT=policy.calm_at, C_PURGE_AT=policy.purge_at,
-        C_USE_MOVEMENT=policy.use_movement_artifacts, C_EXCHANGE=policy.exchange,
+        C_RESTORE_USES=rules.restore_uses,
+        C_EXCHANGE_DRAW=EXCHANGE_DRAWS[scenario.ruleset.rules.artifacts.exchange_draw],
     )
 
 

@@ -44,6 +44,7 @@ from sim.kernels.layout import A_SIZE, P_SIZE
 from sim.rules import Ruleset, fightable
 from sim.rules.scenario import Scenario, carry_problems, gear_armors, gear_weapons
 from sim.rules.schema import DEFORMATION_EFFECTS, TOKEN_USES
+from sim.rules.settings import settings
 from sim.rules.traits import parse_traits
 
 DRAWS = {"nothing": K.DRAW_NOTHING, "event": K.DRAW_EVENT, "enemy": K.DRAW_ENEMY,
@@ -276,6 +277,22 @@ def _dimensions(padded: dict[str, list[np.ndarray]]) -> dict[str, int]:
     return dims
 
 
+PLAIN_COPIES = tuple(s for s in settings() if s.slot)
+"""The settings the campaign kernel reads unchanged, each from the parameter slot it names
+(:attr:`sim.rules.settings.Setting.slot`: ``rules.toml`` keys, ``[policy]`` keys, the
+starting money). The rules layer may not import the kernels, so it names the slot and this
+layer resolves it (:meth:`~sim.kernels.records.Record.pack` refuses a name that is no
+slot)."""
+
+
+def plain_copies(scenario: Scenario) -> dict[str, int]:
+    """The ``C_*`` values of :data:`PLAIN_COPIES` for ``scenario``, by slot name (a ``bool``
+    as 0 or 1): a new rule or policy key the kernel reads as it is needs its declaration
+    (with its slot), the kernel's read and the reference twin's, and no line here.
+    """
+    return {s.slot: int(s.value(scenario)) for s in PLAIN_COPIES}
+
+
 def game_keys(scenario: Scenario) -> dict[str, int]:
     """The kernel's game-wide ``C_*`` values: seats and the ``multiplayer.*`` keys (P-44, P-45).
 
@@ -292,9 +309,7 @@ def game_keys(scenario: Scenario) -> dict[str, int]:
         C_AFTER_WIN=("end", "play_on").index(rules.after_win),
         C_AFTER_DEATH=K.AFTER_DEATH_NEW if multiplayer and rules.after_death == "new_character"
         else K.AFTER_DEATH_ELIMINATED,
-        C_KIT_ITEMS=rules.new_character_items,
         C_COOPERATIVE=scenario.variant == "cooperative",
-        C_NEEDED=rules.cooperative_needed,
         C_COOP_DEAD=("ignored", "team_loses").index(rules.cooperative_dead),
         C_FIRST_PLAYER=("seat1", "random").index(rules.first_player),
     )
@@ -312,9 +327,7 @@ def token_keys(rs: Ruleset) -> dict[str, int | list[int]]:
     cards = [card for card in rs.deformations.values() for _ in range(card.count)]
     active = any(card.effect != "none" for card in cards)
     return dict(
-        C_CLUES_START=tokens.clues_start, C_CLUES_PER_COMPLEX=tokens.clues_per_complex,
         C_CLUE_USE=TOKEN_USES.index(tokens.clue_use),
-        C_ZONE_START=tokens.zone_start, C_ZONE_PER_ANOMALY=tokens.zone_per_anomaly,
         C_ZONE_USE=TOKEN_USES.index(tokens.zone_use),
         C_DEFORM_CARDS=len(cards) if active else 0,
         C_DEFORM_EFFECT=[DEFORMATION_EFFECTS.index(card.effect) for card in cards],
@@ -332,7 +345,7 @@ def zone_keys(rs: Ruleset) -> dict[str, int | list[int]]:
     """
     zone, cards = rs.rules.zone, list(rs.zone.values())
     return dict(
-        C_ZONE_DECK=zone.cards == "deck", C_ZONE_DRAWS=zone.cards_per_phase,
+        C_ZONE_DECK=zone.cards == "deck",
         C_ZONE_COUNT=[card.count for card in cards],
         C_ZONE_ENEMIES=[card.enemies for card in cards],
         C_ZONE_ANOMALIES=[card.anomalies for card in cards],
@@ -847,35 +860,17 @@ def compile_campaign(scenario: Scenario) -> CampaignArrays:
     gear = policy.shopping[0] if policy.shopping else None
     bunker_keys, toward = _bunker_keys(scenario, [*complexes, *sarcophagus], bunkers)
     cp = K.PARAMETERS.pack(
-        C_START=start, C_MAX_DAYS=rules.campaign.max_days, C_HEALTH=stalker.health,
+        **plain_copies(scenario),
+        C_START=start, C_HEALTH=stalker.health,
         C_WILLPOWER=stalker.willpower, C_RADIATION_MAX=stalker.radiation_max,
-        C_RUBLES=scenario.rubles,
-        C_THRESHOLD=rules.emission.threshold,
-        C_TOKENS_LIMIT=rules.emission.tokens_per_limit,
-        C_TOKENS_ENVIRONMENT=rules.emission.tokens_per_environment,
-        C_TOKENS_KNOCKOUT=rules.emission.tokens_per_knockout,
-        C_TOKENS_CONCUSSION=rules.emission.tokens_per_concussion,
-        C_TOKENS_DEFORMATION=rules.emission.tokens_per_deformation,
-        C_ENEMIES_PER_DAY=rules.zone.enemies_per_day,
-        C_ANOMALIES_PER_DAY=rules.zone.anomalies_per_day,
-        C_ENEMY_LIMIT=rules.zone.enemy_limit, C_ANOMALY_LIMIT=rules.zone.anomaly_limit,
         C_ENVIRONMENT_CHANCE=int(round(rules.zone.environment_change_chance * 2**62)),
         C_ACCUMULATE=rules.emission.accumulate == "persist",
-        C_DEFORMATION_LIMIT=rules.death.deformation_limit,
-        C_KNOCKOUT_REGAIN=rules.death.regain,
-        C_KNOCKED_DOWN_DAYS=rules.death.knocked_down_days,
-        C_LOST_DAYS=rules.death.lost_days, C_MEDKIT_AT=policy.medkit_at,
         # A retreat walks to a bunker to pay for healing; under economy.paid_healing =
         # "after_knockout" no bunker heals a stalker who walks in, so he does not retreat.
         C_RETREAT_AT=policy.retreat_at if rules.economy.paid_healing == "bunker" else 0,
-        C_PAY_HEAL=policy.pay_heal, C_STIMULANT_AT=policy.stimulant_at,
-        C_BASES_SHELTER=rules.emission.bases_shelter,
-        C_HELICOPTER_AT=policy.helicopter_at,
         C_MILITARY_BASE=next((h for h, f in enumerate(hexmap.factions) if f == "military"), -1),
-        C_SELL_TROPHIES_AT=policy.sell_trophies_at,
         C_TROPHY_TARGET=len(targets) - 1 if selling else -1,
         **bunker_keys,
-        C_HEAL_PRICE=rules.economy.heal_price_per_wound,
         C_N_OBJECTIVES=len(complexes), C_SARCOPHAGUS_TARGET=len(complexes),
         C_OPEN_DRAW=DRAWS[rules.campaign.open_location_draw],
         C_SECRET_DRAW=DRAWS[rules.campaign.secret_location_draw],
@@ -883,14 +878,8 @@ def compile_campaign(scenario: Scenario) -> CampaignArrays:
         C_ANOMALY_TROPHIES=rules.campaign.anomaly_trophies == "when_exchanged",
         C_SOLD_ARTIFACTS=rules.campaign.sold_artifacts == "returned",
         C_REPUTATION=stalker.reputation,
-        C_TROPHY_LOT=rules.economy.mutant_trophy_lot,
-        C_TROPHY_PRICE=rules.economy.mutant_trophy_price,
-        C_GEAR_LOT=rules.economy.stalker_trophy_lot,
         C_GEAR_ITEM=list(rs.items).index(gear) if gear else -1,
-        C_SELL_DIVISOR=rules.economy.artifact_sell_divisor,
-        C_EVENT_ITEMS_CONSUMED=rules.events.items_consumed,
         C_SNEAK=policy.sneak == "always",
-        C_ESCAPE_ITEMS_CONSUMED=rules.escape.items_consumed,
         # Held at the start: the weapons and artefacts carried, not those bought (P-13).
         C_WEAPONS=(1 << len(scenario.weapons)) - 1
         | ((1 << len(scenario.artifacts)) - 1) << len(weapons),
@@ -899,7 +888,6 @@ def compile_campaign(scenario: Scenario) -> CampaignArrays:
                          if name and rules.economy.gear_shops in ("every_base", name)),
         C_BOUGHT_FROM_DECK=rules.economy.bought_artifacts == "from_deck",
         C_N_SLOTS=len(slots),
-        C_ARMOR_TRADE_IN=rules.economy.armor_trade_in_divisor,
         **artifact_keys(scenario),
         C_CHARACTER=list(rs.stalkers).index(scenario.stalker),
         **game_keys(scenario),
