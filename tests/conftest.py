@@ -82,3 +82,18 @@ def pytest_sessionfinish(session) -> None:
     """Stop the warm-up process if it still runs."""
     while _WARMING:
         _WARMING.pop().stop()
+
+
+@pytest.fixture(scope="module")
+def carrying(tmp_path_factory) -> Path:
+    """The base scenario with two artefacts carried from the start (Stone blood, Crystal):
+    ``rules.artifacts.carry_limit = 1`` then leaves him more than he may carry, a game the
+    campaign compile refuses (tests/test_levers_refused.py, tests/test_no_step_aborts.py)."""
+    from sim.paths import bundled_ruleset, configs_root
+
+    text = (configs_root() / "scenarios" / "base.toml").read_text(encoding="utf-8")
+    path = tmp_path_factory.mktemp("carrying") / "carrying.toml"
+    path.write_text(text.replace('ruleset = "base"', f'ruleset = "{bundled_ruleset()}"')
+                    .replace("items = [", 'artifacts = ["Stone blood", "Crystal"]\nitems = [', 1),
+                    encoding="utf-8")
+    return path

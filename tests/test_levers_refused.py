@@ -1,12 +1,14 @@
 """No step aborts a lever search (issue 26, section 3).
 
-A move the card checks accept can still make a game that cannot be set up:
-``rules.movement.base_steps`` two steps down leaves some hexes of the base map
-unable to reach a bunker, and the campaign compile refuses it. The lever
-finder skips such a move, names its edit (the card and cell) and the reason,
-lists it with the moves the rules refuse (table and JSON), and plays all the
-others; the ``--target ... --max-steps 3`` example of ``zonesim levers --help``
-runs to the end.
+A move the card checks accept can still make a game that cannot be set up: with two
+artefacts carried, ``rules.artifacts.carry_limit`` one step up (0, no limit, to 1) leaves
+the stalker more artefacts than he may carry, and the campaign compile refuses it. The
+lever finder skips such a move, names its edit (the card and cell) and the reason,
+lists it with the moves the rules refuse (table and JSON), and plays all the others; the
+``--target ... --max-steps 3`` example of ``zonesim levers --help`` runs to the end.
+
+(``rules.movement.base_steps`` two steps down, the first example, is now refused by the
+rules themselves: the Epicentre cost 5 is above an allowance of 4, issue 43.)
 """
 
 from __future__ import annotations
@@ -22,36 +24,54 @@ from sim.workflows import levers as L
 from sim.workflows.targets import parse_target
 
 SCENARIO = load_scenario("base")
-REFUSED = "edit 'rules.movement.base_steps=4': some hexes cannot reach a bunker"
+TOO_HIGH = ("edit 'rules.movement.base_steps=4': key 'movement.epicentre_cost': 5 is too "
+            "high: every Epicentre hex, the Sarcophagus among them, is entered with at most "
+            "the base allowance, movement.base_steps = 4 (Z-03, Z-19; an objective must be "
+            "reachable on it), so at most 4")
 
 
-def test_a_move_the_compile_refuses_is_skipped_with_its_edit():
-    setup = L.base_setup("campaign", SCENARIO)
-    result = L.run_levers(SCENARIO.ruleset, "campaign", setup, trials=300, seed=3,
-                          tables=["rules"], cards=["movement"], max_steps=3,
+def refused(path) -> str:
+    """Why the campaign compile refuses ``rules.artifacts.carry_limit=1`` for the scenario
+    ``path`` carrying two artefacts (the fixture ``carrying``, tests/conftest.py)."""
+    return (f"edit 'rules.artifacts.carry_limit=1': {path}: key 'loadout.artifacts': lists 2 "
+            "artefacts; artifacts.carry_limit is 1")
+
+
+def test_a_move_the_compile_refuses_is_skipped_with_its_edit(carrying):
+    scenario = load_scenario(carrying)
+    setup = L.base_setup("campaign", scenario)
+    result = L.run_levers(scenario.ruleset, "campaign", setup, trials=300, seed=3,
+                          tables=["rules"], cards=["artifacts"], max_steps=3,
                           target=parse_target("p_sarcophagus in 0.45..0.55"))
     skipped = {(s["path"], s["steps"]): s for s in result.skipped}
-    down2 = skipped[("rules.movement.base_steps", -2)]
-    assert down2["reason"] == REFUSED and down2["refused_by"] == "compile"
-    assert down2["value"] == 4
+    up1 = skipped[("rules.artifacts.carry_limit", 1)]
+    assert up1["reason"] == refused(carrying) and up1["refused_by"] == "compile"
+    assert up1["value"] == 1
     by_rules = [s for s in result.skipped if s["refused_by"] == "rules"]
     assert by_rules and all(s["reason"].startswith("edit '") for s in by_rules)
     played = {(s["path"], s["steps"]) for s in result.steps}
-    assert ("rules.movement.base_steps", -1) in played  # the move before it still plays
+    assert ("rules.artifacts.carry_limit", 2) in played  # the move after it still plays
     assert not played & set(skipped)  # no refused move was played
     doc = result.to_dict()
-    assert {"path": "rules.movement.base_steps", "steps": -2, "value": 4, "reason": REFUSED,
-            "refused_by": "compile"} in doc["skipped"]
+    assert {"path": "rules.artifacts.carry_limit", "steps": 1, "value": 1,
+            "reason": refused(carrying), "refused_by": "compile"} in doc["skipped"]
 
 
-def test_the_table_lists_every_skipped_step(tmp_path):
+def test_the_table_lists_every_skipped_step(tmp_path, carrying):
     result = CliRunner().invoke(main, [
-        "levers", "base", "--tables", "rules", "--cards", "movement",
+        "levers", str(carrying), "--tables", "rules", "--cards", "artifacts",
         "--target", "p_sarcophagus in 0.45..0.55", "--max-steps", "3", "--trials", "300",
         "--seed", "3", "--workers", "1", "--out", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
-    assert "rules.movement.base_steps -2: the game cannot be set up: " + REFUSED in result.stdout
-    assert "rules.movement.base_steps -3: the game cannot be set up" in result.stdout
+    assert ("rules.artifacts.carry_limit +1: the game cannot be set up: " + refused(carrying)
+            in result.stdout)
+    assert "the rules refuse it: edit 'rules.artifacts.carry_limit=-1'" in result.stdout
+    result = CliRunner().invoke(main, [
+        "levers", "base", "--tables", "rules", "--cards", "movement",
+        "--target", "p_sarcophagus in 0.45..0.55", "--max-steps", "3", "--trials", "300",
+        "--seed", "3", "--workers", "1", "--out", str(tmp_path / "movement")])
+    assert result.exit_code == 0, result.output
+    assert "rules.movement.base_steps -2: the rules refuse it: " + TOO_HIGH in result.stdout
     assert "the rules refuse it: edit 'rules.movement.road_change_cost=-1'" in result.stdout
 
 
@@ -65,7 +85,7 @@ def test_the_help_example_with_a_target_runs_to_the_end(tmp_path):
         "--format", "json", "--out", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
-    compile_refused = [s for s in doc["skipped"] if s["refused_by"] == "compile"]
-    assert {s["path"] for s in compile_refused} >= {"rules.movement.base_steps"}
+    refused = {(s["path"], s["steps"]): s for s in doc["skipped"]}
+    assert refused[("rules.movement.base_steps", -2)]["reason"] == TOO_HIGH
     assert all(s["reason"].startswith(f"edit '{s['path']}=") for s in doc["skipped"])
     assert doc["values"] > 100 and len(doc["steps"]) > 200  # every other move was played

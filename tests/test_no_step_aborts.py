@@ -1,10 +1,11 @@
 """No step aborts a sweep or a tune (issue 26, section 3, beside tests/test_levers_refused.py).
 
 A grid point or a tune candidate the rules refuse (a value out of its column's
-range) or whose game the experiment cannot set up (``rules.movement.base_steps``
-at 4 or less on the base map: some hexes cannot reach a bunker) is skipped and
-listed with its edit (card and cell) and reason; the others are played. Only a
-grid or a search with nothing left to play is an error (exit status 2).
+range; ``rules.movement.base_steps`` at 4 or less on the base ruleset, below the Epicentre
+cost of 5, issue 43) or whose game the experiment cannot set up (with two artefacts
+carried, ``rules.artifacts.carry_limit = 1``: more artefacts than he may carry) is skipped
+and listed with its edit (card and cell) and reason; the others are played. Only a grid
+or a search with nothing left to play is an error (exit status 2).
 """
 
 from __future__ import annotations
@@ -21,19 +22,30 @@ from sim.workflows.compare import Variant
 from sim.workflows.levers import base_setup
 from sim.workflows.sweep import run_sweep
 from sim.workflows.targets import parse_target
+from tests.test_levers_refused import TOO_HIGH, refused
 
-REFUSED = "edit 'rules.movement.base_steps=4': some hexes cannot reach a bunker"
+
+def test_a_sweep_skips_the_points_whose_game_cannot_be_set_up(carrying):
+    result = run_sweep(None, ["rules.artifacts.carry_limit=1..3"], "campaign",
+                       {"scenario": str(carrying)}, trials=100, seed=3)
+    assert sorted(set(result.frame["point"])) == [1, 2]
+    (skipped,) = result.skipped
+    assert skipped == {"point": 0, "edits": ["rules.artifacts.carry_limit=1"],
+                       "reason": "edit 'rules.artifacts.carry_limit=1': the edited ruleset: "
+                                 "scenario carrying cannot be played on it: key "
+                                 "'loadout.artifacts': lists 2 artefacts; "
+                                 "artifacts.carry_limit is 1", "refused_by": "compile"}
+    assert result.metadata()["skipped"] == [skipped]
+    assert [p["point"] for p in result.points] == [1, 2]
 
 
-def test_a_sweep_skips_the_points_whose_game_cannot_be_set_up():
+def test_a_sweep_skips_the_points_the_rules_refuse():
     result = run_sweep(None, ["rules.movement.base_steps=4..6"], "campaign",
                        {"scenario": "base"}, trials=100, seed=3)
     assert sorted(set(result.frame["point"])) == [1, 2]
     (skipped,) = result.skipped
-    assert skipped == {"point": 0, "edits": ["rules.movement.base_steps=4"], "reason": REFUSED,
-                       "refused_by": "compile"}
-    assert result.metadata()["skipped"] == [skipped]
-    assert [p["point"] for p in result.points] == [1, 2]
+    assert skipped == {"point": 0, "edits": ["rules.movement.base_steps=4"], "reason": TOO_HIGH,
+                       "refused_by": "rules"}
 
 
 def test_a_sweep_without_skips_keeps_its_metadata():
@@ -48,7 +60,7 @@ def test_the_sweep_command_lists_every_skipped_point(tmp_path):
     table = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "a")])
     assert table.exit_code == 0, table.output
     assert "2 points skipped, not played:" in table.stdout
-    assert ("point 1 (rules.movement.base_steps=4): the game cannot be set up: " + REFUSED
+    assert ("point 1 (rules.movement.base_steps=4): the rules refuse it: " + TOO_HIGH
             in table.stdout)
     doc = json.loads(CliRunner().invoke(main, [*args, "--out", str(tmp_path / "b"),
                                                "--format", "json"]).stdout)
@@ -65,15 +77,15 @@ def test_a_sweep_with_nothing_to_play_exits_2(tmp_path):
     assert "Traceback" not in out.output and not (tmp_path / "x").exists()
 
 
-def test_tune_skips_the_candidates_that_cannot_be_played():
-    sc = load_scenario("base")
+def test_tune_skips_the_candidates_that_cannot_be_played(carrying):
+    sc = load_scenario(carrying)
     result = T.tune("campaign", sc.ruleset, base_setup("campaign", sc),
-                    "rules.movement.base_steps=4..7", parse_target("p_sarcophagus >= 0.2"),
+                    "rules.artifacts.carry_limit=1..3", parse_target("p_sarcophagus >= 0.2"),
                     trials=100, seed=3, method="scan")
-    assert [s["value"] for s in result.skipped] == [4]
-    assert result.skipped[0]["reason"] == REFUSED
+    assert [s["value"] for s in result.skipped] == [1]
+    assert result.skipped[0]["reason"] == refused(carrying)
     assert result.skipped[0]["refused_by"] == "compile"
-    assert [e["value"] for e in result.evidence] == [5, 6, 7]
+    assert [e["value"] for e in result.evidence] == [2, 3]
     assert result.to_dict()["skipped"] == list(result.skipped)
 
 
@@ -99,7 +111,7 @@ def test_the_tune_command_lists_the_skipped_candidates():
                                     "scan", "--quiet"])
     assert out.exit_code == 0, out.output
     assert "1 candidates skipped, not played:" in out.stdout
-    assert "rules.movement.base_steps=4: the game cannot be set up: " + REFUSED in out.stdout
+    assert "rules.movement.base_steps=4: the rules refuse it: " + TOO_HIGH in out.stdout
 
 
 def test_tune_with_nothing_to_play_exits_2():
