@@ -11,20 +11,22 @@ from sim.encounter import anomaly as library
 from sim.experiments import anomaly as anomaly_experiment
 from sim.experiments.setups import best_objective
 
+STATE_OPTIONS: dict[str, Callable] = {
+    "health": click.option("--health", type=common.small_int(1), default=None,
+                           help="Health at the start (default: the stalker's maximum)."),
+    "willpower": click.option("--willpower", type=common.small_int(1), default=None,
+                              help="Willpower at the start (default: the stalker's maximum)."),
+    "radiation": click.option("--radiation", type=common.small_int(0), default=0,
+                              show_default=True, help="Radiation doses already taken."),
+    "tokens": click.option("--tokens", type=common.small_int(0), default=0, show_default=True,
+                           help="Damage tokens already on the armour."),
+}
+"""The option of each starting-state setup key (``--health``, ``--willpower``, ...)."""
+
 
 def state_options(func: Callable) -> Callable:
     """``--health``, ``--willpower``, ``--radiation``, ``--tokens``: the starting state."""
-    options = (
-        click.option("--health", type=common.small_int(1), default=None,
-                     help="Health at the start (default: the stalker's maximum)."),
-        click.option("--willpower", type=common.small_int(1), default=None,
-                     help="Willpower at the start (default: the stalker's maximum)."),
-        click.option("--radiation", type=common.small_int(0), default=0, show_default=True,
-                     help="Radiation doses already taken."),
-        click.option("--tokens", type=common.small_int(0), default=0, show_default=True,
-                     help="Damage tokens already on the armour."),
-    )
-    for option in reversed(options):
+    for option in reversed(STATE_OPTIONS.values()):
         func = option(func)
     return func
 

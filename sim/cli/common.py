@@ -133,18 +133,22 @@ def _apply(func: Callable, options: list[Callable]) -> Callable:
     return func
 
 
+LOADOUT_OPTIONS: dict[str, Callable] = {
+    "armor": click.option("--armor", default=None, help="Armour worn (default: none)."),
+    "weapons": click.option("--weapon", "weapons", multiple=True, metavar="NAME",
+                            help="Weapon card carried (repeatable); the best within 2 hands is "
+                                 "used each round (P-23, P-29)."),
+    "items": click.option("--item", "items", multiple=True, metavar="NAME",
+                          help="Item carried (repeatable): stimulants heal in combat (Z-12), the "
+                               "best escape item helps under combat.avoid_rule = reputation, the "
+                               "best event item on events (Z-10); others are ignored."),
+}
+"""The option of each loadout setup key (``--armor``, ``--weapon``, ``--item``)."""
+
+
 def loadout_options(func: Callable) -> Callable:
     """``--armor``, ``--weapon`` (repeatable), ``--item`` (repeatable): what the stalker carries."""
-    return _apply(func, [
-        click.option("--armor", default=None, help="Armour worn (default: none)."),
-        click.option("--weapon", "weapons", multiple=True, metavar="NAME",
-                     help="Weapon card carried (repeatable); the best within 2 hands is used "
-                          "each round (P-23, P-29)."),
-        click.option("--item", "items", multiple=True, metavar="NAME",
-                     help="Item carried (repeatable): stimulants heal in combat (Z-12), the best "
-                          "escape item helps under combat.avoid_rule = reputation, the best "
-                          "event item on events (Z-10); others are ignored."),
-    ])
+    return _apply(func, list(LOADOUT_OPTIONS.values()))
 
 
 def artifact_options(func: Callable) -> Callable:
@@ -160,17 +164,23 @@ def artifact_options(func: Callable) -> Callable:
     ])
 
 
+FIGHT_POLICY_OPTIONS: dict[str, Callable] = {
+    "sneak": click.option("--sneak", type=click.Choice(SNEAK_POLICIES), default="always",
+                          show_default=True, help="Try to avoid the fight first, or fight for "
+                                                  "the trophy (P-16, P-17)."),
+    "flee_at": click.option("--flee-at", type=small_int(0), default=0, show_default=True,
+                            help="From round 2, try to flee at this Health or less (0 = never; "
+                                 "P-21)."),
+    "heal_at": click.option("--heal-at", type=small_int(0), default=0, show_default=True,
+                            help="Use stimulants at this Health or less (0 = never; "
+                                 "Z-12..Z-14)."),
+}
+"""The option of each fight policy setup key (``--sneak``, ``--flee-at``, ``--heal-at``)."""
+
+
 def fight_policy_options(func: Callable) -> Callable:
     """``--sneak``, ``--flee-at``, ``--heal-at``: the stalker's choices in a fight."""
-    return _apply(func, [
-        click.option("--sneak", type=click.Choice(SNEAK_POLICIES), default="always",
-                     show_default=True,
-                     help="Try to avoid the fight first, or fight for the trophy (P-16, P-17)."),
-        click.option("--flee-at", type=small_int(0), default=0, show_default=True,
-                     help="From round 2, try to flee at this Health or less (0 = never; P-21)."),
-        click.option("--heal-at", type=small_int(0), default=0, show_default=True,
-                     help="Use stimulants at this Health or less (0 = never; Z-12..Z-14)."),
-    ])
+    return _apply(func, list(FIGHT_POLICY_OPTIONS.values()))
 
 
 def best_play_options(func: Callable) -> Callable:

@@ -8,9 +8,8 @@ from pathlib import Path
 import click
 
 from sim.cli import common
-from sim.cli.anomaly import state_options
+from sim.cli.anomaly import STATE_OPTIONS
 from sim.experiments import registry
-from sim.experiments.campaign_paired import scenario_setup
 from sim.rules.scenario import load_scenario
 from sim.workflows import baseline as before_after
 from sim.workflows import compare as library
@@ -83,11 +82,10 @@ def read_targets(texts, path) -> list:
     return found
 
 
-def _run(name: str, base: dict, variants, baseline, against, metrics, target_texts,
+def _run(exp, base: dict, variants, baseline, against, metrics, target_texts,
          targets_file, trials, seed, rules_dir, fmt, threads, rs=None, money=None) -> None:
     if rs is None:
         rs = common.load_rules_or_exit(rules_dir)
-    exp = registry.experiment(name)
     specs = ([] if baseline is None else [baseline]) + list(variants)
     if len(specs) < 2:
         raise click.UsageError("give at least two variants (--variant ... --variant ...), or "
@@ -97,7 +95,7 @@ def _run(name: str, base: dict, variants, baseline, against, metrics, target_tex
     result = library.compare(exp, rs, base, parsed, trials=trials, seed=seed, threads=threads,
                              metrics=metrics or None, targets=targets, against=against,
                              prices=True, money=money)
-    title = _TITLE.format(name=name, n=len(result.variants), base=parsed[0].label,
+    title = _TITLE.format(name=exp.name, n=len(result.variants), base=parsed[0].label,
                           trials=trials, seed=seed)
     if against:
         title = title.replace("diff = variant - baseline", "diff = variant - against")
@@ -106,44 +104,33 @@ def _run(name: str, base: dict, variants, baseline, against, metrics, target_tex
         click.echo("loadouts:\n" + "\n".join(result.loadout_lines()))
 
 
-def _encounter(name: str, *args, fixed: dict | None = None) -> None:
-    """``compare NAME``: the options of the experiment's ``option_keys`` over the
-    ``--scenario`` (:func:`sim.cli.common.setup_and_rules`) are the base setup, with
-    ``fixed`` setup keys that have no option.
-    """
-    *run, scenario, trials, seed, rules_dir, fmt, threads = args
-    values = common.option_values(registry.experiment(name).option_keys)
-    base, rs = common.setup_and_rules(name, scenario, rules_dir, {**values, **(fixed or {})})
-    _run(name, base, *run, trials, seed, rules_dir, fmt, threads, rs=rs)
-
-
 KEY_NOTES = {"optional": "none = no card", "list": "repeatable; none = empty",
              "route": "repeatable; none = nearest first",
              "artifact_use": "NAME:USE, USE always, never or a Health"}
 """How a variant value of each kind is written, where the help says more than the key."""
 
 
-def variant_keys(name: str) -> str:
-    """The variant keys of experiment ``name`` as its descriptor declares them (``keys``), each
+def variant_keys(exp) -> str:
+    """The variant keys of experiment ``exp`` as its descriptor declares them (``keys``), each
     with how its value is written (the choices of a choice kind, :data:`KEY_NOTES`), then the
     keys every comparison takes: ``edit``, ``rules`` and ``label``.
     """
     words = []
-    for key, (_, kind) in registry.experiment(name).keys.items():
+    for key, (_, kind) in exp.keys.items():
         note = "|".join(map(str, library.CHOICES[kind])) if kind in library.CHOICES \
             else KEY_NOTES.get(kind)
         words.append(f"{key} ({note})" if note else key)
     return ", ".join([*words, "edit", "rules (a ruleset folder)", "label"])
 
 
-def listed(name: str) -> Callable:
-    """Put the variant keys (:func:`variant_keys`) and the metric names of experiment ``name``,
+def listed(exp) -> Callable:
+    """Put the variant keys (:func:`variant_keys`) and the metric names of experiment ``exp``,
     as it declares them, in place of ``{keys}`` and ``{metrics}`` in a command's help.
     """
     def apply(command: click.Command) -> click.Command:
-        names = ", ".join(m.name for m in registry.experiment(name).metrics)
+        names = ", ".join(m.name for m in exp.metrics)
         command.help = command.help.replace("{metrics}", names).replace(
-            "{keys}", variant_keys(name))
+            "{keys}", variant_keys(exp))
         return command
 
     return apply
@@ -181,19 +168,24 @@ def compare() -> None:
     """
 
 
-@listed("combat")
-@compare.command("combat")
-@click.option("--stalker", default=None,
-              help="Stalker card name (required unless --scenario names one).")
-@click.option("--enemy", required=True, help="Enemy card name, or 'all' for the deck.")
-@common.loadout_options
-@common.fight_policy_options
-@variant_options
-@common.scenario_option
-@common_options
-def compare_combat(variants, baseline, against, metrics, target_texts, targets_file, scenario,
-                   trials, seed, rules_dir, fmt, threads, **setup_options):
-    """Compare fights (P-14..P-29) under variants of loadout, policy or cards.
+SETUP_OPTIONS: dict[str, Callable] = {
+    "stalker": click.option("--stalker", default=None,
+                            help="Stalker card name (required unless --scenario names one)."),
+    **common.LOADOUT_OPTIONS, **common.FIGHT_POLICY_OPTIONS,
+    "enter": click.option("--enter", is_flag=True, default=False,
+                          help="Enter on purpose even after noticing the anomaly (P-36)."),
+    **STATE_OPTIONS,
+}
+"""The option of each setup key an encounter's ``option_keys`` name."""
+EXPERIMENT_OPTIONS = {
+    ("event", "items"): click.option("--item", "items", multiple=True, metavar="NAME",
+                                     help="Event item (repeatable; event_avoid only; the best "
+                                          "counts, Z-10)."),
+}
+"""An option whose help, in one experiment, says what acts there."""
+
+HELP = {
+    "combat": """Compare fights (P-14..P-29) under variants of loadout, policy or cards.
 
     Variant keys: {keys}.
     Metrics: {metrics}.
@@ -205,27 +197,8 @@ def compare_combat(variants, baseline, against, metrics, target_texts, targets_f
         --variant "weapon=AK-74;armor=SEVA suit"
       zonesim compare combat --stalker Strelok --enemy Bloodsucker --baseline "" \\
         --variant "edit=enemies.Bloodsucker.endurance=3" --metric knocked_out
-    """
-    _encounter("combat", variants, baseline, against, metrics, target_texts, targets_file,
-               scenario, trials, seed, rules_dir, fmt, threads)
-
-
-@listed("anomaly")
-@compare.command("anomaly")
-@click.option("--stalker", default=None,
-              help="Stalker card name (required unless --scenario names one).")
-@click.option("--anomaly", "anomaly_name", required=True,
-              help="Anomaly card name, or 'all' for the deck.")
-@click.option("--armor", default=None, help="Armour worn (default: none).")
-@click.option("--enter", is_flag=True, default=False,
-              help="Enter on purpose even after noticing the anomaly (P-36).")
-@state_options
-@variant_options
-@common.scenario_option
-@common_options
-def compare_anomaly(variants, baseline, against, metrics, target_texts, targets_file, scenario,
-                    trials, seed, rules_dir, fmt, threads, **setup_options):
-    """Compare anomaly encounters (P-30..P-36) under variants.
+    """,
+    "anomaly": """Compare anomaly encounters (P-30..P-36) under variants.
 
     Variant keys: {keys} (an item is refused: none acts inside an anomaly).
     Metrics: {metrics}.
@@ -234,28 +207,8 @@ def compare_anomaly(variants, baseline, against, metrics, target_texts, targets_
     Example:
       zonesim compare anomaly --stalker Strelok --anomaly all \\
         --variant "armor=Ecolog suit" --variant "armor=SEVA suit" --variant "enter=1"
-    """
-    _encounter("anomaly", variants, baseline, against, metrics, target_texts, targets_file,
-               scenario, trials, seed, rules_dir, fmt, threads,
-               fixed={"items": ()})  # the loadout lists none: no item acts inside (P-31..P-36)
-
-
-@listed("event")
-@compare.command("event")
-@click.option("--stalker", default=None,
-              help="Stalker card name (required unless --scenario names one).")
-@click.option("--event", "event_name", required=True,
-              help="Event card name, or 'all' for the deck.")
-@click.option("--armor", default=None, help="Armour worn (default: none).")
-@click.option("--item", "items", multiple=True, metavar="NAME",
-              help="Event item (repeatable; event_avoid only; the best counts, Z-10).")
-@state_options
-@variant_options
-@common.scenario_option
-@common_options
-def compare_event(variants, baseline, against, metrics, target_texts, targets_file, scenario,
-                  trials, seed, rules_dir, fmt, threads, **setup_options):
-    """Compare event draws (Z-08..Z-10) under variants, e.g. event items.
+    """,
+    "event": """Compare event draws (Z-08..Z-10) under variants, e.g. event items.
 
     Variant keys: {keys}.
     Metrics: {metrics}.
@@ -264,68 +217,123 @@ def compare_event(variants, baseline, against, metrics, target_texts, targets_fi
     Example:
       zonesim compare event --stalker Strelok --event all --variant "item=Bag of nuts" \\
         --variant "item=Dosimeter" --variant "item=Torsion scanner"
+    """,
+}
+"""Each encounter's ``compare`` help: ``{keys}`` and ``{metrics}`` are filled from its
+descriptor (:func:`listed`)."""
+ENCOUNTER_HELP = """Compare {name} encounters under variants.
+
+    Variant keys: {{keys}}.
+    Metrics: {{metrics}}.
     """
-    _encounter("event", variants, baseline, against, metrics, target_texts, targets_file,
-               scenario, trials, seed, rules_dir, fmt, threads)
+"""The help of an encounter :data:`HELP` has no words for yet."""
 
 
-@listed("campaign")
-@compare.command("campaign")
-@click.argument("scenario", required=False)
-@click.option("--scenario", "scenario_option", default=None, metavar="FILE|NAME",
-              help="The scenario, as the SCENARIO argument (give one of the two).")
-@variant_options
-@common.trials_option(CAMPAIGN_TRIALS)
-@common.seed_option
-@click.option("--rules", "rules_dir", type=click.Path(), default=None,
-              help="Ruleset folder to use instead of the scenario's.")
-@click.option("--pay", "money", flag_value="pay", default=None,
-              help="Each variant pays for its extra cards (price difference to the baseline) "
-                   "out of its starting rubles; one the stalker cannot afford is refused.")
-@click.option("--cash-equivalent", "money", flag_value="cash",
-              help="After each variant dearer than the baseline, add the baseline with that "
-                   "price difference in extra starting rubles: is the card worth its price?")
-@common.format_option
-@common.threads_option
-@common.quiet_option
-def compare_campaign(scenario, scenario_option, variants, baseline, against, metrics,
-                     target_texts, targets_file, trials, seed, rules_dir, money, fmt, threads):
-    """Compare whole campaigns of a scenario under variants of loadout, policy or cards.
-
-    SCENARIO is a scenario file or a bundled scenario's name (default: base);
-    it is the base setup. Every variant plays the same games (trial t of each
-    variant on the streams of (seed, t)), so the paired difference to the
-    baseline is tight. Variant keys: {keys}; item+=NAME adds one card to
-    the scenario's items, item-=NAME removes one, items=A,B replaces them
-    (likewise weapon+=, weapons=); rules is played instead of the scenario's
-    ruleset.
-    Metrics: {metrics} (game_days: the mean day a game ended; knockouts and
-    those after it: per-game means). Each row shows the variant's price (its
-    cards' price column) and the difference per 1,000 rubles of price
-    difference; --pay makes each variant pay its extra cards out of its
-    starting rubles, --cash-equivalent compares each dearer variant with the
-    baseline given that price in cash, and adds a row "X minus its cash":
-    the card variant less its cash equivalent, paired, with its interval.
-
-    \b
-    Example:
-      zonesim compare campaign --baseline "" --variant "item=Dosimeter" \\
-        --variant "armor=SEVA suit"
-      zonesim compare campaign base --variant "label=now" \\
-        --variant "edit=enemies.Bloodsucker.endurance=6" --metric p_sarcophagus
-      zonesim compare campaign base --baseline "" --variant "armor=SEVA suit" \\
-        --cash-equivalent --metric p_sarcophagus
-      zonesim compare campaign base --baseline "" --variant "item+=Jetpack" \\
-        --cash-equivalent --metric p_sarcophagus
+def _setup_option(exp, key: str) -> Callable:
+    """The option of setup key ``key`` in ``compare NAME``: the card an encounter meets is
+    required (a card or ``all``); the others are :data:`SETUP_OPTIONS`'.
     """
-    if scenario is not None and scenario_option is not None:
-        raise click.UsageError("give the scenario once: as SCENARIO or as --scenario")
-    chosen = load_scenario(scenario or scenario_option)
-    rs = chosen.ruleset if rules_dir is None else common.load_rules_or_exit(rules_dir)
-    if rules_dir is not None:
-        common.rules_lack(rs, scenario_setup(chosen), rules_dir)
-    _run("campaign", scenario_setup(chosen), variants, baseline, against, metrics, target_texts,
-         targets_file, trials, seed, rules_dir, fmt, threads, rs=rs, money=money)
+    if key == exp.card_key:
+        return click.option(f"--{key}", common.param_of(key), required=True,
+                            help=f"{key.capitalize()} card name, or 'all' for the deck.")
+    return EXPERIMENT_OPTIONS.get((exp.name, key), SETUP_OPTIONS[key])
+
+
+def encounter_command(exp) -> click.Command:
+    """``compare NAME`` for an encounter of the registry: an option per ``option_keys`` (the
+    stalker and the card first), the variants, the scenario and the common options. The
+    options over the ``--scenario`` (:func:`sim.cli.common.setup_and_rules`) are the base
+    setup; a setup with no ``--item`` (no item acts there) carries none.
+    """
+    keys = sorted(exp.option_keys, key=lambda k: (k != "stalker", k != exp.card_key))
+    fixed = {} if "items" in exp.option_keys else {"items": ()}
+
+    def command(variants, baseline, against, metrics, target_texts, targets_file, scenario,
+                trials, seed, rules_dir, fmt, threads, **setup_options):
+        values = common.option_values(exp.option_keys)
+        base, rs = common.setup_and_rules(exp.name, scenario, rules_dir, {**values, **fixed})
+        _run(exp, base, variants, baseline, against, metrics, target_texts, targets_file,
+             trials, seed, rules_dir, fmt, threads, rs=rs)
+
+    command.__doc__ = HELP.get(exp.name, ENCOUNTER_HELP.format(name=exp.name))
+    for option in reversed([*(_setup_option(exp, k) for k in keys), variant_options,
+                            common.scenario_option, common_options]):
+        command = option(command)
+    return listed(exp)(click.command(exp.name, cls=common.Command)(command))
+
+
+def campaign_command(exp) -> click.Command:
+    """``compare campaign``: whole games of a scenario (the experiment's ``from_scenario``
+    setup), given as an argument or ``--scenario``, with ``--pay`` and
+    ``--cash-equivalent``.
+    """
+    @listed(exp)
+    @click.command(exp.name, cls=common.Command)
+    @click.argument("scenario", required=False)
+    @click.option("--scenario", "scenario_option", default=None, metavar="FILE|NAME",
+                  help="The scenario, as the SCENARIO argument (give one of the two).")
+    @variant_options
+    @common.trials_option(CAMPAIGN_TRIALS)
+    @common.seed_option
+    @click.option("--rules", "rules_dir", type=click.Path(), default=None,
+                  help="Ruleset folder to use instead of the scenario's.")
+    @click.option("--pay", "money", flag_value="pay", default=None,
+                  help="Each variant pays for its extra cards (price difference to the "
+                       "baseline) out of its starting rubles; one the stalker cannot afford is "
+                       "refused.")
+    @click.option("--cash-equivalent", "money", flag_value="cash",
+                  help="After each variant dearer than the baseline, add the baseline with "
+                       "that price difference in extra starting rubles: is the card worth its "
+                       "price?")
+    @common.format_option
+    @common.threads_option
+    @common.quiet_option
+    def command(scenario, scenario_option, variants, baseline, against, metrics,
+                target_texts, targets_file, trials, seed, rules_dir, money, fmt, threads):
+        """Compare whole campaigns of a scenario under variants of loadout, policy or cards.
+
+        SCENARIO is a scenario file or a bundled scenario's name (default: base);
+        it is the base setup. Every variant plays the same games (trial t of each
+        variant on the streams of (seed, t)), so the paired difference to the
+        baseline is tight. Variant keys: {keys}; item+=NAME adds one card to
+        the scenario's items, item-=NAME removes one, items=A,B replaces them
+        (likewise weapon+=, weapons=); rules is played instead of the scenario's
+        ruleset.
+        Metrics: {metrics} (game_days: the mean day a game ended; knockouts and
+        those after it: per-game means). Each row shows the variant's price (its
+        cards' price column) and the difference per 1,000 rubles of price
+        difference; --pay makes each variant pay its extra cards out of its
+        starting rubles, --cash-equivalent compares each dearer variant with the
+        baseline given that price in cash, and adds a row "X minus its cash":
+        the card variant less its cash equivalent, paired, with its interval.
+
+        \b
+        Example:
+          zonesim compare campaign --baseline "" --variant "item=Dosimeter" \\
+            --variant "armor=SEVA suit"
+          zonesim compare campaign base --variant "label=now" \\
+            --variant "edit=enemies.Bloodsucker.endurance=6" --metric p_sarcophagus
+          zonesim compare campaign base --baseline "" --variant "armor=SEVA suit" \\
+            --cash-equivalent --metric p_sarcophagus
+          zonesim compare campaign base --baseline "" --variant "item+=Jetpack" \\
+            --cash-equivalent --metric p_sarcophagus
+        """
+        if scenario is not None and scenario_option is not None:
+            raise click.UsageError("give the scenario once: as SCENARIO or as --scenario")
+        chosen = load_scenario(scenario or scenario_option)
+        rs = chosen.ruleset if rules_dir is None else common.load_rules_or_exit(rules_dir)
+        setup = exp.from_scenario(chosen)
+        if rules_dir is not None:
+            common.rules_lack(rs, setup, rules_dir)
+        _run(exp, setup, variants, baseline, against, metrics, target_texts,
+             targets_file, trials, seed, rules_dir, fmt, threads, rs=rs, money=money)
+
+    return command
+
+
+for _exp in registry.experiments():
+    compare.add_command((encounter_command if _exp.card_key is not None
+                         else campaign_command)(_exp))
 
 
 @compare.command("scenarios")
