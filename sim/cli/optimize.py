@@ -10,7 +10,7 @@ import click
 from sim.cli import INTERRUPTED, common
 from sim.rules.scenario import load_scenario
 from sim.workflows import optimize as library
-from sim.workflows.policy_space import KEYS
+from sim.workflows.policy_space import KEYS, in_words
 from sim.workflows.scenario_toml import write_scenario
 from sim.workflows.sweep import check_scheduler
 
@@ -61,14 +61,9 @@ def optimize(scenario, metric, constraint, stalker, seat, keys, trials, budget, 
 
     SCENARIO (default: base) is a one-stalker scenario, or a multiplayer one
     with --seat N: seat N's policy and loadout are searched while the other
-    seats play theirs, for that seat's win (P-45). Its policy keys
-    (flee_at, heal_at, medkit_at, retreat_at: 0..the stalker's Health;
-    sneak; enter_anomalies; pay_heal; route: nearest and every order of
-    the Secret Complexes; shopping: lists of up to 3 of the items it shops
-    for or carries; keep_artifacts: sets one artefact card apart) and its
-    starting loadout (armor; weapons, items, artifacts: lists one card
-    apart), a changed kit paid for or refunded at the cards' prices out of
-    the starting money and never beyond it, are searched one at a time, each
+    seats play theirs, for that seat's win (P-45). Its {searched}, a changed
+    kit paid for or refunded at the cards' prices out of the starting money
+    and never beyond it, are searched one at a time, each
     key's values racing on common random numbers by successive halving
     (clearly worse ones dropped when their paired 95 % interval to the
     leader lies below 0), until a pass over the keys changes nothing. The
@@ -146,6 +141,8 @@ def optimize(scenario, metric, constraint, stalker, seat, keys, trials, budget, 
                    err=True)
         sys.exit(INTERRUPTED)
 
+
+optimize.help = optimize.help.replace("{searched}", in_words())
 
 ALL = "all"
 """``--stalker all``: every stalker card of the ruleset."""

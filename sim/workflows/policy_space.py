@@ -108,6 +108,34 @@ ROUTE_ORDERS = 5
 """Most Secret Complexes whose every visiting order is tried (5! = 120 orders)."""
 
 
+LIST_WORDS = {"route": "nearest and every order of the Secret Complexes",
+              "shopping": f"lists of up to {SHOPPING_LENGTH} of the items it shops for or "
+                          "carries",
+              "keep_artifacts": "sets one artefact card apart"}
+"""What each of :data:`LISTS` takes, in the words of ``zonesim optimize --help``."""
+
+
+def in_words() -> str:
+    """Every searched key and the values it takes, as ``zonesim optimize --help`` says them
+    ("policy keys (...) and its starting loadout (...)"): read from :data:`KEYS`'s groups,
+    so the help names every key the search changes.
+    """
+    by_values: dict[tuple, list[str]] = {}
+    for key, values in CHOICES.items():
+        by_values.setdefault(values, []).append(key)
+    policy = [f"{', '.join(THRESHOLDS)}: 0..the stalker's Health",
+              *(f"{', '.join(keys)}: {' or '.join(str(v).lower() for v in values)}"
+                for values, keys in by_values.items()),
+              *(f"{k}: 0 to {SALE_LOTS} lots of mutant trophies held before he sells them"
+                for k in SALES),
+              *(f"{k}: {LIST_WORDS[k]}" for k in LISTS),
+              *(f"{k}: tables one artefact's use (always, never, a Health) apart"
+                for k in USES)]
+    cards = ", ".join(k for k in LOADOUT if k != "armor")
+    return (f"policy keys ({'; '.join(policy)}) and its starting loadout (armor: none or "
+            f"any card; {cards}: lists one card apart)")
+
+
 class SpaceError(InputError):
     """A search space that cannot be built (an unknown key; exit status 2)."""
 
@@ -356,6 +384,7 @@ def value_text(value: Any, key: str = "") -> str:
     return str(value)
 
 
-__all__ = ["CHOICES", "KEYS", "LISTS", "LOADOUT", "NAIVE", "ORDER", "ROUTE_ORDERS", "RUBLES",
-           "SCENARIO_POLICY", "SHOPPING_LENGTH", "THRESHOLDS", "USES", "Candidate", "Dimension",
-           "Purse", "SpaceError", "naive", "parse_keys", "space", "value_text"]
+__all__ = ["CHOICES", "KEYS", "LISTS", "LIST_WORDS", "LOADOUT", "NAIVE", "ORDER",
+           "ROUTE_ORDERS", "RUBLES", "SCENARIO_POLICY", "SHOPPING_LENGTH", "THRESHOLDS", "USES",
+           "Candidate", "Dimension", "Purse", "SpaceError", "in_words", "naive", "parse_keys",
+           "space", "value_text"]
