@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -188,10 +188,10 @@ def _headline(section: str, rows: Sequence[dict], prefix: str) -> tuple[list[dic
 def enemy_deck(sc: Scenario, trials: int, seed: int) -> Section:
     """Every enemy card against the scenario's stalker, loadout and policy."""
     rs, setup = sc.ruleset, base_setup("combat", sc)
+    policy = combat.CombatPolicy.from_setup(setup)
     table = combat_experiment.combat_table(
         rs, sc.stalker, combat_experiment.deck_names(rs, "all"), sc.armor, sc.weapons, sc.items,
-        combat.CombatPolicy.from_setup(setup), trials=trials, seed=seed,
-        best=best_objective(setup))
+        policy, trials=trials, seed=seed, best=best_objective(setup))
     frame = table.to_frame()
     objective = sc.policy.objective
     deck = compare.compare(
@@ -204,8 +204,8 @@ def enemy_deck(sc: Scenario, trials: int, seed: int) -> Section:
     skipped = [n for n in rs.enemies if n not in set(frame["enemy"])]
     text = [f"{sc.stalker} with armour {sc.armor or 'none'}, weapons "
             f"{', '.join(sc.weapons) or 'none'} and items {', '.join(sc.items) or 'none'}; "
-            f"policy sneak={sc.policy.sneak}, flee_at={sc.policy.flee_at}, "
-            f"heal_at={sc.policy.heal_at}. One fight per card, most dangerous first; "
+            f"policy {', '.join(f'{f.name}={getattr(policy, f.name)}' for f in fields(policy))}"
+            ". One fight per card, most dangerous first; "
             "cells: estimate ±95 % half-width (exact value from the Markov chain)."]
     if skipped:
         text.append("Not simulated (their fights have no end in the rules): "
