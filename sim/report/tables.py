@@ -185,6 +185,17 @@ def _headline(section: str, rows: Sequence[dict], prefix: str) -> tuple[list[dic
 
 # --- deck sections ----------------------------------------------------------------------------
 
+def _deck_and_best_play(experiment: str, sc: Scenario, setup: dict, trials: int, seed: int,
+                        metrics: Sequence[str]) -> compare.Comparison:
+    """The deck average under the scenario's ``setup`` (variant ``deck``) and under best play
+    for the scenario's ``policy.objective`` (``best play``), paired on common random numbers.
+    """
+    best = (("policy", "best"), ("objective", sc.policy.objective))
+    return compare.compare(registry.experiment(experiment), sc.ruleset, setup,
+                           [compare.Variant("deck"), compare.Variant("best play", best)],
+                           trials=trials, seed=seed, metrics=list(metrics))
+
+
 def enemy_deck(sc: Scenario, trials: int, seed: int) -> Section:
     """Every enemy card against the scenario's stalker, loadout and policy."""
     rs, setup = sc.ruleset, base_setup("combat", sc)
@@ -193,12 +204,7 @@ def enemy_deck(sc: Scenario, trials: int, seed: int) -> Section:
         rs, sc.stalker, combat_experiment.deck_names(rs, "all"), sc.armor, sc.weapons, sc.items,
         policy, trials=trials, seed=seed, best=best_objective(setup))
     frame = table.to_frame()
-    objective = sc.policy.objective
-    deck = compare.compare(
-        registry.experiment("combat"), rs, setup,
-        [compare.Variant("deck"),
-         compare.Variant("best play", (("policy", "best"), ("objective", objective)))],
-        trials=trials, seed=seed, metrics=list(COMBAT_SHOWN))
+    deck = _deck_and_best_play("combat", sc, setup, trials, seed, COMBAT_SHOWN)
     policy_rows = [r for r in deck.rows if r["variant"] == "deck"]
     summary, values = _headline("enemy deck", policy_rows, "enemies")
     skipped = [n for n in rs.enemies if n not in set(frame["enemy"])]
@@ -317,11 +323,7 @@ def anomaly_deck(sc: Scenario, trials: int, seed: int) -> Section:
                                              best=best_objective(setup))
     frame = table.to_frame()
     objective = sc.policy.objective
-    deck = compare.compare(
-        registry.experiment("anomaly"), rs, setup,
-        [compare.Variant("deck"),
-         compare.Variant("best play", (("policy", "best"), ("objective", objective)))],
-        trials=trials, seed=seed, metrics=list(ANOMALY_SHOWN))
+    deck = _deck_and_best_play("anomaly", sc, setup, trials, seed, ANOMALY_SHOWN)
     policy_rows = [r for r in deck.rows if r["variant"] == "deck"]
     summary, values = _headline("anomaly deck", policy_rows, "anomalies")
     played = anomaly_experiment.anomaly_table(
