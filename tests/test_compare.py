@@ -133,7 +133,8 @@ def test_targets_add_a_verdict_column():
 @pytest.mark.parametrize(("specs", "kw", "message"), [
     (["armor=Ecolog suit", "armor=Ecolog suit"], {}, "labels must differ"),
     (["armor=Ecolog suit", "edit=enemies.Bloodsucker.endurance=0"], {}, "0 is not in 1..10"),
-    (["armor=Ecolog suit", "armor=Tin can"], {}, "unknown armour 'Tin can'"),
+    (["armor=Ecolog suit", "armor=Tin can"], {},
+     "variant 'armor=Tin can': ruleset .* has no armour 'Tin can'"),
     (["armor=Ecolog suit"], {"metrics": ["dead"]}, "unknown metric 'dead'"),
 ])
 def test_input_errors(specs, kw, message):
