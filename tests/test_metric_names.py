@@ -80,8 +80,9 @@ def test_campaign_table_names_metrics_as_the_json_does(monkeypatch):
 
     data = {k: {"mc": 0.5, "ci_low": 0.4, "ci_high": 0.6} for k in PROBABILITIES}
     data |= {"causes": [{"cause": c, "mc": 0.1, "ci_low": 0.0, "ci_high": 0.2} for c in DEATHS],
-             "days": {"mean": 12.5, "mean_ci_low": 12.0, "mean_ci_high": 13.0, "median": 12,
-                      "p10": 10, "p90": 16},
+             "days": {"mean": 12.5, "mean_ci_low": 12.0, "mean_ci_high": 13.0,
+                      **{f"{k}{end}": v for k, v in (("median", 12), ("p10", 10), ("p90", 16))
+                         for end in ("", "_ci_low", "_ci_high")}},
              "game_days": 14.0, **{k: 1.0 for k in MEANS},
              "means": {k: {"mc": 1.0, "ci_low": 0.9, "ci_high": 1.1}
                        for k in ("game_days", *MEANS)}}
