@@ -38,6 +38,7 @@ from sim.experiments.campaign_metrics import (  # noqa: F401 - the campaign's me
     MEAN_NAMES,
     METRICS,
     PROBABILITIES,
+    QUANTILES,
     REACH,
     SURVIVE,
     WIN_RATE,
@@ -240,11 +241,6 @@ def play_blocks(arrays: CampaignArrays, trials: int, seed: int, threads: int | N
         entered += int(rows[:, K.G_SARCOPHAGUS].sum())
     return GameSums(counts, {name: int(v) for name, v in zip(COUNTERS, squares, strict=True)},
                     entered)
-
-
-QUANTILES = {"median": 0.5, "p10": 0.1, "p90": 0.9}
-"""The day statistics read off a histogram (:data:`sim.experiments.naming.DAY_STATS` but the
-mean) and their quantiles."""
 
 
 def day_quantiles(hist: np.ndarray, prefix: str = "") -> dict:

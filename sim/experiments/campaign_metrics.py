@@ -119,6 +119,10 @@ DAY_LABELS = {DAYS_MEAN: "days to win, mean", DAYS_MEDIAN: "days to win, median"
               "days.p90": "days to win, 90th percentile"}
 """The days to the Sarcophagus among the games that won (not per-game metrics)."""
 
+QUANTILES = {"median": 0.5, "p10": 0.1, "p90": 0.9}
+"""The day statistics (:data:`sim.experiments.naming.DAY_STATS`) that are quantiles, and
+theirs: each with its order-statistic interval (:func:`sim.stats.histogram_quantile`)."""
+
 LABELS: Mapping[str, str] = {**{m[0]: m[3] for m in (*METRICS, *SEAT_METRICS)}, **DAY_LABELS}
 """Plain label of every campaign metric name, from :data:`METRICS` and :data:`DAY_LABELS`."""
 

@@ -42,7 +42,7 @@ from sim.campaign.compile import CampaignArrays
 from sim.campaign.players import GameArrays
 from sim.experiments import tables
 from sim.experiments.base import Case, Metric
-from sim.experiments.campaign_metrics import GAME_DAYS, WIN_RATE
+from sim.experiments.campaign_metrics import GAME_DAYS, QUANTILES, WIN_RATE
 from sim.experiments.campaign_paired import (
     CAMPAIGN_METRICS,
     SEAT_METRICS,
@@ -57,8 +57,6 @@ from sim.workflows.targets import FAIL, Target
 
 DAY_METRICS = {f"days.{stat}": stat for stat in DAY_STATS}
 """Statistics of the days to the Sarcophagus a constraint may name (``days.median``)."""
-QUANTILES = {"median": 0.5, "p10": 0.1, "p90": 0.9}
-"""The quantile of each ``days.*`` statistic that is one."""
 
 DROPPED_WORSE = "clearly worse"
 DROPPED_INFEASIBLE = "infeasible"
