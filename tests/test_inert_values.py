@@ -1,11 +1,12 @@
-"""Values that act in no game of the scenario are named as such (issue 46, item 6).
+"""Values that move the metric in no game of the scenario are named as such (issue 46, item 6).
 
-On base the trophy economy never acts: the stalker never holds a lot of mutant
-trophies at the Duty base (P-26, P-28), so ten times the mutant-trophy price moves
-the win rate by exactly 0, every paired game ending as before. ``zonesim levers``
+On base the trophy prices do not act on the win rate: a lot of mutant trophies is
+sold at the Duty base (P-26, P-28) in a handful of games of 200,000, and ten times
+the mutant-trophy price changes no game's win, every paired game ending as before
+(it moves only the rubles left in those few games). ``zonesim levers``
 marks such a step "no game changed" (the paired difference is 0 in every game,
 not a small estimate) and names the values whose every step changed no game, so a
-designer tuning trophy prices learns that they do not matter in this scenario.
+designer tuning trophy prices learns that they do not matter here.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def test_levers_output_tells_the_designer_which_values_do_not_act(tmp_path):
             "--seed", "7", "--quiet", "--out", str(tmp_path / "l")]
     table = CliRunner().invoke(main, args)
     assert table.exit_code == 0, table.output
-    line = next(line for line in table.stdout.splitlines() if "do not act" in line)
+    line = next(line for line in table.stdout.splitlines() if "do not act on it" in line)
     assert "economy.mutant_trophy_price" in line and "3000 paired games" in line
     assert "no game changed" in table.stdout
     doc = json.loads(CliRunner().invoke(main, [*args[:-2], "--out", str(tmp_path / "j"),

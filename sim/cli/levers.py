@@ -174,8 +174,8 @@ def _print_steps(result, frame: pd.DataFrame) -> None:
     inert = result.inert()
     if inert:
         click.echo(f"{len(inert)} value{'s' if len(inert) > 1 else ''} changed no game's "
-                   f"{result.metric} in {result.trials} paired games either way: they do not "
-                   f"act in this scenario ({', '.join(inert)})")
+                   f"{result.metric} in {result.trials} paired games either way: in this "
+                   f"scenario they do not act on it ({', '.join(inert)})")
     if result.skipped:
         click.echo(f"{len(result.skipped)} steps skipped, not played:")
         for s in result.skipped:

@@ -327,12 +327,13 @@ class LeverResult:
         return pd.DataFrame(self.reaching_rows(), columns=list(STEP_COLUMNS))
 
     def inert(self) -> list[str]:
-        """The values that act in no game played: every step of each changed no game's
-        metric (:data:`~sim.workflows.compare.NO_GAME_CHANGED`, at least one step played;
-        the others left the compiled game as it was), in table order.
+        """The values that move the metric in no game played: every step of each changed
+        no game's metric (:data:`~sim.workflows.compare.NO_GAME_CHANGED`, at least one
+        step played; the others left the compiled game as it was), in table order.
 
-        On base the trophy economy is one (issue 46, item 6): no lot of trophies is
-        ever sold, so its prices and lots do not matter in this scenario.
+        On base the trophy prices are such values for the win rate (issue 46, item 6): a
+        lot of trophies is sold in a handful of games of 200,000, and ten times the
+        price changes no game's win, so tuning it does not matter in this scenario.
         """
         verdicts: dict[str, set[str]] = {}
         for s in self.steps:
