@@ -57,8 +57,12 @@ class FakeCampaign:
     def outcomes_by_day(self):
         won = np.cumsum(self.histogram) / sum(self.histogram) * 0.45
         dead = np.linspace(0.0, 0.45, len(self.histogram))
-        return [{"day": d, "won": w, "dead": x, "in_zone": 1 - w - x}
-                for d, (w, x) in enumerate(zip(won, dead, strict=True))]
+        shares = ({"won": w, "dead": x, "in_zone": 1 - w - x} for w, x in zip(won, dead,
+                                                                           strict=True))
+        return [{"day": d, **{f"{k}{end}": v + pad for k, v in row.items()
+                              for end, pad in (("", 0.0), ("_ci_low", -0.01),
+                                               ("_ci_high", 0.01))}}
+                for d, row in enumerate(shares)]
 
 
 @pytest.fixture
@@ -100,7 +104,7 @@ def test_report_folder_has_every_file_and_the_html_embeds_every_plot(fake_campai
     pngs = sorted(p for p in folder.glob("*.png"))
     assert {p.stem for p in pngs} >= {"enemy_deck", "anomaly_deck", "event_deck", "items_event",
                                       "items_escape", "items_armor", "artifacts",
-                                      "campaign_survival", "campaign_days", "campaign_causes",
+                                      "campaign_won_lost", "campaign_days", "campaign_causes",
                                       "campaign_outcomes"}
     for name in files:
         assert (folder / name).stat().st_size > 0, name

@@ -190,31 +190,59 @@ def comparison(frame: pd.DataFrame, metrics: Sequence[str], title: str,
     return figure
 
 
-def survival(curve: Sequence[dict], title: str = "Survival by day (Kaplan-Meier)") -> Figure:
-    """Step curve of P(still in the game) by day with its 95 % band."""
-    frame = pd.DataFrame(list(curve))
-    if "at_risk" in frame and (frame["at_risk"] > 0).any():
-        # after the last game has ended the curve is flat: stop a day later
-        frame = frame[frame["day"] <= frame.loc[frame["at_risk"] > 0, "day"].max() + 1]
-    figure = Figure(figsize=(7.0, 4.0))
-    ax = figure.add_subplot()
-    if len(frame):
-        ax.step(frame["day"], frame["survival"], where="post", color="#2a9d8f", label="survival")
-        ax.fill_between(frame["day"], frame["ci_low"], frame["ci_high"], step="post",
-                        color="#2a9d8f", alpha=0.25, label="95 % interval")
-    ax.set_xlabel("day")
-    ax.set_ylabel("P(stalker still alive)")
-    ax.set_ylim(0, 1.02)
-    ax.set_title(title)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize="small")
-    figure.tight_layout()
-    return figure
-
-
 OUTCOME_COLOURS = {"won": "#2a9d8f", "in_zone": "#d9d9d9", "dead": "#c8553d"}
 OUTCOME_WORDS = {"won": "won (reached and survived the Sarcophagus)",
-                 "in_zone": "still in the Zone", "dead": "lost (dead or caught)"}
+                 "in_zone": "still in the Zone", "dead": "lost (all causes)"}
+"""The three ways a game stands at the end of a day (:meth:`sim.experiments.campaign.
+CampaignResult.outcomes_by_day`), in the words and colours of every chart of them. A game
+is lost in several ways (a knock-out in the Sarcophagus, a fifth Deformation, a knock-out
+and a concussion at once, the Final Emission): "lost", not "dead" (issue 47, item 4)."""
+
+
+def _while_playing(frame: pd.DataFrame) -> pd.DataFrame:
+    """The days of ``frame`` (games by day) up to the day after the last game ended."""
+    frame = frame.reset_index(drop=True)
+    if len(frame) and (frame["in_zone"] > 0).any():
+        frame = frame.iloc[:int(frame.index[frame["in_zone"] > 0].max()) + 2]
+    return frame
+
+
+def won_and_lost_by_day(frame: pd.DataFrame,
+                        title: str = "Games won and lost by the end of each day") -> Figure:
+    """Cumulative shares of games won and lost by each day, each with its 95 % band.
+
+    ``frame`` is :meth:`sim.experiments.campaign.CampaignResult.outcomes_by_day`
+    as a table (``day``, ``won``, ``dead`` and their ``_ci_low``/``_ci_high``).
+    It replaces the Kaplan-Meier survival curve of the reports (issue 47, item 5):
+    that curve treats a won game as censored, so it falls to 0 although a third of
+    the games are won, and reads as "everyone dies". Here the won line climbs to
+    the win rate and the lost line to its complement (less the games still in the
+    Zone at the day cap), in percent of all games; each line ends with its value
+    and interval written beside it. The days after every game has ended are cut off.
+    """
+    frame = _while_playing(frame)
+    figure = Figure(figsize=(7.0, 4.0))
+    ax = figure.add_subplot()
+    for key in ("won", "dead") if len(frame) else ():
+        colour, words = OUTCOME_COLOURS[key], OUTCOME_WORDS[key]
+        share = 100 * frame[key].to_numpy(float)
+        ax.step(frame["day"], share, where="post", color=colour, lw=2, label=words)
+        ax.fill_between(frame["day"], 100 * frame[f"{key}_ci_low"].to_numpy(float),
+                        100 * frame[f"{key}_ci_high"].to_numpy(float), step="post",
+                        color=colour, alpha=0.3, lw=0)
+        end = frame.iloc[-1]
+        ax.annotate(f"{share[-1]:.1f} % ({100 * end[f'{key}_ci_low']:.1f} to "
+                    f"{100 * end[f'{key}_ci_high']:.1f})", (end["day"], share[-1]),
+                    xytext=(-4, 6), textcoords="offset points", ha="right",
+                    fontsize="small", color=colour)
+    ax.set_xlabel("day")
+    ax.set_ylabel("share of all games (%), 95 % bands")
+    ax.set_ylim(0, 100)
+    ax.set_title(title)
+    ax.legend(fontsize="small", loc="upper left")
+    ax.grid(alpha=0.3)
+    figure.tight_layout()
+    return figure
 
 
 def outcomes_by_day(frame: pd.DataFrame,
@@ -226,10 +254,7 @@ def outcomes_by_day(frame: pd.DataFrame,
     intervals (in the table) are narrower than a line at the report's game
     counts, so they are not drawn.
     """
-    frame = frame.reset_index(drop=True)
-    if len(frame) and (frame["in_zone"] > 0).any():
-        last = int(frame.index[frame["in_zone"] > 0].max())
-        frame = frame.iloc[:last + 2]
+    frame = _while_playing(frame)
     figure = Figure(figsize=(7.0, 4.0))
     ax = figure.add_subplot()
     if len(frame):

@@ -644,7 +644,7 @@ def campaign_section(sc: Scenario, trials: int, seed: int) -> Section:
             shares, "how", "p", "How games are lost (share of all games)",
             xlabel="share of all games lost this way")
     section.figures["campaign_outcomes"] = plots.outcomes_by_day(outcomes)
-    section.figures["campaign_survival"] = plots.survival(data.get("survival", []))
+    section.figures["campaign_won_lost"] = plots.won_and_lost_by_day(outcomes)
     section.figures["campaign_days"] = plots.days_histogram(data.get("days", {}))
     p = values.get(campaign_metrics.WIN_RATE)
     if p is not None:
@@ -655,8 +655,9 @@ def campaign_section(sc: Scenario, trials: int, seed: int) -> Section:
             f"{_days(values.get(campaign_metrics.DAYS_MEDIAN))}, 10th-90th percentile "
             f"{_fmt(data['days'].get('p10'))}-{_fmt(data['days'].get('p90'))}. "
             "The stacked chart shows, at the end of each day, the share of games won, lost "
-            "and still in the Zone; survival is a Kaplan-Meier curve (games that reached the "
-            "Sarcophagus are censored), with a Greenwood 95 % band.")
+            "and still in the Zone; the line chart the share of all games won and lost by "
+            "each day, with 95 % bands (campaign_survival.csv keeps the Kaplan-Meier curve, "
+            "in which a won game is censored, not survived).")
     return section
 
 
