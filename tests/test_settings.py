@@ -87,19 +87,61 @@ def test_a_key_added_to_the_loader_alone_is_caught(monkeypatch):
     assert undeclared() == {"loadout.helmet", "policy.hide_at", "weather"}
 
 
-def test_a_policy_field_without_a_row_is_refused(monkeypatch):
-    """A new :class:`Policy` field is a scenario key at once (POLICY_TYPES reads the fields);
-    the table refuses to be built until it has a row."""
-    extended = dataclasses.make_dataclass("Policy", [("hide_at", int, 0)], bases=(S.Policy,),
-                                          frozen=True)
-    extended.__doc__ = S.Policy.__doc__
+def _with_fields(monkeypatch, *fields):
+    """:class:`Policy` with ``fields`` added (its docstring gives each new key the words
+    ``hide_at`` has: ``Hide at this Health or less``), as the table reads it."""
+    extended = dataclasses.make_dataclass("Policy", fields, bases=(S.Policy,), frozen=True)
+    extended.__doc__ = S.Policy.__doc__.replace(
+        "    artifact_use : tuple", "    hide_at, duck : int\n        Hide at this Health or "
+        "less (Z-12).\n    artifact_use : tuple")
     monkeypatch.setattr(settings, "Policy", extended)
     settings.settings.cache_clear()
+    return extended
+
+
+def test_a_policy_field_without_its_declaration_is_refused_by_name(monkeypatch):
+    """A new :class:`Policy` field is a scenario key at once (POLICY_TYPES reads the fields);
+    the table refuses to be built until the field declares its setting (policy_key)."""
+    _with_fields(monkeypatch, ("hide_at", int, 0))
     try:
-        with pytest.raises(TypeError, match="hide_at"):
+        with pytest.raises(TypeError, match="'hide_at' declares no experiments, option"):
             settings.settings()
     finally:
         settings.settings.cache_clear()
+
+
+def test_a_policy_key_is_one_field(monkeypatch):
+    """Guard of issue 44: one :class:`Policy` field declared by ``policy_key`` is a scenario
+    key, a setting with its option, experiments, search, slot and choices, and a key the
+    loader types and checks; no other line of the rules layer names it."""
+    later = S.SEARCH_LATER + "; it acts only while hidden (Z-12)"
+    extended = _with_fields(
+        monkeypatch,
+        ("hide_at", int, S.policy_key(0, ("combat", "campaign"), option="--hide-at",
+                                      slot="C_STIMULANT_AT")),
+        ("duck", str, S.policy_key("no", searched=later, choices=("no", "yes"))))
+    try:
+        rows = settings.by_name()
+        hide, duck = rows["policy.hide_at"], rows["policy.duck"]
+        assert (hide.type, hide.default, hide.option, hide.experiments, hide.searched,
+                hide.slot, hide.bound, hide.rules) == (
+            "int", 0, "--hide-at", ("combat", "campaign"), True, "C_STIMULANT_AT", "health",
+            ("Z-12",))
+        assert (duck.type, duck.domain, duck.choices, duck.searched, duck.experiments) == (
+            "choice", "no, yes", ("no", "yes"), later, ("campaign",))
+        assert hide.doc == "Hide at this Health or less (Z-12)"
+        assert S.policy_types(extended)["hide_at"] is int
+        assert S.policy_types(extended)["duck"] is str
+    finally:
+        settings.settings.cache_clear()
+
+
+def test_the_loader_checks_a_policy_keys_declared_choices():
+    assert S.POLICY_CHOICES == {
+        f.name: settings.by_name()[f"policy.{f.name}"].choices
+        for f in dataclasses.fields(S.Policy) if f.type == "str"}
+    assert set(S.POLICY_CHOICES) == {"sneak", "encounters", "objective", "knockout_loss",
+                                     "bunker_choice"}
 
 
 def documented_columns() -> dict[str, set[str]]:

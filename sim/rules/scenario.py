@@ -69,6 +69,82 @@ MAX_BOUGHT_ARMORS = 3
 a copy of the compiled fight and anomaly tables (one per armour he may wear)."""
 
 
+ARTIFACT_USES = ("always", "never")
+"""The words ``policy.artifact_use`` takes besides a Health threshold (1 or more)."""
+
+KNOCKOUT_LOSSES = ("keep_useful", "cheapest")
+"""``policy.knockout_loss``: which half of his belongings a knocked-out stalker gives up (P-37
+leaves the choice open): ``keep_useful`` gives up first the item cards that never act in the
+simulation (effects ``none`` and ``location_movement``), then the cheapest; ``cheapest`` goes
+by price alone. Artefacts go last either way."""
+
+BUNKER_CHOICES = ("nearest", "toward_objective")
+"""``policy.bunker_choice``: the bunker a stalker lost in a Secret Location is placed in (P-38,
+P-41 leave it to the player): ``nearest`` to where he fell (as P-37 places one knocked out
+elsewhere), or ``toward_objective``, the bunker nearest to his current objective (the next
+Secret Complex, or the Sarcophagus), by route from the bunker: fewest days, then most steps
+left with the base allowance, ties to the first in map.csv."""
+
+ENCOUNTER_POLICIES = ("thresholds", "best")
+"""``policy.encounters`` (and ``--policy``): the thresholds decide, or each card's best play."""
+
+OBJECTIVE_NAMES = ("survive", "kill", "value")
+"""``policy.objective`` (and ``--objective``): what best play maximises (P(not knocked out),
+P(enemy killed), or the expected value of ``policy.weights``)."""
+
+WEIGHT_KEYS = ("knocked_out", "wound", "stimulant", "limited", "side_effect", "killed")
+"""``policy.weights``: the ``value`` objective's costs (a knock-out, each wound, stimulant
+dose, limited-use weapon use and artefact side effect) and a kill's worth; each 0 or more
+and at most :data:`MAX_WEIGHT`, a knock-out 1 and the rest 0 unless given."""
+
+EXPERIMENTS = ("combat", "anomaly", "event", "campaign")
+"""The experiments of ``zonesim compare`` (:data:`sim.experiments.registry.NAMES`, which the
+rules layer may not import; ``tests/test_settings.py`` holds the two equal)."""
+ENCOUNTERS = EXPERIMENTS[:3]
+CAMPAIGN = ("campaign",)
+SEARCH_LATER = "not searched yet (issue 44: the search space has no domain for it)"
+"""The start of why ``zonesim optimize`` does not search a ``[policy]`` key yet."""
+SETTING = ("experiments", "option", "searched", "slot")
+"""What a ``[policy]`` key's field declares in its metadata (:func:`policy_key`)."""
+
+
+def policy_key(default: typing.Any, experiments: tuple[str, ...] = CAMPAIGN, *,
+        searched: bool | str = True, option: str = "", slot: str = "",
+        choices: tuple[str, ...] = (), domain: str = "",
+        toml: object = None) -> typing.Any:
+    """A ``[policy]`` key, declared once: a :class:`Policy` field and its setting.
+
+    The field's metadata holds what :mod:`sim.rules.settings` lists and the loader checks,
+    so a new policy key is this one line (with its words in :class:`Policy`'s docstring),
+    the kernel that reads it and its reference twin.
+
+    Parameters
+    ----------
+    default : object
+        The value when the scenario leaves the key out.
+    experiments : tuple of str
+        The experiments (:data:`EXPERIMENTS`) whose setup takes it.
+    searched : bool or str
+        True when ``zonesim optimize`` searches it, else why not.
+    option : str
+        The command-line option that sets it (empty: none).
+    slot : str
+        The campaign parameter (``sim.kernels.campaign.PARAMETERS``, named as text: the
+        rules layer may not import the kernels) the compile step copies it to unchanged.
+    choices : tuple of str
+        The values a ``str`` key takes; the loader refuses others.
+    domain : str
+        The values a list or table key takes, in words.
+    toml : type or tuple of type
+        The TOML type(s) of its value when its field's type does not say
+        (:data:`TOML_TYPES`).
+    """
+    extra = {"choices": choices, "domain": domain, "toml": toml}
+    return field(default=default, metadata={
+        "experiments": experiments, "option": option, "searched": searched, "slot": slot,
+        **{k: v for k, v in extra.items() if v}})
+
+
 @dataclass(frozen=True)
 class Policy:
     """The stalker's standing decisions over a whole game (all keys of ``[policy]``).
@@ -149,34 +225,55 @@ class Policy:
         at each use (:func:`sim.kernels.artifact.usable`). In name order.
     """
 
-    route: tuple[str, ...] = field(default=(), metadata={"toml": (str, list)})
-    sneak: str = "always"
-    flee_at: int = 0
-    heal_at: int = 2
-    medkit_at: int = 3
-    enter_anomalies: bool = False
-    retreat_at: int = 2
-    pay_heal: bool = True
-    shopping: tuple[str, ...] = ()
-    keep_artifacts: tuple[str, ...] = ()
-    calm_at: int = 2
-    purge_at: int = 1
-    use_movement_artifacts: bool = True
-    exchange: bool = True
-    encounters: str = "thresholds"
-    objective: str = "survive"
-    weights: tuple[tuple[str, float], ...] = ()
-    knockout_loss: str = "keep_useful"
-    stimulant_at: int = 0
-    bunker_choice: str = "nearest"
-    helicopter_at: int = 0
-    sell_trophies_at: int = 0
-    shopping_gear: tuple[str, ...] = ()
-    artifact_use: tuple[tuple[str, int], ...] = ()
+    route: tuple[str, ...] = policy_key(
+        (), toml=(str, list),
+        domain="nearest, or a list of the map's Secret Complexes, each once (P-50)")
+    sneak: str = policy_key("always", ("combat", "campaign"), option="--sneak", choices=SNEAK)
+    flee_at: int = policy_key(0, ("combat", "campaign"), option="--flee-at")
+    heal_at: int = policy_key(2, ("combat", "campaign"), option="--heal-at")
+    medkit_at: int = policy_key(3, slot="C_MEDKIT_AT")
+    enter_anomalies: bool = policy_key(False, ("anomaly", "campaign"), option="--enter")
+    retreat_at: int = policy_key(2)
+    pay_heal: bool = policy_key(True, slot="C_PAY_HEAL")
+    shopping: tuple[str, ...] = policy_key((), domain="a list of items.csv cards")
+    keep_artifacts: tuple[str, ...] = policy_key((), domain="a list of artifacts.csv cards")
+    calm_at: int = policy_key(2, slot="C_CALM_AT", searched=SEARCH_LATER + (
+        "; it acts only while a calm artefact is held (P-08)"))
+    purge_at: int = policy_key(1, slot="C_PURGE_AT", searched=SEARCH_LATER + (
+        "; it acts only while a purge artefact is held (P-08)"))
+    use_movement_artifacts: bool = policy_key(
+        True, slot="C_USE_MOVEMENT",
+        searched=SEARCH_LATER + "; it acts only while a movement artefact is held (Z-20)")
+    exchange: bool = policy_key(True, slot="C_EXCHANGE")
+    encounters: str = policy_key(
+        "thresholds", ENCOUNTERS, option="--policy", choices=ENCOUNTER_POLICIES,
+        searched="whole games play every fight by the thresholds (sneak, flee_at, heal_at): "
+                 "compile_campaign refuses best play")
+    objective: str = policy_key(
+        "survive", ENCOUNTERS, option="--objective", choices=OBJECTIVE_NAMES,
+        searched="what best play maximises, and whole games play no best play")
+    weights: tuple[tuple[str, float], ...] = policy_key(
+        (), ENCOUNTERS, domain=f"a table of {', '.join(WEIGHT_KEYS)}: numbers of 0 or more",
+        searched="the value objective's weights, and whole games play no best play")
+    knockout_loss: str = policy_key(
+        "keep_useful", choices=KNOCKOUT_LOSSES,
+        searched=SEARCH_LATER + "; it acts only after a knock-out (P-37)")
+    stimulant_at: int = policy_key(0, slot="C_STIMULANT_AT", searched=SEARCH_LATER + (
+        "; it acts only once no medkit is left (Z-12)"))
+    bunker_choice: str = policy_key(
+        "nearest", choices=BUNKER_CHOICES,
+        searched=SEARCH_LATER + "; it acts only when lost in a Secret Location (P-38, P-41)")
+    helicopter_at: int = policy_key(0, slot="C_HELICOPTER_AT", searched=SEARCH_LATER + (
+        "; it acts only while a Helicopter call is held (Z-04, Z-05)"))
+    sell_trophies_at: int = policy_key(0, slot="C_SELL_TROPHIES_AT")
+    shopping_gear: tuple[str, ...] = policy_key(
+        (), domain="a list of weapons.csv, artifacts.csv and armor.csv cards",
+        searched=SEARCH_LATER + ("; a list of weapons, artefacts and armours bought in the "
+                                 "game (P-13)"))
+    artifact_use: tuple[tuple[str, int], ...] = policy_key((), domain=(
+        f"a table of artifacts.csv cards: {' or '.join(ARTIFACT_USES)} or a Health of "
+        f"1..{MAX_THRESHOLD}"))
 
-
-ARTIFACT_USES = ("always", "never")
-"""The words ``policy.artifact_use`` takes besides a Health threshold (1 or more)."""
 
 TOML_TYPES: dict[object, type] = {str: str, int: int, bool: bool, tuple[str, ...]: list,
                                   tuple[tuple[str, float], ...]: dict,
@@ -209,30 +306,9 @@ def policy_types(policy: type = Policy) -> dict[str, object]:
 POLICY_TYPES = policy_types()
 """Every ``[policy]`` key and its TOML type (:func:`policy_types`)."""
 
-KNOCKOUT_LOSSES = ("keep_useful", "cheapest")
-"""``policy.knockout_loss``: which half of his belongings a knocked-out stalker gives up (P-37
-leaves the choice open): ``keep_useful`` gives up first the item cards that never act in the
-simulation (effects ``none`` and ``location_movement``), then the cheapest; ``cheapest`` goes
-by price alone. Artefacts go last either way."""
-
-BUNKER_CHOICES = ("nearest", "toward_objective")
-"""``policy.bunker_choice``: the bunker a stalker lost in a Secret Location is placed in (P-38,
-P-41 leave it to the player): ``nearest`` to where he fell (as P-37 places one knocked out
-elsewhere), or ``toward_objective``, the bunker nearest to his current objective (the next
-Secret Complex, or the Sarcophagus), by route from the bunker: fewest days, then most steps
-left with the base allowance, ties to the first in map.csv."""
-
-ENCOUNTER_POLICIES = ("thresholds", "best")
-"""``policy.encounters`` (and ``--policy``): the thresholds decide, or each card's best play."""
-
-OBJECTIVE_NAMES = ("survive", "kill", "value")
-"""``policy.objective`` (and ``--objective``): what best play maximises (P(not knocked out),
-P(enemy killed), or the expected value of ``policy.weights``)."""
-
-WEIGHT_KEYS = ("knocked_out", "wound", "stimulant", "limited", "side_effect", "killed")
-"""``policy.weights``: the ``value`` objective's costs (a knock-out, each wound, stimulant
-dose, limited-use weapon use and artefact side effect) and a kill's worth; each 0 or more
-and at most :data:`MAX_WEIGHT`, a knock-out 1 and the rest 0 unless given."""
+POLICY_CHOICES = {f.name: f.metadata["choices"] for f in fields(Policy) if "choices" in f.metadata}
+"""The values each ``str`` ``[policy]`` key takes (its field's ``choices``): the loader refuses
+others."""
 
 
 @dataclass(frozen=True)
@@ -773,11 +849,7 @@ def _policy(toml: TomlFile, given: dict, rs: Ruleset, prefix: str = "policy") ->
             toml.problem(dotted, value, f"is not in 0..{MAX_THRESHOLD}")
             continue
         values[key] = value
-    if values.get("sneak", "always") not in SNEAK:
-        toml.problem(f"{prefix}.sneak", values.pop("sneak"), "is not one of always, never")
-    for key, allowed in (("encounters", ENCOUNTER_POLICIES), ("objective", OBJECTIVE_NAMES),
-                         ("knockout_loss", KNOCKOUT_LOSSES),
-                         ("bunker_choice", BUNKER_CHOICES)):
+    for key, allowed in POLICY_CHOICES.items():
         if key in values and values[key] not in allowed:
             toml.problem(f"{prefix}.{key}", values.pop(key), f"is not one of {', '.join(allowed)}")
     values["weights"] = _weights(toml, f"{prefix}.weights", values.pop("weights", {}))

@@ -13,15 +13,17 @@ What is declared elsewhere is read from there, not written again: the rule keys,
 types, ranges, choices, defaults, meanings, rule IDs and slots from
 :data:`sim.rules.schema.PARAMS`; the
 card columns from :data:`sim.rules.schema.TABLES` and :data:`~sim.rules.schema.MAP_COLUMNS`;
-the policy keys, their types and defaults from the fields of
-:class:`sim.rules.scenario.Policy`, their words and rule IDs from its docstring. This
-module adds what was declared nowhere: each policy and loadout key's option, experiments,
-search and slot. ``tests/test_settings.py`` holds the table to the code: every key a
+the policy keys, their types, defaults, options, experiments, search, choices and slots from
+the fields of :class:`sim.rules.scenario.Policy` (each declared by
+:func:`~sim.rules.scenario.policy_key`), their words and rule IDs from its docstring. This
+module adds what was declared nowhere: each loadout key's option, experiments, search and
+slot. ``tests/test_settings.py`` holds the table to the code: every key a
 loader accepts has a row, every row is documented and accepted where it says.
 
 The kernel slots are names of ``sim.kernels.campaign.PARAMETERS`` (``C_MAX_DAYS``): the
 rules layer may not import the kernels (``pyproject.toml``'s layers), so a slot is named
-(``Param.slot``, a policy or loadout key's row here) and resolved in the compile layer.
+(``Param.slot``, a policy field's ``slot``, a loadout key's row here) and resolved in the
+compile layer.
 """
 
 from __future__ import annotations
@@ -36,18 +38,15 @@ from typing import Any
 
 from sim.rules.loader import RULES_FILE
 from sim.rules.scenario import (
-    ARTIFACT_USES,
-    BUNKER_CHOICES,
-    ENCOUNTER_POLICIES,
-    KNOCKOUT_LOSSES,
+    CAMPAIGN,
+    ENCOUNTERS,
+    EXPERIMENTS,
     MAX_PLAYERS,
     MAX_RUBLES,
     MAX_THRESHOLD,
-    OBJECTIVE_NAMES,
     PLAYER_KEYS,
-    SNEAK,
+    SETTING,
     VARIANTS,
-    WEIGHT_KEYS,
     Player,
     Policy,
     Scenario,
@@ -57,12 +56,6 @@ from sim.rules.variants import RULES_TABLE
 
 KINDS = ("rule", "policy", "loadout", "card")
 """The kinds of setting, in the order the table lists them."""
-
-EXPERIMENTS = ("combat", "anomaly", "event", "campaign")
-"""The experiments of ``zonesim compare`` (:data:`sim.experiments.registry.NAMES`, which the
-rules layer may not import; ``tests/test_settings.py`` holds the two equal)."""
-ENCOUNTERS = EXPERIMENTS[:3]
-CAMPAIGN = ("campaign",)
 
 RULE_IDS = re.compile(r"\b[PSZ]-\d+\b")
 """A rule ID of the digest (``P-14``, ``Z-08``, ``S-15``)."""
@@ -282,63 +275,6 @@ def _column(table: str, c: Column) -> Setting:
 
 # --- [policy] --------------------------------------------------------------------------
 
-_SEARCH_LATER = "not searched yet (issue 44: the search space has no domain for it)"
-
-_POLICY: dict[str, tuple[str, tuple[str, ...], bool | str, str]] = {
-    "route": ("", CAMPAIGN, True, ""),
-    "sneak": ("--sneak", ("combat", "campaign"), True, ""),
-    "flee_at": ("--flee-at", ("combat", "campaign"), True, ""),
-    "heal_at": ("--heal-at", ("combat", "campaign"), True, ""),
-    "medkit_at": ("", CAMPAIGN, True, "C_MEDKIT_AT"),
-    "enter_anomalies": ("--enter", ("anomaly", "campaign"), True, ""),
-    "retreat_at": ("", CAMPAIGN, True, ""),
-    "pay_heal": ("", CAMPAIGN, True, "C_PAY_HEAL"),
-    "shopping": ("", CAMPAIGN, True, ""),
-    "keep_artifacts": ("", CAMPAIGN, True, ""),
-    "calm_at": ("", CAMPAIGN, _SEARCH_LATER + "; it acts only while a calm artefact is held "
-                "(P-08)", "C_CALM_AT"),
-    "purge_at": ("", CAMPAIGN, _SEARCH_LATER + "; it acts only while a purge artefact is "
-                 "held (P-08)", "C_PURGE_AT"),
-    "use_movement_artifacts": ("", CAMPAIGN, _SEARCH_LATER + "; it acts only while a movement "
-                               "artefact is held (Z-20)", "C_USE_MOVEMENT"),
-    "exchange": ("", CAMPAIGN, True, "C_EXCHANGE"),
-    "encounters": ("--policy", ENCOUNTERS, "whole games play every fight by the thresholds "
-                   "(sneak, flee_at, heal_at): compile_campaign refuses best play", ""),
-    "objective": ("--objective", ENCOUNTERS, "what best play maximises, and whole games play "
-                  "no best play", ""),
-    "weights": ("", ENCOUNTERS, "the value objective's weights, and whole games play no best "
-                "play", ""),
-    "knockout_loss": ("", CAMPAIGN, _SEARCH_LATER + "; it acts only after a knock-out (P-37)",
-                      ""),
-    "stimulant_at": ("", CAMPAIGN, _SEARCH_LATER + "; it acts only once no medkit is left "
-                     "(Z-12)", "C_STIMULANT_AT"),
-    "bunker_choice": ("", CAMPAIGN, _SEARCH_LATER + "; it acts only when lost in a Secret "
-                      "Location (P-38, P-41)", ""),
-    "helicopter_at": ("", CAMPAIGN, _SEARCH_LATER + "; it acts only while a Helicopter call "
-                      "is held (Z-04, Z-05)", "C_HELICOPTER_AT"),
-    "sell_trophies_at": ("", CAMPAIGN, True, "C_SELL_TROPHIES_AT"),
-    "shopping_gear": ("", CAMPAIGN, _SEARCH_LATER + "; a list of weapons, artefacts and "
-                      "armours bought in the game (P-13)", ""),
-    "artifact_use": ("", CAMPAIGN, True, ""),
-}
-"""Each ``[policy]`` key's option, experiments, search (True, or why not) and slot; its
-type, default, words and rule IDs are read from :class:`~sim.rules.scenario.Policy`."""
-
-_POLICY_CHOICES: dict[str, tuple[str, ...]] = {
-    "sneak": SNEAK, "encounters": ENCOUNTER_POLICIES, "objective": OBJECTIVE_NAMES,
-    "knockout_loss": KNOCKOUT_LOSSES, "bunker_choice": BUNKER_CHOICES}
-"""The choices of each ``str`` policy key (the scenario loader checks the same)."""
-
-_POLICY_DOMAINS = {
-    "route": "nearest, or a list of the map's Secret Complexes, each once (P-50)",
-    "shopping": "a list of items.csv cards", "keep_artifacts": "a list of artifacts.csv cards",
-    "shopping_gear": "a list of weapons.csv, artifacts.csv and armor.csv cards",
-    "weights": f"a table of {', '.join(WEIGHT_KEYS)}: numbers of 0 or more",
-    "artifact_use": (f"a table of artifacts.csv cards: {' or '.join(ARTIFACT_USES)} or a "
-                     f"Health of 1..{MAX_THRESHOLD}"),
-}
-"""The domains of the policy keys whose type is a list or a table."""
-
 _HEALTH = f"0..{MAX_THRESHOLD} (0 never); a Health above the stalker card's acts as his"
 _TYPES = {bool: "bool", int: "int", str: "choice", tuple[str, ...]: "cards",
           tuple[tuple[str, float], ...]: "table", tuple[tuple[str, int], ...]: "table"}
@@ -373,16 +309,23 @@ def first_sentence(text: str) -> str:
 
 
 def _policy(f: dataclasses.Field, hint: object, words: str) -> Setting:
-    option, experiments, searched, slot = _POLICY[f.name]
-    choices = _POLICY_CHOICES.get(f.name, BOOL if hint is bool else ())
-    if f.name in _POLICY_CHOICES:
+    """A ``[policy]`` key's row: its type and default from its :class:`Policy` field, what
+    the field declares with :func:`~sim.rules.scenario.policy_key` from its metadata.
+    """
+    meta = f.metadata
+    missing = [k for k in SETTING if k not in meta]
+    if missing:
+        raise TypeError(f"policy field {f.name!r} declares no {', '.join(missing)}: declare it "
+                        "with sim.rules.scenario.policy_key(...)")
+    choices = meta.get("choices", BOOL if hint is bool else ())
+    if "choices" in meta:
         domain = ", ".join(map(str, choices))
     elif hint is bool:
         domain = "true, false"
     elif hint is int:
         domain = _HEALTH if "Health" in words else f"0..{MAX_THRESHOLD} (0 never)"
     else:
-        domain = _POLICY_DOMAINS[f.name]
+        domain = meta["domain"]
     default = f.default
     if f.name == "route":
         default = "nearest"
@@ -390,8 +333,9 @@ def _policy(f: dataclasses.Field, hint: object, words: str) -> Setting:
         default = dict(default) if hint in (tuple[tuple[str, float], ...],
                                             tuple[tuple[str, int], ...]) else list(default)
     return Setting(f"policy.{f.name}", "policy", "scenario [policy]", _TYPES[hint], domain,
-                   default, first_sentence(words), rule_ids(words), option, experiments,
-                   searched, NOT_A_CARD, slot, "health" if domain == _HEALTH else "", choices)
+                   default, first_sentence(words), rule_ids(words), meta["option"],
+                   meta["experiments"], meta["searched"], NOT_A_CARD, meta["slot"],
+                   "health" if domain == _HEALTH else "", choices)
 
 
 # --- scenario: stalker, start, seats, [loadout] ----------------------------------------
@@ -485,9 +429,6 @@ def settings() -> tuple[Setting, ...]:
     """Every setting, by kind (:data:`KINDS`), each kind in its declaration order."""
     hints = typing.get_type_hints(Policy)
     words = attribute_docs(Policy)
-    missing = [f.name for f in dataclasses.fields(Policy) if f.name not in _POLICY]
-    if missing:
-        raise TypeError(f"policy keys {missing} have no row in sim.rules.settings._POLICY")
     rows = (*(_rule(p) for p in PARAMS),
             *(_policy(f, hints[f.name], words[f.name]) for f in dataclasses.fields(Policy)),
             *_loadout_rows(),
