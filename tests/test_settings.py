@@ -22,8 +22,8 @@ from click.testing import CliRunner
 
 from sim.campaign.compile import compile_campaign
 from sim.cli import main
-from sim.experiments import registry
-from sim.experiments.setups import POLICY_FIELDS
+from sim.experiments import policy_keys, registry
+from sim.experiments.policy_keys import POLICY_FIELDS
 from sim.kernels import campaign as K
 from sim.rules import scenario as S
 from sim.rules import settings
@@ -142,6 +142,33 @@ def test_the_loader_checks_a_policy_keys_declared_choices():
         for f in dataclasses.fields(S.Policy) if f.type == "str"}
     assert set(S.POLICY_CHOICES) == {"sneak", "encounters", "objective", "knockout_loss",
                                      "bunker_choice"}
+
+
+def test_an_encounter_policy_key_is_a_variant_and_scenario_key_of_its_experiments(monkeypatch):
+    """Guard of issue 44: the encounters' policy variant keys and scenario keys are the
+    table's ``experiments`` column, in field order; a new field is one of each of the
+    experiments it names (a table of numbers, as ``weights``, a scenario key only)."""
+    for name in ("combat", "anomaly", "event"):
+        exp = registry.experiment(name)
+        assert exp.scenario_keys[-len(policy_keys.setup_keys(name)):] == \
+            policy_keys.setup_keys(name)
+        assert policy_keys.variant_keys(name).items() <= exp.keys.items()
+    assert policy_keys.setup_keys("combat") == ("sneak", "flee_at", "heal_at", "policy",
+                                                "objective", "weights")
+    extended = _with_fields(
+        monkeypatch,
+        ("hide_at", int, S.policy_key(0, ("combat", "event"))),
+        ("duck", str, S.policy_key("no", settings.ENCOUNTERS, choices=("no", "yes"),
+                                   searched="a fight's choice")))
+    monkeypatch.setattr(policy_keys, "Policy", extended)
+    try:
+        assert policy_keys.setup_keys("combat")[-2:] == ("hide_at", "duck")
+        assert policy_keys.setup_keys("anomaly")[-1] == "duck"
+        assert list(policy_keys.variant_keys("event").items())[-2:] == [
+            ("hide_at", ("hide_at", "int")), ("duck", ("duck", "duck"))]
+        assert "weights" not in policy_keys.variant_keys("combat")
+    finally:
+        settings.settings.cache_clear()
 
 
 def documented_columns() -> dict[str, set[str]]:

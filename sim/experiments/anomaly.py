@@ -22,7 +22,7 @@ from sim.exact.anomaly import OUTCOMES as ANOMALY_OUTCOMES
 from sim.exact.anomaly import anomaly_exact
 from sim.exact.best_combat import Objective
 from sim.exact.best_hazard import hazard_values, solve_anomaly
-from sim.experiments import tables
+from sim.experiments import policy_keys, tables
 from sim.experiments.base import Case, Experiment, Metric, MetricNames, PairedSums
 from sim.experiments.paired import (
     LOADOUT_KEYS,
@@ -278,12 +278,12 @@ def sweep_rows(rs: Ruleset, params: Mapping[str, Any], trials: int,
 
 EXPERIMENT = Experiment(
     "anomaly", ANOMALY_METRICS,
-    {**LOADOUT_KEYS, "anomaly": ("anomaly", "str"), "enter": ("enter", "bool"), **STATE_KEYS,
-     "policy": ("policy", "policy"), "objective": ("objective", "objective")},
+    {**LOADOUT_KEYS, "anomaly": ("anomaly", "str"), **STATE_KEYS,
+     **policy_keys.variant_keys("anomaly")},
     run_anomaly,
     sweep_rows, tuple(m.name for m in (*ANOMALY_METRICS, DRAWS_PER_SEARCH)),
     default_metric="damaged", card_key="anomaly", card_table="anomalies",
-    scenario_keys=("stalker", "armor", "items", "enter", "policy", "objective", "weights"),
+    scenario_keys=("stalker", "armor", "items", *policy_keys.setup_keys("anomaly")),
     item_effects=ANOMALY_ITEM_EFFECTS,
     option_keys=("stalker", "armor", "anomaly", "enter", *STATE_KEYS),
     sweep_only=(DRAWS_PER_SEARCH,))

@@ -52,6 +52,7 @@ from sim.experiments.campaign import (
     run_campaign,
 )
 from sim.experiments.campaign_metrics import WIN_RATE
+from sim.experiments.policy_keys import variant_kind
 from sim.kernels import campaign as K
 from sim.kernels.paired import AGGREGATE
 from sim.rules import Ruleset, settings
@@ -100,22 +101,14 @@ with the reason (the table of settings, :mod:`sim.rules.settings`: the ``[policy
 whose experiments leave out ``campaign``, and why ``optimize`` does not search them): they
 choose an encounter's best play, which the campaign does not play."""
 
-_KINDS = {int: "int", bool: "bool", tuple[str, ...]: "list",
-          tuple[tuple[str, int], ...]: "artifact_use"}
-"""How a variant text is read (:class:`~sim.experiments.base.Experiment` ``keys``), by the
-type of the policy field; a ``str`` field is a choice kind named as the field
-(:data:`sim.workflows.compare.CHOICES`: ``sneak``, ``knockout_loss``); ``artifact_use``
-reads ``NAME:USE`` (:func:`sim.workflows.compare._read`)."""
-
-
 def policy_kinds(policy: type = Policy,
                  left_out: Mapping[str, str] = LEFT_OUT) -> dict[str, str]:
     """Each ``[policy]`` field whole games take, in field order, and how its text is read.
 
     Derived from the fields of ``policy`` (:class:`sim.rules.scenario.Policy`), so a new
     policy key is a variant key, a setup key and a scenario's value of the ``campaign``
-    experiment with no line here; a field ``left_out`` names (with the reason) is not.
-    ``route`` is a list that names each Secret Complex once (P-50).
+    experiment with no line here; a field ``left_out`` names (with the reason) is not. Its
+    kind is :func:`sim.experiments.policy_keys.variant_kind`'s.
 
     Raises
     ------
@@ -127,11 +120,11 @@ def policy_kinds(policy: type = Policy,
     for field in dataclasses.fields(policy):
         if field.name in left_out:
             continue
-        kind = "route" if field.name == "route" else (
-            field.name if hints[field.name] is str else _KINDS.get(hints[field.name]))
+        kind = variant_kind(field.name, hints[field.name])
         if kind is None:
             raise TypeError(f"policy field {field.name!r} of type {hints[field.name]}: no "
-                            "variant kind reads it; give it one or a reason in LEFT_OUT")
+                            "variant kind reads it; give it one in VARIANT_KINDS or a reason "
+                            "in LEFT_OUT")
         out[field.name] = kind
     return out
 

@@ -21,7 +21,7 @@ from sim.encounter.spec import CombatSpec, PackedFight
 from sim.exact.best_combat import BestPlayError, Objective, solve_combat
 from sim.exact.combat import OUTCOMES as COMBAT_OUTCOMES
 from sim.exact.combat import combat_exact
-from sim.experiments import tables
+from sim.experiments import policy_keys, tables
 from sim.experiments.base import Case, CompareInputError, Experiment, Metric, PairedSums
 from sim.experiments.paired import (
     LOADOUT_KEYS,
@@ -312,13 +312,11 @@ def compile_inputs(cases: Sequence[Case]) -> list:
 EXPERIMENT = Experiment(
     "combat", COMBAT_METRICS,
     {**LOADOUT_KEYS, "enemy": ("enemy", "str"), "weapon": ("weapons", "list"),
-     "sneak": ("sneak", "sneak"), "flee_at": ("flee_at", "int"), "heal_at": ("heal_at", "int"),
-     "policy": ("policy", "policy"), "objective": ("objective", "objective")},
+     **policy_keys.variant_keys("combat")},
     run_combat,
     sweep_rows, tuple(m.name for m in COMBAT_METRICS),
     default_metric="knocked_out", card_key="enemy", card_table="enemies",
-    scenario_keys=("stalker", "armor", "weapons", "items", "sneak", "flee_at", "heal_at",
-                   "policy", "objective", "weights"),
+    scenario_keys=("stalker", "armor", "weapons", "items", *policy_keys.setup_keys("combat")),
     item_effects=None,  # every item carried: the fight uses its stimulants and escape items
     option_keys=("stalker", "armor", "enemy", "weapons", "items", "sneak", "flee_at",
                  "heal_at"),

@@ -29,7 +29,7 @@ from sim.exact.best_combat import Objective
 from sim.exact.best_hazard import solve_event
 from sim.exact.event import OUTCOMES as EVENT_OUTCOMES
 from sim.exact.event import event_exact
-from sim.experiments import tables
+from sim.experiments import policy_keys, tables
 from sim.experiments.anomaly import PlayedTable, objective_cell, start_state
 from sim.experiments.base import Case, Experiment, Metric, MetricNames, PairedSums
 from sim.experiments.paired import (
@@ -232,11 +232,11 @@ def sweep_rows(rs: Ruleset, params: Mapping[str, Any], trials: int,
 
 EXPERIMENT = Experiment(
     "event", EVENT_METRICS,
-    {**LOADOUT_KEYS, "event": ("event", "str"), **STATE_KEYS, "policy": ("policy", "policy"),
-     "objective": ("objective", "objective")}, run_event,
+    {**LOADOUT_KEYS, "event": ("event", "str"), **STATE_KEYS,
+     **policy_keys.variant_keys("event")}, run_event,
     sweep_rows, tuple(m.name for m in EVENT_METRICS),
     default_metric="avoided", card_key="event", card_table="events",
-    scenario_keys=("stalker", "armor", "items", "policy", "objective", "weights"),
+    scenario_keys=("stalker", "armor", "items", *policy_keys.setup_keys("event")),
     item_effects=EVENT_ITEM_EFFECTS,
     option_keys=("stalker", "armor", "event", "items", *STATE_KEYS))
 """Event draws compared on common random numbers (``zonesim compare event``)."""

@@ -25,16 +25,11 @@ from typing import Any
 from sim.exact.best_combat import Objective, objective
 from sim.experiments import registry
 from sim.experiments.base import CompareInputError
+from sim.experiments.policy_keys import POLICY_FIELDS
 from sim.rules.scenario import Scenario
 
 NONE = "none"
 """An explicit ``--armor none`` (or a lone ``--item none``, ``--weapon none``): nothing."""
-
-POLICY_FIELDS = {"enter": "enter_anomalies", "policy": "encounters"}
-"""Setup keys whose :class:`~sim.rules.scenario.Policy` field has another name; every other
-setup key but the loadout's (``stalker``, ``armor``, ``weapons``, ``items``) is the name of
-its ``[policy]`` field, so a new policy key needs no line here."""
-
 
 def scenario_values(experiment: str, scenario: Scenario) -> dict[str, Any]:
     """What ``scenario`` says for the setup of ``experiment``.
@@ -153,5 +148,5 @@ def resolve_setup(experiment: str, scenario: Scenario | None, given: Mapping[str
     return setup
 
 
-__all__ = ["NONE", "PLAN_CHOICES", "POLICY_FIELDS", "base_setup", "best_objective",
+__all__ = ["NONE", "PLAN_CHOICES", "base_setup", "best_objective",
            "inert_keys", "resolve_setup", "scenario_values"]

@@ -1,0 +1,70 @@
+"""The ``[policy]`` keys an experiment takes, read from the table of settings.
+
+Which experiments take a policy key is declared once, with its
+:class:`~sim.rules.scenario.Policy` field (``experiments``,
+:func:`sim.rules.scenario.policy_key`), and listed by :mod:`sim.rules.settings`. An
+encounter's descriptor (:class:`~sim.experiments.base.Experiment`) takes its policy
+variant keys and scenario keys from here, so a new fight, anomaly or event policy key is
+a variant key and a scenario key of the experiments it names with no line in their
+modules; whole games read the same column (:data:`sim.experiments.campaign_paired.LEFT_OUT`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+
+from sim.rules.scenario import Policy
+from sim.rules.settings import of_kind
+
+POLICY_FIELDS = {"enter": "enter_anomalies", "policy": "encounters"}
+"""Setup keys of an encounter whose :class:`~sim.rules.scenario.Policy` field has another
+name; every other policy setup key is the name of its field."""
+
+VARIANT_KINDS: dict[object, str] = {int: "int", bool: "bool", tuple[str, ...]: "list",
+                                    tuple[tuple[str, int], ...]: "artifact_use"}
+"""How a variant text is read (:class:`~sim.experiments.base.Experiment` ``keys``), by the
+type of the policy field; a ``str`` field is a choice kind named as its setup key
+(:data:`sim.workflows.compare.CHOICES`: ``sneak``, ``policy``, ``knockout_loss``);
+``artifact_use`` reads ``NAME:USE`` (:func:`sim.workflows.compare._read`)."""
+
+
+def variant_kind(field: str, hint: object, key: str | None = None) -> str | None:
+    """How the variant text of policy field ``field`` (of type ``hint``, setup key ``key``:
+    the field's name when None) is read; None where no variant reads its type.
+
+    ``route`` is a list that names each Secret Complex once (P-50).
+    """
+    if field == "route":
+        return "route"
+    return (key or field) if hint is str else VARIANT_KINDS.get(hint)
+
+
+def _taken(experiment: str) -> dict[str, str | None]:
+    """Each policy key ``experiment`` takes, as its setup key, and its variant kind, in the
+    order of the :class:`~sim.rules.scenario.Policy` fields.
+    """
+    hints = typing.get_type_hints(Policy)
+    taken = {s.name.partition(".")[2] for s in of_kind("policy") if experiment in s.experiments}
+    setup = {field: key for key, field in POLICY_FIELDS.items()}
+    return {setup.get(f.name, f.name): variant_kind(f.name, hints[f.name],
+                                                    setup.get(f.name, f.name))
+            for f in dataclasses.fields(Policy) if f.name in taken}
+
+
+def setup_keys(experiment: str) -> tuple[str, ...]:
+    """The setup keys of the policy keys ``experiment`` takes from a scenario, in field order
+    (``sneak``, ``flee_at``, ``heal_at``, ``policy``, ``objective``, ``weights`` for a fight).
+    """
+    return tuple(_taken(experiment))
+
+
+def variant_keys(experiment: str) -> dict[str, tuple[str, str]]:
+    """The variant keys of the policy keys ``experiment`` takes, each with its setup key and
+    kind (:class:`~sim.experiments.base.Experiment` ``keys``), in field order. A key whose
+    type no variant text reads (``weights``, a table of numbers) is set by a scenario only.
+    """
+    return {key: (key, kind) for key, kind in _taken(experiment).items() if kind is not None}
+
+
+__all__ = ["POLICY_FIELDS", "VARIANT_KINDS", "setup_keys", "variant_keys", "variant_kind"]
