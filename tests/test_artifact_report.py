@@ -70,7 +70,7 @@ def test_report_md_shows_the_artefacts_that_change_something(written):
     policy = section.split("both played well (best play)", 1)[0]  # the first table's rows
     rows = [line for line in policy.splitlines() if line.startswith("| ")][2:]
     assert {row.split(" | ")[0].removeprefix("| ") for row in rows} == moving
-    assert "P(reach the Sarcophagus), whole games: change" in section
+    assert "P(win), whole games: change (pp)" in section
     assert "](artifacts.png)" in section
     assert "P(knocked out), enemy deck: change" in section
 

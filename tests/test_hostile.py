@@ -33,7 +33,7 @@ from markdown_it import MarkdownIt
 from sim.cli import main
 from sim.experiments.registry import experiment
 from sim.paths import bundled_ruleset, configs_root, resolve_ruleset
-from sim.report import markdown, staging, writer
+from sim.report import labels, markdown, staging, writer
 from sim.report.tables import Section
 from sim.rules import RulesetError, load_ruleset
 from sim.rules.scenario import MAX_THRESHOLD, load_scenario, scenario_path
@@ -1262,15 +1262,16 @@ def test_report_md_shows_every_name_as_text():
     kinds = {t.type for t in flat}
     assert not kinds & {"html_block", "html_inline", "link_open", "em_open", "s_open",
                         "ordered_list_open", "code_block", "fence", "hr"}, kinds
-    assert sum(t.type == "strong_open" for t in flat) == len(sections[0].shown)  # the captions
+    glossary = len(labels.GLOSSARY)  # the words' list at the top, each term in bold
+    assert sum(t.type == "strong_open" for t in flat) == len(sections[0].shown) + glossary
     assert sum(t.type == "image" for t in flat) == 1  # the figure, no other
     lists = [t for t in tokens if t.type in ("bullet_list_open", "ordered_list_open")]
-    assert [t.type for t in lists] == ["bullet_list_open", "bullet_list_open"]  # list, provenance
+    assert [t.type for t in lists] == ["bullet_list_open"] * 3  # glossary, list, provenance
     headings = [t for t in tokens if t.type == "heading_open"]
     assert [h.tag for h in headings] == ["h1", "h2", "h2", "h2"]
     shown = _inline_texts(tokens)
     name = " ".join(HOSTILE_NAMES)
-    assert shown[0] == f"zonesim report: {name}" and shown[1] == name
+    assert shown[0] == f"zonesim report: {name}" and shown[1 + glossary] == name
     for n in HOSTILE_NAMES:
         assert f"{n} fights" in shown and n in shown and f"{n} table" in shown
         assert f"x {n}" in shown  # a table cell, whole: no pipe split the row

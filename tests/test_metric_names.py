@@ -176,7 +176,7 @@ def test_report_reads_kinds_and_words_from_the_declarations(monkeypatch):
     assert plots.label("draws_per_search") == "draws per search"  # anomaly's sweep column
     assert plots.label("knockouts") == "knockouts"  # campaign: a mean
     assert plots.label("days.median") == "days.median"  # campaign's sweep column
-    assert plots.label("p_sarcophagus") == "p sarcophagus"  # a share named as one
+    assert plots.label("p_sarcophagus") == "P(win)"  # a share named as one: its label's head
     assert labels.metric("anomalies.mean_loss") == "Health lost (anomaly deck average)"
     campaign = registry.experiment("campaign")
     assert {m.name: m.label for m in campaign.metrics} == {

@@ -92,8 +92,8 @@ def artifacts(scenario, names, intellect, games, encounter_policy, objective, tr
            "rows": frame.astype(object).where(frame.notna(), None).to_dict(orient="records")}
     kept = shown.nonzero(frame)
     title = (f"artefacts against carrying none: {sc.name}, {sc.stalker}, encounters played by "
-             f"{played}; {trials} trials per deck, {campaign}, seed {seed}; change ±95 % "
-             "half-width (exact)")
+             f"{played}; {trials} trials per deck, {campaign}, seed {seed}; change in "
+             "percentage points (pp) ±95 % half-width (exact)")
     if fmt == "table" and kept.empty:
         click.echo(f"{title}\nNo artefact compared changes anything in these encounters.")
         return

@@ -51,9 +51,12 @@ def campaign(scenario, trials, seed, fmt, threads):
 
     SCENARIO is a scenario file or the name of a bundled one (default: base,
     configs/scenarios/base.toml). Every probability comes with its 95 %
-    interval; days to the Sarcophagus are given for the games that got there,
-    and the survival curve is a Kaplan-Meier estimate (reaching the
-    Sarcophagus censors a game). JSON has the full histogram and curve.
+    interval. A win is reaching and surviving the Sarcophagus (P-50); the
+    reach, P(reach the Sarcophagus), counts every game that got there,
+    survived or not. Days to win are given for the games won, and the
+    survival curve is a Kaplan-Meier estimate (a won game, or one still in
+    the Zone at the day cap, is censored). JSON has the full histogram and
+    curve.
 
     On a multiplayer scenario ([[players]], P-45) it prints P(each seat wins),
     P(each character wins), P(nobody wins) and P(Final Emission), the game's

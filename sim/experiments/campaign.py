@@ -323,8 +323,8 @@ class CampaignResult:
         """The metrics equal to another in every game of this run: ``{metric: the other}``.
 
         ``causes.final_emission`` is always ``p_final_emission`` under its other
-        name; ``p_survive`` (won, or alive at the day cap) is the win rate in every
-        game when no game reached the day cap (``p_capped`` 0). Tables show each
+        name; ``p_survive`` (won, or still in the Zone at the day cap) is the win rate in every
+        game when no game lasted to the day cap (``p_capped`` 0). Tables show each
         pair once, with a note (issue 46, item 6); the JSON and CSV keep both.
         """
         same = {f"causes.{ENDS[K.DEATH_FINAL_EMISSION]}": FINAL_EMISSION}

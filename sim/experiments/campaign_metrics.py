@@ -39,7 +39,7 @@ here, where :data:`METRICS` declares it."""
 REACH = "p_reach_sarcophagus"
 """Reached the Sarcophagus, survived it or not (P-50)."""
 SURVIVE = "p_survive"
-"""Won, or still alive at the day cap."""
+"""Won, or still in the Zone at the day cap (not lost)."""
 FINAL_EMISSION = "p_final_emission"
 """Caught by the Final Emission (P-49)."""
 CAPPED = "p_capped"
@@ -50,7 +50,7 @@ GAME_DAYS = "game_days"
 METRICS: tuple[tuple[str, str, str | None, str], ...] = (
     (WIN_RATE, "proportion", "higher", "win (reach and survive the Sarcophagus)"),
     (REACH, "proportion", "higher", "reach the Sarcophagus (survive it or not)"),
-    (SURVIVE, "proportion", "higher", "survive (win, or alive at the day cap)"),
+    (SURVIVE, "proportion", "higher", "survive (win, or still in the Zone at the day cap)"),
     (FINAL_EMISSION, "proportion", "lower", "caught by the Final Emission"),
     (CAPPED, "proportion", None, "still in the Zone at the day cap"),
     *((f"causes.{c}", "proportion", "lower", CAUSE_LABELS[c]) for c in DEATHS),
@@ -132,7 +132,7 @@ def label(name: str) -> str:
     return LABELS.get(name, name.replace("_", " "))
 
 
-SAME_REASONS = {SURVIVE: "no game reached the day cap",
+SAME_REASONS = {SURVIVE: "no game lasted to the day cap",
                 f"causes.{ENDS[5]}": "the same share, its other name"}
 """Why a metric equals another in every game of a run (``same_as`` of ``zonesim campaign``'s
 JSON): the words a table writes beside the one row it keeps."""
@@ -140,7 +140,7 @@ JSON): the words a table writes beside the one row it keeps."""
 
 def same_notes(same: Mapping[str, str]) -> dict[str, str]:
     """Per metric kept, the words naming those equal to it: ``{"p_sarcophagus": "also
-    p_survive (no game reached the day cap)"}``, from ``same`` (a metric -> the one it
+    p_survive (no game lasted to the day cap)"}``, from ``same`` (a metric -> the one it
     equals in every game of the run, :meth:`sim.experiments.campaign.CampaignResult.same_as`).
     """
     notes: dict[str, list[str]] = {}
@@ -156,7 +156,7 @@ def fold_same(rows: list[dict], same: Mapping[str, str], *, name: str = "metric"
 
     The row of each metric of ``same`` is left out and the ``text`` cell of
     the one it equals says so (:func:`same_notes`): ``win (...); also p_survive
-    (no game reached the day cap)``. ``name`` is the column of each row's metric.
+    (no game lasted to the day cap)``. ``name`` is the column of each row's metric.
     """
     notes = same_notes(same)
     return [{**row, text: f"{row[text]}; {notes[row[name]]}"} if row[name] in notes else row

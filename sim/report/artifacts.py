@@ -5,11 +5,12 @@ ruleset is carried alone and compared with carrying none on common random
 numbers (:func:`sim.experiments.artifacts.artifacts_compared`): the paired
 change in P(knocked out) on the enemy deck and in the anomaly deck's
 outcomes (P-08..P-10), with 95 % intervals and the exact change from the
-Markov chains, and in P(reach the Sarcophagus) over whole games of the
-scenario (one-stalker scenarios: the artefact carried besides the loadout's,
-docs/rules.md "Artefacts in the campaign"), the price (P-11) and the change
-per 1,000 rubles; then the same on the decks when both are played well (best play,
-:mod:`sim.exact.best_combat`: an artefact is used only where a use pays, P-08).
+Markov chains, and in the win rate, P(win) (reach and survive the Sarcophagus,
+P-50), over whole games of the scenario (one-stalker scenarios: the artefact
+carried besides the loadout's, docs/rules.md "Artefacts in the campaign"), the
+price (P-11) and the change per 1,000 rubles; then the same on the decks when
+both are played well (best play, :mod:`sim.exact.best_combat`: an artefact is
+used only where a use pays, P-08).
 
 The CSV keeps every artefact; the pages and the chart leave out an artefact
 whose every change is exactly 0 (estimate and exact value), as the summary
@@ -34,8 +35,11 @@ GAMES = "campaign_p_sarcophagus"
 """Column stem of the whole-game change; there, unlike the decks, above 0 helps."""
 CHANGES = (*((f"{prefix}_{m}", f"P({labels.metric(m)}), {labels.DECKS[deck]}")
              for prefix, (deck, metrics) in DECKS.items() for m in metrics),
-           (GAMES, "P(reach the Sarcophagus), whole games"))
-"""(column stem, plain label) of every change tabulated, enemy deck first."""
+           (GAMES, "P(win), whole games"))
+"""(column stem, plain label) of every change tabulated, enemy deck first; the whole games'
+is the win rate (``p_sarcophagus``: reach and survive the Sarcophagus), not the reach."""
+POINTS = "pp"
+"""The unit of every change shown, percentage points: a change of a probability, times 100."""
 TIE = 1e-12
 """Exact changes within this of 0 are 0 (floating-point rounding of equal values)."""
 MULTIPLAYER_NOTE = ("Whole games are not compared here for a multiplayer scenario: the changes "
@@ -62,28 +66,37 @@ def shown_changes(frame: pd.DataFrame) -> list[tuple[str, str]]:
             if stem in values and not always_zero(values, stem)]
 
 
+def _points(change) -> float | None:
+    """A change of a probability in percentage points (None where there is none)."""
+    return None if change is None or pd.isna(change) else 100 * float(change)
+
+
 def readable(frame: pd.DataFrame) -> pd.DataFrame:
     """One row per artefact: price, then each change and its value per 1,000 rubles, as text.
 
-    Cells read ``change ±95 % half-width (exact change)``, as probabilities
-    (a change of -0.0250 is 2.5 points of percent fewer).
+    Cells read ``change ±95 % half-width (exact change)`` in percentage points
+    (a change of -0.0250 in the CSV reads -2.50, 2.5 points of percent fewer).
     """
     out = pd.DataFrame({"artefact": frame["artifact"],
                         "price (rubles)": [f"{int(p):,}" for p in frame["price"]]})
     for stem, what in shown_changes(frame):
-        out[f"{what}: change"] = [
-            cell_text(r[f"{stem}_mc"], r[f"{stem}_ci_low"], r[f"{stem}_ci_high"],
-                      r[f"{stem}_exact"], signed=True) for r in frame.to_dict(orient="records")]
+        out[f"{what}: change ({POINTS})"] = [
+            cell_text(*(_points(r[f"{stem}_{k}"]) for k in ("mc", "ci_low", "ci_high", "exact")),
+                      digits=2, signed=True) for r in frame.to_dict(orient="records")]
         per = f"{stem}_per_1000_rubles"
-        out[f"{what}: change per 1,000 rubles"] = [
-            cell_text(r[per], r[f"{per}_ci_low"], r[f"{per}_ci_high"], signed=True)
-            for r in frame.to_dict(orient="records")]
+        out[f"{what}: per 1,000 rubles ({POINTS})"] = [
+            cell_text(*(_points(r[f"{per}{k}"]) for k in ("", "_ci_low", "_ci_high")), digits=2,
+                      signed=True) for r in frame.to_dict(orient="records")]
     return out
 
 
 def figure(frame: pd.DataFrame, title: str):
-    """Bars of each change and of its value per 1,000 rubles, sorted by the first change."""
+    """Bars of each change and of its value per 1,000 rubles, sorted by the first change, in
+    percentage points.
+    """
     changes = shown_changes(frame)
+    values = [c for c in frame if c.startswith(tuple(stem for stem, _ in changes))]
+    frame = frame.assign(**{c: 100 * frame[c].astype(float) for c in values})
     first = changes[0][0]
     key = frame[f"{first}_exact"].fillna(frame[f"{first}_mc"])
     order = frame.assign(_key=key).sort_values("_key", kind="stable")
@@ -92,9 +105,9 @@ def figure(frame: pd.DataFrame, title: str):
         per = f"{stem}_per_1000_rubles"
         better = "higher" if stem == GAMES else "lower"
         panels += [(f"{stem}_mc", f"{stem}_ci_low", f"{stem}_ci_high", f"{stem}_exact",
-                    f"change in {what}", better),
-                   (per, f"{per}_ci_low", f"{per}_ci_high", None, "the same per 1,000 rubles",
-                    better)]
+                    f"change in {what}\n(percentage points)", better),
+                   (per, f"{per}_ci_low", f"{per}_ci_high", None,
+                    "the same per 1,000 rubles\n(percentage points)", better)]
     return plots.signed_bars(order, "artifact", panels, title)
 
 
@@ -107,9 +120,10 @@ def artifacts_section(sc: Scenario, trials: int, seed: int) -> Section:
     text = [f"{sc.stalker} with the scenario's loadout and policy carries one artefact at a "
             f"time; {trials} trials per deck and {trials} whole games, seed {seed}, every "
             "artefact on the same trials as carrying none more (common random numbers), so "
-            "each change is paired. Cells: change ±95 % half-width (exact change from the "
-            "Markov chain; whole games have none). On the decks below 0 protects; in P(reach "
-            "the Sarcophagus) above 0 helps, side effects and all (P-09). Most protective on "
+            "each change is paired. Cells: change in percentage points (pp) ±95 % half-width "
+            "(exact change from the Markov chain; whole games have none). On the decks below 0 "
+            "protects; in P(win) (reach and survive the Sarcophagus) above 0 helps, side "
+            "effects and all (P-09). Most protective on "
             "the enemy deck first. Change " + PER_1000_RUBLES + "."]
     if sc.multiplayer:
         text.append(MULTIPLAYER_NOTE)

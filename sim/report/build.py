@@ -50,7 +50,7 @@ from sim.workflows.targets import Target, out_of_range
 DEFAULT_TRIALS = 500_000
 """Trials per encounter table: a card's 95 % half-width is then at most 0.0014."""
 DEFAULT_CAMPAIGN_TRIALS = 200_000
-"""Games: P(reach the Sarcophagus) to within +-0.002 (95 %); about a second of kernel time."""
+"""Games: the win rate, P(win), to within +-0.002 (95 %); about a second of kernel time."""
 CHARACTER_SHARE = 4
 """Each character plays ``campaign_trials // CHARACTER_SHARE`` paired games: +-0.004 on a win
 rate at the default, and the differences between characters tighter still (common random

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from sim.errors import visible
+from sim.report import labels
 from sim.report.tables import Section
 
 STYLE = """
@@ -31,6 +32,9 @@ span.PASS, span.FAIL, span.UNDECIDED { font-weight: bold; padding: 0 0.2em; }
 figure { margin: 1em 0; } img { max-width: 100%; }
 .meta { font-size: 0.85em; color: #555; }
 code { background: #f4f4f4; padding: 0 0.2em; }
+.glossary { font-size: 0.9em; color: #444; margin: 0 0 1em; }
+.glossary dt { font-weight: bold; float: left; margin-right: 0.4em; }
+.glossary dt::after { content: ":"; } .glossary dd { margin: 0 0 0.2em; }
 """
 
 
@@ -87,15 +91,19 @@ def render(title: str, meta: Mapping, sections: Sequence[Section], summary: pd.D
            images: Mapping[str, bytes]) -> str:
     """The whole page. ``images`` maps a figure name to its PNG bytes (embedded).
 
-    The first section (the verdict) comes right under the title, so the first
-    screen answers; a table of contents follows it, and the summary table and
-    the provenance close the page.
+    The glossary of the words win, reach, knock-out and lost
+    (:data:`sim.report.labels.GLOSSARY`) and the first section (the verdict) come
+    right under the title, so the first screen answers in words it has defined;
+    a table of contents follows it, and the summary table and the provenance
+    close the page.
     """
     versions = ", ".join(f"{k} {v}" for k, v in meta.get("versions", {}).items() if v)
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>",
         f"<h1>{esc(title)}</h1>",
+        '<dl class="glossary">' + "".join(f"<dt>{esc(term)}</dt><dd>{esc(meaning)}</dd>"
+                                          for term, meaning in labels.GLOSSARY) + "</dl>",
     ]
     for i, section in enumerate(sections):
         parts.append(f'<h2 id="{esc(section.key)}">{esc(section.title)}</h2>')

@@ -19,6 +19,19 @@ from sim.experiments import registry
 
 DECKS = {"enemies": "enemy deck", "anomalies": "anomaly deck", "events": "event deck"}
 
+GLOSSARY: tuple[tuple[str, str], ...] = (
+    ("win", "the stalker reaches the Sarcophagus and survives what waits there (P-50); "
+            "the win rate is P(win), p_sarcophagus"),
+    ("reach", "the stalker gets to the Sarcophagus, survives it or not: P(reach the "
+              "Sarcophagus), p_reach_sarcophagus, is above the win rate"),
+    ("knock-out", "Health at 0 (P-37): the stalker wakes in a bunker with half his items and "
+                  "plays on; it is not a death, except in the Sarcophagus or with a "
+                  "concussion at once (P-43)"),
+    ("lost", "a game that ends without a win: a death (P-43) or the Final Emission (P-49)"),
+)
+"""The words every page, table and chart uses for the one thing each means (issue 47, item 4),
+as the glossary at the top of report.md and report.html gives them."""
+
 
 def metric(name: str) -> str:
     """The plain label of any report metric name (dotted or not).

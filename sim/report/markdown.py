@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from sim.errors import visible
+from sim.report import labels
 from sim.report.tables import Section
 
 _HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
@@ -97,12 +98,16 @@ def render(title: str, meta: Mapping, sections: Sequence[Section], summary: pd.D
            images: Mapping[str, str]) -> str:
     """The whole page. ``images`` maps a figure name to its PNG file name.
 
-    The sections come first (the first one is the verdict, so the page opens
-    with the answers), then the summary table and the provenance. Every text
-    (title, headings, paragraphs, list lines, captions, cells) is plain text,
-    escaped as in the HTML page: a card, stalker or scenario name is never markup.
+    The glossary of the words win, reach, knock-out and lost comes first
+    (:data:`sim.report.labels.GLOSSARY`), then the sections (the first one is
+    the verdict, so the page opens with the answers), then the summary table
+    and the provenance. Every text (title, headings, paragraphs, list lines,
+    captions, cells) is plain text, escaped as in the HTML page: a card, stalker
+    or scenario name is never markup.
     """
-    out = [f"# {escape(title)}", ""]
+    out = [f"# {escape(title)}", "",
+           *(f"- **{escape(term)}**: {escape(meaning)}" for term, meaning in labels.GLOSSARY),
+           ""]
     for section in sections:
         out += [f"## {escape(section.title)}", ""]
         for paragraph in section.text:

@@ -99,7 +99,7 @@ def seats_section(sc: Scenario, trials: int, seed: int) -> Section:
                                               xlabel="share of games won")
     section.figures["game_days"] = plots.days_histogram(
         {"histogram": hist, "mean": days["mc"], "median": days["median"]},
-        title="Game length (days)")
+        title="Game length (days)", ylabel="games")
     section.text.append(
         f"{trials} {data['variant']} games of {sc.name} ({len(data['seats'])} stalkers), "
         f"seed {seed}. Deaths and new characters are means per game (P-44); a game nobody "

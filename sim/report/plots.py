@@ -85,17 +85,21 @@ def label(metric: str) -> str:
     The kind is the metric's declaration's (:attr:`~sim.experiments.base.Metric.kind`,
     :func:`sim.experiments.registry.metric`): ``knocked_out``, a proportion, is
     ``P(knocked out)``; ``mean_wounds`` and ``game_days``, means, are ``mean wounds`` and
-    ``game days``; a share whose name says so already (``p_sarcophagus``) is left as
-    ``p sarcophagus``.
+    ``game days``; a share whose name says so already is written with the head of its
+    declared label: ``p_sarcophagus`` is ``P(win)``, ``p_reach_sarcophagus``
+    ``P(reach the Sarcophagus)`` (the words of the glossary, issue 47, item 4).
 
     Raises
     ------
     CompareInputError
         If no experiment declares the metric.
     """
-    words = metric.replace("_", " ")
-    share = registry.metric(metric).kind == "proportion" and not metric.startswith("p_")
-    return f"P({words})" if share else words
+    declared = registry.metric(metric)
+    if declared.kind != "proportion":
+        return metric.replace("_", " ")
+    if metric.startswith("p_") and declared.label:
+        return f"P({declared.label.split(' (')[0]})"
+    return f"P({metric.replace('_', ' ')})"
 
 
 def bars(frame: pd.DataFrame, name_col: str, metric: str, title: str,
@@ -272,8 +276,16 @@ def outcomes_by_day(frame: pd.DataFrame,
     return figure
 
 
-def days_histogram(days: dict, title: str = "Days to reach the Sarcophagus") -> Figure:
-    """Bars of games reaching the Sarcophagus by day, with mean and median marked."""
+def days_histogram(days: dict, title: str = "Days to win (the games won, by the day they "
+                   "ended)", ylabel: str = "games won") -> Figure:
+    """Bars of games by the day they ended, with mean and median marked.
+
+    ``days`` is the ``days`` block of ``zonesim campaign``'s JSON: the games won
+    (reached and survived the Sarcophagus, P-50) by day, whence the default title
+    and axis; a game that reached it and fell there is not counted (issue 47,
+    item 4). A caller that passes another histogram names it in ``title`` and
+    ``ylabel``.
+    """
     counts = np.asarray(days.get("histogram", []), dtype=float)
     if counts.any():
         counts = counts[:np.flatnonzero(counts).max() + 2]  # the empty tail says nothing
@@ -285,7 +297,7 @@ def days_histogram(days: dict, title: str = "Days to reach the Sarcophagus") -> 
         if value is not None and np.isfinite(value):
             ax.axvline(value, color="black", ls=style, lw=1, label=f"{key} {value:.1f}")
     ax.set_xlabel("day")
-    ax.set_ylabel("games")
+    ax.set_ylabel(ylabel)
     ax.set_title(title)
     if ax.get_legend_handles_labels()[0]:
         ax.legend(fontsize="small")

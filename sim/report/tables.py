@@ -590,7 +590,7 @@ def load_run_campaign() -> Callable | None:
 
 
 def campaign_section(sc: Scenario, trials: int, seed: int) -> Section:
-    """Whole games of the scenario: outcomes, days to the Sarcophagus, survival by day."""
+    """Whole games of the scenario: outcomes, days to win, games won and lost by day."""
     section = Section("campaign", "Campaign")
     run_campaign = load_run_campaign()
     if run_campaign is None:
@@ -651,7 +651,7 @@ def campaign_section(sc: Scenario, trials: int, seed: int) -> Section:
         section.text.append(
             f"{trials} games of {sc.name}, seed {seed}: win rate (reach and survive the "
             f"Sarcophagus) "
-            f"{cell_text(p[0], p[1], p[2])}; days to get there: median "
+            f"{cell_text(p[0], p[1], p[2])}; days to win (games won): median "
             f"{_days(values.get(campaign_metrics.DAYS_MEDIAN))}, 10th-90th percentile "
             f"{_fmt(data['days'].get('p10'))}-{_fmt(data['days'].get('p90'))}. "
             "The stacked chart shows, at the end of each day, the share of games won, lost "
