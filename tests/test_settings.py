@@ -314,6 +314,51 @@ def test_every_option_reaches_a_command_of_its_experiments():
         assert any(s.option in commands.get(path, ()) for path in where), s.name
 
 
+def test_a_policy_option_is_built_from_its_setting():
+    """Every command's option of a ``[policy]`` key has the type its setting declares: a
+    flag for a bool, the setting's choices, the thresholds' 0..1000 (issue 44)."""
+    commands = list(_options(main))
+    seen = 0
+    for s in settings.of_kind("policy"):
+        for path, command in commands:
+            for p in command.params:
+                if s.option not in getattr(p, "opts", ()):
+                    continue
+                seen += 1
+                if s.type == "bool":
+                    assert p.is_flag and p.default is False, (path, s.name)
+                elif s.type == "choice":
+                    assert tuple(p.type.choices) == s.choices, (path, s.name)
+                    assert p.default == s.default, (path, s.name)
+                else:
+                    assert (p.type.min, p.type.max, p.default) == (0, S.MAX_THRESHOLD, 0), \
+                        (path, s.name)
+    assert seen >= 20
+
+
+def test_a_fight_policy_key_is_an_option_with_no_other_line(monkeypatch):
+    """Guard of issue 44: a new threshold of fights and whole games, declared by its
+    :class:`Policy` field, is a fight policy option (``zonesim combat``, ``sweep``, ``tune``,
+    ``compare combat``), its help the setting's doc line; a key no option reads is refused
+    by name."""
+    from sim.cli import common
+
+    _with_fields(monkeypatch, ("hide_at", int, S.policy_key(0, ("combat", "campaign"),
+                                                            option="--hide-at")))
+    try:
+        options = common._fight_policy_options()
+        assert list(options) == ["sneak", "flee_at", "heal_at", "hide_at"]
+        command = options["hide_at"](click.Command("x"))
+        (param,) = command.params
+        assert (param.opts, param.name, param.type.max, param.default) == (
+            ["--hide-at"], "hide_at", S.MAX_THRESHOLD, 0)
+        assert param.help == "Hide at this Health or less (Z-12)."
+        with pytest.raises(TypeError, match="'policy.shopping'"):
+            common.setting_option("policy.shopping")
+    finally:
+        settings.settings.cache_clear()
+
+
 def test_every_setting_is_searched_by_optimize_or_says_why():
     names = {k: LOADOUT_SETUP.get(k, f"policy.{k}") for k in policy_space.KEYS}
     searched = {s.name for s in settings.settings() if s.searched is True}

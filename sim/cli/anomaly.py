@@ -41,9 +41,9 @@ def state_options(func: Callable) -> Callable:
               help="Item carried (repeatable). No item acts inside an anomaly (medkits and "
                    "stimulants are not used there, event items act on events only), so any "
                    "item is refused with exit status 2.")
-@click.option("--enter", is_flag=True, default=False,
-              help="Enter the anomaly on purpose even after noticing it (P-36): +"
-                   "anomaly.voluntary_bonus_dice Agility dice after a passed Perception test.")
+@common.setting_option("policy.enter_anomalies", help=(
+    "Enter the anomaly on purpose even after noticing it (P-36): +anomaly.voluntary_bonus_dice "
+    "Agility dice after a passed Perception test."))
 @common.artifact_options
 @state_options
 @common.best_play_options

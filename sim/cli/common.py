@@ -13,10 +13,10 @@ from click.core import ParameterSource
 
 from sim import jsontext, runner
 from sim.cli import progress
-from sim.encounter.combat import SNEAK_POLICIES
 from sim.errors import InputError, visible
 from sim.paths import resolve_ruleset
 from sim.rules import Ruleset, RulesetError, load_ruleset
+from sim.rules.settings import by_name, of_kind, plain
 
 if TYPE_CHECKING:  # pandas takes half a second to import; commands that print no frame skip it
     import pandas as pd
@@ -164,17 +164,60 @@ def artifact_options(func: Callable) -> Callable:
     ])
 
 
-FIGHT_POLICY_OPTIONS: dict[str, Callable] = {
-    "sneak": click.option("--sneak", type=click.Choice(SNEAK_POLICIES), default="always",
-                          show_default=True, help="Try to avoid the fight first, or fight for "
-                                                  "the trophy (P-16, P-17)."),
-    "flee_at": click.option("--flee-at", type=small_int(0), default=0, show_default=True,
-                            help="From round 2, try to flee at this Health or less (0 = never; "
-                                 "P-21)."),
-    "heal_at": click.option("--heal-at", type=small_int(0), default=0, show_default=True,
-                            help="Use stimulants at this Health or less (0 = never; "
-                                 "Z-12..Z-14)."),
+def setting_option(name: str, help: str | None = None, dest: str | None = None) -> Callable:
+    """The option of setting ``name`` (``policy.sneak``), as the table of settings declares
+    it (:mod:`sim.rules.settings`): its name, and its type: a flag for a ``bool``, its
+    choices (default: the setting's) for a ``choice``, ``0..``:data:`MAX_SMALL` for an
+    ``int`` threshold (default 0, never: a scenario's own default is its ``[policy]``'s).
+
+    Parameters
+    ----------
+    name : str
+        A setting with an option.
+    help : str or None
+        The option's help, where it says more than the setting's doc line and rule IDs
+        (the default help: the doc line).
+    dest : str or None
+        The command's parameter, where it is not the option's name (``encounter_policy``).
+
+    Raises
+    ------
+    TypeError
+        A setting with no option, or of a type no option reads.
+    """
+    s = by_name()[name]
+    decls = (s.option, dest) if dest else (s.option,)
+    words = help or f"{plain(s.doc)}."
+    if s.option and s.type == "bool":
+        return click.option(*decls, is_flag=True, default=False, help=words)
+    if s.option and s.type == "choice":
+        return click.option(*decls, type=click.Choice(s.choices), default=s.default,
+                            show_default=True, help=words)
+    if s.option and s.type == "int":
+        return click.option(*decls, type=small_int(0), default=0, show_default=True,
+                            help=words)
+    raise TypeError(f"setting {name!r} ({s.type}, option {s.option or 'none'}): no option "
+                    "reads it")
+
+
+FIGHT_POLICY_HELP = {
+    "sneak": "Try to avoid the fight first, or fight for the trophy (P-16, P-17).",
+    "flee_at": "From round 2, try to flee at this Health or less (0 = never; P-21).",
+    "heal_at": "Use stimulants at this Health or less (0 = never; Z-12..Z-14).",
 }
+"""The help of a fight policy option, where it says more than its setting's doc line."""
+
+
+def _fight_policy_options() -> dict[str, Callable]:
+    """The option of each ``[policy]`` key of fights that whole games play too: the
+    thresholds (the table of settings: experiments ``combat`` and ``campaign``).
+    """
+    return {key: setting_option(s.name, FIGHT_POLICY_HELP.get(key))
+            for s in of_kind("policy") if s.option and {"combat", "campaign"} <= set(s.experiments)
+            for key in [s.name.partition(".")[2]]}
+
+
+FIGHT_POLICY_OPTIONS: dict[str, Callable] = _fight_policy_options()
 """The option of each fight policy setup key (``--sneak``, ``--flee-at``, ``--heal-at``)."""
 
 
@@ -185,23 +228,17 @@ def fight_policy_options(func: Callable) -> Callable:
 
 def best_play_options(func: Callable) -> Callable:
     """``--policy thresholds|best`` and ``--objective``: who makes the encounter's choices."""
-    from sim.rules.scenario import ENCOUNTER_POLICIES, OBJECTIVE_NAMES
-
     return _apply(func, [
-        click.option("--policy", "encounter_policy", type=click.Choice(ENCOUNTER_POLICIES),
-                     default="thresholds", show_default=True,
-                     help="thresholds: the scenario's fixed choices (--sneak/--flee-at/"
-                          "--heal-at in fights, --enter in anomalies); best: the exact optimal "
-                          "decisions of each card, solved by backward induction (fights "
-                          "P-16..P-24, anomalies P-36, artefacts P-08). A scenario sets it as "
-                          "policy.encounters."),
-        click.option("--objective", type=click.Choice(OBJECTIVE_NAMES), default="survive",
-                     show_default=True,
-                     help="What --policy best maximises: survive = P(not knocked out); "
-                          "kill = the trophy: P(enemy killed) in a fight (P-17), P(artefact "
-                          "found) in an anomaly (P-35); value = the expected value of the "
-                          "scenario's policy.weights (a knock-out's cost, each wound's, "
-                          "dose's, limited use's and side effect's, a kill's worth)."),
+        setting_option("policy.encounters", dest="encounter_policy", help=(
+            "thresholds: the scenario's fixed choices (--sneak/--flee-at/--heal-at in fights, "
+            "--enter in anomalies); best: the exact optimal decisions of each card, solved by "
+            "backward induction (fights P-16..P-24, anomalies P-36, artefacts P-08). A "
+            "scenario sets it as policy.encounters.")),
+        setting_option("policy.objective", help=(
+            "What --policy best maximises: survive = P(not knocked out); kill = the trophy: "
+            "P(enemy killed) in a fight (P-17), P(artefact found) in an anomaly (P-35); value "
+            "= the expected value of the scenario's policy.weights (a knock-out's cost, each "
+            "wound's, dose's, limited use's and side effect's, a kill's worth).")),
     ])
 
 

@@ -50,8 +50,8 @@ def _params(exp, scenario, rules_dir):
 @common.loadout_options
 @common.artifact_options
 @common.fight_policy_options
-@click.option("--enter", is_flag=True, default=False,
-              help="Enter anomalies on purpose after noticing them (anomaly).")
+@common.setting_option("policy.enter_anomalies",
+                       help="Enter anomalies on purpose after noticing them (anomaly).")
 @click.option("--scenario", default=None, metavar="FILE|NAME",
               help="Scenario (default for campaign: base): its ruleset is the one varied; "
                    "for combat, anomaly and event its stalker, loadout and policy are used "

@@ -24,8 +24,8 @@ WHOLE_GAMES = "campaign"
                      f"{e.name} experiment.")
 @common.loadout_options
 @common.fight_policy_options
-@click.option("--enter", is_flag=True, default=False,
-              help="Anomaly: enter on purpose even after noticing it (P-36).")
+@common.setting_option("policy.enter_anomalies",
+                       help="Anomaly: enter on purpose even after noticing it (P-36).")
 @state_options
 @common.scenario_option(dest="scenario_option")
 @click.option("--edit", "edits", multiple=True, metavar="EDIT",
