@@ -353,8 +353,10 @@ def test_a_fight_policy_key_is_an_option_with_no_other_line(monkeypatch):
         assert (param.opts, param.name, param.type.max, param.default) == (
             ["--hide-at"], "hide_at", S.MAX_THRESHOLD, 0)
         assert param.help == "Hide at this Health or less (Z-12)."
-        with pytest.raises(TypeError, match="'policy.shopping'"):
-            common.setting_option("policy.shopping")
+        with pytest.raises(TypeError, match="no setting has the option --nope"):
+            common.setting_option("--nope")
+        with pytest.raises(TypeError, match="'loadout.weapons' .cards, option --weapon."):
+            common.setting_option("--weapon")
     finally:
         settings.settings.cache_clear()
 

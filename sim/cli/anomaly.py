@@ -41,7 +41,7 @@ def state_options(func: Callable) -> Callable:
               help="Item carried (repeatable). No item acts inside an anomaly (medkits and "
                    "stimulants are not used there, event items act on events only), so any "
                    "item is refused with exit status 2.")
-@common.setting_option("policy.enter_anomalies", help=(
+@common.setting_option("--enter", help=(
     "Enter the anomaly on purpose even after noticing it (P-36): +anomaly.voluntary_bonus_dice "
     "Agility dice after a passed Perception test."))
 @common.artifact_options

@@ -16,7 +16,7 @@ from sim.cli import progress
 from sim.errors import InputError, visible
 from sim.paths import resolve_ruleset
 from sim.rules import Ruleset, RulesetError, load_ruleset
-from sim.rules.settings import by_name, of_kind, plain
+from sim.rules.settings import Setting, of_kind, plain
 
 if TYPE_CHECKING:  # pandas takes half a second to import; commands that print no frame skip it
     import pandas as pd
@@ -164,16 +164,16 @@ def artifact_options(func: Callable) -> Callable:
     ])
 
 
-def setting_option(name: str, help: str | None = None, dest: str | None = None) -> Callable:
-    """The option of setting ``name`` (``policy.sneak``), as the table of settings declares
-    it (:mod:`sim.rules.settings`): its name, and its type: a flag for a ``bool``, its
-    choices (default: the setting's) for a ``choice``, ``0..``:data:`MAX_SMALL` for an
-    ``int`` threshold (default 0, never: a scenario's own default is its ``[policy]``'s).
+def setting_option(option: str, help: str | None = None, dest: str | None = None) -> Callable:
+    """Option ``option`` (``--sneak``) as the table of settings declares it, with the setting
+    that names it (:mod:`sim.rules.settings`): a flag for a ``bool``, its choices (default:
+    the setting's) for a ``choice``, ``0..``:data:`MAX_SMALL` for an ``int`` threshold
+    (default 0, never: a scenario's own default is its ``[policy]``'s).
 
     Parameters
     ----------
-    name : str
-        A setting with an option.
+    option : str
+        The option of a setting.
     help : str or None
         The option's help, where it says more than the setting's doc line and rule IDs
         (the default help: the doc line).
@@ -183,9 +183,16 @@ def setting_option(name: str, help: str | None = None, dest: str | None = None) 
     Raises
     ------
     TypeError
-        A setting with no option, or of a type no option reads.
+        No setting has the option, or its type is one no option reads.
     """
-    s = by_name()[name]
+    named = [s for s in of_kind() if s.option == option]
+    if not named:
+        raise TypeError(f"no setting has the option {option}")
+    return _option(named[0], help, dest)
+
+
+def _option(s: Setting, help: str | None = None, dest: str | None = None) -> Callable:
+    """The option of setting ``s`` (:func:`setting_option`)."""
     decls = (s.option, dest) if dest else (s.option,)
     words = help or f"{plain(s.doc)}."
     if s.option and s.type == "bool":
@@ -196,7 +203,7 @@ def setting_option(name: str, help: str | None = None, dest: str | None = None) 
     if s.option and s.type == "int":
         return click.option(*decls, type=small_int(0), default=0, show_default=True,
                             help=words)
-    raise TypeError(f"setting {name!r} ({s.type}, option {s.option or 'none'}): no option "
+    raise TypeError(f"setting {s.name!r} ({s.type}, option {s.option or 'none'}): no option "
                     "reads it")
 
 
@@ -212,7 +219,7 @@ def _fight_policy_options() -> dict[str, Callable]:
     """The option of each ``[policy]`` key of fights that whole games play too: the
     thresholds (the table of settings: experiments ``combat`` and ``campaign``).
     """
-    return {key: setting_option(s.name, FIGHT_POLICY_HELP.get(key))
+    return {key: _option(s, FIGHT_POLICY_HELP.get(key))
             for s in of_kind("policy") if s.option and {"combat", "campaign"} <= set(s.experiments)
             for key in [s.name.partition(".")[2]]}
 
@@ -229,12 +236,12 @@ def fight_policy_options(func: Callable) -> Callable:
 def best_play_options(func: Callable) -> Callable:
     """``--policy thresholds|best`` and ``--objective``: who makes the encounter's choices."""
     return _apply(func, [
-        setting_option("policy.encounters", dest="encounter_policy", help=(
+        setting_option("--policy", dest="encounter_policy", help=(
             "thresholds: the scenario's fixed choices (--sneak/--flee-at/--heal-at in fights, "
             "--enter in anomalies); best: the exact optimal decisions of each card, solved by "
             "backward induction (fights P-16..P-24, anomalies P-36, artefacts P-08). A "
             "scenario sets it as policy.encounters.")),
-        setting_option("policy.objective", help=(
+        setting_option("--objective", help=(
             "What --policy best maximises: survive = P(not knocked out); kill = the trophy: "
             "P(enemy killed) in a fight (P-17), P(artefact found) in an anomaly (P-35); value "
             "= the expected value of the scenario's policy.weights (a knock-out's cost, each "

@@ -173,7 +173,7 @@ SETUP_OPTIONS: dict[str, Callable] = {
                             help="Stalker card name (required unless --scenario names one)."),
     **common.LOADOUT_OPTIONS, **common.FIGHT_POLICY_OPTIONS,
     "enter": common.setting_option(
-        "policy.enter_anomalies", help="Enter on purpose even after noticing the anomaly (P-36)."),
+        "--enter", help="Enter on purpose even after noticing the anomaly (P-36)."),
     **STATE_OPTIONS,
 }
 """The option of each setup key an encounter's ``option_keys`` name."""

@@ -50,7 +50,7 @@ def _params(exp, scenario, rules_dir):
 @common.loadout_options
 @common.artifact_options
 @common.fight_policy_options
-@common.setting_option("policy.enter_anomalies",
+@common.setting_option("--enter",
                        help="Enter anomalies on purpose after noticing them (anomaly).")
 @click.option("--scenario", default=None, metavar="FILE|NAME",
               help="Scenario (default for campaign: base): its ruleset is the one varied; "

@@ -24,7 +24,7 @@ WHOLE_GAMES = "campaign"
                      f"{e.name} experiment.")
 @common.loadout_options
 @common.fight_policy_options
-@common.setting_option("policy.enter_anomalies",
+@common.setting_option("--enter",
                        help="Anomaly: enter on purpose even after noticing it (P-36).")
 @state_options
 @common.scenario_option(dest="scenario_option")

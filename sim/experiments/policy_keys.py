@@ -53,8 +53,8 @@ def _taken(experiment: str) -> dict[str, str | None]:
 
 
 def setup_keys(experiment: str) -> tuple[str, ...]:
-    """The setup keys of the policy keys ``experiment`` takes from a scenario, in field order
-    (``sneak``, ``flee_at``, ``heal_at``, ``policy``, ``objective``, ``weights`` for a fight).
+    """The setup keys of the policy keys ``experiment`` takes from a scenario, in field
+    order.
     """
     return tuple(_taken(experiment))
 
