@@ -13,6 +13,8 @@ rules themselves: the Epicentre cost 5 is above an allowance of 4, issue 43.)
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import shlex
 
@@ -57,22 +59,33 @@ def test_a_move_the_compile_refuses_is_skipped_with_its_edit(carrying):
             "reason": refused(carrying), "refused_by": "compile"} in doc["skipped"]
 
 
-def test_the_table_lists_every_skipped_step(tmp_path, carrying):
+def _refused_csv(folder) -> dict[tuple[str, int], dict]:
+    """The skipped steps the folder's refused.csv lists (issue 47, item 6: the table only
+    counts them), by path and steps."""
+    rows = csv.DictReader(io.StringIO((folder / "refused.csv").read_text(encoding="utf-8")))
+    return {(r["path"], int(r["steps"])): r for r in rows}
+
+
+def test_the_folder_lists_every_skipped_step(tmp_path, carrying):
     result = CliRunner().invoke(main, [
         "levers", str(carrying), "--tables", "rules", "--cards", "artifacts",
         "--target", "p_sarcophagus in 0.45..0.55", "--max-steps", "3", "--trials", "300",
         "--seed", "3", "--workers", "1", "--out", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
-    assert ("rules.artifacts.carry_limit +1: the game cannot be set up: " + refused(carrying)
-            in result.stdout)
-    assert "the rules refuse it: edit 'rules.artifacts.carry_limit=-1'" in result.stdout
+    listed = _refused_csv(tmp_path / "out")
+    assert listed[("rules.artifacts.carry_limit", 1)]["reason"] == refused(carrying)
+    assert listed[("rules.artifacts.carry_limit", 1)]["refused_by"] == "compile"
+    assert listed[("rules.artifacts.carry_limit", -1)]["refused_by"] == "rules"
+    assert f"{len(listed)} steps refused, not played" in result.stdout
     result = CliRunner().invoke(main, [
         "levers", "base", "--tables", "rules", "--cards", "movement",
         "--target", "p_sarcophagus in 0.45..0.55", "--max-steps", "3", "--trials", "300",
         "--seed", "3", "--workers", "1", "--out", str(tmp_path / "movement")])
     assert result.exit_code == 0, result.output
-    assert "rules.movement.base_steps -2: the rules refuse it: " + TOO_HIGH in result.stdout
-    assert "the rules refuse it: edit 'rules.movement.road_change_cost=-1'" in result.stdout
+    listed = _refused_csv(tmp_path / "movement")
+    assert listed[("rules.movement.base_steps", -2)]["reason"] == TOO_HIGH
+    assert any(r["reason"].startswith("edit 'rules.movement.road_change_cost=-1'")
+               and r["refused_by"] == "rules" for r in listed.values())
 
 
 def test_the_help_example_with_a_target_runs_to_the_end(tmp_path):

@@ -55,7 +55,8 @@ def _split(text: str | None) -> list[str] | None:
 @click.option("--trajectories", type=click.IntRange(2, 1000), default=10, show_default=True,
               help="Morris trajectories (each runs values + 1 points).")
 @click.option("--top", type=click.IntRange(0, 100_000), default=20, show_default=True,
-              help="Rows printed and levers drawn (0: all); the folder has every row.")
+              help="Rows printed of each ranking (card values, rule keys) and levers "
+                   "drawn (0: all); the folder has every row.")
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Results folder to create (default: results/levers-<timestamp>/).")
 @click.option("--workers", type=common.small_int(1), default=os.cpu_count() or 1,
@@ -83,11 +84,12 @@ def levers(scenario, experiment, card, metric, tables, cards, target_text, max_s
     seed as the unchanged ruleset (common random numbers), so each
     difference has a paired 95 % interval. Steps the rules refuse, or
     whose game cannot be set up (a map edit after which some hex cannot
-    reach a bunker), are skipped and listed with the edit and the reason;
-    they never stop the run. Edits that leave the compiled game unchanged are
-    marked "no effect" without running. Prints the ranking (largest effect
-    first) and writes levers.csv, steps.csv, a tornado chart and
-    metadata.json into --out.
+    reach a bunker), are skipped, counted on one line and listed with the
+    edit and the reason in refused.csv; they never stop the run. Edits that
+    leave the compiled game unchanged are marked "no effect" without
+    running. Prints the card values' ranking, then the rule keys' (largest
+    effect first, --top rows each), and writes levers.csv, steps.csv,
+    refused.csv, a tornado chart and metadata.json into --out.
 
     \b
     Example:
@@ -155,33 +157,45 @@ def _emit(result, fmt: str, top: int, folder: Path) -> None:
                    f"{result.trials} trials, seed {result.seed}; effects per step")
         click.echo(frame.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
     else:
-        _print_steps(result, frame)
+        _print_steps(result, top, folder)
     click.echo(f"written to {common.shown_path(folder)}")
 
 
-def _print_steps(result, frame: pd.DataFrame) -> None:
+def _print_steps(result, top: int, folder: Path) -> None:
+    """The answer first: the card values' ranking, then the rule keys', ``top`` rows each;
+    then the baseline and the run, the values that act in no game, one line counting the
+    refused steps (listed in the folder's refused.csv) and the target's changes.
+    """
+    from sim.report.levers import REFUSED
     b = result.baseline
-    click.echo(f"levers of {result.metric} ({result.experiment}): baseline "
+    ranking = result.ranking()
+    for kind, words in library.KINDS.items():
+        frame = ranking[ranking["kind"] == kind]
+        if frame.empty:
+            continue
+        shown = frame.head(top or None)
+        click.echo(f"{words} that move {result.metric} most, one step each way "
+                   f"({len(shown)} of {len(frame)}):")
+        rows = [{"rank": r["kind_rank"], "value": r["path"], "now": f"{r['current']:g}",
+                 "one step down": _side(r, "down"), "one step up": _side(r, "up")}
+                for r in shown.to_dict(orient="records")]
+        click.echo(pd.DataFrame(rows).to_string(index=False))
+    click.echo(f"baseline {result.metric} ({result.experiment}) "
                f"{cell_text(b['mc'], b['ci_low'], b['ci_high'], b.get('exact'))}; "
                f"{result.levers} values, {len(result.steps)} steps, {result.trials} trials, "
                f"seed {result.seed}, common random numbers; {result.backend}, "
                f"{result.wall_s:.1f} s")
-    rows = []
-    for r in frame.to_dict(orient="records"):
-        rows.append({"rank": r["rank"], "value": r["path"], "now": f"{r['current']:g}",
-                     "one step down": _side(r, "down"), "one step up": _side(r, "up")})
-    click.echo(pd.DataFrame(rows).to_string(index=False))
     inert = result.inert()
     if inert:
         click.echo(f"{len(inert)} value{'s' if len(inert) > 1 else ''} changed no game's "
                    f"{result.metric} in {result.trials} paired games either way: in this "
                    f"scenario they do not act on it ({', '.join(inert)})")
     if result.skipped:
-        click.echo(f"{len(result.skipped)} steps skipped, not played:")
-        for s in result.skipped:
-            why = ("the rules refuse it" if s.get("refused_by") == "rules"
-                   else "the game cannot be set up")
-            click.echo(f"  {s['path']} {s['steps']:+d}: {why}: {s['reason']}")
+        by_rules = sum(s.get("refused_by") == "rules" for s in result.skipped)
+        click.echo(f"{len(result.skipped)} step{'s' if len(result.skipped) > 1 else ''} "
+                   f"refused, not played ({by_rules} by the rules, "
+                   f"{len(result.skipped) - by_rules} whose game cannot be set up): listed in "
+                   f"{common.shown_path(folder / REFUSED)}")
     if result.target is not None:
         reach = result.reaching()
         click.echo(f"changes that reach {result.target} (PASS), smallest first: "

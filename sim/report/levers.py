@@ -19,6 +19,11 @@ from sim.report.plots import Figure
 from sim.report.writer import atomic_folder, clean_json, manifest, to_csv, write_json, write_table
 
 DOWN, UP = "#457b9d", "#c8553d"
+REFUSED = "refused.csv"
+"""The file of a one-step search's folder that lists every step skipped, not played: the
+rules refuse it or its game cannot be set up (``path``, ``steps``, ``value``,
+``refused_by``, ``reason``); the table says only how many (issue 47, item 6)."""
+REFUSED_COLUMNS = ("path", "steps", "value", "refused_by", "reason")
 
 
 def _half(frame: pd.DataFrame, side: str) -> np.ndarray:
@@ -89,7 +94,8 @@ def write_levers(result, folder: Path, top: int = 20, command: list[str] | None 
 
     One-step search (:class:`~sim.workflows.levers.LeverResult`): ``levers.csv``
     / ``.parquet`` (the whole ranking), ``steps.csv`` / ``.parquet`` (every
-    move), ``reaching.csv`` with a target, ``tornado-<metric>.png`` (the top
+    move), :data:`REFUSED` (every step skipped, header only when none),
+    ``reaching.csv`` with a target, ``tornado-<metric>.png`` (the top
     ``top`` levers) and ``metadata.json``. Morris (:class:`~sim.workflows.
     morris.MorrisResult`): ``morris.csv`` / ``.parquet``, ``morris-<metric>.png``
     and ``metadata.json``.
@@ -106,7 +112,9 @@ def write_levers(result, folder: Path, top: int = 20, command: list[str] | None 
             ranking = result.ranking()
             write_table(ranking, temp, "levers")
             write_table(pd.DataFrame(list(result.steps)), temp, "steps")
-            files = ["levers.csv", "levers.parquet", "steps.csv", "steps.parquet"]
+            to_csv(pd.DataFrame(list(result.skipped), columns=list(REFUSED_COLUMNS)),
+                   temp / REFUSED)
+            files = ["levers.csv", "levers.parquet", "steps.csv", "steps.parquet", REFUSED]
             if result.target is not None:
                 to_csv(result.reaching(), temp / "reaching.csv")
                 files.append("reaching.csv")

@@ -69,8 +69,15 @@ DEFAULT_METRIC = {e.name: e.default_metric for e in registry.experiments()}
 
 COLUMNS = ("rank", "path", "current", "step", "down_value", "down_mc", "down_diff",
            "down_diff_ci_low", "down_diff_ci_high", "down_verdict", "up_value", "up_mc",
-           "up_diff", "up_diff_ci_low", "up_diff_ci_high", "up_verdict", "effect", "skipped")
-"""Columns of the ranking (:meth:`LeverResult.ranking`), in order."""
+           "up_diff", "up_diff_ci_low", "up_diff_ci_high", "up_verdict", "effect", "skipped",
+           "kind", "kind_rank")
+"""Columns of the ranking (:meth:`LeverResult.ranking`), in order: ``rank`` among every
+value, ``kind`` (a key of :data:`KINDS`) and ``kind_rank``, the rank among the values of its
+kind (issue 47, item 6: a designer changes a card and a rule in different ways)."""
+
+KINDS = {"card": "card values", "rule": "rule keys"}
+"""The two kinds of value a lever moves, ranked apart: a card table's cell, a ``rules.toml``
+key."""
 
 STEP_COLUMNS = ("path", "table", "card", "column", "current", "steps", "value", "change",
                 "mc", "ci_low", "ci_high", "diff", "diff_ci_low", "diff_ci_high", "diff_exact",
@@ -370,8 +377,9 @@ def rank_levers(steps: Sequence[dict], skipped: Sequence[dict] = ()) -> list[dic
     """The ranking: per lever its one-step-down and one-step-up moves, largest effect first.
 
     ``effect`` is the larger absolute difference of the two moves; ties keep
-    table order. ``skipped`` names a refused side. Returns dicts with the keys
-    :data:`COLUMNS`.
+    table order. ``skipped`` names a refused side. Each row's ``kind`` says whether
+    it is a card value or a rule key, ``kind_rank`` its rank among its kind.
+    Returns dicts with the keys :data:`COLUMNS`.
     """
     levers: dict[str, dict] = {}
     for s in steps:
@@ -391,8 +399,12 @@ def rank_levers(steps: Sequence[dict], skipped: Sequence[dict] = ()) -> list[dic
         diffs = [abs(row[k]) for k in ("down_diff", "up_diff") if row[k] is not None]
         row["effect"] = max(diffs)
     rows.sort(key=lambda r: -r["effect"])
+    counted = dict.fromkeys(KINDS, 0)
     for i, row in enumerate(rows, 1):
         row["rank"] = i
+        row["kind"] = "rule" if row["path"].startswith(f"{RULES_TABLE}.") else "card"
+        counted[row["kind"]] += 1
+        row["kind_rank"] = counted[row["kind"]]
     return rows
 
 
