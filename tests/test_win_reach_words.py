@@ -15,6 +15,7 @@ P-37, P-43) mean.
 
 from __future__ import annotations
 
+import json
 import re
 
 import pandas as pd
@@ -145,3 +146,21 @@ def test_the_report_opens_with_a_glossary_of_the_words():
     assert "not a death" in head and "not a death" in page
     assert dict(labels.GLOSSARY)["win"].startswith("the stalker reaches the Sarcophagus and "
                                                    "survives")
+
+
+def test_the_campaign_table_gives_its_shares_as_percentages():
+    from click.testing import CliRunner
+
+    from sim.cli import main
+
+    args = ["campaign", "--trials", "2000", "--seed", "3", "--quiet"]
+    lines = CliRunner().invoke(main, args).stdout.splitlines()
+    doc = CliRunner().invoke(main, [*args, "--format", "json"]).stdout
+    win = next(line for line in lines if line.split()[0] == C.WIN_RATE)
+    reach = next(line for line in lines if line.split()[0] == C.REACH)
+    share = json.loads(doc)[C.WIN_RATE]
+    assert win.split()[-6:] == [f"{100 * share['mc']:.1f}", "%", f"{100 * share['ci_low']:.1f}",
+                                "%", f"{100 * share['ci_high']:.1f}", "%"]
+    assert reach.endswith("%") and "win" not in reach.split("(")[0]
+    days = next(line for line in lines if line.split()[0] == C.DAYS_MEDIAN)
+    assert "%" not in days  # a number of days stays a number

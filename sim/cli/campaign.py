@@ -7,7 +7,7 @@ import pandas as pd
 
 from sim.cli import common
 from sim.experiments.campaign import MEANS, PROBABILITIES, QUANTILES, label, run_campaign
-from sim.experiments.campaign_metrics import DAYS_MEAN, GAME_DAYS, fold_same
+from sim.experiments.campaign_metrics import DAYS_MEAN, GAME_DAYS, fold_same, in_words
 from sim.experiments.campaign_players import run_players
 from sim.rules.scenario import load_scenario
 
@@ -77,7 +77,7 @@ def campaign(scenario, trials, seed, fmt, threads):
     title = (f"campaign: {chosen.name} ({chosen.stalker} from {chosen.start}); {trials} games, "
              f"seed {seed}; ci = 95% interval")
     frame = _summary(data)
-    table = pd.DataFrame(fold_same(frame.to_dict("records"), data["same_as"]))
+    table = pd.DataFrame(in_words(fold_same(frame.to_dict("records"), data["same_as"])))
     common.emit_frame(frame, fmt, data, title, table=table)
 
 

@@ -163,6 +163,24 @@ def fold_same(rows: list[dict], same: Mapping[str, str], *, name: str = "metric"
             for row in rows if row[name] not in same]
 
 
+def in_words(rows: list[dict], cells: tuple[str, ...] = ("mc", "ci_low", "ci_high")
+             ) -> list[dict]:
+    """The rows of a table as a designer reads them (issue 47, item 4): each ``cells`` value
+    of a share (a ``proportion`` of :data:`METRICS`: the win rate, the reach, a cause) as a
+    percentage, ``36.9 %``; of any other number with three decimals, ``14.526``; a missing
+    one as ``-``. The JSON and CSV keep the numbers; ``metric`` names each row's metric.
+    """
+    kinds = {m[0]: m[1] for m in METRICS}
+
+    def text(value, share: bool) -> str:
+        if value is None or value != value:  # None or NaN
+            return "-"
+        return f"{100 * value:.1f} %" if share else f"{value:.3f}"
+
+    return [{**row, **{c: text(row[c], kinds.get(row["metric"]) == "proportion")
+                       for c in cells}} for row in rows]
+
+
 MEAN_NAMES = tuple(m[0] for m in METRICS if m[1] == "mean" and m[0] != GAME_DAYS)
 """The per-game counters (every mean but ``game_days``), in the kernel's order."""
 
