@@ -89,12 +89,14 @@ def test_a_key_added_to_the_loader_alone_is_caught(monkeypatch):
 
 def _with_fields(monkeypatch, *fields):
     """:class:`Policy` with ``fields`` added (its docstring gives each new key the words
-    ``hide_at`` has: ``Hide at this Health or less``), as the table reads it."""
+    ``hide_at`` has: ``Hide at this Health or less``), as the table and the experiments'
+    policy keys read it."""
     extended = dataclasses.make_dataclass("Policy", fields, bases=(S.Policy,), frozen=True)
     extended.__doc__ = S.Policy.__doc__.replace(
         "    artifact_use : tuple", "    hide_at, duck : int\n        Hide at this Health or "
         "less (Z-12).\n    artifact_use : tuple")
     monkeypatch.setattr(settings, "Policy", extended)
+    monkeypatch.setattr(policy_keys, "Policy", extended)
     settings.settings.cache_clear()
     return extended
 
@@ -144,29 +146,35 @@ def test_the_loader_checks_a_policy_keys_declared_choices():
                                      "bunker_choice"}
 
 
-def test_an_encounter_policy_key_is_a_variant_and_scenario_key_of_its_experiments(monkeypatch):
-    """Guard of issue 44: the encounters' policy variant keys and scenario keys are the
-    table's ``experiments`` column, in field order; a new field is one of each of the
-    experiments it names (a table of numbers, as ``weights``, a scenario key only)."""
+def test_an_encounter_policy_key_is_a_variant_scenario_and_option_key(monkeypatch):
+    """Guard of issue 44: the encounters' policy variant keys, scenario keys and option keys
+    are the table's ``experiments`` and ``option`` columns, in field order; a new field is one
+    of each of the experiments it names (a table of numbers, as ``weights``, a scenario key
+    only; an option key where it has an option and whole games play it too)."""
     for name in ("combat", "anomaly", "event"):
         exp = registry.experiment(name)
         assert exp.scenario_keys[-len(policy_keys.setup_keys(name)):] == \
             policy_keys.setup_keys(name)
         assert policy_keys.variant_keys(name).items() <= exp.keys.items()
+        options = policy_keys.option_keys(name)
+        assert [k for k in exp.option_keys if k in policy_keys.setup_keys(name)] == list(options)
     assert policy_keys.setup_keys("combat") == ("sneak", "flee_at", "heal_at", "policy",
                                                 "objective", "weights")
-    extended = _with_fields(
+    assert policy_keys.option_keys("anomaly") == ("enter",)
+    assert registry.experiment("campaign").option_keys[-3:] == policy_keys.option_keys("combat")
+    _with_fields(
         monkeypatch,
-        ("hide_at", int, S.policy_key(0, ("combat", "event"))),
+        ("hide_at", int, S.policy_key(0, ("combat", "event", "campaign"), option="--hide-at")),
         ("duck", str, S.policy_key("no", settings.ENCOUNTERS, choices=("no", "yes"),
                                    searched="a fight's choice")))
-    monkeypatch.setattr(policy_keys, "Policy", extended)
     try:
         assert policy_keys.setup_keys("combat")[-2:] == ("hide_at", "duck")
         assert policy_keys.setup_keys("anomaly")[-1] == "duck"
         assert list(policy_keys.variant_keys("event").items())[-2:] == [
             ("hide_at", ("hide_at", "int")), ("duck", ("duck", "duck"))]
         assert "weights" not in policy_keys.variant_keys("combat")
+        assert policy_keys.option_keys("combat") == ("sneak", "flee_at", "heal_at", "hide_at")
+        assert policy_keys.option_keys("event") == ("hide_at",)
     finally:
         settings.settings.cache_clear()
 

@@ -14,9 +14,11 @@ from click.core import ParameterSource
 from sim import jsontext, runner
 from sim.cli import progress
 from sim.errors import InputError, visible
+from sim.experiments import policy_keys
+from sim.experiments.policy_keys import POLICY_FIELDS
 from sim.paths import resolve_ruleset
 from sim.rules import Ruleset, RulesetError, load_ruleset
-from sim.rules.settings import Setting, of_kind, plain
+from sim.rules.settings import Setting, by_name, of_kind, plain
 
 if TYPE_CHECKING:  # pandas takes half a second to import; commands that print no frame skip it
     import pandas as pd
@@ -217,11 +219,11 @@ FIGHT_POLICY_HELP = {
 
 def _fight_policy_options() -> dict[str, Callable]:
     """The option of each ``[policy]`` key of fights that whole games play too: the
-    thresholds (the table of settings: experiments ``combat`` and ``campaign``).
+    thresholds (:func:`sim.experiments.policy_keys.option_keys`).
     """
-    return {key: _option(s, FIGHT_POLICY_HELP.get(key))
-            for s in of_kind("policy") if s.option and {"combat", "campaign"} <= set(s.experiments)
-            for key in [s.name.partition(".")[2]]}
+    return {key: _option(by_name()[f"policy.{POLICY_FIELDS.get(key, key)}"],
+                         FIGHT_POLICY_HELP.get(key))
+            for key in policy_keys.option_keys("combat")}
 
 
 FIGHT_POLICY_OPTIONS: dict[str, Callable] = _fight_policy_options()

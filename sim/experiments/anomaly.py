@@ -285,6 +285,6 @@ EXPERIMENT = Experiment(
     default_metric="damaged", card_key="anomaly", card_table="anomalies",
     scenario_keys=("stalker", "armor", "items", *policy_keys.setup_keys("anomaly")),
     item_effects=ANOMALY_ITEM_EFFECTS,
-    option_keys=("stalker", "armor", "anomaly", "enter", *STATE_KEYS),
+    option_keys=("stalker", "armor", "anomaly", *policy_keys.option_keys("anomaly"), *STATE_KEYS),
     sweep_only=(DRAWS_PER_SEARCH,))
 """Anomaly encounters compared on common random numbers (``zonesim compare anomaly``)."""

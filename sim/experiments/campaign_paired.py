@@ -40,6 +40,7 @@ from sim.campaign.compile import CampaignArrays, CampaignInputError, compile_cam
 from sim.campaign.players import GameArrays, compile_game
 from sim.errors import visible
 from sim.experiments import campaign_metrics as M
+from sim.experiments import policy_keys
 from sim.experiments.base import Case, CompareInputError, Experiment, Metric, PairedSums
 from sim.experiments.campaign import (
     BLOCK,
@@ -52,7 +53,6 @@ from sim.experiments.campaign import (
     run_campaign,
 )
 from sim.experiments.campaign_metrics import WIN_RATE
-from sim.experiments.policy_keys import variant_kind
 from sim.kernels import campaign as K
 from sim.kernels.paired import AGGREGATE
 from sim.rules import Ruleset, settings
@@ -120,7 +120,7 @@ def policy_kinds(policy: type = Policy,
     for field in dataclasses.fields(policy):
         if field.name in left_out:
             continue
-        kind = variant_kind(field.name, hints[field.name])
+        kind = policy_keys.variant_kind(field.name, hints[field.name])
         if kind is None:
             raise TypeError(f"policy field {field.name!r} of type {hints[field.name]}: no "
                             "variant kind reads it; give it one in VARIANT_KINDS or a reason "
@@ -428,8 +428,9 @@ def compile_inputs(cases: Sequence[Case]) -> list:
 
 EXPERIMENT = Experiment(NAME, CAMPAIGN_METRICS, CAMPAIGN_KEYS, run_campaign_compare, sweep_rows,
                         FRAME_METRICS, default_metric=WIN_RATE,
-                        option_keys=("stalker", "armor", "weapons", "items", "sneak", "flee_at",
-                                     "heal_at"),
+                        # the fight's threshold options (--sneak, --flee-at, --heal-at)
+                        option_keys=("stalker", "armor", "weapons", "items",
+                                     *policy_keys.option_keys("combat")),
                         from_scenario=scenario_setup, compile_inputs=compile_inputs,
                         sweep_only=DAY_METRICS)
 """Whole campaigns compared on common random numbers (``zonesim compare campaign``)."""

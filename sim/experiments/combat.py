@@ -318,7 +318,7 @@ EXPERIMENT = Experiment(
     default_metric="knocked_out", card_key="enemy", card_table="enemies",
     scenario_keys=("stalker", "armor", "weapons", "items", *policy_keys.setup_keys("combat")),
     item_effects=None,  # every item carried: the fight uses its stimulants and escape items
-    option_keys=("stalker", "armor", "enemy", "weapons", "items", "sneak", "flee_at",
-                 "heal_at"),
+    option_keys=("stalker", "armor", "enemy", "weapons", "items",
+                 *policy_keys.option_keys("combat")),
     compile_inputs=compile_inputs)
 """Fights (P-14..P-29) compared on common random numbers (``zonesim compare combat``)."""

@@ -238,5 +238,6 @@ EXPERIMENT = Experiment(
     default_metric="avoided", card_key="event", card_table="events",
     scenario_keys=("stalker", "armor", "items", *policy_keys.setup_keys("event")),
     item_effects=EVENT_ITEM_EFFECTS,
-    option_keys=("stalker", "armor", "event", "items", *STATE_KEYS))
+    option_keys=("stalker", "armor", "event", "items", *policy_keys.option_keys("event"),
+                 *STATE_KEYS))
 """Event draws compared on common random numbers (``zonesim compare event``)."""

@@ -11,11 +11,10 @@ modules; whole games read the same column (:data:`sim.experiments.campaign_paire
 
 from __future__ import annotations
 
-import dataclasses
 import typing
 
 from sim.rules.scenario import Policy
-from sim.rules.settings import of_kind
+from sim.rules.settings import CAMPAIGN, Setting, of_kind
 
 POLICY_FIELDS = {"enter": "enter_anomalies", "policy": "encounters"}
 """Setup keys of an encounter whose :class:`~sim.rules.scenario.Policy` field has another
@@ -40,16 +39,19 @@ def variant_kind(field: str, hint: object, key: str | None = None) -> str | None
     return (key or field) if hint is str else VARIANT_KINDS.get(hint)
 
 
-def _taken(experiment: str) -> dict[str, str | None]:
-    """Each policy key ``experiment`` takes, as its setup key, and its variant kind, in the
-    order of the :class:`~sim.rules.scenario.Policy` fields.
+def _taken(experiment: str) -> dict[str, tuple[str | None, Setting]]:
+    """Each policy key ``experiment`` takes, as its setup key, with its variant kind and its
+    setting, in the order of the :class:`~sim.rules.scenario.Policy` fields (the table's).
     """
     hints = typing.get_type_hints(Policy)
-    taken = {s.name.partition(".")[2] for s in of_kind("policy") if experiment in s.experiments}
     setup = {field: key for key, field in POLICY_FIELDS.items()}
-    return {setup.get(f.name, f.name): variant_kind(f.name, hints[f.name],
-                                                    setup.get(f.name, f.name))
-            for f in dataclasses.fields(Policy) if f.name in taken}
+    out = {}
+    for s in of_kind("policy"):
+        field = s.name.partition(".")[2]
+        key = setup.get(field, field)
+        if experiment in s.experiments:
+            out[key] = (variant_kind(field, hints[field], key), s)
+    return out
 
 
 def setup_keys(experiment: str) -> tuple[str, ...]:
@@ -64,7 +66,20 @@ def variant_keys(experiment: str) -> dict[str, tuple[str, str]]:
     kind (:class:`~sim.experiments.base.Experiment` ``keys``), in field order. A key whose
     type no variant text reads (``weights``, a table of numbers) is set by a scenario only.
     """
-    return {key: (key, kind) for key, kind in _taken(experiment).items() if kind is not None}
+    return {key: (key, kind) for key, (kind, _) in _taken(experiment).items()
+            if kind is not None}
 
 
-__all__ = ["POLICY_FIELDS", "VARIANT_KINDS", "setup_keys", "variant_keys", "variant_kind"]
+def option_keys(experiment: str) -> tuple[str, ...]:
+    """The setup keys of the policy keys with a command-line option that ``experiment``
+    takes and whole games play too, in field order: the thresholds a command's options set
+    over a scenario's (:class:`~sim.experiments.base.Experiment` ``option_keys``). Best
+    play's ``--policy`` and ``--objective``, which whole games do not play, are options of
+    their own.
+    """
+    return tuple(key for key, (_, s) in _taken(experiment).items()
+                 if s.option and CAMPAIGN[0] in s.experiments)
+
+
+__all__ = ["POLICY_FIELDS", "VARIANT_KINDS", "option_keys", "setup_keys", "variant_keys",
+           "variant_kind"]
