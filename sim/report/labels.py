@@ -23,7 +23,7 @@ GLOSSARY: tuple[tuple[str, str], ...] = (
     ("win", "the stalker reaches the Sarcophagus and survives what waits there (P-50); "
             "the win rate is P(win), p_sarcophagus"),
     ("reach", "the stalker gets to the Sarcophagus, survives it or not: P(reach the "
-              "Sarcophagus), p_reach_sarcophagus, is above the win rate"),
+              "Sarcophagus), p_reach_sarcophagus, is never below the win rate"),
     ("knock-out", "Health at 0 (P-37): the stalker wakes in a bunker with half his items and "
                   "plays on; it is not a death, except in the Sarcophagus or with a "
                   "concussion at once (P-43)"),
