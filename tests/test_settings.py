@@ -11,6 +11,7 @@ parameter slot it names (issue 44).
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 import re
 import shutil
@@ -367,6 +368,23 @@ def test_a_fight_policy_key_is_an_option_with_no_other_line(monkeypatch):
             common.setting_option("--weapon")
     finally:
         settings.settings.cache_clear()
+
+
+def test_every_command_with_the_fight_policy_options_takes_a_new_one():
+    """A command built with the fight policy options takes them as keyword arguments, so the
+    option of a new key reaches it (and its setup, ``option_values``) with no line of its own:
+    no command names them in its signature."""
+    from sim.cli import common
+
+    params = set(common.FIGHT_POLICY_OPTIONS)
+    commands = [(path, c) for path, c in _options(main)
+                if params <= {p.name for p in c.params} and c.callback is not None]
+    assert {path for path, _ in commands} >= {("combat",), ("sweep",), ("tune",),
+                                              ("compare", "combat")}
+    for path, command in commands:
+        signature = inspect.signature(command.callback)
+        assert not params & set(signature.parameters), path
+        assert any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values()), path
 
 
 def test_every_setting_is_searched_by_optimize_or_says_why():

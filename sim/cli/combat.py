@@ -25,8 +25,8 @@ from sim.experiments.setups import best_objective
 @common.format_option
 @common.threads_option
 @common.quiet_option
-def combat(stalker, enemy, armor, weapons, items, artifacts, intellect, sneak, flee_at, heal_at,
-           encounter_policy, objective, scenario, trials, seed, rules_dir, fmt, threads):
+def combat(stalker, enemy, armor, weapons, items, artifacts, intellect, encounter_policy,
+           objective, scenario, trials, seed, rules_dir, fmt, threads, **fight_policy):
     """Fight one enemy card (or every card) many times: outcome probabilities.
 
     Prints P(avoided), P(killed), P(fled), P(knocked out) (and P(capped), the
@@ -46,7 +46,7 @@ def combat(stalker, enemy, armor, weapons, items, artifacts, intellect, sneak, f
     """
     s, rs = common.setup_and_rules("combat", scenario, rules_dir, {
         "stalker": stalker, "armor": armor, "weapons": weapons, "items": items,
-        "sneak": sneak, "flee_at": flee_at, "heal_at": heal_at, "policy": encounter_policy,
+        **common.option_values(tuple(common.FIGHT_POLICY_OPTIONS)), "policy": encounter_policy,
         "objective": objective})
     stalker, armor, weapons, items = s["stalker"], s["armor"], s["weapons"], s["items"]
     policy = library.CombatPolicy.from_setup(s)

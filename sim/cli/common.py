@@ -231,7 +231,12 @@ FIGHT_POLICY_OPTIONS: dict[str, Callable] = _fight_policy_options()
 
 
 def fight_policy_options(func: Callable) -> Callable:
-    """``--sneak``, ``--flee-at``, ``--heal-at``: the stalker's choices in a fight."""
+    """``--sneak``, ``--flee-at``, ``--heal-at``: the stalker's choices in a fight.
+
+    A command takes them as keyword arguments (``**fight_policy``) and reads them with
+    :func:`option_values` (``option_values(tuple(FIGHT_POLICY_OPTIONS))``), so a new key's
+    option reaches it with no line of its own.
+    """
     return _apply(func, list(FIGHT_POLICY_OPTIONS.values()))
 
 
