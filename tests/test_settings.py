@@ -387,6 +387,16 @@ def test_every_command_with_the_fight_policy_options_takes_a_new_one():
         assert any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values()), path
 
 
+def test_the_scenario_help_names_every_threshold_an_encounter_takes_from_it():
+    from sim.cli import common
+
+    words = common.SCENARIO_HELP.partition("policy (")[2].partition(")")[0].split(", ")
+    options = {s.option.removeprefix("--") for s in settings.of_kind("policy")
+               if s.option and "campaign" in s.experiments
+               and set(s.experiments) & set(settings.ENCOUNTERS)}
+    assert set(words) == options == {"sneak", "flee-at", "heal-at", "enter"}
+
+
 def test_every_setting_is_searched_by_optimize_or_says_why():
     names = {k: LOADOUT_SETUP.get(k, f"policy.{k}") for k in policy_space.KEYS}
     searched = {s.name for s in settings.settings() if s.searched is True}
