@@ -139,6 +139,18 @@ def test_a_policy_key_is_one_field(monkeypatch):
         settings.settings.cache_clear()
 
 
+def test_a_choice_kind_of_variant_value_is_a_declared_choice_key():
+    """Each choice kind a variant reads is a ``str`` policy key's declared choices, named as
+    its setup key (issue 44: no hand-written list of them in sim.workflows.compare)."""
+    from sim.workflows import compare
+
+    assert compare.CHOICES is policy_keys.CHOICES
+    assert policy_keys.CHOICES == {
+        {"encounters": "policy"}.get(f, f): S.POLICY_CHOICES[f] for f in S.POLICY_CHOICES}
+    kinds = {kind for e in registry.experiments() for _, kind in e.keys.values()}
+    assert set(policy_keys.CHOICES) <= kinds
+
+
 def test_the_loader_checks_a_policy_keys_declared_choices():
     assert S.POLICY_CHOICES == {
         f.name: settings.by_name()[f"policy.{f.name}"].choices

@@ -24,8 +24,19 @@ VARIANT_KINDS: dict[object, str] = {int: "int", bool: "bool", tuple[str, ...]: "
                                     tuple[tuple[str, int], ...]: "artifact_use"}
 """How a variant text is read (:class:`~sim.experiments.base.Experiment` ``keys``), by the
 type of the policy field; a ``str`` field is a choice kind named as its setup key
-(:data:`sim.workflows.compare.CHOICES`: ``sneak``, ``policy``, ``knockout_loss``);
+(:data:`CHOICES`: ``sneak``, ``policy``, ``knockout_loss``);
 ``artifact_use`` reads ``NAME:USE`` (:func:`sim.workflows.compare._read`)."""
+
+
+CHOICES: dict[str, tuple[str, ...]] = {
+    {f: k for k, f in POLICY_FIELDS.items()}.get(field, field): s.choices
+    for s in of_kind("policy") if s.type == "choice"
+    for field in [s.name.partition(".")[2]]}
+"""The values of each choice kind of variant value (a ``str`` policy field's kind, named as
+its setup key, :func:`variant_kind`), as its field declares them: ``sneak`` as ``--sneak`` and
+``policy.sneak`` (P-16, P-17); ``policy`` and ``objective`` as ``--policy`` and
+``--objective`` (the thresholds or each card's best play); ``knockout_loss`` (P-37),
+``bunker_choice`` (P-38, P-41)."""
 
 
 def variant_kind(field: str, hint: object, key: str | None = None) -> str | None:
@@ -81,5 +92,5 @@ def option_keys(experiment: str) -> tuple[str, ...]:
                  if s.option and CAMPAIGN[0] in s.experiments)
 
 
-__all__ = ["POLICY_FIELDS", "VARIANT_KINDS", "option_keys", "setup_keys", "variant_keys",
+__all__ = ["CHOICES", "POLICY_FIELDS", "VARIANT_KINDS", "option_keys", "setup_keys", "variant_keys",
            "variant_kind"]

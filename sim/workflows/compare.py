@@ -42,20 +42,15 @@ from typing import Any
 import pandas as pd
 
 from sim import stats
-from sim.experiments import tables
+from sim.experiments import policy_keys, tables
 from sim.experiments.base import Case, CompareInputError, Experiment, Metric, PairedSums
 from sim.experiments.tables import cell_text
 from sim.kernels.paired import AGGREGATE
 from sim.rules import Ruleset, load_ruleset
 from sim.rules.scenario import (
-    BUNKER_CHOICES,
-    ENCOUNTER_POLICIES,
-    KNOCKOUT_LOSSES,
     MAX_RUBLES,
     MAX_THRESHOLD,
-    OBJECTIVE_NAMES,
     ROUTE_TWICE,
-    SNEAK,
     use_level,
 )
 from sim.rules.validate import MAX_DIGITS, show
@@ -227,14 +222,9 @@ those of the command's options (``--heal-at``, ``--intellect``: 0..1000; ``--hea
 1..1000) and of a scenario's keys (``policy.heal_at``, ``loadout.rubles``)."""
 
 
-CHOICES = {"sneak": SNEAK, "policy": ENCOUNTER_POLICIES, "objective": OBJECTIVE_NAMES,
-           "knockout_loss": KNOCKOUT_LOSSES, "bunker_choice": BUNKER_CHOICES}
-"""The values of each choice kind of variant value: ``sneak`` as ``--sneak`` and
-``policy.sneak`` (P-16, P-17); ``policy`` and ``objective`` as ``--policy`` and
-``--objective`` (the thresholds or each card's best play, :mod:`sim.exact.best_combat`);
-``knockout_loss`` as ``policy.knockout_loss`` (P-37); ``bunker_choice`` as
-``policy.bunker_choice`` (P-38, P-41). Every ``str`` field of the campaign's policy is a choice
-kind of its name (:data:`sim.experiments.campaign_paired.POLICY_KINDS`) listed here."""
+CHOICES = policy_keys.CHOICES
+"""The values of each choice kind of variant value: every ``str`` field of the policy is a
+choice kind named as its setup key (:data:`sim.experiments.policy_keys.CHOICES`)."""
 
 
 def _read(text: str, key: str, kind: str, value: str, previous: object) -> object:
