@@ -24,8 +24,7 @@ VARIANT_KINDS: dict[object, str] = {int: "int", bool: "bool", tuple[str, ...]: "
                                     tuple[tuple[str, int], ...]: "artifact_use"}
 """How a variant text is read (:class:`~sim.experiments.base.Experiment` ``keys``), by the
 type of the policy field; a ``str`` field is a choice kind named as its setup key
-(:data:`CHOICES`: ``sneak``, ``policy``, ``knockout_loss``);
-``artifact_use`` reads ``NAME:USE`` (:func:`sim.workflows.compare._read`)."""
+(:data:`CHOICES`); ``artifact_use`` reads ``NAME:USE`` (:func:`sim.workflows.compare._read`)."""
 
 
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -33,10 +32,8 @@ CHOICES: dict[str, tuple[str, ...]] = {
     for s in of_kind("policy") if s.type == "choice"
     for field in [s.name.partition(".")[2]]}
 """The values of each choice kind of variant value (a ``str`` policy field's kind, named as
-its setup key, :func:`variant_kind`), as its field declares them: ``sneak`` as ``--sneak`` and
-``policy.sneak`` (P-16, P-17); ``policy`` and ``objective`` as ``--policy`` and
-``--objective`` (the thresholds or each card's best play); ``knockout_loss`` (P-37),
-``bunker_choice`` (P-38, P-41)."""
+its setup key, :func:`variant_kind`), as its field declares them: a variant names the same
+values as the field's option (``--policy``) and the scenario's key (``policy.encounters``)."""
 
 
 def variant_kind(field: str, hint: object, key: str | None = None) -> str | None:
