@@ -113,6 +113,19 @@ def test_a_policy_field_without_its_declaration_is_refused_by_name(monkeypatch):
         settings.settings.cache_clear()
 
 
+def test_a_declared_policy_field_without_words_is_refused_by_name(monkeypatch):
+    extended = dataclasses.make_dataclass(
+        "Policy", [("hide_at", int, S.policy_key(0))], bases=(S.Policy,), frozen=True)
+    extended.__doc__ = S.Policy.__doc__
+    monkeypatch.setattr(settings, "Policy", extended)
+    settings.settings.cache_clear()
+    try:
+        with pytest.raises(TypeError, match="'hide_at' has no words in the Attributes"):
+            settings.settings()
+    finally:
+        settings.settings.cache_clear()
+
+
 def test_a_policy_key_is_one_field(monkeypatch):
     """Guard of issue 44: one :class:`Policy` field declared by ``policy_key`` is a scenario
     key, a setting with its option, experiments, search, slot and choices, and a key the

@@ -317,6 +317,9 @@ def _policy(f: dataclasses.Field, hint: object, words: str) -> Setting:
     if missing:
         raise TypeError(f"policy field {f.name!r} declares no {', '.join(missing)}: declare it "
                         "with sim.rules.scenario.policy_key(...)")
+    if not words:
+        raise TypeError(f"policy field {f.name!r} has no words in the Attributes of Policy's "
+                        "docstring: say there what it means, with its rule IDs")
     choices = meta.get("choices", BOOL if hint is bool else ())
     if "choices" in meta:
         domain = ", ".join(map(str, choices))
@@ -430,7 +433,7 @@ def settings() -> tuple[Setting, ...]:
     hints = typing.get_type_hints(Policy)
     words = attribute_docs(Policy)
     rows = (*(_rule(p) for p in PARAMS),
-            *(_policy(f, hints[f.name], words[f.name]) for f in dataclasses.fields(Policy)),
+            *(_policy(f, hints[f.name], words.get(f.name, "")) for f in dataclasses.fields(Policy)),
             *_loadout_rows(),
             *(_column(t, c) for t, columns in TABLES.items() for c in columns),
             *(_column(MAP, c) for c in MAP_COLUMNS))
