@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sim.campaign.compile import PLAIN_COPIES
 from sim.experiments import anomaly as anomaly_experiment
 from sim.experiments import combat as combat_experiment
 from sim.experiments import event as event_experiment
@@ -117,7 +118,9 @@ def result_uses(module) -> tuple[set[str], set[str]]:
     return writes, reads
 
 
-PACKED = _over(COMPILE_SOURCES, written)
+PACKED = _over(COMPILE_SOURCES, written) | {s.slot for s in PLAIN_COPIES}
+"""The slots a compile step writes: by name in its source, or as the slot a setting of the
+table names (:data:`sim.campaign.compile.PLAIN_COPIES`, packed by ``plain_copies``)."""
 UNPACKED = _over(KERNEL_SOURCES, read)
 
 
