@@ -5,7 +5,8 @@ A ``[policy]`` key marked searched in :mod:`sim.rules.settings` is raced by the 
 no line of its own in :mod:`sim.workflows.policy_space`: a Health threshold (P-21,
 Z-11..Z-14) over ``0 .. Health`` of the stalker card, a ``bool`` over false and true; one
 it has no domain for is refused when the search is imported, by name. Each check runs in a
-fresh interpreter, where the table is edited before the search space is built from it.
+fresh interpreter, where the ``Policy`` field's declaration (its metadata, which the
+table reads) is edited before the search space is built from it.
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ from sim.workflows import policy_space
 
 MARK = """
 import json
-from sim.rules import settings as S
+import types
+from sim.rules.scenario import Policy
 for key in {keys!r}:
-    row = S._POLICY[key]
-    S._POLICY[key] = (*row[:2], True, row[3])
+    field = Policy.__dataclass_fields__[key]
+    field.metadata = types.MappingProxyType({{**field.metadata, "searched": True}})
 from sim.experiments import registry
 from sim.rules.scenario import load_scenario
 from sim.workflows import policy_space as P
