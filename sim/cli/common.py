@@ -18,7 +18,7 @@ from sim.experiments import policy_keys
 from sim.experiments.policy_keys import POLICY_FIELDS
 from sim.paths import resolve_ruleset
 from sim.rules import Ruleset, RulesetError, load_ruleset
-from sim.rules.settings import ENCOUNTERS, Setting, by_name, of_kind, plain
+from sim.rules.settings import Setting, by_name, of_kind, plain
 
 if TYPE_CHECKING:  # pandas takes half a second to import; commands that print no frame skip it
     import pandas as pd
@@ -256,9 +256,8 @@ def best_play_options(func: Callable) -> Callable:
     ])
 
 
-THRESHOLD_OPTIONS = tuple(dict.fromkeys(
-    by_name()[f"policy.{POLICY_FIELDS.get(key, key)}"].option
-    for e in ENCOUNTERS for key in policy_keys.option_keys(e)))
+THRESHOLD_OPTIONS = tuple(by_name()[f"policy.{POLICY_FIELDS.get(key, key)}"].option
+                          for key in policy_keys.THRESHOLDS)
 """The options of the encounters' thresholds (``--sneak`` .. ``--enter``), in field order."""
 
 SCENARIO_HELP = ("Take the stalker, loadout (armour, weapons, items) and policy ("

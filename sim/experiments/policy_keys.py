@@ -14,7 +14,7 @@ from __future__ import annotations
 import typing
 
 from sim.rules.scenario import Policy
-from sim.rules.settings import CAMPAIGN, Setting, of_kind
+from sim.rules.settings import CAMPAIGN, ENCOUNTERS, Setting, of_kind
 
 POLICY_FIELDS = {"enter": "enter_anomalies", "policy": "encounters"}
 """Setup keys of an encounter whose :class:`~sim.rules.scenario.Policy` field has another
@@ -89,5 +89,12 @@ def option_keys(experiment: str) -> tuple[str, ...]:
                  if s.option and CAMPAIGN[0] in s.experiments)
 
 
-__all__ = ["CHOICES", "POLICY_FIELDS", "VARIANT_KINDS", "option_keys", "setup_keys", "variant_keys",
-           "variant_kind"]
+THRESHOLDS: tuple[str, ...] = tuple(dict.fromkeys(
+    key for experiment in ENCOUNTERS for key in option_keys(experiment)))
+"""The encounters' thresholds (``sneak``, ``flee_at``, ``heal_at``, ``enter``), in field
+order: the choices a command's options set for the thresholds to make, and that best play
+(``policy = best``) makes itself, card by card (P-16, P-17, P-21, Z-12..Z-14, P-36)."""
+
+
+__all__ = ["CHOICES", "POLICY_FIELDS", "THRESHOLDS", "VARIANT_KINDS", "option_keys", "setup_keys",
+           "variant_keys", "variant_kind"]

@@ -25,7 +25,7 @@ from typing import Any
 from sim.exact.best_combat import Objective, objective
 from sim.experiments import registry
 from sim.experiments.base import CompareInputError
-from sim.experiments.policy_keys import POLICY_FIELDS
+from sim.experiments.policy_keys import POLICY_FIELDS, THRESHOLDS
 from sim.rules.scenario import Scenario
 
 NONE = "none"
@@ -79,10 +79,11 @@ def base_setup(experiment: str, scenario: Scenario, card: str = "all") -> dict[s
     return values if key is None else {**values, key: card}
 
 
-PLAN_CHOICES = ("sneak", "flee_at", "heal_at", "enter")
+PLAN_CHOICES = THRESHOLDS
 """The setup keys that best play (``policy = best``) decides itself, card by card: avoid or
-fight (P-16, P-17), flee (P-21), stimulants (Z-12..Z-14), enter a noticed anomaly (P-36).
-Under best play they do nothing, as ``objective`` does under the thresholds."""
+fight (P-16, P-17), flee (P-21), stimulants (Z-12..Z-14), enter a noticed anomaly (P-36):
+the encounters' thresholds (:data:`sim.experiments.policy_keys.THRESHOLDS`). Under best
+play they do nothing, as ``objective`` does under the thresholds."""
 
 
 def inert_keys(setup: Mapping[str, Any]) -> tuple[str, ...]:
