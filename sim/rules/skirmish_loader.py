@@ -13,8 +13,16 @@ from pathlib import Path
 from types import MappingProxyType
 
 from sim.paths import configs_root
+from sim.rules import skirmish_field
 from sim.rules.errors import RulesetError
-from sim.rules.skirmish_model import Figure, Group, Scenario, SkirmishRules, Weapon
+from sim.rules.skirmish_model import (
+    Battlefield,
+    Figure,
+    Group,
+    Scenario,
+    SkirmishRules,
+    Weapon,
+)
 from sim.rules.tomlfile import TomlFile, suggest
 
 DEFAULT_SCENARIO = "street.toml"
@@ -116,21 +124,32 @@ RULE_KEYS = {
                                                "night_limit"),
     ("surrender", "inches"): _Int(0, 200, 6),
     ("surrender", "when"): _Choice(("approach", "within", "never"), "approach"),
+    ("battlefield", "units_block"): _Int(1, 10, 2),
+    ("battlefield", "door_inches"): _Int(0, 48, 2),
+    ("battlefield", "entering"): _Choice(("activation", "move"), "activation"),
+    ("battlefield", "shooter_cover"): _Choice(("ignored", "counted"), "ignored"),
+    ("battlefield", "contact_inches"): _Int(0, 12, 1),
+    ("battlefield", "height_clears_cover"): _Bool(True),
+    ("battlefield", "recover_inches"): _Int(0, 200, 2),
+    ("flee", "surrounded"): _Choice(("paths", "never"), "paths"),
+    ("flee", "surrounded_inches"): _Int(0, 200, 6),
 }
 WEAPON_KEYS = {
     "dice": _Int(1, 6, 1),
     "range": _Int(1, 200, 12),
     "suppression": _Int(0, 10, 1),
     "two_weapons": _Bool(False),
+    "spread": _Int(0, 48, 4),
 }
 GROUP_KEYS = {
     "name": None, "figures": _Int(1, MAX_FIGURES, 1), "skill": _Int(0, 6, 3), "weapon": None,
     "cover": _Choice(COVER_STATES, "open"), "prone": _Bool(False), "leader": _Bool(False),
     "hidden": _Bool(False), "flanked": _Bool(False), "withdraw_at": _Int(0, MAX_FIGURES, 0),
     "night_vision": _Bool(False), "terrain": _Choice(TERRAINS, "open"), "lit": _Bool(False),
-    "carriers": _Int(0, 2, 0),
+    "carriers": _Int(0, 2, 0), "positions": None,
+    "movement": _Choice(skirmish_field.MOVEMENT_POLICIES, "advance"),
 }
-SCENARIO_KEYS = ("name", "distance", "ruleset", "groups", "light", "weather")
+SCENARIO_KEYS = ("name", "distance", "ruleset", "groups", "light", "weather", "battlefield")
 CONDITIONS = {"light": _Choice(("day", "night"), "day"),
               "weather": _Choice(("clear", "bad"), "clear")}
 
@@ -227,7 +246,8 @@ def _weapon_check(rules: SkirmishRules):
     return check
 
 
-def _group(file: TomlFile, key: str, table: dict, rules: SkirmishRules) -> Group | None:
+def _group(file: TomlFile, key: str, table: dict, rules: SkirmishRules,
+           field: Battlefield | None, field_given: bool) -> Group | None:
     prefix = f"groups.{key}"
     _unknown(file, table, GROUP_KEYS, prefix)
     for required in ("figures", "skill", "weapon"):
@@ -243,14 +263,21 @@ def _group(file: TomlFile, key: str, table: dict, rules: SkirmishRules) -> Group
             columns[name] = _per_figure(file, table, name, prefix, n, check)
     flags = {k: _get(file, table, k, f"{prefix}.{k}", GROUP_KEYS[k])
              for k in ("leader", "hidden", "flanked", "withdraw_at", "terrain", "lit",
-                       "carriers")}
+                       "carriers", "movement")}
     if flags["withdraw_at"] >= n and "withdraw_at" in table:
         file.problem(f"{prefix}.withdraw_at", flags["withdraw_at"],
                      f"is not below the {n} figures of the group")
     name = table.get("name", key)
     if not isinstance(name, str):
         file.problem(f"{prefix}.name", name, "is not a string")
-    if any(columns.get(c) is None for c in ("skill", "weapon")) or None in columns.values():
+    places = ()
+    if field is not None:
+        places = skirmish_field.positions(file, field, table, prefix, n)
+    elif "positions" in table and not field_given:
+        file.problem(f"{prefix}.positions", table["positions"],
+                     "needs a [battlefield] to place the figures on")
+    if (any(columns.get(c) is None for c in ("skill", "weapon")) or None in columns.values()
+            or places is None or (field_given and field is None)):
         return None
     figures = tuple(
         Figure(skill=columns["skill"][i], weapon=columns["weapon"][i],
@@ -259,7 +286,7 @@ def _group(file: TomlFile, key: str, table: dict, rules: SkirmishRules) -> Group
                night_vision=columns.get("night_vision", [False] * n)[i])
         for i in range(n)
     )
-    return Group(key=key, name=str(name), figures=figures, **flags)
+    return Group(key=key, name=str(name), figures=figures, positions=places, **flags)
 
 
 def load_scenario(path: Path | None = None, rules: SkirmishRules | None = None) -> Scenario:
@@ -294,8 +321,12 @@ def load_scenario(path: Path | None = None, rules: SkirmishRules | None = None) 
             file.problem("ruleset", ruleset, f"is not a file next to {path.name}")
             raise RulesetError(file.problems)
         rules = load_rules(rules_path)
-    if "distance" not in data:
-        file.problem("distance", None, "is missing (inches between the groups)")
+    field = None
+    if "battlefield" in data:
+        field = skirmish_field.load_battlefield(file, data["battlefield"])
+    elif "distance" not in data:
+        file.problem("distance", None, "is missing (inches between the groups, or a "
+                     "[battlefield])")
     distance = _get(file, data, "distance", "distance", _Int(0, 1000, 0))
     groups_table = _table(file, data, "groups", "groups")
     if len(groups_table) != 2:
@@ -305,10 +336,12 @@ def load_scenario(path: Path | None = None, rules: SkirmishRules | None = None) 
         if not isinstance(table, dict):
             file.problem(f"groups.{key}", table, "is not a table")
             continue
-        groups.append(_group(file, key, table, rules))
+        groups.append(_group(file, key, table, rules, field, "battlefield" in data))
     name = data.get("name", path.stem)
     conditions = {k: _get(file, data, k, k, spec) for k, spec in CONDITIONS.items()}
+    if field is not None and len(groups) == 2 and None not in groups:
+        skirmish_field.check_line_between(file, field, groups, [g.positions for g in groups])
     if file.problems:
         raise RulesetError(file.problems)
     return Scenario(path=path, name=str(name), distance=distance, groups=(groups[0], groups[1]),
-                    rules=rules, **conditions)
+                    rules=rules, battlefield=field, **conditions)

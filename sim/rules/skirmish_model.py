@@ -14,13 +14,18 @@ from pathlib import Path
 
 @dataclass(frozen=True)
 class Weapon:
-    """A weapon (Gap: weapon data): rate of fire in dice (S-29), range, suppression (S-32)."""
+    """A weapon (Gap: weapon data): rate of fire in dice (S-29), range, suppression (S-32).
+
+    ``spread`` (S-25, a Gap): on a battlefield, further targets of one volley must
+    stand within this many inches of the first target.
+    """
 
     name: str
     dice: int
     range: int
     suppression: int
     two_weapons: bool = False
+    spread: int = 4
 
 
 @dataclass(frozen=True)
@@ -59,6 +64,15 @@ class SkirmishRules:
     visibility_exceptions_lift: str
     surrender_inches: int
     surrender_when: str
+    battlefield_units_block: int
+    battlefield_door_inches: int
+    battlefield_entering: str
+    battlefield_shooter_cover: str
+    battlefield_contact_inches: int
+    battlefield_height_clears_cover: bool
+    battlefield_recover_inches: int
+    flee_surrounded: str
+    flee_surrounded_inches: int
     weapons: Mapping[str, Weapon]
 
     def speed(self, skill: int) -> int:
@@ -86,7 +100,9 @@ class Group:
     ``terrain`` is where it stands for sight (S-21): ``open``, ``woods`` or
     ``wood_edge``; ``lit``: it stands in a well-lit area (S-20). ``carriers``
     (a policy): 0 leaves comrades out of the fight where they fell, 1 or 2
-    figures pick up and carry each one (S-04, S-05).
+    figures pick up and carry each one (S-04, S-05). On a battlefield,
+    ``positions`` holds each figure's start ``(x, y, floor)`` in inches, and
+    ``movement`` is the group's movement policy (``advance`` or ``hold``).
     """
 
     key: str
@@ -99,11 +115,87 @@ class Group:
     terrain: str = "open"
     lit: bool = False
     carriers: int = 0
+    positions: tuple[tuple[float, float, int], ...] = ()
+    movement: str = "advance"
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A door or window in a building's wall (S-03), centred at ``(x, y)`` on the wall.
+
+    ``floor`` is the storey it opens on (0 = ground floor; a door is always on 0).
+    """
+
+    kind: str
+    x: float
+    y: float
+    floor: int = 0
+
+
+@dataclass(frozen=True)
+class Building:
+    """A building (S-01..S-03, S-19): an axis-aligned footprint ``x..x+width, y..y+depth``.
+
+    Its walls block sight except through its openings; ``floors`` storeys
+    (1 = ground floor only); ``stairs``: figures may change floor (S-02).
+    """
+
+    name: str
+    x: float
+    y: float
+    width: float
+    depth: float
+    floors: int = 1
+    stairs: bool = True
+    openings: tuple[Opening, ...] = ()
+
+
+@dataclass(frozen=True)
+class CoverObject:
+    """A cover object (S-23, S-31): a segment ``(x0, y0)..(x1, y1)`` with its units of cover.
+
+    ``kind`` is ``cover`` (stops bullets) or ``partial`` (hides, does not stop
+    bullets, e.g. bushes); a line of fire across it crosses ``units`` units.
+    """
+
+    name: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    units: int = 1
+    kind: str = "cover"
+
+
+@dataclass(frozen=True)
+class Area:
+    """A rectangle ``x..x+width, y..y+depth`` (a well-lit area, S-20)."""
+
+    x: float
+    y: float
+    width: float
+    depth: float
+
+
+@dataclass(frozen=True)
+class Battlefield:
+    """The table (inches, origin at a corner): buildings, cover objects, well-lit areas.
+
+    ``opening_width``: how wide every door and window is (inches).
+    """
+
+    width: float
+    depth: float
+    buildings: tuple[Building, ...] = ()
+    cover: tuple[CoverObject, ...] = ()
+    lit: tuple[Area, ...] = ()
+    opening_width: float = 2.0
 
 
 @dataclass(frozen=True)
 class Scenario:
-    """Two groups facing each other at a distance on an abstract battlefield.
+    """Two groups facing each other: at a distance on an abstract battlefield, or placed
+    on a ``battlefield`` (then ``distance`` is unused and every figure has a position).
 
     ``light`` (``day`` or ``night``, S-20) and ``weather`` (``clear`` or
     ``bad``, S-22) are the conditions the players agreed on (S-24).
@@ -116,3 +208,4 @@ class Scenario:
     rules: SkirmishRules
     light: str = "day"
     weather: str = "clear"
+    battlefield: Battlefield | None = None

@@ -102,6 +102,9 @@ def compile_rules(rules: SkirmishRules) -> tuple[np.ndarray, np.ndarray, np.ndar
 
 def compile_scenario(scenario: Scenario) -> CompiledFight:
     """Turn a validated :class:`~sim.rules.skirmish_model.Scenario` into kernel arrays."""
+    if scenario.battlefield is not None:
+        raise ValueError(f"{scenario.path}: the firefight kernel does not yet play a "
+                         "[battlefield] scenario")
     rules = scenario.rules
     rows = []
     grp = np.zeros((2, layout.N_GRP), dtype=np.int64)
