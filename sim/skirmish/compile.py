@@ -7,8 +7,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.kernels import skirmish as k
+from sim.kernels import skirmish_geometry as geo
 from sim.kernels import skirmish_layout as layout
-from sim.rules.skirmish_model import Scenario, SkirmishRules
+from sim.rules.skirmish_model import Battlefield, Scenario, SkirmishRules
 
 # The In Sight, Received Fire and Recover tables have rows for 0, 1 and 2 dice
 # passed (S-15, S-36, S-42): with the Covering die a third pass reads as 2.
@@ -63,6 +64,46 @@ class CompiledFight:
         """Width of the kernel's output row."""
         n0, n1 = self.sizes
         return int(k.row_layout(n0, n1, int(self.params[k.P_MAX_ROUNDS]))[-1])
+
+
+@dataclass(frozen=True)
+class CompiledField:
+    """A battlefield as :mod:`sim.kernels.skirmish_geometry` takes it (layouts: module docs).
+
+    Attributes
+    ----------
+    bld, opn, cov, lit : ndarray of float64
+        Buildings, openings, cover objects and well-lit areas (``x0, y0, x1, y1``).
+    half : float
+        Half the width of a door or window.
+    width, depth : float
+        The table.
+    """
+
+    bld: np.ndarray
+    opn: np.ndarray
+    cov: np.ndarray
+    lit: np.ndarray
+    half: float
+    width: float
+    depth: float
+
+
+def compile_field(field: Battlefield) -> CompiledField:
+    """The arrays of a validated battlefield."""
+    bld = np.zeros((len(field.buildings), geo.B_COLS))
+    opn = []
+    for i, b in enumerate(field.buildings):
+        bld[i] = (b.x, b.y, b.x + b.width, b.y + b.depth, b.floors, b.stairs)
+        opn += [(i, geo.DOOR if o.kind == "door" else geo.WINDOW, o.x, o.y, o.floor)
+                for o in b.openings]
+    cov = np.array([(c.x0, c.y0, c.x1, c.y1, c.units, geo.HARD if c.kind == "cover" else geo.SOFT)
+                    for c in field.cover], dtype=np.float64).reshape(-1, geo.V_COLS)
+    lit = np.array([(a.x, a.y, a.x + a.width, a.y + a.depth) for a in field.lit],
+                   dtype=np.float64).reshape(-1, 4)
+    return CompiledField(bld=bld, opn=np.array(opn, dtype=np.float64).reshape(-1, geo.O_COLS),
+                         cov=cov, lit=lit, half=field.opening_width / 2, width=field.width,
+                         depth=field.depth)
 
 
 def compile_rules(rules: SkirmishRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
