@@ -88,7 +88,8 @@ def pytest_sessionfinish(session) -> None:
 def carrying(tmp_path_factory) -> Path:
     """The base scenario with two artefacts carried from the start (Stone blood, Crystal):
     ``rules.artifacts.carry_limit = 1`` then leaves him more than he may carry, a game the
-    campaign compile refuses (tests/test_levers_refused.py, tests/test_no_step_aborts.py)."""
+    campaign compile refuses (tests/workflows/test_levers_refused.py,
+    tests/workflows/test_no_step_aborts.py)."""
     from sim.paths import bundled_ruleset, configs_root
 
     text = (configs_root() / "scenarios" / "base.toml").read_text(encoding="utf-8")

@@ -60,7 +60,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 """Command name -> (module defining a command of that name, its one-line help).
 
 The one-line help is the first line of the command's docstring, kept here so
-that listing the commands imports none of them; ``tests/test_cli.py`` checks
+that listing the commands imports none of them; ``tests/cli/test_cli.py`` checks
 that both agree."""
 
 INTERRUPTED = 130

@@ -14,7 +14,7 @@ reads them (:mod:`sim.encounter.artifact`, used through
 from :func:`sim.encounter.loadout.best_with_artifacts`). Three streams, as the kernel has
 (dice; deck draws; board placements and the Environment), though the two
 never share a random number: they agree in distribution only, which
-``tests/test_campaign_oracle.py`` checks with two-sample tests.
+``tests/reference/test_campaign_oracle.py`` checks with two-sample tests.
 
 Rules, each where its method says: movement and objectives (Z-01..Z-03,
 Z-19..Z-26, P-50), fights (P-14..P-29, Z-12..Z-17), anomalies (P-31..P-36,

@@ -9,7 +9,7 @@ is the one-stalker reference's method. :class:`Table` plays the day:
 new characters (P-44), the turns in ``multiplayer.turn_order``, then once
 for all the Zone phase and the Emission check (P-47..P-49), and decides the
 competitive or cooperative game (P-45; Gap "The Sarcophagus"). The two
-implementations never share a random number; ``tests/test_multiplayer.py``
+implementations never share a random number; ``tests/kernels/campaign/test_multiplayer.py``
 compares them in distribution (two-sample z on every reported probability).
 """
 

@@ -99,7 +99,7 @@ and at most :data:`MAX_WEIGHT`, a knock-out 1 and the rest 0 unless given."""
 
 EXPERIMENTS = ("combat", "anomaly", "event", "campaign")
 """The experiments of ``zonesim compare`` (:data:`sim.experiments.registry.NAMES`, which the
-rules layer may not import; ``tests/test_settings.py`` holds the two equal)."""
+rules layer may not import; ``tests/rules/test_settings.py`` holds the two equal)."""
 ENCOUNTERS = EXPERIMENTS[:3]
 CAMPAIGN = ("campaign",)
 SEARCH_LATER = "not searched yet (issue 44: the search space has no domain for it)"

@@ -336,12 +336,12 @@ class Param:
         along unless the edits set this one too); empty: ``default``.
     doc : str
         What the key means, in one line: the first sentence of its row in
-        ``docs/rules.md`` (``zonesim settings``; ``tests/test_settings.py``
+        ``docs/rules.md`` (``zonesim settings``; ``tests/rules/test_settings.py``
         holds the two alike).
     slot : str
         The campaign parameter (``sim.kernels.campaign.PARAMETERS``, named as text:
         the rules layer does not import the kernels) the compile step copies the
-        value to unchanged; empty: none (``tests/test_settings.py`` checks it).
+        value to unchanged; empty: none (``tests/rules/test_settings.py`` checks it).
     """
 
     section: str

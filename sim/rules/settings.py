@@ -17,7 +17,7 @@ the policy keys, their types, defaults, options, experiments, search, choices an
 the fields of :class:`sim.rules.scenario.Policy` (each declared by
 :func:`~sim.rules.scenario.policy_key`), their words and rule IDs from its docstring. This
 module adds what was declared nowhere: each loadout key's option, experiments, search and
-slot. ``tests/test_settings.py`` holds the table to the code: every key a
+slot. ``tests/rules/test_settings.py`` holds the table to the code: every key a
 loader accepts has a row, every row is documented and accepted where it says.
 
 The kernel slots are names of ``sim.kernels.campaign.PARAMETERS`` (``C_MAX_DAYS``): the

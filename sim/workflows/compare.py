@@ -14,7 +14,7 @@ interval and a verdict.
 
 Because the variants share their random numbers, the difference of two close
 variants has a much smaller variance than that of two independent runs
-(``tests/test_compare_crn.py`` measures the ratio).
+(``tests/workflows/test_compare_crn.py`` measures the ratio).
 
 Deck tables (``--enemy all`` etc.): each trial meets every card of the deck
 (each card on the same streams), and the trial's metric is the average over
