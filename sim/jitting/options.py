@@ -4,15 +4,16 @@ Every kernel module imports :func:`jit` (scalar helpers, inlined into callers)
 or :func:`pjit` (parallel entry points with ``prange``); a kernel whose trial is
 large (the campaign) is instead a plain-Python driver of serial compiled code, marked
 with :func:`pool_kernel` and run on threads by the runner. ``cache=True`` keeps
-compiled machine code between runs, in the folder :func:`cache_name` names
-(keyed by a digest of every kernel source and of this package); ``fastmath`` stays off because
+compiled machine code between runs, each module's in the folder :func:`cache_name` names
+(keyed by a digest of the kernel sources and patches the module imports,
+:class:`.cachedirs.Sources`); ``fastmath`` stays off because
 Monte Carlo counts are compared bit for bit across thread counts.
 
 The numba compiler patches (:mod:`.inlining`, :mod:`.untyped`, :mod:`.liveness`,
 :mod:`.flags`, :mod:`.ssa`, :mod:`.cachefiles`, :mod:`.literals`) are
 installed only on the numba versions they were checked against
 (:data:`CHECKED_NUMBA`), and not at all with ``ZONESIM_NUMBA_PATCHES=off``;
-kernels give the same numbers either way (``tests/test_hostile.py``).
+kernels give the same numbers either way (``tests/jitting/test_cache_faults.py``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ import hashlib
 import os
 import sys
 import tempfile
-from collections.abc import Sequence
 from pathlib import Path
 
 import numba
@@ -38,10 +38,13 @@ CHECKED_NUMBA = ("0.68",)
 KERNELS = Path(__file__).parent.parent / "kernels"
 """The folder of every kernel source (its ``__pycache__`` is numba's own default cache place)."""
 
-SOURCES = (KERNELS, Path(__file__).parent)
-"""The folders whose ``*.py`` files (sub-folders too) name the cache folder (:func:`cache_name`):
-the kernels and this package, whose patches change how kernels compile and how their cache files
-look."""
+AREAS = (("sim.kernels", KERNELS), ("sim.jitting", Path(__file__).parent))
+"""The packages whose modules name a kernel module's cache folder (:func:`cache_name`) when
+it imports them: the kernels, and this package, whose patches change how kernels compile and
+how their cache files look."""
+
+SOURCES = cachedirs.Sources(AREAS)
+"""The kernel sources of this process, read once (:func:`cache_name`)."""
 
 
 def patched() -> bool:
@@ -55,37 +58,21 @@ def patched() -> bool:
     return os.environ.get("ZONESIM_NUMBA_PATCHES", "on") != "off" and version in CHECKED_NUMBA
 
 
-def source_digest(folders: Sequence[Path]) -> str:
-    """Digest of the names and contents of the ``*.py`` files in each of ``folders`` and
-    their sub-folders (the campaign kernel is a package of its own).
+def cache_name(module: str, path: Path | None = None,
+               sources: cachedirs.Sources = SOURCES) -> str:
+    """The name of the cache folder of ``module``'s compiled functions (``path``: its file,
+    where it lies outside the kernels): ``zonesim-<module>-<digest>``.
 
-    A file counts with its folder's place in ``folders`` and its path below it; 16 hex
-    digits.
-    """
-    digest = hashlib.sha256()
-    for place, folder in enumerate(folders):
-        for path in sorted(folder.rglob("*.py")):
-            name = path.relative_to(folder).as_posix()
-            digest.update(f"{place}/{name}".encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def cache_name(folders: Sequence[Path] = SOURCES) -> str:
-    """The name of the cache folder for the kernels and patches in ``folders``, this numba
-    and whether the patches are on.
-
-    numba checks a cached kernel only against the file that defines it: a
-    campaign kernel compiled with an older fight rule (``combat.py``) would
-    still be loaded after ``combat.py`` changed, and run the old rule. Kernels
-    import only each other, this package, numpy and numba, so the digest of
-    every source in :data:`SOURCES` (:func:`source_digest`) names every version
-    of their code and of the patches that compile it; the numba version and
-    whether the patches are on (they change the cache files' format,
-    :mod:`.cachefiles`) complete the name.
+    The digest covers the module's import closure in ``sources``
+    (:meth:`.cachedirs.Sources.digest`: every file whose code its functions may
+    compile to, and the patches that compile it), the numba version and whether the
+    patches are on (they change the cache files' format, :mod:`.cachefiles`). An edit
+    to a campaign part names new folders for the campaign modules only; one to
+    ``rng.py``, for every module that imports it.
     """
     flavour = numba.__version__ + ("" if patched() else "-unpatched")
-    digest = hashlib.sha256((source_digest(folders) + flavour).encode()).hexdigest()[:16]
-    return "zonesim-" + digest
+    digest = hashlib.sha256((sources.digest(module, path) + flavour).encode()).hexdigest()[:16]
+    return f"zonesim-{module}-{digest}"
 
 
 def user_cache_home() -> Path:
@@ -108,42 +95,56 @@ def _writable(folder: Path) -> bool:
     return True
 
 
-def _choose_cache_folder() -> str | None:
-    """Point numba's cache at a folder named by :func:`cache_name`, wherever it is.
+def _choose_cache_base() -> Path | None:
+    """The folder under which each kernel module's cache folder (:func:`cache_name`) is made.
 
     The base is ``NUMBA_CACHE_DIR`` when set, else ``__pycache__`` beside the
     kernel sources (numba's own default), else :func:`user_cache_home`: the
-    first that can be written; the folder is marked as zonesim's, and stale
-    folders of zonesim's beside it are removed (:mod:`.cachedirs`). numba is
-    kept from caching anywhere else (``CACHE_LOCATOR_CLASSES``, unless the user
-    chose locators), so that no cached kernel escapes the digest. Returns None
-    (kernels compile on every run) when no base can be written.
+    first that can be written. Stale folders of zonesim's in it are removed, but
+    not those of the kernels' sources as they are now (:mod:`.cachedirs`).
+    numba is kept from caching anywhere else (``CACHE_LOCATOR_CLASSES``, unless
+    the user chose locators), so that no cached kernel escapes the digest.
+    Returns None (kernels compile on every run) when no base can be written.
     """
     asked = numba.config.CACHE_DIR
     bases = [Path(asked)] if asked else []
     bases += [KERNELS / "__pycache__", user_cache_home()]
-    name = cache_name()
     for base in bases:
-        if _writable(base / name):
-            cachedirs.mark(base / name)
-            cachedirs.prune(base, name)
+        if _writable(base):
+            cachedirs.prune(base, {cache_name(module) for module in SOURCES.modules()})
             if asked and base != Path(asked):
                 print(f"zonesim: warning: NUMBA_CACHE_DIR {asked} cannot be written; kernels"
-                      f" are cached in {base / name}", file=sys.stderr, flush=True)
-            numba.config.CACHE_DIR = str(base / name)
+                      f" are cached in {base}", file=sys.stderr, flush=True)
+            numba.config.CACHE_DIR = str(base)
             if not numba.config.CACHE_LOCATOR_CLASSES:
                 numba.config.CACHE_LOCATOR_CLASSES = "UserProvidedCacheLocator"
-            return numba.config.CACHE_DIR
+            return base
     return None
+
+
+def cache_folder(module: str, path: Path | None = None) -> str | None:
+    """The cache folder of ``module``'s compiled functions (``path``: its file), made and
+    marked (:func:`.cachedirs.use`) when first asked for; None where it cannot be made.
+    """
+    if module not in _folders:
+        folder = None
+        if _cache_base is not None:
+            folder = _cache_base / cache_name(module, path)
+            try:
+                cachedirs.use(folder)
+            except OSError:  # the base went away or cannot be written any more
+                folder = None
+        _folders[module] = None if folder is None else str(folder)
+    return _folders[module]
 
 
 def cache_base() -> str:
     """The base folder this process caches under ("" when kernels are not cached).
 
     A second process compiling kernels for this one (:mod:`sim.compiling`) is
-    given it as ``NUMBA_CACHE_DIR``, so that both use the same cache folder.
+    given it as ``NUMBA_CACHE_DIR``, so that both use the same cache folders.
     """
-    return os.path.dirname(_cache_folder) if _cache_folder else ""
+    return "" if _cache_base is None else str(_cache_base)
 
 
 def _numba_without_scipy() -> None:
@@ -176,8 +177,10 @@ if _PATCHED:
     ssa.install()
     cachefiles.install()
 
-_cache_folder = _choose_cache_folder()
+_cache_base = _choose_cache_base()
 _locators = numba.config.CACHE_LOCATOR_CLASSES
+_folders: dict[str, str | None] = {}
+"""Each kernel module's cache folder, by module name (:func:`cache_folder`)."""
 
 _uncached: list[str] = []
 """Kernels compiled without the on-disk cache because no cache folder is writable."""
@@ -198,11 +201,12 @@ def _njit(func, options):
 
     numba picks a function's cache folder when it wraps it, from its
     configuration, which it reloads whenever a ``NUMBA_*`` variable changed:
-    the folder of :func:`_choose_cache_folder` is set again each time. With no
+    the folder of the function's module (:func:`cache_folder`) is set each time. With no
     writable cache folder, the function is compiled without the cache (one warning).
     """
-    if _cache_folder is not None:
-        numba.config.CACHE_DIR, numba.config.CACHE_LOCATOR_CLASSES = _cache_folder, _locators
+    folder = cache_folder(func.__module__, Path(func.__code__.co_filename))
+    if folder is not None:
+        numba.config.CACHE_DIR, numba.config.CACHE_LOCATOR_CLASSES = folder, _locators
         try:
             return _calls(numba.njit(**options)(func))
         except RuntimeError:  # the folder went away or cannot be written any more

@@ -55,7 +55,7 @@ def cache_folder(base: Path, name: str = OLD, marked: bool = True) -> Path:
 
 def prune(base: Path) -> None:
     (base / CURRENT).mkdir(exist_ok=True)
-    cachedirs.prune(base, CURRENT)
+    cachedirs.prune(base, {CURRENT})
 
 
 def test_a_users_folder_named_zonesim_something_survives(tmp_path):
@@ -143,6 +143,36 @@ def test_a_marked_folder_holding_a_symbolic_link_is_kept_and_the_link_not_follow
     prune(base)
     assert (user / "game.play_run-379.py311.1.nbc").read_text() == "mine"
     assert (folder / cachedirs.MARKER).is_file()
+
+
+MODULE_OLD = "zonesim-sim.kernels.combat-" + "0123456789abcdef"
+"""An older cache folder of one kernel module (issue 45, item 1: a folder per module)."""
+
+MODULE_NOW = "zonesim-sim.kernels.skirmish-" + "fedcba9876543210"
+"""The folder of a kernel module as its sources are now."""
+
+
+def test_a_stale_module_folder_of_older_sources_is_pruned(tmp_path):
+    old = cache_folder(tmp_path, MODULE_OLD)
+    prune(tmp_path)
+    assert not old.exists()
+
+
+def test_a_stale_module_folder_of_the_sources_as_they_are_now_stays(tmp_path):
+    """A kernel not run for 14 days keeps its folder while its sources are unchanged: the
+    prune keeps every name of the current sources, used by this process or not."""
+    now = cache_folder(tmp_path, MODULE_NOW)
+    cachedirs.prune(tmp_path, {MODULE_NOW})
+    assert (now / SUB / CACHE_FILES[0]).is_file()
+
+
+def test_a_folder_in_use_is_made_marked_and_set_in_time(tmp_path):
+    folder = stale(cache_folder(tmp_path, MODULE_OLD))
+    cachedirs.use(folder)
+    cachedirs.prune(tmp_path, set())
+    assert folder.is_dir() and (folder / cachedirs.MARKER).is_file()
+    cachedirs.use(tmp_path / MODULE_NOW)
+    assert (tmp_path / MODULE_NOW / cachedirs.MARKER).is_file()
 
 
 def test_the_folder_in_use_gets_its_marker(tmp_path):
