@@ -112,6 +112,26 @@ Emission takes everyone (P-49), still in the Zone at the day cap."""
 EMISSIONS_DRAWN = "emissions_drawn"
 """Emission cards drawn in a multiplayer game (a per-game mean)."""
 
+CHARACTER_SPREAD = "character_spread"
+"""The best minus the worst character's win rate, every stalker card playing the scenario's
+loadout and policy with his own card's money, on the same games (as ``zonesim balance
+characters`` measures it)."""
+SEAT_SPREAD = "seat_spread"
+"""The best minus the worst seat's win rate of a multiplayer game (P-45)."""
+
+BALANCE_METRICS: tuple[tuple[str, str, str | None, str], ...] = (
+    (CHARACTER_SPREAD, "proportion", "lower",
+     "best minus worst character's win rate (the scenario's loadout and policy)"),
+    (SEAT_SPREAD, "proportion", "lower", "best minus worst seat's win rate"),
+    (NOBODY_WINS, "proportion", "lower", "nobody wins the game"),
+)
+"""The balance metrics of a scenario, declared like :data:`METRICS` beside them: each
+compares games of several characters or seats, so none is a per-game metric of one
+stalker. ``zonesim rebalance`` takes targets on them; ``seat_spread`` and
+``p_nobody_wins`` need a multiplayer scenario."""
+MULTIPLAYER_ONLY = (SEAT_SPREAD, NOBODY_WINS)
+"""The balance metrics only a multiplayer scenario has."""
+
 DAYS_MEAN = "days.mean"
 DAYS_MEDIAN = "days.median"
 DAY_LABELS = {DAYS_MEAN: "days to win, mean", DAYS_MEDIAN: "days to win, median",
@@ -123,7 +143,8 @@ QUANTILES = {"median": 0.5, "p10": 0.1, "p90": 0.9}
 """The day statistics (:data:`sim.experiments.naming.DAY_STATS`) that are quantiles, and
 theirs: each with its order-statistic interval (:func:`sim.stats.histogram_quantile`)."""
 
-LABELS: Mapping[str, str] = {**{m[0]: m[3] for m in (*METRICS, *SEAT_METRICS)}, **DAY_LABELS}
+LABELS: Mapping[str, str] = {**{m[0]: m[3] for m in (*METRICS, *SEAT_METRICS,
+                                                     *BALANCE_METRICS)}, **DAY_LABELS}
 """Plain label of every campaign metric name, from :data:`METRICS` and :data:`DAY_LABELS`."""
 
 
