@@ -71,6 +71,13 @@ def optimize(scenario, metric, constraint, stalker, seat, keys, trials, budget, 
     flee, no stimulants, sneak, nearest route) are then played on fresh
     games, never used in the selection, and those numbers are reported: no
     winner's curse. Same seed, same result, for any --threads.
+    A value that plays the incumbent's very games on a race's first rung
+    has no effect and plays no more; a small --budget plays every race's
+    first rung on fewer than --trials games (at least 100) so that every
+    key is raced, and a race never spends the first rungs of the keys
+    after it. Keys the budget still left unraced are named on the table's
+    first line and in the JSON's "not_searched" (the exit status stays 0:
+    the best found among the keys raced is still reported).
     Ctrl-C prints the best so far (not re-evaluated) and exits with 130.
 
     \b
@@ -123,6 +130,8 @@ def optimize(scenario, metric, constraint, stalker, seat, keys, trials, budget, 
              f"{result.played:,} games of selection in {result.races} races "
              f"({result.stopped}), common random numbers")
     if fmt == "table":
+        if result.budget_line() is not None:
+            click.echo(result.budget_line())
         click.echo(title)
         for line in result.lines():
             click.echo(line)

@@ -17,6 +17,15 @@ played longest whose games differ from the best's) from a race's last rung on, u
 ``2**PLAYOFF_RUNGS`` times as many games, so that close calls between the races' finalists
 are decided on more games of the selection.
 
+**A budget spent where it matters (issue 46).** A value whose games equal the incumbent's
+on every game of a race's first rung (every paired difference exactly 0) has no effect there
+and plays no more games (:mod:`sim.workflows.race`, rule 0). The budget sets the first rung:
+``trials`` games per candidate, or fewer (:func:`first_rung`, never below :data:`MIN_RUNG`)
+so that every key's values get a first rung within the budget; and each race leaves the
+first rungs of the keys after it in the pass unspent, so a race that could run on (close
+values, many rungs) never takes the budget of a key not yet raced. A key the budget still
+left unraced is named (:attr:`Optimization.not_searched`; the table's first line).
+
 **Common random numbers.** Game ``t`` of every candidate plays the streams of ``(seed, t)``
 (:mod:`sim.kernels.rng`), so every difference is paired game by game; sums are exact
 integers, so the result depends only on the seed, never on the thread count.
@@ -66,6 +75,7 @@ from sim.workflows.policy_space import (
 )
 from sim.workflows.race import (
     DAY_METRICS,
+    DROPPED_SAME,
     Games,
     Objective,
     Standing,
@@ -81,7 +91,10 @@ from sim.workflows.targets import TargetError, checked, parse_target
 FRESH_FIRST = 2**62
 """First trial index of the re-evaluation (above every trial index a selection may play)."""
 TRIALS = 5_000
-"""Games per candidate at a race's first rung."""
+"""Games per candidate at a race's first rung (fewer on a small budget: :func:`first_rung`)."""
+MIN_RUNG = 100
+"""The smallest first rung :func:`first_rung` sets (unless ``trials`` is smaller): on fewer
+games a race cannot tell even a 5-point effect on a win rate from noise."""
 RUNGS = 5
 """Rungs of a race at most: a candidate plays at most ``trials * 2**(RUNGS - 1)`` games."""
 BUDGET = 5_000_000
@@ -132,6 +145,16 @@ def check_games(budget: int, fresh_trials: int) -> None:
                                 field_name)
 
 
+def first_rung(budget: int, trials: int, challengers: int) -> int:
+    """Games per candidate at every race's first rung, for ``challengers`` values in a pass.
+
+    ``trials``, or fewer so that the incumbent and every other value of every key (one
+    pass's first rungs) fit in ``budget``; never below :data:`MIN_RUNG` (or ``trials``
+    where that is smaller): keys that still do not fit are left unraced and named.
+    """
+    return max(min(trials, MIN_RUNG), min(trials, budget // (1 + challengers)))
+
+
 def selection_games(trials: int) -> int:
     """The most games a candidate plays in the selection (its trial indices lie below)."""
     return trials * 2 ** (RUNGS - 1 + PLAYOFF_RUNGS)
@@ -180,6 +203,10 @@ def objective_of(metric: str | None = None, constraint: str | None = None,
     return Objective(chosen, target, 0 if seat is None else seat)
 
 
+NOT_SEARCHED = "not searched"
+"""A key no value of which was raced (none to race, or the budget ran out first)."""
+SAME_GAMES = "no effect (the same games)"
+"""A key every raced value of which played the incumbent's games, game by game."""
 EVIDENCE = ("other", "trials", "diff", "diff_ci_low", "diff_ci_high")
 """A key's evidence: its best other value, the games compared, the paired difference."""
 
@@ -190,7 +217,9 @@ class KeyLog:
 
     ``raced``, ``unchanged``, ``refused`` and ``unaffordable`` count the other values met:
     raced, compiled to the incumbent's very game, refused by the compile step, or a loadout
-    beyond the starting money (:class:`~sim.workflows.policy_space.Purse`), never proposed.
+    beyond the starting money (:class:`~sim.workflows.policy_space.Purse`), never proposed;
+    ``same`` counts the raced values that played the incumbent's games on the first rung
+    (:data:`~sim.workflows.race.DROPPED_SAME`).
     """
 
     key: str
@@ -201,14 +230,20 @@ class KeyLog:
     refused: int = 0
     unaffordable: int = 0
     evidence: dict = field(default_factory=dict)
+    same: int = 0
 
     @property
     def effect(self) -> str:
-        """``no effect`` (every other value compiles to the same game), ``changed``, ``kept``."""
+        """``no effect`` (every other value compiles to the same game), :data:`SAME_GAMES`
+        (every raced value played the incumbent's games), ``changed``, ``kept``, or ``not
+        searched``.
+        """
         if self.raced == 0 and self.unchanged:
             return NO_EFFECT
         if self.raced == 0:
-            return "not searched"
+            return NOT_SEARCHED
+        if self.same == self.raced and self.best == self.current:
+            return SAME_GAMES
         return "changed" if self.best != self.current else "kept"
 
 
@@ -250,6 +285,10 @@ class Optimization:
         on the same fresh games (:mod:`sim.workflows.carrying`); not in :meth:`to_dict`.
     seat : int or None
         The seat searched (from 1) of a multiplayer scenario; None for one stalker.
+    first_rung : int or None
+        Games per candidate at every race's first rung (:func:`first_rung`).
+    not_searched : tuple of str
+        The keys no value of which was raced because the budget ran out first.
     """
 
     scenario: str
@@ -273,6 +312,8 @@ class Optimization:
     money: int | None = None
     fresh_games: Games | None = field(default=None, repr=False, compare=False)
     seat: int | None = None
+    first_rung: int | None = None
+    not_searched: tuple[str, ...] = ()
 
     def changes(self) -> list[dict]:
         """``{"key", "from", "to"}`` per key the winner changes (``rubles``: the money left)."""
@@ -292,7 +333,8 @@ class Optimization:
                 evidence["other"] = value_text(evidence["other"], k.key)
             rows.append({"key": k.key, "current": value_text(k.current, k.key),
                          "best": value_text(k.best, k.key), "effect": k.effect,
-                         "refused": k.refused, "unaffordable": k.unaffordable, **evidence})
+                         "same_games": k.same, "refused": k.refused,
+                         "unaffordable": k.unaffordable, **evidence})
         return rows
 
     def keys_frame(self) -> pd.DataFrame:
@@ -302,6 +344,14 @@ class Optimization:
     def to_frame(self) -> pd.DataFrame:
         """The top candidates (selection numbers), best first."""
         return pd.DataFrame(list(self.top))
+
+    def budget_line(self) -> str | None:
+        """The keys the budget left unraced, in words (None when every key was raced)."""
+        if not self.not_searched:
+            return None
+        return (f"not searched: {', '.join(self.not_searched)} (the budget of "
+                f"{self.budget:,} games ran out before any of their values was raced; a "
+                "larger --budget or fewer --keys searches them)")
 
     def lines(self) -> list[str]:
         """The result in words: the best policy, then the fresh games' numbers."""
@@ -348,7 +398,8 @@ class Optimization:
         return {"scenario": self.scenario, "stalker": self.stalker, "seat": self.seat,
                 "metric": self.objective.metric.name,
                 "constraint": None if c is None else str(c), "seed": self.seed,
-                "trials": self.trials, "budget": self.budget, "played": self.played,
+                "trials": self.trials, "first_rung": self.first_rung, "budget": self.budget,
+                "played": self.played, "not_searched": list(self.not_searched),
                 "fresh_trials": self.fresh_trials, "passes": self.passes,
                 "races": self.races, "stopped": self.stopped,
                 "best": {"label": self.winner.label, "policy": dict(self.winner.overrides)},
@@ -483,10 +534,11 @@ def _optimize(scenario: Scenario, objective: Objective, base: dict, dims, trials
     purse = Purse.of(scenario.ruleset, base)
     search = _Search(games, purse,
                      {d.key: KeyLog(d.key, base[d.key], base[d.key]) for d in dims})
+    rung = first_rung(budget, trials, sum(search.others(d) for d in dims))
     try:
-        search.run(dims, trials, budget, passes, progress)
+        search.run(dims, rung, budget, passes, progress)
         if search.stopped != "budget":
-            search.playoff(trials, budget)
+            search.playoff(rung, budget)
     except KeyboardInterrupt:
         search.stopped = "interrupted"
     winner = search.winner
@@ -505,7 +557,8 @@ def _optimize(scenario: Scenario, objective: Objective, base: dict, dims, trials
         tuple(_top_row(games, r, winner, objective) for r in ranked[:top]),
         None if fresh is None else reevaluate(fresh, winner, runner_up, fresh_trials),
         tuple(games.ranges), () if fresh is None else tuple(fresh.ranges), search.passes,
-        search.races, search.stopped, purse.money, fresh)
+        search.races, search.stopped, purse.money, fresh, first_rung=rung,
+        not_searched=tuple(k for k in search.skipped if search.logs[k].raced == 0))
 
 
 class _Search:
@@ -517,6 +570,8 @@ class _Search:
         self.seen: dict[Candidate, Standing] = {}
         self.passes = self.races = 0
         self.stopped = "passes"
+        self.skipped: list[str] = []
+        """Keys whose race the budget left out (in any pass), in order."""
 
     def _record(self, result) -> None:
         self.races += 1
@@ -527,23 +582,50 @@ class _Search:
         if result.budget_hit:
             self.stopped = "budget"
 
+    def others(self, dim: Dimension) -> int:
+        """The other values of a key at the incumbent: its challengers at most."""
+        base = self.games.base
+        return len(dim.values_at(self.winner.value(dim.key, base), self.winner.setup(base))) - 1
+
     def run(self, dims: Sequence[Dimension], trials: int, budget: int, passes: int,
             progress: Callable[[str], None] | None) -> None:
-        """Coordinate passes until one changes nothing, ``passes`` are done or the budget is."""
+        """Coordinate passes until one changes nothing, ``passes`` are done or the budget is.
+
+        Each race may spend the budget but the first rungs (``trials`` games per other
+        value) of the keys after it in the pass; a key whose first rung does not fit is
+        skipped, and the pass goes on to the others, then comes back to the skipped keys
+        with what the keys after them left (the first rungs set aside are an upper bound:
+        some values are unaffordable or play the incumbent's game). A pass in which a race
+        was cut short or a key skipped is the last (``stopped="budget"``).
+        """
         for self.passes in range(1, passes + 1):
             before = self.winner
-            for dim in dims:
-                if progress is not None:
-                    progress(f"pass {self.passes}, {dim.key}: {self.winner.label}")
-                result = _race_key(self.games, self.purse, self.winner, dim,
-                                   self.logs[dim.key], trials, budget)
-                if result is not None:
-                    self._record(result)
-                if self.stopped == "budget":
-                    return
+            skipped = self._pass(dims, trials, budget, progress)
+            skipped = self._pass(skipped, trials, budget, progress) if skipped else []
+            self.skipped += [d.key for d in skipped if d.key not in self.skipped]
+            if skipped:
+                self.stopped = "budget"
+            if self.stopped == "budget":
+                return
             if self.winner == before:
                 self.stopped = "converged"
                 return
+
+    def _pass(self, dims: Sequence[Dimension], trials: int, budget: int,
+              progress: Callable[[str], None] | None) -> list[Dimension]:
+        """Race each key in turn (:meth:`run`); the keys whose first rung did not fit."""
+        skipped = []
+        for i, dim in enumerate(dims):
+            if progress is not None:
+                progress(f"pass {self.passes}, {dim.key}: {self.winner.label}")
+            reserve = trials * sum(self.others(d) for d in dims[i + 1:])
+            result = _race_key(self.games, self.purse, self.winner, dim, self.logs[dim.key],
+                               trials, budget - reserve)
+            if result is not None and not result.standings:
+                skipped.append(dim)
+            elif result is not None:
+                self._record(result)
+        return skipped
 
     def playoff(self, trials: int, budget: int) -> None:
         """Race the :data:`PLAYOFF` best again, from a coordinate race's last rung on.
@@ -599,9 +681,12 @@ def _race_key(games: Games, purse: Purse, incumbent: Candidate, dim: Dimension, 
         challengers.append(c)
     if not challengers:
         return None
-    log.raced += len(challengers)
     result = race(games, incumbent, challengers, trials=trials, cap=trials * 2 ** (RUNGS - 1),
                   budget=budget)
+    if not result.standings:  # not even the first rung fits in the budget
+        return result
+    log.raced += len(challengers)
+    log.same += sum(st.dropped == DROPPED_SAME for st in result.standings)
     chosen = result.winner.value(dim.key, games.base)
     others = [st for st in result.standings if st.candidate.value(dim.key, games.base) != chosen]
     if others:  # the best other value: longest played, then by estimate
@@ -679,6 +764,7 @@ def reevaluate(fresh: Games, winner: Candidate, runner_up: Candidate | None,
 
 
 __all__ = ["BUDGET", "FRESH_FIRST", "FRESH_POLICIES", "FRESH_TRIALS", "MAX_BUDGET",
-           "MAX_FRESH_TRIALS", "METRIC", "PASSES", "PLAYOFF", "PLAYOFF_RUNGS", "RUNGS",
-           "SEAT_METRIC", "TRIALS", "KeyLog", "OptimizeError", "Optimization", "check_games",
-           "most_games", "objective_of", "optimize", "reevaluate", "selection_games"]
+           "MAX_FRESH_TRIALS", "METRIC", "MIN_RUNG", "NOT_SEARCHED", "PASSES", "PLAYOFF",
+           "PLAYOFF_RUNGS", "RUNGS", "SAME_GAMES", "SEAT_METRIC", "TRIALS", "KeyLog",
+           "OptimizeError", "Optimization", "check_games", "first_rung", "most_games",
+           "objective_of", "optimize", "reevaluate", "selection_games"]

@@ -11,6 +11,10 @@ to the incumbent's game is never played (no effect).
 ``n_r = trials * 2**r``, only the games a survivor has not played yet being new. After each
 rung (the rule, applied in this order):
 
+0. a challenger whose per-game values equal the incumbent's on every game played so far
+   (every paired difference exactly 0) is dropped as having no effect, and one whose values
+   equal an earlier challenger's is dropped as its twin: neither costs another game, so
+   a budget is not spent racing values that play the same games (issue 46);
 1. a challenger whose constraint verdict is ``FAIL`` (its whole 95 % interval outside the
    target) is dropped as infeasible;
 2. the *leader* is the survivor with the best estimate of the metric among the feasible
@@ -61,7 +65,9 @@ DAY_METRICS = {f"days.{stat}": stat for stat in DAY_STATS}
 DROPPED_WORSE = "clearly worse"
 DROPPED_INFEASIBLE = "infeasible"
 DROPPED_HALVED = "halved"
-"""Why a challenger left a race (rules 2, 1 and 3 of the module's rule)."""
+DROPPED_SAME = "no effect"
+DROPPED_TWIN = "same games as another"
+"""Why a challenger left a race (rules 2, 1, 3 and 0 of the module's rule)."""
 
 
 @dataclass(frozen=True)
@@ -354,13 +360,13 @@ def race(games: Games, incumbent: Candidate, challengers: Sequence[Candidate], *
 
 def _after_rung(games: Games, alive: list[Candidate], out: dict[Candidate, Standing], n: int,
                 objective: Objective) -> list[Candidate]:
-    """The survivors of one rung (rules 1 to 3); each leaver's standing says why."""
-    incumbent, challengers = alive[0], alive[1:]
+    """The survivors of one rung (rules 0 to 3); each leaver's standing says why."""
+    incumbent = alive[0]
     values = {c: games.play(c, n)[:, 0] for c in alive}
     for c in alive:
         out[c].vs_incumbent = paired(values[c], values[incumbent])
     kept = []
-    for c in challengers:
+    for c in _distinct(games, alive, out, n):
         if out[c].feasible:
             kept.append(c)
         else:
@@ -380,6 +386,28 @@ def _after_rung(games: Games, alive: list[Candidate], out: dict[Candidate, Stand
     return [incumbent, *survivors[:keep]]
 
 
+def _distinct(games: Games, alive: list[Candidate], out: dict[Candidate, Standing],
+              n: int) -> list[Candidate]:
+    """The challengers whose games differ from the incumbent's and every earlier one's (rule 0).
+
+    Games are compared on every kept column (the metric and the constraint's), game by game;
+    a leaver's standing says why it left.
+    """
+    incumbent, challengers = alive[0], alive[1:]
+    held = [games.play(incumbent, n)]
+    kept = []
+    for c in challengers:
+        x = games.play(c, n)
+        if np.array_equal(x, held[0]):
+            out[c].dropped = DROPPED_SAME
+        elif any(np.array_equal(x, y) for y in held[1:]):
+            out[c].dropped = DROPPED_TWIN
+        else:
+            held.append(x)
+            kept.append(c)
+    return kept
+
+
 def standing_row(s: Standing) -> dict:
     """A race standing as a flat row."""
     return {"candidate": s.candidate.label, "trials": s.trials, "mc": s.mc,
@@ -387,6 +415,7 @@ def standing_row(s: Standing) -> dict:
             "dropped": s.dropped, "rung": s.rung, **s.vs_incumbent}
 
 
-__all__ = ["DAY_METRICS", "DROPPED_HALVED", "DROPPED_INFEASIBLE", "DROPPED_WORSE", "QUANTILES",
-           "Games", "Objective", "PlayTask", "RaceResult", "Standing", "cell", "clearly_worse",
-           "game_digest", "paired", "play_task", "race", "standing_row"]
+__all__ = ["DAY_METRICS", "DROPPED_HALVED", "DROPPED_INFEASIBLE", "DROPPED_SAME", "DROPPED_TWIN",
+           "DROPPED_WORSE", "QUANTILES", "Games", "Objective", "PlayTask", "RaceResult",
+           "Standing", "cell", "clearly_worse", "game_digest", "paired", "play_task", "race",
+           "standing_row"]
