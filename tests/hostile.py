@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from sim import runner
 from sim.cli import main
 from sim.paths import bundled_ruleset, configs_root
 
@@ -82,3 +83,12 @@ def wait_for_temp(results: Path, proc: subprocess.Popen) -> Path:
         time.sleep(0.05)
     proc.kill()
     pytest.fail("the report never started writing")
+
+
+def forbid_trials(monkeypatch) -> None:
+    """Make any run of trials fail the test: a refusal "before any work" is checked by what
+    ran, not by the clock (every kernel run and game loop tells :func:`sim.runner.started`)."""
+    def started(trials: int) -> None:
+        raise AssertionError(f"a run of {trials} trials started before the refusal")
+
+    monkeypatch.setattr(runner, "started", started)

@@ -43,6 +43,7 @@ def test_command_list_help_is_each_command_s_own():
         assert command.get_short_help_str(limit=10**6) == short, name
 
 
+@pytest.mark.subprocess
 def test_help_lists_commands_without_importing_them():
     code = ("import re, sys; from click.testing import CliRunner; from sim.cli import main; "
             "out = CliRunner().invoke(main, ['--help']).output; "
@@ -52,6 +53,7 @@ def test_help_lists_commands_without_importing_them():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+@pytest.mark.subprocess
 def test_combat_prints_its_table_and_json_without_pandas_or_the_campaign():
     """Issue 13: pandas and the campaign compile step cost ~0.3 s of a 1 s command."""
     code = ("import sys; from click.testing import CliRunner; from sim.cli import main; "

@@ -133,17 +133,19 @@ def test_huge_integers_on_the_command_line(tmp_path, monkeypatch, args):
     assert not (tmp_path / "results").exists() or not any((tmp_path / "results").iterdir())
 
 
+@pytest.mark.subprocess
 def test_fifo_card_file_is_rejected_without_hanging(my):
     (my / "armor.csv").unlink()
     os.mkfifo(my / "armor.csv")
-    result = zonesim("validate", str(my), cwd=my.parent, timeout=60)
+    result = zonesim("validate", str(my), cwd=my.parent)
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert f"{my / 'armor.csv'}: is not a regular file" in result.stderr
 
 
+@pytest.mark.subprocess
 def test_fifo_scenario_is_rejected(tmp_path):
     os.mkfifo(tmp_path / "s.toml")
-    result = zonesim("campaign", str(tmp_path / "s.toml"), cwd=tmp_path, timeout=60)
+    result = zonesim("campaign", str(tmp_path / "s.toml"), cwd=tmp_path)
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert "is not a regular file" in result.stderr
 

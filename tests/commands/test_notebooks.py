@@ -57,6 +57,11 @@ def test_there_are_notebooks():
                                             "tune_enemy_deck.ipynb", "campaign_balance.ipynb"}
 
 
+CELL_TIMEOUT = 1800
+"""A cell's limit: a cell may compile a kernel cold (minutes at a load of 10); only a hang
+reaches it."""
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_is_committed_without_outputs(path):
     book = nbformat.read(path, as_version=4)
@@ -67,6 +72,8 @@ def test_notebook_is_committed_without_outputs(path):
             assert cell.execution_count is None, f"{path.name}: a cell has an execution count"
 
 
+@pytest.mark.notebook
+@pytest.mark.subprocess
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_runs(path, tmp_path, monkeypatch):
     copy = tmp_path / path.name
@@ -79,7 +86,7 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
     monkeypatch.setenv("MPLBACKEND", "Agg")
     book = nbformat.read(copy, as_version=4)
     book.cells.append(nbformat.v4.new_code_cell(KEY_RESULTS[path.name]))
-    client = nbclient.NotebookClient(book, timeout=120, kernel_name="python3",
+    client = nbclient.NotebookClient(book, timeout=CELL_TIMEOUT, kernel_name="python3",
                                      resources={"metadata": {"path": str(tmp_path)}})
     client.execute()
     outputs = [o for c in book.cells if c.cell_type == "code" for o in c.outputs]

@@ -19,6 +19,7 @@ import time
 import pytest
 
 from sim import compiling
+from tests.hostile import TIMEOUT
 
 resource = pytest.importorskip("resource")
 
@@ -31,10 +32,11 @@ def peak_address_space(code: str, env: dict) -> int:
         for line in open('/proc/self/status'):
             if line.startswith('VmPeak:'):
                 print(int(line.split()[1]) * 1024)
-        """)], env=env, capture_output=True, text=True, timeout=120, check=True)
+        """)], env=env, capture_output=True, text=True, timeout=TIMEOUT, check=True)
     return int(result.stdout)
 
 
+@pytest.mark.subprocess
 @pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs Linux's /proc")
 def test_a_command_under_a_low_address_space_limit_ends_with_one_line(tmp_path):
     """The limit leaves room for Python, the command line and numpy (measured, plus 64 MiB),
@@ -49,7 +51,7 @@ def test_a_command_under_a_low_address_space_limit_ends_with_one_line(tmp_path):
 
     result = subprocess.run([sys.executable, "-m", "sim.cli", "prob", "pool", "--dice", "2",
                              "--trials", "100"], env=env, capture_output=True, text=True,
-                            timeout=120, preexec_fn=low_limit)
+                            timeout=TIMEOUT, preexec_fn=low_limit)
     assert result.returncode == 1
     assert result.stderr == (
         f"zonesim: numba's compiler (llvmlite) ran out of memory under the address-space "
@@ -127,10 +129,11 @@ from sim import compiling
 compiling.serve()
 print("zonesim: compiling kernel fake_kernel, in a second process", file=sys.stderr, flush=True)
 print("LLVM ERROR: out of memory", file=sys.stderr, flush=True)
-time.sleep(60)
+time.sleep(3600)
 """
 
 
+@pytest.mark.subprocess
 def test_the_second_process_passes_on_only_its_own_lines(tmp_path, monkeypatch, capfd):
     """A second process compiling ahead that LLVM stops for want of memory: its "LLVM ERROR"
     is not this command's (which compiles the kernel itself), only its notices are said."""
@@ -139,7 +142,7 @@ def test_the_second_process_passes_on_only_its_own_lines(tmp_path, monkeypatch, 
         filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")])))
     child = compiling.Child("oom_ahead", ())
     seen = ""
-    stop = time.monotonic() + 30
+    stop = time.monotonic() + TIMEOUT
     while "fake_kernel" not in seen and time.monotonic() < stop:
         time.sleep(0.1)
         seen += capfd.readouterr().err

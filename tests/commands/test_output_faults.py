@@ -43,6 +43,7 @@ def test_vary_range_too_wide_to_count_is_refused(tmp_path, monkeypatch):
     assert result.exit_code == 2 and "more than 10000 values" in result.output
 
 
+@pytest.mark.subprocess
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
 @pytest.mark.parametrize("args", [
     ["validate"], ["--help"], ["report", "--help"],
@@ -62,6 +63,7 @@ def test_output_to_a_full_device_is_one_line(tmp_path, args):
         f"zonesim: cannot write the output: {os.strerror(errno.ENOSPC)}")
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("value", ["0", "-1", "abc", "1.5", "", "1001"])
 def test_bad_numba_num_threads_is_refused(tmp_path, value):
     env = {**os.environ, "NUMBA_NUM_THREADS": value}
@@ -73,6 +75,7 @@ def test_bad_numba_num_threads_is_refused(tmp_path, value):
     assert result.stdout == ""
 
 
+@pytest.mark.subprocess
 def test_numba_num_threads_past_the_bound_is_refused_and_within_it_runs(tmp_path):
     args = ("prob", "pool", "--dice", "2", "--trials", "10")
     result = zonesim(*args, cwd=tmp_path, env={**os.environ, "NUMBA_NUM_THREADS": "99999"})
@@ -84,6 +87,7 @@ def test_numba_num_threads_past_the_bound_is_refused_and_within_it_runs(tmp_path
 
 # --- a killed run outside results/ ------------------------------------------------------------
 
+@pytest.mark.subprocess
 def test_report_killed_with_out_elsewhere_is_cleaned_by_the_next_command(tmp_path):
     """``--out`` outside ``results/``: the next command, from another folder, cleans it."""
     work, other, elsewhere = tmp_path / "work", tmp_path / "other", tmp_path / "elsewhere"

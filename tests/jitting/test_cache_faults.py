@@ -76,6 +76,8 @@ def warnings_of(result) -> list[str]:
 
 # --- 1. a changed kernel source compiles afresh ------------------------------------------------
 
+@pytest.mark.compile
+@pytest.mark.subprocess
 @pytest.mark.parametrize("cache_dir", ["unset", "set"])
 def test_a_changed_kernel_source_compiles_afresh_and_gives_its_numbers(project, tmp_path,
                                                                        cache_dir):
@@ -107,6 +109,8 @@ COMBAT_JSON = ("combat", "--scenario", "base", "--enemy", "Bloodsucker", "--tria
           "--seed", "5", "--format", "json")
 
 
+@pytest.mark.compile
+@pytest.mark.subprocess
 @pytest.mark.slow
 def test_the_combat_kernel_loads_from_its_cache_after_a_campaign_edit(project, tmp_path):
     """Issue 45, item 1: the combat command compiles its kernel once; after an edit to a
@@ -124,6 +128,8 @@ def test_the_combat_kernel_loads_from_its_cache_after_a_campaign_edit(project, t
     assert "compiling kernel" not in again.stderr and again.stdout == first.stdout
 
 
+@pytest.mark.compile
+@pytest.mark.subprocess
 def test_a_read_only_package_caches_in_the_user_cache_folder(project, tmp_path):
     """Item 1: where ``__pycache__`` beside the kernels cannot be made (an installed,
     read-only package; here a file of that name, which even root cannot write into) the
@@ -134,6 +140,8 @@ def test_a_read_only_package_caches_in_the_user_cache_folder(project, tmp_path):
     assert len(cache_folders(tmp_path / "xdg" / "zonesim")) >= 1
 
 
+@pytest.mark.compile
+@pytest.mark.subprocess
 def test_an_unwritable_numba_cache_dir_falls_back_with_one_warning(project, tmp_path):
     proj, env = project
     (tmp_path / "file").write_text("not a folder")
@@ -144,6 +152,8 @@ def test_an_unwritable_numba_cache_dir_falls_back_with_one_warning(project, tmp_
     assert len(cache_folders(proj / "sim" / "kernels" / "__pycache__")) >= 1
 
 
+@pytest.mark.compile
+@pytest.mark.subprocess
 def test_no_writable_cache_folder_anywhere_still_runs(project, tmp_path):
     """Without any writable place (``NUMBA_CACHE_DIR``, ``__pycache__`` beside the kernels,
     the user's cache folder: here each is a file) kernels run compiled, after one warning
@@ -182,6 +192,8 @@ def _empty(path: Path) -> None:
 DAMAGE = {"truncated": _truncate, "zeroed": _zero, "garbled": _garble, "empty": _empty}
 
 
+@pytest.mark.compile
+@pytest.mark.subprocess
 @pytest.mark.parametrize("damage", sorted(DAMAGE))
 @pytest.mark.parametrize("suffix", ["nbi", "nbc"])
 def test_a_damaged_cache_entry_is_compiled_afresh_with_one_warning(project, tmp_path, damage,
@@ -226,6 +238,8 @@ def full_disk(tmp_path):
         subprocess.run(["umount", str(mount)], capture_output=True)
 
 
+@pytest.mark.compile
+@pytest.mark.subprocess
 @pytest.mark.parametrize("fault", ["full file system", "file size limit"])
 def test_a_cache_that_cannot_be_written_runs_uncached_with_one_warning(project, tmp_path,
                                                                        full_disk, fault):
@@ -255,6 +269,8 @@ ANOMALY_JSON = ("anomaly", "--scenario", "base", "--anomaly", "all", "--trials",
 CAMPAIGN_JSON = ("campaign", "--trials", "2000", "--seed", "5", "--format", "json")
 
 
+@pytest.mark.compile
+@pytest.mark.subprocess
 @pytest.mark.slow
 def test_the_kernels_give_the_same_numbers_with_the_numba_patches_off(project, tmp_path):
     """Item 9: with ``ZONESIM_NUMBA_PATCHES=off`` (plain numba, as under a numba whose

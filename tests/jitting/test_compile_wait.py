@@ -21,6 +21,7 @@ import pytest
 
 from sim import compiling, runner
 from sim.jitting import cachefiles
+from tests.hostile import TIMEOUT
 from tests.jitting.test_compiling import fake_kernel
 
 HOLDER = """
@@ -64,13 +65,14 @@ def run_in_thread(kernel, seconds: float) -> tuple[bool, float]:
     return ran.is_set(), time.monotonic() - start
 
 
+@pytest.mark.subprocess
 def test_a_stopped_holder_is_named_and_then_compiled_around(stopped_holder, monkeypatch,
                                                             capsys):
     kernel, lock, pid = stopped_holder
     monkeypatch.setenv("ZONESIM_COMPILE_WAIT", "3")
-    ran, seconds = run_in_thread(kernel, 30)
+    ran, seconds = run_in_thread(kernel, TIMEOUT)  # a hang catcher: today it waited for ever
     assert ran, "still waiting for the stopped process"
-    assert 3 <= seconds < 15
+    assert seconds >= 3
     waiting, giving_up = capsys.readouterr().err.splitlines()
     assert waiting == (f"zonesim: waiting for process {pid} (stopped, as by Ctrl-Z) to compile "
                        f"kernel play_run (lock {lock}); after 3 s this process compiles it "
@@ -85,17 +87,17 @@ def test_the_notice_comes_first_and_a_holder_that_finishes_is_waited_for(
         tmp_path, monkeypatch, capsys):
     """The holder saves its kernel after the notice and before the limit: it is loaded, not
     compiled here."""
-    monkeypatch.setenv("ZONESIM_COMPILE_WAIT", "20")
+    monkeypatch.setenv("ZONESIM_COMPILE_WAIT", str(TIMEOUT))
     monkeypatch.setattr(compiling, "NOTICE_SECONDS", 0.5)
     kernel, cache_file = fake_kernel(tmp_path, "play_run")
     lock = cache_file._index_path + ".lock"
     held = cachefiles.try_lock(lock)
     original = kernel._cache
     threading.Timer(2.0, cache_file.save).start()
-    ran, seconds = run_in_thread(kernel, 15)
+    ran, seconds = run_in_thread(kernel, 2 * TIMEOUT)
     cachefiles.unlock(held)
-    assert ran and 2 <= seconds < 10
-    [waiting] = capsys.readouterr().err.splitlines()
+    assert ran and seconds >= 2
+    [waiting] = capsys.readouterr().err.splitlines()  # no "compiling it here": not given up
     assert waiting.startswith(f"zonesim: waiting for process {os.getpid()} to compile kernel "
                               f"play_run (lock {lock})")
     assert kernel._cache is original
@@ -109,11 +111,12 @@ def test_a_lock_names_its_holder(tmp_path):
     cachefiles.unlock(fd)
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("value", ["abc", "-1", "nan", "inf", "1e9"])
 def test_a_bad_wait_setting_is_refused_before_any_work(value):
     result = subprocess.run([sys.executable, "-m", "sim.cli", "prob", "pool", "--dice", "2"],
                             env={**os.environ, "ZONESIM_COMPILE_WAIT": value},
-                            capture_output=True, text=True, timeout=120)
+                            capture_output=True, text=True, timeout=TIMEOUT)
     assert result.returncode == 2, result.stderr
     assert result.stderr.splitlines()[-1] == (
         f"Error: environment variable ZONESIM_COMPILE_WAIT={value!r} is not a number of "

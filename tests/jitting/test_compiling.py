@@ -17,6 +17,7 @@ import pytest
 
 from sim import compiling, runner
 from sim.jitting import cachefiles
+from tests.hostile import TIMEOUT
 
 SAVER = """
 import sys
@@ -29,6 +30,7 @@ for i in range(int(sys.argv[3])):
 """
 
 
+@pytest.mark.subprocess
 def test_index_saves_from_two_processes_keep_every_entry_with_its_own_data(tmp_path):
     """Unlocked, two processes adding signatures to one index lose entries or give two of them
     the same data file (which then holds the other's machine code)."""
@@ -39,7 +41,7 @@ def test_index_saves_from_two_processes_keep_every_entry_with_its_own_data(tmp_p
     for proc in procs:
         proc.stdin.write("go\n")
         proc.stdin.flush()
-    assert [proc.wait(timeout=60) for proc in procs] == [0, 0]
+    assert [proc.wait(timeout=TIMEOUT) for proc in procs] == [0, 0]
     for proc in procs:
         proc.stdin.close()
     from numba.core.caching import IndexDataCacheFile
@@ -99,7 +101,7 @@ def test_a_process_waits_while_another_compiles_and_loads_its_kernel(tmp_path, c
     time.sleep(0.3)
     assert not done.is_set()  # waiting, not compiling a second time
     cache_file.save()
-    thread.join(timeout=5)
+    thread.join(timeout=TIMEOUT)
     assert done.is_set()
     cachefiles.unlock(held)
     assert "compiling kernel" not in capsys.readouterr().err  # loaded, not compiled here
@@ -205,7 +207,7 @@ import sys, time
 from sim import compiling
 compiling.serve()
 print("zonesim: compiling kernel fake_kernel, in a second process", file=sys.stderr, flush=True)
-time.sleep(60)
+time.sleep(3600)
 """
 
 
@@ -217,12 +219,13 @@ def child_module(tmp_path, monkeypatch):
     return "fake_ahead"
 
 
-def _wait_for(predicate, seconds: float = 20.0) -> None:
+def _wait_for(predicate, seconds: float = TIMEOUT) -> None:
     stop = time.perf_counter() + seconds
     while not predicate() and time.perf_counter() < stop:
         time.sleep(0.05)
 
 
+@pytest.mark.subprocess
 def test_the_second_process_speaks_through_this_one_and_dies_with_the_block(
         child_module, capfd):
     with compiling.ahead(child_module):
@@ -230,16 +233,16 @@ def test_the_second_process_speaks_through_this_one_and_dies_with_the_block(
         proc = compiling._State.child.proc
         _wait_for(lambda: "fake_kernel" in capfd.readouterr().err or proc.poll() is not None)
         assert proc.poll() is None
-        ended = time.perf_counter()
-    assert proc.returncode == -9 and time.perf_counter() - ended < 1.0
+    assert proc.returncode == -9  # killed at the block's end, not waited for (status 0)
     assert compiling._State.child is None and compiling._State.plan is None
 
 
+@pytest.mark.subprocess
 def test_the_second_process_ends_when_the_first_goes(child_module):
     child = compiling.Child(child_module, ())
     time.sleep(2.0)  # it is running, blocked on its stdin
     child.proc.stdin.close()  # what the system does when the first process dies
-    assert child.proc.wait(timeout=10) == 0
+    assert child.proc.wait(timeout=TIMEOUT) == 0  # not the hour's sleep
     child.stop()
 
 

@@ -153,6 +153,7 @@ def test_constant_arguments_share_one_compiled_version():
     assert len(literal.signatures) == 2
 
 
+@pytest.mark.subprocess
 def test_kernels_load_without_importing_scipy_linalg():
     """sim/jitting/options.py: numba's array implementations load without scipy.linalg (0.2 s).
 

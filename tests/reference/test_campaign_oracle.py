@@ -48,6 +48,7 @@ def forbidden(modules: list[str]) -> list[str]:
     return [m for m in modules if m.startswith(FORBIDDEN) and m not in SHARED]
 
 
+@pytest.mark.subprocess
 def test_reference_imports_nothing_of_the_kernel_or_the_compile_step():
     # Statically: no import statement of the two modules names a forbidden module...
     for path in (REFERENCE / "campaign.py", REFERENCE / "route.py"):

@@ -15,6 +15,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from sim.rules import settings
 from sim.workflows import policy_space
 
@@ -40,6 +42,7 @@ def _marked(*keys: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
 
 
+@pytest.mark.subprocess
 def test_a_threshold_marked_searched_is_raced_over_the_stalkers_health():
     out = _marked("stimulant_at", "use_movement_artifacts")
     assert out.returncode == 0, out.stderr
@@ -50,6 +53,7 @@ def test_a_threshold_marked_searched_is_raced_over_the_stalkers_health():
     assert got["values"]["use_movement_artifacts"] == [False, True]
 
 
+@pytest.mark.subprocess
 def test_a_searched_setting_with_no_search_domain_is_refused_by_name():
     """``calm_at`` counts Willpower, not Health: the search has no domain for it."""
     out = _marked("calm_at")

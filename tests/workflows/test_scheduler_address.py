@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from sim.cli import main
 from sim.workflows import sweep as sweep_module
 from sim.workflows.sweep import SweepError, check_scheduler
+from tests.hostile import forbid_trials
 
 COMMANDS = {
     "optimize": ["optimize", "base", "--keys", "flee_at", "--trials", "100", "--budget",
@@ -79,15 +80,14 @@ def test_a_closed_port_and_a_stranger_are_refused_within_the_timeout(stranger):
 def test_every_command_refuses_the_address_in_one_line_before_any_work(
         command, kind, tmp_path, monkeypatch, stranger):
     monkeypatch.setattr(sweep_module, "CONNECT_TIMEOUT", 1.0)
+    forbid_trials(monkeypatch)
     address = {"malformed": "tcp://host:notaport", "closed": f"tcp://127.0.0.1:{_closed_port()}",
                "stranger": stranger}[kind]
     args = [*COMMANDS[command], "--scheduler", address]
     if command != "optimize":
         args += ["--out", str(tmp_path / "results")]
-    start = time.monotonic()
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2, result.output
     assert "--scheduler" in result.output and repr(address) in result.output
     assert "Traceback" not in result.output and result.exception is not None
-    assert time.monotonic() - start < 15
     assert not (tmp_path / "results").exists()
