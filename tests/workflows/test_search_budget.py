@@ -22,7 +22,7 @@ from sim.rules.scenario import load_scenario
 from sim.workflows import optimize as library
 from sim.workflows import race as race_module
 
-CORRIDOR = Path(__file__).parent / "data" / "corridor"
+CORRIDOR = Path(__file__).parents[1] / "data" / "corridor"
 
 
 @pytest.fixture(scope="module")
