@@ -44,6 +44,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                  "win rate over whole games."),
     "prob": ("sim.cli.prob",
              "Exact probability, Monte Carlo estimate and 95 % interval of one dice primitive."),
+    "rebalance": ("sim.cli.rebalance", "Find the fewest card edits that meet every balance "
+                  "target, with honest intervals."),
     "readings": ("sim.cli.readings", "Rank the documented readings of the open rules by how "
                  "much they move the win rate."),
     "report": ("sim.cli.report",

@@ -56,6 +56,7 @@ the seed only, never on the thread count (the kernels' sums are exact integers).
 from __future__ import annotations
 
 import fnmatch
+import functools
 import itertools
 import math
 import re
@@ -647,7 +648,9 @@ class Rebalance:
             out += [f"  {c['target']}: {cell_text(c)}" for c in top.cells]
             return out
         f = self.fresh
-        out.append(f"targets, before -> after, on {f['trials']:,} fresh games per character "
+        out.append("targets, before -> after, exact values (no game played):"
+                   if all(g.exact for g in self.goals) else
+                   f"targets, before -> after, on {f['trials']:,} fresh games per character "
                    f"(trials from {f['first_trial']}, none of the selection's); 95 % "
                    "intervals; change paired:")
         for play, cells in f["plays"].items():
@@ -671,6 +674,12 @@ class Rebalance:
             out.append(f"skipped ({len(self.skipped)} moves or sets the rules or the compile "
                        f"step refuse), e.g. {self.skipped[0]['reason']}")
         return out
+
+    def frame(self):
+        """:meth:`rows` as a frame (``rebalance.csv``)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.rows(), columns=list(ROW_COLUMNS))
 
     def rows(self) -> list[dict]:
         """One row per raced set and target (``rebalance.csv``): its selection estimate, and
@@ -697,6 +706,11 @@ class Rebalance:
         return out
 
 
+ROW_COLUMNS = ("rank", "edits", "n_edits", "target", "selection_trials", "selection_mc",
+               "selection_ci_low", "selection_ci_high", "selection_verdict", "fresh_mc",
+               "fresh_ci_low", "fresh_ci_high", "fresh_verdict", "role", "dropped")
+"""Columns of ``rebalance.csv``: every raced set and target, its selection estimate (biased
+for the sets chosen), and the fresh one of the sets played again (``role``)."""
 PLAY_WORDS = {"scenario": "scenario's play", "best": "best play"}
 """How each play is named in the output."""
 
@@ -736,7 +750,7 @@ def best_budget(budget: int, play: str) -> int:
 def rebalance(scenario: Scenario, targets: Sequence[str] | None = None,
               levers: Sequence[str] | None = None, *, max_edits: int = MAX_EDITS,
               play: str = "scenario", budget: int = BUDGET, fresh_trials: int = FRESH_TRIALS,
-              seed: int = 0, threads: int | None = None,
+              seed: int = 0, threads: int | None = None, scheduler: Any = None,
               progress: Callable[[str], None] | None = None,
               best_search: Callable[..., Any] | None = None) -> Rebalance:
     """Search the fewest edits that meet every target (the module docstring).
@@ -754,6 +768,9 @@ def rebalance(scenario: Scenario, targets: Sequence[str] | None = None,
         games per character of each reported set; the seed; kernel threads.
     progress : callable, optional
         Called with a line at each stage (the best set so far).
+    scheduler : str, optional
+        A Dask scheduler's address: the best-play searches play their rungs there
+        (``zonesim optimize --scheduler``); the result is the same.
     best_search : callable, optional
         The best-play search (default :func:`sim.workflows.optimize.optimize`).
 
@@ -769,13 +786,15 @@ def rebalance(scenario: Scenario, targets: Sequence[str] | None = None,
         raise RebalanceError(f"--max-edits {max_edits}: 1..5", "max_edits")
     if scenario.multiplayer:
         raise RebalanceError(f"{scenario.path} is a multiplayer scenario: rebalance plays "
-                             "one-stalker scenarios so far", "scenario")
+                             "one-stalker scenarios so far")
     goals = parse_goals(targets if targets else scenario_goals(scenario), scenario)
     chosen_levers = select_levers(scenario.ruleset, levers)
     if budget < 1 or fresh_trials < 1:
         raise RebalanceError("--budget and --trials must be >= 1", "budget")
     judge = Judge(goals, scenario)
     ranges = _ranges()
+    if best_search is None:
+        best_search = functools.partial(optimize, scheduler=scheduler)
     store = Store(scenario, judge.columns, seed=seed, first=0, threads=threads)
     search = _Search(judge, store, ranges, chosen_levers, max_edits, budget, progress)
     stopped = "done"
@@ -784,7 +803,7 @@ def rebalance(scenario: Scenario, targets: Sequence[str] | None = None,
         search.propose()
         search.halve()
         if play == "best":
-            search.judge_best(best_search or optimize, seed, threads)
+            search.judge_best(best_search, seed, threads)
     except KeyboardInterrupt:
         stopped = INTERRUPTED
     if search.budget_hit and stopped == "done":
@@ -798,7 +817,7 @@ def rebalance(scenario: Scenario, targets: Sequence[str] | None = None,
         fstore = Store(scenario, judge.columns, seed=seed, first=FRESH_FIRST, threads=threads)
         try:
             fresh, best_play = _fresh(judge, fstore, search, chosen, runner_up, pareto, play,
-                                      fresh_trials, best_search or optimize, seed, threads,
+                                      fresh_trials, best_search, seed, threads,
                                       progress)
             fresh_ranges = tuple(fstore.ranges)
         except KeyboardInterrupt:

@@ -119,3 +119,16 @@ def test_rank_order():
     assert R.rank_key([ok], two, ranges) < R.rank_key([bad], R.EditSet(), ranges)
     assert R.rank_key([ok], R.EditSet(), ranges) < R.rank_key([ok], one, ranges)
     assert R.rank_key([ok], one, ranges) < R.rank_key([ok], two, ranges)
+
+
+def test_ctrl_c_prints_best_so_far(twins):
+    """Ctrl-C during the halving: the best set so far, marked as not re-evaluated, and no
+    fresh games."""
+    def stop(line: str) -> None:
+        if line.startswith("rung 1"):
+            raise KeyboardInterrupt
+
+    result = _run(twins, [SPREAD], progress=stop)
+    assert result.stopped == R.INTERRUPTED and result.fresh is None
+    assert result.fresh_ranges == () and result.standings
+    assert any("NOT re-evaluated" in line for line in result.lines())
