@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from sim.experiments.campaign_metrics import WIN_RATE
-from sim.report import best_play, labels, outliers, players, readings, tables
+from sim.report import best_play, labels, outliers, players, readings, rebalance, tables
 from sim.report.tables import KNOCKED_OUT, Section
 from sim.rules.scenario import Scenario
 
@@ -332,6 +332,9 @@ def verdict_section(sc: Scenario, sections: Sequence[Section]) -> Section:
     spread = spread_line(by_key)
     if spread:
         text.append(spread)
+    fix = rebalance.command_line(sc, by_key)
+    if fix:
+        text.append(fix)
     text.append("Percentages and numbers: estimate (95 % interval). Details and every "
                 "table follow; the provenance and the full summary are at the end.")
     section.text = text
