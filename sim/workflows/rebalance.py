@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import fnmatch
 import functools
+import hashlib
 import itertools
 import math
 import re
@@ -386,12 +387,28 @@ class Store:
         self._arrays: dict[str, Any] = {}
         self._values: dict[str, np.ndarray] = {}
         self._known: dict = {}
+        self._exact: dict[tuple, float] = {}
 
     def ruleset(self, edits: tuple[str, ...]) -> Ruleset:
         """The scenario's ruleset with ``edits`` (a :class:`VariantError` if refused)."""
         if edits not in self._rules:
             self._rules[edits] = apply_edits(self.scenario.ruleset, edits)
         return self._rules[edits]
+
+    def exact(self, edits: tuple[str, ...], goal: Goal) -> float:
+        """An encounter target's exact value with ``edits`` (:func:`encounter_value`): solved
+        once per compiled fight (edits that leave the fight's inputs alike share it).
+        """
+        rs = self.ruleset(edits)
+        case = Case(rs, base_setup("combat", replace(self.scenario, ruleset=rs), goal.card))
+        args, _, _ = combat_inputs([case], exact=False)
+        h = hashlib.sha256()
+        for a in args:
+            h.update(f"{a.dtype}{a.shape}".encode() + np.ascontiguousarray(a).tobytes())
+        key = (h.hexdigest(), goal.name)
+        if key not in self._exact:
+            self._exact[key] = encounter_value(rs, self.scenario, goal)
+        return self._exact[key]
 
     def setup(self, character: str, policy: tuple = ()) -> dict:
         """The ``campaign`` setup of ``character`` with the scenario's (or ``policy``'s) play."""
@@ -473,7 +490,7 @@ class Judge:
         for g in self.goals:
             per_game = None
             if g.kind == "encounter":
-                value = encounter_value(store.ruleset(edits), self.scenario, g)
+                value = store.exact(edits, g)
                 c = {"mc": value, "ci_low": value, "ci_high": value}
             elif g.kind == "game":
                 per_game = x[self.scenario.stalker][:, col[g.name]]
@@ -901,7 +918,7 @@ class _Search:
         """Whether a set changes some game or encounter the targets see (None: refused)."""
         edits = edit_set.edits
         try:
-            rs = self.store.ruleset(edits)
+            self.store.ruleset(edits)
         except VariantError as error:
             self.skipped.append({"edit": edit_set.label, "reason": str(error),
                                  "refused_by": "rules"})
@@ -920,9 +937,7 @@ class _Search:
                                  "refused_by": "compile"})
             return None
         if not changed:
-            base = self.store.scenario.ruleset
-            changed = any(encounter_value(rs, self.judge.scenario, g)
-                          != encounter_value(base, self.judge.scenario, g)
+            changed = any(self.store.exact(edits, g) != self.store.exact((), g)
                           for g in self.judge.goals if g.exact)
         return changed
 

@@ -132,3 +132,24 @@ def test_ctrl_c_prints_best_so_far(twins):
     assert result.stopped == R.INTERRUPTED and result.fresh is None
     assert result.fresh_ranges == () and result.standings
     assert any("NOT re-evaluated" in line for line in result.lines())
+
+
+def test_best_play_judges_finalists_with_a_search_for_their_cards(twins):
+    """--play best: each finalist's cards are searched again (the search sees the edited
+    ruleset, per character), the sets are ranked under those policies, and the fresh numbers
+    are given under both plays."""
+    from types import SimpleNamespace
+
+    seen = []
+
+    def search(scenario, *, stalker, **options):
+        seen.append((scenario.ruleset.stalkers[stalker].health, stalker))
+        return SimpleNamespace(winner=SimpleNamespace(overrides=(("medkit_at", 4),)),
+                               played=0)
+
+    result = _run(twins, [SPREAD], play="best", best_search=search)
+    assert result.play == "best" and set(result.fresh["plays"]) == {"best", "scenario"}
+    assert {s for _, s in seen} == {"Alpha", "Beta"}
+    assert (6, "Alpha") in seen and (5, "Alpha") in seen  # unchanged, and Alpha's edit
+    assert result.chosen.edits in (("stalkers.Alpha.health=5",), ("stalkers.Beta.health=6",))
+    assert result.best_play[result.chosen.label]["policies"]["Alpha"] == {"medkit_at": 4}
