@@ -54,6 +54,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                  "default, value, rules."),
     "skirmish": ("sim.cli.skirmish", "Play a firefight scenario many times (S-07..S-43): wins, "
                                      "breaks, casualties, rounds."),
+    "studio": ("sim.cli.studio", "Edit cards, rules and play in the browser: live paired "
+               "results with intervals."),
     "sweep": ("sim.cli.sweep",
               "Vary card values over a grid and run an experiment at every point."),
     "tune": ("sim.cli.tune", "Search one card value so that a metric meets a target."),

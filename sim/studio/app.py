@@ -1,0 +1,405 @@
+"""The studio's ASGI app: a page, its script and a few JSON and Server-Sent-Events routes.
+
+Routes (every one tested over HTTP in ``tests/test_studio.py``):
+
+``GET /``
+    The page (:mod:`sim.studio.page`) of the scenario ``?scenario=NAME`` (one the server
+    was started with or a bundled one; never a path).
+``GET /static/...``
+    The script and style shipped in the package (no CDN: the page works offline).
+``GET /api/status``
+    The kernels' compile progress (they compile once, when the server starts).
+``POST /api/validate``
+    ``{"scenario", "edits"}`` -> ``{"problems": [{"key", "message"}]}``
+    (:func:`sim.workflows.whatif.check`).
+``POST /api/runs``
+    ``{"scenario", "edits", "seed", "games"}`` -> ``{"run": ID}``, or 422 with the problems.
+``GET /api/runs/ID/events``
+    The run's progress as Server-Sent Events: ``snapshot`` (:class:`~sim.workflows.
+    whatif.Snapshot`) at least twice a second, ``cards`` (the touched cards' tables),
+    ``problem``, then ``end``. Closing the stream (the tab) stops the run.
+``POST /api/runs/ID/stop``
+    Stops the run within a second; what was played is kept (a last ``stopped`` snapshot).
+``POST /api/export``
+    ``{"scenario", "edits"}`` -> a zip download (:func:`sim.workflows.whatif.export_zip`).
+
+Every request is checked first (:class:`Guard`): its ``Host`` must be the server's own
+(no DNS rebinding), a request with an ``Origin`` must come from the page's own origin and
+a ``POST`` must have one (no cross-site request starts a run), and a body may hold at most
+:data:`MAX_BODY` bytes. Runs are kept per run ID, so two tabs never mix their numbers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from sim.errors import InputError, visible
+from sim.rules.scenario import Scenario, load_scenario
+from sim.studio import page
+from sim.workflows import whatif
+
+STATIC = Path(__file__).parent / "static"
+"""The script and style the page loads."""
+MAX_BODY = 64 * 1024
+"""Bytes a request body may hold (a page's edits are a few hundred)."""
+MAX_RUNS = 4
+"""Runs at once, over every tab (two cores play them)."""
+MAX_GAMES = 10_000_000
+"""Games a run may ask for."""
+ORPHAN_SECONDS = 30.0
+"""A run whose events nobody opened within this long is stopped (its tab went away)."""
+HEADERS = {"Content-Security-Policy": "default-src 'self'; script-src 'self'; "
+                                      "style-src 'self'; frame-ancestors 'none'",
+           "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+           "Cache-Control": "no-store"}
+"""Headers of every response: the page runs its own script only, in no frame."""
+
+
+class Refused(Exception):
+    """A request refused with a status and a one-line message (never a traceback)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass
+class Run:
+    """One run of one tab: its events in order and the switch that stops it."""
+
+    id: str
+    stop: threading.Event = field(default_factory=threading.Event)
+    events: list[tuple[str, Any]] = field(default_factory=list)
+    finished: bool = False
+    opened: bool = False
+    born: float = field(default_factory=time.monotonic)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def push(self, kind: str, data: Any) -> None:
+        """Add an event (``snapshot``, ``cards``, ``problem``, ``end``) with its data."""
+        with self.lock:
+            self.events.append((kind, data))
+
+    def since(self, i: int) -> list[tuple[str, Any]]:
+        """The events from the ``i``-th on."""
+        with self.lock:
+            return self.events[i:]
+
+
+class Studio:
+    """The server's state: the scenarios it may open, the compile progress and the runs."""
+
+    def __init__(self, scenario: str | Path | None, hosts: set[str]) -> None:
+        self.hosts = hosts
+        self.scenarios: dict[str, Scenario] = {}
+        first = load_scenario(scenario)
+        self.default = visible(Path(first.path).stem, lines=False)
+        self.scenarios[self.default] = first
+        for path in sorted(Path(first.path).parent.glob("*.toml")) if scenario is None else ():
+            loaded = load_scenario(path)
+            if not loaded.multiplayer:
+                self.scenarios.setdefault(visible(path.stem, lines=False), loaded)
+        self.runs: dict[str, Run] = {}
+        self.compile: dict[str, Any] = {"done": False, "steps": [], "step": ""}
+        self.lock = threading.Lock()
+
+    def scenario(self, name: object) -> tuple[str, Scenario]:
+        """The scenario a page or request names (the default when none)."""
+        key = self.default if name in (None, "") else name
+        if not isinstance(key, str) or key not in self.scenarios:
+            raise Refused(404, f"no scenario {json.dumps(str(name))} here (known: "
+                          f"{', '.join(self.scenarios)})")
+        return key, self.scenarios[key]
+
+    def warm(self, steps: list[tuple[str, Callable[[], object]]]) -> None:
+        """Run the compile steps in order, keeping their progress for ``/api/status``."""
+        self.compile["steps"] = [{"label": label, "state": "waiting"} for label, _ in steps]
+        for i, (label, step) in enumerate(steps):
+            self.compile["step"] = label
+            self.compile["steps"][i]["state"] = "compiling"
+            began = time.monotonic()
+            try:
+                step()
+                self.compile["steps"][i]["state"] = "ready"
+            except Exception as error:  # reported on the page and stderr, never fatal
+                self.compile["steps"][i]["state"] = f"failed: {error}"
+                traceback.print_exc(file=sys.stderr)
+            self.compile["steps"][i]["seconds"] = round(time.monotonic() - began, 1)
+        self.compile["done"] = True
+        self.compile["step"] = ""
+
+
+def _edits(data: dict) -> dict[str, str]:
+    edits = data.get("edits", {})
+    if not isinstance(edits, dict) or not all(
+            isinstance(k, str) and isinstance(x, str | int | float) for k, x in edits.items()):
+        raise Refused(400, "edits must be an object of setting names to values")
+    return {k: str(x) for k, x in edits.items()}
+
+
+def _int(data: dict, key: str, default: int, lo: int, hi: int) -> int:
+    value = data.get(key, default)
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise Refused(422, f"{key} {json.dumps(value)} is not a whole number in {lo}..{hi}")
+    return value
+
+
+async def _json(request: Request) -> dict:
+    """The request's JSON body (an object), at most :data:`MAX_BODY` bytes."""
+    size = request.headers.get("content-length")
+    if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
+        raise Refused(413, f"request body over {MAX_BODY} bytes")
+    body = b""
+    async for part in request.stream():
+        body += part
+        if len(body) > MAX_BODY:
+            raise Refused(413, f"request body over {MAX_BODY} bytes")
+    try:
+        data = json.loads(body or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise Refused(400, "the body is not JSON") from None
+    if not isinstance(data, dict):
+        raise Refused(400, "the body is not a JSON object")
+    return data
+
+
+def _problems(troubles) -> JSONResponse:
+    return JSONResponse({"problems": [{"key": t.key, "message": t.message} for t in troubles]},
+                        status_code=422)
+
+
+def create_app(scenario: str | Path | None = None, *, hosts: set[str] | None = None,
+               warm: bool = True) -> Starlette:
+    """The studio for ``scenario`` (a file or bundled name; None: ``base`` and the other
+    bundled one-stalker scenarios), answering requests for ``hosts`` (``host:port`` as the
+    ``Host`` header writes it).
+
+    ``warm`` compiles the kernels when the server starts, in a thread (``/api/status``).
+
+    Raises
+    ------
+    RulesetError
+        A scenario or ruleset that does not load (every problem).
+    """
+    studio = Studio(scenario, hosts or {"127.0.0.1"})
+    studio.compile["done"] = not warm
+
+    async def index(request: Request) -> Response:
+        name, sc = studio.scenario(request.query_params.get("scenario"))
+        return HTMLResponse(page.render(sc, name, list(studio.scenarios)))
+
+    async def status(request: Request) -> Response:
+        return JSONResponse({"compile": studio.compile,
+                             "runs": sum(not r.finished for r in studio.runs.values())})
+
+    async def validate(request: Request) -> Response:
+        data = await _json(request)
+        _, sc = studio.scenario(data.get("scenario"))
+        troubles = await asyncio.to_thread(whatif.check, sc, _edits(data))
+        return JSONResponse({"problems": [{"key": t.key, "message": t.message}
+                                          for t in troubles]})
+
+    async def start(request: Request) -> Response:
+        data = await _json(request)
+        _, sc = studio.scenario(data.get("scenario"))
+        seed = _int(data, "seed", 1, 0, 2**31 - 1)
+        games = _int(data, "games", 20_000, 1, MAX_GAMES)
+        try:
+            chosen = await asyncio.to_thread(whatif.variant, sc, _edits(data))
+        except whatif.EditError as error:
+            return _problems(error.troubles)
+        with studio.lock:
+            for key in [k for k, r in studio.runs.items() if r.finished and r.opened]:
+                del studio.runs[key]
+            if sum(not r.finished for r in studio.runs.values()) >= MAX_RUNS:
+                raise Refused(429, f"{MAX_RUNS} runs are going; stop one first")
+            run = Run(secrets.token_urlsafe(16))
+            studio.runs[run.id] = run
+        threading.Thread(target=_play, args=(run, chosen, seed, games), daemon=True).start()
+        return JSONResponse({"run": run.id})
+
+    def _run(request: Request) -> Run:
+        run = studio.runs.get(request.path_params["run"])
+        if run is None:
+            raise Refused(404, "no such run")
+        return run
+
+    async def events(request: Request) -> Response:
+        run = _run(request)
+        if run.opened:
+            raise Refused(409, "this run's events are already open")
+        run.opened = True
+
+        async def stream():
+            i = 0
+            try:
+                while True:
+                    new = run.since(i)
+                    for kind, data in new:
+                        yield f"event: {kind}\ndata: {json.dumps(data, allow_nan=False)}\n\n"
+                    i += len(new)
+                    if new and new[-1][0] == "end":
+                        return
+                    await asyncio.sleep(0.05)
+            finally:  # the tab closed or the run ended: nothing more is played
+                run.stop.set()
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"X-Accel-Buffering": "no"})
+
+    async def stop(request: Request) -> Response:
+        run = _run(request)
+        await _json(request)
+        run.stop.set()
+        return JSONResponse({"stopping": run.id})
+
+    async def export(request: Request) -> Response:
+        data = await _json(request)
+        name, sc = studio.scenario(data.get("scenario"))
+        try:
+            chosen = await asyncio.to_thread(whatif.variant, sc, _edits(data))
+        except whatif.EditError as error:
+            return _problems(error.troubles)
+        body = await asyncio.to_thread(whatif.export_zip, sc, chosen, "studio")
+        return Response(body, media_type="application/zip", headers={
+            "Content-Disposition": 'attachment; filename="studio.zip"'})
+
+    def _play(run: Run, chosen: whatif.Variant, seed: int, games: int) -> None:
+        cards = threading.Thread(target=_cards, args=(run, chosen, seed), daemon=True)
+        try:
+            cards.start()
+            for snap in whatif.stream(chosen, seed=seed, games=games, stop=run.stop):
+                run.push("snapshot", snap.to_dict())
+        except InputError as error:
+            run.push("problem", {"message": str(error)})
+        except Exception:
+            traceback.print_exc(file=sys.stderr)
+            run.push("problem", {"message": "the run failed; the server's terminal says why"})
+        finally:
+            cards.join()
+            run.push("end", {})
+            run.finished = True
+
+    def _cards(run: Run, chosen: whatif.Variant, seed: int) -> None:
+        try:
+            rows = whatif.card_tables(chosen, seed=seed)
+            run.push("cards", [{k: _plain(x) for k, x in r.items()} for r in rows])
+        except InputError as error:
+            run.push("cards", [])
+            run.push("problem", {"message": str(error)})
+        except Exception:
+            traceback.print_exc(file=sys.stderr)
+            run.push("problem", {"message": "the card tables failed; the server's terminal "
+                                 "says why"})
+
+    def _orphans() -> None:
+        """Stop runs whose events nobody opened (the tab went before it listened)."""
+        while True:
+            time.sleep(ORPHAN_SECONDS / 3)
+            for run in list(studio.runs.values()):
+                if not run.opened and time.monotonic() - run.born > ORPHAN_SECONDS:
+                    run.stop.set()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette):
+        threading.Thread(target=_orphans, daemon=True).start()
+        if warm:
+            _, sc = studio.scenario(None)
+            threading.Thread(target=studio.warm, args=(whatif.warm_steps(sc),),
+                             daemon=True).start()
+        yield
+        for run in studio.runs.values():
+            run.stop.set()
+
+    async def refused(request: Request, error: Exception) -> Response:
+        status = error.status if isinstance(error, Refused) else 422
+        return JSONResponse({"problems": [{"key": "", "message": str(error)}]},
+                            status_code=status)
+
+    routes = [Route("/", index), Route("/api/status", status),
+              Route("/api/validate", validate, methods=["POST"]),
+              Route("/api/runs", start, methods=["POST"]),
+              Route("/api/runs/{run}/events", events),
+              Route("/api/runs/{run}/stop", stop, methods=["POST"]),
+              Route("/api/export", export, methods=["POST"]),
+              Mount("/static", StaticFiles(directory=STATIC), name="static")]
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={Refused: refused, InputError: refused})
+    app.state.studio = studio
+    return Guard(app, studio.hosts)
+
+
+def _plain(x: object) -> object:
+    """A number JSON can hold (NaN as None)."""
+    return None if isinstance(x, float) and x != x else x
+
+
+class Guard:
+    """Checks every request before the app sees it: Host, Origin and body size.
+
+    Parameters
+    ----------
+    app : ASGI app
+    hosts : set of str
+        The ``Host`` values the server answers (``127.0.0.1:8765``).
+    """
+
+    def __init__(self, app: Starlette, hosts: set[str]) -> None:
+        self.app, self.hosts = app, hosts
+        self.state = app.state
+
+    async def __call__(self, scope, receive, send) -> None:
+        """Refuse a request from another host or origin, else pass it on."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1")
+                   for k, v in scope["headers"]}
+        host, origin = headers.get("host", ""), headers.get("origin")
+        refused = None
+        if host not in self.hosts:
+            refused = (421, f"this server answers {', '.join(sorted(self.hosts))}, not "
+                       f"{json.dumps(host)}")
+        elif origin is not None and origin != f"http://{host}":
+            refused = (403, f"requests from {json.dumps(origin)} are refused")
+        elif scope["method"] == "POST" and origin is None:
+            refused = (403, "a POST needs the page's Origin header")
+        if refused is not None:
+            await _send(Response(refused[1], status_code=refused[0], media_type="text/plain"),
+                        scope, receive, send)
+            return
+
+        async def secured(message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []),
+                                      *((k.lower().encode(), v.encode())
+                                        for k, v in HEADERS.items())]
+            await send(message)
+
+        await self.app(scope, receive, secured)
+
+
+async def _send(response: Response, scope, receive, send) -> None:
+    await response(scope, receive, send)
+
+
+__all__ = ["MAX_BODY", "Guard", "Refused", "Run", "Studio", "create_app"]
