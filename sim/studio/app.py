@@ -335,7 +335,10 @@ def create_app(scenario: str | Path | None = None, *, hosts: set[str] | None = N
         return JSONResponse({"problems": [{"key": "", "message": str(error)}]},
                             status_code=status)
 
-    routes = [Route("/", index), Route("/api/status", status),
+    async def icon(request: Request) -> Response:
+        return Response(status_code=204)
+
+    routes = [Route("/", index), Route("/favicon.ico", icon), Route("/api/status", status),
               Route("/api/validate", validate, methods=["POST"]),
               Route("/api/runs", start, methods=["POST"]),
               Route("/api/runs/{run}/events", events),

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import csv
 import html
-import json
 from pathlib import Path
 
 from sim.rules.scenario import Scenario
@@ -129,17 +128,15 @@ def render(scenario: Scenario, name: str, scenarios: list[str]) -> str:
                      if (Path(scenario.ruleset.path) / f"{t}.csv").is_file())
     picks = "".join(f'<option{" selected" if s == name else ""}>{e(s)}</option>'
                     for s in scenarios)
-    config = json.dumps({"scenario": name, "shown": list(whatif.SHOWN)})
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <title>zonesim studio: {e(name)}</title>
 <link rel="stylesheet" href="/static/studio.css">
-</head><body>
+</head><body data-scenario="{e(name)}">
 <header><h1>zonesim studio</h1>
 <form method="get" action="/" id="pick">scenario <select name="scenario">{picks}</select>
 <button type="submit">open</button></form>
 <span id="compile" class="compile">compiling kernels...</span></header>
-<script type="application/json" id="config">{e(config)}</script>
 <main>
 <section id="inputs"><h2>Edits of {e(name)}</h2>
 <p class="hint">Change any value; each edit is checked as it is made, with the messages of

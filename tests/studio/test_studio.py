@@ -87,6 +87,7 @@ def test_page_has_an_input_for_every_setting_with_its_doc_and_rule_ids(client):
 def test_page_and_script_come_from_the_package_not_a_cdn(client):
     page = client.get("/").text
     assert '<script src="/static/studio.js">' in page
+    assert '<body data-scenario="base">' in page  # the script's one input from the server
     assert "//cdn" not in page and 'src="http' not in page and 'href="http' not in page
     for asset in ("studio.js", "studio.css"):
         r = client.get(f"/static/{asset}")
@@ -94,6 +95,7 @@ def test_page_and_script_come_from_the_package_not_a_cdn(client):
 
 
 def test_status_reports_the_compile(client):
+    assert client.get("/favicon.ico").status_code == 204  # no icon, no error in the log
     r = client.get("/api/status")
     assert r.status_code == 200 and r.json()["compile"]["done"] is True
 

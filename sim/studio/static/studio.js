@@ -3,7 +3,7 @@
 // is set with textContent, never as markup.
 "use strict";
 (function () {
-  const config = JSON.parse(document.getElementById("config").textContent);
+  const config = {scenario: document.body.dataset.scenario};
   const $ = (id) => document.getElementById(id);
   const inputs = () => Array.from(document.querySelectorAll("#inputs [data-base]"));
   const post = (url, body) => fetch(url, {method: "POST", headers: {"Content-Type": "application/json"},
