@@ -58,7 +58,6 @@ from __future__ import annotations
 import fnmatch
 import functools
 import hashlib
-import itertools
 import math
 import re
 import time
@@ -109,8 +108,10 @@ RUNGS = 5
 """Rungs of the halving at most (the last plays ``2**(RUNGS - 1)`` times the first's games)."""
 PROPOSALS = 24
 """Edit sets raced by the halving (besides the unchanged game)."""
-USEFUL = 10
-"""Levers combined into sets of two or more edits: those whose best single move is best."""
+BEAM = 12
+"""Sets of each number of edits kept by the beam search of the proposals."""
+TARGETED = 2
+"""Moves kept per coordinate of the model and direction (:meth:`_Search._targeted`)."""
 STEPS = 8
 """Steps each way a lever may move in a proposed set."""
 FINALISTS = 3
@@ -1009,39 +1010,67 @@ class _Search:
                 out.append(sign * k)
         return out
 
+    def _targeted(self, moves: Sequence[Move]) -> list[Move]:
+        """The moves that move one coordinate of the model most on their own: per target's
+        coordinate (each character's win rate of a spread, else the target's value), the
+        :data:`TARGETED` moves whose effect on it, less their mean effect on the others,
+        is largest in each direction (a spread is closed by raising the worst character
+        and lowering the best, not by moves that shift every character alike).
+        """
+        out: list[Move] = []
+        for name, base in self.base_q.items():
+            for i in range(len(base)):
+                for sign in (-1, 1):
+                    def score(mv: Move, i=i, name=name, sign=sign) -> float:
+                        e = self.effects[Move(mv.lever, 1 if mv.steps > 0 else -1)][name]
+                        e = e * abs(mv.steps)
+                        rest = np.delete(e, i).mean() if len(e) > 1 else 0.0
+                        return sign * (e[i] - rest)
+                    out += sorted(moves, key=lambda mv: -score(mv))[:TARGETED]
+        return list(dict.fromkeys(out))
+
     def propose(self) -> None:
-        """The best predicted sets of 1 to ``max_edits`` edits (:data:`PROPOSALS` in all)."""
-        useful = [lv for lv in self.levers if self._steps(lv)]
-        singles = sorted(((self._predict([Move(lv, k)]), (Move(lv, k),))
-                          for lv in useful for k in self._steps(lv)), key=lambda t: t[0])
-        best_of = {}
-        for key, moves in singles:
-            best_of.setdefault(moves[0].lever.path, key)
-        order = sorted(useful, key=lambda lv: best_of[lv.path])[:USEFUL]
-        found: dict[EditSet, tuple] = {}
-        for key, moves in singles[:PROPOSALS]:
-            found[EditSet.of(moves)] = key
-        for size in range(2, self.max_edits + 1):
-            pool = order[:max(size, USEFUL - 2 * (size - 2))]
-            for group in itertools.combinations(pool, size):
-                grids = [[k for k in self._steps(lv) if abs(k) <= STEPS // (size - 1)]
-                         for lv in group]
-                best = min(((self._predict([Move(lv, k) for lv, k in zip(group, ks,
-                                                                        strict=True)]),
-                             ks) for ks in itertools.product(*grids)),
-                           key=lambda t: t[0], default=None)
-                if best is not None:
-                    found[EditSet.of(Move(lv, k) for lv, k in zip(group, best[1],
-                                                                   strict=True))] = best[0]
-        ranked = sorted(found.items(), key=lambda kv: kv[1])
+        """The best predicted sets of 1 to ``max_edits`` edits, by a beam search over moves.
+
+        Sets of ``k`` edits are the best of ``k - 1`` (:data:`BEAM` of them) with one move
+        added, of a pool of moves: the best single moves and the :meth:`_targeted` ones.
+        The halving races the screening's best moves and, per number of edits, the best
+        predicted sets (:data:`PROPOSALS` in all).
+        """
+        singles = sorted(((self._predict([Move(lv, k)]), Move(lv, k))
+                          for lv in self.levers for k in self._steps(lv)), key=lambda t: t[0])
+        if not singles:
+            self.proposals = []
+            return
+        moves = [mv for _, mv in singles]
+        pool = list(dict.fromkeys([*moves[:BEAM], *self._targeted(moves)]))
+        beams = [[(key, EditSet((mv,))) for key, mv in singles[:BEAM]]]
+        start = [EditSet((mv,)) for mv in pool if EditSet((mv,)) not in
+                 {s for _, s in beams[0]}]
+        beams[0] += [(self._predict(s.moves), s) for s in start]
+        for _ in range(2, self.max_edits + 1):
+            found: dict[EditSet, tuple] = {}
+            for _, base in beams[-1]:
+                used = {m.lever.path for m in base.moves}
+                for mv in pool:
+                    if mv.lever.path in used:
+                        continue
+                    s = EditSet.of((*base.moves, mv))
+                    if s not in found:
+                        found[s] = self._predict(s.moves)
+            beams.append(sorted(((k, s) for s, k in found.items()), key=lambda t: t[0])[:BEAM])
         screened_best = sorted((s for s in self.standings.values() if len(s.edit_set)),
                                key=lambda s: s.key)[:4]
         chosen = [s.edit_set for s in screened_best]
-        for edit_set, _ in ranked:
-            if len(chosen) >= PROPOSALS:
-                break
-            if edit_set not in chosen:
-                chosen.append(edit_set)
+        share = max(1, (PROPOSALS - len(chosen)) // len(beams))
+        for beam in beams:
+            taken = 0
+            for _, s in sorted(beam, key=lambda t: t[0]):
+                if taken >= share:
+                    break
+                if s not in chosen:
+                    chosen.append(s)
+                    taken += 1
         self.proposals = chosen
 
     # -- successive halving
@@ -1056,10 +1085,10 @@ class _Search:
                 continue
             alive.append(s)
         n = self.n0
-        if self.judge.monte_carlo:  # the budget left, spread over the rungs
-            chars = max(1, len(self.judge.characters))
-            left = self.budget - self.store.played
-            n = max(n, int(left / (len(alive) * RUNGS * chars)))
+        if self.judge.monte_carlo:  # the budget left: each later rung plays only the new
+            chars = max(1, len(self.judge.characters))  # games of half the sets, so the
+            left = self.budget - self.store.played  # whole race costs about 3 first rungs
+            n = max(n, int(left / (3 * len(alive) * chars)))
         for rung in range(RUNGS):
             need = sum(max(0, n - self.standings[s].trials if s in self.standings else n)
                        for s in alive) * max(1, len(self.judge.characters))
