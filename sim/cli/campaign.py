@@ -6,7 +6,14 @@ import click
 import pandas as pd
 
 from sim.cli import common
-from sim.experiments.campaign import MEANS, PROBABILITIES, QUANTILES, label, run_campaign
+from sim.experiments.campaign import (
+    MEANS,
+    PROBABILITIES,
+    QUANTILES,
+    SURVIVE_SARCOPHAGUS,
+    label,
+    run_campaign,
+)
 from sim.experiments.campaign_metrics import DAYS_MEAN, GAME_DAYS, fold_same, in_words
 from sim.experiments.campaign_players import run_players
 from sim.rules.scenario import load_scenario
@@ -19,7 +26,7 @@ def _summary(data: dict) -> pd.DataFrame:
     columns and targets), its plain label (declared with the metric) and its 95 % interval.
     """
     rows = []
-    for key in PROBABILITIES:
+    for key in (*PROBABILITIES, SURVIVE_SARCOPHAGUS):
         cell = data[key]
         rows.append({"metric": key, "mc": cell["mc"], "ci_low": cell["ci_low"],
                      "ci_high": cell["ci_high"]})

@@ -41,6 +41,7 @@ from sim.experiments.campaign_metrics import (  # noqa: F401 - the campaign's me
     QUANTILES,
     REACH,
     SURVIVE,
+    SURVIVE_SARCOPHAGUS,
     WIN_RATE,
     label,
 )
@@ -310,9 +311,15 @@ class CampaignResult:
         start = K.HIST + end * (self.max_days + 1)
         return self.counts[start:start + self.max_days + 1]
 
-    def _share(self, count: int) -> dict:
-        low, high = stats.wilson(int(count), self.trials)
-        return {"mc": int(count) / self.trials, "ci_low": low, "ci_high": high}
+    def _share(self, count: int, of: int | None = None) -> dict:
+        """``count`` games as a share of ``of`` (default: every game), Wilson 95 %; no
+        estimate (None) of no game.
+        """
+        n = self.trials if of is None else int(of)
+        if n == 0:
+            return {"mc": None, "ci_low": None, "ci_high": None}
+        low, high = stats.wilson(int(count), n)
+        return {"mc": int(count) / n, "ci_low": low, "ci_high": high}
 
     def _mean(self, total: int, total_sq: int) -> dict:
         """A mean per game with its normal 95 % interval: ``{"mc", "ci_low", "ci_high"}``."""
@@ -368,6 +375,7 @@ class CampaignResult:
             SURVIVE: self._share(ends[K.REACHED] + ends[K.CAPPED]),
             FINAL_EMISSION: self._share(ends[K.DEATH_FINAL_EMISSION]),
             CAPPED: self._share(ends[K.CAPPED]),
+            SURVIVE_SARCOPHAGUS: self._share(ends[K.REACHED], self.entered),
             "days": {
                 "mean": mean_days,
                 "mean_ci_low": day_low,

@@ -40,6 +40,11 @@ REACH = "p_reach_sarcophagus"
 """Reached the Sarcophagus, survived it or not (P-50)."""
 SURVIVE = "p_survive"
 """Won, or still in the Zone at the day cap (not lost)."""
+SURVIVE_SARCOPHAGUS = "p_survive_sarcophagus"
+"""Survived the Sarcophagus among the games that reached it (P-50): the win rate is
+P(reach) x this. A share of the games that reached, not of all games, so not a per-game
+metric of :data:`METRICS` (like the days to win); the Sarcophagus deck it depends on is an
+assumption (``sarcophagus.csv``; ``zonesim readings`` plays every other enemy card there)."""
 FINAL_EMISSION = "p_final_emission"
 """Caught by the Final Emission (P-49)."""
 CAPPED = "p_capped"
@@ -134,6 +139,9 @@ MULTIPLAYER_ONLY = (SEAT_SPREAD, NOBODY_WINS)
 
 DAYS_MEAN = "days.mean"
 DAYS_MEDIAN = "days.median"
+CONDITIONAL_LABELS = {SURVIVE_SARCOPHAGUS: "survive the Sarcophagus, among the games that "
+                                           "reach it"}
+"""The shares of a part of the games (not per-game metrics), in words."""
 DAY_LABELS = {DAYS_MEAN: "days to win, mean", DAYS_MEDIAN: "days to win, median",
               "days.p10": "days to win, 10th percentile",
               "days.p90": "days to win, 90th percentile"}
@@ -144,8 +152,10 @@ QUANTILES = {"median": 0.5, "p10": 0.1, "p90": 0.9}
 theirs: each with its order-statistic interval (:func:`sim.stats.histogram_quantile`)."""
 
 LABELS: Mapping[str, str] = {**{m[0]: m[3] for m in (*METRICS, *SEAT_METRICS,
-                                                     *BALANCE_METRICS)}, **DAY_LABELS}
-"""Plain label of every campaign metric name, from :data:`METRICS` and :data:`DAY_LABELS`."""
+                                                     *BALANCE_METRICS)},
+                             **CONDITIONAL_LABELS, **DAY_LABELS}
+"""Plain label of every campaign metric name, from :data:`METRICS`, :data:`SEAT_METRICS`,
+:data:`BALANCE_METRICS`, :data:`CONDITIONAL_LABELS` and :data:`DAY_LABELS`."""
 
 
 def label(name: str) -> str:

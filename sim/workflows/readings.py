@@ -5,7 +5,10 @@ key tables) gives each open rule a ``rules.toml`` key: a switch (a ``bool``
 key, e.g. ``combat.medkits_in_combat``: P-24 against Z-12) or a choice among
 documented readings (a ``str`` key with ``choices``, e.g. ``dice.modifier``:
 ``successes`` or ``face``, Gap "Test procedure"). A designer must know which
-of them decide the numbers (issue 26 §2).
+of them decide the numbers (issue 26 §2). What waits in the Sarcophagus is open
+too (P-50 names no card; ``sarcophagus.csv`` is an assumption), and it moves
+the win rate more than any rule key: each other enemy card as the Sarcophagus
+card is a reading as well (:func:`guardian_readings`, issue 46 item 5).
 
 :func:`find_readings` lists every such key of :data:`sim.rules.schema.PARAMS`
 flipped to each documented alternative: the other value of a switch, every
@@ -58,7 +61,7 @@ NO_EFFECT = "no effect (the game's compiled inputs are unchanged)"
 """Verdict of a reading that leaves the scenario's compiled game as it was."""
 
 COLUMNS = ("edit", "key", "value", "rank", "current", "mc", "ci_low", "ci_high", "diff",
-           "diff_ci_low", "diff_ci_high", "verdict", "effect", "rules")
+           "diff_ci_low", "diff_ci_high", "verdict", "effect", "rules", "kind")
 """Columns of the ranking (:meth:`ReadingsResult.ranking`) before the target columns; the
 leading text columns name the reading, so a report against a baseline pairs readings by them
 (:func:`sim.report.before_after.diff_table`), not by rank."""
@@ -68,28 +71,41 @@ class ReadingsError(BatchError):
     """Readings that cannot be run: a multiplayer scenario, trials below 1."""
 
 
+RULE = "rule"
+"""Kind of a reading of a ``rules.toml`` key."""
+SARCOPHAGUS = "sarcophagus"
+"""Kind of a reading of what waits in the Sarcophagus: another enemy card as its guardian."""
+GUARDIAN_RULES = "P-50; Gap \"The Sarcophagus\""
+"""What a guardian reading answers: P-50 names the Sarcophagus but not what waits there."""
+
+
 @dataclass(frozen=True)
 class Reading:
-    """One documented reading of an open rule: a ``rules.toml`` key set to an alternative.
+    """One documented reading of an open rule: a key set to an alternative.
+
+    Either a ``rules.toml`` key (a switch or a choice, :func:`find_readings`) or
+    the enemy card that waits in the Sarcophagus (P-50 gives no contents,
+    :func:`guardian_readings`).
 
     Attributes
     ----------
-    param : Param
-        The key's declaration (:data:`sim.rules.schema.PARAMS`).
+    key : str
+        ``section.key`` of a ``rules.toml`` key, or ``sarcophagus.CARD.enemy``.
     current : bool or str
         Its value in the ruleset the readings start from.
     value : bool or str
         The alternative played.
+    rules : str
+        The rule IDs and gaps the reading answers.
+    kind : str
+        :data:`RULE` or :data:`SARCOPHAGUS`.
     """
 
-    param: Param
+    key: str
     current: bool | str
     value: bool | str
-
-    @property
-    def key(self) -> str:
-        """``section.key``."""
-        return f"{self.param.section}.{self.param.key}"
+    rules: str
+    kind: str = RULE
 
     @property
     def text(self) -> str:
@@ -98,8 +114,9 @@ class Reading:
 
     @property
     def edit(self) -> str:
-        """The edit ``rules.section.key=value``."""
-        return f"{RULES_TABLE}.{self.key}={self.text}"
+        """The edit: ``rules.section.key=value`` or ``sarcophagus.CARD.enemy=NAME``."""
+        table = f"{RULES_TABLE}." if self.kind == RULE else ""
+        return f"{table}{self.key}={self.text}"
 
 
 def _text(value: bool | str) -> str:
@@ -122,8 +139,29 @@ def find_readings(rs: Ruleset) -> list[Reading]:
     out = []
     for p in PARAMS:
         current = rs.param(p.section, p.key)
-        out += [Reading(p, current, value) for value in alternatives(p, current)]
+        out += [Reading(f"{p.section}.{p.key}", current, value, p.rules)
+                for value in alternatives(p, current)]
     return out
+
+
+def guardian_readings(rs: Ruleset) -> list[Reading]:
+    """Every other enemy card as what waits in the Sarcophagus, one card of its deck at a time.
+
+    The Sarcophagus deck (``sarcophagus.csv``) is an assumption: P-50 says the
+    stalker must survive the Sarcophagus, and no seed text says what waits
+    there. Swapping that one card moves the win rate more than any rule key, so
+    each enemy card of ``enemies.csv`` is a documented reading of it (issue 46,
+    item 5), in the deck's order and then the enemy file's.
+    """
+    return [Reading(f"sarcophagus.{card.name}.enemy", card.enemy, enemy, GUARDIAN_RULES,
+                    SARCOPHAGUS)
+            for card in sorted(rs.sarcophagus.values(), key=lambda c: c.order)
+            for enemy in rs.enemies if enemy != card.enemy]
+
+
+def all_readings(rs: Ruleset) -> list[Reading]:
+    """The readings :func:`run_readings` plays: the rule keys', then the Sarcophagus's."""
+    return [*find_readings(rs), *guardian_readings(rs)]
 
 
 @dataclass(frozen=True)
@@ -171,9 +209,15 @@ class ReadingsResult:
         extra = [c for r in self.rows for c in r if c not in COLUMNS]
         return pd.DataFrame(list(self.rows), columns=[*COLUMNS, *dict.fromkeys(extra)])
 
-    def top(self, n: int = 3) -> list[dict]:
-        """The ``n`` readings with the largest effect."""
-        return list(self.rows[:n])
+    def top(self, n: int = 3, kind: str = RULE) -> list[dict]:
+        """The ``n`` readings of one kind (:data:`RULE`, :data:`SARCOPHAGUS`) with the
+        largest effect.
+        """
+        return [r for r in self.rows if r["kind"] == kind][:n]
+
+    def of_kind(self, kind: str) -> list[dict]:
+        """Every reading of one kind played, largest effect first."""
+        return [r for r in self.rows if r["kind"] == kind]
 
     def to_dict(self) -> dict:
         """JSON document: provenance, ``baseline``, ``readings`` (ranked) and ``skipped``."""
@@ -247,7 +291,7 @@ def run_readings(scenario: Scenario, *, trials: int, seed: int, threads: int | N
     targets, unpaired = paired_targets(scenario)
     metrics = list(dict.fromkeys([METRIC, *(t.metric for t in targets)]))
     start = time.perf_counter()
-    readings, skipped = plan(rs, find_readings(rs))
+    readings, skipped = plan(rs, all_readings(rs))
     prints = fingerprints(rs, campaign_paired.NAME, setup, [r.edit for r in readings], batch=len(
         readings) or 1, threads=threads, progress=_stage(progress, 0))
     live, idle = [], []
@@ -265,7 +309,7 @@ def run_readings(scenario: Scenario, *, trials: int, seed: int, threads: int | N
                 for m in metrics}
     rows = [_row(r, {m: by[r.edit, m] for m in metrics}, targets) for r in live]
     rows += [_row(r, {m: _unchanged(baseline[m]) for m in metrics}, targets) for r in idle]
-    place = {r.edit: i for i, r in enumerate(find_readings(rs))}
+    place = {r.edit: i for i, r in enumerate(all_readings(rs))}
     rows.sort(key=lambda row: (-row["effect"], place[row["edit"]]))
     for i, row in enumerate(rows, 1):
         row["rank"] = i
@@ -294,7 +338,7 @@ def _row(reading: Reading, cells: dict, targets: Sequence[Target]) -> dict:
            "current": _text(reading.current),
            **{k: win[k] for k in ("mc", "ci_low", "ci_high", "diff", "diff_ci_low",
                                   "diff_ci_high", "verdict")},
-           "effect": abs(win["diff"]), "rules": reading.param.rules}
+           "effect": abs(win["diff"]), "rules": reading.rules, "kind": reading.kind}
     for t in targets:
         cell = cells[t.metric]
         if t.metric != METRIC:
@@ -305,6 +349,6 @@ def _row(reading: Reading, cells: dict, targets: Sequence[Target]) -> dict:
     return row
 
 
-__all__ = ["COLUMNS", "METRIC", "NO_EFFECT", "NO_GAME_CHANGED", "Reading",
-           "ReadingsError", "ReadingsResult", "alternatives", "find_readings", "paired_targets",
-           "plan", "run_readings"]
+__all__ = ["COLUMNS", "METRIC", "NO_EFFECT", "NO_GAME_CHANGED", "RULE", "SARCOPHAGUS",
+           "Reading", "ReadingsError", "ReadingsResult", "all_readings", "alternatives",
+           "find_readings", "guardian_readings", "paired_targets", "plan", "run_readings"]

@@ -68,12 +68,12 @@ def test_a_flipped_key_really_changes_the_ruleset(scenario):
     assert readings
     for r in readings:
         changed = apply_edits(rs, [r.edit])
-        assert changed.param(r.param.section, r.param.key) == r.value != r.current, r.edit
+        assert changed.param(*r.key.split(".")) == r.value != r.current, r.edit
         assert changed.sha256 != rs.sha256
 
 
 def test_every_reading_is_ranked_or_skipped_and_the_ranking_is_sorted(scenario, result):
-    edits = [r.edit for r in R.find_readings(scenario.ruleset)]
+    edits = [r.edit for r in R.all_readings(scenario.ruleset)]
     assert sorted([*(r["edit"] for r in result.rows), *(s["edit"] for s in result.skipped)]) \
         == sorted(edits)
     effects = [r["effect"] for r in result.rows]
@@ -87,10 +87,25 @@ def test_every_reading_is_ranked_or_skipped_and_the_ranking_is_sorted(scenario, 
 
 
 def test_the_largest_readings_of_the_audit_lead(result):
-    top = [r["key"] for r in result.rows[:2]]
+    top = [r["key"] for r in result.of_kind(R.RULE)[:2]]
     assert top == ["dice.modifier", "combat.avoid_rule"]
-    first = result.rows[0]
+    first = result.of_kind(R.RULE)[0]
     assert first["diff_ci_low"] > 0.4 and first["verdict"] == "better"
+
+
+def test_every_other_enemy_card_is_read_as_what_waits_in_the_sarcophagus(scenario, result):
+    """P-50 names no card for the Sarcophagus (issue 46 item 5): each other enemy card of
+    enemies.csv is played there, paired, and a stronger or weaker guardian moves the win
+    rate (a guard: a reading that did not reach the game would give 0)."""
+    rs = scenario.ruleset
+    rows = {r["value"]: r for r in result.of_kind(R.SARCOPHAGUS)}
+    assert set(rows) == set(rs.enemies) - {"Monolith fighter"}
+    for name, r in rows.items():
+        assert r["edit"] == f"sarcophagus.Guardian.enemy={name}"
+        assert r["current"] == "Monolith fighter" and "P-50" in r["rules"]
+        assert apply_edits(rs, [r["edit"]]).sarcophagus["Guardian"].enemy == name
+    assert rows["Blind dog"]["diff_ci_low"] > 0.2  # a weak card there: far more wins
+    assert rows["Chimera"]["diff_ci_high"] < 0  # the strongest card: fewer
 
 
 def test_a_reading_that_cannot_change_a_one_stalker_game_gives_zero(result):
