@@ -237,7 +237,9 @@ def run_report(scenario: str | Path | Scenario | None = None, *, trials: int = D
             sections.append(section)
             if first:
                 before_after.merge_sections(first[0].data["sections"], sections[-1:])
-            pages = [*first, verdict.verdict_section(sc, sections), *sections]
+            first_screen = verdict.verdict_section(sc, sections)
+            files += _write_section(first_screen, temp, images)
+            pages = [*first, first_screen, *sections]
             summary = pd.DataFrame([row for s in [*first, *sections] for row in s.summary],
                                    columns=SUMMARY_COLUMNS)
             files += [p.name for p in writer.write_table(summary, temp, "summary")]

@@ -35,6 +35,8 @@ code { background: #f4f4f4; padding: 0 0.2em; }
 .glossary { font-size: 0.9em; color: #444; margin: 0 0 1em; }
 .glossary dt { font-weight: bold; float: left; margin-right: 0.4em; }
 .glossary dt::after { content: ":"; } .glossary dd { margin: 0 0 0.2em; }
+nav.contents { font-size: 0.9em; margin: 0 0 1em; }
+table.answers { font-size: 1em; } table.answers th { width: 16em; background: #f7f7f7; }
 """
 
 
@@ -91,22 +93,33 @@ def render(title: str, meta: Mapping, sections: Sequence[Section], summary: pd.D
            images: Mapping[str, bytes]) -> str:
     """The whole page. ``images`` maps a figure name to its PNG bytes (embedded).
 
-    The glossary of the words win, reach, knock-out and lost
-    (:data:`sim.report.labels.GLOSSARY`) and the first section (the verdict) come
-    right under the title, so the first screen answers in words it has defined;
-    a table of contents follows it, and the summary table and the provenance
-    close the page.
+    The contents come right under the title, then the glossary of the words
+    win, reach, knock-out and lost (:data:`sim.report.labels.GLOSSARY`) and the
+    first section (the verdict): its answers to a designer's questions first,
+    one line each with a link to the section that details it
+    (:mod:`sim.report.questions`), so the first screen answers in words it has
+    defined; the summary table and the provenance close the page.
     """
     versions = ", ".join(f"{k} {v}" for k, v in meta.get("versions", {}).items() if v)
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>",
         f"<h1>{esc(title)}</h1>",
+        '<nav class="contents"><b>Contents:</b> ' + " &middot; ".join(
+            f'<a href="#{esc(s.key)}">{esc(s.title)}</a>'
+            for s in [*sections, _Anchor("summary", "Summary"),
+                      _Anchor("provenance", "Provenance")]) + "</nav>",
         '<dl class="glossary">' + "".join(f"<dt>{esc(term)}</dt><dd>{esc(meaning)}</dd>"
                                           for term, meaning in labels.GLOSSARY) + "</dl>",
     ]
-    for i, section in enumerate(sections):
+    titles = {s.key: s.title for s in sections}
+    for section in sections:
         parts.append(f'<h2 id="{esc(section.key)}">{esc(section.title)}</h2>')
+        if section.answers:
+            parts.append('<table class="answers"><tbody>' + "".join(
+                f"<tr><th>{esc(a.question)}</th><td>{_verdicts(esc(a.answer))}</td>"
+                f'<td><a href="#{esc(a.section)}">{esc(titles.get(a.section, a.section))}'
+                "</a></td></tr>" for a in section.answers) + "</tbody></table>")
         for paragraph in section.text:
             if isinstance(paragraph, str):
                 parts.append(f"<p>{_verdicts(esc(paragraph))}</p>")
@@ -119,11 +132,6 @@ def render(title: str, meta: Mapping, sections: Sequence[Section], summary: pd.D
             if name in images:
                 parts.append(f'<figure><img alt="{esc(name)}" src="{data_uri(images[name])}">'
                              f"<figcaption>{esc(name)}.png</figcaption></figure>")
-        if i == 0:
-            parts.append("<nav><ul>" + "".join(
-                f'<li><a href="#{esc(s.key)}">{esc(s.title)}</a></li>'
-                for s in [*sections[1:], _Anchor("summary", "Summary"),
-                          _Anchor("provenance", "Provenance")]) + "</ul></nav>")
     parts += [
         '<h2 id="summary">Summary</h2>', table(summary),
         '<h2 id="provenance">Provenance</h2>',

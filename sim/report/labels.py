@@ -13,6 +13,7 @@ breaks a page.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 from sim.experiments import campaign_metrics as campaign
 from sim.experiments import registry
@@ -71,6 +72,43 @@ def cause(name: str, guardians: tuple[str, ...] = ()) -> str:
 
 def _finite(x) -> bool:
     return x is not None and not (isinstance(x, float) and math.isnan(x))
+
+
+NEAR_EDGE = 0.02
+"""An estimate within 2 percentage points of a probability band's edge is called near it."""
+
+
+def is_share(metric: str) -> bool:
+    """Whether a target's metric is a probability (shown in percent and points of it)."""
+    found = registry.metrics().get(metric.rpartition(".")[2] if "." in metric else metric)
+    if found is not None:
+        return found.kind == "proportion"
+    return metric.rpartition(".")[2].startswith("p_") or metric.startswith("causes.")
+
+
+def edge_words(row: Mapping) -> str:
+    """How far a target's estimate is from the nearest edge of its band.
+
+    ``row`` is a row of the targets table (``metric``, ``value``, ``low``,
+    ``high``): ``"6.1 points above the lower edge (35 %)"`` for a probability,
+    ``"2.0 below the upper edge (16)"`` for any other metric, led by ``near:``
+    when within :data:`NEAR_EDGE` of a probability's edge (a tenth of the band
+    for another metric).
+    """
+    value, low, high = row["value"], row["low"], row["high"]
+    if value is None or value != value:
+        return ""
+    to_low, to_high = value - low, high - value
+    if abs(to_low) <= abs(to_high):
+        side, gap, edge, which = ("above" if to_low >= 0 else "below"), abs(to_low), low, "lower"
+    else:
+        side, gap, edge, which = ("below" if to_high >= 0 else "above"), abs(to_high), high, \
+            "upper"
+    if is_share(str(row.get("metric", campaign.WIN_RATE))):
+        near = "near: " if gap <= NEAR_EDGE else ""
+        return f"{near}{100 * gap:.1f} points {side} the {which} edge ({100 * edge:g} %)"
+    near = "near: " if gap <= (high - low) / 10 else ""
+    return f"{near}{gap:.3g} {side} the {which} edge ({edge:g})"
 
 
 def percent(mc, low=None, high=None, *, signed: bool = False) -> str:

@@ -98,18 +98,29 @@ def render(title: str, meta: Mapping, sections: Sequence[Section], summary: pd.D
            images: Mapping[str, str]) -> str:
     """The whole page. ``images`` maps a figure name to its PNG file name.
 
-    The glossary of the words win, reach, knock-out and lost comes first
-    (:data:`sim.report.labels.GLOSSARY`), then the sections (the first one is
-    the verdict, so the page opens with the answers), then the summary table
-    and the provenance. Every text (title, headings, paragraphs, list lines,
-    captions, cells) is plain text, escaped as in the HTML page: a card, stalker
-    or scenario name is never markup.
+    The contents (links to every section) come first, then the glossary of the
+    words win, reach, knock-out and lost (:data:`sim.report.labels.GLOSSARY`),
+    then the sections (the first one is the verdict, so the page opens with the
+    answers to a designer's questions, each linked to its section), then the
+    summary table and the provenance. Section keys are the tool's own
+    identifiers, so the anchors need no escaping. Every text (title, headings,
+    paragraphs, list lines, captions, cells) is plain text, escaped as in the HTML
+    page: a card, stalker or scenario name is never markup.
     """
+    anchors = [*((s.key, s.title) for s in sections), ("summary", "Summary"),
+               ("provenance", "Provenance")]
+    titles = dict(anchors)
     out = [f"# {escape(title)}", "",
+           "Contents: " + " · ".join(f"[{escape(t)}](#{k})" for k, t in anchors), "",
            *(f"- **{escape(term)}**: {escape(meaning)}" for term, meaning in labels.GLOSSARY),
            ""]
     for section in sections:
-        out += [f"## {escape(section.title)}", ""]
+        out += [f'<a id="{section.key}"></a>', "", f"## {escape(section.title)}", ""]
+        if section.answers:
+            out += ["| question | answer | details |", "| --- | --- | --- |",
+                    *(f"| {escape(a.question)} | {escape(a.answer)} | "
+                      f"[{escape(titles.get(a.section, a.section))}](#{a.section}) |"
+                      for a in section.answers), ""]
         for paragraph in section.text:
             if isinstance(paragraph, str):
                 out += [escape(paragraph), ""]
@@ -123,5 +134,6 @@ def render(title: str, meta: Mapping, sections: Sequence[Section], summary: pd.D
         if section.tables:
             files = ", ".join(code(f"{n}.csv") for n in section.tables)
             out += [f"Tables: {files} (and `.parquet`).", ""]
-    out += ["## Summary", "", table(summary), "", "## Provenance", "", *provenance(meta), ""]
+    out += ['<a id="summary"></a>', "", "## Summary", "", table(summary), "",
+            '<a id="provenance"></a>', "", "## Provenance", "", *provenance(meta), ""]
     return "\n".join(out)

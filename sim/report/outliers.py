@@ -1,5 +1,5 @@
 """Outliers of the verdict (issue 26): help per 1,000 rubles far from the rest, and the
-spread between characters.
+spread between characters; the artefact rows they are judged on (:func:`artifact_rows`).
 
 A card is *far above* (or *far below*) the rest of its kind when the whole 95 %
 interval of its help per 1,000 rubles lies above ``median + K x MAD`` (below
@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Mapping, Sequence
+
+import pandas as pd
 
 K = 3.0
 """How many (scaled) MADs from the median of the rest is far."""
@@ -88,3 +90,31 @@ def spread(rows: Sequence[Mapping]) -> dict | None:
     gap = best["diff"] - worst["diff"]
     return {"best": best, "worst": worst, "spread": gap, "low": gap - width,
             "high": gap + width, "wide": gap - width > WIDE_SPREAD}
+
+
+ARTIFACT_HELP = (("campaign_p_sarcophagus", 1, "the win rate (whole games)"),
+                 ("combat_knocked_out", -1, "knock-outs prevented on the enemy deck"))
+"""Per artefact, the help judged: the change of the win rate when whole games were played,
+else knock-outs prevented on the enemy deck (column stem, sign that makes helping
+positive, words)."""
+
+
+def artifact_rows(frame: pd.DataFrame) -> tuple[list[dict], str]:
+    """The artefacts as rows of :func:`sim.report.outliers.far` (help in points of percent)."""
+    for stem, sign, words in ARTIFACT_HELP:
+        if f"{stem}_mc" not in frame or frame[f"{stem}_mc"].isna().all():
+            continue
+        rows = []
+        for r in frame.to_dict("records"):
+            if not r["price"] > 0:
+                continue
+            value = sorted(100 * sign * r[f"{stem}{end}"] for end in ("_ci_low", "_ci_high"))
+            per = sorted(100 * sign * r[f"{stem}_per_1000_rubles{end}"]
+                         for end in ("_ci_low", "_ci_high"))
+            rows.append({"name": r["artifact"], "price": r["price"], "help": words,
+                         "value": 100 * sign * r[f"{stem}_mc"], "value_ci_low": value[0],
+                         "value_ci_high": value[1],
+                         "per_1000": 100 * sign * r[f"{stem}_per_1000_rubles"],
+                         "per_1000_ci_low": per[0], "per_1000_ci_high": per[1]})
+        return rows, words
+    return [], ""

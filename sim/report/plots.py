@@ -129,6 +129,41 @@ def bars(frame: pd.DataFrame, name_col: str, metric: str, title: str,
     return figure
 
 
+def win_rates(frame: pd.DataFrame, title: str) -> Figure:
+    """Win rates with 95 % intervals, one row per character and one marker per play.
+
+    ``frame`` has ``character``, ``play`` (words: "the scenario's play", "best
+    play"), ``mc``, ``ci_low`` and ``ci_high``. Characters are drawn top to bottom
+    by their first win rate, highest first; each play has its own colour and a
+    small vertical offset, so two intervals of one character never hide each
+    other. The axis is the share of games won (a win: reach and survive the
+    Sarcophagus).
+    """
+    order = list(dict.fromkeys(frame.sort_values("mc", ascending=False,
+                                                 kind="stable")["character"]))
+    plays = list(dict.fromkeys(frame["play"]))
+    figure = Figure(figsize=(7.0, 1.1 + 0.42 * max(len(order), 1)))
+    ax = figure.add_subplot()
+    y = {name: len(order) - 1 - i for i, name in enumerate(order)}
+    colours = ("#c8553d", "#2d6a4f", "#1d3557", "#6c757d")
+    for k, play in enumerate(plays):
+        part = frame[frame["play"] == play]
+        offset = 0.15 * (k - (len(plays) - 1) / 2)
+        mc = part["mc"].to_numpy(float)
+        err = np.vstack([mc - part["ci_low"].to_numpy(float),
+                         part["ci_high"].to_numpy(float) - mc])
+        ax.errorbar(mc, [y[c] - offset for c in part["character"]], xerr=err, fmt="o",
+                    color=colours[k % len(colours)], capsize=3, label=play)
+    ax.set_yticks(list(y.values()), list(y.keys()))
+    ax.set_xlabel("win rate (reach and survive the Sarcophagus), share of games")
+    ax.set_title(title)
+    ax.set_xlim(0, 1)
+    ax.legend(loc="lower right", fontsize="small")
+    ax.grid(axis="x", alpha=0.3)
+    figure.tight_layout()
+    return figure
+
+
 def signed_bars(frame: pd.DataFrame, name_col: str, panels: Sequence[Sequence], title: str,
                 columns: int = 2) -> Figure:
     """Horizontal bars of paired changes (either sign), one panel per column group.

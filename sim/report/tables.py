@@ -90,6 +90,9 @@ class Section:
     data : dict
         Results the verdict reads (deck tables, item values, campaign data);
         not written as files.
+    answers : list of Answer
+        The first screen's answers (:class:`sim.report.questions.Answer`: question,
+        answer, the section with the details), shown first as linked lines.
     """
 
     key: str
@@ -101,6 +104,7 @@ class Section:
     summary: list[dict] = field(default_factory=list)
     values: dict[str, tuple] = field(default_factory=dict)
     data: dict[str, Any] = field(default_factory=dict)
+    answers: list = field(default_factory=list)
 
 
 # --- readable cells ---------------------------------------------------------------------------
@@ -758,7 +762,8 @@ def targets_section(sc: Scenario, values: Mapping[str, tuple]) -> Section:
         "UNDECIDED: it straddles a bound (more trials may decide).")
     section.shown["Targets"] = pd.DataFrame(
         [{"target": r["target"], "estimate": cell_text(r["value"], r["ci_low"], r["ci_high"]),
-          "verdict": r["verdict"], "note": r["note"]} for r in rows])
+          "verdict": r["verdict"], "nearest edge": labels.edge_words(r), "note": r["note"]}
+         for r in rows])
     section.summary = [{"section": "targets", "metric": r["target"], "mc": r["value"],
                         "ci_low": r["ci_low"], "ci_high": r["ci_high"], "exact": None,
                         "note": r["verdict"]} for r in rows]

@@ -32,7 +32,17 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from sim.experiments.campaign_metrics import WIN_RATE
-from sim.report import best_play, labels, outliers, players, readings, rebalance, tables
+from sim.report import (
+    best_play,
+    labels,
+    outliers,
+    players,
+    plots,
+    questions,
+    readings,
+    rebalance,
+    tables,
+)
 from sim.report.tables import KNOCKED_OUT, Section
 from sim.rules.scenario import Scenario
 
@@ -65,7 +75,10 @@ def win_rate(sections: Mapping[str, Section]) -> str | None:
     if rows:
         r = rows[0]
         text += (f"; target {100 * r['low']:g}-{100 * r['high']:g} %: {r['verdict']}"
-                 f"{_verdict_words(r['verdict'])}.")
+                 f"{_verdict_words(r['verdict'])}, {labels.edge_words(r)}.")
+        flagged = questions.flags(sections)
+        if r["verdict"] == "PASS" and flagged:
+            text += " Flagged below: " + "; ".join(flagged) + "."
     else:
         text += "; the scenario sets no target for it ([targets] p_sarcophagus)."
     return text
@@ -229,34 +242,6 @@ def _far_line(f: Mapping, kind: str, help_words: str, rest: str) -> str:
             f" {outliers.K:g} MAD)")
 
 
-ARTIFACT_HELP = (("campaign_p_sarcophagus", 1, "the win rate (whole games)"),
-                 ("combat_knocked_out", -1, "knock-outs prevented on the enemy deck"))
-"""Per artefact, the help judged: the change of the win rate when whole games were played,
-else knock-outs prevented on the enemy deck (column stem, sign that makes helping
-positive, words)."""
-
-
-def artifact_rows(frame: pd.DataFrame) -> tuple[list[dict], str]:
-    """The artefacts as rows of :func:`sim.report.outliers.far` (help in points of percent)."""
-    for stem, sign, words in ARTIFACT_HELP:
-        if f"{stem}_mc" not in frame or frame[f"{stem}_mc"].isna().all():
-            continue
-        rows = []
-        for r in frame.to_dict("records"):
-            if not r["price"] > 0:
-                continue
-            value = sorted(100 * sign * r[f"{stem}{end}"] for end in ("_ci_low", "_ci_high"))
-            per = sorted(100 * sign * r[f"{stem}_per_1000_rubles{end}"]
-                         for end in ("_ci_low", "_ci_high"))
-            rows.append({"name": r["artifact"], "price": r["price"], "help": words,
-                         "value": 100 * sign * r[f"{stem}_mc"], "value_ci_low": value[0],
-                         "value_ci_high": value[1],
-                         "per_1000": 100 * sign * r[f"{stem}_per_1000_rubles"],
-                         "per_1000_ci_low": per[0], "per_1000_ci_high": per[1]})
-        return rows, words
-    return [], ""
-
-
 def artifacts_lines(sections: Mapping[str, Section]) -> list[str]:
     """Artefacts whose help per 1,000 rubles is far above or below the others', or one line
     saying there is none; nothing without the artefacts section.
@@ -265,7 +250,7 @@ def artifacts_lines(sections: Mapping[str, Section]) -> list[str]:
     frame = section.data.get("artifacts") if section else None
     if frame is None or not len(frame):
         return []
-    rows, words = artifact_rows(frame)
+    rows, words = outliers.artifact_rows(frame)
     out = [_far_line(f, "artefact", words, "the other artefacts") for f in outliers.far(rows)]
     return out or [f"no artefact's help per 1,000 rubles ({words}) is far from the others'"]
 
@@ -304,10 +289,39 @@ def characters_line(sections: Mapping[str, Section]) -> str | None:
                         for r in rows) + ".")
 
 
+def win_rates_chart(sections: Mapping[str, Section]):
+    """Each character's win rate with its interval, under the scenario's play and best play.
+
+    From the characters section (the scenario's loadout and policy, same games)
+    and the best-play section's characters (each under his own best play, fresh
+    games); None when neither ran.
+    """
+    rows = []
+    section = sections.get("characters")
+    frame = section.data.get("characters") if section else None
+    if frame is not None and "variant" in frame:
+        rows += [{"character": r["variant"].removesuffix(" (scenario)"),
+                  "play": "the scenario's play", "mc": r["mc"], "ci_low": r["ci_low"],
+                  "ci_high": r["ci_high"]} for r in frame.to_dict("records")]
+    best = sections.get("best_play")
+    chars = best.data.get("characters") if best else None
+    if chars is not None:
+        rows += [{"character": r["stalker"], "play": "best play", "mc": r["best_mc"],
+                  "ci_low": r["best_ci_low"], "ci_high": r["best_ci_high"]}
+                 for r in chars.rows()]
+    if not rows:
+        return None
+    return plots.win_rates(pd.DataFrame(rows), "Win rate by character (95 % intervals)")
+
+
 def verdict_section(sc: Scenario, sections: Sequence[Section]) -> Section:
     """The first section of the report, from the battery's sections."""
     by_key = {s.key: s for s in sections}
     section = Section("verdict", "Verdict")
+    section.answers = questions.answers(by_key)
+    chart = win_rates_chart(by_key)
+    if chart is not None:
+        section.figures["win_rates"] = chart
     text: list = []
     win = win_rate(by_key) or players.seats_line(by_key)
     text.append(win or "Win rate: not available (no campaign in this version).")

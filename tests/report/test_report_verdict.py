@@ -77,7 +77,8 @@ def test_the_page_opens_with_the_verdict_and_leaves_zero_rows_out(report):
     assert markdown.index("## Verdict") < markdown.index("## Enemy deck") \
         < markdown.index("## Summary") < markdown.index("## Provenance")
     page = (report.folder / "report.html").read_text(encoding="utf-8")
-    assert page.index('id="verdict"') < page.index("<nav>") < page.index('id="provenance"')
+    assert page.index('<nav class="contents">') < page.index('id="verdict"') \
+        < page.index('id="provenance"')  # the contents at the top (issue 47 item 3)
     # the stalker never flees (flee_at = 0): P(fled) is 0 on every card, in no page table
     assert (pd.read_csv(report.folder / "enemy_deck.csv")["fled"] == 0).all()
     enemy_table = markdown.split("**Enemy cards**")[1].split("\n\n")[1]
