@@ -20,6 +20,11 @@ Routes (every one tested over HTTP in ``tests/test_studio.py``):
     ``problem``, then ``end``. Closing the stream (the tab) stops the run.
 ``POST /api/runs/ID/stop``
     Stops the run within a second; what was played is kept (a last ``stopped`` snapshot).
+``POST /api/rebalance``
+    ``{"scenario", "targets", "levers", "seed"}`` -> ``{"run": ID}``: a ``zonesim rebalance``
+    search in the background (:func:`sim.workflows.whatif.suggestions`), its stream of
+    events ``progress``, ``suggestions`` (edit sets the page applies in one click),
+    ``problem`` and ``end``; stopped like a run (it keeps the best so far).
 ``POST /api/export``
     ``{"scenario", "edits"}`` -> a zip download (:func:`sim.workflows.whatif.export_zip`).
 
@@ -50,6 +55,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from sim import jsontext
 from sim.errors import InputError, visible
 from sim.rules.scenario import Scenario, load_scenario
 from sim.studio import page
@@ -227,6 +233,29 @@ def create_app(scenario: str | Path | None = None, *, hosts: set[str] | None = N
             chosen = await asyncio.to_thread(whatif.variant, sc, _edits(data))
         except whatif.EditError as error:
             return _problems(error.troubles)
+        run = _new_run()
+        threading.Thread(target=_play, args=(run, chosen, seed, games), daemon=True).start()
+        return JSONResponse({"run": run.id})
+
+    def _lines(data: dict, key: str) -> list[str]:
+        value = data.get(key, "")
+        if not isinstance(value, str):
+            raise Refused(400, f"{key} must be text, one per line")
+        return [line.strip() for line in value.replace(",", "\n").splitlines()
+                if line.strip()] if key == "levers" else [
+            line.strip() for line in value.splitlines() if line.strip()]
+
+    async def suggest(request: Request) -> Response:
+        data = await _json(request)
+        _, sc = studio.scenario(data.get("scenario"))
+        targets, levers = _lines(data, "targets"), _lines(data, "levers")
+        seed = _int(data, "seed", 0, 0, 2**31 - 1)
+        run = _new_run()
+        threading.Thread(target=_rebalance, args=(run, sc, targets, levers, seed),
+                         daemon=True).start()
+        return JSONResponse({"run": run.id})
+
+    def _new_run() -> Run:
         with studio.lock:
             for key in [k for k, r in studio.runs.items() if r.finished and r.opened]:
                 del studio.runs[key]
@@ -234,8 +263,16 @@ def create_app(scenario: str | Path | None = None, *, hosts: set[str] | None = N
                 raise Refused(429, f"{MAX_RUNS} runs are going; stop one first")
             run = Run(secrets.token_urlsafe(16))
             studio.runs[run.id] = run
-        threading.Thread(target=_play, args=(run, chosen, seed, games), daemon=True).start()
-        return JSONResponse({"run": run.id})
+        return run
+
+    def _rebalance(run: Run, sc: Scenario, targets: list[str], levers: list[str],
+                   seed: int) -> None:
+        def work() -> None:
+            found = whatif.suggestions(sc, targets, levers, seed=seed, stop=run.stop,
+                                       say=lambda line: run.push("progress", {"line": line}))
+            run.push("suggestions", jsontext.finite(found))
+
+        _guarded(run, work, "the search")
 
     def _run(request: Request) -> Run:
         run = studio.runs.get(request.path_params["run"])
@@ -285,24 +322,21 @@ def create_app(scenario: str | Path | None = None, *, hosts: set[str] | None = N
 
     def _play(run: Run, chosen: whatif.Variant, seed: int, games: int) -> None:
         cards = threading.Thread(target=_cards, args=(run, chosen, seed), daemon=True)
-        try:
+
+        def work() -> None:
             cards.start()
-            for snap in whatif.stream(chosen, seed=seed, games=games, stop=run.stop):
-                run.push("snapshot", snap.to_dict())
-        except InputError as error:
-            run.push("problem", {"message": str(error)})
-        except Exception:
-            traceback.print_exc(file=sys.stderr)
-            run.push("problem", {"message": "the run failed; the server's terminal says why"})
-        finally:
-            cards.join()
-            run.push("end", {})
-            run.finished = True
+            try:
+                for snap in whatif.stream(chosen, seed=seed, games=games, stop=run.stop):
+                    run.push("snapshot", snap.to_dict())
+            finally:
+                cards.join()
+
+        _guarded(run, work, "the run")
 
     def _cards(run: Run, chosen: whatif.Variant, seed: int) -> None:
         try:
             rows = whatif.card_tables(chosen, seed=seed)
-            run.push("cards", [{k: _plain(x) for k, x in r.items()} for r in rows])
+            run.push("cards", jsontext.finite(rows))
         except InputError as error:
             run.push("cards", [])
             run.push("problem", {"message": str(error)})
@@ -344,6 +378,7 @@ def create_app(scenario: str | Path | None = None, *, hosts: set[str] | None = N
               Route("/api/runs/{run}/events", events),
               Route("/api/runs/{run}/stop", stop, methods=["POST"]),
               Route("/api/export", export, methods=["POST"]),
+              Route("/api/rebalance", suggest, methods=["POST"]),
               Mount("/static", StaticFiles(directory=STATIC), name="static")]
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={Refused: refused, InputError: refused})
@@ -351,9 +386,21 @@ def create_app(scenario: str | Path | None = None, *, hosts: set[str] | None = N
     return Guard(app, studio.hosts)
 
 
-def _plain(x: object) -> object:
-    """A number JSON can hold (NaN as None)."""
-    return None if isinstance(x, float) and x != x else x
+def _guarded(run: Run, work: Callable[[], None], what: str) -> None:
+    """Do a run's ``work`` in its thread: a bad input becomes a ``problem`` event with its
+    message, anything else one naming ``what`` (the traceback goes to the server's
+    terminal, never to the page); ``end`` comes last whatever happens.
+    """
+    try:
+        work()
+    except InputError as error:
+        run.push("problem", {"message": str(error)})
+    except Exception:
+        traceback.print_exc(file=sys.stderr)
+        run.push("problem", {"message": f"{what} failed; the server's terminal says why"})
+    finally:
+        run.push("end", {})
+        run.finished = True
 
 
 class Guard:

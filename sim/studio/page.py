@@ -18,6 +18,7 @@ from sim.rules.scenario import Scenario
 from sim.rules.schema import NOTES, PARAMS, TABLES
 from sim.rules.settings import Setting, of_kind, plain
 from sim.workflows import whatif
+from sim.workflows.rebalance import scenario_goals
 
 METHOD = (
     "Every interval is an anytime-valid 95 % confidence sequence: the predictable plug-in "
@@ -170,6 +171,18 @@ def render(scenario: Scenario, name: str, scenarios: list[str]) -> str:
 by side.</p>
 <table id="history" class="results"><tbody></tbody></table>
 <div id="pair"></div>
+<details id="rebalance"><summary>Rebalance: suggested edits for balance targets</summary>
+<p class="hint">zonesim rebalance in the background: the fewest card and rule edits that meet
+every target, raced on common random numbers and played again on fresh games. One target a
+line (default: the scenario's); levers are setting patterns such as enemies.*.endurance
+(empty: every lever). Apply sets a suggestion's edits as the inputs.</p>
+<textarea id="targets" rows="3" cols="50">{e(chr(10).join(scenario_goals(scenario)))}</textarea>
+<div class="controls"><label>levers <input type="text" id="levers" value=""></label>
+<button id="suggest" type="button">Suggest</button>
+<button id="suggest-stop" type="button" disabled>Stop</button></div>
+<p id="suggest-status" class="status"></p>
+<table id="suggestions" class="results"><tbody></tbody></table>
+</details>
 <details><summary>Help: how the intervals are made</summary><p id="method">{e(METHOD)}</p>
 </details>
 </section></main>

@@ -18,7 +18,9 @@ difference carry an anytime-valid 95 % interval (:class:`sim.stats.ConfidenceSeq
 the page may be watched and stopped when it looks decided without losing the coverage.
 The numbers after ``n`` games depend only on the seed, the edits and ``n``, never on the
 chunks. :func:`card_tables` gives the deck tables of the touched cards (exact values
-where the encounter has them), baseline and variant side by side.
+where the encounter has them), baseline and variant side by side; :func:`export_zip` the
+edits as a ruleset folder with a scenario TOML; :func:`suggestions` the edit sets ``zonesim
+rebalance`` proposes for balance targets, as edits the studio applies.
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ from sim.rules.loader import RULES_FILE
 from sim.rules.scenario import Scenario
 from sim.rules.schema import TABLES
 from sim.rules.settings import Setting, by_name
-from sim.rules.variants import RULES_TABLE, CardEdit, VariantError, apply_edits
+from sim.rules.variants import RULES_TABLE, CardEdit, VariantError, apply_edits, format_value
 from sim.workflows import compare
 from sim.workflows.scenario_toml import changed_scenario
 
@@ -386,14 +388,16 @@ def card_tables(chosen: Variant, *, seed: int, trials: int = DECK_TRIALS,
 def card_rows(before: Scenario, after: Scenario, table: str, card: str, *, seed: int,
               trials: int = DECK_TRIALS, threads: int | None = None) -> list[dict]:
     """Card ``card`` of deck ``table`` (:data:`DECK_TABLES`) met by each scenario's stalker,
-    paired: :func:`sim.workflows.compare.paired_rows` with ``table`` and ``card``.
+    paired: :func:`sim.workflows.compare.paired_rows` with ``table``, ``card`` and the
+    metric's ``kind`` (``proportion`` or ``mean``).
     """
     name = DECK_TABLES[table]
     exp = registry.experiment(name)
     cases = [Case(sc.ruleset, {**scenario_values(name, sc), exp.card_key: card})
              for sc in (before, after)]
     result = exp.run(cases, trials=trials, seed=seed, threads=threads)
-    return [{"table": table, "card": card, **row}
+    kinds = {m.name: m.kind for m in result.metrics}
+    return [{"table": table, "card": card, "kind": kinds[row["metric"]], **row}
             for row in compare.paired_rows(result, ["baseline", "variant"])]
 
 
@@ -486,4 +490,63 @@ def export_zip(scenario: Scenario, chosen: Variant, name: str = "studio") -> byt
 
 __all__ = ["CHUNK_SECONDS", "DECK_TABLES", "SHOWN", "EditError", "Snapshot", "Trouble",
            "Variant", "card_rows", "card_tables", "check", "editable", "export_zip", "max_days",
-           "setting_of", "stream", "variant", "warm_steps"]
+           "edit_key", "setting_of", "stream", "suggestions", "variant", "warm_steps"]
+
+
+# --- rebalance suggestions --------------------------------------------------------------
+
+REBALANCE_BUDGET = 200_000
+"""Games of a suggestion search from the page (``zonesim rebalance``'s budget is ten times
+more: the page answers in a minute or two, the command more surely)."""
+REBALANCE_FRESH = 20_000
+"""Fresh games each suggested set is played again on."""
+
+
+def edit_key(path: str) -> str:
+    """The studio's key of a lever path: ``rules.combat.max_rounds`` -> ``combat.max_rounds``,
+    a card cell's unchanged.
+    """
+    return path.removeprefix(f"{RULES_TABLE}.")
+
+
+def suggestions(scenario: Scenario, targets: Sequence[str] = (), levers: Sequence[str] = (), *,
+                seed: int = 0, budget: int = REBALANCE_BUDGET,
+                stop: threading.Event | None = None,
+                say: Callable[[str], None] = lambda line: None) -> list[dict]:
+    """Edit sets that meet the balance ``targets`` (default: the scenario's), from
+    :func:`sim.workflows.rebalance.rebalance` (``zonesim rebalance``), each as edits the
+    studio applies.
+
+    Each entry: ``role`` (``chosen``, ``runner-up``, a Pareto alternative, or the best so
+    far when stopped), ``label``, ``edits`` (key -> text, :func:`variant`'s form) and
+    ``cells`` (each target's estimate, interval and verdict: on fresh games, or on the
+    selection's when stopped before them). Setting ``stop`` ends the search at its next
+    stage, keeping the best so far.
+
+    Raises
+    ------
+    RebalanceError
+        Bad targets or lever patterns.
+    """
+    from sim.workflows import rebalance as rb
+
+    def progress(line: str) -> None:
+        say(line)
+        if stop is not None and stop.is_set():
+            raise KeyboardInterrupt  # rebalance keeps the best so far (its Ctrl-C)
+
+    result = rb.rebalance(scenario, list(targets) or None, list(levers) or None, seed=seed,
+                          budget=budget, fresh_trials=REBALANCE_FRESH, progress=progress)
+
+    def edits(changes: Sequence[Mapping]) -> dict[str, str]:
+        return {edit_key(c["path"]): format_value(c["new"]) for c in changes}
+
+    if result.fresh is not None:
+        return [{"role": s["role"], "label": s["label"], "edits": edits(s["changes"]),
+                 "cells": s["cells"]} for s in result.fresh["sets"] if s["role"] != "unchanged"]
+    if not result.standings:
+        return []
+    top = result.standings[0]
+    return [{"role": "best so far (stopped: not played again on fresh games)",
+             "label": top.edit_set.label, "edits": edits(top.edit_set.changes()),
+             "cells": top.cells}]

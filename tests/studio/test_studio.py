@@ -189,6 +189,7 @@ def test_a_run_streams_the_paired_numbers_of_compare_campaign(client):
     cards = next(d for k, d in evs if k == "cards")
     assert {(r["table"], r["card"]) for r in cards} == {("enemies", "Bloodsucker")}
     assert any(r["exact"] is not None for r in cards)  # the fight's exact twin
+    assert {r["kind"] for r in cards} == {"proportion", "mean"}  # shown as % or as numbers
 
 
 def test_stop_ends_the_run_and_keeps_what_was_played(client):
@@ -295,3 +296,31 @@ def test_command_binds_127_0_0_1_and_warns_for_another_host(monkeypatch):
     assert calls[-1]["host"] == "0.0.0.0" and "warning: listening on 0.0.0.0" in out.output
     help_text = CliRunner().invoke(main, ["studio", "--help"]).output
     assert "zonesim studio base --no-browser" in help_text and "--host" in help_text
+
+
+def test_rebalance_suggests_edit_sets_the_page_applies(client):
+    """zonesim rebalance from the page: an exact encounter target, one click's edits."""
+    r = client.post("/api/rebalance", json={
+        "targets": "combat:Bloodsucker:knocked_out <= 0.1", "levers": "enemies.Bloodsucker.*"},
+        headers=ORIGIN)
+    assert r.status_code == 200, r.text
+    evs = events(client, r.json()["run"])
+    assert [k for k, _ in evs][-1] == "end" and any(k == "progress" for k, _ in evs)
+    found = next(d for k, d in evs if k == "suggestions")
+    assert found[0]["role"] == "chosen" and found[0]["cells"][0]["verdict"] == "PASS"
+    assert all(key.startswith("enemies.Bloodsucker.") for key in found[0]["edits"])
+    check = client.post("/api/validate", json={"edits": found[0]["edits"]}, headers=ORIGIN)
+    assert check.json() == {"problems": []}
+
+
+def test_rebalance_bad_targets_and_stop(client):
+    r = client.post("/api/rebalance", json={"targets": "no_such_metric in 0..1"},
+                    headers=ORIGIN)
+    evs = events(client, r.json()["run"])
+    assert any(k == "problem" and "no_such_metric" in d["message"] for k, d in evs)
+    run = client.post("/api/rebalance", json={}, headers=ORIGIN).json()["run"]
+    client.post(f"/api/runs/{run}/stop", json={}, headers=ORIGIN)
+    evs = events(client, run)  # the scenario's own targets, stopped at the first stage
+    assert [k for k, _ in evs][-1] == "end"
+    assert all(s["role"].startswith("best so far") for d in
+               (d for k, d in evs if k == "suggestions") for s in d)

@@ -110,10 +110,11 @@
     for (const pair of Object.values(byKey)) {
       const b = pair.baseline, v = pair.variant;
       if (!b || !v) continue;
-      const f = (r) => (100 * r.mc).toFixed(1) + " %" + (r.exact === null ? "" : " (exact " + (100 * r.exact).toFixed(1) + " %)");
-      const d = (v.diff >= 0 ? "+" : "") + (100 * v.diff).toFixed(1) + " pp [" + (100 * v.diff_ci_low).toFixed(1) +
-                ", " + (100 * v.diff_ci_high).toFixed(1) + "]" +
-                (v.diff_exact === null ? "" : " (exact " + (100 * v.diff_exact).toFixed(1) + ")");
+      const share = b.kind === "proportion", unit = share ? " pp" : "";
+      const num = (x) => share ? (100 * x).toFixed(1) : x.toFixed(3);
+      const f = (r) => pct(b.kind, r.mc) + (r.exact === null ? "" : " (exact " + pct(b.kind, r.exact) + ")");
+      const d = (v.diff >= 0 ? "+" : "") + num(v.diff) + unit + " [" + num(v.diff_ci_low) + ", " +
+                num(v.diff_ci_high) + "]" + (v.diff_exact === null ? "" : " (exact " + num(v.diff_exact) + ")");
       const tr = document.createElement("tr");
       tr.append(make("th", b.table + ": " + b.card), make("td", b.metric), make("td", f(b)), make("td", f(v)), make("td", d));
       body.appendChild(tr);
@@ -222,6 +223,45 @@
     document.body.appendChild(link); link.click(); link.remove();
   }
 
+  let searching = null, searchId = null;
+  function showSuggestions(found) {
+    const body = $("suggestions").tBodies[0];
+    body.replaceChildren();
+    if (!found.length) body.appendChild(make("tr")).appendChild(make("td", "no edit set found"));
+    for (const s of found) {
+      const tr = document.createElement("tr");
+      const apply = make("button", "apply"); apply.type = "button";
+      apply.addEventListener("click", () => restore(s.edits, null, null));
+      const cells = s.cells.map((c) => c.target + ": " + c.verdict).join("; ");
+      const b = document.createElement("td"); b.appendChild(apply);
+      tr.append(make("td", s.role), make("td", s.label), make("td", cells), b);
+      body.appendChild(tr);
+    }
+  }
+  function searchDone() {
+    if (searching) searching.close();
+    searching = null;
+    $("suggest").disabled = false; $("suggest-stop").disabled = true;
+  }
+  async function suggest() {
+    const r = await post("/api/rebalance", {scenario: config.scenario, targets: $("targets").value,
+                                            levers: $("levers").value, seed: Number($("seed").value)});
+    const body = await r.json();
+    if (!r.ok) { showProblems(body.problems || []); return; }
+    searchId = body.run;
+    $("suggest").disabled = true; $("suggest-stop").disabled = false;
+    text($("suggest-status"), "searching...");
+    searching = new EventSource("/api/runs/" + encodeURIComponent(searchId) + "/events");
+    searching.addEventListener("progress", (ev) => text($("suggest-status"), JSON.parse(ev.data).line));
+    searching.addEventListener("suggestions", (ev) => showSuggestions(JSON.parse(ev.data)));
+    searching.addEventListener("problem", (ev) => text($("suggest-status"), JSON.parse(ev.data).message));
+    searching.addEventListener("end", searchDone);
+    searching.onerror = () => { if (searching) searchDone(); };
+  }
+  async function stopSearch() {
+    if (searchId) await post("/api/runs/" + encodeURIComponent(searchId) + "/stop", {});
+  }
+
   async function poll() {
     try {
       const s = await (await fetch("/api/status")).json();
@@ -242,6 +282,8 @@
   $("stop").addEventListener("click", stop);
   $("share").addEventListener("click", share);
   $("export").addEventListener("click", exportZip);
+  $("suggest").addEventListener("click", suggest);
+  $("suggest-stop").addEventListener("click", stopSearch);
   const q = new URLSearchParams(location.search);
   const given = {};
   for (const pair of q.getAll("e")) { const i = pair.indexOf("="); if (i > 0) given[pair.slice(0, i)] = pair.slice(i + 1); }
