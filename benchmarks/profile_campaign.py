@@ -40,7 +40,7 @@ from sim.campaign.players import compile_game
 from sim.kernels import campaign as K
 from sim.kernels import rng
 from sim.kernels.campaign import tables as tb
-from sim.kernels.campaign.game import count_games, play_run, scratch
+from sim.kernels.campaign.game import NO_LOG, count_games, play_run, scratch
 from sim.rules.scenario import load_scenario
 
 SEED = 7
@@ -72,7 +72,7 @@ def drawn(tables, games: int) -> dict[str, float]:
     sums = dict(dice=0, deck=0, env=0)
     streams = R.reshape(len(tb.STREAMS), rng.STATE_SIZE)  # dice, deck, env, zone_deck
     for t in range(games):
-        play_run(tables, G, R, SEED, t, 1, out, 0)
+        play_run(tables, G, R, SEED, t, 1, out, 0, NO_LOG)
         for name, purpose, state in (("dice", rng.DICE, streams[0]), ("deck", rng.DECK, streams[1]),
                                      ("env", rng.ENVIRONMENT, streams[2])):
             rng.seed_stream(fresh, SEED, t, purpose)
@@ -116,18 +116,18 @@ def main(players: bool) -> None:
     tables = arrays.pack()
     out = np.zeros((GAMES, K.G_ROW), dtype=np.int64)
     G, R = scratch(tables)
-    play_run(tables, G, R, SEED, 0, 10, out, 0)  # compile or load from the cache
-    whole = cpu(lambda: play_run(tables, G, R, SEED, 0, GAMES, out, 0)) / GAMES
+    play_run(tables, G, R, SEED, 0, 10, out, 0, NO_LOG)  # compile or load from the cache
+    whole = cpu(lambda: play_run(tables, G, R, SEED, 0, GAMES, out, 0, NO_LOG)) / GAMES
     row = np.zeros(K.count_width(arrays.max_days, arrays.n_characters), dtype=np.int64)
     count_games(out, 10, row, arrays.max_days, arrays.n_characters)
     counting = cpu(lambda: count_games(out, GAMES, row, arrays.max_days,
                                        arrays.n_characters)) / GAMES
     rows = out.copy()
     no_days = with_keys(tables, C_MAX_DAYS=0)
-    fixed = cpu(lambda: play_run(no_days, G, R, SEED, 0, GAMES, out, 0)) / GAMES
+    fixed = cpu(lambda: play_run(no_days, G, R, SEED, 0, GAMES, out, 0, NO_LOG)) / GAMES
     bare = with_keys(tables, C_OPEN_DRAW=K.DRAW_NOTHING, C_SECRET_DRAW=K.DRAW_NOTHING,
                      C_ENEMIES_PER_DAY=0, C_ANOMALIES_PER_DAY=0)
-    skeleton = cpu(lambda: play_run(bare, G, R, SEED, 0, GAMES, out, 0)) / GAMES
+    skeleton = cpu(lambda: play_run(bare, G, R, SEED, 0, GAMES, out, 0, NO_LOG)) / GAMES
     bare_days = out[:, K.G_DAY].mean()
     per_game = drawn(tables, COUNTED)
     dice_words = int(round(per_game["dice"]))
@@ -162,7 +162,7 @@ def main(players: bool) -> None:
                                 ("fight", K.DRAW_ENEMY, K.G_FIGHTS),
                                 ("anomaly", K.DRAW_ANOMALY, K.G_ANOMALIES)):
         alone = with_keys(bare, C_OPEN_DRAW=draw, C_SECRET_DRAW=draw)
-        spent = cpu(lambda t=alone: play_run(t, G, R, SEED, 0, GAMES, out, 0)) / GAMES
+        spent = cpu(lambda t=alone: play_run(t, G, R, SEED, 0, GAMES, out, 0, NO_LOG)) / GAMES
         n = out[:, column].mean()
         each = (spent - fixed - per_day * out[:, K.G_DAY].mean()) / n
         print(f"  one {label:8s}     : {each * 1e9:8.0f} ns ({n:.1f} a game when every location "

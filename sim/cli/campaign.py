@@ -52,8 +52,14 @@ def _summary(data: dict) -> pd.DataFrame:
 @common.seed_option
 @common.format_option
 @common.threads_option
+@click.option("--trace", "trace", type=common.small_int(0), default=None, metavar="N",
+              help="Tell game N (0-based) day by day instead: the game the Monte Carlo plays "
+                   "as trial N with this --seed (--trials is not read).")
+@click.option("--variant", default=None, metavar="SPEC",
+              help="With --trace: the same game under a variant in the compare grammar "
+                   "('item+=Jetpack', 'edit=enemies.Bloodsucker.endurance=6').")
 @common.quiet_option
-def campaign(scenario, trials, seed, fmt, threads):
+def campaign(scenario, trials, seed, fmt, threads, trace, variant):
     """Play whole games of a scenario: win rate, P(reach the Sarcophagus), days.
 
     SCENARIO is a scenario file or the name of a bundled one (default: base,
@@ -69,13 +75,31 @@ def campaign(scenario, trials, seed, fmt, threads):
     P(each character wins), P(nobody wins) and P(Final Emission), the game's
     length in days, deaths and new characters per seat and Emissions drawn.
 
+    --trace N tells one game day by day: the route and the policy key that
+    chose its objective, each hex entered, each encounter (a fight with its
+    rounds, wounds and stimulants, an anomaly, an event card and the item used),
+    trade, the tracks, items used and money after each step, the Zone phase and
+    the Emission Track, each Emission, and the end. Game N is trial N of the
+    Monte Carlo with the same --seed, so `--trials K` wins exactly as many
+    games as the traces of games 0..K-1 say. --variant plays the same game
+    under a variant (compare grammar). JSON: game, won, reached, days, cause,
+    days_log (a list of days, each with its events); CSV: one row per event.
+
     \b
     Example:
       zonesim campaign --trials 1000000
       zonesim campaign configs/scenarios/base.toml --seed 7 --format json
       zonesim campaign four_stalkers --trials 100000
+      zonesim campaign base --trace 3 --seed 7
+      zonesim campaign base --trace 3 --seed 7 --variant "item+=Jetpack"
     """
     chosen = load_scenario(scenario)
+    if variant is not None and trace is None:
+        raise click.UsageError("--variant needs --trace N (zonesim compare campaign compares "
+                               "variants over many games)")
+    if trace is not None:
+        _trace(chosen, trace, seed, fmt, variant)
+        return
     if chosen.multiplayer:
         _players(chosen, trials, seed, fmt, threads)
         return
@@ -95,3 +119,24 @@ def _players(chosen, trials, seed, fmt, threads):
     title = (f"campaign: {chosen.name} ({chosen.variant}: {seats} from {chosen.start}); "
              f"{trials} games, seed {seed}; ci = 95% interval; {result.victory['text']}")
     common.emit_frame(result.to_frame(), fmt, result.to_dict(), title)
+
+
+def _trace(chosen, game, seed, fmt, variant):
+    """Tell game ``game`` of ``chosen`` (under ``variant``, compare grammar) day by day."""
+    from sim.campaign.players import compile_game
+    from sim.experiments.campaign_trace import events_frame, trace_game, trace_text
+    from sim.workflows.explain import variant_games
+
+    if variant is None:
+        compiled, rs, label = compile_game(chosen), chosen.ruleset, "as the scenario is"
+    else:
+        games, rulesets, labels = variant_games(chosen, [variant])
+        compiled, rs, label = games[0], rulesets[0], labels[0]
+    data = trace_game(compiled, rs, seed=seed, game=game)
+    data = {"scenario": chosen.name, "variant": label, **data}
+    title = (f"campaign: {chosen.name} ({label}); game {game} of seed {seed}, the Monte "
+             "Carlo's trial of that index; [policy key that decided]")
+    if fmt == "table":
+        click.echo(trace_text(data, title))
+    else:
+        common.emit_frame(events_frame(data), fmt, data, title)

@@ -63,10 +63,13 @@ only this module and the modules above it in this list:
 - this module: the layouts, each declared once as a
   :class:`sim.kernels.records.Record` whose order of names gives the index
   constants (``PARAMETERS`` ``C_*``, ``SEAT_STATE`` ``S_*``, ``ZONE`` ``Z_*``,
-  the result columns ``ONE_STALKER``/``GAME``/``SEAT`` ``G_*``, the counts
+  the result columns ``ONE_STALKER``/``GAME``/``SEAT`` ``G_*``, the trace log's
+  ``LOG``/``LOGGED``/``LOG_KINDS`` (``LOG_*``, ``LG_*``), the counts
   ``ENDS``/``SUMS``/``MULTIPLAYER``, the card tables' columns ``HEX`` ..
   ``LOSS``; seat 1's counters, ``COUNTERS``, each one name that gives its state slot,
   result column and sum), the codes and the ``part``/``called`` decorators;
+- :mod:`.log`: the trace log of one game (``zonesim campaign --trace``): events
+  written through :func:`.log.note`, nothing when the log is empty (the Monte Carlo);
 - :mod:`.tables`: where the compiled scenario and a game's state lie in ``T``,
   ``G`` and ``R``: the tables and state arrays, each declared once with its
   dimensions, and their views;
@@ -538,6 +541,43 @@ FIRST_SEAT1 = 0
 FIRST_RANDOM = 1
 COOP_DEAD_IGNORED = 0
 COOP_DEAD_TEAM_LOSES = 1
+
+# One game told day by day (``zonesim campaign --trace``, issue 47): a traced game writes
+# its events into a log array ``L`` (:mod:`.log`); every other game passes an empty one.
+LOG = Record("the trace log's header", "LOG_HEAD", (
+    "LOG_EVENTS",  # events written so far (those past the log's end are counted, not kept)
+    "LOG_DAY",  # the day being played (0: setting up)
+))
+LOGGED = Record("a logged event's words", "LOG_WIDTH", (
+    "LOG_WHEN",  # the day it happened
+    "LOG_SEAT",  # the seat it concerns (-1: the whole Zone)
+    "LOG_KIND",  # LG_* below
+    ("LOG_VALUES", 14),  # the event's values, as LG_* says
+))
+LOG_KINDS = Record("kinds of logged events", "N_LOGGED", (
+    "LG_STATE",  # a seat's tracks and counters (``.log.SNAPSHOT``), item cards held, S_WEAPONS
+    "LG_ROUTE",  # objective index, goal hex, start hex, movement item (-1), its bonus, steps
+    #              the movement artefacts added
+    "LG_HEX",  # hex entered, its location kind
+    "LG_FIGHT",  # enemy card, outcome (combat codes), rounds, wounds, stimulants, source
+    "LG_ANOMALY",  # anomaly card, outcome (anomaly codes), artefact found, trophy kept, source
+    "LG_EVENT",  # event card, event item used (-1), outcome, encounter it brings, days lost,
+    #              Emission tokens
+    "LG_BASE",  # faction, rubles before, rubles after
+    "LG_IDLE",  # a turn without movement: IDLE_* reason, days left
+    "LG_NEW",  # a new character (P-44): his slot
+    "LG_ZONE",  # the Zone phase: Emission tokens before, after, enemy and anomaly cards on board
+    "LG_EMISSION",  # an Emission card drawn: its index, 1 if Final, Emissions drawn so far
+))
+for _record in (LOG, LOGGED, LOG_KINDS):
+    globals().update(_record.constants)
+SOURCE_LYING = 0  # an encounter's card lay on the location (LG_FIGHT, LG_ANOMALY)
+SOURCE_DRAWN = 1  # drawn on entering the empty location
+SOURCE_SARCOPHAGUS = 2  # waiting in the Sarcophagus (P-50)
+IDLE_LOST = 0  # lost in a Secret Location (P-38, P-41)
+IDLE_KNOCKED = 1  # knocked down (P-42)
+IDLE_HELICOPTER = 2  # flown to the Military base (Z-05)
+
 
 part = jit(inline="always", _nrt=False)
 """Compile a part of the game that runs at every location, fight or damage step (the

@@ -49,6 +49,13 @@ from sim.kernels.campaign import (
     GAME_RUN,
     HIST,
     I_START,
+    IDLE_HELICOPTER,
+    IDLE_KNOCKED,
+    IDLE_LOST,
+    LG_EMISSION,
+    LG_IDLE,
+    LG_NEW,
+    LG_ZONE,
     MAX_PLAYERS,
     MP_CAPPED,
     MP_CHARACTER,
@@ -99,7 +106,12 @@ from sim.kernels.campaign import (
     SUM_DAYS_SQ,
     SUMMED_SLOTS,
     V_COUNT,
+    Z_BOARD_A,
+    Z_BOARD_E,
     Z_DEFORM_ORDER,
+    Z_EMISSIONS,
+    Z_ETOKENS,
+    Z_FINAL,
     Z_FIRST,
     called,
     mp_base,
@@ -115,6 +127,8 @@ from sim.kernels.campaign.end import (
     settle,
     write_result,
 )
+from sim.kernels.campaign.log import day as day_log
+from sim.kernels.campaign.log import note, snapshot
 from sim.kernels.campaign.movement import at_base, move
 from sim.kernels.campaign.trade import daily_artifacts, helicopter, recover, use_medkits
 from sim.kernels.campaign.zone import deal_zone_deck, zone_phase
@@ -241,7 +255,7 @@ def _new_character(T, G, R, p):
 
 
 @called
-def _play_turn(T, G, R, s, p):
+def _play_turn(T, G, R, s, p, L):
     """Seat ``p``'s turn, his character being slot ``s``: movement and encounters, or a day
     out of play.
 
@@ -251,22 +265,26 @@ def _play_turn(T, G, R, s, p):
     moves (:func:`.movement.move`) and gains the day's clue and Zone tokens
     (:func:`.damage.gain_tokens`). Then, in play, he uses his heal, calm and purge
     artefacts (:func:`.trade.daily_artifacts`) and spends his tokens
-    (:func:`.damage.spend_tokens`).
+    (:func:`.damage.spend_tokens`). A turn without movement and his tracks at its end
+    are logged (``L``, :mod:`.log`).
     """
     cp, st = tb.slot(T, s), tb.seat(G, p)
     st[S_STOP] = 0
     if st[S_LOST] > 0:
         st[S_LOST] -= 1
+        note(L, p, LG_IDLE, IDLE_LOST, st[S_LOST], 0, 0, 0, 0)
         if st[S_LOST] == 0:
             recover(st, cp, tb.hexes(T, cp))
     elif st[S_KNOCKED] > 0:
         st[S_KNOCKED] -= 1
+        note(L, p, LG_IDLE, IDLE_KNOCKED, st[S_KNOCKED], 0, 0, 0, 0)
     elif st[S_HEALTH] <= cp[C_HELICOPTER_AT] and helicopter(st, cp, tb.items(G, cp, p),
                                                              tb.item_order(T, cp)):
+        note(L, p, LG_IDLE, IDLE_HELICOPTER, 0, 0, 0, 0, 0)
         at_base(T, G, R, s, p, FACTION_MILITARY)  # flown there, he trades there (Z-05)
     else:
         complexes, anomalies = st[S_COMPLEXES], st[S_ANOMALIES]
-        move(T, G, R, s, p)
+        move(T, G, R, s, p, L)
         gain_tokens(st, cp, st[S_COMPLEXES] - complexes, st[S_ANOMALIES] - anomalies)
     held = held_artifacts(st, cp)
     n_art = tb.art_n(T, cp)[held, DT_NONE]
@@ -277,10 +295,11 @@ def _play_turn(T, G, R, s, p):
                        tb.lose_order(T, cp))
     if st[S_END] < 0 and st[S_LOST] == 0:
         spend_tokens(st, cp)
+    snapshot(L, p, st, tb.items(G, cp, p))
 
 
 @called
-def _end_of_day(T, G, R):
+def _end_of_day(T, G, R, L):
     """Medkits, the Zone phase (P-47) and the Emission check (P-48, P-49), once a day for all.
 
     After every stalker's turn: each stalker in play uses medkits (Z-11), the
@@ -288,6 +307,8 @@ def _end_of_day(T, G, R):
     Emission Track the next Emission card hits every stalker in the Open
     Space (P-48; seat order, each with his own armour); the Final Emission
     kills them all (P-49). Damage then resolves into conditions (P-37..P-43).
+    The Zone phase, the Emission and every seat's tracks after them are logged
+    (``L``, :mod:`.log`).
     """
     cp0, zone = tb.slot(T, 0), tb.zone(G)
     n = cp0[C_N_PLAYERS]
@@ -296,8 +317,12 @@ def _end_of_day(T, G, R):
         if st[S_STATUS] == SEAT_PLAYING and st[S_LOST] == 0:
             cp = tb.slot(T, st[S_SLOT])
             use_medkits(st, cp, tb.items(G, cp, p), tb.it(T, cp), tb.item_order(T, cp))
+    tokens = zone[Z_ETOKENS]
     zone_phase(T, G, R)
+    note(L, -1, LG_ZONE, tokens, zone[Z_ETOKENS], zone[Z_BOARD_E], zone[Z_BOARD_A], 0, 0)
     k = emission_card(zone, cp0, tb.em(T, cp0))
+    if k >= 0:
+        note(L, -1, LG_EMISSION, k, zone[Z_FINAL], zone[Z_EMISSIONS], 0, 0, 0)
     for p in range(n):
         st = tb.seat(G, p)
         if st[S_STATUS] != SEAT_PLAYING:
@@ -311,6 +336,7 @@ def _end_of_day(T, G, R):
                      tb.art_n(T, cp)[held])
         if st[S_END] < 0 and hurt(st, cp):
             conditions(st, zone, cp, hexes, tb.items(G, cp, p), tb.lose_order(T, cp))
+        snapshot(L, p, st, tb.items(G, cp, p))
 
 
 @part
@@ -339,7 +365,7 @@ def _turn_order(T, G, R, day):
 
 
 @part
-def _play_day(T, G, R, day):
+def _play_day(T, G, R, day, L):
     """One day: new characters, every stalker's turn, the day's end; True when the game is over.
 
     Seats whose character died draw a new one (P-44); the stalkers take
@@ -353,6 +379,7 @@ def _play_day(T, G, R, day):
     for p in range(n):
         if tb.seat(G, p)[S_STATUS] == SEAT_AWAITING:
             _new_character(T, G, R, p)
+            note(L, p, LG_NEW, tb.seat(G, p)[S_SLOT], tb.seat(G, p)[S_STATUS], 0, 0, 0, 0)
     _turn_order(T, G, R, day)
     order = tb.order(G, cp0)
     at_once = cp0[C_SAME_DAY] == SAME_DAY_FIRST or cp0[C_COOPERATIVE] != 0
@@ -364,10 +391,10 @@ def _play_day(T, G, R, day):
             p = order[i]
             st = tb.seat(G, p)
             if st[S_STATUS] == SEAT_PLAYING:
-                _play_turn(T, G, R, st[S_SLOT], p)
+                _play_turn(T, G, R, st[S_SLOT], p, L)
                 first, last = p, p + 1
         else:
-            _end_of_day(T, G, R)
+            _end_of_day(T, G, R, L)
             first, last = 0, n
         for q in range(first, last):
             settle(T, G, q, day)
@@ -377,22 +404,33 @@ def _play_day(T, G, R, day):
 
 
 @jit(_nrt=False)  # the root the parts are inlined into (see ``part``); allocates nothing
-def play_run(T, G, R, seed, first, n_games, out, row0):
+def play_run(T, G, R, seed, first, n_games, out, row0, L):
     """Play games ``first .. first + n_games - 1`` on the scratch state ``G`` and streams
     ``R``; game ``first + i`` fills ``out[row0 + i]``.
 
     Each game runs day by day until it is over or ``campaign.max_days`` have
-    passed (``CAPPED``); each day is :func:`_play_day`.
+    passed (``CAPPED``); each day is :func:`_play_day`. ``L`` is the trace log
+    (:mod:`.log`): empty for the Monte Carlo, which then plays exactly as
+    without one; a traced game (``n_games`` 1) writes its events there.
     """
     max_days = T[C_MAX_DAYS]  # slot 0's
+    n_seats = T[C_N_PLAYERS]
     for g in range(n_games):
         _new_game(T, G, R, seed, first + g)
+        day_log(L, 0)
+        for p in range(n_seats):
+            snapshot(L, p, tb.seat(G, p), tb.items(G, tb.slot(T, p), p))
         day = 0
         over = False
         while not over and day < max_days:
             day += 1
-            over = _play_day(T, G, R, day)
+            day_log(L, day)
+            over = _play_day(T, G, R, day, L)
         write_result(T, G, day, over, out[row0 + g])
+
+
+NO_LOG = np.zeros(0, dtype=np.int64)
+"""The empty trace log every Monte Carlo game passes (:mod:`.log`): nothing is written."""
 
 
 def scratch(T: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -408,7 +446,7 @@ def scratch(T: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return G, np.zeros(tb.R_SIZE, dtype=np.uint64)
 
 
-def play_games(seed, first, n_games, T, out, row0):
+def play_games(seed, first, n_games, T, out, row0, log=NO_LOG):
     """Play games ``first .. first + n_games - 1``; game ``first + i`` fills ``out[row0 + i]``.
 
     The body of one game, shared by :func:`campaign_kernel` (which aggregates
@@ -432,9 +470,11 @@ def play_games(seed, first, n_games, T, out, row0):
         Per-game results (``G_*`` columns).
     row0 : int
         Row of ``out`` for game ``first``.
+    log : ndarray of int64, optional
+        The trace log of one game (:mod:`.log`; ``n_games`` 1); by default none.
     """
     G, R = scratch(T)
-    play_run(T, G, R, seed, first, n_games, out, row0)
+    play_run(T, G, R, seed, first, n_games, out, row0, log)
 
 
 pool_kernel(play_games, play_run)

@@ -60,6 +60,12 @@ from sim.kernels.campaign import (
     ITEM_MOVEMENT,
     KILLED_TROPHY_SOLD,
     KIND_STALKER,
+    LG_ANOMALY,
+    LG_BASE,
+    LG_EVENT,
+    LG_FIGHT,
+    LG_HEX,
+    LG_ROUTE,
     LOC_BASE,
     LOC_COMPLEX,
     LOC_OPEN,
@@ -97,6 +103,9 @@ from sim.kernels.campaign import (
     S_WEAPONS,
     S_WILLPOWER,
     S_WORN,
+    SOURCE_DRAWN,
+    SOURCE_LYING,
+    SOURCE_SARCOPHAGUS,
     V_AVOID,
     V_COUNT,
     V_DTYPE,
@@ -121,6 +130,7 @@ from sim.kernels.campaign.cards import (
 )
 from sim.kernels.campaign.damage import held_artifacts, hurt, side_effects, suffer
 from sim.kernels.campaign.end import conditions
+from sim.kernels.campaign.log import note, snapshot
 from sim.kernels.campaign.trade import buy_gear, exchange, gain, pay_heal, trade, use_medkits
 from sim.kernels.combat import AVOIDED as FIGHT_AVOIDED
 from sim.kernels.combat import KILLED as FIGHT_KILLED
@@ -265,7 +275,7 @@ def _anomaly(T, G, R, s, p, a):
 
 
 @part
-def _event(st, zone, cp, dice, v, ev, resist, items, it, order, recs, n_art):
+def _event(st, zone, cp, dice, v, ev, resist, items, it, order, recs, n_art, L, p):
     """Resolve event card ``v`` (Z-08..Z-10) with the best event item held.
 
     The draw is :func:`sim.kernels.event.event_effect`, the rule of every
@@ -278,9 +288,11 @@ def _event(st, zone, cp, dice, v, ev, resist, items, it, order, recs, n_art):
     movement for today and keeps him down its days, Emission tokens go on the
     Emission Track. Returns the encounter the card brings (``EV_ENEMY``,
     ``EV_ANOMALY``; ``EFFECT_NONE``, 0, when there is none or the card was avoided).
+    The card, the item used and what it did are logged for seat ``p`` (``L``, :mod:`.log`).
     """
     st[S_EVENTS] += 1
     shift = 0
+    best = -1
     if ev[v, V_AVOID] > 0:
         best = best_item(items, order, ITEM_EVENT)
         if best >= 0:
@@ -295,6 +307,8 @@ def _event(st, zone, cp, dice, v, ev, resist, items, it, order, recs, n_art):
         recs[d], 0, n_art[d], cp[C_ART_FAIL], cp[C_RESIST_ORDER], st[S_DURABILITY],
         st[S_ARMOR], st[S_HEALTH], st[S_RADIATION], cp[C_RADIATION_MAX], st[S_WILLPOWER],
         usable(recs[d], 0, n_art[d], st[S_HEALTH]))  # policy.artifact_use (P-08)
+    note(L, p, LG_EVENT, v, best, outcome, encounter,
+         days if day_lost else 0, emission if outcome != EVENT_AVOIDED else 0)
     if outcome == EVENT_AVOIDED:
         return encounter
     suffer(st, target, through, after, h, r, w, uses, suffered, n_art[d])
@@ -306,7 +320,7 @@ def _event(st, zone, cp, dice, v, ev, resist, items, it, order, recs, n_art):
 
 
 @called
-def _draw_event(T, G, R, s, p):
+def _draw_event(T, G, R, s, p, L):
     """An empty location draws an event card (Z-08..Z-10); returns the draw it brings.
 
     Events are drawn without replacement and reshuffled when the deck runs out.
@@ -327,7 +341,7 @@ def _draw_event(T, G, R, s, p):
     held = held_artifacts(st, cp)
     encounter = _event(st, tb.zone(G), cp, tb.dice(R), v, ev, tb.ev_resist(T, cp)[st[S_WORN]],
                        tb.items(G, cp, p), tb.it(T, cp), tb.item_order(T, cp),
-                       tb.art_rec(T, cp)[held], tb.art_n(T, cp)[held])
+                       tb.art_rec(T, cp)[held], tb.art_n(T, cp)[held], L, p)
     if encounter == EV_ENEMY:
         return DRAW_ENEMY
     if encounter == EV_ANOMALY:
@@ -358,7 +372,7 @@ def _target(T, cp, st):
 
 
 @part
-def _location(T, G, R, s, p, h, kind):
+def _location(T, G, R, s, p, h, kind, L):
     """Enter location ``h`` of ``kind``: the card lying there, else a draw (P-14..P-16, P-30..P-34).
 
     An enemy lying there stays unless killed (P-16); an anomaly lying there
@@ -375,7 +389,8 @@ def _location(T, G, R, s, p, h, kind):
     what waits there, fought in order (P-50); a knock-out or concussion there
     is death (P-43), so conditions are resolved after every fight, and
     surviving them all ends his game (``REACHED``). Every enemy is met through
-    the one fight below (an inlined part is compiled once per site).
+    the one fight below (an inlined part is compiled once per site). Each
+    encounter is logged (``L``, :mod:`.log`) with where its card came from.
     """
     cp, st, zone = tb.slot(T, s), tb.seat(G, p), tb.zone(G)
     board = tb.board(G, cp)
@@ -391,7 +406,7 @@ def _location(T, G, R, s, p, h, kind):
         board[h] = 0  # taken up; an enemy not killed goes back below
     else:
         if draw == DRAW_EVENT:
-            draw = _draw_event(T, G, R, s, p)  # an encounter the card brings, if any
+            draw = _draw_event(T, G, R, s, p, L)  # an encounter the card brings, if any
         if draw == DRAW_ENEMY:
             want = HAB_OPEN if kind == LOC_OPEN else HAB_SECRET
             e = draw_enemy(cp, tb.deck(R), enemy_pool, tb.enemy_discard(G, cp),
@@ -400,10 +415,16 @@ def _location(T, G, R, s, p, h, kind):
             a = draw_card(tb.deck(R), anomaly_pool, anomaly_pool, -1)
     sarcophagus = tb.sarcophagus(T, cp)
     fights = sarcophagus.shape[0] if final else 1 if e >= 0 else 0
+    source = SOURCE_SARCOPHAGUS if final else SOURCE_LYING if card != 0 else SOURCE_DRAWN
     for j in range(fights):
         if final:
             e = sarcophagus[j]
-        killed = _fight(T, G, R, s, p, e) == FIGHT_KILLED
+        outcome = _fight(T, G, R, s, p, e)
+        killed = outcome == FIGHT_KILLED
+        if L.shape[0] != 0:
+            fres = tb.fres(G, cp)
+            note(L, p, LG_FIGHT, e, outcome, fres[F.R_ROUNDS], fres[F.R_WOUNDS],
+                 fres[F.R_STIMULANTS], source)
         if final:
             conditions(st, zone, cp, tb.hexes(T, cp), tb.items(G, cp, p), tb.lose_order(T, cp))
             if st[S_END] >= 0:
@@ -417,7 +438,11 @@ def _location(T, G, R, s, p, h, kind):
         else:
             board[h] = card  # it stays (P-16)
     if a >= 0:
-        if not _anomaly(T, G, R, s, p, a):
+        kept = _anomaly(T, G, R, s, p, a)
+        if L.shape[0] != 0:
+            ares = tb.ares(G, cp)
+            note(L, p, LG_ANOMALY, a, ares[A.R_OUTCOME], ares[A.R_FOUND], kept, source, 0)
+        if not kept:
             anomaly_pool[a] += 1
         elif cp[C_ANOMALY_TROPHIES] != 0:  # a trophy card, back when exchanged (P-34)
             tb.trophies(G, cp, p)[enemy_pool.shape[0] + a] += 1
@@ -461,7 +486,7 @@ def at_base(T, G, R, s, p, faction):
 
 
 @part
-def move(T, G, R, s, p):
+def move(T, G, R, s, p, L):
     """One day's movement along the first day of the optimal route (Z-01..Z-03, Z-18..Z-26).
 
     The movement artefacts are used first (Z-20, :func:`_movement_artifacts`;
@@ -475,7 +500,9 @@ def move(T, G, R, s, p):
     objective is fought through (P-50, :func:`_location` too). Movement ends at the day's goal, when
     something stops it (``S_STOP``: knock-out, lost day) or with the game.
     Arriving at a bunker he retreated to, he pays to heal (P-37); arriving at
-    a Secret Complex on his feet, he has explored it (P-50; assumption).
+    a Secret Complex on his feet, he has explored it (P-50; assumption). The day's
+    route, each hex entered, each base's trade and his tracks after each location are
+    logged (``L``, :mod:`.log`).
     """
     cp, st = tb.slot(T, s), tb.seat(G, p)
     hexes, items = tb.hexes(T, cp), tb.items(G, cp, p)
@@ -498,18 +525,24 @@ def move(T, G, R, s, p):
     start = st[S_POS]
     downs = st[S_KNOCKOUTS] + st[S_CONCUSSIONS]
     route = tb.day_table(T, cp)[start, target, allowance]
+    note(L, p, LG_ROUTE, target, goal, start, mover, bonus, extra)
     for i in range(tb.day_len(T, cp)[start, target, allowance]):
         h = route[i]
         st[S_POS] = h
         kind = hexes[h, H_KIND]
+        note(L, p, LG_HEX, h, kind, 0, 0, 0, 0)
         if kind == LOC_BASE:
+            rubles = st[S_RUBLES]
             at_base(T, G, R, s, p, hexes[h, H_FACTION])
+            note(L, p, LG_BASE, hexes[h, H_FACTION], rubles, st[S_RUBLES], 0, 0, 0)
         elif (kind == LOC_OPEN or kind == LOC_SECRET or kind == LOC_COMPLEX or (
                 kind == LOC_SARCOPHAGUS and h == goal and target == cp[C_SARCOPHAGUS_TARGET])):
-            _location(T, G, R, s, p, h, kind)
+            _location(T, G, R, s, p, h, kind, L)
             if st[S_END] >= 0:
+                snapshot(L, p, st, items)
                 return
             use_medkits(st, cp, items, it, order)
+            snapshot(L, p, st, items)
         if st[S_STOP] != 0 or h == goal:
             break
     if st[S_END] < 0 and st[S_POS] == goal:
