@@ -51,7 +51,9 @@ def rebalance(scenario, targets, levers, max_edits, play, budget, trials, schedu
               fmt, threads):
     """Find the fewest card edits that meet every balance target, with honest intervals.
 
-    SCENARIO (default: base) is a one-stalker scenario. Every lever is moved
+    SCENARIO (default: base) is a one-stalker scenario, or a multiplayer one
+    (targets on seat_spread, p_nobody_wins and seat 1's campaign metrics;
+    --play scenario). Every lever is moved
     one step each way on common random numbers (screening, as zonesim levers);
     sets of up to --max-edits edits that the one-step effects predict best are
     raced by successive halving, ranked by the targets not met (met: the whole

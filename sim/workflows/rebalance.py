@@ -67,13 +67,17 @@ from typing import Any
 
 import numpy as np
 
+from sim.campaign.compile import CampaignInputError
+from sim.campaign.players import compile_game
 from sim.errors import InputError
 from sim.experiments import campaign_metrics as M
 from sim.experiments.base import Case, CompareInputError, Metric
+from sim.experiments.campaign import game_blocks
 from sim.experiments.campaign_paired import (
     CAMPAIGN_METRICS,
     compile_cases,
     scenario_setup,
+    trial_metrics,
     trial_values,
 )
 from sim.experiments.combat import COMBAT_METRICS, combat_inputs
@@ -121,6 +125,8 @@ PLAYS = ("scenario", "best")
 cards (``zonesim optimize``'s search)."""
 ENCOUNTERS = {"combat": COMBAT_METRICS}
 """The encounters a target may name (``combat:CARD:METRIC``) and their metrics: exact values."""
+ALL_SEATS = "all seats"
+"""The one "character" of a multiplayer scenario's games: every seat as the scenario has it."""
 INTERRUPTED = "interrupted"
 """:attr:`Rebalance.stopped` after Ctrl-C: the best so far, not re-evaluated."""
 
@@ -190,6 +196,10 @@ def parse_goal(text: str, scenario: Scenario) -> Goal:
         target = parse_target(text)
         name = target.metric
         if name in BALANCE:
+            if name == M.CHARACTER_SPREAD and scenario.multiplayer:
+                raise RebalanceError(f"target {text!r}: {name} of a multiplayer scenario is "
+                                     "not measured here yet (zonesim balance characters "
+                                     "gives it)", "target")
             if name in M.MULTIPLAYER_ONLY and not scenario.multiplayer:
                 raise RebalanceError(f"target {text!r}: {name} needs a multiplayer scenario "
                                      f"({scenario.name} has one stalker)", "target")
@@ -380,7 +390,7 @@ class Store:
                  threads: int | None = None) -> None:
         self.scenario, self.columns = scenario, tuple(columns)
         self.seed, self.first, self.threads = seed, first, threads
-        self.base = scenario_setup(scenario)
+        self.base = {} if scenario.multiplayer else scenario_setup(scenario)
         self.played = 0
         self.ranges: list[tuple[int, int]] = []
         self._rules: dict[tuple[str, ...], Ruleset] = {}
@@ -421,7 +431,11 @@ class Store:
         """
         key = (edits, character, policy)
         if key not in self._digests:
-            (arrays,) = compile_cases([Case(self.ruleset(edits), self.setup(character, policy))])
+            if self.scenario.multiplayer:
+                arrays = _compile_game(replace(self.scenario, ruleset=self.ruleset(edits)))
+            else:
+                (arrays,) = compile_cases([Case(self.ruleset(edits),
+                                                self.setup(character, policy))])
             d = game_digest(arrays, self._known)
             self._arrays.setdefault(d, arrays)
             self._digests[key] = d
@@ -434,13 +448,41 @@ class Store:
         held = self._values.get(d, np.empty((0, len(self.columns)), np.int64))
         if len(held) < n:
             first = self.first + len(held)
-            more = trial_values(self._arrays[d], self.columns, seed=self.seed, first=first,
-                                trials=n - len(held), threads=self.threads)
+            more = _values(self._arrays[d], self.columns, seed=self.seed, first=first,
+                           trials=n - len(held), threads=self.threads)
             self.ranges.append((first, n - len(held)))
             self.played += n - len(held)
             held = np.concatenate([held, more])
             self._values[d] = held
         return held[:n]
+
+
+def seat_column(seat: int) -> str:
+    """The column of seat ``seat``'s (from 0) win in a multiplayer game's values."""
+    return f"{M.SEAT_WIN}:{seat}"
+
+
+def _values(arrays, columns: Sequence[str], **games) -> np.ndarray:
+    """Per-game values of ``columns``: campaign metrics (seat 1's in a multiplayer game) and
+    each seat's win (:func:`seat_column`), from one play of the games.
+    """
+    if not any(":" in c for c in columns):
+        return trial_values(arrays, columns, **games)
+    out = np.empty((games["trials"], len(columns)), dtype=np.int64)
+    for lo, _, rows in game_blocks([arrays], seed=games["seed"], trials=games["trials"],
+                                   first=games["first"], threads=games["threads"]):
+        for i, name in enumerate(columns):
+            metric, _, seat = name.partition(":")
+            out[lo:lo + len(rows), i] = trial_metrics(rows, [metric], int(seat or 0))[:, 0]
+    return out
+
+
+def _compile_game(scenario: Scenario):
+    """A multiplayer scenario's game (a :class:`CompareInputError` if it cannot be set up)."""
+    try:
+        return compile_game(scenario)
+    except CampaignInputError as error:
+        raise CompareInputError(str(error)) from None
 
 
 # ---------------------------------------------------------------------------- judging
@@ -458,7 +500,9 @@ class Judge:
         """The per-game values kept: the win, then each target's."""
         names = [M.WIN_RATE]
         for g in self.goals:
-            if g.kind == "game":
+            if g.kind in M.MULTIPLAYER_ONLY:
+                names += [seat_column(i) for i in range(len(self.scenario.players))]
+            elif g.kind == "game":
                 names.append(g.name)
             elif g.kind == "days":
                 names += [M.GAME_DAYS, M.WIN_RATE]
@@ -468,6 +512,8 @@ class Judge:
     def characters(self) -> tuple[str, ...]:
         """The scenario's stalker first, then every other card when a spread is a target."""
         first = self.scenario.stalker
+        if self.scenario.multiplayer:
+            return (ALL_SEATS,) if self.monte_carlo else ()
         if not any(g.kind == M.CHARACTER_SPREAD for g in self.goals):
             return (first,) if self.monte_carlo else ()
         return (first, *(c for c in self.scenario.ruleset.stalkers if c != first))
@@ -494,21 +540,35 @@ class Judge:
                 value = store.exact(edits, g)
                 c = {"mc": value, "ci_low": value, "ci_high": value}
             elif g.kind == "game":
-                per_game = x[self.scenario.stalker][:, col[g.name]]
+                per_game = x[self.characters[0]][:, col[g.name]]
                 c = cell(g.metric, per_game)
             elif g.kind == "days":
-                c = days_cell(x[self.scenario.stalker], col, g)
+                c = days_cell(x[self.characters[0]], col, g)
+            elif g.kind == M.NOBODY_WINS:
+                seats = x[ALL_SEATS][:, [col[seat_column(i)] for i in
+                                         range(len(self.scenario.players))]]
+                per_game = (seats.sum(axis=1) == 0).astype(np.int64)
+                c = cell(g.metric, per_game)
+            elif g.kind == M.SEAT_SPREAD:
+                n_seats = len(self.scenario.players)
+                wins = {f"seat {i + 1}": x[ALL_SEATS][:, col[seat_column(i)]]
+                        for i in range(n_seats)}
+                per_game, c = _spread(wins)
             else:  # character_spread
                 wins = {ch: x[ch][:, col[M.WIN_RATE]] for ch in self.characters}
-                top = max(wins, key=lambda ch: (wins[ch].mean(), ch))
-                low = min(wins, key=lambda ch: (wins[ch].mean(), ch))
-                per_game = wins[top] - wins[low]
-                d = paired(wins[top], wins[low])
-                c = {"mc": d["diff"], "ci_low": d["diff_ci_low"], "ci_high": d["diff_ci_high"],
-                     "best_character": top, "worst_character": low}
+                per_game, c = _spread(wins)
             cells.append(finish_cell(g, c))
             games[g.name] = per_game
         return {"cells": cells, "games": games}
+
+
+def _spread(wins: Mapping[str, np.ndarray]) -> tuple[np.ndarray, dict]:
+    """The best minus the worst of per-game wins: per game, and its paired cell."""
+    top = max(wins, key=lambda k: (wins[k].mean(), k))
+    low = min(wins, key=lambda k: (wins[k].mean(), k))
+    d = paired(wins[top], wins[low])
+    return wins[top] - wins[low], {"mc": d["diff"], "ci_low": d["diff_ci_low"],
+                                   "ci_high": d["diff_ci_high"], "best": top, "worst": low}
 
 
 def finish_cell(goal: Goal, c: dict) -> dict:
@@ -802,9 +862,9 @@ def rebalance(scenario: Scenario, targets: Sequence[str] | None = None,
         raise RebalanceError(f"--play {play!r}: one of {', '.join(PLAYS)}", "play")
     if not 1 <= max_edits <= 5:
         raise RebalanceError(f"--max-edits {max_edits}: 1..5", "max_edits")
-    if scenario.multiplayer:
-        raise RebalanceError(f"{scenario.path} is a multiplayer scenario: rebalance plays "
-                             "one-stalker scenarios so far")
+    if scenario.multiplayer and play == "best":
+        raise RebalanceError(f"{scenario.path} is a multiplayer scenario: --play best "
+                             "searches one stalker's policy (give --play scenario)", "play")
     goals = parse_goals(targets if targets else scenario_goals(scenario), scenario)
     chosen_levers = select_levers(scenario.ruleset, levers)
     if budget < 1 or fresh_trials < 1:
@@ -904,6 +964,10 @@ class _Search:
                 out[g.name] = np.array([
                     self.store.values(edit_set.edits, ch, n)[:, col[M.WIN_RATE]].mean()
                     for ch in self.judge.characters])
+            elif g.kind == M.SEAT_SPREAD:
+                x = self.store.values(edit_set.edits, ALL_SEATS, n)
+                out[g.name] = np.array([x[:, col[seat_column(i)]].mean()
+                                        for i in range(len(self.judge.scenario.players))])
             else:
                 out[g.name] = np.array([c["mc"]])
         self._record(edit_set, n, m["cells"])
@@ -925,7 +989,8 @@ class _Search:
                                  "refused_by": "rules"})
             return None
         touched = {m.lever.card for m in edit_set.moves if m.lever.table == "stalkers"}
-        only = all(m.lever.table == "stalkers" for m in edit_set.moves)
+        only = not self.judge.scenario.multiplayer and all(
+            m.lever.table == "stalkers" for m in edit_set.moves)
         changed = False
         try:
             for ch in self.judge.characters:
@@ -988,7 +1053,8 @@ class _Search:
         missed, distance = 0, 0.0
         for g, c in zip(self.judge.goals, base, strict=True):
             v = q[g.name]
-            value = float(v.max() - v.min()) if g.kind == M.CHARACTER_SPREAD else float(v[0])
+            spread = g.kind in (M.CHARACTER_SPREAD, M.SEAT_SPREAD)
+            value = float(v.max() - v.min()) if spread else float(v[0])
             half = 0.0 if g.exact else (c["ci_high"] - c["ci_low"]) / 2
             t = g.target
             inside = t.low + half <= value <= t.high - half
@@ -1169,11 +1235,11 @@ def _fresh(judge: Judge, store: Store, search: _Search, chosen: EditSet,
         roles.append(("runner-up", runner_up))
     roles += [(f"pareto {len(s)}", s) for s in pareto if s not in (chosen, runner_up)]
     other = "best" if play == "scenario" else "scenario"
-    shown = (play, other) if judge.monte_carlo else (play,)
+    shown = (play, other) if judge.monte_carlo and not judge.scenario.multiplayer else (play,)
     budget = best_budget(search.budget, play)
     policies: dict[tuple[str, EditSet], dict] = {}
     best_info = {}
-    if judge.monte_carlo:
+    if other in shown:
         for s in (EditSet(), chosen):
             if progress is not None:
                 progress(f"best play for {s.label} (fresh check)")

@@ -98,7 +98,7 @@ def test_encounter_target_exact():
     (["p_sarcophagos >= 0.3"], None, "target", "unknown metric"),
     (["combat:Chimeraa:knocked_out <= 0.8"], None, "target", "not an enemy card"),
     (["p_sarcophagus <= 0.3", "p_sarcophagus >= 0.5"], None, "target", "contradict"),
-    (["seat_spread <= 0.1"], None, "target", "multiplayer"),
+    (["seat_spread <= 0.1"], None, "target", "needs a multiplayer"),
     (["p_sarcophagus >= 0.3"], ["stalkers.Nobody.*"], "lever", "matches no"),
     (["p_sarcophagus >= 0.3"], ["stalker.*.health"], "lever", "unknown table"),
 ])
@@ -153,3 +153,26 @@ def test_best_play_judges_finalists_with_a_search_for_their_cards(twins):
     assert (6, "Alpha") in seen and (5, "Alpha") in seen  # unchanged, and Alpha's edit
     assert result.chosen.edits in (("stalkers.Alpha.health=5",), ("stalkers.Beta.health=6",))
     assert result.best_play[result.chosen.label]["policies"]["Alpha"] == {"medkit_at": 4}
+
+
+def test_multiplayer_seat_spread_and_nobody_wins():
+    """A multiplayer scenario's seat_spread and p_nobody_wins: the reported values of the
+    unchanged game are the seats' win rates (each seat's own games, trial_values) on the
+    same fresh games; --play best is refused (it searches one stalker's policy)."""
+    from sim.campaign.players import compile_game
+    from sim.experiments.campaign_paired import trial_values
+
+    scenario = load_scenario("four_stalkers")
+    result = R.rebalance(scenario, ["seat_spread <= 0.1", "p_nobody_wins <= 0.6"],
+                         ["stalkers.Strelok.health"], budget=4_000, fresh_trials=2_000,
+                         max_edits=1, seed=5)
+    before = result.fresh["plays"]["scenario"]["before"]
+    assert set(result.fresh["plays"]) == {"scenario"}
+    game = compile_game(scenario)
+    wins = [trial_values(game, ["seat_win"], seed=5, first=R.FRESH_FIRST, trials=2_000,
+                         seat=s)[:, 0] for s in range(len(scenario.players))]
+    rates = [w.mean() for w in wins]
+    assert before[0]["mc"] == pytest.approx(max(rates) - min(rates), abs=1e-12)
+    assert before[1]["mc"] == pytest.approx((sum(wins) == 0).mean(), abs=1e-12)
+    with pytest.raises(R.RebalanceError, match="--play best"):
+        R.rebalance(scenario, ["seat_spread <= 0.1"], play="best")
