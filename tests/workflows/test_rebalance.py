@@ -176,3 +176,21 @@ def test_multiplayer_seat_spread_and_nobody_wins():
     assert before[1]["mc"] == pytest.approx((sum(wins) == 0).mean(), abs=1e-12)
     with pytest.raises(R.RebalanceError, match="--play best"):
         R.rebalance(scenario, ["seat_spread <= 0.1"], play="best")
+
+
+def test_written_files_are_checked(tmp_path, monkeypatch):
+    """The ruleset and scenario written load back with the edits (a rule key and card cells),
+    and a writer that loses an edit is refused by the check, nothing kept."""
+    from sim.workflows import rebalance_files as F
+
+    scenario = load_scenario("base")
+    edits = ["stalkers.Scar.combat=4", "rules.economy.heal_price_per_wound=200",
+             "enemies.Bloodsucker.endurance=3"]
+    F.write_edited(scenario, edits, tmp_path / "ok", ["made by a test"])
+    written = load_scenario(tmp_path / "ok" / F.SCENARIO)
+    assert written.ruleset.stalkers["Scar"].combat == 4
+    assert written.ruleset.param("economy", "heal_price_per_wound") == 200
+    assert written.ruleset.enemies["Bloodsucker"].endurance == 3
+    monkeypatch.setattr(F, "_edit_csv", lambda *a: None)  # an edit lost on the way
+    with pytest.raises(F.RebalanceWriteError, match="stalkers.Scar.combat reads 5, not 4"):
+        F.write_edited(scenario, edits, tmp_path / "lost")
