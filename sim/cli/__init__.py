@@ -38,6 +38,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                 "Compare variants (loadouts, cards, card edits) on common random numbers."),
     "event": ("sim.cli.event",
               "Draw one event card (or every card) many times: outcome probabilities."),
+    "explain": ("sim.cli.explain", "Explain a paired difference: where the games that changed "
+                "diverged, and what followed."),
     "levers": ("sim.cli.levers",
                "Rank every numeric card value and rule key by how much one step moves a metric."),
     "optimize": ("sim.cli.optimize", "Search the scenario's policy and loadout for the best "
