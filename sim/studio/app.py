@@ -25,6 +25,11 @@ Routes (every one tested over HTTP in ``tests/test_studio.py``):
     search in the background (:func:`sim.workflows.whatif.suggestions`), its stream of
     events ``progress``, ``suggestions`` (edit sets the page applies in one click),
     ``problem`` and ``end``; stopped like a run (it keeps the best so far).
+``POST /api/bestplay``
+    ``{"scenario", "edits", "seed"}`` -> ``{"run": ID}``: ``zonesim optimize``'s search for
+    the baseline and the variant in the background (:func:`sim.workflows.whatif.
+    best_play`), its events ``progress``, ``bestplay`` (each side's win rate under best
+    play and the skill gap), ``problem`` and ``end``; stopped like a run.
 ``POST /api/export``
     ``{"scenario", "edits"}`` -> a zip download (:func:`sim.workflows.whatif.export_zip`).
 
@@ -255,6 +260,25 @@ def create_app(scenario: str | Path | None = None, *, hosts: set[str] | None = N
                          daemon=True).start()
         return JSONResponse({"run": run.id})
 
+    async def best(request: Request) -> Response:
+        data = await _json(request)
+        _, sc = studio.scenario(data.get("scenario"))
+        seed = _int(data, "seed", 0, 0, 2**31 - 1)
+        try:
+            chosen = await asyncio.to_thread(whatif.variant, sc, _edits(data))
+        except whatif.EditError as error:
+            return _problems(error.troubles)
+        run = _new_run()
+
+        def work() -> None:
+            found = whatif.best_play(chosen, seed=seed, stop=run.stop,
+                                     say=lambda line: run.push("progress", {"line": line}))
+            run.push("bestplay", jsontext.finite(found))
+
+        threading.Thread(target=_guarded, args=(run, work, "the best-play search"),
+                         daemon=True).start()
+        return JSONResponse({"run": run.id})
+
     def _new_run() -> Run:
         with studio.lock:
             for key in [k for k, r in studio.runs.items() if r.finished and r.opened]:
@@ -379,6 +403,7 @@ def create_app(scenario: str | Path | None = None, *, hosts: set[str] | None = N
               Route("/api/runs/{run}/stop", stop, methods=["POST"]),
               Route("/api/export", export, methods=["POST"]),
               Route("/api/rebalance", suggest, methods=["POST"]),
+              Route("/api/bestplay", best, methods=["POST"]),
               Mount("/static", StaticFiles(directory=STATIC), name="static")]
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={Refused: refused, InputError: refused})

@@ -171,6 +171,18 @@ def render(scenario: Scenario, name: str, scenarios: list[str]) -> str:
 by side.</p>
 <table id="history" class="results"><tbody></tbody></table>
 <div id="pair"></div>
+<details id="bestplay"><summary>Best play: each side under a good player's policy</summary>
+<p class="hint">zonesim optimize's search of the policy and loadout, for the baseline and then
+the variant, in the background (a minute or two): each side's win rate under best play and
+under the scenario's policy, and the skill gap (best play minus a naive policy), on fresh
+games.</p>
+<div class="controls"><button id="best" type="button">Search best play</button>
+<button id="best-stop" type="button" disabled>Stop</button></div>
+<p id="best-status" class="status"></p>
+<table id="best-table" class="results"><thead><tr><th>side</th><th>win rate, best play</th>
+<th>win rate, scenario's policy</th><th>skill gap</th><th>best policy</th></tr></thead>
+<tbody></tbody></table>
+</details>
 <details id="rebalance"><summary>Rebalance: suggested edits for balance targets</summary>
 <p class="hint">zonesim rebalance in the background: the fewest card and rule edits that meet
 every target, raced on common random numbers and played again on fresh games. One target a

@@ -488,9 +488,10 @@ def export_zip(scenario: Scenario, chosen: Variant, name: str = "studio") -> byt
     return buffer.getvalue()
 
 
-__all__ = ["CHUNK_SECONDS", "DECK_TABLES", "SHOWN", "EditError", "Snapshot", "Trouble",
-           "Variant", "card_rows", "card_tables", "check", "editable", "export_zip", "max_days",
-           "edit_key", "setting_of", "stream", "suggestions", "variant", "warm_steps"]
+__all__ = ["BEST_BUDGET", "CHUNK_SECONDS", "DECK_TABLES", "SHOWN", "EditError", "Snapshot",
+           "Trouble", "Variant", "best_play", "card_rows", "card_tables", "check", "edit_key",
+           "editable", "export_zip", "max_days", "setting_of", "stream", "suggestions",
+           "variant", "warm_steps"]
 
 
 # --- rebalance suggestions --------------------------------------------------------------
@@ -550,3 +551,49 @@ def suggestions(scenario: Scenario, targets: Sequence[str] = (), levers: Sequenc
     return [{"role": "best so far (stopped: not played again on fresh games)",
              "label": top.edit_set.label, "edits": edits(top.edit_set.changes()),
              "cells": top.cells}]
+
+
+# --- best play --------------------------------------------------------------------------
+
+BEST_BUDGET = 100_000
+"""Games of each side's best-play search from the page (``zonesim optimize`` plays 50 times
+more: the page answers in a minute or two, the command more surely)."""
+BEST_FRESH = 20_000
+"""Fresh games each side's best play is judged on."""
+
+
+def best_play(chosen: Variant, *, seed: int = 0, budget: int = BEST_BUDGET,
+              stop: threading.Event | None = None,
+              say: Callable[[str], None] = lambda line: None) -> list[dict]:
+    """Each side's win rate under best play and the skill gap: ``zonesim optimize``'s search
+    (:func:`sim.workflows.optimize.optimize`) of the policy and loadout, for the baseline
+    and then the variant, each judged on fresh games.
+
+    Each entry: ``side`` (``baseline``, ``variant``), ``best`` (the policy found, in words),
+    ``changes`` (key, from, to), ``stopped``, and on the fresh games (None when stopped
+    before them) ``best_play`` and ``scenario_play`` (the win rate's estimate and
+    interval under the best policy and the scenario's), ``skill_gap`` (best minus a naive
+    policy, paired) and ``gain`` (best minus the scenario's policy, paired). Setting
+    ``stop`` ends the search at its next race, keeping the best so far.
+    """
+    from sim.workflows.optimize import optimize
+
+    def progress(line: str) -> None:
+        say(line)
+        if stop is not None and stop.is_set():
+            raise KeyboardInterrupt  # optimize keeps the best so far (its Ctrl-C)
+
+    out = []
+    for side, case in (("baseline", chosen.base), ("variant", chosen.case)):
+        if stop is not None and stop.is_set():
+            break
+        say(f"best play of the {side}")
+        result = optimize(scenario_of(case), budget=budget, fresh_trials=BEST_FRESH,
+                          seed=seed, progress=progress)
+        r = result.reevaluation
+        out.append({"side": side, "best": result.winner.label, "changes": result.changes(),
+                    "stopped": result.stopped,
+                    "best_play": r and r["winner_estimate"],
+                    "scenario_play": r and r["scenario_estimate"],
+                    "skill_gap": r and r["skill_gap"], "gain": r and r["vs_scenario"]})
+    return out

@@ -324,3 +324,22 @@ def test_rebalance_bad_targets_and_stop(client):
     assert [k for k, _ in evs][-1] == "end"
     assert all(s["role"].startswith("best so far") for d in
                (d for k, d in evs if k == "suggestions") for s in d)
+
+
+def test_best_play_of_both_sides_and_its_stop(client):
+    """zonesim optimize's search for the baseline and the variant (a small budget here)."""
+    sides = whatif.best_play(whatif.variant(load_scenario("base"), EDIT), budget=20_000)
+    assert [s["side"] for s in sides] == ["baseline", "variant"]
+    for s in sides:
+        assert s["stopped"] != "interrupted" and s["best"]
+        assert 0 <= s["best_play"]["ci_low"] <= s["best_play"]["mc"] <= s["best_play"]["ci_high"]
+        assert s["skill_gap"]["diff_ci_low"] <= s["skill_gap"]["diff"]
+    run = client.post("/api/bestplay", json={"edits": EDIT}, headers=ORIGIN).json()["run"]
+    client.post(f"/api/runs/{run}/stop", json={}, headers=ORIGIN)
+    evs = events(client, run)
+    assert [k for k, _ in evs][-1] == "end"
+    found = [d for k, d in evs if k == "bestplay"]
+    assert found and all(s["stopped"] == "interrupted" for s in found[0])  # kept, not judged
+    bad = client.post("/api/bestplay", json={"edits": {"enemies.Bloodsucker.endurance": "0"}},
+                      headers=ORIGIN)
+    assert bad.status_code == 422 and "is not in 1..10" in bad.text

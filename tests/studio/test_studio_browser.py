@@ -95,7 +95,7 @@ def browser():
 def studio():
     _browser_or_skip()
     url, server = serve("base")
-    yield url
+    yield url, server.config.app.state.studio
     server.should_exit = True
 
 
@@ -155,9 +155,10 @@ def compare_campaign(seed, games):
     return next(r for r in rows if r["metric"] == "p_sarcophagus" and r["verdict"] != "baseline")
 
 
-def test_edit_run_stop_and_share(browser, studio):
+def test_edit_run_stop_share_and_close(browser, studio):
     from selenium.webdriver.common.by import By
 
+    studio, state = studio
     browser.get(studio)
     wait(browser, lambda d: d.find_element(By.ID, "compile").get_attribute("data-done"))
     open_table(browser, "enemies")
@@ -200,6 +201,19 @@ def test_edit_run_stop_and_share(browser, studio):
     assert browser.find_element(By.ID, "seed").get_attribute("value") == "7"
     run_to(browser, "done")
     assert win_difference(browser) == (diff, low, high)
+
+    # Closing the tab (leaving the page) stops its run on the server
+    set_field(browser, "games", 10_000_000)
+    browser.find_element(By.ID, "start").click()
+    wait(browser, lambda d: d.find_element(By.ID, "status").get_attribute("data-state")
+         == "running")
+    running = [r for r in state.runs.values() if not r.finished]
+    assert len(running) == 1 and not running[0].stop.is_set()
+    browser.get("about:blank")
+    wait(browser, lambda d: running[0].finished, seconds=30)
+    assert running[0].stop.is_set()
+    stopped = [d for k, d in running[0].events if k == "snapshot"][-1]
+    assert stopped["state"] == "stopped" and stopped["games"] < 10_000_000
 
 
 def test_a_script_in_a_card_name_stays_text(browser, tmp_path):

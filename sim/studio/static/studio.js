@@ -262,6 +262,40 @@
     if (searchId) await post("/api/runs/" + encodeURIComponent(searchId) + "/stop", {});
   }
 
+  let bestSource = null, bestId = null;
+  function showBest(sides) {
+    const body = $("best-table").tBodies[0];
+    body.replaceChildren();
+    const cellText = (c) => c ? pct("proportion", c.mc) + " [" + pct("proportion", c.ci_low) + ", " + pct("proportion", c.ci_high) + "]" : "stopped";
+    const diffText = (d) => d ? signed("proportion", d.diff) + " [" + signed("proportion", d.diff_ci_low) + ", " + signed("proportion", d.diff_ci_high) + "]" : "stopped";
+    for (const s of sides) {
+      const tr = document.createElement("tr");
+      tr.dataset.side = s.side;
+      tr.append(make("th", s.side), make("td", cellText(s.best_play)), make("td", cellText(s.scenario_play)),
+                make("td", diffText(s.skill_gap)), make("td", s.best));
+      body.appendChild(tr);
+    }
+  }
+  function bestDone() {
+    if (bestSource) bestSource.close();
+    bestSource = null;
+    $("best").disabled = false; $("best-stop").disabled = true;
+  }
+  async function best() {
+    const r = await post("/api/bestplay", {scenario: config.scenario, edits: edits(), seed: Number($("seed").value)});
+    const body = await r.json();
+    if (!r.ok) { showProblems(body.problems || []); return; }
+    bestId = body.run;
+    $("best").disabled = true; $("best-stop").disabled = false;
+    text($("best-status"), "searching...");
+    bestSource = new EventSource("/api/runs/" + encodeURIComponent(bestId) + "/events");
+    bestSource.addEventListener("progress", (ev) => text($("best-status"), JSON.parse(ev.data).line));
+    bestSource.addEventListener("bestplay", (ev) => { showBest(JSON.parse(ev.data)); text($("best-status"), "done"); });
+    bestSource.addEventListener("problem", (ev) => text($("best-status"), JSON.parse(ev.data).message));
+    bestSource.addEventListener("end", bestDone);
+    bestSource.onerror = () => { if (bestSource) bestDone(); };
+  }
+
   async function poll() {
     try {
       const s = await (await fetch("/api/status")).json();
@@ -283,6 +317,8 @@
   $("share").addEventListener("click", share);
   $("export").addEventListener("click", exportZip);
   $("suggest").addEventListener("click", suggest);
+  $("best").addEventListener("click", best);
+  $("best-stop").addEventListener("click", () => bestId && post("/api/runs/" + encodeURIComponent(bestId) + "/stop", {}));
   $("suggest-stop").addEventListener("click", stopSearch);
   const q = new URLSearchParams(location.search);
   const given = {};
