@@ -86,6 +86,7 @@ from sim.rules import Ruleset, settings
 from sim.rules.scenario import Scenario
 from sim.rules.tomlfile import suggest
 from sim.rules.variants import VariantError, apply_edits, format_value
+from sim.workflows.best_characters import search_budget
 from sim.workflows.levers import Lever, find_levers
 from sim.workflows.optimize import FRESH_FIRST as OPTIMIZE_FRESH
 from sim.workflows.optimize import optimize
@@ -1217,8 +1218,8 @@ def best_policies(judge: Judge, store: Store, edit_set: EditSet, search, budget:
     scenario = replace(judge.scenario, ruleset=store.ruleset(edit_set.edits))
     out, played = {}, 0
     for ch in judge.characters:
-        result = search(scenario, stalker=ch, budget=budget, trials=max(1, budget // 1000),
-                        fresh_trials=1, seed=seed, threads=threads)
+        result = search(scenario, stalker=ch, seed=seed, threads=threads,
+                        **search_budget(budget, 1))  # its own fresh games unused: one
         out[ch] = tuple(result.winner.overrides)
         played += result.played
     return out, played
