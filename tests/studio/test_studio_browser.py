@@ -257,3 +257,22 @@ def test_without_the_packages_the_tests_skip_unless_ci_requires_them(monkeypatch
     monkeypatch.setenv("ZONESIM_REQUIRE_BROWSER", "1")
     with pytest.raises(pytest.fail.Exception, match="ZONESIM_REQUIRE_BROWSER=1"):
         me._browser_or_skip()
+
+
+def test_rebalance_suggestion_applied_in_one_click(browser, studio):
+    from selenium.webdriver.common.by import By
+
+    url, _ = studio
+    browser.get(url)
+    browser.execute_script("document.getElementById('rebalance').open = true")
+    targets = browser.find_element(By.ID, "targets")
+    targets.clear()
+    targets.send_keys("combat:Bloodsucker:knocked_out <= 0.1")
+    set_field(browser, "levers", "enemies.Bloodsucker.*")
+    browser.find_element(By.ID, "suggest").click()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#suggestions button"))
+    first = browser.find_element(By.CSS_SELECTOR, "#suggestions tbody tr")
+    assert first.text.startswith("chosen") and "PASS" in first.text
+    first.find_element(By.TAG_NAME, "button").click()
+    wait(browser, lambda d: "enemies.Bloodsucker." in d.find_element(By.ID, "edits").text)
+    assert not browser.find_element(By.ID, "problems").text

@@ -223,7 +223,35 @@
     document.body.appendChild(link); link.click(); link.remove();
   }
 
-  let searching = null, searchId = null;
+  // A search in the background (rebalance, best play): its own run, events and Stop.
+  function background(url, button, stopButton, status, results) {
+    let source = null, id = null;
+    const done = () => {
+      if (source) source.close();
+      source = null;
+      $(button).disabled = false; $(stopButton).disabled = true;
+    };
+    $(stopButton).addEventListener("click", () => id && post("/api/runs/" + encodeURIComponent(id) + "/stop", {}));
+    $(button).addEventListener("click", async () => {
+      const r = await post(url, body());
+      const answer = await r.json();
+      if (!r.ok) { showProblems(answer.problems || []); return; }
+      id = answer.run;
+      $(button).disabled = true; $(stopButton).disabled = false;
+      text($(status), "searching...");
+      source = new EventSource("/api/runs/" + encodeURIComponent(id) + "/events");
+      source.addEventListener("progress", (ev) => text($(status), JSON.parse(ev.data).line));
+      for (const [kind, show] of Object.entries(results)) {
+        source.addEventListener(kind, (ev) => { show(JSON.parse(ev.data)); text($(status), "done"); });
+      }
+      source.addEventListener("problem", (ev) => text($(status), JSON.parse(ev.data).message));
+      source.addEventListener("end", done);
+      source.onerror = () => { if (source) done(); };
+    });
+  }
+  const body = () => ({scenario: config.scenario, edits: edits(), seed: Number($("seed").value),
+                       targets: $("targets").value, levers: $("levers").value});
+
   function showSuggestions(found) {
     const body = $("suggestions").tBodies[0];
     body.replaceChildren();
@@ -238,31 +266,6 @@
       body.appendChild(tr);
     }
   }
-  function searchDone() {
-    if (searching) searching.close();
-    searching = null;
-    $("suggest").disabled = false; $("suggest-stop").disabled = true;
-  }
-  async function suggest() {
-    const r = await post("/api/rebalance", {scenario: config.scenario, targets: $("targets").value,
-                                            levers: $("levers").value, seed: Number($("seed").value)});
-    const body = await r.json();
-    if (!r.ok) { showProblems(body.problems || []); return; }
-    searchId = body.run;
-    $("suggest").disabled = true; $("suggest-stop").disabled = false;
-    text($("suggest-status"), "searching...");
-    searching = new EventSource("/api/runs/" + encodeURIComponent(searchId) + "/events");
-    searching.addEventListener("progress", (ev) => text($("suggest-status"), JSON.parse(ev.data).line));
-    searching.addEventListener("suggestions", (ev) => showSuggestions(JSON.parse(ev.data)));
-    searching.addEventListener("problem", (ev) => text($("suggest-status"), JSON.parse(ev.data).message));
-    searching.addEventListener("end", searchDone);
-    searching.onerror = () => { if (searching) searchDone(); };
-  }
-  async function stopSearch() {
-    if (searchId) await post("/api/runs/" + encodeURIComponent(searchId) + "/stop", {});
-  }
-
-  let bestSource = null, bestId = null;
   function showBest(sides) {
     const body = $("best-table").tBodies[0];
     body.replaceChildren();
@@ -276,26 +279,6 @@
       body.appendChild(tr);
     }
   }
-  function bestDone() {
-    if (bestSource) bestSource.close();
-    bestSource = null;
-    $("best").disabled = false; $("best-stop").disabled = true;
-  }
-  async function best() {
-    const r = await post("/api/bestplay", {scenario: config.scenario, edits: edits(), seed: Number($("seed").value)});
-    const body = await r.json();
-    if (!r.ok) { showProblems(body.problems || []); return; }
-    bestId = body.run;
-    $("best").disabled = true; $("best-stop").disabled = false;
-    text($("best-status"), "searching...");
-    bestSource = new EventSource("/api/runs/" + encodeURIComponent(bestId) + "/events");
-    bestSource.addEventListener("progress", (ev) => text($("best-status"), JSON.parse(ev.data).line));
-    bestSource.addEventListener("bestplay", (ev) => { showBest(JSON.parse(ev.data)); text($("best-status"), "done"); });
-    bestSource.addEventListener("problem", (ev) => text($("best-status"), JSON.parse(ev.data).message));
-    bestSource.addEventListener("end", bestDone);
-    bestSource.onerror = () => { if (bestSource) bestDone(); };
-  }
-
   async function poll() {
     try {
       const s = await (await fetch("/api/status")).json();
@@ -316,10 +299,8 @@
   $("stop").addEventListener("click", stop);
   $("share").addEventListener("click", share);
   $("export").addEventListener("click", exportZip);
-  $("suggest").addEventListener("click", suggest);
-  $("best").addEventListener("click", best);
-  $("best-stop").addEventListener("click", () => bestId && post("/api/runs/" + encodeURIComponent(bestId) + "/stop", {}));
-  $("suggest-stop").addEventListener("click", stopSearch);
+  background("/api/rebalance", "suggest", "suggest-stop", "suggest-status", {suggestions: showSuggestions});
+  background("/api/bestplay", "best", "best-stop", "best-status", {bestplay: showBest});
   const q = new URLSearchParams(location.search);
   const given = {};
   for (const pair of q.getAll("e")) { const i = pair.indexOf("="); if (i > 0) given[pair.slice(0, i)] = pair.slice(i + 1); }
