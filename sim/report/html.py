@@ -89,6 +89,13 @@ def _verdicts(text: str) -> str:
     return _VERDICT.sub(r'<span class="\1">\1</span>', text)
 
 
+def _figures(section: Section, images: Mapping[str, bytes]) -> list[str]:
+    """The section's figures, embedded, each with its file name as caption."""
+    return [f'<figure><img alt="{esc(name)}" src="{data_uri(images[name])}">'
+            f"<figcaption>{esc(name)}.png</figcaption></figure>"
+            for name in section.figures if name in images]
+
+
 def render(title: str, meta: Mapping, sections: Sequence[Section], summary: pd.DataFrame,
            images: Mapping[str, bytes]) -> str:
     """The whole page. ``images`` maps a figure name to its PNG bytes (embedded).
@@ -120,6 +127,7 @@ def render(title: str, meta: Mapping, sections: Sequence[Section], summary: pd.D
                 f"<tr><th>{esc(a.question)}</th><td>{_verdicts(esc(a.answer))}</td>"
                 f'<td><a href="#{esc(a.section)}">{esc(titles.get(a.section, a.section))}'
                 "</a></td></tr>" for a in section.answers) + "</tbody></table>")
+            parts += _figures(section, images)  # the first screen's chart under its answers
         for paragraph in section.text:
             if isinstance(paragraph, str):
                 parts.append(f"<p>{_verdicts(esc(paragraph))}</p>")
@@ -128,10 +136,8 @@ def render(title: str, meta: Mapping, sections: Sequence[Section], summary: pd.D
                              + "</ul>")
         for caption, frame in section.shown.items():
             parts += [f"<h3>{esc(caption)}</h3>", table(frame)]
-        for name in section.figures:
-            if name in images:
-                parts.append(f'<figure><img alt="{esc(name)}" src="{data_uri(images[name])}">'
-                             f"<figcaption>{esc(name)}.png</figcaption></figure>")
+        if not section.answers:
+            parts += _figures(section, images)
     parts += [
         '<h2 id="summary">Summary</h2>', table(summary),
         '<h2 id="provenance">Provenance</h2>',

@@ -94,6 +94,12 @@ def provenance(meta: Mapping) -> list[str]:
     ]
 
 
+def _figures(section: Section, images: Mapping[str, str]) -> list[str]:
+    """Links to the section's PNG figures, each followed by a blank line."""
+    return [line for name in section.figures if name in images
+            for line in (f"![{escape(name)}]({images[name]})", "")]
+
+
 def render(title: str, meta: Mapping, sections: Sequence[Section], summary: pd.DataFrame,
            images: Mapping[str, str]) -> str:
     """The whole page. ``images`` maps a figure name to its PNG file name.
@@ -120,7 +126,7 @@ def render(title: str, meta: Mapping, sections: Sequence[Section], summary: pd.D
             out += ["| question | answer | details |", "| --- | --- | --- |",
                     *(f"| {escape(a.question)} | {escape(a.answer)} | "
                       f"[{escape(titles.get(a.section, a.section))}](#{a.section}) |"
-                      for a in section.answers), ""]
+                      for a in section.answers), "", *_figures(section, images)]
         for paragraph in section.text:
             if isinstance(paragraph, str):
                 out += [escape(paragraph), ""]
@@ -128,9 +134,8 @@ def render(title: str, meta: Mapping, sections: Sequence[Section], summary: pd.D
                 out += [*(f"- {escape(line)}" for line in paragraph), ""]
         for caption, frame in section.shown.items():
             out += [f"**{escape(caption)}**", "", table(frame), ""]
-        for name in section.figures:
-            if name in images:
-                out += [f"![{escape(name)}]({images[name]})", ""]
+        if not section.answers:
+            out += _figures(section, images)
         if section.tables:
             files = ", ".join(code(f"{n}.csv") for n in section.tables)
             out += [f"Tables: {files} (and `.parquet`).", ""]

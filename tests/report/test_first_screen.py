@@ -128,3 +128,19 @@ def test_every_answer_links_to_a_section_of_the_page():
         "Are the characters balanced?", "Which reading of the rules matters most?"]
     assert {a.section for a in page.answers} <= set(sections)
     assert "win_rates" in page.figures  # the characters' chart with intervals
+
+
+def test_the_chart_sits_under_the_answers_on_both_pages():
+    from sim.report import html, markdown
+    from sim.report.questions import Answer
+
+    section = Section("verdict", "Verdict", text=["the verdict's paragraphs"],
+                      answers=[Answer("Is the win rate on target?", "36 %", "verdict")],
+                      figures={"win_rates": None})
+    page = html.render("t", {}, [section], pd.DataFrame(), {"win_rates": b"png"})
+    assert page.index('class="answers"') < page.index("<figure") \
+        < page.index("the verdict&#x27;s paragraphs")
+    text = markdown.render("t", {}, [section], pd.DataFrame(), {"win_rates": "win_rates.png"})
+    assert text.index("| Is the win rate on target? |") < text.index("(win_rates.png)") \
+        < text.index("the verdict's paragraphs")
+    assert text.index("Contents: [Verdict](#verdict)") < text.index("## Verdict")
