@@ -93,12 +93,14 @@ def _best_play(chosen, budget: int, trials: int, seed: int, fmt: str, threads) -
         raise click.BadParameter(str(error), param_hint={"budget": "--budget",
                                                          "fresh_trials": "--trials"}[error.field]
                                  ) from None
-    common.bar().expect(characters_games(chosen, options["budget"], options["fresh_trials"]))
-    result = best_characters(chosen, seed=seed, threads=threads, **options)
+    common.bar().expect(characters_games(chosen, options["budget"], options["fresh_trials"],
+                                         replicate=True))
+    result = best_characters(chosen, seed=seed, threads=threads, replicate=True, **options)
     title = (f"balance characters --best-play: {chosen.name}, every character his own best "
              f"policy ({options['budget']:,} games of selection each, seed {seed}); P(win) on "
              f"{options['fresh_trials']:,} fresh games per policy, none of the selection's; "
-             "95 % intervals; differences paired")
+             "95 % intervals; differences paired; second search: the best of a search on "
+             "other selection games, minus the best (how far from converged)")
     emit_characters(result, fmt, title)
 
 

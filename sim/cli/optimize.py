@@ -44,6 +44,10 @@ from sim.workflows.sweep import check_scheduler
                    f"{library.MAX_FRESH_TRIALS:.0e}.")
 @click.option("--passes", type=common.small_int(1), default=library.PASSES,
               show_default=True, help="Passes over the keys at most.")
+@click.option("--replicate/--no-replicate", default=True, show_default=True,
+              help="Search again with the same budget on selection games of its own and "
+                   "play its best on the same fresh games: how far the search is from "
+                   "converged (twice the games of selection).")
 @click.option("--top", type=common.small_int(1), default=10, show_default=True,
               help="Candidates listed.")
 @click.option("--out", type=click.Path(path_type=Path, dir_okay=False), default=None,
@@ -56,7 +60,7 @@ from sim.workflows.sweep import check_scheduler
 @common.threads_option
 @common.quiet_option
 def optimize(scenario, metric, constraint, stalker, seat, keys, trials, budget, fresh_trials,
-             passes, top, out, scheduler, seed, fmt, threads):
+             passes, replicate, top, out, scheduler, seed, fmt, threads):
     """Search the scenario's policy and loadout for the best win rate over whole games.
 
     SCENARIO (default: base) is a one-stalker scenario, or a multiplayer one
@@ -70,7 +74,11 @@ def optimize(scenario, metric, constraint, stalker, seat, keys, trials, budget, 
     best policy, the runner-up, the scenario's own and a naive one (never
     flee, no stimulants, sneak, nearest route) are then played on fresh
     games, never used in the selection, and those numbers are reported: no
-    winner's curse. Same seed, same result, for any --threads.
+    winner's curse. A second search on selection games of its own
+    (--replicate, the default) plays its best on the same fresh games: the
+    same policy, or its paired difference to the best, says how far the
+    search is from converged at this budget. Same seed, same result, for
+    any --threads.
     A value that plays the incumbent's very games on a race's first rung
     has no effect and plays no more; a small --budget plays every race's
     first rung on fewer than --trials games (at least 100) so that every
@@ -108,18 +116,19 @@ def optimize(scenario, metric, constraint, stalker, seat, keys, trials, budget, 
     bar = common.bar()
     options = {"metric": metric, "constraint": constraint, "keys": keys, "trials": trials,
                "budget": budget, "fresh_trials": fresh_trials, "passes": passes, "seed": seed,
-               "threads": threads, "top": top, "scheduler": scheduler}
+               "threads": threads, "top": top, "scheduler": scheduler, "replicate": replicate}
     if stalker == ALL:
         if out is not None:
             raise click.BadParameter("--out writes one scenario: give one --stalker",
                                      param_hint="--out")
         _characters(chosen, bar, options, fmt)
         return
-    bar.expect(library.most_games(budget, fresh_trials))
+    bar.expect(library.most_games(budget, fresh_trials, replicate))
     result = library.optimize(chosen, metric=metric, constraint=constraint, keys=keys,
                               trials=trials, budget=budget, fresh_trials=fresh_trials,
                               passes=passes, seed=seed, threads=threads, top=top,
-                              scheduler=scheduler, stalker=stalker, seat=seat)
+                              scheduler=scheduler, stalker=stalker, seat=seat,
+                              replicate=replicate)
     if out is not None and result.stopped != "interrupted":
         write_scenario(chosen, dict(result.winner.overrides), out, result.toml_header(),
                        stalker)
@@ -179,7 +188,8 @@ def _characters(chosen, bar, options: dict, fmt: str) -> None:
     """``--stalker all``: each character's best play, then the spreads."""
     from sim.workflows.best_characters import best_characters, characters_games
 
-    bar.expect(characters_games(chosen, options["budget"], options["fresh_trials"]))
+    bar.expect(characters_games(chosen, options["budget"], options["fresh_trials"],
+                                options["replicate"]))
     result = best_characters(chosen, **options)
     title = (f"optimize {options['metric'] or library.METRIC} of {chosen.name}, every "
              f"character his own best policy: seed {options['seed']}; fresh games, 95 % "

@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from sim.report import labels, outliers, readings, verdict
+from sim.report import best_play, labels, outliers, readings, verdict
 from sim.report.tables import KNOCKED_OUT, Section
 from sim.rules.scenario import Scenario
 from sim.workflows import baseline as workflow
@@ -299,6 +299,9 @@ def merge_sections(base: Sequence[Section], changed: Sequence[Section]) -> None:
     for section in changed:
         other = by_key.get(section.key)
         if other is None:
+            continue
+        if section.key == "best_play":  # two searches: differences paired, with intervals
+            best_play.before_after(other, section)
             continue
         section.shown = {caption: merge_shown(other.shown.get(caption, pd.DataFrame()), frame)
                          for caption, frame in section.shown.items()}

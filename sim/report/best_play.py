@@ -24,7 +24,8 @@ from sim.rules.scenario import Scenario
 from sim.workflows import optimize as workflow
 from sim.workflows.best_characters import best_characters, search_budget
 from sim.workflows.carrying import worth_carrying
-from sim.workflows.policy_space import value_text
+from sim.workflows.policy_space import Candidate, value_text
+from sim.workflows.race import paired
 from sim.workflows.targets import Target
 
 FRESH_SHARE = 2
@@ -75,6 +76,9 @@ def policy_rows(result: workflow.Optimization) -> list[dict]:
             ("naive", r["naive"], r["naive_estimate"], None)]  # naive - scenario: not paired
     if r["runner_up"] is not None:
         rows.append(("runner-up", r["runner_up"], r["runner_up_estimate"], None))
+    if r.get("replicate") is not None:  # a search on other selection games: convergence
+        rows.append(("second search", r["replicate"]["winner"], r["replicate"]["estimate"],
+                     None))
     out = []
     for policy, label, est, vs in rows:
         vs = vs or dict.fromkeys(zero)
@@ -127,7 +131,7 @@ def best_play_section(sc: Scenario, trials: int, seed: int) -> Section:
                             "(zonesim optimize refuses multiplayer scenarios); not run.")
         return section
     opts = budgets(trials)
-    result = workflow.optimize(sc, seed=seed, **opts)
+    result = workflow.optimize(sc, seed=seed, replicate=True, **opts)
     r = result.reevaluation
     section.data["best_play"] = result
     section.text.append(
@@ -160,7 +164,7 @@ def best_play_section(sc: Scenario, trials: int, seed: int) -> Section:
               {"diff": p["diff_vs_scenario"], "diff_ci_low": p["diff_vs_scenario_ci_low"],
                "diff_ci_high": p["diff_vs_scenario_ci_high"]})}
          for p in policy_rows(result)])
-    _characters(section, sc, trials, seed)
+    _characters(section, sc, trials, seed, result)
     return section
 
 
@@ -181,20 +185,30 @@ def _card_text(row: Mapping) -> str:
     return f"{row['card']}{copies} ({row['kind']})"
 
 
-def _characters(section: Section, sc: Scenario, trials: int, seed: int) -> None:
-    """Every stalker card under his own best play (a smaller search each), with the gap."""
+def _characters(section: Section, sc: Scenario, trials: int, seed: int,
+                own: workflow.Optimization) -> None:
+    """Every stalker card under his own best play (a smaller search each), with the gap.
+
+    The scenario's stalker is the section's own search ``own``, reused: one best-play
+    figure per stalker in the report (issue 46 item 3); his row gives its budget.
+    """
     opts = budgets(max(1, trials // CHARACTER_SHARE))
-    chars = best_characters(sc, seed=seed, **opts)
+    chars = best_characters(sc, seed=seed, known={sc.stalker: own}, replicate=True, **opts)
     section.data["characters"] = chars
     section.tables["best_play_characters"] = chars.to_frame()
     section.text.append(
         f"Each character under his own best play (his policy and loadout; a search of "
-        f"{opts['budget']:,} games each, {opts['fresh_trials']:,} fresh games per policy):")
+        f"{opts['budget']:,} games each, {opts['fresh_trials']:,} fresh games per policy; "
+        f"{sc.stalker}'s row is the search above, {own.budget:,} games, reused, so the "
+        "report gives him one best-play figure; a smaller search may stop short of the best "
+        "policy, and each row's second search, on other selection games, says how far):")
     section.shown["Characters under best play (fresh games)"] = pd.DataFrame(
         [{"stalker": r.stalker, "best policy": r.winner.label,
           "best play": _cell_text(r.reevaluation["winner_estimate"]),
           "scenario's policy": _cell_text(r.reevaluation["scenario_estimate"]),
-          "skill gap (best - naive)": _diff_text(r.reevaluation["skill_gap"])}
+          "skill gap (best - naive)": _diff_text(r.reevaluation["skill_gap"]),
+          "search (games)": f"{r.budget:,}",
+          "second search minus the best": _second_text(r.reevaluation)}
          for r in chars.finished])
     spreads = [chars.spread(w) for w in ("best", "scenario")]
     if all(spreads):
@@ -206,6 +220,118 @@ def _characters(section: Section, sc: Scenario, trials: int, seed: int) -> None:
                                 for s in spreads) + ".")
 
 
+def _second_text(fresh: Mapping) -> str:
+    """The second search's best minus the best, in words (:func:`convergence_words`)."""
+    again = fresh.get("replicate")
+    if again is None:
+        return ""
+    return "same policy" if again["same_policy"] else _diff_text(again["vs_winner"])
+
+
+def convergence_words(fresh: Mapping) -> str:
+    """How far a best-play figure is from converged: a second search's best against it.
+
+    From a reevaluation's ``replicate`` (:func:`sim.workflows.optimize.optimize`): the same
+    policy, or its paired difference on the same fresh games; empty without one.
+    """
+    again = fresh.get("replicate")
+    if again is None:
+        return ""
+    if again["same_policy"]:
+        return (" A second search, on selection games of its own, found the same policy "
+                "(converged at this budget).")
+    d = again["vs_winner"]
+    if d["diff_ci_low"] > 0:
+        verdict = ("better beyond noise: the search has not converged at this budget, and the "
+                   "best-play figure is low by about that much")
+    elif d["diff_ci_high"] < 0:
+        verdict = ("worse beyond noise: the search has not converged at this budget (the "
+                   "second one stopped short), so a search may stop this far from its best")
+    else:
+        verdict = "within noise: the two searches agree"
+    return (f" A second search, on selection games of its own, found {again['winner']}: "
+            f"{_cell_text(again['estimate'])}, minus the best {_diff_text(d)} (paired; "
+            f"{verdict}).")
+
+
+BEFORE_AFTER = "Best play, baseline -> changed (the same fresh games, paired)"
+"""Caption of the table that gives every best-play figure's move with its interval."""
+BEFORE_AFTER_COLUMNS = ["stalker", "policy", "baseline", "changed", "diff", "diff_ci_low",
+                        "diff_ci_high", "baseline_second_search", "changed_second_search"]
+"""Columns of the ``best_play_before_after`` table (:func:`before_after`)."""
+
+
+def _searches(section: Section) -> dict[str, workflow.Optimization]:
+    """The section's searches by stalker card: the characters' and the section's own."""
+    chars = section.data.get("characters")
+    out = {r.stalker: r for r in (chars.finished if chars is not None else ())}
+    own = section.data.get("best_play")
+    if own is not None and own.reevaluation is not None:
+        out[own.stalker] = own
+    return out
+
+
+def _moved(old: workflow.Optimization, new: workflow.Optimization, which: str) -> dict:
+    """``new - old`` of one policy's fresh estimate (``best`` or ``scenario``), paired.
+
+    Both searches play their fresh games on the same seed and trials (trials from
+    :data:`~sim.workflows.optimize.FRESH_FIRST`), so the baseline's and the changed rules'
+    games are paired on common random numbers as every other before/after difference of
+    the report. Searches on different seeds or fresh counts are not paired: the half-widths
+    of the two intervals are added (conservative).
+    """
+    key = "winner_estimate" if which == "best" else "scenario_estimate"
+    a, b = old.reevaluation, new.reevaluation
+    if (old.seed, a["trials"], a["first_trial"]) == (new.seed, b["trials"], b["first_trial"]) \
+            and old.fresh_games is not None and new.fresh_games is not None:
+        pick = (lambda r: r.winner) if which == "best" else (lambda r: Candidate())
+        x_old = old.fresh_games.play(pick(old), a["trials"])[:, 0]
+        x_new = new.fresh_games.play(pick(new), b["trials"])[:, 0]
+        return paired(x_new, x_old)
+    d = b[key]["mc"] - a[key]["mc"]
+    half = sum((c[key]["ci_high"] - c[key]["ci_low"]) / 2 for c in (a, b))
+    return {"diff": d, "diff_ci_low": d - half, "diff_ci_high": d + half}
+
+
+def before_after(base: Section, changed: Section) -> None:
+    """Every best-play figure of ``changed`` against ``base``'s, with its interval (in place).
+
+    One row per stalker searched in both reports and per policy (his best, the scenario's):
+    the two fresh estimates and their paired difference (:func:`_moved`), beside each
+    search's convergence (its second search minus its best). The merged tables' bare
+    differences are not shown: the section's readable tables are the changed report's,
+    after this table (issue 46 item 10). The tidy rows (:data:`BEFORE_AFTER_COLUMNS`) go to
+    ``changed.data["before_after"]``, written by the before/after section.
+    """
+    old, new = _searches(base), _searches(changed)
+    rows = []
+    for stalker in (s for s in new if s in old):
+        for which, key in (("best", "winner_estimate"), ("scenario", "scenario_estimate")):
+            d = _moved(old[stalker], new[stalker], which)
+            rows.append({"stalker": stalker, "policy": which,
+                         "baseline": old[stalker].reevaluation[key],
+                         "changed": new[stalker].reevaluation[key], **d,
+                         "baseline_second_search": _second_text(old[stalker].reevaluation),
+                         "changed_second_search": _second_text(new[stalker].reevaluation)})
+    if not rows:
+        return
+    changed.data["before_after"] = pd.DataFrame(
+        [{**r, "baseline": r["baseline"]["mc"], "changed": r["changed"]["mc"]} for r in rows],
+        columns=BEFORE_AFTER_COLUMNS)
+    shown = pd.DataFrame([{
+        "stalker": r["stalker"], "policy": WORDS[r["policy"]],
+        "baseline": _cell_text(r["baseline"]), "changed": _cell_text(r["changed"]),
+        "changed minus baseline (paired)": _diff_text(r),
+        "second search (baseline; changed)": "" if r["policy"] != "best" else
+        f"{r['baseline_second_search'] or '-'}; {r['changed_second_search'] or '-'}"}
+        for r in rows])
+    changed.shown = {BEFORE_AFTER: shown, **changed.shown}
+    changed.text.insert(0, "Against the baseline: every best-play figure of both reports, the "
+                           "difference paired on the same fresh games with its 95 % interval "
+                           "(the search's own noise beside it: each report's second search); "
+                           "the tables after it are the changed report's.")
+
+
 def good_play_words(fresh: Mapping) -> str:
     """How much good play matters over whole games, from the winner's re-evaluation ``fresh``
     (:attr:`sim.workflows.optimize.Optimization.reevaluation`: fresh games, paired): the win
@@ -214,7 +340,8 @@ def good_play_words(fresh: Mapping) -> str:
     return (f"Win rate under best play: {_cell_text(fresh['winner_estimate'])}; under the "
             f"scenario's policy: {_cell_text(fresh['scenario_estimate'])}; best minus the "
             f"scenario's (paired): {_diff_text(fresh['vs_scenario'])}. Skill gap (best minus "
-            f"the naive policy, {fresh['naive']}): {_diff_text(fresh['skill_gap'])}.")
+            f"the naive policy, {fresh['naive']}): {_diff_text(fresh['skill_gap'])}."
+            + convergence_words(fresh))
 
 
 def verdict_lines(sections: Mapping[str, Section]) -> list:

@@ -308,6 +308,9 @@ def _against(base_sc: Scenario, sc: Scenario, sections: list, battery: list, see
     section.data["summary"] = pd.DataFrame(
         [row for s in base_sections for row in s.summary], columns=SUMMARY_COLUMNS)
     before_after.merge_sections(base_sections, sections)
+    for part in sections:  # the changed sections are written already: their tidy rows here
+        if "before_after" in part.data:
+            section.tables[f"{part.key}_before_after"] = part.data["before_after"]
     return section
 
 

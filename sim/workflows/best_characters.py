@@ -12,7 +12,7 @@ the characters (issue 26).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import pandas as pd
@@ -71,15 +71,24 @@ class Characters:
                 "spread": diff, "ci_low": diff - half, "ci_high": diff + half}
 
     def rows(self) -> list[dict]:
-        """One row per character: his best policy and the fresh estimates."""
+        """One row per character: his best policy and the fresh estimates.
+
+        Then the search's budget, and with a replicate (:func:`~sim.workflows.optimize.
+        optimize`'s ``replicate``) the second search's best and its paired difference to the
+        best (``second_search_*``; None without one): how far each figure is from converged.
+        """
         out = []
         for r in self.finished:
             fresh = r.reevaluation
+            again = fresh.get("replicate") or {}
             out.append({"stalker": r.stalker, "best_policy": r.winner.label,
                         **{f"{k}_{part}": fresh[v][part] for k, v in ESTIMATES.items()
                            for part in ("mc", "ci_low", "ci_high")},
                         **{f"vs_scenario_{k}": x for k, x in fresh["vs_scenario"].items()},
-                        **{f"skill_gap_{k}": x for k, x in fresh["skill_gap"].items()}})
+                        **{f"skill_gap_{k}": x for k, x in fresh["skill_gap"].items()},
+                        "budget": r.budget, "second_search_policy": again.get("winner"),
+                        **{f"second_search_{k}": again.get("vs_winner", {}).get(k)
+                           for k in ("diff", "diff_ci_low", "diff_ci_high")}})
         return out
 
     def to_frame(self) -> pd.DataFrame:
@@ -91,7 +100,10 @@ class Characters:
         return [{"stalker": r["stalker"], "best": _cell(r, "best"),
                  "scenario's policy": _cell(r, "scenario"), "naive": _cell(r, "naive"),
                  "best - scenario's": _diff(r, "vs_scenario"),
-                 "skill gap": _diff(r, "skill_gap"), "best policy": r["best_policy"]}
+                 "skill gap": _diff(r, "skill_gap"), "best policy": r["best_policy"],
+                 **({} if r["second_search_policy"] is None else
+                    {"second search": "same policy" if r["second_search_policy"]
+                     == r["best_policy"] else _diff(r, "second_search")})}
                 for r in self.rows()]
 
     def spread_lines(self) -> list[str]:
@@ -115,22 +127,28 @@ def _diff(row: dict, name: str) -> str:
             f"{row[f'{name}_diff_ci_high']:+.4f})")
 
 
-def characters_games(scenario: Scenario, budget: int, fresh_trials: int) -> int:
+def characters_games(scenario: Scenario, budget: int, fresh_trials: int,
+                     replicate: bool = False) -> int:
     """The most games :func:`best_characters` plays over every stalker card (a progress bar)."""
-    return len(scenario.ruleset.stalkers) * most_games(budget, fresh_trials)
+    return len(scenario.ruleset.stalkers) * most_games(budget, fresh_trials, replicate)
 
 
 def best_characters(scenario: Scenario, stalkers: Sequence[str] | None = None,
+                    known: Mapping[str, Optimization] | None = None,
                     **options) -> Characters:
     """:func:`~sim.workflows.optimize.optimize` for each stalker card (default: all).
 
     ``options`` are those of :func:`~sim.workflows.optimize.optimize`, the same for every
-    character (seed included).
+    character (seed included). ``known``: searches already run, by stalker card, reused
+    instead of searching him again (one best-play figure per stalker, issue 46 item 3; its
+    budget is in its row).
     """
     names = list(scenario.ruleset.stalkers) if stalkers is None else list(stalkers)
+    known = known or {}
     results = []
     for name in names:
-        results.append(optimize(scenario, stalker=name, **options))
+        results.append(known[name] if name in known else
+                       optimize(scenario, stalker=name, **options))
         if results[-1].stopped == "interrupted":  # Ctrl-C: the characters after it are not run
             break
     return Characters(tuple(results))

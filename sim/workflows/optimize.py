@@ -44,7 +44,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -122,9 +122,12 @@ MAX_FRESH_TRIALS = 10**7
 are held together (up to 1 GB at this limit)."""
 
 
-def most_games(budget: int, fresh_trials: int) -> int:
-    """The most games a search plays: its budget and the fresh games (a progress bar's total)."""
-    return budget + FRESH_POLICIES * fresh_trials
+def most_games(budget: int, fresh_trials: int, replicate: bool = False) -> int:
+    """The most games a search plays: its budget and the fresh games (a progress bar's total).
+
+    ``replicate``: a second search's budget and its best's fresh games too.
+    """
+    return (1 + replicate) * (budget + fresh_trials) + (FRESH_POLICIES - 1) * fresh_trials
 
 
 def check_games(budget: int, fresh_trials: int) -> None:
@@ -374,6 +377,8 @@ class Optimization:
         if r["runner_up"] is not None:
             out.append(f"  runner-up {r['runner_up']}: {_cell(r['runner_up_estimate'])}; "
                        f"minus the best: {_diff(r['runner_up_vs_winner'])}")
+        if convergence(r) is not None:
+            out.append(f"  {convergence(r)}")
         if "constraint" in r:
             c = r["constraint"]
             out.append(f"  constraint {c['target']}: {_cell(c)} {c['verdict']}")
@@ -415,7 +420,8 @@ def optimize(scenario: Scenario, *, metric: str | None = None, constraint: str |
              fresh_trials: int = FRESH_TRIALS, passes: int = PASSES, seed: int = 0,
              threads: int | None = None, top: int = 10, scheduler: Any = None,
              stalker: str | None = None, seat: int | None = None,
-             progress: Callable[[str], None] | None = None) -> Optimization:
+             progress: Callable[[str], None] | None = None,
+             replicate: bool = False) -> Optimization:
     """Search the scenario's policy keys for the best value of a metric (module docstring).
 
     Parameters
@@ -444,6 +450,12 @@ def optimize(scenario: Scenario, *, metric: str | None = None, constraint: str |
         ``tcp://host:8786``, or a client); the result is the same.
     progress : callable, optional
         Called with a line before each race.
+    replicate : bool
+        Search again, with the same budget, on selection games of its own (trials from
+        :func:`selection_games`, none of the first search's or the fresh games'), and play
+        its best on the same fresh games: how far the search is from converged
+        (:func:`convergence`; ``reevaluation["replicate"]``). The reported best stays the
+        first search's, so the fresh numbers remain honest.
 
     Ctrl-C during the selection stops it: the games already played are kept, the best
     so far is returned (``stopped="interrupted"``) without a re-evaluation.
@@ -471,7 +483,7 @@ def optimize(scenario: Scenario, *, metric: str | None = None, constraint: str |
             base["stalker"] = stalker
         game = functools.partial(compile_seat, scenario, p)
     dims = space(scenario.ruleset, base, parse_keys(keys))
-    if selection_games(trials) >= FRESH_FIRST:
+    if 2 * selection_games(trials) >= FRESH_FIRST:
         raise OptimizeError(f"{trials} games per first rung reach the fresh games' trials",
                             "trials")
     if budget < trials:
@@ -479,7 +491,7 @@ def optimize(scenario: Scenario, *, metric: str | None = None, constraint: str |
                             f"rung ({trials} games)", "budget")
     with _cluster(scheduler, scenario) as client:
         result = _optimize(scenario, objective, base, dims, trials, budget, fresh_trials,
-                           passes, seed, threads, top, client, progress, game)
+                           passes, seed, threads, top, client, progress, game, replicate)
     return result if p is None else dataclasses.replace(result, seat=p + 1,
                                                         stalker=base["stalker"])
 
@@ -526,12 +538,9 @@ def _cluster(scheduler: Any, scenario: Scenario):
         client.close()
 
 
-def _optimize(scenario: Scenario, objective: Objective, base: dict, dims, trials: int,
-              budget: int, fresh_trials: int, passes: int, seed: int, threads: int | None,
-              top: int, client: Any, progress, game=None) -> Optimization:
-    games = Games(scenario.ruleset, base, objective, seed=seed, threads=threads,
-                  scheduler=client, game=game)
-    purse = Purse.of(scenario.ruleset, base)
+def _search(games: Games, purse: Purse, base: dict, dims, trials: int, budget: int,
+            passes: int, progress) -> tuple[_Search, int]:
+    """One search on ``games``' selection games, and its first rung (module docstring)."""
     search = _Search(games, purse,
                      {d.key: KeyLog(d.key, base[d.key], base[d.key]) for d in dims})
     rung = first_rung(budget, trials, sum(search.others(d) for d in dims))
@@ -541,6 +550,24 @@ def _optimize(scenario: Scenario, objective: Objective, base: dict, dims, trials
             search.playoff(rung, budget)
     except KeyboardInterrupt:
         search.stopped = "interrupted"
+    return search, rung
+
+
+def _optimize(scenario: Scenario, objective: Objective, base: dict, dims, trials: int,
+              budget: int, fresh_trials: int, passes: int, seed: int, threads: int | None,
+              top: int, client: Any, progress, game=None,
+              replicate: bool = False) -> Optimization:
+    games = Games(scenario.ruleset, base, objective, seed=seed, threads=threads,
+                  scheduler=client, game=game)
+    purse = Purse.of(scenario.ruleset, base)
+    search, rung = _search(games, purse, base, dims, trials, budget, passes, progress)
+    again = None
+    if replicate and search.stopped != "interrupted":
+        again = _search(Games(scenario.ruleset, base, objective, seed=seed,
+                              first=selection_games(trials), threads=threads, scheduler=client,
+                              game=game), purse, base, dims, trials, budget, passes, None)[0]
+        if again.stopped == "interrupted":
+            search.stopped = "interrupted"
     winner = search.winner
     fresh = None if search.stopped == "interrupted" else Games(
         scenario.ruleset, base, objective, seed=seed, first=FRESH_FIRST, threads=threads,
@@ -555,7 +582,8 @@ def _optimize(scenario: Scenario, objective: Objective, base: dict, dims, trials
         games.played,
         winner, base, tuple(search.logs.values()),
         tuple(_top_row(games, r, winner, objective) for r in ranked[:top]),
-        None if fresh is None else reevaluate(fresh, winner, runner_up, fresh_trials),
+        None if fresh is None else reevaluate(fresh, winner, runner_up, fresh_trials,
+                                              again and (again.winner, again.games)),
         tuple(games.ranges), () if fresh is None else tuple(fresh.ranges), search.passes,
         search.races, search.stopped, purse.money, fresh, first_rung=rung,
         not_searched=tuple(k for k in search.skipped if search.logs[k].raced == 0))
@@ -647,6 +675,27 @@ class _Search:
             self._record(result)
 
 
+def convergence(fresh: Mapping) -> str | None:
+    """How far the search is from converged, in words, from a reevaluation's ``replicate``.
+
+    The second search's best (other selection games, the same budget) on the same fresh
+    games: the same policy, or its win rate minus the best's, paired, with its interval
+    (a difference beyond noise: the budget is too small for the best to be trusted to
+    within it). None without a replicate.
+    """
+    r = fresh.get("replicate")
+    if r is None:
+        return None
+    if r["same_policy"]:
+        return (f"converged: a second search on other selection games ({r['played']:,} games) "
+                "found the same policy")
+    d = r["vs_winner"]
+    beyond = d["diff_ci_low"] > 0 or d["diff_ci_high"] < 0
+    return (f"{'not converged' if beyond else 'converged within noise'}: a second search on "
+            f"other selection games ({r['played']:,} games) found {r['winner']}, "
+            f"{_cell(r['estimate'])}; minus the best: {_diff(d)}")
+
+
 def _cell(c: dict) -> str:
     return f"{c['mc']:.4f} ({c['ci_low']:.4f} to {c['ci_high']:.4f})"
 
@@ -733,10 +782,13 @@ def _top_row(games: Games, s: Standing, winner: Candidate, objective: Objective)
 
 
 def reevaluate(fresh: Games, winner: Candidate, runner_up: Candidate | None,
-               trials: int) -> dict:
+               trials: int, replicate: tuple[Candidate, Games] | None = None) -> dict:
     """The winner, the scenario's policy, the naive one and the runner-up, paired.
 
     All on ``fresh``'s games; the naive policy is :data:`~sim.workflows.policy_space.NAIVE`.
+    ``replicate``: the winner of a second search on other selection games, and those games;
+    ``replicate`` in the result gives its fresh estimate and its paired difference to the
+    winner (:func:`convergence`).
     """
     objective = fresh.objective
     x_win = fresh.play(winner, trials)
@@ -755,6 +807,14 @@ def reevaluate(fresh: Games, winner: Candidate, runner_up: Candidate | None,
         out.update(runner_up=runner_up.label,
                    runner_up_estimate=cell(objective.metric, x_up[:, 0]),
                    runner_up_vs_winner=paired(x_up[:, 0], x_win[:, 0]))
+    if replicate is not None:
+        other, games = replicate
+        x_other = fresh.play(other, trials)
+        out["replicate"] = {"winner": other.label, "same_policy": other == winner,
+                            "estimate": cell(objective.metric, x_other[:, 0]),
+                            "vs_winner": paired(x_other[:, 0], x_win[:, 0]),
+                            "played": games.played,
+                            "selection_trials": [list(r) for r in games.ranges]}
     c = objective.constraint
     if c is not None:
         con = objective.constraint_cell(x_win)
@@ -766,5 +826,6 @@ def reevaluate(fresh: Games, winner: Candidate, runner_up: Candidate | None,
 __all__ = ["BUDGET", "FRESH_FIRST", "FRESH_POLICIES", "FRESH_TRIALS", "MAX_BUDGET",
            "MAX_FRESH_TRIALS", "METRIC", "MIN_RUNG", "NOT_SEARCHED", "PASSES", "PLAYOFF",
            "PLAYOFF_RUNGS", "RUNGS", "SAME_GAMES", "SEAT_METRIC", "TRIALS", "KeyLog",
-           "OptimizeError", "Optimization", "check_games", "first_rung", "most_games",
+           "OptimizeError", "Optimization", "check_games", "convergence", "first_rung",
+           "most_games",
            "objective_of", "optimize", "reevaluate", "selection_games"]
