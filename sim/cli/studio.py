@@ -9,9 +9,6 @@ import click
 
 from sim.cli import common
 
-LOCAL = "127.0.0.1"
-"""The one host the studio binds unless told otherwise."""
-
 
 def free_port(host: str) -> int:
     """A port nothing listens on at ``host`` now (the system's choice)."""
@@ -22,7 +19,7 @@ def free_port(host: str) -> int:
 
 @click.command(cls=common.Command)
 @click.argument("scenario", required=False)
-@click.option("--host", default=LOCAL, show_default=True,
+@click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on; any other than 127.0.0.1 lets other machines in "
                    "(a warning says so).")
 @click.option("--port", type=click.IntRange(0, 65535), default=0,
@@ -43,15 +40,14 @@ def studio(scenario: str | None, host: str, port: int, no_browser: bool) -> None
     """
     import uvicorn
 
-    from sim.studio.app import create_app
+    from sim.studio.app import LOCAL, create_app, hosts_for
 
     if host != LOCAL:
         click.echo(f"zonesim studio: warning: listening on {host}: other machines that reach "
                    "it can open the studio and run games on this one", err=True)
     port = port or free_port(host)
     shown = f"[{host}]" if ":" in host else host
-    hosts = {f"{shown}:{port}"} | ({f"localhost:{port}"} if host == LOCAL else set())
-    app = create_app(scenario, hosts=hosts)
+    app = create_app(scenario, hosts=hosts_for(host, port))
     url = f"http://{shown}:{port}/"
     click.echo(f"zonesim studio: {url} (Ctrl-C stops it)")
     if not no_browser:

@@ -45,6 +45,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+import socket
 import sys
 import threading
 import time
@@ -198,6 +199,32 @@ def _problems(troubles) -> JSONResponse:
                         status_code=422)
 
 
+LOCAL = "127.0.0.1"
+"""The one address the studio listens on unless told otherwise."""
+WILDCARDS = ("0.0.0.0", "::", "")
+"""Addresses that listen on every interface of the machine."""
+
+
+def hosts_for(host: str, port: int) -> set[str]:
+    """The ``Host`` values a server listening on ``host``:``port`` answers: its address (and
+    ``localhost`` for 127.0.0.1); on every interface (``0.0.0.0``), each address and name
+    of this machine. Any other name (a DNS-rebinding domain) is refused.
+    """
+    def shown(h: str) -> str:
+        return f"[{h}]:{port}" if ":" in h else f"{h}:{port}"
+
+    names = {host}
+    if host == LOCAL:
+        names.add("localhost")
+    if host in WILDCARDS:
+        names = {LOCAL, "localhost", socket.gethostname(), socket.getfqdn()}
+        with contextlib.suppress(OSError):
+            names |= {str(a[4][0]) for a in socket.getaddrinfo(socket.gethostname(), None)}
+    if host not in WILDCARDS:
+        names.add(host)
+    return {shown(h) for h in names if h}
+
+
 def create_app(scenario: str | Path | None = None, *, hosts: set[str] | None = None,
                warm: bool = True) -> Starlette:
     """The studio for ``scenario`` (a file or bundled name; None: ``base`` and the other
@@ -211,7 +238,7 @@ def create_app(scenario: str | Path | None = None, *, hosts: set[str] | None = N
     RulesetError
         A scenario or ruleset that does not load (every problem).
     """
-    studio = Studio(scenario, hosts or {"127.0.0.1"})
+    studio = Studio(scenario, hosts or {LOCAL})
     studio.compile["done"] = not warm
 
     async def index(request: Request) -> Response:
@@ -477,4 +504,4 @@ async def _send(response: Response, scope, receive, send) -> None:
     await response(scope, receive, send)
 
 
-__all__ = ["MAX_BODY", "Guard", "Refused", "Run", "Studio", "create_app"]
+__all__ = ["LOCAL", "MAX_BODY", "Guard", "Refused", "Run", "Studio", "create_app", "hosts_for"]

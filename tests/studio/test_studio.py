@@ -13,6 +13,7 @@ import html
 import io
 import json
 import shutil
+import socket
 import zipfile
 from pathlib import Path
 
@@ -286,14 +287,19 @@ def test_command_binds_127_0_0_1_and_warns_for_another_host(monkeypatch):
 
     calls = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append(kw))
-    monkeypatch.setattr("sim.studio.app.create_app", lambda *a, **k: object())
+    made = []
+    monkeypatch.setattr("sim.studio.app.create_app", lambda *a, **k: made.append(k) or object())
     out = CliRunner().invoke(main, ["studio", "--no-browser", "--port", "8766"])
     assert out.exit_code == 0, out.output
     assert calls[-1]["host"] == "127.0.0.1" and "warning" not in out.output
+    assert made[-1]["hosts"] == {"127.0.0.1:8766", "localhost:8766"}
     assert "http://127.0.0.1:8766/" in out.output
     out = CliRunner().invoke(main, ["studio", "--no-browser", "--host", "0.0.0.0",
                                     "--port", "8766"])
     assert calls[-1]["host"] == "0.0.0.0" and "warning: listening on 0.0.0.0" in out.output
+    # another machine names this one by an address or its name, never by another domain
+    assert {"127.0.0.1:8766", f"{socket.gethostname()}:8766"} <= made[-1]["hosts"]
+    assert not any("evil" in h or h.startswith("0.0.0.0") for h in made[-1]["hosts"])
     help_text = CliRunner().invoke(main, ["studio", "--help"]).output
     assert "zonesim studio base --no-browser" in help_text and "--host" in help_text
 
