@@ -659,9 +659,11 @@ def lose_order(scenario: Scenario, slots: tuple[str, ...] = ()) -> list[tuple[in
     price (stable: items, then weapons, then armour on equal prices); the
     player's choice is a Gap, and the policy keeps the dearest gear. Under
     ``keep_useful`` (the default) the item cards that never act in the
-    simulation (:data:`INERT_ITEMS`) go before all of them. Then the artefact
-    slots (bits above the weapons), cheapest first; artefacts waiting to be
-    sold are lost last, after all of these (see the kernel).
+    simulation (:data:`INERT_ITEMS`) and the artefact slots the policy never uses
+    (``policy.artifact_use`` "never", P-08) go before all of them, by price (items
+    first on equal prices). Then the other artefact slots (bits above the weapons),
+    cheapest first; artefacts waiting to be sold are lost last, after all of these
+    (see the kernel).
     """
     rs = scenario.ruleset
     useful = scenario.policy.knockout_loss == "keep_useful"
@@ -675,9 +677,20 @@ def lose_order(scenario: Scenario, slots: tuple[str, ...] = ()) -> list[tuple[in
              for c, name in enumerate(campaign_armors(scenario)) if name]
     arts = [(rs.artifacts[name].price, K.BELONG_WEAPON, len(weapons) + j)
             for j, name in enumerate(slots)]
+    inert += [r for r, name in zip(arts, slots, strict=True)
+              if useful and never_used(name, scenario.policy)]
+    arts = [r for r in arts if r not in inert]
     return [(kind, index) for _, kind, index in [*sorted(inert, key=lambda r: r[0]),
                                                  *sorted(rows, key=lambda r: r[0]),
                                                  *sorted(arts, key=lambda r: r[0])]]
+
+
+def never_used(artifact: str, policy) -> bool:
+    """An artefact the policy never uses (``policy.artifact_use`` "never", P-08): inert like
+    the item cards of :func:`inert_item`, a knock-out gives it up first under ``keep_useful``
+    (P-37 leaves the choice to the player).
+    """
+    return dict(policy.artifact_use).get(artifact) == 0
 
 
 def inert_item(card, policy) -> bool:

@@ -407,8 +407,10 @@ class Campaign:
         wear (only the worn one is lost) on equal prices; artefacts go last
         (docs/rules.md "Life and death").
         Keeping what helps him (``policy.knockout_loss = "keep_useful"``, P-37),
-        the stalker first gives up the item cards of no effect here: ``none``
-        and ``location_movement`` (not simulated, docs/rules.md "Items").
+        the stalker first gives up the cards of no effect here: the item cards
+        ``none`` and ``location_movement`` (not simulated, docs/rules.md "Items"),
+        then, on equal prices, the artefact slots his ``policy.artifact_use`` never
+        uses (P-08); the other artefacts are given up in :meth:`Game.lose_half`.
         """
         inert = self.policy.knockout_loss == "keep_useful"
         never = ("none", "location_movement") + (
@@ -417,6 +419,9 @@ class Campaign:
                 for i, c in enumerate(self.items)]
         rows += [(True, w.price, "weapon", j) for j, w in enumerate(self.weapons)]
         rows += [(True, a.price, "armor", k) for k, a in enumerate(self.armors) if a is not None]
+        unused = {name for name, use in self.policy.artifact_use if use == 0}
+        rows += [(False, self.rs.artifacts[name].price, "artifact", s)
+                 for s, name in enumerate(self.slots) if inert and name in unused]
         return [(kind, i) for _, _, kind, i in sorted(rows, key=lambda r: (r[0], r[1]))]
 
     def sells(self, faction: str, item) -> bool:
@@ -641,8 +646,9 @@ class Game:
     def lose_half(self) -> None:
         """Half of all belongings lost, rounded in his favour, cheapest first (P-37).
 
-        Items, weapons and armour by price; then held artefacts, cheapest
-        first; then artefacts waiting to be sold (docs/rules.md "Artefacts in
+        Items, weapons and armour by price (after the cards of no effect, never-used
+        artefacts among them: :meth:`Campaign._loss_order`); then held artefacts,
+        cheapest first; then artefacts waiting to be sold (docs/rules.md "Artefacts in
         the campaign" 8).
         """
         me, c = self.me, self.c
@@ -660,6 +666,9 @@ class Game:
                 lose -= 1
             elif kind == "armor" and armor and c.armors[i] is me.armor:
                 me.tokens = me.armor.durability  # gone, as if destroyed (P-05)
+                lose -= 1
+            elif kind == "artifact" and me.held[i]:
+                me.held[i] = False
                 lose -= 1
         held = [s for s, h in enumerate(me.held) if h]
         for s in sorted(held, key=lambda s: c.rs.artifacts[c.slots[s]].price)[:lose]:

@@ -75,8 +75,9 @@ ARTIFACT_USES = ("always", "never")
 KNOCKOUT_LOSSES = ("keep_useful", "cheapest")
 """``policy.knockout_loss``: which half of his belongings a knocked-out stalker gives up (P-37
 leaves the choice open): ``keep_useful`` gives up first the item cards that never act in the
-simulation (effects ``none`` and ``location_movement``), then the cheapest; ``cheapest`` goes
-by price alone. Artefacts go last either way."""
+simulation (effects ``none`` and ``location_movement``) and the artefacts ``artifact_use``
+never uses, then the cheapest; ``cheapest`` goes by price alone. The artefacts used go last
+either way."""
 
 BUNKER_CHOICES = ("nearest", "toward_objective")
 """``policy.bunker_choice``: the bunker a stalker lost in a Secret Location is placed in (P-38,

@@ -105,3 +105,40 @@ def test_compare_plays_the_scenarios_reading_and_its_variant(tmp_path):
     diffs = {r["variant"]: r.get("diff") for r in rows}
     assert diffs["knockout_loss=cheapest"] == 0.0  # the scenario's reading is the baseline's
     assert diffs["knockout_loss=keep_useful"] != 0.0
+
+
+
+def _artefact_scenario(tmp_path, loss: str):
+    """The loadout above carrying Jellyfish (never used) and Crystal (used whenever it may)."""
+    path = tmp_path / "arts.toml"
+    path.write_text(LOADOUT + 'artifacts = ["Jellyfish", "Crystal"]\n'
+                    + f'[policy]\nknockout_loss = "{loss}"\n'
+                    + '[policy.artifact_use]\nJellyfish = "never"\n', encoding="utf-8")
+    return load_scenario(path)
+
+
+@pytest.mark.parametrize("loss", ["keep_useful", "cheapest"])
+def test_an_artefact_never_used_is_given_up_like_an_inert_card(tmp_path, loss):
+    """P-37 leaves the choice to the player, and ``keep_useful`` gives up first what never
+    acts: an artefact his ``policy.artifact_use`` never uses (P-08) goes with the inert item
+    cards, by price, before any useful card; the artefact he uses still goes last. Guard:
+    before issue 46.2 every artefact went last, so carrying one unused cost a useful card
+    at each knock-out. Under ``cheapest`` (price alone) artefacts still go last."""
+    sc = _artefact_scenario(tmp_path, loss)
+    weapons = C.campaign_weapons(sc)
+    slots = ("Jellyfish", "Crystal")
+    names = {K.BELONG_ITEM: [f"item {n}" for n in sc.ruleset.items],
+             K.BELONG_ARMOR: [f"armor {n}" for n in C.campaign_armors(sc)],
+             K.BELONG_WEAPON: [f"weapon {n}" for n in weapons] + [f"artifact {n}" for n in slots]}
+    compiled = [names[k][i] for k, i in C.lose_order(sc, slots)]
+    camp = reference.Campaign(sc)
+    assert camp.slots == slots
+    ref = {"item": names[K.BELONG_ITEM], "weapon": names[K.BELONG_WEAPON],
+           "armor": names[K.BELONG_ARMOR], "artifact": [f"artifact {n}" for n in slots]}
+    referenced = [ref[k][i] for k, i in camp.loss_order]
+    medkit, jellyfish = compiled.index("item Medkit"), compiled.index("artifact Jellyfish")
+    assert (jellyfish < medkit) == (loss == "keep_useful")
+    assert compiled[-1] == "artifact Crystal"
+    # The reference lists the never-used slots in its order; the others it loses after it.
+    assert referenced == [n for n in compiled if n != "artifact Crystal"
+                          and (loss == "keep_useful" or not n.startswith("artifact"))]
