@@ -47,18 +47,22 @@ def artifacts(scenario, names, intellect, games, encounter_policy, objective, tr
     played by its exact optimal plan (for --objective), which uses the
     artefact only where a use pays (P-08): the change is then what the
     artefact is worth to a player who plays it well, never below 0 in the
-    exact column. Whole games are not compared under best play (the
-    campaign plays its encounters by the thresholds).
+    exact column. Whole games then give the artefact's best use too
+    (column best_use_p_sarcophagus): always, never or at a Health or less,
+    the one with the highest win rate on the --games games, played again
+    against carrying none more on as many fresh games (other trials of the
+    seed), whose paired change is shown.
 
     \b
     Example:
       zonesim artifacts base --trials 200000 --seed 7
-      zonesim artifacts base --policy best --games 0 --trials 20000
+      zonesim artifacts base --policy best --games 2000 --trials 20000
       zonesim artifacts --artifact "Stone blood" --artifact Crystal --format json
     """
     from sim.experiments.artifacts import artifacts_compared, scenario_setup
     from sim.report import artifacts as shown
     from sim.rules.scenario import load_scenario
+    from sim.workflows.best_use import with_best_uses
 
     sc = load_scenario(scenario)
     unknown = [n for n in names if n not in sc.ruleset.artifacts]
@@ -74,18 +78,18 @@ def artifacts(scenario, names, intellect, games, encounter_policy, objective, tr
                        else sc.policy.encounters)
     setup["objective"] = objective if common.given("objective") else sc.policy.objective
     common.refuse_inert(setup, [k for k in ("objective",) if common.given(k)], sc)
-    if setup["policy"] == "best" and common.given("games"):
-        raise click.UsageError("--games does nothing under best play: whole games are not "
-                               "compared there (the campaign plays its encounters by the "
-                               "thresholds)")
-    played = (f"best play ({setup['objective']})" if setup["policy"] == "best"
+    best = setup["policy"] == "best"
+    played = (f"best play ({setup['objective']})" if best
               else "the scenario's thresholds")
-    games = 0 if setup["policy"] == "best" else games
     frame = artifacts_compared(sc.ruleset, setup, trials=trials,
                                seed=seed, names=names or None, threads=threads,
                                campaign=sc if games else None, campaign_trials=games)
-    campaign = (f"{games} whole games per artefact" if games and not sc.multiplayer
-                else "whole games not compared")
+    games = games if not sc.multiplayer else 0
+    if best and games:
+        frame = with_best_uses(frame, sc, trials=games, seed=seed, threads=threads)
+    campaign = ("whole games not compared" if not games
+                else f"{games} whole games per artefact and use, as many fresh games"
+                if best else f"{games} whole games per artefact")
     doc = {"scenario": sc.name, "stalker": sc.stalker, "trials": trials, "seed": seed,
            "policy": setup["policy"], "objective": setup["objective"],
            "ruleset_digest": sc.ruleset.digest(), "campaign": campaign, "games": games,

@@ -8,7 +8,11 @@ outcomes (P-08..P-10), with 95 % intervals and the exact change from the
 Markov chains, and in the win rate, P(win) (reach and survive the Sarcophagus,
 P-50), over whole games of the scenario (one-stalker scenarios: the artefact
 carried besides the loadout's, docs/rules.md "Artefacts in the campaign"), the
-price (P-11) and the change per 1,000 rubles; then the same on the decks when
+price (P-11) and the change per 1,000 rubles. In whole games each artefact is
+valued twice: used as the scenario's ``policy.artifact_use`` says ("always" by
+default), and under its best use (always, never or a Health threshold, chosen on
+those games and valued on fresh ones, :func:`sim.workflows.best_use.best_uses`;
+issue 46.2), which the verdict judges. Then the same on the decks when
 both are played well (best play, :mod:`sim.exact.best_combat`: an artefact is
 used only where a use pays, P-08).
 
@@ -26,6 +30,7 @@ from sim.experiments.tables import cell_text
 from sim.report import labels, plots
 from sim.report.tables import Section, always_zero
 from sim.rules.scenario import Scenario
+from sim.workflows import best_use
 from sim.workflows.prices import PER_1000_RUBLES
 
 DECKS = {"combat": ("enemies", experiment.COMBAT_COLUMNS),
@@ -33,15 +38,28 @@ DECKS = {"combat": ("enemies", experiment.COMBAT_COLUMNS),
 """Column prefix of :func:`~sim.experiments.artifacts.artifacts_compared` -> (deck, metrics)."""
 GAMES = "campaign_p_sarcophagus"
 """Column stem of the whole-game change; there, unlike the decks, above 0 helps."""
+BEST_USE = best_use.STEM
+"""Column stem of the whole-game change under each artefact's best use (fresh games)."""
 CHANGES = (*((f"{prefix}_{m}", f"P({labels.metric(m)}), {labels.DECKS[deck]}")
              for prefix, (deck, metrics) in DECKS.items() for m in metrics),
-           (GAMES, "P(win), whole games"))
+           (GAMES, "P(win), whole games"),
+           (BEST_USE, "P(win), whole games, best use"))
 """(column stem, plain label) of every change tabulated, enemy deck first; the whole games'
-is the win rate (``p_sarcophagus``: reach and survive the Sarcophagus), not the reach."""
+are the win rate (``p_sarcophagus``: reach and survive the Sarcophagus), not the reach,
+with the artefact used as the scenario says and under its best use."""
+HIGHER_HELPS = (GAMES, BEST_USE)
+"""The stems whose change helps above 0 (the win rate); on the decks below 0 protects."""
 POINTS = "pp"
 """The unit of every change shown, percentage points: a change of a probability, times 100."""
 TIE = 1e-12
 """Exact changes within this of 0 are 0 (floating-point rounding of equal values)."""
+BEST_USE_NOTE = (
+    "Whole games twice: the artefact used as the scenario's policy.artifact_use says "
+    "(always, by default), and under its best use: always, never or at a Health or less "
+    "(P-08), the use with the highest win rate on those {trials} games, then played again "
+    "with carrying none more on {trials} fresh games (other trials of seed {seed}), whose "
+    "paired change is shown: the value to a player who uses the artefact well, and the one "
+    "the verdict judges.")
 MULTIPLAYER_NOTE = ("Whole games are not compared here for a multiplayer scenario: the changes "
                     "are for single encounters of seat 1's stalker.")
 
@@ -79,6 +97,8 @@ def readable(frame: pd.DataFrame) -> pd.DataFrame:
     """
     out = pd.DataFrame({"artefact": frame["artifact"],
                         "price (rubles)": [f"{int(p):,}" for p in frame["price"]]})
+    if best_use.USE in frame:
+        out["best use"] = list(frame[best_use.USE])
     for stem, what in shown_changes(frame):
         out[f"{what}: change ({POINTS})"] = [
             cell_text(*(_points(r[f"{stem}_{k}"]) for k in ("mc", "ci_low", "ci_high", "exact")),
@@ -103,7 +123,7 @@ def figure(frame: pd.DataFrame, title: str):
     panels = []
     for stem, what in changes:
         per = f"{stem}_per_1000_rubles"
-        better = "higher" if stem == GAMES else "lower"
+        better = "higher" if stem in HIGHER_HELPS else "lower"
         panels += [(f"{stem}_mc", f"{stem}_ci_low", f"{stem}_ci_high", f"{stem}_exact",
                     f"change in {what}\n(percentage points)", better),
                    (per, f"{per}_ci_low", f"{per}_ci_high", None,
@@ -115,6 +135,8 @@ def artifacts_section(sc: Scenario, trials: int, seed: int) -> Section:
     """Every artefact against carrying none, for the scenario's stalker, loadout and policy."""
     frame = experiment.artifacts_compared(sc.ruleset, experiment.scenario_setup(sc),
                                           trials=trials, seed=seed, campaign=sc)
+    if not sc.multiplayer:
+        frame = best_use.with_best_uses(frame, sc, trials=trials, seed=seed)
     kept = nonzero(frame)
     left_out = [n for n in frame["artifact"] if n not in set(kept["artifact"])]
     text = [f"{sc.stalker} with the scenario's loadout and policy carries one artefact at a "
@@ -125,6 +147,8 @@ def artifacts_section(sc: Scenario, trials: int, seed: int) -> Section:
             "protects; in P(win) (reach and survive the Sarcophagus) above 0 helps, side "
             "effects and all (P-09). Most protective on "
             "the enemy deck first. Change " + PER_1000_RUBLES + "."]
+    if not sc.multiplayer:
+        text.append(BEST_USE_NOTE.format(trials=trials, seed=seed))
     if sc.multiplayer:
         text.append(MULTIPLAYER_NOTE)
     if left_out:

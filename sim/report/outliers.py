@@ -92,11 +92,13 @@ def spread(rows: Sequence[Mapping]) -> dict | None:
             "high": gap + width, "wide": gap - width > WIDE_SPREAD}
 
 
-ARTIFACT_HELP = (("campaign_p_sarcophagus", 1, "the win rate (whole games)"),
+ARTIFACT_HELP = (("best_use_p_sarcophagus", 1, "the win rate under its best use (whole games)"),
+                 ("campaign_p_sarcophagus", 1, "the win rate (whole games)"),
                  ("combat_knocked_out", -1, "knock-outs prevented on the enemy deck"))
-"""Per artefact, the help judged: the change of the win rate when whole games were played,
-else knock-outs prevented on the enemy deck (column stem, sign that makes helping
-positive, words)."""
+"""Per artefact, the help judged: the change of the win rate under the artefact's best use
+(issue 46.2, :mod:`sim.workflows.best_use`) when it was measured, else when whole games
+were played as the scenario uses it, else knock-outs prevented on the enemy deck (column
+stem, sign that makes helping positive, words)."""
 
 
 def artifact_rows(frame: pd.DataFrame) -> tuple[list[dict], str]:

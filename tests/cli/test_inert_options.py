@@ -32,7 +32,6 @@ REFUSED = [
     (["event", "--stalker", "Ghost", "--event", "all", "--objective", "value"],
      "--objective does nothing under --policy thresholds"),
     (["artifacts", "--objective", "kill", "--games", "0"], "--objective does nothing"),
-    (["artifacts", "--policy", "best", "--games", "100"], "--games does nothing under best"),
     (["levers", "--experiment", "combat", "--card", "Bloodsucker", "--trajectories", "5"],
      "--trajectories is for --method morris"),
     (["levers", "--experiment", "combat", "--card", "Bloodsucker", "--max-steps", "3"],

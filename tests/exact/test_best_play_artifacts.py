@@ -135,9 +135,9 @@ def test_a_kernel_using_every_artefact_disagrees_with_the_plan(base):
 def test_zonesim_artifacts_policy_best_shows_what_each_artefact_is_worth():
     """``zonesim artifacts base --policy best`` (issue 24, "Done when"): every artefact's exact
     change in P(knocked out) over the enemy deck is <= 0 under best play, where the
-    thresholds make Stone flower raise it; whole games are not compared."""
+    thresholds make Stone flower raise it; ``--games 0`` compares no whole games."""
     args = ["artifacts", "base", "--trials", "4000", "--format", "json"]
-    best = CliRunner().invoke(main, [*args, "--policy", "best"])
+    best = CliRunner().invoke(main, [*args, "--policy", "best", "--games", "0"])
     assert best.exit_code == 0, best.output
     doc = json.loads(best.stdout)
     assert doc["policy"] == "best" and doc["objective"] == "survive"
@@ -150,5 +150,5 @@ def test_zonesim_artifacts_policy_best_shows_what_each_artefact_is_worth():
     rows = json.loads(thresholds.stdout)["rows"]
     assert rows[0]["combat_knocked_out_exact"] > 0.01
     table = CliRunner().invoke(main, ["artifacts", "base", "--trials", "2000", "--policy", "best",
-                                      "--artifact", "Crystal"])
+                                      "--artifact", "Crystal", "--games", "0"])
     assert "encounters played by best play (survive)" in table.output

@@ -48,7 +48,7 @@ def test_artifacts_objective_value_plays_the_scenarios_weights(tmp_path):
     assert sc.policy.weights == WEIGHTS
     picked = [a for n in NAMES for a in ("--artifact", n)]
     result = CliRunner().invoke(main, ["artifacts", str(path), *picked, "--policy", "best",
-                                       "--objective", "value", "--trials",
+                                       "--games", "0", "--objective", "value", "--trials",
                                        str(TRIALS), "--seed", str(SEED), "--format", "json"])
     assert result.exit_code == 0, result.output
     shown = _changes(json.loads(result.stdout)["rows"])

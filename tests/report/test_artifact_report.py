@@ -18,12 +18,16 @@ from click.testing import CliRunner
 from sim.cli import main
 from sim.report import artifacts, build, verdict
 from sim.rules.scenario import load_scenario
+from sim.workflows import best_use
 
 TRIALS = 2_000
-COLUMNS = ["artifact", "price", *(f"{stem}_{part}" for stem, _ in artifacts.CHANGES
-                                  for part in ("mc", "ci_low", "ci_high", "exact",
-                                               "per_1000_rubles", "per_1000_rubles_ci_low",
-                                               "per_1000_rubles_ci_high"))]
+PARTS = ("mc", "ci_low", "ci_high", "exact", "per_1000_rubles", "per_1000_rubles_ci_low",
+         "per_1000_rubles_ci_high")
+BEST_USE = (best_use.USE, "best_use_trials", "best_use_first_trial", best_use.SELECTED)
+"""The best use's own columns, before its change (issue 46.2)."""
+COLUMNS = ["artifact", "price", *(c for stem, _ in artifacts.CHANGES
+                                  for c in ((BEST_USE if stem == best_use.STEM else ())
+                                            + tuple(f"{stem}_{part}" for part in PARTS)))]
 
 
 @pytest.fixture(scope="module")
