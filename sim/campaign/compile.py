@@ -297,7 +297,9 @@ def game_keys(scenario: Scenario) -> dict[str, int]:
     """The kernel's game-wide ``C_*`` values: seats and the ``multiplayer.*`` keys (P-44, P-45).
 
     A one-stalker scenario without ``[[players]]`` measures one life: a death
-    ends its game (``after_death`` is then ``eliminated``).
+    ends its game (``after_death`` is then ``eliminated``), unless
+    ``death.one_stalker_after_death = "new_character"`` (P-44): then the player
+    draws a new character as a multiplayer seat does (:func:`renews`).
     """
     rules = scenario.ruleset.rules.multiplayer
     multiplayer = scenario.multiplayer
@@ -307,12 +309,23 @@ def game_keys(scenario: Scenario) -> dict[str, int]:
         C_TURN_ORDER=("seat", "rotating", "simultaneous").index(rules.turn_order),
         C_SAME_DAY=("first", "shared").index(rules.same_day_win),
         C_AFTER_WIN=("end", "play_on").index(rules.after_win),
-        C_AFTER_DEATH=K.AFTER_DEATH_NEW if multiplayer and rules.after_death == "new_character"
-        else K.AFTER_DEATH_ELIMINATED,
+        C_AFTER_DEATH=K.AFTER_DEATH_NEW if renews(scenario) else K.AFTER_DEATH_ELIMINATED,
         C_COOPERATIVE=scenario.variant == "cooperative",
         C_COOP_DEAD=("ignored", "team_loses").index(rules.cooperative_dead),
         C_FIRST_PLAYER=("seat1", "random").index(rules.first_player),
     )
+
+
+def renews(scenario: Scenario) -> bool:
+    """Whether a dead character's player draws a new one (P-43, P-44): in a multiplayer game
+    under ``multiplayer.after_death = "new_character"``, in a one-stalker game under
+    ``death.one_stalker_after_death = "new_character"`` (a reading; by default a death ends
+    a one-stalker game).
+    """
+    rules = scenario.ruleset.rules
+    if scenario.multiplayer:
+        return rules.multiplayer.after_death == "new_character"
+    return rules.death.one_stalker_after_death == "new_character"
 
 
 def token_keys(rs: Ruleset) -> dict[str, int | list[int]]:

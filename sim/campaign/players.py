@@ -23,6 +23,7 @@ from sim.campaign.compile import (
     compile_campaign,
     game_keys,
     pack_slots,
+    renews,
 )
 from sim.kernels import campaign as K
 from sim.rules.scenario import Scenario
@@ -65,17 +66,34 @@ class GameArrays:
         return len(self.characters)
 
 
+def compile_scenario(scenario: Scenario) -> CampaignArrays | GameArrays:
+    """A one-stalker scenario's arrays: its one slot (:func:`~sim.campaign.compile.
+    compile_campaign`), or, when a death brings a new character (``death.
+    one_stalker_after_death = "new_character"``, P-44), every slot (:func:`compile_game`).
+    """
+    if not scenario.multiplayer and renews(scenario):
+        return compile_game(scenario)
+    return compile_campaign(scenario)
+
+
 def compile_game(scenario: Scenario) -> GameArrays:
-    """Compile every slot of ``scenario`` and set the game-wide keys in each (P-44, P-45)."""
+    """Compile every slot of ``scenario`` and set the game-wide keys in each (P-44, P-45).
+
+    A one-stalker scenario is one slot, or, under ``death.one_stalker_after_death =
+    "new_character"``, one seat and the new characters' slots (P-44).
+    """
     characters = tuple(scenario.ruleset.stalkers)
-    if not scenario.multiplayer:
+    renew = renews(scenario)
+    if not scenario.multiplayer and not renew:
         return GameArrays((compile_campaign(scenario),), (scenario.stalker,), characters)
     if len(characters) > MAX_CHARACTERS:
-        raise CampaignInputError(f"{len(characters)} stalker cards: a multiplayer game "
-                                 f"tracks at most {MAX_CHARACTERS} (one bit each)")
-    seats = [scenario.seat(p) for p in range(len(scenario.players))]
+        raise CampaignInputError(f"{len(characters)} stalker cards: a game with new "
+                                 f"characters tracks at most {MAX_CHARACTERS} (one bit each)")
+    seats = ([scenario.seat(p) for p in range(len(scenario.players))] if scenario.multiplayer
+             else [scenario])
+    names = tuple(seat.stalker for seat in seats)
     keys = game_keys(scenario)
-    if keys["C_AFTER_DEATH"] == K.AFTER_DEATH_NEW:
+    if renew:
         seats += [scenario.new_character(c) for c in characters]
     slots = []
     for seat in seats:
@@ -87,4 +105,4 @@ def compile_game(scenario: Scenario) -> GameArrays:
     identity = np.maximum.reduce([slot.art_identity for slot in slots])
     for slot in slots:
         slot.art_identity[:] = identity
-    return GameArrays(tuple(slots), tuple(p.stalker for p in scenario.players), characters)
+    return GameArrays(tuple(slots), names, characters)

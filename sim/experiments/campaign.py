@@ -23,7 +23,8 @@ import numpy as np
 import pandas as pd
 
 from sim import runner, stats
-from sim.campaign.compile import CampaignArrays, compile_campaign
+from sim.campaign.compile import CampaignArrays
+from sim.campaign.players import compile_scenario
 from sim.experiments.campaign_metrics import (  # noqa: F401 - the campaign's metric names
     CAPPED,
     CAUSE_LABELS,
@@ -449,7 +450,7 @@ def run_campaign(scenario: Scenario, *, trials: int, seed: int, threads: int | N
     ``chunk_size`` is the games per block of :func:`play_blocks` (default
     :data:`BLOCK`); neither it nor ``threads`` changes a number.
     """
-    arrays = compile_campaign(scenario)
+    arrays = compile_scenario(scenario)  # every slot under a new-character reading (P-44)
     sums = play_blocks(arrays, trials, seed, threads, chunk_size)
     return CampaignResult(scenario.name, trials, seed, arrays.max_days, sums.counts,
                           sums.squares, sums.entered)

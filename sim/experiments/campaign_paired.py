@@ -36,8 +36,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.campaign.compile import CampaignArrays, CampaignInputError, compile_campaign
-from sim.campaign.players import GameArrays, compile_game
+from sim.campaign.compile import CampaignArrays, CampaignInputError
+from sim.campaign.players import GameArrays, compile_game, compile_scenario
 from sim.errors import visible
 from sim.experiments import campaign_metrics as M
 from sim.experiments import policy_keys
@@ -246,7 +246,7 @@ def compile_cases(cases: Sequence[Case]) -> list[CampaignArrays]:
     out = []
     for case in cases:
         try:
-            out.append(compile_campaign(scenario_of(case)))
+            out.append(compile_scenario(scenario_of(case)))
         except CampaignInputError as error:
             raise CompareInputError(str(error)) from None
     return out

@@ -1474,6 +1474,9 @@ def play(scenario: Scenario, n_trials: int, seed: int, game: type[Game] = Game) 
     game : type, optional
         The game class (a test passes a subclass with one rule broken).
     """
+    if scenario.ruleset.rules.death.one_stalker_after_death != "game_over":
+        raise ValueError("death.one_stalker_after_death = new_character plays a table of one "
+                         "seat: sim.reference.campaign_players.play (P-44)")
     campaign = Campaign(scenario)
     streams = [random.Random(f"{seed}:{purpose}") for purpose in ("dice", "deck", "env")]
     rows = []

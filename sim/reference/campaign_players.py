@@ -8,7 +8,9 @@ are the one :class:`Zone` all seats share, so each rule of a stalker's turn
 is the one-stalker reference's method. :class:`Table` plays the day:
 new characters (P-44), the turns in ``multiplayer.turn_order``, then once
 for all the Zone phase and the Emission check (P-47..P-49), and decides the
-competitive or cooperative game (P-45; Gap "The Sarcophagus"). The two
+competitive or cooperative game (P-45; Gap "The Sarcophagus"). A one-stalker
+scenario under ``death.one_stalker_after_death = "new_character"`` (P-44) is a table
+of one seat whose player draws a new character after a death (:func:`renews`). The two
 implementations never share a random number; ``tests/kernels/campaign/test_multiplayer.py``
 compares them in distribution (two-sample z on every reported probability).
 """
@@ -85,9 +87,10 @@ class Table:
         self.characters = list(scenario.ruleset.stalkers)
         first = slots[("seat", 0)]
         self.zone = Zone(first)
+        self.names = [seat.stalker for seat in seats(scenario)]
         self.seats = [Seat(slots[("seat", p)], self.zone, streams)
-                      for p in range(len(scenario.players))]
-        self.names = [p.stalker for p in scenario.players]
+                      for p in range(len(self.names))]
+        self.renew = renews(scenario)
         self.status = [PLAYING] * len(self.seats)
         self.deaths = [0] * len(self.seats)
         self.new = [0] * len(self.seats)
@@ -164,7 +167,7 @@ class Table:
             return
         self.deaths[p] += 1
         self.discarded.add(self.names[p])
-        again = self.keys.after_death == "new_character" and not self.zone.final
+        again = self.renew and not self.zone.final
         self.status[p] = AWAITING if again else ELIMINATED
 
     def over(self) -> bool:
@@ -261,6 +264,24 @@ class Table:
                 "deaths": list(self.deaths), "new": list(self.new), "drawn": self.zone.drawn}
 
 
+def renews(scenario: Scenario) -> bool:
+    """Whether a dead character's player draws a new one (P-43, P-44): ``multiplayer.
+    after_death = "new_character"`` in a multiplayer game, ``death.one_stalker_after_death =
+    "new_character"`` in a one-stalker one (docs/rules.md "Life and death").
+    """
+    rules = scenario.ruleset.rules
+    if scenario.multiplayer:
+        return rules.multiplayer.after_death == "new_character"
+    return rules.death.one_stalker_after_death == "new_character"
+
+
+def seats(scenario: Scenario) -> list[Scenario]:
+    """Each seat as a one-stalker scenario: the ``[[players]]``, or the scenario itself."""
+    if not scenario.multiplayer:
+        return [scenario]
+    return [scenario.seat(p) for p in range(len(scenario.players))]
+
+
 def campaigns(scenario: Scenario) -> dict:
     """The ``Campaign`` of every seat (``("seat", p)``) and new character (``("new", name)``).
 
@@ -269,11 +290,10 @@ def campaigns(scenario: Scenario) -> dict:
     seats' ``keep_artifacts`` and, when new characters come, the top-level
     policy's, which they play by.
     """
-    renew = scenario.ruleset.rules.multiplayer.after_death == "new_character"
-    policies = [p.policy for p in scenario.players] + ([scenario.policy] if renew else [])
+    renew = renews(scenario)
+    policies = [s.policy for s in seats(scenario)] + ([scenario.policy] if renew else [])
     keepers = frozenset(n for policy in policies for n in policy.keep_artifacts)
-    slots = {("seat", p): Campaign(scenario.seat(p), keepers)
-             for p in range(len(scenario.players))}
+    slots = {("seat", p): Campaign(seat, keepers) for p, seat in enumerate(seats(scenario))}
     if renew:
         slots.update({("new", c): Campaign(scenario.new_character(c), keepers)
                       for c in scenario.ruleset.stalkers})

@@ -543,6 +543,11 @@ PARAMS: tuple[Param, ...] = (
     Param("death", "lost_days", int, 1, 0, 30, "P-38, P-41",
           doc="days out of play after a knock-out in a Secret Location (0: placed in the nearest "
               "bunker at once)", slot="C_LOST_DAYS"),
+    Param("death", "one_stalker_after_death", str, "game_over",
+          rules="P-43, P-44; Gap: a one-stalker game (the seeds describe several players)",
+          choices=("game_over", "new_character"),
+          doc="a one-stalker game: a death ends it, or the player draws a new character "
+              "(P-44) and plays on as a multiplayer seat does (multiplayer.after_death)"),
     Param("artifacts", "failed_activation", str, "side_effect",
           rules="P-10; Gap: the result of a failed Intellect test",
           choices=("nothing", "side_effect", "both"),

@@ -34,7 +34,7 @@ def other(tmp_path, monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("a game was compiled before the names were checked")
 
-    monkeypatch.setattr(campaign_paired, "compile_campaign", refuse)
+    monkeypatch.setattr(campaign_paired, "compile_scenario", refuse)
     monkeypatch.setattr(build, "_sections", refuse, raising=False)
     return "other"
 
