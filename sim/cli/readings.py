@@ -36,11 +36,18 @@ def readings(scenario, trials, seed, threads, fmt):
     marked "no effect" without being played. Results do not depend on
     --threads.
 
+    A multiplayer or cooperative scenario plays every seat: each reading
+    gives the paired change of the first-seat advantage (seat 1's win minus
+    the others' mean), of each seat's win (seat_win) and of p_nobody_wins,
+    ranked by the largest of them; the turn-order and first-player readings
+    act there.
+
     \b
     Example:
       zonesim readings
       zonesim readings base --trials 200000 --seed 7 --format json
       zonesim readings configs/scenarios/base.toml --format csv > readings.csv
+      zonesim readings three_stalkers --trials 5000
     """
     from sim.report import labels
     from sim.report import readings as shown
@@ -51,9 +58,15 @@ def readings(scenario, trials, seed, threads, fmt):
     bar = common.bar()
     result = run_readings(sc, trials=trials, seed=seed, threads=threads,
                           progress=bar.points if bar.enabled else None)
-    base = result.baseline[WIN_RATE]
-    title = (f"readings of the rules: {sc.name}; win rate as the ruleset is "
-             f"{labels.percent(base['mc'], base['ci_low'], base['ci_high'])}; "
+    if result.metric == WIN_RATE:
+        base = result.baseline[WIN_RATE]
+        measured = (f"win rate as the ruleset is "
+                    f"{labels.percent(base['mc'], base['ci_low'], base['ci_high'])}")
+    else:
+        measured = "as the ruleset is: " + ", ".join(
+            f"{name} {labels.percent(c['mc'], c['ci_low'], c['ci_high'])}"
+            for name, c in result.baseline.items())
+    title = (f"readings of the rules: {sc.name}; {measured}; "
              f"{trials} games per reading, seed {seed}, common random numbers; "
              f"{len(result.rows)} readings, {len(result.skipped)} skipped; "
              f"{result.wall_s:.1f} s")

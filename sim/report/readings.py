@@ -39,6 +39,8 @@ def shown(result: workflow.ReadingsResult) -> pd.DataFrame:
     """The ranking as a designer reads it: reading (first, so that a report against a baseline
     merges the rows by it), rank, win rate, paired change, verdict, targets.
     """
+    if result.metric == workflow.FIRST_SEAT:
+        return _seat_shown(result)
     rows = []
     for r in result.rows:
         row = {"reading": reading_words(r), "rank": r["rank"],
@@ -47,6 +49,23 @@ def shown(result: workflow.ReadingsResult) -> pd.DataFrame:
         for column, value in r.items():
             if column.startswith("target: "):
                 row[column] = value
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _seat_shown(result: workflow.ReadingsResult) -> pd.DataFrame:
+    """A multiplayer game's ranking (issue 47.7): the first-seat advantage and its paired
+    change, then each seat's win and ``p_nobody_wins``, changed, in percentage points.
+    """
+    names = workflow.seat_names(len(result.baseline) - 2)[1:]
+    rows = []
+    for r in result.rows:
+        row = {"reading": reading_words(r), "rank": r["rank"],
+               "first-seat advantage": f"{100 * r['mc']:+.1f} pp",
+               "change (paired, 95 % interval)": change(r)}
+        for n in names:
+            row[f"{n}: change"] = change(r, f"{n} ")
+        row["verdict"] = r["verdict"]
         rows.append(row)
     return pd.DataFrame(rows)
 

@@ -32,30 +32,48 @@ construction: it is listed with a change of exactly 0 without being played; one
 played whose every game ends as before is marked :data:`NO_GAME_CHANGED`.
 Every number depends only on the ruleset, the scenario, the trials and the
 seed, never on the thread count.
+
+A multiplayer or cooperative scenario (issue 47.7) plays each reading's whole game, every
+seat, on the same games as the ruleset's own (:func:`run_seat_readings`): the rows give
+the paired change of each seat's win (``seat_win``), of ``p_nobody_wins`` and of the
+first-seat advantage (:data:`FIRST_SEAT`: seat 1's win minus the others' mean, per game),
+the ranked metric there, and rank the readings by the largest absolute change of any of
+them. The turn-order and first-player readings (``multiplayer.turn_order``,
+``multiplayer.first_player``) act there; in a one-stalker game they have no effect.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
+from sim import stats
+from sim.campaign.compile import CampaignInputError
+from sim.campaign.players import compile_game
 from sim.experiments import campaign_paired
-from sim.experiments.campaign_metrics import WIN_RATE
+from sim.experiments.campaign import game_blocks
+from sim.experiments.campaign_metrics import NOBODY_WINS, SEAT_WIN, WIN_RATE
 from sim.experiments.registry import canonical_metric
 from sim.experiments.registry import experiment as find_experiment
 from sim.rules import Ruleset
-from sim.rules.scenario import Scenario
+from sim.rules.scenario import Scenario, ruleset_refusal
 from sim.rules.schema import PARAMS, Param
 from sim.rules.variants import RULES_TABLE, VariantError, apply_edits
 from sim.workflows.batches import UNCHANGED, BatchError, Refusal, fingerprints, run_batches
 from sim.workflows.compare import NO_GAME_CHANGED, no_game_changed, paired_rows
+from sim.workflows.race import game_digest
 from sim.workflows.targets import Target
 
 METRIC = WIN_RATE
 """The metric ranked: P(win), reach and survive the Sarcophagus (P-45)."""
+FIRST_SEAT = "first_seat_advantage"
+"""A multiplayer game's ranked metric: seat 1's win minus the mean of the other seats' wins,
+per game (above 0: the first seat wins more often than the others)."""
 
 NO_EFFECT = "no effect (the game's compiled inputs are unchanged)"
 """Verdict of a reading that leaves the scenario's compiled game as it was."""
@@ -68,7 +86,7 @@ leading text columns name the reading, so a report against a baseline pairs read
 
 
 class ReadingsError(BatchError):
-    """Readings that cannot be run: a multiplayer scenario, trials below 1."""
+    """Readings that cannot be run: trials below 1."""
 
 
 RULE = "rule"
@@ -191,6 +209,9 @@ class ReadingsResult:
         SHA-256 of the ruleset.
     wall_s : float
         Seconds the runs took.
+    metric : str
+        The metric of the rows' ``mc`` and ``diff``: the win rate (:data:`METRIC`), or in a
+        multiplayer game the first-seat advantage (:data:`FIRST_SEAT`).
     """
 
     scenario: str
@@ -203,6 +224,7 @@ class ReadingsResult:
     unpaired: tuple[str, ...] = ()
     ruleset: str = ""
     wall_s: float = 0.0
+    metric: str = METRIC
 
     def ranking(self) -> pd.DataFrame:
         """The readings played, largest absolute change of the win rate first."""
@@ -221,7 +243,8 @@ class ReadingsResult:
 
     def to_dict(self) -> dict:
         """JSON document: provenance, ``baseline``, ``readings`` (ranked) and ``skipped``."""
-        return {"scenario": self.scenario, "experiment": campaign_paired.NAME, "metric": METRIC,
+        return {"scenario": self.scenario, "experiment": campaign_paired.NAME,
+                "metric": self.metric,
                 "trials": self.trials, "seed": self.seed, "ruleset_sha256": self.ruleset,
                 "wall_s": self.wall_s, "baseline": self.baseline,
                 "targets": list(self.targets), "unpaired_targets": list(self.unpaired),
@@ -276,16 +299,19 @@ def run_readings(scenario: Scenario, *, trials: int, seed: int, threads: int | N
     progress : callable, optional
         ``progress(done, total)`` over the two stages (compiling, playing).
 
+    A multiplayer or cooperative scenario is played whole, every seat
+    (:func:`run_seat_readings`).
+
     Raises
     ------
     ReadingsError
-        A multiplayer scenario, or trials below 1.
+        Trials below 1.
     """
     if trials < 1:
         raise ReadingsError(f"trials must be >= 1 (got {trials})", "trials")
     if scenario.multiplayer:
-        raise ReadingsError(f"{scenario.path} is a multiplayer scenario: the readings play "
-                            "one stalker's games; give a one-stalker scenario")
+        return run_seat_readings(scenario, trials=trials, seed=seed, threads=threads,
+                                 progress=progress)
     rs = scenario.ruleset
     setup = campaign_paired.scenario_setup(scenario)
     targets, unpaired = paired_targets(scenario)
@@ -309,14 +335,119 @@ def run_readings(scenario: Scenario, *, trials: int, seed: int, threads: int | N
                 for m in metrics}
     rows = [_row(r, {m: by[r.edit, m] for m in metrics}, targets) for r in live]
     rows += [_row(r, {m: _unchanged(baseline[m]) for m in metrics}, targets) for r in idle]
+    _rank(rs, rows, skipped)
+    return ReadingsResult(scenario.name, trials, seed, baseline, tuple(rows), tuple(skipped),
+                          tuple(t.text for t in targets), tuple(unpaired), rs.sha256,
+                          round(time.perf_counter() - start, 3))
+
+
+def seat_names(seats: int) -> list[str]:
+    """The per-game columns of a multiplayer game: :data:`FIRST_SEAT`, each seat's
+    ``seat_win seat N`` (from 1), then ``p_nobody_wins``.
+    """
+    return [FIRST_SEAT, *(f"{SEAT_WIN} seat {p + 1}" for p in range(seats)), NOBODY_WINS]
+
+
+def _seat_values(arrays, seats: int, *, trials: int, seed: int,
+                 threads: int | None) -> np.ndarray:
+    """Per game (trials ``0 .. trials - 1``), the values of :func:`seat_names`."""
+    out = np.empty((trials, seats + 2))
+    for lo, _, rows in game_blocks([arrays], seed=seed, trials=trials, threads=threads):
+        wins = np.stack([campaign_paired.trial_metrics(rows, [SEAT_WIN], p)[:, 0]
+                         for p in range(seats)], axis=1).astype(float)
+        others = (wins[:, 1:].mean(axis=1) if seats > 1 else np.zeros(len(rows)))
+        out[lo:lo + len(rows), 0] = wins[:, 0] - others
+        out[lo:lo + len(rows), 1:seats + 1] = wins
+        out[lo:lo + len(rows), seats + 1] = wins.sum(axis=1) == 0
+    return out
+
+
+def _cell(values: np.ndarray) -> dict:
+    """Mean and 95 % interval of per-game values."""
+    mean, low, high = stats.mean_interval(float(values.sum()), float((values ** 2).sum()),
+                                          len(values))
+    return {"mc": mean, "ci_low": low, "ci_high": high}
+
+
+def _diff(values: np.ndarray, base: np.ndarray) -> dict:
+    """The paired change of per-game values against the baseline's, with its interval."""
+    d = _cell(values - base)
+    return {"diff": d["mc"], "diff_ci_low": d["ci_low"], "diff_ci_high": d["ci_high"]}
+
+
+def run_seat_readings(scenario: Scenario, *, trials: int, seed: int,
+                      threads: int | None = None,
+                      progress: Callable[[int, int], None] | None = None) -> ReadingsResult:
+    """Every documented reading of a multiplayer scenario's ruleset, ranked (issue 47.7).
+
+    Each reading plays the whole game (every seat; P-44..P-50) on trials ``0 .. trials -
+    1`` of ``seed``, as the unchanged ruleset does (common random numbers). A row's
+    ``mc``, ``diff`` and ``verdict`` are the first-seat advantage's (:data:`FIRST_SEAT`);
+    each of :func:`seat_names` gets its own ``NAME``, ``NAME diff`` and intervals; ``effect``
+    is the largest absolute change among them. A reading whose compiled game equals the
+    unchanged one is "no effect", not played; one the rules refuse, or whose game the
+    scenario cannot set up, is skipped with the reason.
+    """
+    if trials < 1:
+        raise ReadingsError(f"trials must be >= 1 (got {trials})", "trials")
+    rs, seats = scenario.ruleset, len(scenario.players)
+    names = seat_names(seats)
+    start = time.perf_counter()
+    readings, skipped = plan(rs, all_readings(rs))
+    known: dict = {}
+    arrays = compile_game(scenario)
+    digest = game_digest(arrays, known)
+    base = _seat_values(arrays, seats, trials=trials, seed=seed, threads=threads)
+    baseline = {n: _cell(base[:, i]) for i, n in enumerate(names)}
+    rows = []
+    for k, reading in enumerate(readings):
+        if progress is not None:
+            progress(k, len(readings))
+        edited = apply_edits(rs, [reading.edit])
+        refused = ruleset_refusal(scenario, edited, f"edit {reading.edit!r}")
+        try:
+            game = None if refused else compile_game(dataclasses.replace(scenario,
+                                                                         ruleset=edited))
+        except CampaignInputError as error:
+            refused = str(error)
+        if refused:
+            skipped.append(_skipped(reading, refused, "compile"))
+            continue
+        if game_digest(game, known) == digest:
+            cells = {n: _unchanged(baseline[n]) for n in names}
+        else:
+            values = _seat_values(game, seats, trials=trials, seed=seed, threads=threads)
+            cells = {n: {**_cell(values[:, i]), **_diff(values[:, i], base[:, i])}
+                     for i, n in enumerate(names)}
+            for cell in cells.values():
+                cell["verdict"] = NO_GAME_CHANGED if no_game_changed(cell) else ""
+        head = cells[FIRST_SEAT]
+        row = {"edit": reading.edit, "key": reading.key, "value": reading.text, "rank": 0,
+               "current": _text(reading.current),
+               **{k: head[k] for k in ("mc", "ci_low", "ci_high", "diff", "diff_ci_low",
+                                       "diff_ci_high", "verdict")},
+               "effect": max(abs(c["diff"]) for c in cells.values()),
+               "rules": reading.rules, "kind": reading.kind}
+        for n in names[1:]:
+            row |= {n: cells[n]["mc"], f"{n} diff": cells[n]["diff"],
+                    f"{n} diff_ci_low": cells[n]["diff_ci_low"],
+                    f"{n} diff_ci_high": cells[n]["diff_ci_high"]}
+        rows.append(row)
+    _rank(rs, rows, skipped)
+    return ReadingsResult(scenario.name, trials, seed, baseline, tuple(rows), tuple(skipped),
+                          (), (), rs.sha256, round(time.perf_counter() - start, 3),
+                          metric=FIRST_SEAT)
+
+
+def _rank(rs: Ruleset, rows: list[dict], skipped: list[dict]) -> None:
+    """Rank ``rows`` in place, largest ``effect`` first (declaration order on ties), and
+    put ``skipped`` in declaration order.
+    """
     place = {r.edit: i for i, r in enumerate(all_readings(rs))}
     rows.sort(key=lambda row: (-row["effect"], place[row["edit"]]))
     for i, row in enumerate(rows, 1):
         row["rank"] = i
     skipped.sort(key=lambda s: place[s["edit"]])
-    return ReadingsResult(scenario.name, trials, seed, baseline, tuple(rows), tuple(skipped),
-                          tuple(t.text for t in targets), tuple(unpaired), rs.sha256,
-                          round(time.perf_counter() - start, 3))
 
 
 def _stage(progress, stage: int):
@@ -349,6 +480,7 @@ def _row(reading: Reading, cells: dict, targets: Sequence[Target]) -> dict:
     return row
 
 
-__all__ = ["COLUMNS", "METRIC", "NO_EFFECT", "NO_GAME_CHANGED", "RULE", "SARCOPHAGUS",
-           "Reading", "ReadingsError", "ReadingsResult", "all_readings", "alternatives",
-           "find_readings", "guardian_readings", "paired_targets", "plan", "run_readings"]
+__all__ = ["COLUMNS", "FIRST_SEAT", "METRIC", "NO_EFFECT", "NO_GAME_CHANGED", "RULE",
+           "SARCOPHAGUS", "Reading", "ReadingsError", "ReadingsResult", "all_readings",
+           "alternatives", "find_readings", "guardian_readings", "paired_targets", "plan",
+           "run_readings", "run_seat_readings", "seat_names"]

@@ -168,7 +168,6 @@ def test_cli_table_and_csv():
 
 @pytest.mark.parametrize(("args", "words"), [
     (["nosuch"], "nosuch.toml: cannot read file"),
-    (["four_stalkers"], "is a multiplayer scenario"),
     (["--trials", "0"], "'--trials': 0 is not in the range"),
     (["--format", "xml"], "'--format'"),
 ])
