@@ -120,7 +120,7 @@ def _far(sections: Mapping[str, Section]) -> dict[tuple[str, str], str]:
     frame = arts.data.get("artifacts") if arts else None
     if frame is not None and len(frame):
         out |= {("artefact", f["name"]): f"far {f['side']}"
-                for f in outliers.far(verdict.artifact_rows(frame)[0])}
+                for f in outliers.far(outliers.artifact_rows(frame)[0])}
     return out
 
 
