@@ -125,7 +125,7 @@ def test_a_flipped_outlier_and_new_leading_readings_are_flipped_verdicts():
         frame = _artifacts_frame({"Stone blood": (stone, 3000), "Flash": (-0.008, 1000),
                                   "Battery": (-0.008, 2500), "Moonlight": (-0.014, 3000),
                                   "Slug": (-0.025, 2000)})
-        rows = tuple({"key": k, "value": v} for k, v in top)
+        rows = tuple({"key": k, "value": v, "kind": "rule"} for k, v in top)
         result = ReadingsResult("base", 100, 1, {}, rows)
         return [Section("artifacts", "Artefacts compared", data={"artifacts": frame}),
                 Section("readings", "Readings of the rules", data={"readings": result})]
