@@ -9,6 +9,10 @@ from sim.experiments.campaign_balance import balance_characters, balance_frame
 from sim.rules.scenario import load_scenario, ruleset_refusal
 
 DEFAULT_TRIALS = 20_000
+SEAT_BUDGET = 100_000
+"""Games of selection per seat's search under ``balance seats --best-play``."""
+ROUNDS = 3
+"""Rounds over the seats at most under ``balance seats --best-play``."""
 BEST_PLAY_BUDGET = 1_000_000
 """Games of selection per character under ``--best-play`` (the example's minute on 2 cores)."""
 
@@ -54,7 +58,9 @@ def characters(scenario, best_play, budget, trials, seed, fmt, threads):
     route) on --trials fresh games each, none of the selection's: P(win) under each with
     its 95 % interval, the best's paired difference to the scenario's policy and the skill
     gap (best minus naive), and the spread between characters (best minus worst) under
-    best play beside the spread under the scenario's policy.
+    best play beside the spread under the scenario's policy. With a multiplayer
+    SCENARIO, --best-play gives its seats' characters under everyone's best play, as
+    balance seats SCENARIO --best-play does (--budget games per seat's search).
 
     \b
     Example:
@@ -82,10 +88,9 @@ def _best_play(chosen, budget: int, trials: int, seed: int, fmt: str, threads) -
     from sim.workflows.best_characters import best_characters, characters_games, search_budget
     from sim.workflows.optimize import OptimizeError, check_games
 
-    if chosen.multiplayer:
-        raise click.UsageError(f"{common.shown_path(chosen.path)} is a multiplayer scenario: "
-                               "--best-play searches the policy of one stalker (give a "
-                               "one-stalker scenario, e.g. base)")
+    if chosen.multiplayer:  # the seats' characters under everyone's best play
+        _seats_best_play(chosen, budget, ROUNDS, trials, seed, fmt, threads)
+        return
     options = search_budget(budget, trials)
     try:
         check_games(options["budget"], options["fresh_trials"])
@@ -108,6 +113,14 @@ def _best_play(chosen, budget: int, trials: int, seed: int, fmt: str, threads) -
 @click.argument("scenario")
 @click.option("--character", default=None, metavar="NAME",
               help="Stalker card in every seat (default: seat 1's).")
+@click.option("--best-play", is_flag=True,
+              help="Every seat's policy and loadout searched in turn against the others' "
+                   "current best, until no seat gains beyond noise (or --rounds); each seat's "
+                   "win under everyone's best play beside the scenario's, on fresh games.")
+@click.option("--budget", type=click.IntRange(1, common.MAX_TRIALS), default=SEAT_BUDGET,
+              show_default=True, help="--best-play: games of selection per seat's search.")
+@click.option("--rounds", type=common.small_int(1), default=ROUNDS, show_default=True,
+              help="--best-play: rounds over the seats at most.")
 @click.option("--edit", "edits", multiple=True, metavar="TABLE.CARD.COLUMN=VALUE",
               help="A card or rule edit (repeatable), e.g. rules.multiplayer.first_player=seat1.")
 @common.trials_option(DEFAULT_TRIALS)
@@ -115,7 +128,7 @@ def _best_play(chosen, budget: int, trials: int, seed: int, fmt: str, threads) -
 @common.format_option
 @common.threads_option
 @common.quiet_option
-def seats(scenario, character, edits, trials, seed, fmt, threads):
+def seats(scenario, character, edits, best_play, budget, rounds, trials, seed, fmt, threads):
     """The same character in every seat: P(seat k wins) and paired seat differences.
 
     SCENARIO is a multiplayer scenario ([[players]]; e.g. four_stalkers). Every
@@ -128,11 +141,22 @@ def seats(scenario, character, edits, trials, seed, fmt, threads):
     with normal 95 % intervals. Warns (on stderr; "warnings" in JSON) when the
     rules draw the turn order by lot, so seat numbers are no places in it.
 
+    With --best-play, the seats keep their own characters: each seat's policy
+    and loadout is searched in turn (zonesim optimize --seat, --budget games
+    each, the seat's win) against the others' current best; a seat changes
+    only when its best beats its current policy beyond noise on the search's
+    fresh games, and rounds repeat until none changes (or --rounds). Each
+    seat's P(win) under everyone's best play and under the scenario's is then
+    played on --trials games none of the searches used, paired, with the
+    spread between seats under each.
+
     \b
     Example:
       zonesim balance seats four_stalkers --trials 20000
       zonesim balance seats four_stalkers --character Ghost \\
         --edit rules.multiplayer.first_player=seat1 --format json
+      zonesim balance seats three_stalkers --best-play --budget 20000 --rounds 2 \\
+        --trials 5000
     """
     from dataclasses import replace
 
@@ -140,6 +164,12 @@ def seats(scenario, character, edits, trials, seed, fmt, threads):
     from sim.rules.variants import VariantError, apply_edits
 
     chosen = load_scenario(scenario)
+    if best_play:
+        if character is not None or edits:
+            raise click.BadParameter("--best-play plays the scenario's seats as they are: "
+                                     "no --character or --edit", param_hint="--best-play")
+        _seats_best_play(chosen, budget, rounds, trials, seed, fmt, threads)
+        return
     if edits:
         try:
             edited = apply_edits(chosen.ruleset, list(edits))
@@ -159,3 +189,24 @@ def seats(scenario, character, edits, trials, seed, fmt, threads):
              f"{data['first_player']}, turn_order {data['turn_order']}); {trials} games, "
              f"seed {seed}; ci = 95% interval; differences paired on the same games")
     common.emit_frame(seats_frame(data), fmt, data, title)
+
+
+def _seats_best_play(chosen, budget: int, rounds: int, trials: int, seed: int, fmt: str,
+                     threads) -> None:
+    """``seats --best-play`` (and ``characters --best-play`` of a multiplayer scenario)."""
+    from sim.workflows.best_characters import search_budget
+    from sim.workflows.best_seats import best_seats
+    from sim.workflows.optimize import OptimizeError
+
+    options = search_budget(budget, trials)
+    try:
+        result = best_seats(chosen, rounds=rounds, games=trials, seed=seed, threads=threads,
+                            **options)
+    except OptimizeError as error:
+        raise click.BadParameter(str(error), param_hint="--best-play") from None
+    title = (f"balance seats --best-play: {chosen.name}, every seat under everyone's best play "
+             f"({options['budget']:,} games of selection per seat's search, {result.rounds} "
+             f"round(s), seed {seed}); P(seat wins) on {trials:,} fresh games (none of the "
+             "searches'), 95 % intervals; differences paired")
+    common.emit_rows(result.to_frame, fmt, result.to_dict(), title, result.table_rows(),
+                     result.notes())

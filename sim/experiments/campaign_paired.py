@@ -271,15 +271,19 @@ def compile_seat(scenario: Scenario, seat: int, setup: Mapping[str, Any]) -> Gam
     CompareInputError
         A card, location or policy value the ruleset does not know.
     """
+    try:
+        return compile_game(seat_scenario(scenario, seat, setup))
+    except CampaignInputError as error:
+        raise CompareInputError(str(error)) from None
+
+
+def seat_scenario(scenario: Scenario, seat: int, setup: Mapping[str, Any]) -> Scenario:
+    """``scenario`` with seat ``seat`` (from 0) playing ``setup`` (:func:`compile_seat`)."""
     one = scenario_of(Case(scenario.ruleset, dict(setup)))
     players = list(scenario.players)
     players[seat] = Player(one.stalker, one.armor, one.weapons, one.items, one.rubles,
                            one.policy, one.artifacts)
-    try:
-        return compile_game(dataclasses.replace(scenario, players=tuple(players),
-                                                stalker=players[0].stalker))
-    except CampaignInputError as error:
-        raise CompareInputError(str(error)) from None
+    return dataclasses.replace(scenario, players=tuple(players), stalker=players[0].stalker)
 
 
 def _metric_values(rows: np.ndarray, name: str, seat: int) -> np.ndarray:
@@ -396,7 +400,7 @@ def run_campaign_compare(cases: Sequence[Case], *, trials: int, seed: int,
 
 __all__ = ["BLOCK", "CAMPAIGN_KEYS", "CAMPAIGN_METRICS", "LEFT_OUT", "LOADOUT_KEYS", "NAME",
            "POLICY_KINDS", "SEAT_METRICS", "compile_cases", "compile_seat", "policy_kinds",
-           "seat_setup",
+           "seat_scenario", "seat_setup",
            "paired_block_sums", "run_campaign_compare", "scenario_of", "scenario_setup",
            "trial_metrics", "trial_values"]
 
