@@ -1056,7 +1056,8 @@ class _Search:
             v = q[g.name]
             spread = g.kind in (M.CHARACTER_SPREAD, M.SEAT_SPREAD)
             value = float(v.max() - v.min()) if spread else float(v[0])
-            half = 0.0 if g.exact else (c["ci_high"] - c["ci_low"]) / 2
+            # the interval's half-width at the last rung (2**(RUNGS-1) times the games)
+            half = 0.0 if g.exact else (c["ci_high"] - c["ci_low"]) / 2 / 2 ** ((RUNGS - 1) / 2)
             t = g.target
             inside = t.low + half <= value <= t.high - half
             missed += not inside
