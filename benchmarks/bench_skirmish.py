@@ -1,9 +1,11 @@
 """Benchmark: firefight kernel (2 threads) vs the plain-Python reference, and memory.
 
 Run: ``python benchmarks/bench_skirmish.py [--scenario FILE] [--ref-trials N]
-[--trials N] [--big-trials N] [--repeat K]``. Prints fights/s of both in the
-same run, their ratio (target >= 300x), and peak traced memory of a kernel run
-at --trials and at --big-trials (it must not grow with the number of trials).
+[--trials N] [--big-trials N] [--repeat K] [--field FILE]...``. Prints fights/s of both in
+the same run, their ratio (target >= 300x), and peak traced memory of a kernel run
+at --trials and at --big-trials (it must not grow with the number of trials). Each
+``--field`` scenario (a battlefield, issue 50, which the plain-Python reference does not
+play) is timed on the kernel in the same run, beside the reference's abstract rate.
 
 The machine is shared, so each rate is the best of ``--repeat`` timed runs,
 and the reference and kernel runs alternate so that both see the same load;
@@ -50,6 +52,9 @@ def main() -> None:
     parser.add_argument("--big-trials", type=int, default=10_000_000)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=3, help="timed runs; the best counts")
+    parser.add_argument("--field", action="append", default=[],
+                        help="a battlefield scenario timed on the kernel (repeatable)")
+    parser.add_argument("--field-trials", type=int, default=200_000)
     args = parser.parse_args()
 
     fight = compile_scenario(load_scenario(args.scenario))
@@ -72,6 +77,16 @@ def main() -> None:
           f"({args.trials:,} fights, best of {args.repeat})")
     print(f"ratio               {kernel_rate / ref_rate:12,.0f} x  (target >= 300 x)")
     print(f"bit-identical counts on the reference's fights: {same}")
+    for path in args.field:
+        field = compile_scenario(load_scenario(path))
+        api.fight_counts(field, trials=1000, seed=1, threads=args.threads)
+        best = min(_seconds(lambda f=field: api.fight_counts(
+            f, trials=args.field_trials, seed=1, threads=args.threads))
+            for _ in range(args.repeat))
+        rate = args.field_trials / best
+        print(f"battlefield kernel  {rate:12,.0f} fights/s  ({path}, {args.field_trials:,} "
+              f"fights, best of {args.repeat}; {rate / ref_rate:,.0f} x the reference's "
+              "abstract rate)")
     print("load average        " + " ".join(f"{x:.2f}" for x in os.getloadavg())
           + f"  ({os.cpu_count()} CPUs)")
 

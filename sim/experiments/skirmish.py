@@ -33,11 +33,18 @@ class SideResult:
     lost: tuple[int, ...]
     carried_sum: int = 0
     carried_sq: int = 0
+    surrendered_sum: int = 0
+    surrendered_sq: int = 0
 
 
 @dataclass(frozen=True)
 class FightResult:
-    """Outcome counts of ``trials`` firefights of one scenario, with their provenance."""
+    """Outcome counts of ``trials`` firefights of one scenario, with their provenance.
+
+    On a battlefield, ``surrendered`` (S-38, S-39) joins each side's figures, and
+    ``grids`` holds per side where figures fell (``"fall"``) and last fired from
+    (``"fire"``): arrays of counts, ``[row y, column x]``, cells of ``cell`` inches.
+    """
 
     scenario: str
     path: str
@@ -49,6 +56,9 @@ class FightResult:
     rounds_sum: int
     rounds_sq: int
     rounds: tuple[int, ...]
+    battlefield: bool = False
+    grids: dict | None = None
+    cell: float = 0.0
 
     def _p(self, count: int) -> dict:
         low, high = stats.wilson(count, self.trials)
@@ -79,7 +89,9 @@ class FightResult:
                 {"name": s.name, "figures": s.figures, "p_win": self._p(s.wins),
                  "p_broken": self._p(s.broken), "p_withdrew": self._p(s.withdrew),
                  "casualties": self._dist(s.shot), "lost": self._dist(s.lost),
-                 "carried_off": self._mean(s.carried_sum, s.carried_sq)}
+                 "carried_off": self._mean(s.carried_sum, s.carried_sq),
+                 **({"surrendered": self._mean(s.surrendered_sum, s.surrendered_sq)}
+                    if self.battlefield else {})}
                 for s in self.sides
             ],
             "rounds": {"mean": mean, "ci_low": low, "ci_high": high,
@@ -99,9 +111,10 @@ class FightResult:
         for side in doc["sides"]:
             for q in ("p_win", "p_broken", "p_withdrew"):
                 rows.append({"side": side["name"], "quantity": q, "value": "", **side[q]})
-            d = side["carried_off"]
-            rows.append({"side": side["name"], "quantity": "carried_off_mean", "value": "",
-                         "mc": d["mean"], "ci_low": d["ci_low"], "ci_high": d["ci_high"]})
+            for q in ("carried_off", "surrendered")[:2 if self.battlefield else 1]:
+                d = side[q]
+                rows.append({"side": side["name"], "quantity": f"{q}_mean", "value": "",
+                             "mc": d["mean"], "ci_low": d["ci_low"], "ci_high": d["ci_high"]})
             for q in ("casualties", "lost"):
                 d = side[q]
                 rows.append({"side": side["name"], "quantity": f"{q}_mean", "value": "",
@@ -117,9 +130,8 @@ class FightResult:
 def fight_counts(fight: CompiledFight, *, trials: int, seed: int, threads: int | None = None,
                  chunk_size: int | None = None) -> np.ndarray:
     """Summed kernel row (layout :func:`sim.kernels.skirmish.row_layout`) of ``trials`` fights."""
-    return runner.run_counts(k.firefight_kernel, seed, trials, (fight.width,), fight.fig,
-                             fight.grp, fight.distance, fight.need, fight.damage, fight.params,
-                             threads=threads, chunk_size=chunk_size)
+    return runner.run_counts(k.firefight_kernel, seed, trials, (fight.width,),
+                             *fight.kernel_args(), threads=threads, chunk_size=chunk_size)
 
 
 def result_from_counts(scenario: Scenario, fight: CompiledFight, row: np.ndarray, trials: int,
@@ -138,12 +150,21 @@ def result_from_counts(scenario: Scenario, fight: CompiledFight, row: np.ndarray
             broken=int(row[k.O_BROKEN + g]), withdrew=int(row[k.O_WITHDREW + g]),
             shot=tuple(int(x) for x in row[s_from:s_to]),
             lost=tuple(int(x) for x in row[l_from:l_from + n + 1]),
-            carried_sum=int(row[k.O_CARRIED + g]), carried_sq=int(row[k.O_CARRIED_SQ + g])))
+            carried_sum=int(row[k.O_CARRIED + g]), carried_sq=int(row[k.O_CARRIED_SQ + g]),
+            surrendered_sum=int(row[k.O_SURR + g]), surrendered_sq=int(row[k.O_SURR_SQ + g])))
+    grids = None
+    if fight.field is not None:
+        nx, ny = fight.grid
+        offsets = k.grid_layout(width, nx, ny)
+        block = [row[offsets[i]:offsets[i + 1]].reshape(ny, nx).astype(np.int64)
+                 for i in range(4)]
+        grids = {"fall": (block[0], block[1]), "fire": (block[2], block[3])}
     return FightResult(
         scenario=scenario.name, path=str(scenario.path), trials=trials, seed=seed,
         sides=(sides[0], sides[1]), draws=int(row[k.O_DRAW]), capped=int(row[k.O_CAPPED]),
         rounds_sum=int(row[k.O_ROUNDS_SUM]), rounds_sq=int(row[k.O_ROUNDS_SQ]),
-        rounds=tuple(int(x) for x in row[o_rounds:width]))
+        rounds=tuple(int(x) for x in row[o_rounds:width]), battlefield=grids is not None,
+        grids=grids, cell=fight.field.cell if fight.field is not None else 0.0)
 
 
 def simulate(scenario: Scenario, *, trials: int, seed: int, threads: int | None = None,

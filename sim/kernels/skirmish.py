@@ -34,6 +34,7 @@ from numba import prange
 
 from sim.jitting.options import jit, pjit
 from sim.kernels import rng
+from sim.kernels import skirmish_geometry as geo
 from sim.kernels.skirmish_layout import (  # the records, declared once there
     ACTIVE,
     C_ARMED,
@@ -44,31 +45,40 @@ from sim.kernels.skirmish_layout import (  # the records, declared once there
     C_CARRY,
     C_DECL,
     C_DICE,
+    C_ENTER,
     C_FAST,
     C_FIRED,
+    C_FLOOR,
+    C_FLOOR0,
     C_HIDDEN,
     C_HIDDEN0,
     C_HITS,
     C_LIST,
     C_MOVED,
     C_NDECL,
+    C_OFLOOR,
     C_POS,
     C_POS0,
     C_PRONE,
     C_PRONE0,
     C_RANGE,
+    C_SHOT_AT,
     C_SIGHT,
+    C_SIGHT_LIT,
     C_SKILL,
     C_SMOD,
     C_SPEED,
+    C_SPREAD,
     C_STATUS,
     C_SUPP,
     C_SUPPRESSED,
     C_TARGET,
     C_TWO,
     C_UPON,
+    C_WRANGE,
     COWER,
     F_DICE,
+    F_FLOOR,
     F_GROUP,
     F_HIDDEN,
     F_NIGHT_VISION,
@@ -77,13 +87,22 @@ from sim.kernels.skirmish_layout import (  # the records, declared once there
     F_RANGE,
     F_SKILL,
     F_SPEED,
+    F_SPREAD,
     F_SUPP,
     F_TWO,
     FLEE,
+    FP_CELL,
+    FP_CONTACT,
+    FP_DEPTH,
+    FP_HALF,
+    FP_RECOVER,
+    FP_SURROUND,
+    FP_WIDTH,
     G_CARRIERS,
     G_FLANKED,
     G_LEADER,
     G_LIT,
+    G_MOVEMENT,
     G_START,
     G_STOP,
     G_TERRAIN,
@@ -93,13 +112,16 @@ from sim.kernels.skirmish_layout import (  # the records, declared once there
     K_FLANKED,
     K_LEADER,
     K_MOVED_ANY,
+    K_MOVEMENT,
     K_START,
     K_STOP,
+    K_SURRENDERED,
     K_WITHDRAW,
     LOST,
     N_COLS,
     N_K,
     N_PARAMS,
+    N_XY,
     O_BROKEN,
     O_CAPPED,
     O_CARRIED,
@@ -108,6 +130,8 @@ from sim.kernels.skirmish_layout import (  # the records, declared once there
     O_HIST,
     O_ROUNDS_SQ,
     O_ROUNDS_SUM,
+    O_SURR,
+    O_SURR_SQ,
     O_WIN,
     O_WITHDREW,
     OUT,
@@ -116,9 +140,15 @@ from sim.kernels.skirmish_layout import (  # the records, declared once there
     P_COVER_EXTRA,
     P_COVER_WHEN,
     P_COWER_END,
+    P_DOOR,
+    P_ENTER_MOVE,
     P_EXCUSED_ALL,
     P_FAST_ATTEMPT,
     P_FAST_INCHES,
+    P_FIELD,
+    P_GRID_NX,
+    P_GRID_NY,
+    P_HEIGHT_CLEARS,
     P_LEADER_CHOICE,
     P_MAX_CHAIN,
     P_MAX_ROUNDS,
@@ -132,11 +162,22 @@ from sim.kernels.skirmish_layout import (  # the records, declared once there
     P_RECOVER_SKILL,
     P_REDUCED_DAY,
     P_REDUCED_NIGHT,
+    P_SHOOTER_COVER,
     P_SUPP_CMP,
     P_SURRENDER,
     P_SURRENDER_WHEN,
+    P_SURROUNDED,
     P_TARGETS,
     P_TRIGGER,
+    P_UNITS_BLOCK,
+    XY_FX,
+    XY_FY,
+    XY_OX,
+    XY_OY,
+    XY_X,
+    XY_X0,
+    XY_Y,
+    XY_Y0,
 )
 
 # Position (S-01, S-31).
@@ -183,6 +224,19 @@ def row_layout(n0, n1, max_rounds):
     lost1 = lost0 + n0 + 1
     rounds = lost1 + n1 + 1
     return shot0, shot1, lost0, lost1, rounds, rounds + max_rounds + 1
+
+
+@jit
+def grid_layout(width, nx, ny):
+    """Offsets of a battlefield's position grids after a row of ``width`` (:func:`row_layout`).
+
+    Returns ``(fall0, fall1, fire0, fire1, width)``: where the figures of each
+    side were when put out of the fight, and where each figure last fired from,
+    counted per cell (``nx`` by ``ny`` cells, row-major from the origin), and
+    the new row width.
+    """
+    cells = nx * ny
+    return width, width + cells, width + 2 * cells, width + 3 * cells, width + 4 * cells
 
 
 # --- single actions ---------------------------------------------------------------------
@@ -565,8 +619,376 @@ def _declare(pol, st, nb, e0, e1, s, n_targets):
     return m, nb
 
 
+
+# --- the battlefield (issue 50) -----------------------------------------------------------
+#
+# On a scenario with a battlefield (P_FIELD = 1) every figure has a position and the fight
+# reads the table through sim.kernels.skirmish_geometry: ``fld`` is the tuple
+# ``(xy, bld, opn, cov, lit, fp, ex, ey)`` of per-figure positions (skirmish_layout.XY),
+# the battlefield arrays, its measures (skirmish_layout.FPARAMS) and two scratch arrays.
+# On the abstract battlefield (P_FIELD = 0) none of this is read, and the fight draws the
+# same dice as before.
+
+
+@jit
+def _x(c, f):
+    """Index of position column ``c`` of figure ``f`` in ``xy``."""
+    return np.uint64(c * MAXF + f)
+
+
 @jit(inline="always")
-def _volley(dice, pol, st, buf, dmg_out, side, n_armed, dist, vid, n_targets, supp_cmp, trigger):
+def _dist(xy, a, b):
+    """Inches between figures ``a`` and ``b``."""
+    dx = xy[_x(XY_X, a)] - xy[_x(XY_X, b)]
+    dy = xy[_x(XY_Y, a)] - xy[_x(XY_Y, b)]
+    return np.sqrt(dx * dx + dy * dy)
+
+
+@jit(inline="always")
+def _sight_at(st, fld, s, t):
+    """How far ``s`` sees ``t`` (S-19..S-22): S-20's limit lifted when ``t`` stands lit."""
+    xy = fld[0]
+    if geo.in_area(fld[4], xy[_x(XY_X, t)], xy[_x(XY_Y, t)]):
+        return st[_f(C_SIGHT_LIT, s)]
+    return st[_f(C_SIGHT, s)]
+
+
+@jit(inline="always")
+def _seen(st, fld, s, t, x, y, floor):
+    """Whether ``s`` sees ``t`` standing at ``(x, y, floor)``: within its sight, no building
+    between them (S-19).
+    """
+    xy = fld[0]
+    dx = xy[_x(XY_X, s)] - x
+    dy = xy[_x(XY_Y, s)] - y
+    if dx * dx + dy * dy > _sight_at(st, fld, s, t) ** 2:
+        return False
+    return not geo.sight_blocked(fld[1], fld[2], fld[5][FP_HALF], xy[_x(XY_X, s)],
+                                 xy[_x(XY_Y, s)], st[_f(C_FLOOR, s)], x, y, floor)
+
+
+@jit(inline="always")
+def _fire_level(st, fld, s, t):
+    """Cover level of ``s``'s fire at ``t`` on the battlefield, -1 if it cannot fire.
+
+    Within its weapon's range and its sight (S-19..S-22), along a line no
+    building blocks and across fewer than ``battlefield.units_block`` units of
+    cover (S-19, S-23); the level is that of the cover crossed (S-31, S-01).
+    """
+    xy = fld[0]
+    d = _dist(xy, s, t)
+    if d > st[_f(C_WRANGE, s)] or d > _sight_at(st, fld, s, t):
+        return -1
+    fp = fld[5]
+    return geo.fire_line(fld[1], fld[2], fld[3], fp[FP_HALF], xy[_x(XY_X, s)], xy[_x(XY_Y, s)],
+                         st[_f(C_FLOOR, s)], xy[_x(XY_X, t)], xy[_x(XY_Y, t)],
+                         st[_f(C_FLOOR, t)], st[_f(C_ENTER, t)] != 0, fp[FP_CONTACT],
+                         st[_p(P_SHOOTER_COVER)] != 0, st[_p(P_HEIGHT_CLEARS)] != 0,
+                         st[_p(P_UNITS_BLOCK)])
+
+
+@jit(inline="always")
+def _has_target(st, fld, s, e):
+    """Whether ``s`` can fire at some visible enemy of side ``e`` (S-19, S-23)."""
+    for t in range(st[_g(e, K_START)], st[_g(e, K_STOP)]):
+        if _targetable(st, t) and _fire_level(st, fld, s, t) >= 0:
+            return True
+    return False
+
+
+@jit(inline="always")
+def _declare_field(pol, st, fld, e0, e1, s, n_targets):
+    """Name the targets of shooter ``s`` on the battlefield (S-25, S-28, S-35); return how many.
+
+    A fixed target (return fire, S-35) is kept if ``s`` can still fire at it.
+    Otherwise the first target is drawn uniformly (POLICY stream) from the
+    enemies ``s`` can fire at, and up to ``shooting.targets_per_shooter - 1``
+    further ones from those within the weapon's spread of the first (S-25,
+    :func:`sim.kernels.skirmish_geometry.within_spread`).
+    """
+    t = st[_f(C_TARGET, s)]
+    if t >= 0:
+        if _targetable(st, t) and _fire_level(st, fld, s, t) >= 0:
+            st[_f(C_DECL, s)] = t
+            return 1
+        return 0
+    nb = 0
+    for e in range(e0, e1):
+        if _targetable(st, e) and _fire_level(st, fld, s, e) >= 0:
+            st[_f(C_BASE, nb)] = e
+            nb += 1
+    if nb == 0:
+        return 0
+    first = st[_f(C_BASE, rng.below(pol, nb) if nb > 1 else 0)]
+    st[_f(C_DECL, s)] = first
+    want = min(n_targets, st[_f(C_DICE, s)]) - 1
+    if want <= 0:
+        return 1
+    xy = fld[0]
+    fx = xy[_x(XY_X, first)]
+    fy = xy[_x(XY_Y, first)]
+    nc = 0
+    for j in range(nb):
+        e = st[_f(C_BASE, j)]
+        if e != first and geo.within_spread(fx, fy, xy[_x(XY_X, e)], xy[_x(XY_Y, e)],
+                                             st[_f(C_SPREAD, s)]):
+            st[_f(C_CAND, nc)] = e
+            nc += 1
+    m = 1
+    for j in range(min(want, nc)):
+        k = j + rng.below(pol, nc - j) if nc - j > 1 else j
+        tmp = st[_f(C_CAND, j)]
+        st[_f(C_CAND, j)] = st[_f(C_CAND, k)]
+        st[_f(C_CAND, k)] = tmp
+        st[_f(C_DECL + m, s)] = st[_f(C_CAND, j)]
+        m += 1
+    return m
+
+
+@jit(inline="always")
+def _flee(st, fld, g, f):
+    """Figure ``f`` of ``g`` flees (S-39), or surrenders if it is surrounded.
+
+    On a battlefield with ``flee.surrounded = "paths"``, a figure whose every
+    run to a table edge passes within ``flee.surrounded_inches`` of an enemy in
+    normal condition (:func:`sim.kernels.skirmish_geometry.surrounded`) is taken
+    prisoner at once: lost, and counted as surrendered.
+    """
+    if st[_p(P_FIELD)] != 0 and st[_p(P_SURROUNDED)] != 0:
+        xy, ex, ey, fp = fld[0], fld[6], fld[7], fld[5]
+        e = 1 - g
+        n = 0
+        for c in range(st[_g(e, K_START)], st[_g(e, K_STOP)]):
+            if st[_f(C_STATUS, c)] == ACTIVE:
+                ex[n] = xy[_x(XY_X, c)]
+                ey[n] = xy[_x(XY_Y, c)]
+                n += 1
+        if geo.surrounded(xy[_x(XY_X, f)], xy[_x(XY_Y, f)], ex, ey, n, fp[FP_WIDTH],
+                          fp[FP_DEPTH], fp[FP_SURROUND]):
+            _set_status(st, g, f, LOST)
+            st[_g(g, K_SURRENDERED)] += 1
+            return
+    _set_status(st, g, f, FLEE)
+
+
+@jit(inline="always")
+def _settle(st, fld, f):
+    """Position state of ``f`` after it moved or its entering ended (S-01).
+
+    Inside a building and not just entering: in cover; otherwise in the open.
+    """
+    xy = fld[0]
+    inside = geo.building_at(fld[1], xy[_x(XY_X, f)], xy[_x(XY_Y, f)]) != geo.OUTSIDE
+    st[_f(C_POS, f)] = COVER if inside and st[_f(C_ENTER, f)] == 0 else OPEN
+
+
+@jit(inline="always")
+def _field_move(dice, st, fld, g, started):
+    """Group ``g`` moves on the battlefield (S-02, S-03, S-09): the movement policy ``advance``.
+
+    The group rolls its fast-move test as on the abstract battlefield. Each
+    figure in normal condition that may act and cannot fire at any enemy moves
+    on its own towards the nearest enemy still on the field (status normal or
+    cowering): straight, its S-09 allowance plus the fast-move inches, through
+    doors (-2 inches) and windows (the move ends) and stopped by walls
+    (:func:`sim.kernels.skirmish_geometry.move_toward`), halting half an inch
+    inside its range of the goal (or 1 inch short once within range). To reach
+    an enemy in another building it heads for the point 1 inch outside that
+    building's nearest door (or ground-floor window), then through it to 1 inch
+    inside; to leave its own building the same through its nearest door, out.
+    On an upper floor, or with the goal on another floor of its building, the
+    move is one flight of stairs (S-02: one turn a floor). A figure that ends
+    its move in a building it was not in is entering (S-01: in the open). A
+    figure that can fire stays and fires.
+    """
+    xy, bld, opn, fp = fld[0], fld[1], fld[2], fld[5]
+    attempt = st[_p(P_FAST_ATTEMPT)] != 0
+    per_pass = st[_p(P_FAST_INCHES)]
+    d1 = 0
+    d2 = 0
+    if attempt:
+        d1 = rng.d6(dice)
+        d2 = rng.d6(dice)
+    g0 = st[_g(g, K_START)]
+    g1 = st[_g(g, K_STOP)]
+    e = 1 - g
+    for f in range(g0, g1):
+        st[_f(C_MOVED, f)] = 0
+        xy[_x(XY_OX, f)] = xy[_x(XY_X, f)]
+        xy[_x(XY_OY, f)] = xy[_x(XY_Y, f)]
+        st[_f(C_OFLOOR, f)] = st[_f(C_FLOOR, f)]
+    for f in range(g0, g1):
+        if st[_f(C_STATUS, f)] != ACTIVE or st[_f(C_FIRED, f)] > started:
+            continue
+        if _has_target(st, fld, f, e):
+            continue
+        goal = -1
+        best = 0.0
+        for c in range(st[_g(e, K_START)], st[_g(e, K_STOP)]):
+            if st[_f(C_STATUS, c)] <= COWER:
+                d = _dist(xy, f, c)
+                if goal < 0 or d < best:
+                    goal = c
+                    best = d
+        if goal < 0:
+            continue
+        k = 0
+        if attempt:
+            skill = st[_f(C_SKILL, f)]
+            k = np.int64(d1 <= skill) + np.int64(d2 <= skill)
+            x = st[_f(C_CARRY, f)]
+            if x != NO_TARGET and _carriers(st, g, x) < 2:
+                k = 0
+        inches = st[_f(C_SPEED, f)] + k * per_pass
+        fx = xy[_x(XY_X, f)]
+        fy = xy[_x(XY_Y, f)]
+        floor = st[_f(C_FLOOR, f)]
+        b = geo.building_at(bld, fx, fy)
+        gx = xy[_x(XY_X, goal)]
+        gy = xy[_x(XY_Y, goal)]
+        gb = geo.building_at(bld, gx, gy)
+        if b != geo.OUTSIDE and (floor > 0 and gb != b
+                                 or gb == b and floor != st[_f(C_FLOOR, goal)]):
+            st[_f(C_FLOOR, f)] = geo.stairs_turn(bld, b, floor,
+                                                 0 if gb != b else st[_f(C_FLOOR, goal)])
+        else:
+            door = np.float64(st[_p(P_DOOR)])
+            left = np.float64(inches)
+            nx = fx
+            ny = fy
+            side = gb if gb != geo.OUTSIDE else b
+            found = False
+            if gb != b and side != geo.OUTSIDE:
+                # Two legs: to 1 inch before the way in (or out), then through it.
+                way = 1.0 if gb != geo.OUTSIDE else -1.0
+                ax, ay, found = geo.entry_point(bld, opn, side, fx, fy, -way)
+                gx, gy, found = geo.entry_point(bld, opn, side, fx, fy, way)
+                if found:
+                    leg = np.sqrt((ax - fx) ** 2 + (ay - fy) ** 2)
+                    if leg > geo.STEP:
+                        nx, ny, how = geo.move_toward(bld, opn, fp[FP_HALF], door, fx, fy,
+                                                      floor, ax, ay, left, 0.0)
+                        left = left - leg if how == geo.MOVE_FREE and leg <= left else 0.0
+                    if left > 0.0:
+                        nx, ny, how = geo.move_toward(bld, opn, fp[FP_HALF], door, nx, ny,
+                                                      floor, gx, gy, left, 0.0)
+            if not found:
+                stop = 1.0
+                reach = min(st[_f(C_WRANGE, f)], _sight_at(st, fld, f, goal))
+                if best > reach:
+                    stop = reach - 0.5
+                nx, ny, how = geo.move_toward(bld, opn, fp[FP_HALF], door, fx, fy, floor,
+                                              xy[_x(XY_X, goal)], xy[_x(XY_Y, goal)], left,
+                                              stop)
+            xy[_x(XY_X, f)] = nx
+            xy[_x(XY_Y, f)] = ny
+            nb = geo.building_at(bld, nx, ny)
+            if nb != b:
+                st[_f(C_ENTER, f)] = np.int64(nb != geo.OUTSIDE)
+        st[_f(C_FAST, f)] = np.int64(k >= 1)
+        st[_f(C_PRONE, f)] = 0
+        st[_f(C_HIDDEN, f)] = 0
+        st[_f(C_MOVED, f)] = 1
+        _settle(st, fld, f)
+    st[_g(g, K_FAST_ANY)] = 1
+    st[_g(g, K_MOVED_ANY)] = 1
+
+
+@jit(inline="always")
+def _field_start(st, fld, g, started):
+    """Whether group ``g`` advances on the battlefield: its movement policy is ``advance``
+    and a figure in normal condition that may act (S-42) cannot fire at any enemy.
+
+    With ``battlefield.entering = "activation"`` a figure's entering (S-01) ends here.
+    """
+    g0 = st[_g(g, K_START)]
+    g1 = st[_g(g, K_STOP)]
+    if st[_p(P_ENTER_MOVE)] == 0:
+        for f in range(g0, g1):
+            if st[_f(C_ENTER, f)] != 0:
+                st[_f(C_ENTER, f)] = 0
+                _settle(st, fld, f)
+    if st[_g(g, K_MOVEMENT)] == 0:
+        return False
+    for f in range(g0, g1):
+        if (st[_f(C_STATUS, f)] == ACTIVE and st[_f(C_FIRED, f)] <= started
+                and not _has_target(st, fld, f, 1 - g)):
+            return True
+    return False
+
+
+@jit(inline="always")
+def _field_in_sight(st, fld, g):
+    """List in ``C_LIST`` the figures of ``g`` an enemy move made take In Sight (S-14).
+
+    A figure in normal condition tests when some enemy that moved started its
+    move out of its sight and came into it, or started out of its range and
+    came into range within sight (:func:`sim.kernels.skirmish_geometry.comes_into_sight`).
+    """
+    xy = fld[0]
+    e = 1 - g
+    n_test = 0
+    for f in range(st[_g(g, K_START)], st[_g(g, K_STOP)]):
+        if st[_f(C_STATUS, f)] != ACTIVE:
+            continue
+        for m in range(st[_g(e, K_START)], st[_g(e, K_STOP)]):
+            if st[_f(C_MOVED, m)] == 0 or st[_f(C_STATUS, m)] > COWER:
+                continue
+            reach = min(st[_f(C_WRANGE, f)], _sight_at(st, fld, f, m))
+            ox = xy[_x(XY_OX, m)]
+            oy = xy[_x(XY_OY, m)]
+            fx = xy[_x(XY_X, f)]
+            fy = xy[_x(XY_Y, f)]
+            before = np.sqrt((ox - fx) ** 2 + (oy - fy) ** 2)
+            seen_before = _seen(st, fld, f, m, ox, oy, st[_f(C_OFLOOR, m)])
+            seen_now = _seen(st, fld, f, m, xy[_x(XY_X, m)], xy[_x(XY_Y, m)],
+                             st[_f(C_FLOOR, m)])
+            if geo.comes_into_sight(seen_before, before <= reach, seen_now,
+                                    _dist(xy, f, m) <= reach):
+                st[_f(C_LIST, n_test)] = f
+                n_test += 1
+                break
+    return n_test
+
+
+@jit(inline="always")
+def _field_surrender(st, fld, g, movers_only):
+    """Cowering figures of ``g`` surrender to an armed enemy within reach (S-38), on the table.
+
+    Each cowering figure with an enemy in normal condition (one that moved, if
+    ``movers_only``) within ``surrender.inches`` that sees it (S-19..S-22) is
+    taken prisoner: lost, and counted as surrendered.
+    """
+    if st[_g(g, COWER)] == 0 or st[_p(P_SURRENDER)] < 0:
+        return
+    xy = fld[0]
+    e = 1 - g
+    for c in range(st[_g(g, K_START)], st[_g(g, K_STOP)]):
+        if st[_f(C_STATUS, c)] != COWER:
+            continue
+        for f in range(st[_g(e, K_START)], st[_g(e, K_STOP)]):
+            if (st[_f(C_STATUS, f)] == ACTIVE and (st[_f(C_MOVED, f)] != 0 or not movers_only)
+                    and _dist(xy, f, c) <= st[_p(P_SURRENDER)]
+                    and _seen(st, fld, f, c, xy[_x(XY_X, c)], xy[_x(XY_Y, c)],
+                              st[_f(C_FLOOR, c)])):
+                _set_status(st, g, c, LOST)
+                st[_g(g, K_SURRENDERED)] += 1
+                break
+
+
+@jit(inline="always")
+def _friend_near(st, fld, g, f):
+    """A friend in normal condition within ``battlefield.recover_inches`` of ``f`` (S-41)."""
+    xy = fld[0]
+    for c in range(st[_g(g, K_START)], st[_g(g, K_STOP)]):
+        if c != f and st[_f(C_STATUS, c)] == ACTIVE and _dist(xy, c, f) <= fld[5][FP_RECOVER]:
+            return True
+    return False
+
+
+@jit(inline="always")
+def _volley(dice, pol, st, fld, buf, dmg_out, side, n_armed, dist, vid, n_targets, supp_cmp,
+            trigger):
     """Group ``side`` fires at once (S-28..S-34, S-38); return the number of Received Fire testers.
 
     The figures with a target marker are listed in ``C_ARMED[:n_armed]``, in
@@ -576,15 +998,22 @@ def _volley(dice, pol, st, buf, dmg_out, side, n_armed, dist, vid, n_targets, su
     (S-38) and a figure in normal condition that meets the trigger
     (``received_fire.trigger``) tests (S-34, S-43): the testers are left in
     ``C_LIST``, in no particular order (their results do not depend on it).
+    On a battlefield a shooter names targets it can fire at from where it stands
+    (:func:`_declare_field`), the cover its line crosses raises the hit-table
+    level (S-23, S-31), and where it fired from is noted for the plot.
     """
     enemy = 1 - side
+    field = st[_p(P_FIELD)] != 0
     e0 = st[_g(enemy, K_START)]
     e1 = st[_g(enemy, K_STOP)]
     nb = -1
     for i in range(n_armed):
         s = st[_f(C_ARMED, i)]
         m = 0
-        if st[_f(C_STATUS, s)] == ACTIVE and dist <= st[_f(C_RANGE, s)]:
+        if field:
+            if st[_f(C_STATUS, s)] == ACTIVE:
+                m = _declare_field(pol, st, fld, e0, e1, s, n_targets)
+        elif st[_f(C_STATUS, s)] == ACTIVE and dist <= st[_f(C_RANGE, s)]:
             m, nb = _declare(pol, st, nb, e0, e1, s, n_targets)
         st[_f(C_NDECL, s)] = m
         st[_f(C_TARGET, s)] = NO_TARGET
@@ -597,6 +1026,11 @@ def _volley(dice, pol, st, buf, dmg_out, side, n_armed, dist, vid, n_targets, su
             continue
         st[_f(C_HIDDEN, s)] = 0
         st[_f(C_FIRED, s)] = vid
+        if field:
+            xy = fld[0]
+            xy[_x(XY_FX, s)] = xy[_x(XY_X, s)]
+            xy[_x(XY_FY, s)] = xy[_x(XY_Y, s)]
+            st[_f(C_SHOT_AT, s)] = 1
         n = st[_f(C_DICE, s)]
         skill = st[_f(C_SKILL, s)] + st[_f(C_SMOD, s)]
         st[_f(C_SMOD, s)] = 0
@@ -608,6 +1042,8 @@ def _volley(dice, pol, st, buf, dmg_out, side, n_armed, dist, vid, n_targets, su
             # how many hit (S-26); damage is rolled after the volley's dice.
             t = st[_f(C_DECL, s)]
             lvl = max(_target_level(st, t), s_lvl)
+            if field:
+                lvl = max(lvl, _fire_level(st, fld, s, t))
             n_upon = _mark_fired_upon(st, n_upon, s, t, vid, supp_cmp)
             h = _count_at_least(dice, n, st[_p(P_NEED + lvl)] - skill)
             st[_f(C_HITS, t)] += h
@@ -617,7 +1053,10 @@ def _volley(dice, pol, st, buf, dmg_out, side, n_armed, dist, vid, n_targets, su
         i = 0
         for j in range(m):
             t = st[_f(C_DECL + j, s)]
-            lvl = die_level(_target_level(st, t), s_lvl, j)
+            t_lvl = _target_level(st, t)
+            if field:
+                t_lvl = max(t_lvl, _fire_level(st, fld, s, t))
+            lvl = die_level(t_lvl, s_lvl, j)
             n_upon = _mark_fired_upon(st, n_upon, s, t, vid, supp_cmp)
             for _ in range(allocate(n, m, j)):
                 if buf[i] + skill >= st[_p(P_NEED + lvl)]:
@@ -629,7 +1068,7 @@ def _volley(dice, pol, st, buf, dmg_out, side, n_armed, dist, vid, n_targets, su
         t = st[_f(C_LIST, i)]
         status = st[_f(C_STATUS, t)]
         if status == COWER:
-            _set_status(st, enemy, t, FLEE)
+            _flee(st, fld, enemy, t)
         elif status == ACTIVE and (trigger == TRIGGER_NO_DAMAGE or st[_f(C_HITS, t)] == 0):
             st[_f(C_LIST, testers)] = t
             testers += 1
@@ -659,7 +1098,7 @@ def received_fire_result(k, in_cover, suppressed, fast, flanked, precedence):
 
 
 @jit(inline="always")
-def _apply(st, g, f, result):
+def _apply(st, fld, g, f, result):
     """Carry out a reaction result that is not fire (S-15, S-36, S-38, S-39)."""
     if result == R_PRONE:
         st[_f(C_PRONE, f)] = 1
@@ -668,7 +1107,7 @@ def _apply(st, g, f, result):
         if result == R_COVER_PRONE:
             st[_f(C_PRONE, f)] = 1
     elif result == R_FLEE:
-        _set_status(st, g, f, FLEE)
+        _flee(st, fld, g, f)
     elif result == R_COWER:
         _set_status(st, g, f, COWER)
     elif result == R_REVEAL:
@@ -676,7 +1115,7 @@ def _apply(st, g, f, result):
 
 
 @jit(inline="always")
-def _received_fire(dice, st, n_test, g, allow_fire, dist):
+def _received_fire(dice, st, fld, n_test, g, allow_fire, dist):
     """The testers ``C_LIST[:n_test]`` of group ``g`` test Received Fire (S-10..S-12, S-34..S-37).
 
     One shared 2d6 for the group. Returns how many figures fire back, listed in
@@ -708,9 +1147,12 @@ def _received_fire(dice, st, n_test, g, allow_fire, dist):
                 st[_f(C_ARMED, j)] = f
                 back += 1
         else:
-            _apply(st, g, f, r)
+            _apply(st, fld, g, f, r)
     if st[_p(P_SURRENDER_WHEN)] == SURRENDER_WITHIN:
-        _surrender(st, g, dist, False)
+        if st[_p(P_FIELD)] != 0:
+            _field_surrender(st, fld, g, False)
+        else:
+            _surrender(st, g, dist, False)
     return back
 
 
@@ -741,7 +1183,7 @@ def _covering(st, f, when):
 
 
 @jit(inline="always")
-def _in_sight(dice, st, buf, g, old_dist, dist):
+def _in_sight(dice, st, fld, buf, g, old_dist, dist):
     """Group ``g`` tests In Sight for figures the enemy moved into range of (S-14, S-15).
 
     Returns how many figures fire, listed in ``C_ARMED`` (their targets are
@@ -750,13 +1192,19 @@ def _in_sight(dice, st, buf, g, old_dist, dist):
     when = st[_p(P_COVER_WHEN)]
     n_test = 0
     n_dice = 2
-    for f in range(st[_g(g, K_START)], st[_g(g, K_STOP)]):
-        r = st[_f(C_RANGE, f)]
-        if old_dist > r >= dist and st[_f(C_STATUS, f)] == ACTIVE:
-            st[_f(C_LIST, n_test)] = f
-            n_test += 1
-            if _covering(st, f, when):
+    if st[_p(P_FIELD)] != 0:
+        n_test = _field_in_sight(st, fld, g)
+        for i in range(n_test):
+            if _covering(st, st[_f(C_LIST, i)], when):
                 n_dice = 2 + st[_p(P_COVER_EXTRA)]
+    else:
+        for f in range(st[_g(g, K_START)], st[_g(g, K_STOP)]):
+            r = st[_f(C_RANGE, f)]
+            if old_dist > r >= dist and st[_f(C_STATUS, f)] == ACTIVE:
+                st[_f(C_LIST, n_test)] = f
+                n_test += 1
+                if _covering(st, f, when):
+                    n_dice = 2 + st[_p(P_COVER_EXTRA)]
     if n_test == 0:
         return 0
     roll(dice, n_dice, buf)
@@ -776,12 +1224,12 @@ def _in_sight(dice, st, buf, g, old_dist, dist):
             st[_f(C_ARMED, shooters)] = f
             shooters += 1
         else:
-            _apply(st, g, f, r)
+            _apply(st, fld, g, f, r)
     return shooters
 
 
 @jit(inline="always")
-def _recover(dice, st, g, vid):
+def _recover(dice, st, fld, g, vid):
     """Cowering and fleeing figures of ``g`` try to return (S-41, S-42) on shared 2d6.
 
     Only when a friend is in normal condition (the abstract battlefield keeps a
@@ -791,7 +1239,9 @@ def _recover(dice, st, g, vid):
     in cover): it returns to the fight without that licence, so it takes no
     action in this activation: it gets the unused stamp ``vid + 1`` in
     ``C_FIRED`` (as if it had fired after the activation began) and stays
-    where it is (``C_MOVED`` cleared). Returns the last stamp used.
+    where it is (``C_MOVED`` cleared). On a battlefield a figure tries only
+    with a friend in normal condition within ``battlefield.recover_inches``
+    (S-41). Returns the last stamp used.
     """
     if (st[_g(g, COWER)] + st[_g(g, FLEE)] == 0 or st[_g(g, ACTIVE)] == 0
             or st[_p(P_RECOVER_ATTEMPT)] == 0):
@@ -811,6 +1261,8 @@ def _recover(dice, st, g, vid):
     for f in range(g0, g1):
         status = st[_f(C_STATUS, f)]
         if status != COWER and status != FLEE:
+            continue
+        if st[_p(P_FIELD)] != 0 and not _friend_near(st, fld, g, f):
             continue
         skill = best if best_rule else st[_f(C_SKILL, f)]
         k = np.int64(d1 <= skill) + np.int64(d2 <= skill)
@@ -943,6 +1395,7 @@ def _surrender(st, g, dist, movers_only):
         for f in range(st[_g(g, K_START)], st[_g(g, K_STOP)]):
             if st[_f(C_STATUS, f)] == COWER:
                 _set_status(st, g, f, LOST)
+                st[_g(g, K_SURRENDERED)] += 1
 
 
 @jit(inline="always")
@@ -986,7 +1439,7 @@ def _start_activation(st, g, dist, started):
 
 
 @jit(inline="always")
-def _exchange(dice, pol, st, buf, dmg_out, side, n_armed, dist, vid):
+def _exchange(dice, pol, st, fld, buf, dmg_out, side, n_armed, dist, vid):
     """A volley and the return fire it provokes, up to ``received_fire.max_chain`` volleys.
 
     The first volley's shooters are listed in ``C_ARMED[:n_armed]``.
@@ -1000,11 +1453,11 @@ def _exchange(dice, pol, st, buf, dmg_out, side, n_armed, dist, vid):
     depth = 1
     while True:
         vid += 1
-        n_test = _volley(dice, pol, st, buf, dmg_out, side, n_armed, dist, vid, n_targets,
+        n_test = _volley(dice, pol, st, fld, buf, dmg_out, side, n_armed, dist, vid, n_targets,
                          supp_cmp, trigger)
         if _ended(st):
             return vid
-        n_armed = _received_fire(dice, st, n_test, 1 - side, depth < max_chain, dist)
+        n_armed = _received_fire(dice, st, fld, n_test, 1 - side, depth < max_chain, dist)
         if n_armed == 0 or _ended(st):
             return vid
         side = 1 - side
@@ -1012,7 +1465,19 @@ def _exchange(dice, pol, st, buf, dmg_out, side, n_armed, dist, vid):
 
 
 @jit(inline="always")
-def fight(dice, pol, st, n_fig, distance0, dmg_out, buf, vid):
+def _entered(st, fld, g):
+    """With ``battlefield.entering = "move"``, the entering of ``g``'s movers (S-01) ends
+    once the enemy has reacted to their move (In Sight, S-14).
+    """
+    if st[_p(P_FIELD)] != 0 and st[_p(P_ENTER_MOVE)] != 0:
+        for f in range(st[_g(g, K_START)], st[_g(g, K_STOP)]):
+            if st[_f(C_ENTER, f)] != 0:
+                st[_f(C_ENTER, f)] = 0
+                _settle(st, fld, f)
+
+
+@jit(inline="always")
+def fight(dice, pol, st, fld, n_fig, distance0, dmg_out, buf, vid):
     """Play one firefight from the scenario's start; return the round it ended in.
 
     ``st`` holds the static figure, group and rule data (:func:`_static_state`);
@@ -1044,12 +1509,23 @@ def fight(dice, pol, st, n_fig, distance0, dmg_out, buf, vid):
         st[_f(C_TARGET, f)] = NO_TARGET
         st[_f(C_CARRY, f)] = NO_TARGET
         st[_f(C_SMOD, f)] = 0
+    if st[_p(P_FIELD)] != 0:
+        xy = fld[0]
+        for f in range(n_fig):
+            xy[_x(XY_X, f)] = xy[_x(XY_X0, f)]
+            xy[_x(XY_Y, f)] = xy[_x(XY_Y0, f)]
+            st[_f(C_FLOOR, f)] = st[_f(C_FLOOR0, f)]
+            st[_f(C_ENTER, f)] = 0
+            st[_f(C_SHOT_AT, f)] = 0
+            if geo.building_at(fld[1], xy[_x(XY_X, f)], xy[_x(XY_Y, f)]) != geo.OUTSIDE:
+                st[_f(C_POS, f)] = COVER  # inside a building: in cover (S-01)
     for g in range(2):
-        for k in range(ACTIVE, K_MOVED_ANY + 1):
+        for k in range(ACTIVE, K_SURRENDERED + 1):
             st[_g(g, k)] = 0
         st[_g(g, ACTIVE)] = st[_g(g, K_STOP)] - st[_g(g, K_START)]
     dist = distance0
     order = st[_p(P_ORDER)]
+    field = st[_p(P_FIELD)] != 0
     for r in range(1, st[_p(P_MAX_ROUNDS)] + 1):
         g = _first(dice, order, r)
         for _ in range(2):
@@ -1058,9 +1534,13 @@ def fight(dice, pol, st, n_fig, distance0, dmg_out, buf, vid):
             # A figure with C_FIRED > started has acted in this activation: it fired,
             # or it returned on one die and may not act (S-42).
             started = vid
-            vid = _recover(dice, st, g, vid)
+            vid = _recover(dice, st, fld, g, vid)
             vid = _pick_up(st, g, started, vid)
-            advance = _start_activation(st, g, dist, started)
+            if field:
+                _start_activation(st, g, dist, started)
+                advance = _field_start(st, fld, g, started)
+            else:
+                advance = _start_activation(st, g, dist, started)
             for phase in range(2):
                 if phase == 0:
                     if not advance:
@@ -1070,10 +1550,15 @@ def fight(dice, pol, st, n_fig, distance0, dmg_out, buf, vid):
                             st[_g(g, K_MOVED_ANY)] = 0
                         continue
                     old = dist
-                    dist = _move(dice, st, g, dist, started)
-                    _surrender(st, 1 - g, dist, True)
-                    shooters = _in_sight(dice, st, buf, 1 - g, old, dist)
+                    if field:
+                        _field_move(dice, st, fld, g, started)
+                        _field_surrender(st, fld, 1 - g, True)
+                    else:
+                        dist = _move(dice, st, g, dist, started)
+                        _surrender(st, 1 - g, dist, True)
+                    shooters = _in_sight(dice, st, fld, buf, 1 - g, old, dist)
                     if shooters == 0:
+                        _entered(st, fld, g)
                         continue
                     side = 1 - g
                 else:
@@ -1088,9 +1573,11 @@ def fight(dice, pol, st, n_fig, distance0, dmg_out, buf, vid):
                     if shooters == 0:
                         break
                     side = g
-                vid = _exchange(dice, pol, st, buf, dmg_out, side, shooters, dist, vid)
+                vid = _exchange(dice, pol, st, fld, buf, dmg_out, side, shooters, dist, vid)
                 if _ended(st):
                     return r, 0, False, vid
+                if phase == 0:
+                    _entered(st, fld, g)
             if _ended(st):  # only an exchange of fire changes who is in normal condition
                 return r, 0, False, vid
             g = 1 - g
@@ -1098,7 +1585,7 @@ def fight(dice, pol, st, n_fig, distance0, dmg_out, buf, vid):
 
 
 @jit(inline="always")
-def tally(st, rounds, withdrew, capped, row):
+def tally(st, fld, rounds, withdrew, capped, row):
     """Add one finished fight to an output row (layout: :func:`row_layout`).
 
     Winner: the side still in normal condition when the other has none, or
@@ -1109,10 +1596,13 @@ def tally(st, rounds, withdrew, capped, row):
     figure in normal condition at the end and not every figure shot.
     Carried off: comrades out of the fight whom a figure in normal condition
     carries when its side leaves the table (S-04, S-07: the figures are kept).
+    Surrendered: taken prisoner during the fight (S-38, S-39). On a battlefield,
+    each figure out of the fight adds one to its side's cell where it fell, and
+    each figure that fired one to the cell it last fired from (:func:`grid_layout`).
     """
     n0 = st[_g(0, K_STOP)] - st[_g(0, K_START)]
     n1 = st[_g(1, K_STOP)] - st[_g(1, K_START)]
-    shot0, shot1, lost0, lost1, o_rounds, _ = row_layout(n0, n1, st[_p(P_MAX_ROUNDS)])
+    shot0, shot1, lost0, lost1, o_rounds, base = row_layout(n0, n1, st[_p(P_MAX_ROUNDS)])
     winner = -1
     if withdrew != 0:
         winner = 2 - withdrew
@@ -1152,6 +1642,25 @@ def tally(st, rounds, withdrew, capped, row):
         n = n0 if g == 0 else n1
         if not capped and withdrew != g + 1 and st[_g(g, ACTIVE)] == 0 and shot < n:
             row[O_BROKEN + g] += 1
+        surrendered = st[_g(g, K_SURRENDERED)]
+        row[O_SURR + g] += surrendered
+        row[O_SURR_SQ + g] += surrendered * surrendered
+    if st[_p(P_FIELD)] != 0:
+        xy = fld[0]
+        nx = st[_p(P_GRID_NX)]
+        ny = st[_p(P_GRID_NY)]
+        cell = fld[5][FP_CELL]
+        fall0, fall1, fire0, fire1, _ = grid_layout(base, nx, ny)
+        for f in range(n0 + n1):
+            g = 0 if f < n0 else 1
+            if st[_f(C_STATUS, f)] == OUT:
+                cx = min(max(np.int64(xy[_x(XY_X, f)] / cell), 0), nx - 1)
+                cy = min(max(np.int64(xy[_x(XY_Y, f)] / cell), 0), ny - 1)
+                row[(fall0 if g == 0 else fall1) + cy * nx + cx] += 1
+            if st[_f(C_SHOT_AT, f)] != 0:
+                cx = min(max(np.int64(xy[_x(XY_FX, f)] / cell), 0), nx - 1)
+                cy = min(max(np.int64(xy[_x(XY_FY, f)] / cell), 0), ny - 1)
+                row[(fire0 if g == 0 else fire1) + cy * nx + cx] += 1
 
 
 @jit
@@ -1178,7 +1687,14 @@ def _static_state(fig, grp, need, params):
         st[_f(C_SKILL, f)] = fig[f, F_SKILL]
         st[_f(C_DICE, f)] = fig[f, F_DICE]
         st[_f(C_SIGHT, f)] = sight
+        st[_f(C_SIGHT_LIT, f)] = sight_inches(
+            params[P_NIGHT], params[P_BAD_WEATHER], grp[g, G_TERRAIN], grp[1 - g, G_TERRAIN],
+            fig[f, F_NIGHT_VISION], 1, params[P_NIGHT_INCHES], params[P_REDUCED_DAY],
+            params[P_REDUCED_NIGHT], params[P_EXCUSED_ALL])
         st[_f(C_RANGE, f)] = min(fig[f, F_RANGE], sight)  # a target must be seen (S-19)
+        st[_f(C_WRANGE, f)] = fig[f, F_RANGE]
+        st[_f(C_SPREAD, f)] = fig[f, F_SPREAD]
+        st[_f(C_FLOOR0, f)] = fig[f, F_FLOOR]
         st[_f(C_SUPP, f)] = fig[f, F_SUPP]
         st[_f(C_TWO, f)] = fig[f, F_TWO]
         st[_f(C_SPEED, f)] = fig[f, F_SPEED]
@@ -1193,6 +1709,7 @@ def _static_state(fig, grp, need, params):
         st[_g(g, K_FLANKED)] = grp[g, G_FLANKED]
         st[_g(g, K_WITHDRAW)] = grp[g, G_WITHDRAW]
         st[_g(g, K_CARRIERS)] = grp[g, G_CARRIERS]
+        st[_g(g, K_MOVEMENT)] = grp[g, G_MOVEMENT]
         for i in range(g0, grp[g, G_STOP]):
             j = i
             while j > g0 and st[_f(C_RANGE, st[_f(C_BY_RANGE, j - 1)])] > st[_f(C_RANGE, i)]:
@@ -1211,11 +1728,15 @@ def _static_state(fig, grp, need, params):
 
 @pjit
 def firefight_kernel(seed, n_trials, chunk_size, first_chunk, fig, grp, distance0, need, damage,
-                     params, out):
+                     params, xy0, bld, opn, cov, lit, fp, out):
     """Play ``n_trials`` firefights; ``out`` (n_chunks, width) of :func:`row_layout` counts.
 
     Per chunk only one row of counts is kept, so memory does not grow with the
-    number of trials.
+    number of trials. ``xy0`` (n_figures, 2) are the start positions and
+    ``bld, opn, cov, lit, fp`` the battlefield
+    (:mod:`sim.kernels.skirmish_geometry`, ``skirmish_layout.FPARAMS``), read
+    only where ``params[P_FIELD]`` is set (then the row ends with
+    :func:`grid_layout`'s grids).
     """
     n_fig = fig.shape[0]
     if n_fig > MAXF:
@@ -1230,11 +1751,16 @@ def firefight_kernel(seed, n_trials, chunk_size, first_chunk, fig, grp, distance
         dice = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         pol = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         buf = np.zeros(8, dtype=np.int64)
+        xy = np.zeros(N_XY * MAXF)
+        for f in range(n_fig):
+            xy[_x(XY_X0, f)] = xy0[f, 0]
+            xy[_x(XY_Y0, f)] = xy0[f, 1]
+        fld = (xy, bld, opn, cov, lit, fp, np.zeros(MAXF), np.zeros(MAXF))
         row = out[r]
         vid = 0
         for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
             rng.seed_stream(dice, seed, t, rng.DICE)
             rng.seed_stream(pol, seed, t, rng.POLICY)
-            rounds, withdrew, capped, vid = fight(dice, pol, st, n_fig, distance0, dmg_out, buf,
-                                                 vid)
-            tally(st, rounds, withdrew, capped, row)
+            rounds, withdrew, capped, vid = fight(dice, pol, st, fld, n_fig, distance0, dmg_out,
+                                                 buf, vid)
+            tally(st, fld, rounds, withdrew, capped, row)

@@ -321,3 +321,49 @@ def surrounded(x, y, ex, ey, n_enemies, width, depth, inches):
         if not closed:
             return False
     return True
+
+
+@jit
+def entry_point(bld, opn, b, x, y, inward):
+    """A point ``inward`` inches inside (negative: outside) the way in of building ``b``
+    nearest to ``(x, y)``: its nearest door, else its nearest ground-floor window.
+
+    The movement policy's waypoint into or out of a building (S-03: through a door
+    costs 2 inches, through a window ends the move). Returns ``(px, py, found)``.
+    """
+    best = -1
+    best_d = 0.0
+    for kind in (DOOR, WINDOW):
+        for j in range(opn.shape[0]):
+            if opn[j, O_BUILDING] != b or opn[j, O_KIND] != kind or opn[j, O_FLOOR] != 0:
+                continue
+            d = (opn[j, O_X] - x) ** 2 + (opn[j, O_Y] - y) ** 2
+            if best < 0 or d < best_d:
+                best = j
+                best_d = d
+        if best >= 0:
+            break
+    if best < 0:
+        return x, y, False
+    ox = opn[best, O_X]
+    oy = opn[best, O_Y]
+    nx = 0.0
+    ny = 0.0
+    if abs(oy - bld[b, B_Y0]) <= EPS:
+        ny = 1.0
+    elif abs(oy - bld[b, B_Y1]) <= EPS:
+        ny = -1.0
+    elif abs(ox - bld[b, B_X0]) <= EPS:
+        nx = 1.0
+    else:
+        nx = -1.0
+    return ox + nx * inward, oy + ny * inward, True
+
+
+@jit
+def in_area(lit, x, y):
+    """Whether ``(x, y)`` lies in one of the rectangles ``lit`` (a well-lit area, S-20)."""
+    for i in range(lit.shape[0]):
+        if lit[i, 0] <= x <= lit[i, 2] and lit[i, 1] <= y <= lit[i, 3]:
+            return True
+    return False

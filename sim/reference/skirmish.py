@@ -146,6 +146,7 @@ class Fight:
         self.distance = fight.distance
         self.withdrew = -1
         self.capped = False
+        self.surrendered = [0, 0]  # taken prisoner in the fight (S-38)
 
     # -- helpers ------------------------------------------------------------------------
     def sight(self, g: int, night_vision: bool) -> int | None:
@@ -441,6 +442,7 @@ class Fight:
             for f in self.groups[g]:
                 if f.status == k.COWER:
                     f.status = k.LOST
+                    self.surrendered[g] += 1
 
     def carriers_of(self, x: Figure) -> list[Figure]:
         """The figures carrying comrade ``x``."""
@@ -546,6 +548,8 @@ class Fight:
             if (not self.capped and self.withdrew != g and not self.active(g)
                     and shot < len(figs)):
                 row[k.O_BROKEN + g] += 1
+            row[k.O_SURR + g] += self.surrendered[g]
+            row[k.O_SURR_SQ + g] += self.surrendered[g] ** 2
 
 
 def run_reference(fight: CompiledFight, seed: int, n_trials: int) -> np.ndarray:

@@ -452,3 +452,59 @@ def _sweep_heatmaps(groups, params: list[str], metric: str, target=None,
     figure.suptitle(f"{label(metric)} over {first} x {second}"
                     + (f" (outlined: {target})" if target is not None else ""))
     return figure
+
+
+def battlefield_figure(scenario, result) -> Figure:
+    """The battlefield of a skirmish scenario with where figures fell and fired from.
+
+    Buildings (with their floors), doors (brown) and windows (blue, upper floors
+    hollow), cover objects (solid: cover, dashed: partial cover, with their
+    units), well-lit areas (yellow) and each side's start positions; over them,
+    per side, the share of fights in which a figure fell in a cell (filled
+    circles, area by count) and fired last from it (crosses). ``result`` is a
+    :class:`sim.experiments.skirmish.FightResult` of a battlefield scenario.
+    """
+    field = scenario.battlefield
+    fig = Figure(figsize=(9, 9 * field.depth / field.width + 1))
+    ax = fig.add_subplot()
+    ax.add_patch(Rectangle((0, 0), field.width, field.depth, fill=False, color="black"))
+    for area in field.lit:
+        ax.add_patch(Rectangle((area.x, area.y), area.width, area.depth, color="gold",
+                               alpha=0.25, lw=0))
+    for b in field.buildings:
+        ax.add_patch(Rectangle((b.x, b.y), b.width, b.depth, color="0.6", alpha=0.6))
+        ax.text(b.x + b.width / 2, b.y + b.depth / 2, f"{b.name}\n{b.floors} floor(s)",
+                ha="center", va="center", fontsize=8)
+        for o in b.openings:
+            ax.plot([o.x], [o.y], marker="s", ms=7, ls="none",
+                    mfc=("saddlebrown" if o.kind == "door" else "royalblue") if o.floor == 0
+                    else "none", mec="saddlebrown" if o.kind == "door" else "royalblue")
+    for c in field.cover:
+        ax.plot([c.x0, c.x1], [c.y0, c.y1], color="darkgreen", lw=2 + 2 * c.units,
+                ls="-" if c.kind == "cover" else "--")
+        ax.text((c.x0 + c.x1) / 2, (c.y0 + c.y1) / 2, f" {c.name} ({c.units})", fontsize=7)
+    colours = ("tab:blue", "tab:red")
+    cell = result.cell
+    for g, group in enumerate(scenario.groups):
+        xs = [p[0] for p in group.positions]
+        ys = [p[1] for p in group.positions]
+        ax.plot(xs, ys, marker="^", ls="none", color=colours[g], ms=8,
+                label=f"{group.name}: start")
+        for kind, marker, what in (("fall", "o", "fell"), ("fire", "x", "fired from")):
+            grid = result.grids[kind][g]
+            rows, cols = np.nonzero(grid)
+            if len(rows) == 0:
+                continue
+            share = grid[rows, cols] / result.trials
+            ax.scatter((cols + 0.5) * cell, (rows + 0.5) * cell, s=400 * share, marker=marker,
+                       color=colours[g], alpha=0.5 if kind == "fall" else 0.9,
+                       label=f"{group.name}: {what} (area: share of fights)")
+    ax.set_xlim(-1, field.width + 1)
+    ax.set_ylim(-1, field.depth + 1)
+    ax.set_aspect("equal")
+    ax.set_xlabel("inches")
+    ax.set_title(f"{scenario.name}: where figures fell and fired from "
+                 f"({result.trials} fights, {cell:g}-inch cells)", fontsize=9)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=2)
+    fig.tight_layout()
+    return fig

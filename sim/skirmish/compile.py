@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -10,6 +10,9 @@ from sim.kernels import skirmish as k
 from sim.kernels import skirmish_geometry as geo
 from sim.kernels import skirmish_layout as layout
 from sim.rules.skirmish_model import Battlefield, Scenario, SkirmishRules
+
+CELL_INCHES = 2.0
+"""Side of a cell of the battlefield's position grids (where figures fall and fire from)."""
 
 # The In Sight, Received Fire and Recover tables have rows for 0, 1 and 2 dice
 # passed (S-15, S-36, S-42): with the Covering die a third pass reads as 2.
@@ -45,6 +48,10 @@ class CompiledFight:
     need : ndarray of int64, shape (3,)
     damage : ndarray of int64, shape (7,)
     params : ndarray of int64, shape (N_PARAMS,)
+    xy0 : ndarray of float64, shape (n_figures, 2)
+        Start positions on a battlefield (none on the abstract battlefield).
+    field : CompiledField, optional
+        The battlefield, if the scenario has one.
     """
 
     fig: np.ndarray
@@ -53,6 +60,8 @@ class CompiledFight:
     need: np.ndarray
     damage: np.ndarray
     params: np.ndarray
+    xy0: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    field: CompiledField | None = None
 
     @property
     def sizes(self) -> tuple[int, int]:
@@ -61,9 +70,31 @@ class CompiledFight:
 
     @property
     def width(self) -> int:
-        """Width of the kernel's output row."""
+        """Width of the kernel's output row (with the position grids on a battlefield)."""
         n0, n1 = self.sizes
-        return int(k.row_layout(n0, n1, int(self.params[k.P_MAX_ROUNDS]))[-1])
+        width = int(k.row_layout(n0, n1, int(self.params[k.P_MAX_ROUNDS]))[-1])
+        if self.field is None:
+            return width
+        return int(k.grid_layout(width, *self.grid)[-1])
+
+    @property
+    def grid(self) -> tuple[int, int]:
+        """Cells of the position grids across and deep (battlefield only)."""
+        return int(self.params[layout.P_GRID_NX]), int(self.params[layout.P_GRID_NY])
+
+    def kernel_args(self) -> tuple:
+        """The arguments of :func:`sim.kernels.skirmish.firefight_kernel` after the trials."""
+        f = self.field or _NO_FIELD
+        fp = np.zeros(layout.N_FPAR)
+        fp[layout.FP_HALF] = f.half
+        fp[layout.FP_WIDTH] = f.width
+        fp[layout.FP_DEPTH] = f.depth
+        fp[layout.FP_CONTACT] = f.contact
+        fp[layout.FP_RECOVER] = f.recover
+        fp[layout.FP_SURROUND] = f.surround
+        fp[layout.FP_CELL] = f.cell
+        return (self.fig, self.grp, self.distance, self.need, self.damage, self.params, self.xy0,
+                f.bld, f.opn, f.cov, f.lit, fp)
 
 
 @dataclass(frozen=True)
@@ -78,6 +109,11 @@ class CompiledField:
         Half the width of a door or window.
     width, depth : float
         The table.
+    contact, recover, surround : float
+        ``battlefield.contact_inches``, ``battlefield.recover_inches`` and
+        ``flee.surrounded_inches`` of the ruleset.
+    cell : float
+        Side of a cell of the position grids (inches).
     """
 
     bld: np.ndarray
@@ -87,10 +123,14 @@ class CompiledField:
     half: float
     width: float
     depth: float
+    contact: float = 1.0
+    recover: float = 2.0
+    surround: float = 6.0
+    cell: float = CELL_INCHES
 
 
-def compile_field(field: Battlefield) -> CompiledField:
-    """The arrays of a validated battlefield."""
+def compile_field(field: Battlefield, rules: SkirmishRules | None = None) -> CompiledField:
+    """The arrays of a validated battlefield (with the ruleset's measures, if given)."""
     bld = np.zeros((len(field.buildings), geo.B_COLS))
     opn = []
     for i, b in enumerate(field.buildings):
@@ -101,9 +141,14 @@ def compile_field(field: Battlefield) -> CompiledField:
                     for c in field.cover], dtype=np.float64).reshape(-1, geo.V_COLS)
     lit = np.array([(a.x, a.y, a.x + a.width, a.y + a.depth) for a in field.lit],
                    dtype=np.float64).reshape(-1, 4)
+    measures = {}
+    if rules is not None:
+        measures = {"contact": rules.battlefield_contact_inches,
+                    "recover": rules.battlefield_recover_inches,
+                    "surround": rules.flee_surrounded_inches}
     return CompiledField(bld=bld, opn=np.array(opn, dtype=np.float64).reshape(-1, geo.O_COLS),
                          cov=cov, lit=lit, half=field.opening_width / 2, width=field.width,
-                         depth=field.depth)
+                         depth=field.depth, **measures)
 
 
 def compile_rules(rules: SkirmishRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -137,21 +182,24 @@ def compile_rules(rules: SkirmishRules) -> tuple[np.ndarray, np.ndarray, np.ndar
         P_SURRENDER=rules.surrender_inches if rules.surrender_when != "never" else -1,
         P_SURRENDER_WHEN=(k.SURRENDER_WITHIN if rules.surrender_when == "within"
                           else k.SURRENDER_APPROACH),
+        P_UNITS_BLOCK=rules.battlefield_units_block,
+        P_DOOR=rules.battlefield_door_inches,
+        P_ENTER_MOVE=rules.battlefield_entering == "move",
+        P_SHOOTER_COVER=rules.battlefield_shooter_cover == "counted",
+        P_HEIGHT_CLEARS=rules.battlefield_height_clears_cover,
+        P_SURROUNDED=rules.flee_surrounded == "paths",
     )
     return need, damage, p
 
 
 def compile_scenario(scenario: Scenario) -> CompiledFight:
     """Turn a validated :class:`~sim.rules.skirmish_model.Scenario` into kernel arrays."""
-    if scenario.battlefield is not None:
-        raise ValueError(f"{scenario.path}: the firefight kernel does not yet play a "
-                         "[battlefield] scenario")
     rules = scenario.rules
     rows = []
     grp = np.zeros((2, layout.N_GRP), dtype=np.int64)
     for g, group in enumerate(scenario.groups):
         start = len(rows)
-        for f in group.figures:
+        for i, f in enumerate(group.figures):
             rows.append(layout.FIGURE.pack(
                 F_GROUP=g,
                 F_SKILL=f.skill,
@@ -164,14 +212,31 @@ def compile_scenario(scenario: Scenario) -> CompiledFight:
                 F_HIDDEN=group.hidden,
                 F_PRONE=f.prone,
                 F_NIGHT_VISION=f.night_vision,
+                F_FLOOR=group.positions[i][2] if group.positions else 0,
+                F_SPREAD=f.weapon.spread,
             ))
         grp[g] = layout.GROUP.pack(
             G_START=start, G_STOP=len(rows), G_LEADER=group.leader, G_FLANKED=group.flanked,
             G_WITHDRAW=group.withdraw_at, G_TERRAIN=_TERRAIN[group.terrain], G_LIT=group.lit,
-            G_CARRIERS=group.carriers)
+            G_CARRIERS=group.carriers, G_MOVEMENT=group.movement == "advance")
     need, damage, params = compile_rules(rules)
     params = layout.PARAMS.pack(params, P_NIGHT=scenario.light == "night",
                            P_BAD_WEATHER=scenario.weather == "bad")
+    field_ = None
+    xy0 = np.zeros((0, 2))
+    if scenario.battlefield is not None:
+        field_ = compile_field(scenario.battlefield, rules)
+        xy0 = np.array([p[:2] for g in scenario.groups for p in g.positions], dtype=np.float64)
+        params = layout.PARAMS.pack(
+            params, P_FIELD=1,
+            P_GRID_NX=int(np.ceil(field_.width / field_.cell)),
+            P_GRID_NY=int(np.ceil(field_.depth / field_.cell)))
     return CompiledFight(fig=np.array(rows, dtype=np.int64), grp=grp,
                          distance=int(scenario.distance), need=need, damage=damage,
-                         params=params)
+                         params=params, xy0=xy0, field=field_)
+
+
+_NO_FIELD = CompiledField(bld=np.zeros((0, geo.B_COLS)), opn=np.zeros((0, geo.O_COLS)),
+                          cov=np.zeros((0, geo.V_COLS)), lit=np.zeros((0, 4)), half=0.0,
+                          width=0.0, depth=0.0)
+"""The empty battlefield the kernel is given on the abstract battlefield (never read)."""

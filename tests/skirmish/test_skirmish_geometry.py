@@ -92,6 +92,18 @@ def test_s03_doors_cost_two_inches_windows_end_the_move():
     assert (x, y, how) == (40, pytest.approx(23), g.MOVE_FREE)
 
 
+def test_the_way_into_a_building_is_its_nearest_door():
+    # Nearest door of the Shop to a figure at (30, 30): the door (5, 10) on the north wall,
+    # 1 inch inside it (the waypoint of the movement policy), or 1 inch outside.
+    assert g.entry_point(C.bld, C.opn, 0, 30, 30, 1.0) == (5.0, 9.0, True)
+    assert g.entry_point(C.bld, C.opn, 0, 30, 30, -1.0) == (5.0, 11.0, True)
+    hut = compile_field(Battlefield(48, 36, (_building("Hut", 0, 0, 5, 5, openings=[
+        Opening("window", 5, 2)]),)))
+    assert g.entry_point(hut.bld, hut.opn, 0, 9, 2, 1.0) == (4.0, 2.0, True)  # a window
+    bare = compile_field(Battlefield(48, 36, (_building("Bunker", 0, 0, 5, 5),)))
+    assert g.entry_point(bare.bld, bare.opn, 0, 9, 2, 1.0)[2] is False
+
+
 def test_s02_stairs_take_a_turn_a_floor():
     assert g.stairs_turn(C.bld, 0, 0, 1) == 1
     assert g.stairs_turn(C.bld, 0, 1, 0) == 0
