@@ -738,6 +738,7 @@ class Rebalance:
                 out.append(f"    {a['target']}: {cell_text(b)} -> {cell_text(a)}; change "
                            f"{diff_text(a)}")
         out += [f"  note: {w}" for w in f["warnings"]]
+        where = "(exact)" if all(g.exact for g in self.goals) else "on fresh games"
         for s in f["sets"]:
             if s["role"] in ("unchanged", "chosen"):
                 continue
@@ -745,7 +746,7 @@ class Rebalance:
             role = "Pareto alternative" if s["role"].startswith("pareto") else s["role"]
             out.append(f"{role} ({len(s['changes'])} edit"
                        f"{'s' if len(s['changes']) != 1 else ''}, {n} of {len(s['cells'])} "
-                       f"targets met on fresh games): {s['label']}")
+                       f"targets met {where}): {s['label']}")
             out += [f"    {c['target']}: {cell_text(c)}" for c in s["cells"]]
         if not self.pareto:
             out.append("Pareto alternatives (fewer edits, fewer targets met): none")
