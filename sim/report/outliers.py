@@ -101,6 +101,24 @@ were played as the scenario uses it, else knock-outs prevented on the enemy deck
 stem, sign that makes helping positive, words)."""
 
 
+SCENARIO_USE = "campaign_p_sarcophagus"
+"""The column stem of the win rate's change with the artefact used as the scenario uses it."""
+
+
+def _as_used(row: Mapping, stem: str) -> dict:
+    """Beside a best-use figure: the use chosen and the scenario's own figure, as context.
+
+    ``use`` and ``scenario`` (percentage points: estimate, interval); nothing beside
+    any other figure or when the scenario's figure was not measured.
+    """
+    mc = row.get(f"{SCENARIO_USE}_mc")
+    if stem == SCENARIO_USE or "best_use" not in row or mc is None or mc != mc:
+        return {}
+    return {"use": row["best_use"],
+            "scenario": tuple(100 * row[f"{SCENARIO_USE}{end}"]
+                              for end in ("_mc", "_ci_low", "_ci_high"))}
+
+
 def artifact_rows(frame: pd.DataFrame) -> tuple[list[dict], str]:
     """The artefacts as rows of :func:`sim.report.outliers.far` (help in points of percent)."""
     for stem, sign, words in ARTIFACT_HELP:
@@ -117,6 +135,7 @@ def artifact_rows(frame: pd.DataFrame) -> tuple[list[dict], str]:
                          "value": 100 * sign * r[f"{stem}_mc"], "value_ci_low": value[0],
                          "value_ci_high": value[1],
                          "per_1000": 100 * sign * r[f"{stem}_per_1000_rubles"],
-                         "per_1000_ci_low": per[0], "per_1000_ci_high": per[1]})
+                         "per_1000_ci_low": per[0], "per_1000_ci_high": per[1],
+                         **_as_used(r, stem)})
         return rows, words
     return [], ""

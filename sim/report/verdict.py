@@ -239,7 +239,15 @@ def _far_line(f: Mapping, kind: str, help_words: str, rest: str) -> str:
             f"{per} percentage points of {help_words} per 1,000 rubles (help "
             f"{_help(a)}), against a median of {f['median']:+.1f} for {rest} "
             f"(far: {f['side']} {edge:+.1f}, the median {'+' if f['side'] == 'above' else '-'}"
-            f" {outliers.K:g} MAD)")
+            f" {outliers.K:g} MAD)" + _as_used_words(a))
+
+
+def _as_used_words(row: Mapping) -> str:
+    """The best use chosen and, as context only, the scenario's own figure (issue 46.2)."""
+    if "use" not in row:
+        return ""
+    return (f"; best use: {row['use']}; used as the scenario uses it: "
+            f"{labels.number(*row['scenario'], signed=True, digits=1)} points (context)")
 
 
 def artifacts_lines(sections: Mapping[str, Section]) -> list[str]:

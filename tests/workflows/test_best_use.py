@@ -134,3 +134,17 @@ def test_zonesim_artifacts_policy_best_gives_the_whole_game_column():
     table = CliRunner().invoke(main, args)
     assert table.exit_code == 0, table.output
     assert "best use" in table.output and "P(win), whole games, best use" in table.output
+
+
+def test_a_card_far_from_the_rest_under_best_use_gives_the_scenarios_figure_as_context():
+    """The flag is judged on the best use; the scenario's always-used figure follows only as
+    context, with the use chosen (issue 46.2: the verdict quotes the scenario's figure)."""
+    always = {"Stone blood": 0.22, "Flash": -0.01, "Slug": -0.012, "Battery": -0.008,
+              "Crystal": -0.011, "Slime": -0.009}
+    best = {n: (0.22 if n == "Stone blood" else 0.004) for n in always}
+    frame = _frame(always, best).assign(best_use=["always", *["never"] * 5])
+    section = Section("artifacts", "Artefacts", data={"artifacts": frame})
+    (line,) = verdict.artifacts_lines({"artifacts": section})
+    assert line.startswith("far above the rest: Stone blood")
+    assert line.endswith("; best use: always; used as the scenario uses it: +22.0 (+21.6 to "
+                         "+22.4) points (context)")
