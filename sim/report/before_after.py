@@ -361,3 +361,27 @@ def diff_table(base: Sequence[Section], changed: Sequence[Section],
 
 __all__ = ["before_after_section", "diff_table", "flipped", "merge_sections", "merge_shown",
            "merged_cell", "moved_shown"]
+
+
+WHY_GAMES = 2_000
+"""Games of the two campaigns whose changed ones the report traces to say why the win rate
+moved (:func:`sim.workflows.explain.explain_games`; about 15 ms a changed game, twice)."""
+
+
+def why_part(section: Section, why) -> None:
+    """Add the paths of the win rate's paired difference (:class:`sim.workflows.explain.
+    Explanation`) under the paired results of ``section``: a paragraph, a list of the
+    paths with their games and shares, and the table ``win_rate_paths``.
+    """
+    section.text.append(
+        f"Why the win rate moved: on {why.trials} games of each (common random numbers), "
+        f"{why.changed} ended otherwise; the difference {why.diff:+.4f} (95 % "
+        f"{why.diff_ci_low:+.4f} .. {why.diff_ci_high:+.4f}) splits into these paths, each "
+        "named by where the two games first parted and what followed, largest first; their "
+        "shares add up to the difference (zonesim explain says the same for any variant):")
+    section.text.append([f"{p['what']}: {p['games']} game(s), share {p['share']:+.4f} "
+                         f"({p['share_ci_low']:+.4f} .. {p['share_ci_high']:+.4f})"
+                         for p in why.paths] or ["no game ended otherwise"])
+    section.tables["win_rate_paths"] = pd.DataFrame(
+        why.paths, columns=["what", "games", "share", "share_ci_low", "share_ci_high",
+                            "example_game"])

@@ -26,6 +26,7 @@ from pathlib import Path
 import pandas as pd
 
 from sim import compiling
+from sim.campaign.compile import compile_campaign
 from sim.experiments.registry import canonical_metric, metrics
 from sim.report import (
     artifacts,
@@ -45,6 +46,7 @@ from sim.rules import RulesetError
 from sim.rules.scenario import Scenario, load_scenario
 from sim.rules.tomlfile import TomlFile, suggest
 from sim.workflows import baseline as baseline_workflow
+from sim.workflows.explain import explain_games
 from sim.workflows.targets import Target, out_of_range
 
 DEFAULT_TRIALS = 500_000
@@ -303,6 +305,13 @@ def _against(base_sc: Scenario, sc: Scenario, sections: list, battery: list, see
     changed = [*sections, tables.targets_section(sc, values)]
     section = before_after.before_after_section(sc, base_sections, changed, cells, diffs,
                                                 skipped, name)
+    if not sc.multiplayer and not base_sc.multiplayer:  # why the win rate moved (issue 47)
+        say("before and after: why the win rate moved")
+        games = min(campaign_trials, before_after.WHY_GAMES)
+        why = explain_games([compile_campaign(base_sc), compile_campaign(sc)],
+                            [base_sc.ruleset, sc.ruleset], (name, sc.name), trials=games,
+                            seed=seed)
+        before_after.why_part(section, why)
     section.data["diff"] = before_after.diff_table(base_sections, changed, diffs)
     section.data["sections"] = base_sections
     section.data["summary"] = pd.DataFrame(

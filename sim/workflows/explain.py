@@ -252,11 +252,21 @@ def explain(scenario: Scenario, variant: str, baseline: str = "", *, metric: str
         Paths listed by name, largest first (by absolute share); the others are
         summed into one last path "other paths", so the shares still add up.
     """
+    compiled, rulesets, labels = variant_games(scenario, [baseline, variant])
+    return explain_games(compiled, rulesets, (labels[0], labels[1]), metric=metric,
+                         trials=trials, seed=seed, threads=threads, top=top)
+
+
+def explain_games(compiled: Sequence[CampaignArrays], rulesets: Sequence[Ruleset],
+                  labels: tuple[str, str], *, metric: str = METRICS[0], trials: int, seed: int,
+                  threads: int | None = None, top: int = 12) -> Explanation:
+    """:func:`explain` of two compiled one-stalker games (baseline first), named ``labels``:
+    the report against a baseline explains its two scenarios' win rates so.
+    """
     if metric not in METRICS:
         raise CompareInputError(f"metric {metric!r}: explain reads one of {', '.join(METRICS)}")
     if trials < 1:
         raise CompareInputError("trials must be >= 1")
-    compiled, rulesets, labels = variant_games(scenario, [baseline, variant])
     values = [trial_values(c, [metric], seed=seed, first=0, trials=trials,
                            threads=threads)[:, 0] for c in compiled]
     d = values[1] - values[0]

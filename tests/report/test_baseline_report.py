@@ -11,6 +11,7 @@ changed and difference, and ``diff.csv`` holds every number.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -141,6 +142,12 @@ def test_report_against_a_baseline(mine, tmp_path):
     meta = json.loads((folder / "metadata.json").read_text(encoding="utf-8"))
     assert meta["baseline"]["given"] == "base" and "diff.csv" in meta["files"]
     assert report.to_dict()["changed_cells"][0]["card"] == "Bloodsucker"
+    # why the win rate moved (issue 47): paths of the changed games adding up to the difference
+    assert "Why the win rate moved" in first
+    said = re.search(r"the difference ([+-][0-9.]+) \(95 %", first)
+    paths = pd.read_csv(folder / "win_rate_paths.csv")
+    assert {"what", "games", "share", "share_ci_low", "share_ci_high"} <= set(paths.columns)
+    assert paths["share"].sum() == pytest.approx(float(said.group(1)), abs=6e-5)
 
 
 def test_merged_cell():
