@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -20,7 +21,7 @@ from sim.encounter.plan import CombatPlan
 from sim.encounter.spec import CombatSpec, PackedFight
 from sim.exact.best_combat import BestPlayError, Objective, solve_combat
 from sim.exact.combat import OUTCOMES as COMBAT_OUTCOMES
-from sim.exact.combat import combat_exact
+from sim.exact.combat import CombatExact, combat_exact
 from sim.experiments import policy_keys, tables
 from sim.experiments.base import Case, CompareInputError, Experiment, Metric, PairedSums
 from sim.experiments.paired import (
@@ -59,9 +60,48 @@ def simulate(spec: CombatSpec, trials: int, seed: int, threads: int | None = Non
                              *packed, decisions, threads=threads)
 
 
+class _SamePlan:
+    """A plan hashed and compared by its contents: :func:`exact_of` finds it solved again."""
+
+    __slots__ = ("plan", "_key")
+
+    def __init__(self, plan: CombatPlan):
+        self.plan = plan
+        entries = plan.entries
+        self._key = (plan.shape, plan.sneak, entries.dtype.str, entries.shape,
+                     entries.tobytes(), plan.value, plan.objective, plan.sneak_select)
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _SamePlan) and self._key == other._key
+
+
+EXACT_MEMO = 512
+"""Fights whose exact twins :func:`exact_of` keeps: more than one report's distinct fights
+(its decks under the policy and best play, the items and artefacts compared)."""
+
+
+@lru_cache(maxsize=EXACT_MEMO)
+def _exact(spec: CombatSpec, plan: _SamePlan | None) -> CombatExact:
+    return combat_exact(spec, None if plan is None else plan.plan)
+
+
+def exact_of(spec: CombatSpec, plan: CombatPlan | None = None) -> CombatExact:
+    """:func:`sim.exact.combat.combat_exact`, solved once per fight and plan in a process.
+
+    ``zonesim report`` asks for the same fights' exact twins in its enemy deck table, the
+    deck comparison beside it (the scenario's policy and best play), the items compared and
+    the artefacts compared (each against carrying none): one chain each, not one per
+    question (issue 45, item 4). The result is frozen; callers only read it.
+    """
+    return _exact(spec, None if plan is None else _SamePlan(plan))
+
+
 def summarize(spec: CombatSpec, counts, trials: int, plan: CombatPlan | None = None) -> dict:
     """One result row from kernel counts and the exact twin (issue JSON shape)."""
-    exact = combat_exact(spec, plan)
+    exact = exact_of(spec, plan)
     outcomes = {name: tables.proportion(counts[kernel.OUTCOME.index[name.upper()]], trials,
                                         exact.outcomes[name])
                 for name in COMBAT_OUTCOMES}
@@ -274,7 +314,7 @@ def run_combat(cases: Sequence[Case], *, trials: int, seed: int, exact: bool = T
 
 
 def _combat_exact(spec, plan: CombatPlan | None = None) -> np.ndarray:
-    e = combat_exact(spec, plan)
+    e = exact_of(spec, plan)
     return exact_row(COMBAT_METRICS, {
         **e.outcomes, "mean_wounds": e.mean_wounds, "mean_rounds": e.mean_rounds,
         "armor_destroyed": e.p_destroyed, "mean_stimulants": e.mean_stimulants,
