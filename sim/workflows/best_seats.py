@@ -109,8 +109,12 @@ class SeatsBestPlay:
                f"{'best play' if s['policy'] == 'best' else 'play'}): seat {s['best_seat']} "
                f"minus seat {s['worst_seat']} {s['spread']:.4f} ({s['ci_low']:.4f} to "
                f"{s['ci_high']:.4f})" for s in (self.spread("scenario"), self.spread("best"))]
-        out.append(f"{self.stopped} after {self.rounds} round(s); each search's best against "
-                   "the seat's current policy, on its fresh games (changed: beyond noise):")
+        out.append((f"converged after {self.rounds} round(s): the last changed no seat"
+                    if self.stopped == "converged" else
+                    f"not converged: a seat still gained in round {self.rounds}, the last "
+                    "(--rounds)")
+                   + "; each search's best against the seat's current policy, on its fresh "
+                     "games (changed: beyond noise):")
         out += [f"  round {n}, seat {seat}: {_diff(s.reevaluation['vs_scenario'])}"
                 f"{' changed' if changed else ''} ({s.winner.label})"
                 for n, seat, s, changed in self.searches]
