@@ -1,0 +1,1 @@
+"""The docs' own tooling: ``python -m docs.numbers`` regenerates every quoted effect."""
