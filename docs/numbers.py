@@ -191,7 +191,8 @@ FIGURE = re.compile(
     r"(?:\s*\((?P<lo>[+-]?\d+(?:\.\d+)?)\s+to\s+(?P<hi>[+-]?\d+(?:\.\d+)?)\)"
     r"|\s+\+-\s+(?P<pm>\d+(?:\.\d+)?)|\s*\(±(?P<pm2>\d+(?:\.\d+)?)\))?)")
 """An anchor and the figure right after it (see the module's docstring for the formats)."""
-ANCHOR = re.compile(r"<!-- number: ([^ ]*) -->")
+ANCHOR = re.compile(r"(?<!`)<!-- number: ([^ ]*) -->")
+"""An anchor (one quoted in backticks, as the docs' own explanation writes it, is not)."""
 
 
 @dataclass(frozen=True)

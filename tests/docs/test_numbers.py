@@ -43,6 +43,10 @@ def test_an_anchor_without_a_figure_is_named_with_its_line():
         numbers.quotes("one\n<!-- number: base.win_rate --> about a third", "x.md")
 
 
+def test_an_anchor_quoted_in_backticks_is_prose_not_an_anchor():
+    assert numbers.quotes("marked `<!-- number: NAME -->` before it") == []
+
+
 def test_figures_read_in_every_format_the_docs_write():
     text = ("<!-- number: a -->-0.0093 (-0.0099 to -0.0086), <!-- number: b -->+0.0034 +- "
             "0.0026, <!-- number: c -->+0.0006 (±0.0003), <!-- number: d -->+23.8 pp "
