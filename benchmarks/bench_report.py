@@ -1,0 +1,90 @@
+"""A cached ``zonesim report``: wall and CPU time, each exact twin solved once or not.
+
+Issue 45, item 4: the report solved the same fights' exact twins (the deck table, the deck
+comparison under the policy and under best play, the items and artefacts compared) and the
+same dice-pool probabilities again and again. This benchmark runs the report in this
+process (kernels cached: run it once first), twice in turns per repeat: ``once`` as the
+library is, and ``again`` with :func:`sim.experiments.combat.exact_of` and
+:func:`sim.exact.dice.pool_pass` replaced by the plain functions (every question solved
+afresh, as before). CPU time (user + system of this process, every thread) is the figure a
+busy machine disturbs least; the wall time and the load average (``uptime``) are printed
+beside it::
+
+    python benchmarks/bench_report.py --trials 50000 --campaign-trials 20000 --repeat 1
+
+Both runs write the same numbers (``python -m tests.golden --check`` holds the report's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import resource
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+@contextlib.contextmanager
+def _solved_again():
+    """Every exact twin and pool probability computed afresh (the behaviour before)."""
+    from sim.exact import dice
+    from sim.experiments import combat
+
+    kept = combat.exact_of, dice.pool_pass
+    combat.exact_of = lambda spec, plan=None: combat.combat_exact(spec, plan)
+    dice.pool_pass = dice.pool_pass.__wrapped__
+    try:
+        yield
+    finally:
+        combat.exact_of, dice.pool_pass = kept
+
+
+def _report(trials: int, campaign_trials: int) -> tuple[float, float]:
+    from sim.exact import dice
+    from sim.experiments import combat
+    from sim.report.build import run_report
+
+    combat._exact.cache_clear()
+    if hasattr(dice.pool_pass, "cache_clear"):  # not while solved again
+        dice.pool_pass.cache_clear()
+    with tempfile.TemporaryDirectory() as tmp:
+        wall, cpu = time.perf_counter(), _cpu()
+        run_report(None, trials=trials, campaign_trials=campaign_trials, seed=1,
+                   out=Path(tmp) / "report")
+        return time.perf_counter() - wall, _cpu() - cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--trials", type=int, default=500_000)
+    parser.add_argument("--campaign-trials", type=int, default=200_000)
+    parser.add_argument("--repeat", type=int, default=1)
+    args = parser.parse_args()
+    _report(64, 64)  # imports and kernels loaded before any figure
+    figures: dict[str, list[tuple[float, float]]] = {"once": [], "again": []}
+    for _ in range(args.repeat):
+        figures["once"].append(_report(args.trials, args.campaign_trials))
+        with _solved_again():
+            figures["again"].append(_report(args.trials, args.campaign_trials))
+    print(f"zonesim report, trials {args.trials}, campaign trials {args.campaign_trials}, "
+          f"{os.cpu_count()} CPUs, median of {args.repeat}")
+    for name, runs in figures.items():
+        wall = statistics.median(w for w, _ in runs)
+        cpu = statistics.median(c for _, c in runs)
+        print(f"  {name:5s}  wall {wall:7.1f} s   CPU {cpu:7.1f} s")
+    once, again = (statistics.median(c for _, c in figures[k]) for k in ("once", "again"))
+    print(f"  CPU saved: {again - once:.1f} s ({100 * (1 - once / again):.0f} %)")
+    print("  load:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
+
+
+if __name__ == "__main__":
+    main()
