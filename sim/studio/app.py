@@ -136,7 +136,7 @@ class Studio:
         """The scenario a page or request names (the default when none)."""
         key = self.default if name in (None, "") else name
         if not isinstance(key, str) or key not in self.scenarios:
-            raise Refused(404, f"no scenario {json.dumps(str(name))} here (known: "
+            raise Refused(404, f"no scenario {jsontext.dumps(str(name))} here (known: "
                           f"{', '.join(self.scenarios)})")
         return key, self.scenarios[key]
 
@@ -171,7 +171,7 @@ def _int(data: dict, key: str, default: int, lo: int, hi: int) -> int:
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value)
     if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise Refused(422, f"{key} {json.dumps(value)} is not a whole number in {lo}..{hi}")
+        raise Refused(422, f"{key} {jsontext.dumps(value)} is not a whole number in {lo}..{hi}")
     return value
 
 
@@ -343,7 +343,7 @@ def create_app(scenario: str | Path | None = None, *, hosts: set[str] | None = N
                 while True:
                     new = run.since(i)
                     for kind, data in new:
-                        yield f"event: {kind}\ndata: {json.dumps(data, allow_nan=False)}\n\n"
+                        yield f"event: {kind}\ndata: {jsontext.dumps(data, indent=None)}\n\n"
                     i += len(new)
                     if new and new[-1][0] == "end":
                         return
@@ -480,9 +480,9 @@ class Guard:
         refused = None
         if host not in self.hosts:
             refused = (421, f"this server answers {', '.join(sorted(self.hosts))}, not "
-                       f"{json.dumps(host)}")
+                       f"{jsontext.dumps(host)}")
         elif origin is not None and origin != f"http://{host}":
-            refused = (403, f"requests from {json.dumps(origin)} are refused")
+            refused = (403, f"requests from {jsontext.dumps(origin)} are refused")
         elif scope["method"] == "POST" and origin is None:
             refused = (403, "a POST needs the page's Origin header")
         if refused is not None:
