@@ -783,6 +783,22 @@ def _settle(st, fld, f):
 
 
 @jit(inline="always")
+def _fast_passes(st, g, f, d1, d2, attempt):
+    """Dice ``d1, d2`` of the group's fast-move test that figure ``f`` of ``g`` passed (S-09).
+
+    None when the group does not try (``fast_move.attempt``), and none for a figure
+    carrying a comrade alone: it moves at its normal speed (S-05).
+    """
+    if not attempt:
+        return 0
+    skill = st[_f(C_SKILL, f)]
+    x = st[_f(C_CARRY, f)]
+    if x != NO_TARGET and _carriers(st, g, x) < 2:
+        return 0
+    return np.int64(d1 <= skill) + np.int64(d2 <= skill)
+
+
+@jit(inline="always")
 def _field_move(dice, st, fld, g, started):
     """Group ``g`` moves on the battlefield (S-02, S-03, S-09): the movement policy ``advance``.
 
@@ -832,13 +848,7 @@ def _field_move(dice, st, fld, g, started):
                     best = d
         if goal < 0:
             continue
-        k = 0
-        if attempt:
-            skill = st[_f(C_SKILL, f)]
-            k = np.int64(d1 <= skill) + np.int64(d2 <= skill)
-            x = st[_f(C_CARRY, f)]
-            if x != NO_TARGET and _carriers(st, g, x) < 2:
-                k = 0
+        k = _fast_passes(st, g, f, d1, d2, attempt)
         inches = st[_f(C_SPEED, f)] + k * per_pass
         fx = xy[_x(XY_X, f)]
         fy = xy[_x(XY_Y, f)]
@@ -1351,13 +1361,7 @@ def _move(dice, st, g, dist, started):
     for f in range(st[_g(g, K_START)], st[_g(g, K_STOP)]):
         if st[_f(C_STATUS, f)] != ACTIVE or st[_f(C_FIRED, f)] > started:
             continue
-        k = 0
-        if attempt:
-            skill = st[_f(C_SKILL, f)]
-            k = np.int64(d1 <= skill) + np.int64(d2 <= skill)
-            x = st[_f(C_CARRY, f)]
-            if x != NO_TARGET and _carriers(st, g, x) < 2:
-                k = 0
+        k = _fast_passes(st, g, f, d1, d2, attempt)
         inches = st[_f(C_SPEED, f)] + k * per_pass
         if step < 0 or inches < step:
             step = inches
