@@ -26,6 +26,13 @@ entry: one warning naming the cache folder, the entry's index is removed, and
 the kernel is compiled afresh and saved again. A save that the disk refuses
 (full, read-only, quota) leaves the kernel compiled but uncached, with one
 warning naming the folder.
+
+Every numba. These are a correctness fix, not a speed patch: :mod:`sim.jitting.options`
+installs them under any numba version and with the compiler patches off. Under a numba
+they were not checked against (``tested`` false), :func:`install` first saves and loads
+one entry in a temporary folder; where that fails, or numba lacks the functions replaced
+here, numba is left as it was and :func:`install` says so, and the kernels are then not
+cached at all (compiled on every run) rather than cached unlocked.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ import hashlib
 import os
 import pickle
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -152,23 +160,63 @@ def warn_once(what: str, folder: str, line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
 
-def install() -> None:
+def install(tested: bool = True) -> bool:
     """Patch numba's cache files: locked index saves, checksums, damage and full disks
     handled (idempotent).
 
-    If numba no longer has the functions patched here, nothing is changed.
+    Parameters
+    ----------
+    tested
+        Whether this numba is one these were checked against; if not, a save and a load
+        in a temporary folder must work first (:func:`_round_trip`).
+
+    Returns
+    -------
+    bool
+        Whether numba's cache files are locked and sealed now. False: numba lacks the
+        functions patched here, or the round trip failed; numba is left unchanged.
     """
     try:
         from numba.core.caching import Cache, IndexDataCacheFile
-    except ImportError:  # pragma: no cover - numba reorganised: leave it alone
-        return
-    needed = (getattr(IndexDataCacheFile, name, None) for name in
-              ("save", "_load_index", "_save_index", "_load_data", "_save_data"))
-    overloads = (getattr(Cache, name, None) for name in ("load_overload", "save_overload"))
-    if None in (*needed, *overloads) or getattr(IndexDataCacheFile.save, "zonesim", False):
-        return
+    except ImportError:  # numba reorganised: leave it alone
+        return False
+    if getattr(IndexDataCacheFile.save, "zonesim", False):
+        return True
+    files = ("save", "_load_index", "_save_index", "_load_data", "_save_data")
+    overloads = ("load_overload", "save_overload")
+    if any(getattr(cls, name, None) is None for cls, names in
+           ((IndexDataCacheFile, files), (Cache, overloads)) for name in names):
+        return False
+    before = [(cls, name, cls.__dict__.get(name)) for cls, names in
+              ((IndexDataCacheFile, files), (Cache, overloads)) for name in names]
     _seal_files(IndexDataCacheFile)
     _survive_damage(Cache)
+    if tested or _round_trip(IndexDataCacheFile):
+        return True
+    for cls, name, function in before:  # numba as it was
+        if function is None:
+            delattr(cls, name)
+        else:
+            setattr(cls, name, function)
+    return False
+
+
+def _round_trip(cls) -> bool:
+    """Whether the patched ``IndexDataCacheFile`` ``cls`` saves two entries in a temporary
+    folder and loads them back, sealed.
+    """
+    try:
+        with tempfile.TemporaryDirectory(prefix="zonesim-") as folder:
+            cache = cls(folder, "zonesim-probe-1.py", ("stamp", 1))
+            entries = {("a", 1): b"one", ("b", 2): b"two"}
+            for key, data in entries.items():
+                cache.save(key, data)
+            with open(cache._index_path, "rb") as f:
+                sealed_index = f.read(len(MAGIC)) == MAGIC
+            return sealed_index and all(cache.load(key) == data
+                                        for key, data in entries.items())
+    except Exception:  # any failure: this numba's cache files are not what these expect
+        return False
 
 
 def _seal_files(cls) -> None:

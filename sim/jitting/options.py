@@ -9,11 +9,18 @@ compiled machine code between runs, each module's in the folder :func:`cache_nam
 :class:`.cachedirs.Sources`); ``fastmath`` stays off because
 Monte Carlo counts are compared bit for bit across thread counts.
 
-The numba compiler patches (:mod:`.inlining`, :mod:`.untyped`, :mod:`.liveness`,
-:mod:`.flags`, :mod:`.ssa`, :mod:`.cachefiles`, :mod:`.literals`) are
-installed only on the numba versions they were checked against
-(:data:`CHECKED_NUMBA`), and not at all with ``ZONESIM_NUMBA_PATCHES=off``;
-kernels give the same numbers either way (``tests/jitting/test_cache_faults.py``).
+The numba compiler patches (:data:`PATCHES`: :mod:`.inlining`, :mod:`.untyped`,
+:mod:`.liveness`, :mod:`.flags`, :mod:`.ssa`, :mod:`.literals`, the intrinsic
+:mod:`.views` and ``_nrt=False``) make compiles faster and touch numba's
+internals: they are used only on the numba versions they were checked against
+(:data:`CHECKED_NUMBA`), and not with ``ZONESIM_NUMBA_PATCHES=off``, where the views
+are plain numpy slices and ``_nrt`` is left at numba's default; kernels give the
+same numbers either way (``tests/jitting/test_other_numba.py``), so a numba upgrade
+makes compiles slower, never impossible. The lock and seals of numba's cache files
+(:mod:`.cachefiles`) are a correctness fix, used under every numba: under one they
+were not checked against, they are tried on a temporary folder first, and where they
+cannot work, kernels are not cached at all (compiled on every run, one warning),
+never cached unlocked.
 """
 
 from __future__ import annotations
@@ -35,6 +42,14 @@ CHECKED_NUMBA = ("0.68",)
 ``pyproject.toml`` allows only these; under any other numba the patches stay off.
 """
 
+PATCHES = ("inlining", "untyped", "liveness", "flags", "ssa", "literals", "views", "nrt")
+"""The compiler patches, by name: the modules of this package that install one, the intrinsic
+views (:mod:`.views`) and ``nrt`` (the campaign parts' ``_nrt=False``)."""
+
+VARIABLE = "ZONESIM_NUMBA_PATCHES"
+"""The environment variable that turns the patches off: ``off``, or ``without:NAME,NAME`` for
+some of :data:`PATCHES` (``benchmarks/bench_compile.py`` times each one off)."""
+
 KERNELS = Path(__file__).parent.parent / "kernels"
 """The folder of every kernel source (its ``__pycache__`` is numba's own default cache place)."""
 
@@ -47,15 +62,39 @@ SOURCES = cachedirs.Sources(AREAS)
 """The kernel sources of this process, read once (:func:`cache_name`)."""
 
 
-def patched() -> bool:
-    """Whether this process installs the numba compiler patches.
+def checked() -> bool:
+    """Whether this numba is one of :data:`CHECKED_NUMBA`."""
+    return ".".join(numba.__version__.split(".")[:2]) in CHECKED_NUMBA
 
-    ``ZONESIM_NUMBA_PATCHES=off`` turns them off (plain numba: slower first
-    compiles, the same numbers); they are off as well under a numba version
-    outside :data:`CHECKED_NUMBA`.
+
+def patches() -> tuple[str, ...]:
+    """The compiler patches this process uses, of :data:`PATCHES`.
+
+    ``ZONESIM_NUMBA_PATCHES=off`` turns them all off (plain numba: slower first
+    compiles, the same numbers), ``without:NAME,NAME`` those named; they are
+    all off as well under a numba version outside :data:`CHECKED_NUMBA`.
+
+    Raises
+    ------
+    ValueError
+        ``without:`` names something that is not a patch.
     """
-    version = ".".join(numba.__version__.split(".")[:2])
-    return os.environ.get("ZONESIM_NUMBA_PATCHES", "on") != "off" and version in CHECKED_NUMBA
+    text = os.environ.get(VARIABLE, "on")
+    if text == "off" or not checked():
+        return ()
+    off = set()
+    if text.startswith("without:"):
+        off = {name.strip() for name in text.removeprefix("without:").split(",")} - {""}
+        if off - set(PATCHES):
+            raise ValueError(f"environment variable {VARIABLE}={text!r} names no patch "
+                             f"{', '.join(sorted(off - set(PATCHES)))}; the patches are "
+                             f"{', '.join(PATCHES)}")
+    return tuple(name for name in PATCHES if name not in off)
+
+
+def patched() -> bool:
+    """Whether this process uses every compiler patch (:func:`patches`)."""
+    return patches() == PATCHES
 
 
 def cache_name(module: str, path: Path | None = None,
@@ -65,12 +104,15 @@ def cache_name(module: str, path: Path | None = None,
 
     The digest covers the module's import closure in ``sources``
     (:meth:`.cachedirs.Sources.digest`: every file whose code its functions may
-    compile to, and the patches that compile it), the numba version and whether the
-    patches are on (they change the cache files' format, :mod:`.cachefiles`). An edit
+    compile to, and the patches that compile it), the numba version and which
+    patches are on (they change how the kernels compile). An edit
     to a campaign part names new folders for the campaign modules only; one to
     ``rng.py``, for every module that imports it.
     """
-    flavour = numba.__version__ + ("" if patched() else "-unpatched")
+    active = patches()
+    flavour = numba.__version__ + (
+        "" if active == PATCHES else "-unpatched" if not active else
+        "-without-" + "-".join(name for name in PATCHES if name not in active))
     digest = hashlib.sha256((sources.digest(module, path) + flavour).encode()).hexdigest()[:16]
     return f"zonesim-{module}-{digest}"
 
@@ -104,8 +146,11 @@ def _choose_cache_base() -> Path | None:
     not those of the kernels' sources as they are now (:mod:`.cachedirs`).
     numba is kept from caching anywhere else (``CACHE_LOCATOR_CLASSES``, unless
     the user chose locators), so that no cached kernel escapes the digest.
-    Returns None (kernels compile on every run) when no base can be written.
+    Returns None (kernels compile on every run) when no base can be written, or
+    when numba's cache files cannot be locked and sealed (:data:`_SAFE_FILES`).
     """
+    if not _SAFE_FILES:
+        return None
     asked = numba.config.CACHE_DIR
     bases = [Path(asked)] if asked else []
     bases += [KERNELS / "__pycache__", user_cache_home()]
@@ -167,15 +212,16 @@ def _numba_without_scipy() -> None:
         del sys.modules["scipy.linalg"]
 
 
-_PATCHED = patched()
+ACTIVE = patches()
+"""The compiler patches this process uses (:func:`patches`)."""
+
 _numba_without_scipy()
-if _PATCHED:
-    inlining.install()
-    untyped.install()
-    liveness.install()
-    flags.install()
-    ssa.install()
-    cachefiles.install()
+for _name, _patch in (("inlining", inlining), ("untyped", untyped), ("liveness", liveness),
+                      ("flags", flags), ("ssa", ssa)):
+    if _name in ACTIVE:
+        _patch.install()
+_SAFE_FILES = cachefiles.install(tested=checked())
+"""Whether numba's cache files are locked and sealed (else nothing is cached)."""
 
 _cache_base = _choose_cache_base()
 _locators = numba.config.CACHE_LOCATOR_CLASSES
@@ -189,7 +235,13 @@ _COMMON = {"cache": True, "nogil": True, "fastmath": False, "error_model": "nump
 
 
 def jit(func=None, **overrides):
-    """Compile a serial helper or kernel with the project's numba options."""
+    """Compile a serial helper or kernel with the project's numba options.
+
+    ``_nrt`` (a private numba option) is passed only with the ``nrt`` patch; else numba's
+    default holds.
+    """
+    if "nrt" not in ACTIVE:
+        overrides.pop("_nrt", None)
     options = {**_COMMON, **overrides}
     if func is None:
         return lambda f: _njit(f, options)
@@ -212,15 +264,17 @@ def _njit(func, options):
         except RuntimeError:  # the folder went away or cannot be written any more
             pass
     if not _uncached:
-        print("zonesim: warning: no writable numba cache folder (set NUMBA_CACHE_DIR to one);"
-              " kernels are compiled on every run", file=sys.stderr, flush=True)
+        why = "no writable numba cache folder (set NUMBA_CACHE_DIR to one)" if _SAFE_FILES \
+            else f"numba {numba.__version__}'s cache files cannot be locked and sealed"
+        print(f"zonesim: warning: {why}; kernels are compiled on every run", file=sys.stderr,
+              flush=True)
     _uncached.append(func.__name__)
     return _calls(numba.njit(**{**options, "cache": False})(func))
 
 
 def _calls(dispatcher):
-    """``dispatcher`` with :func:`.literals.plain_calls` when the patches are on."""
-    return plain_calls(dispatcher) if _PATCHED else dispatcher
+    """``dispatcher`` with :func:`.literals.plain_calls` when that patch is on."""
+    return plain_calls(dispatcher) if "literals" in ACTIVE else dispatcher
 
 
 def pjit(func=None, **overrides):

@@ -14,22 +14,30 @@ the kernel reads a table, which cost its compile about two seconds. The
 intrinsics here write the view's data pointer, shape and strides directly, as
 numba writes a basic slice, and are typed once. They check nothing: the packer
 that wrote the flat array wrote the offsets and shapes they read
-(``tests/test_campaign_tables.py`` checks every view against its declaration).
+(``tests/kernels/campaign/test_campaign_tables.py`` checks every view against its
+declaration).
+
+The intrinsics use numba internals (``numba.np.arrayobj``, ``cgutils``): under a numba
+other than the checked ones, or with the patch off (:data:`sim.jitting.options.ACTIVE`),
+:func:`stretch` and :func:`accessor` return plain jitted functions that slice and reshape
+with numpy's own operations instead, the same views compiled more slowly.
 """
 
 from __future__ import annotations
 
-from numba import types
-from numba.core import cgutils
-from numba.core.imputils import impl_ret_borrowed
-from numba.extending import intrinsic
-from numba.np.arrayobj import make_array, populate_array
+from sim.jitting.options import ACTIVE, jit
+
+PLAIN = "views" not in ACTIVE
+"""Whether the views are plain jitted numpy slices (numba unchecked, or the patch off)."""
 
 
 def _view(context, builder, base, array, result, at, shape):
     """A C-ordered view ``result`` of ``shape`` (LLVM values) from element ``at`` of the 1-d
     ``array`` of type ``base``, sharing its memory.
     """
+    from numba.core.imputils import impl_ret_borrowed
+    from numba.np.arrayobj import make_array, populate_array
+
     source = make_array(base)(context, builder, array)
     strides = [None] * len(shape)
     stride = source.itemsize
@@ -44,6 +52,8 @@ def _view(context, builder, base, array, result, at, shape):
 
 def _flat(base) -> bool:
     """Whether a typed argument is a flat (1-d) array."""
+    from numba import types
+
     return isinstance(base, types.Array) and base.ndim == 1
 
 
@@ -52,6 +62,10 @@ def stretch(first: int, size: int, rows: bool = True):
     ``base[first + i * size:][:size]`` (``rows``: the ``i``-th of rows of ``size``), or
     ``f(base)`` is ``base[first:first + size]``; a C-ordered 1-d view either way.
     """
+    if PLAIN:
+        return _plain_stretch(first, size, rows)
+    from numba import types
+    from numba.extending import intrinsic
 
     def codegen(context, builder, signature, args):
         intp = context.get_value_type(types.intp)
@@ -83,6 +97,12 @@ def accessor(start: int, dims: tuple[int | tuple[int], ...], row: int | None = N
     With ``row``, ``f(base, header, p)`` is row ``p`` of such a table, the view beginning
     ``p * header[row]`` elements further on (a seat's row of a state array).
     """
+    if PLAIN:
+        return _plain_accessor(start, dims, row)
+    from numba import types
+    from numba.core import cgutils
+    from numba.extending import intrinsic
+    from numba.np.arrayobj import make_array
 
     def codegen(context, builder, signature, args):
         head = make_array(signature.args[1])(context, builder, args[1])
@@ -113,3 +133,66 @@ def accessor(start: int, dims: tuple[int | tuple[int], ...], row: int | None = N
                 return types.Array(base.dtype, len(dims), "C")(base, header, p), codegen
             return None
     return intrinsic(typer)
+
+
+def _plain_stretch(first: int, size: int, rows: bool):
+    """:func:`stretch` as a jitted numpy slice (no numba internals)."""
+    if rows:
+        def view(base, i):
+            at = first + i * size
+            return base[at:at + size]
+    else:
+        def view(base):
+            return base[first:first + size]
+    return jit(inline="always")(view)
+
+
+def _plain_accessor(start: int, dims: tuple[int | tuple[int], ...], row: int | None):
+    """:func:`accessor` as a jitted numpy slice and reshape (no numba internals)."""
+    fixed = tuple(isinstance(d, tuple) for d in dims)
+    slots = tuple(d[0] if isinstance(d, tuple) else d for d in dims)
+
+    @jit(inline="always")
+    def extent(header, k):
+        return slots[k] if fixed[k] else header[slots[k]]
+
+    shaped = _SHAPED[len(dims)](extent)
+    if row is None:
+        def view(base, header):
+            return shaped(base, header[start], header)
+    else:
+        def view(base, header, p):
+            return shaped(base, header[start] + p * header[row], header)
+    return jit(inline="always")(view)
+
+
+def _shaped1(extent):
+    def shaped(base, at, header):
+        return base[at:at + extent(header, 0)]
+    return jit(inline="always")(shaped)
+
+
+def _shaped2(extent):
+    def shaped(base, at, header):
+        n0, n1 = extent(header, 0), extent(header, 1)
+        return base[at:at + n0 * n1].reshape((n0, n1))
+    return jit(inline="always")(shaped)
+
+
+def _shaped3(extent):
+    def shaped(base, at, header):
+        n0, n1, n2 = extent(header, 0), extent(header, 1), extent(header, 2)
+        return base[at:at + n0 * n1 * n2].reshape((n0, n1, n2))
+    return jit(inline="always")(shaped)
+
+
+def _shaped4(extent):
+    def shaped(base, at, header):
+        n0, n1, n2, n3 = extent(header, 0), extent(header, 1), extent(header, 2), \
+            extent(header, 3)
+        return base[at:at + n0 * n1 * n2 * n3].reshape((n0, n1, n2, n3))
+    return jit(inline="always")(shaped)
+
+
+_SHAPED = {1: _shaped1, 2: _shaped2, 3: _shaped3, 4: _shaped4}
+"""A plain view's slice and reshape, by its number of dimensions (the tables have at most 4)."""

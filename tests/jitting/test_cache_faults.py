@@ -269,26 +269,44 @@ ANOMALY_JSON = ("anomaly", "--scenario", "base", "--anomaly", "all", "--trials",
 CAMPAIGN_JSON = ("campaign", "--trials", "2000", "--seed", "5", "--format", "json")
 
 
+OTHER_NUMBA = ("-c", "import numba, runpy; numba.__version__ = '0.99.0'; "
+               "runpy.run_module('sim.cli', run_name='__main__')")
+"""``zonesim`` under a numba version the patches were not checked against (issue 45, item 2)."""
+
+
 @pytest.mark.compile
 @pytest.mark.subprocess
 @pytest.mark.slow
-def test_the_kernels_give_the_same_numbers_with_the_numba_patches_off(project, tmp_path):
-    """Item 9: with ``ZONESIM_NUMBA_PATCHES=off`` (plain numba, as under a numba whose
-    patched functions are gone) the encounter and campaign kernels give bit-identical
-    results to the checkout's patched kernels, and cache in a folder of their own (the
-    patched cache files have a format of their own). The campaign kernel compiles in about
-    90 s here without the patches (25 s with them)."""
+@pytest.mark.parametrize("way", ["patches off", "another numba"])
+def test_the_kernels_give_the_same_numbers_with_the_numba_patches_off(project, tmp_path, way):
+    """Item 9: with ``ZONESIM_NUMBA_PATCHES=off`` (plain numba), and under a numba version
+    outside the checked ones (issue 45, item 2: plain numpy views, numba's default ``_nrt``),
+    the encounter and campaign kernels compile and give bit-identical results to the
+    checkout's patched kernels, cached (sealed files: the lock and seals hold under any
+    numba) in folders of their own. The campaign kernel compiles in about 90 s here without
+    the patches (25 s with them)."""
     proj, env = project
     patched_env = {k: v for k, v in os.environ.items() if k != "ZONESIM_NUMBA_PATCHES"}
-    off = {**env, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "ZONESIM_NUMBA_PATCHES": "off"}
+    env["NUMBA_CACHE_DIR"] = str(tmp_path / "cache")
+    if way == "patches off":
+        env["ZONESIM_NUMBA_PATCHES"] = "off"
     for args in (COMBAT_JSON, ANOMALY_JSON, POOL, CAMPAIGN_JSON):
+        if way == "patches off":
+            plain = zonesim_copy(args, proj, env)
+        else:
+            plain = subprocess.run([sys.executable, *OTHER_NUMBA, *args], cwd=proj, env=env,
+                                   capture_output=True, text=True, timeout=COPY_TIMEOUT)
+            assert plain.returncode == 0 and "Traceback" not in plain.stderr, plain.stderr
+        assert "warning" not in plain.stderr
         assert json.loads(zonesim_copy(args, ROOT, patched_env).stdout) == \
-            json.loads(zonesim_copy(args, proj, off).stdout)
-    from sim.jitting import options
+            json.loads(plain.stdout)
+    from sim.jitting import cachefiles, options
 
     names = {folder.name for folder in cache_folders(tmp_path / "cache")}
     assert options.cache_name("sim.kernels.combat") not in names  # the patched kernels' folder
     assert any(name.startswith("zonesim-sim.kernels.combat-") for name in names)
+    indexes = list((tmp_path / "cache").rglob("*.nbi"))
+    assert indexes and all(path.read_bytes().startswith(cachefiles.MAGIC) for path in indexes)
 
 
 def test_the_patches_stay_off_outside_the_checked_numba_versions(monkeypatch):
