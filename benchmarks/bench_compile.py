@@ -1,0 +1,146 @@
+"""Each kernel's cold compile with the numba compiler patches all on, all off, and each one off
+alone (issue 45, item 3), beside the load.
+
+Run::
+
+    python benchmarks/bench_compile.py                      # every kernel, every patch
+    python benchmarks/bench_compile.py --kernels combat campaign --jobs 2
+
+Each (kernel, patches) pair runs in a fresh subprocess with an empty, temporary
+``NUMBA_CACHE_DIR`` and ``ZONESIM_NUMBA_PATCHES`` set to ``on``, ``off`` or
+``without:NAME`` (:data:`sim.jitting.options.PATCHES`). The subprocess first compiles
+a trivial function (numba's own start-up, the same for every kernel), then runs the
+kernel's command twice in-process; the compile is the first run less the second, in CPU
+seconds of the process (one numba thread, a few trials), which the machine's load
+changes far less than wall seconds, so that pairs can run side by side (``--jobs``) on a
+busy machine. The table gives seconds with all patches on, all off, and each patch off
+alone, then what each patch saves, in percent of the kernel's cold compile with all
+patches on (the time it adds when off alone); ``uptime``'s load is printed before and
+after. A patch that saves less than :data:`KEEP_PERCENT` % of every kernel's cold compile
+is not worth its numba internals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+KEEP_PERCENT = 10.0
+"""The least share of some kernel's cold compile a patch must save to be kept."""
+
+KERNELS = {
+    "combat": ["combat", "--scenario", "base", "--enemy", "Bloodsucker", "--trials", "2000",
+               "--seed", "5", "--format", "json"],
+    "anomaly": ["anomaly", "--scenario", "base", "--anomaly", "all", "--trials", "500",
+                "--seed", "5", "--format", "json"],
+    "event": ["event", "--scenario", "base", "--event", "all", "--trials", "500", "--seed", "5",
+              "--format", "json"],
+    "campaign": ["campaign", "--trials", "100", "--seed", "5", "--format", "json"],
+    "skirmish": ["skirmish", "--trials", "500", "--seed", "5", "--format", "json"],
+    "pool": ["prob", "pool", "--dice", "4", "--trials", "2000", "--seed", "3", "--format",
+             "json"],
+}
+"""A command per kernel that compiles it (and what it calls) with few trials."""
+
+CHILD = """
+import json, resource, sys, time
+import numba
+from click.testing import CliRunner
+from sim.cli import main
+numba.njit(lambda x: x + 1)(1)  # numba's own start-up, outside every kernel's figure
+
+def once():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    cpu, wall = usage.ru_utime + usage.ru_stime, time.perf_counter()
+    result = CliRunner().invoke(main, sys.argv[1:])
+    assert result.exit_code == 0, result.output
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime - cpu, time.perf_counter() - wall
+
+cold, warm = once(), once()
+print(json.dumps({"cpu": cold[0] - warm[0], "wall": cold[1] - warm[1]}))
+"""
+
+
+def patch_names() -> tuple[str, ...]:
+    """The patches (:data:`sim.jitting.options.PATCHES`), read without loading numba here."""
+    text = (ROOT / "sim" / "jitting" / "options.py").read_text()
+    start = text.index("PATCHES = (")
+    return tuple(json.loads("[" + text[start + 11:text.index(")", start)].strip() + "]"))
+
+
+def uptime() -> str:
+    try:
+        return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return "load " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def cold_compile(kernel: str, patches: str) -> dict:
+    """CPU and wall seconds of ``kernel``'s cold compile under ``ZONESIM_NUMBA_PATCHES=patches``."""
+    with tempfile.TemporaryDirectory(prefix="zonesim-bench-") as cache:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+        env.update(NUMBA_CACHE_DIR=cache, NUMBA_NUM_THREADS="1", ZONESIM_NUMBA_PATCHES=patches,
+                   PYTHONPATH=str(ROOT), MPLBACKEND="Agg")
+        done = subprocess.run([sys.executable, "-c", CHILD, *KERNELS[kernel]], env=env,
+                              capture_output=True, text=True, cwd=ROOT)
+    if done.returncode != 0:
+        raise SystemExit(f"{kernel} with ZONESIM_NUMBA_PATCHES={patches} failed:\n"
+                         f"{done.stderr[-2000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--kernels", nargs="+", choices=sorted(KERNELS), default=list(KERNELS))
+    parser.add_argument("--patches", nargs="+", default=None,
+                        help="patches to time off alone (default: every one)")
+    parser.add_argument("--jobs", type=int, default=2, help="subprocesses side by side")
+    args = parser.parse_args()
+    names = tuple(args.patches or patch_names())
+    settings = ["on", "off", *(f"without:{name}" for name in names)]
+    print(f"before: {uptime()}", flush=True)
+    pairs = [(kernel, setting) for setting in settings for kernel in args.kernels]
+
+    def timed(pair):
+        result = cold_compile(*pair)
+        print(f"  {pair[0]:<10}{pair[1]:<20}{result['cpu']:7.1f} CPU s {result['wall']:6.0f} "
+              f"wall s   {uptime()}", flush=True)
+        return result
+
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        results = dict(zip(pairs, pool.map(timed, pairs), strict=True))
+    print(f"after:  {uptime()}")
+    print(f"\ncold compile, CPU s (wall s beside), {args.jobs} side by side, one numba thread")
+    head = f"{'kernel':<10}{'all on':>14}{'all off':>14}" + "".join(
+        f"{'-' + name:>14}" for name in names)
+    print(head)
+    for kernel in args.kernels:
+        cells = [results[kernel, setting] for setting in settings]
+        print(f"{kernel:<10}" + "".join(f"{c['cpu']:>7.1f} ({c['wall']:>4.0f})" for c in cells))
+    print(f"\nsaved by each patch, % of the cold compile with all on (keep: >= {KEEP_PERCENT:g} "
+          f"for some kernel)")
+    print(f"{'kernel':<10}{'all':>14}" + "".join(f"{name:>14}" for name in names))
+    keep = dict.fromkeys(names, False)
+    for kernel in args.kernels:
+        on = results[kernel, "on"]["cpu"]
+        row = [100 * (results[kernel, "off"]["cpu"] - on) / on]
+        for name in names:
+            saved = 100 * (results[kernel, f"without:{name}"]["cpu"] - on) / on
+            keep[name] |= saved >= KEEP_PERCENT
+            row.append(saved)
+        print(f"{kernel:<10}" + "".join(f"{x:>13.0f}%" for x in row))
+    print("\nkeep: " + ", ".join(n for n in names if keep[n]) + "; remove: "
+          + (", ".join(n for n in names if not keep[n]) or "none"))
+
+
+if __name__ == "__main__":
+    main()
