@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import socket
+import tempfile
 import webbrowser
+from pathlib import Path
 
 import click
 
 from sim.cli import common
+from sim.errors import visible
 
 
 def free_port(host: str) -> int:
@@ -25,7 +28,12 @@ def free_port(host: str) -> int:
 @click.option("--port", type=click.IntRange(0, 65535), default=0,
               help="Port to listen on (default: a free one).")
 @click.option("--no-browser", is_flag=True, help="Print the URL without opening a browser.")
-def studio(scenario: str | None, host: str, port: int, no_browser: bool) -> None:
+@click.option("--reports", type=click.Path(file_okay=False, path_type=Path),
+              help="Folder the Report button writes its before/after report folders in, "
+                   "each under a new name (default: a new temporary folder made at start, "
+                   "so nothing lands in the working folder; its name is printed).")
+def studio(scenario: str | None, host: str, port: int, no_browser: bool,
+           reports: Path | None) -> None:
     """Edit cards, rules and play in the browser: live paired results with intervals.
 
     Starts a local web server for SCENARIO (a file or bundled name; default: base and
@@ -33,6 +41,8 @@ def studio(scenario: str | None, host: str, port: int, no_browser: bool) -> None
     Edit any setting or card cell; a run plays the scenario as loaded against the edited
     one on common random numbers, with anytime-valid 95 % intervals that update as games
     accrue. The kernels compile once, when the server starts. Ctrl-C stops the server.
+    The Report button writes zonesim report --baseline's folder of the edits (fewer
+    trials) under --reports and links its report.html.
 
     \b
     Example:
@@ -41,15 +51,19 @@ def studio(scenario: str | None, host: str, port: int, no_browser: bool) -> None
     import uvicorn
 
     from sim.studio.app import LOCAL, create_app, hosts_for
+    from sim.studio.reports import Reports
 
     if host != LOCAL:
         click.echo(f"zonesim studio: warning: listening on {host}: other machines that reach "
                    "it can open the studio and run games on this one", err=True)
     port = port or free_port(host)
     shown = f"[{host}]" if ":" in host else host
-    app = create_app(scenario, hosts=hosts_for(host, port))
+    written = Reports(reports if reports is not None
+                      else tempfile.mkdtemp(prefix="zonesim-studio-reports-"))
+    app = create_app(scenario, hosts=hosts_for(host, port), reports=written)
     url = f"http://{shown}:{port}/"
     click.echo(f"zonesim studio: {url} (Ctrl-C stops it)")
+    click.echo(f"zonesim studio: reports go to {visible(str(written.root), lines=False)}")
     if not no_browser:
         webbrowser.open(url)
     uvicorn.run(app, host=host, port=port, log_level="warning")

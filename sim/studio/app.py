@@ -1,6 +1,6 @@
 """The studio's ASGI app: a page, its script and a few JSON and Server-Sent-Events routes.
 
-Routes (every one tested over HTTP in ``tests/test_studio.py``):
+Routes (every one tested over HTTP in ``tests/studio/test_studio.py``):
 
 ``GET /``
     The page (:mod:`sim.studio.page`) of the scenario ``?scenario=NAME`` (one the server
@@ -32,6 +32,14 @@ Routes (every one tested over HTTP in ``tests/test_studio.py``):
     play and the skill gap), ``problem`` and ``end``; stopped like a run.
 ``POST /api/export``
     ``{"scenario", "edits"}`` -> a zip download (:func:`sim.workflows.whatif.export_zip`).
+``POST /api/report``
+    ``{"scenario", "edits", "seed"}`` -> ``{"run": ID}``: ``zonesim report --baseline`` of
+    the edits against the scenario as loaded, written in the background under the server's
+    reports folder (:mod:`sim.studio.reports`), its events ``progress``, ``report`` (the
+    link and the folder), ``problem`` and ``end``; stopped like a run (nothing written).
+``GET /reports/ID/NAME``
+    A file (``report.html``) of a report folder written here, by the ID the server made;
+    any other ID or name is 404.
 
 Every request is checked first (:class:`Guard`): its ``Host`` must be the server's own
 (no DNS rebinding), a request with an ``Origin`` must come from the page's own origin and
@@ -44,6 +52,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import mimetypes
 import secrets
 import socket
 import sys
@@ -65,6 +74,7 @@ from sim import jsontext
 from sim.errors import InputError, visible
 from sim.rules.scenario import Scenario, load_scenario
 from sim.studio import page
+from sim.studio.reports import Reports, Stopped
 from sim.workflows import whatif
 
 STATIC = Path(__file__).parent / "static"
@@ -82,6 +92,9 @@ HEADERS = {"Content-Security-Policy": "default-src 'self'; script-src 'self'; "
            "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
            "Cache-Control": "no-store"}
 """Headers of every response: the page runs its own script only, in no frame."""
+REPORT_POLICY = ("default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
+                 "frame-ancestors 'none'; sandbox")
+"""A served report's policy instead: its own style and embedded figures, no script at all."""
 
 
 class Refused(Exception):
@@ -226,12 +239,14 @@ def hosts_for(host: str, port: int) -> set[str]:
 
 
 def create_app(scenario: str | Path | None = None, *, hosts: set[str] | None = None,
-               warm: bool = True) -> Starlette:
+               warm: bool = True, reports: Reports | None = None) -> Starlette:
     """The studio for ``scenario`` (a file or bundled name; None: ``base`` and the other
     bundled one-stalker scenarios), answering requests for ``hosts`` (``host:port`` as the
     ``Host`` header writes it).
 
     ``warm`` compiles the kernels when the server starts, in a thread (``/api/status``).
+    ``reports`` holds the Report button's folders (default: a temporary folder, made on
+    the first report).
 
     Raises
     ------
@@ -240,10 +255,12 @@ def create_app(scenario: str | Path | None = None, *, hosts: set[str] | None = N
     """
     studio = Studio(scenario, hosts or {LOCAL})
     studio.compile["done"] = not warm
+    written = reports or Reports()
 
     async def index(request: Request) -> Response:
         name, sc = studio.scenario(request.query_params.get("scenario"))
-        return HTMLResponse(page.render(sc, name, list(studio.scenarios)))
+        return HTMLResponse(page.render(sc, name, list(studio.scenarios),
+                                        (written.trials, written.campaign_trials)))
 
     async def status(request: Request) -> Response:
         return JSONResponse({"compile": studio.compile,
@@ -287,24 +304,50 @@ def create_app(scenario: str | Path | None = None, *, hosts: set[str] | None = N
                          daemon=True).start()
         return JSONResponse({"run": run.id})
 
-    async def best(request: Request) -> Response:
+    async def _edited(request: Request, seed: int, what: str,
+                      job: Callable[[Run, Scenario, whatif.Variant, int], None]) -> Response:
+        """Start ``job(run, scenario, variant, seed)`` on the request's scenario and edits in
+        the background (bad edits: 422 with the problems; ``seed``: the default seed).
+        """
         data = await _json(request)
         _, sc = studio.scenario(data.get("scenario"))
-        seed = _int(data, "seed", 0, 0, 2**31 - 1)
+        chosen_seed = _int(data, "seed", seed, 0, 2**31 - 1)
         try:
             chosen = await asyncio.to_thread(whatif.variant, sc, _edits(data))
         except whatif.EditError as error:
             return _problems(error.troubles)
         run = _new_run()
+        threading.Thread(target=_guarded, args=(
+            run, lambda: job(run, sc, chosen, chosen_seed), what), daemon=True).start()
+        return JSONResponse({"run": run.id})
 
-        def work() -> None:
+    async def best(request: Request) -> Response:
+        def job(run: Run, sc: Scenario, chosen: whatif.Variant, seed: int) -> None:
             found = whatif.best_play(chosen, seed=seed, stop=run.stop,
                                      say=lambda line: run.push("progress", {"line": line}))
             run.push("bestplay", jsontext.finite(found))
 
-        threading.Thread(target=_guarded, args=(run, work, "the best-play search"),
-                         daemon=True).start()
-        return JSONResponse({"run": run.id})
+        return await _edited(request, 0, "the best-play search", job)
+
+    async def report(request: Request) -> Response:
+        def job(run: Run, sc: Scenario, chosen: whatif.Variant, seed: int) -> None:
+            try:
+                done = written.write(sc, chosen, seed=seed, stop=run.stop,
+                                     say=lambda line: run.push("progress", {"line": line}))
+            except (Stopped, FileExistsError) as error:  # never overwritten: a message
+                run.push("problem", {"message": str(error)})
+                return
+            run.push("report", done)
+
+        return await _edited(request, 1, "the report", job)
+
+    async def served(request: Request) -> Response:
+        path = written.file(request.path_params["report"], request.path_params["name"])
+        if path is None:
+            raise Refused(404, "no such report file")
+        kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        return Response(await asyncio.to_thread(path.read_bytes), media_type=kind,
+                        headers={"Content-Security-Policy": REPORT_POLICY})
 
     def _new_run() -> Run:
         with studio.lock:
@@ -431,6 +474,8 @@ def create_app(scenario: str | Path | None = None, *, hosts: set[str] | None = N
               Route("/api/export", export, methods=["POST"]),
               Route("/api/rebalance", suggest, methods=["POST"]),
               Route("/api/bestplay", best, methods=["POST"]),
+              Route("/api/report", report, methods=["POST"]),
+              Route("/reports/{report}/{name}", served),
               Mount("/static", StaticFiles(directory=STATIC), name="static")]
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={Refused: refused, InputError: refused})
@@ -491,10 +536,12 @@ class Guard:
             return
 
         async def secured(message) -> None:
-            if message["type"] == "http.response.start":
+            if message["type"] == "http.response.start":  # a response's own policy stays
+                own = {k.lower() for k, _ in message.get("headers", [])}
                 message["headers"] = [*message.get("headers", []),
                                       *((k.lower().encode(), v.encode())
-                                        for k, v in HEADERS.items())]
+                                        for k, v in HEADERS.items()
+                                        if k.lower().encode() not in own)]
             await send(message)
 
         await self.app(scope, receive, secured)

@@ -17,6 +17,7 @@ from pathlib import Path
 from sim.rules.scenario import Scenario
 from sim.rules.schema import NOTES, PARAMS, TABLES
 from sim.rules.settings import Setting, of_kind, plain
+from sim.studio.reports import REPORT_CAMPAIGN_TRIALS, REPORT_TRIALS
 from sim.workflows import whatif
 from sim.workflows.rebalance import scenario_goals
 
@@ -123,8 +124,12 @@ def card_grid(scenario: Scenario, table: str) -> str:
             f'{"".join(body)}</table></details>')
 
 
-def render(scenario: Scenario, name: str, scenarios: list[str]) -> str:
-    """The whole page for ``scenario`` (called ``name``; ``scenarios``: those it may open)."""
+def render(scenario: Scenario, name: str, scenarios: list[str],
+           report_trials: tuple[int, int] = (REPORT_TRIALS, REPORT_CAMPAIGN_TRIALS)) -> str:
+    """The whole page for ``scenario`` (called ``name``; ``scenarios``: those it may open;
+    ``report_trials``: the Report button's trials per table and games).
+    """
+    trials, games = report_trials
     tables = "".join(card_grid(scenario, t) for t in TABLES
                      if (Path(scenario.ruleset.path) / f"{t}.csv").is_file())
     picks = "".join(f'<option{" selected" if s == name else ""}>{e(s)}</option>'
@@ -194,6 +199,17 @@ line (default: the scenario's); levers are setting patterns such as enemies.*.en
 <button id="suggest-stop" type="button" disabled>Stop</button></div>
 <p id="suggest-status" class="status"></p>
 <table id="suggestions" class="results"><tbody></tbody></table>
+</details>
+<details id="report"><summary>Report: before and after, as a results folder</summary>
+<p class="hint">zonesim report --baseline in the background: the scenario as loaded against
+the edited variant, every table of the standard battery with baseline, variant and
+difference, written as a new folder on the server (never over another) and linked here.
+From the page it plays {trials:,} trials per table and {games:,} games, fewer than the
+command's defaults, so its intervals are wider; a few minutes.</p>
+<div class="controls"><button id="write-report" type="button">Report</button>
+<button id="report-stop" type="button" disabled>Stop</button></div>
+<p id="report-status" class="status"></p>
+<p id="report-done" class="status"></p>
 </details>
 <details><summary>Help: how the intervals are made</summary><p id="method">{e(METHOD)}</p>
 </details>

@@ -130,7 +130,8 @@ def test_an_edit_is_checked_with_the_messages_of_validate(client, tmp_path):
     b'{"edits": {"no.such.key": "1"}}', b'{"edits": {"policy.sneak": "<b>x</b>"}}',
     b'{"edits": {"enemies.<script>.endurance": "3"}}', b'{"scenario": "/etc/passwd"}',
     b'{"edits": {"enemies.Bloodsucker.endurance": "1e999999"}}'])
-@pytest.mark.parametrize("route", ["/api/validate", "/api/runs", "/api/export"])
+@pytest.mark.parametrize("route", ["/api/validate", "/api/runs", "/api/export",
+                                   "/api/report"])
 def test_bad_input_gets_a_message_never_a_500(client, route, body):
     r = client.post(route, content=body, headers={**ORIGIN, "Content-Type": "application/json"})
     if r.status_code == 200:  # validate answers problems with 200

@@ -31,6 +31,7 @@ CHROMIUM = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 DRIVER = ("/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver")
 NEEDS = ("needs the Debian packages chromium and chromium-driver (apt-get install -y chromium "
          "chromium-driver) and the Python package selenium")
+pytestmark = pytest.mark.subprocess  # the browser and its driver are child processes
 WAIT = 240  # seconds: the first run may compile the kernels on a loaded machine
 
 
@@ -52,8 +53,9 @@ def _browser_or_skip():
     return chromium, driver
 
 
-def serve(scenario):
-    """The studio on a free port of 127.0.0.1 in a thread; returns (url, server)."""
+def serve(scenario, reports=None):
+    """The studio on a free port of 127.0.0.1 in a thread (``reports``: its
+    :class:`~sim.studio.reports.Reports`); returns (url, server)."""
     import uvicorn
 
     from sim.studio.app import create_app
@@ -61,7 +63,7 @@ def serve(scenario):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    app = create_app(scenario, hosts={f"127.0.0.1:{port}"}, warm=False)
+    app = create_app(scenario, hosts={f"127.0.0.1:{port}"}, warm=False, reports=reports)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
                                            log_level="warning"))
     threading.Thread(target=server.run, daemon=True).start()
@@ -276,3 +278,28 @@ def test_rebalance_suggestion_applied_in_one_click(browser, studio):
     first.find_element(By.TAG_NAME, "button").click()
     wait(browser, lambda d: "enemies.Bloodsucker." in d.find_element(By.ID, "edits").text)
     assert not browser.find_element(By.ID, "problems").text
+
+
+def test_report_button_links_the_written_report(browser, tmp_path):
+    """The Report button of an edited page: the link opens the report, which compares the
+    edited cell with the baseline's; the folder on disk is named as text.
+    """
+    from selenium.webdriver.common.by import By
+
+    from sim.studio.reports import Reports
+
+    url, server = serve("base", Reports(tmp_path, trials=200, campaign_trials=200))
+    try:
+        browser.get(url)
+        open_table(browser, "enemies")
+        edit(browser, "enemies.Bloodsucker.endurance", "3")
+        browser.execute_script("document.getElementById('report').open = true")
+        browser.find_element(By.ID, "write-report").click()
+        wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#report-done a"))
+        done = browser.find_element(By.ID, "report-done").text
+        folder = next(tmp_path.iterdir())
+        assert str(folder) in done and (folder / "report.html").is_file()
+        browser.get(browser.find_element(By.CSS_SELECTOR, "#report-done a").get_attribute("href"))
+        assert "Bloodsucker" in browser.page_source and "endurance" in browser.page_source
+    finally:
+        server.should_exit = True

@@ -279,6 +279,13 @@
       body.appendChild(tr);
     }
   }
+  function showReport(done) {
+    const box = $("report-done");
+    const link = make("a", "report.html");
+    link.href = done.url; link.target = "_blank"; link.rel = "noopener";
+    box.replaceChildren(make("span", "written: "), link,
+                        make("span", " (folder on the server: " + done.folder + ")"));
+  }
   async function poll() {
     try {
       const s = await (await fetch("/api/status")).json();
@@ -301,6 +308,7 @@
   $("export").addEventListener("click", exportZip);
   background("/api/rebalance", "suggest", "suggest-stop", "suggest-status", {suggestions: showSuggestions});
   background("/api/bestplay", "best", "best-stop", "best-status", {bestplay: showBest});
+  background("/api/report", "write-report", "report-stop", "report-status", {report: showReport});
   const q = new URLSearchParams(location.search);
   const given = {};
   for (const pair of q.getAll("e")) { const i = pair.indexOf("="); if (i > 0) given[pair.slice(0, i)] = pair.slice(i + 1); }
