@@ -140,7 +140,7 @@ MULTIPLAYER_ONLY = (SEAT_SPREAD, NOBODY_WINS)
 DAYS_MEAN = "days.mean"
 DAYS_MEDIAN = "days.median"
 CONDITIONAL_LABELS = {SURVIVE_SARCOPHAGUS: "survive the Sarcophagus, among the games that "
-                                           "reach it"}
+                                           "get there"}
 """The shares of a part of the games (not per-game metrics), in words."""
 DAY_LABELS = {DAYS_MEAN: "days to win, mean", DAYS_MEDIAN: "days to win, median",
               "days.p10": "days to win, 10th percentile",

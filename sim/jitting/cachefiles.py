@@ -286,8 +286,8 @@ def _survive_damage(cls) -> None:
             save(self, sig, data)
         except OSError as error:  # full disk, read-only folder, quota: run uncached
             folder = self._cache_path
-            warn_once("unwritable", folder, f"zonesim: warning: cannot write the numba cache in "
-                      f"{folder} ({error.strerror or error}); this kernel is not cached")
+            warn_once("unwritable", "", f"zonesim: warning: cannot write the numba cache in "
+                      f"{folder} ({error.strerror or error}); the kernels run uncached")
 
     for name, patch in (("load_overload", load_overload), ("save_overload", save_overload)):
         patch.__doc__ = getattr(cls, name).__doc__

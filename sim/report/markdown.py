@@ -94,6 +94,17 @@ def provenance(meta: Mapping) -> list[str]:
     ]
 
 
+_NOT_SLUG = re.compile(r"[^a-z0-9 _-]")
+
+
+def slug(title: str) -> str:
+    """The anchor a Markdown viewer gives the heading ``title`` (GitHub's rule): lower case,
+    every character but letters, digits, spaces, ``-`` and ``_`` left out, spaces as ``-``;
+    only those characters, so a name in a title never becomes markup in a link.
+    """
+    return _NOT_SLUG.sub("", title.lower()).replace(" ", "-")
+
+
 def _figures(section: Section, images: Mapping[str, str]) -> list[str]:
     """Links to the section's PNG figures, each followed by a blank line."""
     return [line for name in section.figures if name in images
@@ -108,8 +119,8 @@ def render(title: str, meta: Mapping, sections: Sequence[Section], summary: pd.D
     words win, reach, knock-out and lost (:data:`sim.report.labels.GLOSSARY`),
     then the sections (the first one is the verdict, so the page opens with the
     answers to a designer's questions, each linked to its section), then the
-    summary table and the provenance. Section keys are the tool's own
-    identifiers, so the anchors need no escaping. Every text (title, headings,
+    summary table and the provenance. Links point at each heading's own anchor
+    (:func:`slug`), so the page holds no HTML. Every text (title, headings,
     paragraphs, list lines, captions, cells) is plain text, escaped as in the HTML
     page: a card, stalker or scenario name is never markup.
     """
@@ -117,15 +128,16 @@ def render(title: str, meta: Mapping, sections: Sequence[Section], summary: pd.D
                ("provenance", "Provenance")]
     titles = dict(anchors)
     out = [f"# {escape(title)}", "",
-           "Contents: " + " · ".join(f"[{escape(t)}](#{k})" for k, t in anchors), "",
+           "Contents: " + " · ".join(f"[{escape(t)}](#{slug(t)})" for _, t in anchors), "",
            *(f"- **{escape(term)}**: {escape(meaning)}" for term, meaning in labels.GLOSSARY),
            ""]
     for section in sections:
-        out += [f'<a id="{section.key}"></a>', "", f"## {escape(section.title)}", ""]
+        out += [f"## {escape(section.title)}", ""]
         if section.answers:
             out += ["| question | answer | details |", "| --- | --- | --- |",
                     *(f"| {escape(a.question)} | {escape(a.answer)} | "
-                      f"[{escape(titles.get(a.section, a.section))}](#{a.section}) |"
+                      f"[{escape(titles.get(a.section, a.section))}]"
+                      f"(#{slug(titles.get(a.section, a.section))}) |"
                       for a in section.answers), "", *_figures(section, images)]
         for paragraph in section.text:
             if isinstance(paragraph, str):
@@ -139,6 +151,5 @@ def render(title: str, meta: Mapping, sections: Sequence[Section], summary: pd.D
         if section.tables:
             files = ", ".join(code(f"{n}.csv") for n in section.tables)
             out += [f"Tables: {files} (and `.parquet`).", ""]
-    out += ['<a id="summary"></a>', "", "## Summary", "", table(summary), "",
-            '<a id="provenance"></a>', "", "## Provenance", "", *provenance(meta), ""]
+    out += ["## Summary", "", table(summary), "", "## Provenance", "", *provenance(meta), ""]
     return "\n".join(out)

@@ -150,8 +150,8 @@ def win_rates(frame: pd.DataFrame, title: str) -> Figure:
         part = frame[frame["play"] == play]
         offset = 0.15 * (k - (len(plays) - 1) / 2)
         mc = part["mc"].to_numpy(float)
-        err = np.vstack([mc - part["ci_low"].to_numpy(float),
-                         part["ci_high"].to_numpy(float) - mc])
+        err = np.clip(np.vstack([mc - part["ci_low"].to_numpy(float),
+                                 part["ci_high"].to_numpy(float) - mc]), 0, None)
         ax.errorbar(mc, [y[c] - offset for c in part["character"]], xerr=err, fmt="o",
                     color=colours[k % len(colours)], capsize=3, label=play)
     ax.set_yticks(list(y.values()), list(y.keys()))

@@ -14,8 +14,6 @@ strings as TOML strings.
 
 from __future__ import annotations
 
-import csv
-import io
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,6 +24,7 @@ from sim.errors import InputError, visible
 from sim.experiments.base import Case
 from sim.experiments.campaign_paired import compile_cases, scenario_setup
 from sim.rules import RulesetError
+from sim.rules.cardfile import with_cells
 from sim.rules.scenario import Scenario, load_scenario
 from sim.rules.variants import RULES_TABLE, apply_edits, format_value, parse_edit
 from sim.workflows.race import game_digest
@@ -48,19 +47,11 @@ class RebalanceWriteError(InputError):
 
 def _edit_csv(path: Path, card: str, column: str, value: str) -> None:
     """Set one cell of a card table (the row whose ``name`` is ``card``)."""
-    text = path.read_text(encoding="utf-8")
-    rows = list(csv.reader(io.StringIO(text)))
-    header = rows[0]
-    name, col = header.index("name"), header.index(column)
-    for row in rows[1:]:
-        if row and row[name] == card:
-            row[col] = value
-            break
-    else:
-        raise RebalanceWriteError(f"{path.name}: no card {visible(card)!r}")  # pragma: no cover
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(rows)
-    path.write_text(out.getvalue(), encoding="utf-8")
+    try:
+        text = with_cells(path.read_text(encoding="utf-8"), [(card, column, value)])
+    except KeyError:  # pragma: no cover - the edit was checked against the ruleset
+        raise RebalanceWriteError(f"{path.name}: no card {visible(card)!r}") from None
+    path.write_text(text, encoding="utf-8")
 
 
 def _edit_rules(path: Path, section: str, key: str, value, old) -> None:

@@ -53,6 +53,7 @@ from sim.experiments.campaign_paired import (
 from sim.experiments.setups import scenario_values
 from sim.rules import Ruleset
 from sim.rules import validate as v
+from sim.rules.cardfile import with_cells
 from sim.rules.errors import Problem
 from sim.rules.loader import RULES_FILE
 from sim.rules.scenario import Scenario
@@ -422,20 +423,8 @@ def warm_steps(scenario: Scenario) -> list[tuple[str, Callable[[], object]]]:
 
 def _csv_with(path: Path, edits: Sequence[CardEdit]) -> str:
     """A card file's text with the edited cells changed, every other byte kept."""
-    import csv
-
-    text = path.read_text(encoding="utf-8")
-    rows = list(csv.reader(io.StringIO(text)))
-    header = rows[0]
-    for edit in edits:
-        for row in rows[1:]:
-            if row and row[header.index("name")] == edit.card:
-                while len(row) <= header.index(edit.column):
-                    row.append("")
-                row[header.index(edit.column)] = edit.text
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(rows)
-    return out.getvalue()
+    return with_cells(path.read_text(encoding="utf-8"),
+                      ((e.card, e.column, e.text) for e in edits))
 
 
 def export_zip(scenario: Scenario, chosen: Variant, name: str = "studio") -> bytes:

@@ -11,7 +11,13 @@ import pytest
 from click.testing import CliRunner
 
 from sim.cli import main
-from sim.experiments.campaign import DEATHS, FRAME_METRICS, MEANS, PROBABILITIES
+from sim.experiments.campaign import (
+    DEATHS,
+    FRAME_METRICS,
+    MEANS,
+    PROBABILITIES,
+    SURVIVE_SARCOPHAGUS,
+)
 from sim.experiments.naming import canonical_metric
 from sim.report import plots, tables
 from sim.workflows.sweep import run_sweep
@@ -78,7 +84,8 @@ def test_targets_read_old_and_new_names_alike():
 def test_campaign_table_names_metrics_as_the_json_does(monkeypatch):
     from sim.cli import campaign as command
 
-    data = {k: {"mc": 0.5, "ci_low": 0.4, "ci_high": 0.6} for k in PROBABILITIES}
+    data = {k: {"mc": 0.5, "ci_low": 0.4, "ci_high": 0.6}
+            for k in (*PROBABILITIES, SURVIVE_SARCOPHAGUS)}
     data |= {"causes": [{"cause": c, "mc": 0.1, "ci_low": 0.0, "ci_high": 0.2} for c in DEATHS],
              "days": {"mean": 12.5, "mean_ci_low": 12.0, "mean_ci_high": 13.0,
                       **{f"{k}{end}": v for k, v in (("median", 12), ("p10", 10), ("p90", 16))

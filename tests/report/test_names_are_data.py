@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import csv
 import io
+import re
 
 import pandas as pd
 import pytest
@@ -92,8 +93,13 @@ def test_report_md_shows_every_name_as_text():
     text, tokens, sections = _page_tokens(HOSTILE_NAMES)
     flat = [t for tok in tokens for t in [tok, *(tok.children or [])]]
     kinds = {t.type for t in flat}
-    assert not kinds & {"html_block", "html_inline", "link_open", "em_open", "s_open",
+    assert not kinds & {"html_block", "html_inline", "em_open", "s_open",
                         "ordered_list_open", "code_block", "fence", "hr"}, kinds
+    # the only links: the contents line's, each to a heading's own anchor (letters, digits, -)
+    links = [t for t in flat if t.type == "link_open"]
+    assert len(links) == len(sections) + 2  # the sections, the summary, the provenance
+    assert all(re.fullmatch(r"#[a-z0-9_-]*", t.attrGet("href")) for t in links)
+    assert _inline_texts(tokens)[1].startswith("Contents: ")
     glossary = len(labels.GLOSSARY)  # the words' list at the top, each term in bold
     assert sum(t.type == "strong_open" for t in flat) == len(sections[0].shown) + glossary
     assert sum(t.type == "image" for t in flat) == 1  # the figure, no other
@@ -103,7 +109,7 @@ def test_report_md_shows_every_name_as_text():
     assert [h.tag for h in headings] == ["h1", "h2", "h2", "h2"]
     shown = _inline_texts(tokens)
     name = " ".join(HOSTILE_NAMES)
-    assert shown[0] == f"zonesim report: {name}" and shown[1 + glossary] == name
+    assert shown[0] == f"zonesim report: {name}" and shown[2 + glossary] == name
     for n in HOSTILE_NAMES:
         assert f"{n} fights" in shown and n in shown and f"{n} table" in shown
         assert f"x {n}" in shown  # a table cell, whole: no pipe split the row
@@ -111,7 +117,8 @@ def test_report_md_shows_every_name_as_text():
     assert f"command: zonesim report /tmp/{name}.toml" in shown
     page = MarkdownIt("commonmark").enable(["table", "strikethrough"]).render(text)
     assert "<img" not in page.replace('<img src="enemy_deck.png" alt="enemy_deck" />', "")
-    assert "<script" not in page and "<a " not in page and "<!--" not in page
+    assert "<script" not in page and "<!--" not in page
+    assert all(re.fullmatch(r'<a href="#[a-z0-9_-]*">', a) for a in re.findall(r"<a [^>]*>", page))
 
 
 def test_report_md_code_spans_hold_any_backticks():
@@ -124,7 +131,9 @@ def test_report_md_code_spans_hold_any_backticks():
 # --- formulas in CSV files --------------------------------------------------------------------
 
 def test_every_csv_is_written_by_the_one_writer():
-    """No module writes CSV but ``sim.report.writer.to_csv``, which neutralises formulas."""
+    """No module writes CSV but ``sim.report.writer.to_csv``, which neutralises formulas, and
+    :mod:`sim.rules.cardfile`, which sets cells of a copied ruleset and keeps every other
+    byte of the designer's file (a name is the ruleset's data there)."""
     calls = []
     for path in sorted((ROOT / "sim").rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -132,7 +141,10 @@ def test_every_csv_is_written_by_the_one_writer():
             if isinstance(node, ast.Attribute) and node.attr in ("to_csv", "writer",
                                                                   "DictWriter"):
                 calls.append(f"{path.relative_to(ROOT)}:{node.lineno}: .{node.attr}")
-    assert calls == [f"sim/report/writer.py:{_line_of_to_csv_call()}: .to_csv"]
+    cardfile = [c for c in calls if c.startswith("sim/rules/cardfile.py:")]
+    assert len(cardfile) == 1 and cardfile[0].endswith(": .writer")
+    assert [c for c in calls if c not in cardfile] == [
+        f"sim/report/writer.py:{_line_of_to_csv_call()}: .to_csv"]
 
 
 def _line_of_to_csv_call() -> int:

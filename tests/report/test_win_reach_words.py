@@ -26,12 +26,13 @@ from sim.experiments import registry
 from sim.report import artifacts, html, labels, markdown, plots, tables
 from sim.report.levers import tornado
 from sim.rules.scenario import load_scenario
+from sim.workflows import best_use
 from sim.workflows.levers import COLUMNS
 
 WIN = re.compile(r"\b(win|wins|won|winning)\b", re.IGNORECASE)
 REACH = re.compile(r"\breach(es|ed|ing)?\b(?! and surviv)", re.IGNORECASE)
 """The reach, not the win's definition ("reach and survive", "reached and survived")."""
-WINS = {C.WIN_RATE, "won", C.SEAT_WIN, *C.DAY_LABELS, artifacts.GAMES}
+WINS = {C.WIN_RATE, "won", C.SEAT_WIN, *C.DAY_LABELS, artifacts.GAMES, best_use.STEM}
 """The metrics that show wins: the win rate, the days of the games won, a seat's win."""
 REACHES = {C.REACH}
 

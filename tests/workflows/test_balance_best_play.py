@@ -72,11 +72,9 @@ def test_the_table_sets_the_spread_under_best_play_beside_the_scenario_s(outputs
     assert "fresh games" in text
 
 
-def test_best_play_refuses_a_multiplayer_scenario_and_the_help_has_the_example():
-    refused = CliRunner().invoke(main, ["balance", "characters", "four_stalkers",
-                                        "--best-play"])
-    assert refused.exit_code == 2 and "multiplayer" in refused.output
-    assert "Traceback" not in refused.output
+def test_a_one_stalker_scenario_needs_best_play_and_the_help_has_the_example():
+    """(A multiplayer scenario under --best-play is played since issue 46 item 9:
+    tests/workflows/test_best_seats.py.)"""
     plain = CliRunner().invoke(main, ["balance", "characters", "base"])
     assert plain.exit_code == 2 and "--best-play" in plain.output
     helped = CliRunner().invoke(main, ["balance", "characters", "--help"])

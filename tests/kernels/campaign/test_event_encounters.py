@@ -29,7 +29,7 @@ from sim.experiments.event import simulate_event
 from sim.kernels import campaign as K
 from sim.kernels import event as k
 from sim.kernels.campaign import tables as tb
-from sim.kernels.campaign.game import _new_game, scratch
+from sim.kernels.campaign.game import NO_LOG, _new_game, scratch
 from sim.kernels.campaign.movement import _location
 from sim.reference import anomaly as reference_event
 from sim.reference import campaign as reference
@@ -150,7 +150,7 @@ def test_an_encounter_card_brings_its_card_and_it_goes_back_unless_kept(effect):
         game = tb.state(T, G)
         pool = game.enemy_pool if effect == "enemy" else game.anomaly_pool
         before = pool.sum()
-        _location(T, G, R, 0, 0, h, K.LOC_OPEN)  # slot 0, seat 0
+        _location(T, G, R, 0, 0, h, K.LOC_OPEN, NO_LOG)  # slot 0, seat 0, no log
         st = game.st[0]
         assert st[K.S_EVENTS] == 1 and st[met] <= 1 and st[kept] <= st[met]
         assert pool.sum() == before - st[kept]
