@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Callable
+
+from timing import timing
 
 from sim.experiments import campaign, campaign_paired
 from sim.rules.scenario import load_scenario
@@ -28,17 +29,6 @@ PARTS = ((campaign, "simulate_trials"), (race, "compile_cases"), (race, "game_di
 """The functions timed: the kernel run, then the parts of the time outside it."""
 
 
-def _timed(func: Callable, spent: dict, name: str) -> Callable:
-    """``func`` adding its wall time to ``spent[name]``."""
-    def timed(*a, **kw):
-        start = time.perf_counter()
-        try:
-            return func(*a, **kw)
-        finally:
-            spent[name] += time.perf_counter() - start
-    return timed
-
-
 def main() -> None:
     """Time one default search on base."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -47,27 +37,20 @@ def main() -> None:
     args = parser.parse_args()
     scenario = load_scenario("base")
     optimize(scenario, keys="sneak", trials=50, budget=200, fresh_trials=50)  # compile first
-    spent = {name: 0.0 for _, name in PARTS}
-    real = [getattr(module, name) for module, name in PARTS]
-    for (module, name), func in zip(PARTS, real, strict=True):
-        setattr(module, name, _timed(func, spent, name))
-    start = time.perf_counter()
-    try:
+    with timing(PARTS) as spent:
+        start = time.perf_counter()
         result = optimize(scenario, seed=args.seed, threads=args.threads)
-    finally:
         wall = time.perf_counter() - start
-        for (module, name), func in zip(PARTS, real, strict=True):
-            setattr(module, name, func)
     fresh = sum(n for _, n in result.fresh_range)
     games = result.played + fresh
-    kernel = spent["simulate_trials"]
+    kernel = spent["sim.experiments.campaign.simulate_trials"]
     print(f"optimize base, seed {args.seed}: {result.played:,} games of selection in "
           f"{result.races} races ({result.stopped}) + {fresh:,} fresh")
     print(f"wall {wall:.1f} s, {games / wall:,.0f} games/s; in the kernel {kernel:.1f} s, "
           f"outside it {100 * (1 - kernel / wall):.1f} % of the wall time:")
-    parts = {"compiling candidates": spent["compile_cases"],
-             "hashing their inputs": spent["game_digest"],
-             "per-game metrics": spent["trial_metrics"]}
+    parts = {"compiling candidates": spent["sim.workflows.race.compile_cases"],
+             "hashing their inputs": spent["sim.workflows.race.game_digest"],
+             "per-game metrics": spent["sim.experiments.campaign_paired.trial_metrics"]}
     for label, seconds in parts.items():
         print(f"  {label} {seconds:.1f} s ({100 * seconds / wall:.1f} %)")
     rest = wall - kernel - sum(parts.values())

@@ -19,7 +19,8 @@ from __future__ import annotations
 import argparse
 import subprocess
 import time
-from collections.abc import Callable
+
+from timing import timing
 
 from sim.experiments import campaign
 from sim.rules.scenario import load_scenario
@@ -31,17 +32,6 @@ ENCOUNTER_TARGETS = ("combat:Bloodsucker:knocked_out in 0.2..0.4",)
 PARTS = ((campaign, "simulate_trials"), (R, "compile_cases"), (race, "compile_cases"),
          (R, "game_digest"), (race, "game_digest"), (R, "combat_inputs"))
 """The functions timed (module, name): the kernel run, then parts of the time outside it."""
-
-
-def _timed(func: Callable, spent: dict, name: str) -> Callable:
-    """``func`` adding its wall time to ``spent[name]``."""
-    def timed(*a, **kw):
-        start = time.perf_counter()
-        try:
-            return func(*a, **kw)
-        finally:
-            spent[name] += time.perf_counter() - start
-    return timed
 
 
 def main() -> None:
@@ -58,18 +48,11 @@ def main() -> None:
     targets = ENCOUNTER_TARGETS if args.encounter else BASE_TARGETS
     R.rebalance(scenario, targets, ["stalkers.Strelok.health"], budget=2000,  # compile first
                 fresh_trials=100, max_edits=1)
-    spent = {f"{m.__name__}.{n}": 0.0 for m, n in PARTS}
-    real = [getattr(m, n) for m, n in PARTS]
-    for (m, n), func in zip(PARTS, real, strict=True):
-        setattr(m, n, _timed(func, spent, f"{m.__name__}.{n}"))
-    start = time.perf_counter()
-    try:
+    with timing(PARTS) as spent:
+        start = time.perf_counter()
         result = R.rebalance(scenario, targets, budget=args.budget, fresh_trials=args.trials,
                              play=args.play, seed=args.seed, threads=args.threads)
-    finally:
         wall = time.perf_counter() - start
-        for (m, n), func in zip(PARTS, real, strict=True):
-            setattr(m, n, func)
     fresh = sum(n for _, n in result.fresh_ranges)
     kernel = spent["sim.experiments.campaign.simulate_trials"]
     print(f"rebalance base {', '.join(targets)}; play {args.play}; seed {args.seed}: "
