@@ -58,8 +58,8 @@ def test_combat_prints_its_table_and_json_without_pandas_or_the_campaign():
     """Issue 13: pandas and the campaign compile step cost ~0.3 s of a 1 s command."""
     code = ("import sys; from click.testing import CliRunner; from sim.cli import main; "
             "args = ['combat', '--stalker', 'Strelok', '--enemy', 'all', '--trials', '2000']; "
-            "out = CliRunner().invoke(main, args).output; assert 'Bloodsucker' in out, out; "
-            "out = CliRunner().invoke(main, [*args, '--format', 'json']).output; "
+            "out = CliRunner().invoke(main, args).stdout; assert 'Bloodsucker' in out, out; "
+            "out = CliRunner().invoke(main, [*args, '--format', 'json']).stdout; "
             "assert '\"rows\"' in out, out; "
             "heavy = {'pandas', 'sim.kernels.campaign'} & set(sys.modules); "
             "assert not heavy, heavy")

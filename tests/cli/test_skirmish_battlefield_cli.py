@@ -24,12 +24,12 @@ def test_battlefield_json_has_surrenders_and_the_plot_is_written(tmp_path):
     result = _run(STREET, "--trials", "2000", "--seed", "3", "--format", "json",
                   "--plot", str(png))
     assert result.exit_code == 0, result.output
-    doc = json.loads(result.output)
+    doc = json.loads(result.stdout)
     for side in doc["sides"]:
         assert set(side["surrendered"]) == {"mean", "ci_low", "ci_high"}
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     # The abstract battlefield's document keeps its keys (the golden outputs do not move).
-    plain = json.loads(_run("--trials", "500", "--format", "json").output)
+    plain = json.loads(_run("--trials", "500", "--format", "json").stdout)
     assert "surrendered" not in plain["sides"][0]
 
 
@@ -43,7 +43,7 @@ def test_vary_a_cover_objects_units_on_the_same_dice():
     result = _run(FIELD, "--trials", "3000", "--seed", "4", "--format", "json",
                   "--vary", "cover.Stone wall.units=1,2")
     assert result.exit_code == 0, result.output
-    doc = json.loads(result.output)
+    doc = json.loads(result.stdout)
     assert doc["vary"] == "cover.Stone wall.units"
     one, two = (v["sides"][0]["p_win"]["mc"] for v in doc["variants"])
     assert [v["value"] for v in doc["variants"]] == ["1", "2"]

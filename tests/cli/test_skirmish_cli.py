@@ -21,8 +21,8 @@ def test_default_scenario_table():
 
 def test_json_keys_and_reproducible():
     args = ("configs/skirmish/duel.toml", "--trials", "5000", "--seed", "9", "--format", "json")
-    one = json.loads(_run(*args, "--threads", "1").output)
-    two = json.loads(_run(*args, "--threads", "2").output)
+    one = json.loads(_run(*args, "--threads", "1").stdout)
+    two = json.loads(_run(*args, "--threads", "2").stdout)
     assert one == two
     assert {"trials", "seed", "sides", "rounds", "p_draw"} <= set(one)
     side = one["sides"][0]
@@ -36,7 +36,7 @@ def test_json_keys_and_reproducible():
 def test_csv():
     result = _run("configs/skirmish/duel.toml", "--trials", "1000", "--format", "csv")
     assert result.exit_code == 0
-    assert result.output.splitlines()[0] == "side,quantity,value,mc,ci_low,ci_high"
+    assert result.stdout.splitlines()[0] == "side,quantity,value,mc,ci_low,ci_high"
 
 
 def test_bad_scenario_exits_2_with_every_problem(tmp_path):

@@ -468,9 +468,9 @@ def test_a_scenario_asks_for_best_play_and_an_option_overrides_it(tmp_path):
     path = _best_scenario(tmp_path, 'encounters = "best"\nobjective = "kill"\n')
     args = ["combat", "--scenario", str(path), "--enemy", "Boar", "--trials", "2000",
             "--format", "json"]
-    [row] = json.loads(CliRunner().invoke(main, args).output)["rows"]
+    [row] = json.loads(CliRunner().invoke(main, args).stdout)["rows"]
     assert row["policy"] == "best (kill)"
-    [row] = json.loads(CliRunner().invoke(main, [*args, "--policy", "thresholds"]).output)["rows"]
+    [row] = json.loads(CliRunner().invoke(main, [*args, "--policy", "thresholds"]).stdout)["rows"]
     assert "policy" not in row
 
 

@@ -93,7 +93,7 @@ def test_the_trace_json_has_the_issue_keys_and_the_text_tells_the_days():
     out = runner.invoke(cli, ["campaign", "base", "--trace", "2", "--seed", "3",
                               "--format", "json"])
     assert out.exit_code == 0, out.output
-    data = json.loads(out.output)
+    data = json.loads(out.stdout)
     assert {"game", "won", "reached", "days", "cause", "days_log"} <= set(data)
     assert data["game"] == 2 and data["days_log"][0]["day"] == 0
     kinds = {e["kind"] for d in data["days_log"] for e in d["events"]}
@@ -101,7 +101,7 @@ def test_the_trace_json_has_the_issue_keys_and_the_text_tells_the_days():
     text = runner.invoke(cli, ["campaign", "base", "--trace", "2", "--seed", "3"])
     assert text.exit_code == 0
     assert "day 1\n" in text.output and "[policy.route]" in text.output
-    assert text.output.rstrip().splitlines()[-1].startswith(f"end: day {data['days']}")
+    assert text.stdout.rstrip().splitlines()[-1].startswith(f"end: day {data['days']}")
 
 
 def test_a_variant_trace_is_the_same_game_under_the_variant():
@@ -109,7 +109,7 @@ def test_a_variant_trace_is_the_same_game_under_the_variant():
     out = runner.invoke(cli, ["campaign", "base", "--trace", "0", "--seed", "1", "--variant",
                               "item+=Jetpack", "--format", "json"])
     assert out.exit_code == 0, out.output
-    data = json.loads(out.output)
+    data = json.loads(out.stdout)
     routes = [e for d in data["days_log"] for e in d["events"] if e["kind"] == "route"]
     assert routes[0]["bonus"] == 3  # the Jetpack's +3 (Z-03)
     bad = runner.invoke(cli, ["campaign", "base", "--trace", "0", "--variant", "item+=Nope"])

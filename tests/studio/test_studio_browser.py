@@ -153,7 +153,7 @@ def compare_campaign(seed, games):
         "edit=enemies.Bloodsucker.endurance=3", "--seed", str(seed), "--trials", str(games),
         "--format", "json"])
     assert out.exit_code == 0, out.output
-    rows = json.loads(out.output)["rows"]
+    rows = json.loads(out.stdout)["rows"]
     return next(r for r in rows if r["metric"] == "p_sarcophagus" and r["verdict"] != "baseline")
 
 

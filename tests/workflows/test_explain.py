@@ -69,7 +69,7 @@ def test_the_explain_json_has_the_issue_keys():
     out = CliRunner().invoke(cli, ["explain", "base", "--variant", "item+=Jetpack",
                                    "--trials", "60", "--seed", "2", "--format", "json"])
     assert out.exit_code == 0, out.output
-    data = json.loads(out.output)
+    data = json.loads(out.stdout)
     assert {"diff", "diff_ci_low", "diff_ci_high", "paths"} <= set(data)
     for path in data["paths"]:
         assert {"what", "games", "share", "share_ci_low", "share_ci_high"} <= set(path)

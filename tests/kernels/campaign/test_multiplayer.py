@@ -302,10 +302,10 @@ def test_campaign_command_prints_seats_as_json_and_csv(tmp_path):
 
     path = _scenario(tmp_path, _seat("Strelok", EAST) + _seat("Scar", WEST))
     argv = ["campaign", str(path), "--trials", "100", "--seed", "1", "--quiet"]
-    data = json.loads(CliRunner().invoke(main, [*argv, "--format", "json"]).output)
+    data = json.loads(CliRunner().invoke(main, [*argv, "--format", "json"]).stdout)
     assert [s["win"]["mc"] for s in data["seats"]] == [0.0, 1.0]
     assert data["game_days"]["p10"] == data["game_days"]["p90"] == 5
-    csv = CliRunner().invoke(main, [*argv, "--format", "csv"]).output
+    csv = CliRunner().invoke(main, [*argv, "--format", "csv"]).stdout
     assert csv.splitlines()[0] == "metric,mc,ci_low,ci_high"
     assert "win: seat 2 (Scar),1,0.96" in csv
 
