@@ -13,19 +13,30 @@ import csv
 import io
 from collections.abc import Iterable
 
+ROW_KEYS = {"map": ("q", "r")}
+"""The columns that name a row of a table with no ``name`` key, joined by commas
+(``map.csv``'s hex ``0,-5``); every other table's rows are named by ``name``."""
 
-def with_cells(text: str, cells: Iterable[tuple[str, str, str]]) -> str:
+
+def row_key(header: list[str], row: list[str], by: tuple[str, ...] = ("name",)) -> str:
+    """The name of ``row`` (its ``by`` cells joined by commas; a missing cell is empty)."""
+    cells = [row[header.index(c)] if header.index(c) < len(row) else "" for c in by]
+    return ",".join(cells)
+
+
+def with_cells(text: str, cells: Iterable[tuple[str, str, str]],
+               by: tuple[str, ...] = ("name",)) -> str:
     """The card file ``text`` with each ``(card, column, value)`` cell set.
 
-    The row is the one whose ``name`` column is ``card``; a row shorter than
-    the header is padded. Raises ``KeyError`` naming a card no row holds.
+    The row is the one :func:`row_key` names ``card`` (its ``name``; a hex of
+    ``map.csv`` by ``by=ROW_KEYS["map"]``, ``0,-5``); a row shorter than the header
+    is padded. Raises ``KeyError`` naming a card no row holds.
     """
     rows = list(csv.reader(io.StringIO(text)))
     header = rows[0]
-    name = header.index("name")
     for card, column, value in cells:
         col = header.index(column)
-        row = next((r for r in rows[1:] if r and r[name] == card), None)
+        row = next((r for r in rows[1:] if r and row_key(header, r, by) == card), None)
         if row is None:
             raise KeyError(card)
         row.extend([""] * (col + 1 - len(row)))

@@ -131,6 +131,16 @@ def _decode(file: str, data: bytes, problems: list[Problem]) -> str | None:
 # --- CSV tables ------------------------------------------------------------------------------
 
 
+def read_map(file: str, text: str, rules: Any) -> tuple[Map | None, list[Problem]]:
+    """A ``map.csv`` text read and checked as the loader reads a ruleset's (cell, row and
+    whole-map checks; ``rules``: the ruleset's, for the movement keys): the map, or None
+    and every problem, named by ``file`` (``zonesim studio``'s edited map).
+    """
+    problems: list[Problem] = []
+    hexes = _read_map(file, text.encode("utf-8"), rules, problems)
+    return (None if problems else Map(tuple(hexes))), problems
+
+
 def _read_map(file: str, data: bytes | None, rules: Any, problems: list[Problem]) -> list[Hex]:
     """Hexes of ``map.csv`` (Z-18 to Z-26) after the cell, row and whole-map checks."""
     n_before = len(problems)

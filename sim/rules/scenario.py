@@ -109,10 +109,40 @@ SETTING = ("experiments", "option", "searched", "slot")
 """What a ``[policy]`` key's field declares in its metadata (:func:`policy_key`)."""
 
 
+@dataclass(frozen=True)
+class Entries:
+    """What a table setting holds (``policy.weights``, ``policy.artifact_use``, ``targets``):
+    an entry per key, each a value of one form. Declared with the key, so that an input
+    for the table (``zonesim studio``'s) is made from it, never from a list of its own.
+
+    Attributes
+    ----------
+    keys : tuple of str
+        The keys the table may hold (:data:`WEIGHT_KEYS`); empty: any (``cards`` names them,
+        or any metric name).
+    cards : str
+        The card table whose cards are its keys (``artifacts``); empty: none.
+    value : str
+        Each entry's form: ``number`` (``lo..hi``), ``use`` (a word of ``words`` or a whole
+        number ``lo..hi``) or ``range`` (``[low, high]``, two numbers, low first).
+    lo, hi : float or None
+        The numbers an entry may take (None: unbounded).
+    words : tuple of str
+        The words a ``use`` entry takes besides a number.
+    """
+
+    keys: tuple[str, ...] = ()
+    cards: str = ""
+    value: str = "number"
+    lo: float | None = None
+    hi: float | None = None
+    words: tuple[str, ...] = ()
+
+
 def policy_key(default: typing.Any, experiments: tuple[str, ...] = CAMPAIGN, *,
         searched: bool | str = True, option: str = "", slot: str = "",
         choices: tuple[str, ...] = (), domain: str = "",
-        toml: object = None) -> typing.Any:
+        toml: object = None, entries: Entries | None = None) -> typing.Any:
     """A ``[policy]`` key, declared once: a :class:`Policy` field and its setting.
 
     The field's metadata holds what :mod:`sim.rules.settings` lists and the loader checks,
@@ -139,8 +169,10 @@ def policy_key(default: typing.Any, experiments: tuple[str, ...] = CAMPAIGN, *,
     toml : type or tuple of type
         The TOML type(s) of its value when its field's type does not say
         (:data:`TOML_TYPES`).
+    entries : Entries, optional
+        What a table key holds, entry by entry.
     """
-    extra = {"choices": choices, "domain": domain, "toml": toml}
+    extra = {"choices": choices, "domain": domain, "toml": toml, "entries": entries}
     return field(default=default, metadata={
         "experiments": experiments, "option": option, "searched": searched, "slot": slot,
         **{k: v for k, v in extra.items() if v}})
@@ -255,6 +287,7 @@ class Policy:
         searched="what best play maximises, and whole games play no best play")
     weights: tuple[tuple[str, float], ...] = policy_key(
         (), ENCOUNTERS, domain=f"a table of {', '.join(WEIGHT_KEYS)}: numbers of 0 or more",
+        entries=Entries(WEIGHT_KEYS, lo=0, hi=MAX_WEIGHT),
         searched="the value objective's weights, and whole games play no best play")
     knockout_loss: str = policy_key(
         "keep_useful", choices=KNOCKOUT_LOSSES,
@@ -273,7 +306,8 @@ class Policy:
                                  "game (P-13)"))
     artifact_use: tuple[tuple[str, int], ...] = policy_key((), domain=(
         f"a table of artifacts.csv cards: {' or '.join(ARTIFACT_USES)} or a Health of "
-        f"1..{MAX_THRESHOLD}"))
+        f"1..{MAX_THRESHOLD}"), entries=Entries(cards="artifacts", value="use", lo=1,
+                                                 hi=MAX_THRESHOLD, words=ARTIFACT_USES))
 
 
 TOML_TYPES: dict[object, type] = {str: str, int: int, bool: bool, tuple[str, ...]: list,
@@ -1022,6 +1056,20 @@ def _artifact_use(toml, key: str, given: dict, rs: Ruleset) -> tuple[tuple[str, 
             if level is not None:
                 out.append((name, level))
     return tuple(sorted(out))
+
+
+def read_table(scenario: Scenario, key: str, given: dict,
+               name: str | None = None) -> tuple[object, list]:
+    """``given`` read as the scenario file's table ``key`` would be (``policy.weights`` or
+    ``targets``), and the problems, in the loader's words with the scenario's file named
+    (as ``name`` when given): a page that edits the table (``zonesim studio``) checks it as
+    the file is checked.
+    """
+    toml = TomlFile(Path(scenario.path))
+    toml.problems.clear()
+    toml.name = toml.name if name is None else name
+    value = _targets(toml, given) if key == "targets" else _weights(toml, key, given)
+    return value, toml.problems
 
 
 def use_level(value: object) -> int | None:

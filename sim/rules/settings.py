@@ -47,6 +47,7 @@ from sim.rules.scenario import (
     PLAYER_KEYS,
     SETTING,
     VARIANTS,
+    Entries,
     Player,
     Policy,
     Scenario,
@@ -134,6 +135,9 @@ class Setting:
     choices : tuple
         The values of a ``bool`` (false, true) or ``choice`` setting, as its loader
         holds them (``zonesim optimize`` races them); empty for other types.
+    entries : Entries or None
+        What a ``table`` setting holds, entry by entry (its keys and each value's form
+        and bounds); None for other types.
     """
 
     name: str
@@ -151,6 +155,7 @@ class Setting:
     slot: str = ""
     bound: str = ""
     choices: tuple = ()
+    entries: Entries | None = None
 
     def value(self, scenario: Scenario) -> Any:
         """The setting's value in ``scenario`` (and its ruleset), as JSON holds it.
@@ -338,7 +343,7 @@ def _policy(f: dataclasses.Field, hint: object, words: str) -> Setting:
     return Setting(f"policy.{f.name}", "policy", "scenario [policy]", _TYPES[hint], domain,
                    default, first_sentence(words), rule_ids(words), meta["option"],
                    meta["experiments"], meta["searched"], NOT_A_CARD, meta["slot"],
-                   "health" if domain == _HEALTH else "", choices)
+                   "health" if domain == _HEALTH else "", choices, meta.get("entries"))
 
 
 # --- scenario: stalker, start, seats, [loadout] ----------------------------------------
@@ -397,7 +402,7 @@ def _loadout_rows() -> tuple[Setting, ...]:
                 "a table of metric names: [low, high]", {},
                 "balance targets zonesim report checks", option="--target",
                 experiments=EXPERIMENTS, searched="a measure of the game, not a setting of it",
-                lever=NOT_A_KEY),
+                lever=NOT_A_KEY, entries=Entries(value="range")),
         Setting("players", "loadout", _SCENARIO, "list",
                 f"1..{MAX_PLAYERS} [[players]] tables of {', '.join(sorted(PLAYER_KEYS))}",
                 [], "the seats in seat order, each with its loadout and policy (what it leaves "
@@ -450,6 +455,6 @@ def of_kind(kind: str | None = None) -> tuple[Setting, ...]:
     return tuple(s for s in settings() if kind is None or s.kind == kind)
 
 
-__all__ = ["BOOL", "CAMPAIGN", "ENCOUNTERS", "EXPERIMENTS", "KINDS", "MONEY_STEP",
+__all__ = ["BOOL", "CAMPAIGN", "ENCOUNTERS", "EXPERIMENTS", "KINDS", "Entries", "MONEY_STEP",
            "NUMERIC_KINDS", "REAL_STEPS", "Setting", "attribute_docs", "by_name",
            "first_sentence", "of_kind", "plain", "rule_ids", "settings", "step_of"]
