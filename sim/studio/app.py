@@ -216,6 +216,8 @@ LOCAL = "127.0.0.1"
 """The one address the studio listens on unless told otherwise."""
 WILDCARDS = ("0.0.0.0", "::", "")
 """Addresses that listen on every interface of the machine."""
+LOOPBACK = (LOCAL, "::1", "localhost")
+"""Addresses only this machine reaches: no warning when the studio listens on one."""
 
 
 def hosts_for(host: str, port: int) -> set[str]:
@@ -260,7 +262,8 @@ def create_app(scenario: str | Path | None = None, *, hosts: set[str] | None = N
     async def index(request: Request) -> Response:
         name, sc = studio.scenario(request.query_params.get("scenario"))
         return HTMLResponse(page.render(sc, name, list(studio.scenarios),
-                                        (written.trials, written.campaign_trials)))
+                                        (written.trials, written.campaign_trials),
+                                        sorted(studio.hosts)))
 
     async def status(request: Request) -> Response:
         return JSONResponse({"compile": studio.compile,
@@ -551,4 +554,5 @@ async def _send(response: Response, scope, receive, send) -> None:
     await response(scope, receive, send)
 
 
-__all__ = ["LOCAL", "MAX_BODY", "Guard", "Refused", "Run", "Studio", "create_app", "hosts_for"]
+__all__ = ["LOCAL", "LOOPBACK", "MAX_BODY", "WILDCARDS", "Guard", "Refused", "Run", "Studio",
+           "create_app", "hosts_for"]

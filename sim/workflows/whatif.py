@@ -4,9 +4,14 @@ The library behind ``zonesim studio`` (issue 49), which only shows what this mod
 returns. An *edit* names one setting of the settings table (:mod:`sim.rules.settings`)
 and its new value as text: a card cell ``enemies.Bloodsucker.endurance`` (table, card,
 column), a ``rules.toml`` key ``combat.max_rounds``, a policy key ``policy.sneak`` or a
-scenario key ``loadout.armor``, ``stalker``. :func:`check` validates edits as the loaders
-do, with the messages ``zonesim validate`` gives (``enemies.csv:5: column 'endurance':
-99 is not in 1..10``), every problem at once; :func:`variant` applies them.
+scenario key ``loadout.armor``, ``stalker``, a hex of the map ``map.0,-5.terrain`` (the hex
+``q,r``, column), or one entry of a table setting (:attr:`Setting.entries
+<sim.rules.settings.Setting.entries>`): ``policy.artifact_use.Flash`` (``always``, ``never``
+or a Health, as ``zonesim compare``'s ``artifact_use=NAME:USE``), ``policy.weights.wound``
+(a number), ``targets.p_sarcophagus.low`` (a bound; both bounds empty: no target).
+:func:`check` validates edits as the loaders do, with the messages ``zonesim validate``
+gives (``enemies.csv:5: column 'endurance': 99 is not in 1..10``), every problem at once;
+:func:`variant` applies them.
 
 A run (:func:`stream`) plays the baseline (the scenario as loaded) and the variant on
 common random numbers: game ``t`` of both sides rolls the streams of ``(seed, t)``
@@ -27,6 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import io
 import math
 import threading
@@ -53,11 +59,11 @@ from sim.experiments.campaign_paired import (
 from sim.experiments.setups import scenario_values
 from sim.rules import Ruleset
 from sim.rules import validate as v
-from sim.rules.cardfile import with_cells
+from sim.rules.cardfile import ROW_KEYS, with_cells
 from sim.rules.errors import Problem
-from sim.rules.loader import RULES_FILE
-from sim.rules.scenario import Scenario
-from sim.rules.schema import TABLES
+from sim.rules.loader import RULES_FILE, read_map
+from sim.rules.scenario import Scenario, read_table
+from sim.rules.schema import MAP, MAP_COLUMNS, NOTES, TABLES
 from sim.rules.settings import Setting, by_name
 from sim.rules.variants import RULES_TABLE, CardEdit, VariantError, apply_edits, format_value
 from sim.workflows import compare
@@ -84,6 +90,10 @@ LOADOUT_KEYS = {"stalker": "stalker", "loadout.armor": "armor", "loadout.weapons
 """Each editable scenario setting and its ``campaign`` variant key."""
 SEPARATOR = ","
 """Between the cards of a list value (``loadout.items``: ``Medkit,Medkit``)."""
+MAP_KEYS = ROW_KEYS[MAP]
+"""The columns that name a hex of ``map.csv`` (its key ``q,r``); the others are edited."""
+BOUNDS = ("low", "high")
+"""The two entries of a target's range (``targets.METRIC.low``)."""
 
 
 class EditError(InputError):
@@ -103,23 +113,35 @@ class Trouble:
 
 
 def setting_of(key: str) -> Setting | None:
-    """The setting an edit's key names (a card cell's is its column's), None if none."""
+    """The setting an edit's key names (a card cell's or a hex's is its column's, a table
+    entry's its table's), None if none.
+    """
     known = by_name()
     if key in known:
         return known[key]
     table, _, rest = key.partition(".")
     _, dot, column = rest.rpartition(".")
-    return known.get(f"{table}.{column}") if dot and table in TABLES else None
+    if dot and (table in TABLES or table == MAP):
+        return known.get(f"{table}.{column}")
+    return next((s for name, s in known.items()
+                 if s.entries is not None and key.startswith(f"{name}.")), None)
 
 
 def editable(s: Setting) -> bool:
     """Whether the studio edits setting ``s``: every rule key and card column that whole
-    games read, every policy key they take, the stalker and the loadout.
+    games read, every map column but a hex's coordinates and notes, every policy key they
+    take, the stalker, the loadout, and each table setting (``policy.weights`` and
+    ``targets`` reach the export and the report, not whole games).
     """
+    if s.entries is not None:
+        return True
+    table, _, column = s.name.partition(".")
+    if s.kind == "card" and table == MAP:
+        return column not in (*MAP_KEYS, NOTES.name)
     if s.kind in ("rule", "card"):
-        return bool(s.experiments) and s.name.partition(".")[0] != "map"
+        return bool(s.experiments)
     if s.kind == "policy":
-        return s.name.partition(".")[2] in CAMPAIGN_KEYS
+        return column in CAMPAIGN_KEYS
     return s.name in LOADOUT_KEYS
 
 
@@ -168,11 +190,16 @@ class Variant:
         The edits as given, in order (key, text).
     base, case : Case
         The scenario as loaded, and with the edits (ruleset and ``campaign`` setup).
+    tables : tuple of (str, object)
+        Each edited table setting whole games do not take (``policy.weights``,
+        ``targets``) and its whole new value, as the scenario holds it: the export and
+        the report write them.
     """
 
     edits: tuple[tuple[str, str], ...]
     base: Case
     case: Case
+    tables: tuple[tuple[str, object], ...] = ()
 
     def touched(self) -> list[tuple[str, str]]:
         """The (table, card) of each card the edits change, once each, in order."""
@@ -196,12 +223,19 @@ def variant(scenario: Scenario, edits: Mapping[str, str]) -> Variant:
     """
     troubles: list[Trouble] = []
     cards: list[CardEdit] = []
+    hexes: list[CardEdit] = []
+    entries: dict[str, dict[str, str]] = {}
     setup = dict(scenario_setup(scenario))
     for key, text in edits.items():
         text = str(text).strip()
         s = setting_of(key)
         if s is None or not editable(s):
             troubles.append(Trouble(key, f"{v.show(key)} is not a setting the studio edits"))
+        elif s.entries is not None and key != s.name:
+            entries.setdefault(s.name, {})[key.removeprefix(f"{s.name}.")] = text
+        elif s.kind == "card" and key.startswith(f"{MAP}."):
+            rest = key.removeprefix(f"{MAP}.")
+            hexes.append(CardEdit(MAP, *rest.rpartition(".")[::2], text))
         elif s.kind == "card":
             edit, trouble = _card_edit(scenario.ruleset, key, text)
             troubles += [trouble] if trouble else []
@@ -215,6 +249,7 @@ def variant(scenario: Scenario, edits: Mapping[str, str]) -> Variant:
                 setup[name] = value
             except CompareInputError as error:
                 troubles.append(Trouble(key, str(error)))
+    tables = _entries(scenario, entries, setup, troubles)
     for edit in cards:  # each alone first, so that every bad edit is named
         try:
             apply_edits(scenario.ruleset, [edit])
@@ -226,6 +261,8 @@ def variant(scenario: Scenario, edits: Mapping[str, str]) -> Variant:
             ruleset = apply_edits(scenario.ruleset, cards)
         except VariantError as error:
             troubles.append(Trouble("", str(error)))
+    if hexes:
+        ruleset = _map_edits(scenario, ruleset, hexes, troubles)
     try:
         scenario_of(Case(ruleset, setup))
     except CompareInputError as error:
@@ -234,7 +271,102 @@ def variant(scenario: Scenario, edits: Mapping[str, str]) -> Variant:
         raise EditError(troubles)
     base = Case(scenario.ruleset, scenario_setup(scenario))
     return Variant(tuple((k, str(t).strip()) for k, t in edits.items()), base,
-                   Case(ruleset, setup))
+                   Case(ruleset, setup), tables)
+
+
+def _given(text: str) -> object:
+    """An entry's text as the scenario file would hold it: a whole number, a number, else
+    the text itself (the loader then names it in its message).
+    """
+    try:
+        return int(text) if text.lstrip("+-").isdigit() and len(text) <= v.MAX_DIGITS \
+            else float(text)
+    except ValueError:
+        return text
+
+
+def _entries(scenario: Scenario, entries: Mapping[str, Mapping[str, str]],
+             setup: dict, troubles: list[Trouble]) -> tuple[tuple[str, object], ...]:
+    """Apply the table entries' edits: ``policy.artifact_use`` to ``setup`` (whole games
+    play it), read as ``zonesim compare``'s ``artifact_use=NAME:USE``; ``policy.weights``
+    and ``targets`` checked as the scenario file's tables are, returned whole.
+    """
+    out = []
+    for name, given in entries.items():
+        keys = {entry: f"{name}.{entry}" for entry in given}
+        if name == "policy.artifact_use":
+            table = dict(setup.get("artifact_use", ()))
+            for card, text in given.items():
+                try:
+                    if ";" in card + text:
+                        raise CompareInputError(f"key {keys[card]!r}: ';' is not allowed here")
+                    _, value = _override(name, f"{card}:{text}")
+                except CompareInputError as error:
+                    troubles.append(Trouble(keys[card], str(error)))
+                    continue
+                table.pop(card, None)
+                table.update(dict(value))
+            setup["artifact_use"] = tuple(sorted(table.items()))
+            continue
+        if name == "targets":
+            now: dict = {m: list(r) for m, r in scenario.targets.items()}
+            for entry, text in given.items():
+                metric, _, side = entry.rpartition(".")
+                if side not in BOUNDS or not metric:
+                    troubles.append(Trouble(keys[entry], f"{v.show(keys[entry])}: a target is "
+                                            "edited by its bounds, targets.METRIC.low and "
+                                            "targets.METRIC.high"))
+                    continue
+                now.setdefault(metric, ["", ""])[BOUNDS.index(side)] = (
+                    _given(text) if text else "")
+            now = {m: r for m, r in now.items() if r != ["", ""]}
+            where = {f"{name}.{e.rpartition('.')[0]}": k for e, k in keys.items()}
+        else:
+            now = dict(getattr(scenario.policy, name.partition(".")[2]))
+            for entry, text in given.items():
+                now[entry] = _given(text)
+                if not text:
+                    del now[entry]
+            where = {k: k for k in keys.values()}
+        value, problems = read_table(scenario, name, now, Path(scenario.path).name)
+        troubles += [Trouble(where.get(p.column or "", ""), str(p)) for p in problems]
+        out.append((name, value))
+    return tuple(out)
+
+
+def _map_edits(scenario: Scenario, ruleset: Ruleset, hexes: Sequence[CardEdit],
+               troubles: list[Trouble]) -> Ruleset:
+    """``ruleset`` with the edited hexes' cells of ``map.csv`` set, the map read and checked
+    as the loader does (each problem on the edit of its hex and column where one is).
+    """
+    path = Path(scenario.ruleset.path) / f"{MAP}.csv"
+    known = {c.name for c in MAP_COLUMNS}
+    lines = {f"{h.q},{h.r}": h.line for h in scenario.ruleset.map.hexes}
+    good = []
+    for edit in hexes:
+        key = f"{MAP}.{edit.card}.{edit.column}"
+        if edit.card not in lines:
+            troubles.append(Trouble(key, f"{MAP}.csv: no hex {edit.card!r} (a hex is q,r)"))
+        elif edit.column not in known:
+            troubles.append(Trouble(key, f"{MAP}.csv: no column {edit.column!r}"))
+        else:
+            good.append(edit)
+    if not good:
+        return ruleset
+    text = with_cells(path.read_text(encoding="utf-8"),
+                      ((e.card, e.column, e.text) for e in good), MAP_KEYS)
+    edited, problems = read_map(f"{MAP}.csv", text, ruleset.rules)
+    for p in problems:
+        mine = [e for e in good if lines[e.card] == p.line]
+        key = next((e for e in mine if e.column == p.column), mine[0] if mine else None)
+        troubles.append(Trouble("" if key is None else f"{MAP}.{key.card}.{key.column}",
+                                str(p)))
+    if edited is None:
+        return ruleset
+    digest = hashlib.sha256(ruleset.sha256.encode())
+    for e in good:
+        digest.update(f"\0{MAP}.{e.card}.{e.column}={e.text}".encode())
+    return dataclasses.replace(ruleset, map=edited, sha256=digest.hexdigest())
 
 
 def _key_of(edit: CardEdit) -> str:
@@ -421,10 +553,26 @@ def warm_steps(scenario: Scenario) -> list[tuple[str, Callable[[], object]]]:
 # --- export -----------------------------------------------------------------------------
 
 
+def _set_table(doc: tomlkit.TOMLDocument, name: str, value: object) -> None:
+    """Set table setting ``name`` (``policy.weights``, ``targets``) in a scenario document;
+    an empty table is the key removed (its default).
+    """
+    head, _, key = name.rpartition(".")
+    where = doc if not head else doc.setdefault(head, tomlkit.table())
+    plain = {k: list(x) if isinstance(x, tuple) else x for k, x in dict(value).items()}
+    if key in where:
+        del where[key]
+    if plain:
+        table = tomlkit.table()
+        table.update(plain)
+        where[key] = table
+
+
 def _csv_with(path: Path, edits: Sequence[CardEdit]) -> str:
     """A card file's text with the edited cells changed, every other byte kept."""
     return with_cells(path.read_text(encoding="utf-8"),
-                      ((e.card, e.column, e.text) for e in edits))
+                      ((e.card, e.column, e.text) for e in edits),
+                      ROW_KEYS.get(path.stem, ("name",)))
 
 
 def export_zip(scenario: Scenario, chosen: Variant, name: str = "studio") -> bytes:
@@ -439,7 +587,7 @@ def export_zip(scenario: Scenario, chosen: Variant, name: str = "studio") -> byt
     changes = {}
     for key, text in chosen.edits:
         s = setting_of(key)
-        if s is None:
+        if s is None or (s.entries is not None and key != s.name):
             continue
         if s.kind == "card":
             table, _, rest = key.partition(".")
@@ -460,6 +608,7 @@ def export_zip(scenario: Scenario, chosen: Variant, name: str = "studio") -> byt
             table = path.stem
             if path.suffix == ".csv" and table in cards:
                 z.writestr(arc, _csv_with(path, cards[table]))
+
             elif path.name == RULES_FILE and rules:
                 doc = tomlkit.parse(path.read_text(encoding="utf-8"))
                 for key in rules:
@@ -470,9 +619,13 @@ def export_zip(scenario: Scenario, chosen: Variant, name: str = "studio") -> byt
             else:
                 z.write(path, arc)
         stalker = changes.pop("stalker", None)
+        if any(k.startswith("policy.artifact_use.") for k, _ in chosen.edits):
+            changes["artifact_use"] = chosen.case.setup["artifact_use"]
         text = changed_scenario(scenario, changes, ["written by zonesim studio"], stalker)
         doc = tomlkit.parse(text)
         doc["ruleset"] = "ruleset"
+        for setting, value in chosen.tables:
+            _set_table(doc, setting, value)
         z.writestr(f"{name}/scenario.toml", tomlkit.dumps(doc))
     return buffer.getvalue()
 

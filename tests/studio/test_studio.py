@@ -305,6 +305,34 @@ def test_command_binds_127_0_0_1_and_warns_for_another_host(monkeypatch):
     assert "zonesim studio base --no-browser" in help_text and "--host" in help_text
 
 
+def test_another_host_warns_and_the_host_check_is_documented(monkeypatch, client):
+    """Guard: before, --host 0.0.0.0 printed http://0.0.0.0:PORT/, a Host the server
+    refuses (421), and neither --help nor the page said what the Host check admits.
+    """
+    import uvicorn
+
+    from sim.cli import main
+
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: None)
+    made = []
+    monkeypatch.setattr("sim.studio.app.create_app", lambda *a, **k: made.append(k) or object())
+    for local in ("127.0.0.1", "localhost", "::1"):
+        out = CliRunner().invoke(main, ["studio", "--no-browser", "--host", local,
+                                        "--port", "8767"])
+        assert out.exit_code == 0 and "warning" not in out.output, out.output
+    out = CliRunner().invoke(main, ["studio", "--no-browser", "--host", "0.0.0.0",
+                                    "--port", "8767"])
+    warning = next(line for line in out.output.splitlines() if "warning" in line)
+    assert "listening on 0.0.0.0" in warning and "127.0.0.1:8767" in warning
+    assert "DNS-rebinding" in warning and f"{socket.gethostname()}:8767" in warning
+    url = next(line for line in out.output.splitlines() if "http://" in line)
+    assert "http://127.0.0.1:8767/" in url and "127.0.0.1:8767" in made[-1]["hosts"]
+    help_text = " ".join(CliRunner().invoke(main, ["studio", "--help"]).output.split())
+    assert "Host check" in help_text and "Host header" in help_text and "(421)" in help_text
+    page = client.get("/").text
+    assert 'id="host-check"' in page and "DNS rebinding" in page and HOST in page
+
+
 def test_rebalance_suggests_edit_sets_the_page_applies(client):
     """zonesim rebalance from the page: an exact encounter target, one click's edits."""
     r = client.post("/api/rebalance", json={

@@ -145,13 +145,25 @@ def run_to(driver, state):
     wait(driver, lambda d: d.find_element(By.ID, "status").get_attribute("data-state") == state)
 
 
-def compare_campaign(seed, games):
+def share_and_open(driver, seed, name, value):
+    """Copy URL, open it afresh, and wait until input ``name`` holds ``value`` again."""
+    from selenium.webdriver.common.by import By
+
+    driver.find_element(By.ID, "share").click()
+    wait(driver, lambda d: f"seed={seed}" in d.current_url)
+    shared = driver.current_url
+    driver.get("about:blank")
+    driver.get(shared)
+    wait(driver, lambda d: d.find_element(By.NAME, name).get_attribute("value") == value)
+
+
+def compare_campaign(seed, games, variant="edit=enemies.Bloodsucker.endurance=3"):
+    """``zonesim compare campaign``'s row of the win rate's paired difference."""
     from sim.cli import main
 
     out = CliRunner().invoke(main, [
-        "compare", "campaign", "base", "--baseline", "", "--variant",
-        "edit=enemies.Bloodsucker.endurance=3", "--seed", str(seed), "--trials", str(games),
-        "--format", "json"])
+        "compare", "campaign", "base", "--baseline", "", "--variant", variant,
+        "--seed", str(seed), "--trials", str(games), "--format", "json"])
     assert out.exit_code == 0, out.output
     rows = json.loads(out.stdout)["rows"]
     return next(r for r in rows if r["metric"] == "p_sarcophagus" and r["verdict"] != "baseline")
@@ -193,13 +205,7 @@ def test_edit_run_stop_share_and_close(browser, studio):
 
     # Share: the URL restores the inputs and gives the same numbers
     set_field(browser, "games", 3000)
-    browser.find_element(By.ID, "share").click()
-    wait(browser, lambda d: "seed=7" in d.current_url)
-    shared = browser.current_url
-    browser.get("about:blank")
-    browser.get(shared)
-    wait(browser, lambda d: d.find_element(By.NAME, "enemies.Bloodsucker.endurance")
-         .get_attribute("value") == "3")
+    share_and_open(browser, 7, "enemies.Bloodsucker.endurance", "3")
     assert browser.find_element(By.ID, "seed").get_attribute("value") == "7"
     run_to(browser, "done")
     assert win_difference(browser) == (diff, low, high)
@@ -303,3 +309,42 @@ def test_report_button_links_the_written_report(browser, tmp_path):
         assert "Bloodsucker" in browser.page_source and "endurance" in browser.page_source
     finally:
         server.should_exit = True
+
+
+def choose(driver, name, value):
+    """Pick the option of value ``value`` in the select named ``name``."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    Select(driver.find_element(By.NAME, name)).select_by_value(value)
+
+
+def test_an_artefact_use_and_a_weight_set_on_the_page_run_and_share(browser, studio):
+    """The table settings' inputs: Flash never used (P-08) and a wound's weight, checked as
+    made, run (whole games play the use: ``zonesim compare campaign``'s numbers), and a
+    shared URL restores both; a bad weight gets the loader's message.
+    """
+    from selenium.webdriver.common.by import By
+
+    url, _ = studio
+    browser.get(url)
+    browser.execute_script("for (const d of document.querySelectorAll('details.entries')) "
+                           "{ d.closest('details:not(.entries)').open = true; d.open = true; }")
+    choose(browser, "policy.artifact_use.Flash", "never")
+    edit(browser, "policy.weights.wound", "-1")
+    wait(browser, lambda d: "policy.weights.wound': -1 is not a number of 0 or more" in
+         d.find_element(By.ID, "problems").text)
+    edit(browser, "policy.weights.wound", "2")
+    wait(browser, lambda d: {"policy.artifact_use.Flash = never", "policy.weights.wound = 2"}
+         <= set(d.find_element(By.ID, "edits").text.removeprefix("edits: ").split("; "))
+         and not d.find_element(By.ID, "problems").text)
+    set_field(browser, "seed", 4)
+    set_field(browser, "games", 1500)
+    run_to(browser, "done")
+    diff, low, high = win_difference(browser)
+    cli = compare_campaign(4, 1500, "artifact_use=Flash:never")
+    assert diff == pytest.approx(cli["diff"], abs=1e-12) and low <= diff <= high
+    history = browser.find_element(By.CSS_SELECTOR, "#history tbody tr").text
+    assert "policy.artifact_use.Flash = never" in history
+    share_and_open(browser, 4, "policy.artifact_use.Flash", "never")
+    assert browser.find_element(By.NAME, "policy.weights.wound").get_attribute("value") == "2"
