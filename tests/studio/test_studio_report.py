@@ -16,6 +16,9 @@ from sim.studio.app import create_app
 from sim.studio.reports import Reports
 from tests.studio.test_studio import EDIT, HOST, ORIGIN, events
 
+EDITS = {**EDIT, "targets.p_survive.low": "0.2", "targets.p_survive.high": "1"}
+"""A card edit and a target the report judges (the targets grid's entries)."""
+
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory) -> Path:
@@ -31,8 +34,9 @@ def client(folder):
 
 @pytest.fixture(scope="module")
 def written(client) -> dict:
-    """The report of the page's edit (enemies.Bloodsucker.endurance = 3) from the button."""
-    r = client.post("/api/report", json={"scenario": "base", "edits": EDIT, "seed": 3},
+    """The report of the page's edits (enemies.Bloodsucker.endurance = 3, and a target
+    added in the targets grid) from the button."""
+    r = client.post("/api/report", json={"scenario": "base", "edits": EDITS, "seed": 3},
                     headers=ORIGIN)
     assert r.status_code == 200, r.text
     evs = events(client, r.json()["run"])
@@ -49,6 +53,7 @@ def test_report_compares_the_edited_value_with_the_baseline(written, folder):
     meta = json.loads((on_disk / "metadata.json").read_text(encoding="utf-8"))
     assert meta["trials"] == 200 and meta["baseline"]["given"] == str(
         load_scenario("base").path)
+    assert {"p_sarcophagus in 0.35..0.55", "p_survive in 0.2..1"} <= set(meta["targets"])
     # the changed cell, its baseline value beside the edited one
     before = load_scenario("base").ruleset.enemies["Bloodsucker"].endurance
     assert before != 3
