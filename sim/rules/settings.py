@@ -264,7 +264,8 @@ def _column(table: str, c: Column) -> Setting:
     if not c.required:
         domain += "; the column may be absent"
     numeric = c.kind in NUMERIC_KINDS
-    fixed = ("the map, not a player's choice: no command edits it" if table == MAP
+    fixed = ("the map, not a player's choice: zonesim studio edits its hexes as a grid, "
+             "no other command does" if table == MAP
              else "the card's name: the key its other cells are edited by"
              if c.name == NAME.name else "")
     return Setting(
