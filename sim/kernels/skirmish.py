@@ -783,6 +783,24 @@ def _settle(st, fld, f):
 
 
 @jit(inline="always")
+def _fast_dice(dice, st):
+    """The group's shared fast-move test (S-09): ``(attempt, d1, d2)``.
+
+    Under ``fast_move.attempt`` the moving group rolls two dice once for all its
+    figures (:func:`_fast_passes` reads them per figure); otherwise no die is
+    rolled and both are 0. The one roll of both movement functions, on open
+    ground (:func:`_move`) and on a battlefield (:func:`_field_move`).
+    """
+    attempt = st[_p(P_FAST_ATTEMPT)] != 0
+    d1 = 0
+    d2 = 0
+    if attempt:
+        d1 = rng.d6(dice)
+        d2 = rng.d6(dice)
+    return attempt, d1, d2
+
+
+@jit(inline="always")
 def _fast_passes(st, g, f, d1, d2, attempt):
     """Dice ``d1, d2`` of the group's fast-move test that figure ``f`` of ``g`` passed (S-09).
 
@@ -818,13 +836,8 @@ def _field_move(dice, st, fld, g, started):
     figure that can fire stays and fires.
     """
     xy, bld, opn, fp = fld[0], fld[1], fld[2], fld[5]
-    attempt = st[_p(P_FAST_ATTEMPT)] != 0
+    attempt, d1, d2 = _fast_dice(dice, st)
     per_pass = st[_p(P_FAST_INCHES)]
-    d1 = 0
-    d2 = 0
-    if attempt:
-        d1 = rng.d6(dice)
-        d2 = rng.d6(dice)
     g0 = st[_g(g, K_START)]
     g1 = st[_g(g, K_STOP)]
     e = 1 - g
@@ -1350,13 +1363,8 @@ def _move(dice, st, g, dist, started):
     figures leave cover, stand up and are seen. A figure carrying a comrade
     moves at its normal speed and not fast, unless two carry him (S-05).
     """
-    attempt = st[_p(P_FAST_ATTEMPT)] != 0
+    attempt, d1, d2 = _fast_dice(dice, st)
     per_pass = st[_p(P_FAST_INCHES)]
-    d1 = 0
-    d2 = 0
-    if attempt:
-        d1 = rng.d6(dice)
-        d2 = rng.d6(dice)
     step = -1
     for f in range(st[_g(g, K_START)], st[_g(g, K_STOP)]):
         if st[_f(C_STATUS, f)] != ACTIVE or st[_f(C_FIRED, f)] > started:
