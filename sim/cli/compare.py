@@ -9,6 +9,7 @@ import click
 
 from sim.cli import common
 from sim.cli.anomaly import STATE_OPTIONS
+from sim.cli.battlefield import compare_skirmish
 from sim.experiments import registry
 from sim.rules.scenario import load_scenario
 from sim.workflows import baseline as before_after
@@ -334,6 +335,9 @@ def campaign_command(exp) -> click.Command:
 for _exp in registry.experiments():
     compare.add_command((encounter_command if _exp.card_key is not None
                          else campaign_command)(_exp))
+
+
+compare.add_command(compare_skirmish)
 
 
 @compare.command("scenarios")

@@ -9,9 +9,8 @@ import click
 import pandas as pd
 
 from sim.cli import common
+from sim.cli.battlefield import load_or_exit
 from sim.experiments.skirmish import simulate
-from sim.rules.errors import RulesetError
-from sim.rules.skirmish_loader import load_scenario
 from sim.skirmish.vary import parse as parse_vary
 from sim.skirmish.vary import variants
 
@@ -49,14 +48,7 @@ def skirmish(scenario: Path | None, trials: int, seed: int, threads: int | None,
       zonesim skirmish configs/skirmish/street_buildings.toml --plot street.png
       zonesim skirmish configs/skirmish/field_cover.toml --vary "cover.Stone wall.units=1,2"
     """
-    try:
-        chosen = load_scenario(scenario)
-    except RulesetError as error:
-        for problem in error.problems:
-            click.echo(str(problem), err=True)
-        n = len(error.problems)
-        click.echo(f"zonesim: {n} problem{'s' if n != 1 else ''} in the scenario", err=True)
-        sys.exit(2)
+    chosen = load_or_exit(scenario)
     if plot is not None and chosen.battlefield is None:
         click.echo(f"zonesim: option '--plot': {chosen.path} has no [battlefield] to draw",
                    err=True)
@@ -80,3 +72,4 @@ def skirmish(scenario: Path | None, trials: int, seed: int, threads: int | None,
         from sim.report import plots  # matplotlib only when a plot is asked for
 
         plots.save(plots.battlefield_figure(chosen, result), plot)
+

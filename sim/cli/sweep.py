@@ -16,6 +16,10 @@ from sim.rules.tomlfile import suggest
 from sim.workflows.sweep import check_scheduler, run_sweep
 
 DEFAULT_TRIALS = 100_000
+SKIRMISH = "skirmish"
+"""The experiment of battlefield values (:mod:`sim.workflows.battlefield`), outside the registry:
+its points are edits of a skirmish scenario's battlefield, not of a ruleset's cards."""
+SKIRMISH_METRIC = "p_win"
 
 
 def _params(exp, scenario, rules_dir):
@@ -43,8 +47,9 @@ def _params(exp, scenario, rules_dir):
               help="A card cell and its values: table.card.column=a..b (integers a to b "
                    "inclusive) or table.card.column=v1,v2,... (repeatable; the grid is the "
                    "cross product). rules.section.key=... varies a rules.toml key.")
-@click.option("--experiment", type=click.Choice(registry.NAMES), default="combat",
-              show_default=True, help="What to run at each grid point.")
+@click.option("--experiment", type=click.Choice((*registry.NAMES, SKIRMISH)), default="combat",
+              show_default=True, help="What to run at each grid point (skirmish: the "
+                                      "battlefield of the --scenario file).")
 @click.option("--stalker", default=None, help="Stalker card name (combat, anomaly, event).")
 @common.card_options("all", lambda e: f"{e.card_key.capitalize()} card, or 'all' ({e.name}).")
 @common.loadout_options
@@ -57,8 +62,9 @@ def _params(exp, scenario, rules_dir):
                    "for combat, anomaly and event its stalker, loadout and policy are used "
                    "unless given as options.")
 @click.option("--metric", default=None,
-              show_default="; ".join(f"{e.default_metric} ({e.name})"
-                                     for e in registry.experiments()),
+              show_default="; ".join([*(f"{e.default_metric} ({e.name})"
+                                        for e in registry.experiments()),
+                                      f"{SKIRMISH_METRIC} (skirmish)"]),
               help="Metric printed and plotted (checked before the first point runs).")
 @click.option("--target", "target_text", default=None, metavar="TEXT",
               help="Balance target on the metric, e.g. 'p_sarcophagus in 0.35..0.55': shown "
@@ -107,7 +113,18 @@ def sweep(varies, experiment, artifacts, intellect, scenario, metric, target_tex
         --target "p_sarcophagus in 0.35..0.55" --trials 20000
       zonesim sweep --stalker Strelok --enemy all --weapon AK-74 --artifact "Stone flower" \\
         --vary "artifacts.Stone flower.value=1..3"
+      zonesim sweep --experiment skirmish --scenario configs/skirmish/field_cover.toml \\
+        --vary "cover.Stone wall.units=1..3" --trials 2000
+
+    --experiment skirmish varies battlefield values of the skirmish scenario
+    --scenario (KEY=V1,V2 or KEY=a..b, keys as in 'zonesim skirmish --vary') and
+    prints, per point and side, the --metric (default p_win) with its interval and
+    the paired difference to the first point on common random numbers; it writes
+    no results folder.
     """
+    if experiment == SKIRMISH:
+        _sweep_skirmish(varies, scenario, metric, trials, seed, fmt, threads)
+        return
     if scheduler is not None:
         check_scheduler(scheduler)
     target = None if target_text is None else _target(target_text, metric)
@@ -201,3 +218,28 @@ def _skipped_lines(result) -> list[str]:
 
 WHY = {"rules": "the rules refuse it", "compile": "the game cannot be set up"}
 """Who refused a skipped point, in words."""
+
+
+def _sweep_skirmish(varies, scenario, metric, trials, seed, fmt, threads) -> None:
+    """``--experiment skirmish``: every point of a battlefield grid on common random numbers."""
+    from sim.cli.battlefield import emit_battlefield, load_or_exit
+    from sim.workflows.battlefield import check_metrics, compare_battlefield
+
+    ctx = click.get_current_context()
+    others = [p.opts[0] for p in ctx.command.params
+              if p.name not in ("varies", "experiment", "scenario", "metric", "trials", "seed",
+                                "fmt", "threads", "quiet") and common.given(p.name, ctx)]
+    if others:
+        raise click.UsageError(f"{', '.join(others)}: not an option of 'sweep' for the "
+                               "skirmish experiment (it plays the --scenario file's figures)")
+    if scenario is None:
+        raise click.UsageError("--experiment skirmish needs --scenario, a skirmish scenario "
+                               "file with a [battlefield]")
+    metric = metric or SKIRMISH_METRIC
+    check_metrics([metric])
+    chosen = load_or_exit(Path(scenario))
+    comparison = compare_battlefield(chosen, varies, trials=trials, seed=seed, threads=threads)
+    title = (f"{chosen.name} ({chosen.path}); {trials} fights per point, seed {seed}, the same "
+             f"dice for every point; {metric} per point and side; diff = paired difference to "
+             "the first point; ci = 95% interval")
+    emit_battlefield(comparison, [metric], fmt, title)

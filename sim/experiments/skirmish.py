@@ -3,7 +3,10 @@
 :func:`simulate` is what ``zonesim skirmish`` prints: it compiles a scenario,
 runs :func:`sim.kernels.skirmish.firefight_kernel` and turns the summed
 counts into a :class:`FightResult` with 95 % intervals (Wilson for
-proportions, normal for means). The CLI only formats it.
+proportions, normal for means). The CLI only formats it. :func:`paired` plays
+variants of one scenario (battlefield values varied, :mod:`sim.skirmish.vary`)
+on common random numbers for ``zonesim compare skirmish`` and ``zonesim sweep
+--experiment skirmish`` (:mod:`sim.workflows.battlefield`).
 """
 
 from __future__ import annotations
@@ -15,7 +18,10 @@ import numpy as np
 import pandas as pd
 
 from sim import runner, stats
+from sim.experiments.base import Metric
+from sim.kernels import paired as paired_kernels
 from sim.kernels import skirmish as k
+from sim.kernels import skirmish_layout as layout
 from sim.rules.skirmish_model import Scenario
 from sim.skirmish.compile import CompiledFight, compile_scenario
 
@@ -208,3 +214,80 @@ def group_reaction_counts(skills: Sequence[int], covering: Sequence[bool], extra
                                np.asarray(covering, dtype=np.int64), extra, cap, threads=threads)
     keys = np.ndindex(*([cap + 1] * len(skills)))
     return dict(zip(keys, (int(c) for c in counts), strict=True))
+
+
+PAIRED_METRICS: dict[str, Metric] = {
+    "M_DRAW": Metric("p_draw", "proportion", label="draw"),
+    "M_ROUNDS": Metric("rounds", label="rounds played"),
+    "M_WIN": Metric("p_win", "proportion", label="won"),
+    "M_BROKEN": Metric("p_broken", "proportion", label="broken"),
+    "M_WITHDREW": Metric("p_withdrew", "proportion", label="withdrew"),
+    "M_SHOT": Metric("casualties", label="figures shot"),
+    "M_LOST": Metric("lost", label="figures lost"),
+    "M_SURR": Metric("surrendered", label="figures surrendered (S-38, S-39)"),
+}
+"""The metric of each column of the paired kernel (``skirmish_layout.PAIRED``), named as in
+``zonesim skirmish``'s JSON; the two-wide columns are one per side. None has a better
+direction: a higher value is better for one side and worse for the other."""
+FIGHT = "(fight)"
+"""The side column of a metric of the whole fight (a draw, the rounds)."""
+
+
+def paired_columns(sides: Sequence[str]) -> list[tuple[str, Metric]]:
+    """``(side, metric)`` of each column of the paired kernel's output, in column order."""
+    out = []
+    for slot in layout.PAIRED.slots:
+        width = layout.PAIRED.width[slot]
+        out += [(FIGHT if width == 1 else sides[g], PAIRED_METRICS[slot]) for g in range(width)]
+    return out
+
+
+@dataclass(frozen=True)
+class PairedFights:
+    """Variants of one fight played on common random numbers.
+
+    ``sums`` (V, N_SUMS, N_PAIRED) are :mod:`sim.kernels.paired`'s sums per
+    variant (rows ``AGGREGATE``: sum, sum of squares, paired difference to
+    variant 0 and its square) of the columns :func:`paired_columns` names.
+    """
+
+    trials: int
+    seed: int
+    sides: tuple[str, str]
+    sums: np.ndarray
+
+    @property
+    def columns(self) -> list[tuple[str, Metric]]:
+        """``(side, metric)`` of each column of ``sums``."""
+        return paired_columns(self.sides)
+
+
+def paired(scenarios: Sequence[Scenario], *, trials: int, seed: int,
+           threads: int | None = None, chunk_size: int | None = None) -> PairedFights:
+    """Play the variants ``scenarios`` of one fight on the same dice (common random numbers).
+
+    Every variant has the same figures (only battlefield values differ,
+    :func:`sim.skirmish.vary.variants`); trial ``t`` of each plays on the (seed, t)
+    streams, so a change that never acts leaves every fight, and the paired
+    difference, exactly 0 (:func:`sim.kernels.skirmish.paired_firefight_kernel`).
+    """
+    fights = [compile_scenario(s) for s in scenarios]
+    if len({f.fig.shape for f in fights}) != 1:
+        raise ValueError("the variants of a paired skirmish differ in their figures")
+    args = [f.kernel_args() for f in fights]
+    fig, grp, distance, need, damage, params, xy0, bld, opn, cov, lit, fp = (
+        list(a) for a in zip(*args, strict=True))
+    parts = (bld, opn, cov, lit)
+    cuts = np.zeros((len(fights) + 1, len(parts)), dtype=np.int64)
+    for j, part in enumerate(parts):
+        cuts[1:, j] = np.cumsum([len(a) for a in part])
+    sums = runner.run_counts(
+        k.paired_firefight_kernel, seed, trials,
+        (len(fights), paired_kernels.N_SUMS, layout.N_PAIRED),
+        np.stack(fig), np.stack(grp), np.asarray(distance, dtype=np.int64), np.stack(need),
+        np.stack(damage), np.stack(params), np.stack(xy0).astype(np.float64),
+        *(np.ascontiguousarray(np.concatenate(part)) for part in parts), np.stack(fp), cuts,
+        threads=threads, chunk_size=chunk_size, dtype=np.float64)
+    names = scenarios[0].groups
+    return PairedFights(trials=trials, seed=seed, sides=(names[0].name, names[1].name),
+                        sums=sums)

@@ -35,6 +35,7 @@ from numba import prange
 from sim.jitting.options import jit, pjit
 from sim.kernels import rng
 from sim.kernels import skirmish_geometry as geo
+from sim.kernels.paired import accumulate
 from sim.kernels.skirmish_layout import (  # the records, declared once there
     ACTIVE,
     C_ARMED,
@@ -118,9 +119,19 @@ from sim.kernels.skirmish_layout import (  # the records, declared once there
     K_SURRENDERED,
     K_WITHDRAW,
     LOST,
+    M_BROKEN,
+    M_DRAW,
+    M_LOST,
+    M_ROUNDS,
+    M_SHOT,
+    M_SURR,
+    M_WIN,
+    M_WITHDREW,
     N_COLS,
     N_K,
+    N_PAIRED,
     N_PARAMS,
+    N_RESULT,
     N_XY,
     O_BROKEN,
     O_CAPPED,
@@ -170,6 +181,12 @@ from sim.kernels.skirmish_layout import (  # the records, declared once there
     P_TARGETS,
     P_TRIGGER,
     P_UNITS_BLOCK,
+    R_BROKEN,
+    R_CARRIED,
+    R_LOST,
+    R_SHOT,
+    R_SURR,
+    R_WINNER,
     XY_FX,
     XY_FY,
     XY_OX,
@@ -1597,24 +1614,21 @@ def fight(dice, pol, st, fld, n_fig, distance0, dmg_out, buf, vid):
 
 
 @jit(inline="always")
-def tally(st, fld, rounds, withdrew, capped, row):
-    """Add one finished fight to an output row (layout: :func:`row_layout`).
+def outcome(st, withdrew, capped):
+    """What one finished fight counts as (``RESULT``, int64): the one reading of its end.
 
     Winner: the side still in normal condition when the other has none, or
-    the side that stayed when the other withdrew (S-07); a draw if both are
-    gone or the round cap was reached. Lost figures: fled over the edge or
-    removed (S-08, S-42), still fleeing at the end (S-40), or cowering on a
-    losing side (surrender, S-38, per ``end_of_fight.cowering``). Broken: no
-    figure in normal condition at the end and not every figure shot.
-    Carried off: comrades out of the fight whom a figure in normal condition
-    carries when its side leaves the table (S-04, S-07: the figures are kept).
-    Surrendered: taken prisoner during the fight (S-38, S-39). On a battlefield,
-    each figure out of the fight adds one to its side's cell where it fell, and
-    each figure that fired one to the cell it last fired from (:func:`grid_layout`).
+    the side that stayed when the other withdrew (S-07); -1, a draw, if both are
+    gone or the round cap was reached. Per side: figures shot; figures lost: fled
+    over the edge or removed (S-08, S-42), still fleeing at the end (S-40), or
+    cowering on a losing side (surrender, S-38, per ``end_of_fight.cowering``);
+    broken (1): no figure in normal condition at the end and not every figure shot;
+    comrades carried off (S-04, S-07: out of the fight, carried by a figure in
+    normal condition when its side leaves the table); figures taken prisoner
+    during the fight (S-38, S-39). :func:`tally` counts it into an output row,
+    :func:`paired_firefight_kernel` into paired metrics.
     """
-    n0 = st[_g(0, K_STOP)] - st[_g(0, K_START)]
-    n1 = st[_g(1, K_STOP)] - st[_g(1, K_START)]
-    shot0, shot1, lost0, lost1, o_rounds, base = row_layout(n0, n1, st[_p(P_MAX_ROUNDS)])
+    res = np.zeros(N_RESULT, dtype=np.int64)
     winner = -1
     if withdrew != 0:
         winner = 2 - withdrew
@@ -1625,17 +1639,7 @@ def tally(st, fld, rounds, withdrew, capped, row):
             winner = 0
         elif a1 > 0 and a0 == 0:
             winner = 1
-    if winner >= 0:
-        row[O_WIN + winner] += 1
-    else:
-        row[O_DRAW] += 1
-    if withdrew != 0:
-        row[O_WITHDREW + withdrew - 1] += 1
-    if capped:
-        row[O_CAPPED] += 1
-    row[O_ROUNDS_SUM] += rounds
-    row[O_ROUNDS_SQ] += rounds * rounds
-    row[o_rounds + rounds] += 1
+    res[R_WINNER] = winner
     surrender = st[_p(P_COWER_END)] == COWER_END_SURRENDER
     for g in range(2):
         shot = st[_g(g, OUT)]
@@ -1647,14 +1651,50 @@ def tally(st, fld, rounds, withdrew, capped, row):
             for x in range(st[_g(g, K_START)], st[_g(g, K_STOP)]):
                 if st[_f(C_STATUS, x)] == OUT and _carriers(st, g, x) > 0:
                     carried += 1
-            row[O_CARRIED + g] += carried
-            row[O_CARRIED_SQ + g] += carried * carried
-        row[(shot0 if g == 0 else shot1) + shot] += 1
-        row[(lost0 if g == 0 else lost1) + lost] += 1
-        n = n0 if g == 0 else n1
+            res[R_CARRIED + g] = carried
+        res[R_SHOT + g] = shot
+        res[R_LOST + g] = lost
+        n = st[_g(g, K_STOP)] - st[_g(g, K_START)]
         if not capped and withdrew != g + 1 and st[_g(g, ACTIVE)] == 0 and shot < n:
-            row[O_BROKEN + g] += 1
-        surrendered = st[_g(g, K_SURRENDERED)]
+            res[R_BROKEN + g] = 1
+        res[R_SURR + g] = st[_g(g, K_SURRENDERED)]
+    return res
+
+
+@jit(inline="always")
+def tally(st, fld, rounds, withdrew, capped, row):
+    """Add one finished fight to an output row (layout: :func:`row_layout`).
+
+    The fight's winner or draw, breaks, losses, carried-off comrades and
+    surrenders are :func:`outcome`'s; its rounds are counted here. On a
+    battlefield, each figure out of the fight adds one to its side's cell where
+    it fell, and each figure that fired one to the cell it last fired from
+    (:func:`grid_layout`).
+    """
+    n0 = st[_g(0, K_STOP)] - st[_g(0, K_START)]
+    n1 = st[_g(1, K_STOP)] - st[_g(1, K_START)]
+    shot0, shot1, lost0, lost1, o_rounds, base = row_layout(n0, n1, st[_p(P_MAX_ROUNDS)])
+    res = outcome(st, withdrew, capped)
+    winner = res[R_WINNER]
+    if winner >= 0:
+        row[O_WIN + winner] += 1
+    else:
+        row[O_DRAW] += 1
+    if withdrew != 0:
+        row[O_WITHDREW + withdrew - 1] += 1
+    if capped:
+        row[O_CAPPED] += 1
+    row[O_ROUNDS_SUM] += rounds
+    row[O_ROUNDS_SQ] += rounds * rounds
+    row[o_rounds + rounds] += 1
+    for g in range(2):
+        carried = res[R_CARRIED + g]
+        row[O_CARRIED + g] += carried
+        row[O_CARRIED_SQ + g] += carried * carried
+        row[(shot0 if g == 0 else shot1) + res[R_SHOT + g]] += 1
+        row[(lost0 if g == 0 else lost1) + res[R_LOST + g]] += 1
+        row[O_BROKEN + g] += res[R_BROKEN + g]
+        surrendered = res[R_SURR + g]
         row[O_SURR + g] += surrendered
         row[O_SURR_SQ + g] += surrendered * surrendered
     if st[_p(P_FIELD)] != 0:
@@ -1776,3 +1816,66 @@ def firefight_kernel(seed, n_trials, chunk_size, first_chunk, fig, grp, distance
             rounds, withdrew, capped, vid = fight(dice, pol, st, fld, n_fig, distance0, dmg_out,
                                                  buf, vid)
             tally(st, fld, rounds, withdrew, capped, row)
+
+
+@pjit
+def paired_firefight_kernel(seed, n_trials, chunk_size, first_chunk, fig, grp, distance0, need,
+                            damage, params, xy0, bld, opn, cov, lit, fp, cuts, out):
+    """Play V variants of one fight on common random numbers; paired sums of their metrics.
+
+    Variant ``v`` is :func:`firefight_kernel`'s arguments at ``[v]`` (``fig``,
+    ``grp``, ``need``, ``damage``, ``params``, ``xy0``, ``fp``; ``distance0[v]``)
+    with its battlefield rows ``bld[cuts[v, 0]:cuts[v + 1, 0]]`` (``opn``, ``cov``,
+    ``lit`` in columns 1..3 of ``cuts``); every variant has the same figures. For
+    each trial index every variant plays its fight on the same (seed, trial) DICE
+    and POLICY streams, so a variant plays the very fight of the baseline (variant
+    0) until its change first acts, and one that never acts changes no fight. Each
+    fight's ``PAIRED`` metrics (from :func:`outcome`) go to
+    :func:`sim.kernels.paired.accumulate`: ``out`` (n_chunks, V, N_SUMS, N_PAIRED).
+    """
+    n_var = fig.shape[0]
+    n_fig = fig.shape[1]
+    if n_fig > MAXF:
+        raise ValueError("too many figures for the firefight kernel (MAXF)")
+    for r in prange(out.shape[0]):
+        c = first_chunk + r
+        dice = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
+        pol = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
+        buf = np.zeros(8, dtype=np.int64)
+        sts = np.zeros((n_var, ST_SIZE), dtype=np.int64)
+        xys = np.zeros((n_var, N_XY * MAXF))
+        outs = np.zeros(n_var, dtype=np.int64)
+        vids = np.zeros(n_var, dtype=np.int64)
+        ex = np.zeros(MAXF)
+        ey = np.zeros(MAXF)
+        for v in range(n_var):
+            sts[v] = _static_state(fig[v], grp[v], need[v], params[v])
+            for f in range(n_fig):
+                xys[v, _x(XY_X0, f)] = xy0[v, f, 0]
+                xys[v, _x(XY_Y0, f)] = xy0[v, f, 1]
+            for face in range(1, 7):
+                if damage[v, face] == DMG_OUT:
+                    outs[v] |= 1 << face
+        x = np.zeros((n_var, N_PAIRED))
+        row = out[r]
+        for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
+            for v in range(n_var):
+                st = sts[v]
+                fld = (xys[v], bld[cuts[v, 0]:cuts[v + 1, 0]], opn[cuts[v, 1]:cuts[v + 1, 1]],
+                       cov[cuts[v, 2]:cuts[v + 1, 2]], lit[cuts[v, 3]:cuts[v + 1, 3]], fp[v],
+                       ex, ey)
+                rng.seed_stream(dice, seed, t, rng.DICE)
+                rng.seed_stream(pol, seed, t, rng.POLICY)
+                rounds, withdrew, capped, vids[v] = fight(dice, pol, st, fld, n_fig,
+                                                          distance0[v], outs[v], buf, vids[v])
+                res = outcome(st, withdrew, capped)
+                x[v, M_DRAW] = res[R_WINNER] < 0
+                x[v, M_ROUNDS] = rounds
+                for g in range(2):
+                    x[v, M_WIN + g] = res[R_WINNER] == g
+                    x[v, M_BROKEN + g] = res[R_BROKEN + g]
+                    x[v, M_WITHDREW + g] = withdrew == g + 1
+                    x[v, M_SHOT + g] = res[R_SHOT + g]
+                    x[v, M_LOST + g] = res[R_LOST + g]
+                    x[v, M_SURR + g] = res[R_SURR + g]
+            accumulate(row, x)

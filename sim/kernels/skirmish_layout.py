@@ -85,3 +85,19 @@ XY = Record("skirmish per-figure position", "N_XY", (
 """Per-figure positions on a battlefield (``xy``, float64, column ``c`` of figure ``f`` at
 ``c * MAXF + f``): now, at the start, before the current move, where it last fired."""
 globals().update(XY.constants)
+
+RESULT = Record("skirmish fight result", "N_RESULT", (
+    "R_WINNER", ("R_SHOT", 2), ("R_LOST", 2), ("R_BROKEN", 2), ("R_CARRIED", 2),
+    ("R_SURR", 2)))
+"""What one finished fight counts as (:func:`sim.kernels.skirmish.outcome`): the winning
+side (-1: a draw), then per side the figures shot and lost, broken (0 or 1), comrades carried
+off and figures that surrendered."""
+globals().update(RESULT.constants)
+
+PAIRED = Record("skirmish paired metrics", "N_PAIRED", (
+    "M_DRAW", "M_ROUNDS", ("M_WIN", 2), ("M_BROKEN", 2), ("M_WITHDREW", 2), ("M_SHOT", 2),
+    ("M_LOST", 2), ("M_SURR", 2)))
+"""The per-fight metrics :func:`sim.kernels.skirmish.paired_firefight_kernel` sums on common
+random numbers (the last axis of its output): a draw (0/1), the rounds played, then per side
+a win, a break and a withdrawal (0/1), the figures shot, lost and surrendered."""
+globals().update(PAIRED.constants)

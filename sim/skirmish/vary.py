@@ -9,13 +9,19 @@
 - ``cover.NAME.units``: a cover object's units of cover (1..4, S-23);
 - ``cover.NAME.kind``: ``cover`` or ``partial`` (S-31).
 
+``a..b`` stands for the whole numbers ``a`` to ``b`` (``cover.Wall.units=1..3``).
 Each variant is checked as the file would be (a figure on a floor the building no
-longer has is refused); :func:`variants` returns the scenarios in value order.
+longer has is refused); :func:`variants` returns the scenarios in value order, and
+:func:`grid` the cross product of several keys (``zonesim skirmish --vary``,
+``zonesim compare skirmish``, ``zonesim sweep --experiment skirmish``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import re
+from collections.abc import Sequence
 
 from sim.errors import InputError
 from sim.rules.skirmish_model import Battlefield, Opening, Scenario
@@ -28,10 +34,16 @@ class VaryError(InputError):
     """A --vary text that names no battlefield value, or a value it cannot take."""
 
 
+_RANGE = re.compile(r"(\d+)\.\.(\d+)")
+
+
 def parse(text: str) -> tuple[str, list[str]]:
-    """``KEY=V1,V2`` -> ``(KEY, [V1, V2])``."""
+    """``KEY=V1,V2`` -> ``(KEY, [V1, V2])``; ``KEY=a..b`` -> ``(KEY, [a, ..., b])``."""
     key, sep, values = text.partition("=")
     items = [v.strip() for v in values.split(",") if v.strip()]
+    span = _RANGE.fullmatch(items[0]) if len(items) == 1 else None
+    if span is not None and int(span[1]) <= int(span[2]):
+        items = [str(n) for n in range(int(span[1]), int(span[2]) + 1)]
     if not sep or not key.strip() or not items:
         raise VaryError(f"option '--vary': {text!r} is not KEY=V1,V2,... "
                         f"(keys: {', '.join(KEYS)})")
@@ -113,4 +125,30 @@ def variants(scenario: Scenario, key: str, values: list[str]) -> list[Scenario]:
                     raise VaryError(f"option '--vary': {key}={value}: a figure of "
                                     f"{group.name!r} stands on floor {floor}")
         out.append(dataclasses.replace(scenario, battlefield=field))
+    return out
+
+
+def grid(scenario: Scenario, texts: Sequence[str]) -> list[tuple[tuple[str, ...], Scenario]]:
+    """Every point of the cross product of the ``KEY=V1,V2`` texts (the first varies slowest).
+
+    Returns ``(values, scenario)`` per point, ``values`` in the order of ``texts``;
+    every point is checked as :func:`variants` checks one value.
+
+    Raises
+    ------
+    VaryError
+        A text that is not ``KEY=V1,V2``, a key given twice, or a value a point
+        cannot take.
+    """
+    parsed = [parse(t) for t in texts]
+    keys = [key for key, _ in parsed]
+    twice = sorted({key for key in keys if keys.count(key) > 1})
+    if twice:
+        raise VaryError(f"option '--vary': {', '.join(twice)} is varied twice")
+    out = []
+    for values in itertools.product(*(items for _, items in parsed)):
+        point = scenario
+        for key, value in zip(keys, values, strict=True):
+            point = variants(point, key, [value])[0]
+        out.append((values, point))
     return out
