@@ -92,6 +92,9 @@ class PairedSums:
     indicator : bool
         Whether every trial value of a ``proportion`` metric is 0 or 1 (one
         card per trial), so the Wilson interval applies.
+    cards : PlayedCards, optional
+        Each card's own sums, where the run was asked for them (an experiment's
+        ``run(..., cards=True)``); None otherwise.
     """
 
     trials: int
@@ -99,6 +102,34 @@ class PairedSums:
     sums: np.ndarray
     exact: np.ndarray
     indicator: bool = True
+    cards: PlayedCards | None = None
+
+
+@dataclass(frozen=True)
+class PlayedCards:
+    """Each card's own trials of a paired deck run, so that a per-card table reads them
+    instead of playing the deck again (issue 45, item 4).
+
+    A deck's trial plays every card on the same streams (:mod:`sim.kernels.paired`), the
+    streams the card's single-card kernel plays on the same ``trials`` and ``seed``: the
+    per-card sums are that kernel's counts, bit for bit.
+
+    Attributes
+    ----------
+    trials, seed : int
+        The run's.
+    sums : mapping
+        A fight's key (the experiment's: its compiled card and how it is played) -> ndarray
+        (2, M): the sum and the sum of squares of each metric over the trials, unweighted.
+    """
+
+    trials: int
+    seed: int
+    sums: Mapping[Any, np.ndarray]
+
+    def of(self, key: Any, trials: int, seed: int) -> np.ndarray | None:
+        """The sums of the card ``key`` played on ``trials`` and ``seed`` (None: not here)."""
+        return self.sums.get(key) if (trials, seed) == (self.trials, self.seed) else None
 
 
 @dataclass(frozen=True)

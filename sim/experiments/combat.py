@@ -23,7 +23,14 @@ from sim.exact.best_combat import BestPlayError, Objective, solve_combat
 from sim.exact.combat import OUTCOMES as COMBAT_OUTCOMES
 from sim.exact.combat import CombatExact, combat_exact
 from sim.experiments import policy_keys, tables
-from sim.experiments.base import Case, CompareInputError, Experiment, Metric, PairedSums
+from sim.experiments.base import (
+    Case,
+    CompareInputError,
+    Experiment,
+    Metric,
+    PairedSums,
+    PlayedCards,
+)
 from sim.experiments.paired import (
     LOADOUT_KEYS,
     NO_EXACT,
@@ -97,6 +104,40 @@ def exact_of(spec: CombatSpec, plan: CombatPlan | None = None) -> CombatExact:
     question (issue 45, item 4). The result is frozen; callers only read it.
     """
     return _exact(spec, None if plan is None else _SamePlan(plan))
+
+
+def fight_key(spec: CombatSpec, plan: CombatPlan | None = None) -> tuple:
+    """A fight as :class:`~sim.experiments.base.PlayedCards` names it: its spec and plan."""
+    return spec, None if plan is None else _SamePlan(plan)
+
+
+def played_counts(played: PlayedCards | None, spec: CombatSpec, plan: CombatPlan | None,
+                  trials: int, seed: int) -> np.ndarray | None:
+    """The counts :func:`simulate` would give for this fight, read from a paired deck run
+    that played it on the same trials and seed (None where it did not).
+
+    The paired kernel plays each card on the streams the combat kernel plays it on
+    (:mod:`sim.kernels.paired`), so its per-card sums are these counts bit for bit:
+    the columns :func:`summarize` reads (outcomes, wounds, rounds and their squares,
+    armour destroyed, stimulants, uses spent). A fight carrying artefacts is not read
+    (the paired kernel does not count their uses).
+    """
+    card = None if played is None or spec.artifacts else played.of(
+        fight_key(spec, plan), trials, seed)
+    if card is None:
+        return None
+    total, squares = card.astype(np.int64)  # integer sums: exact in float64
+    counts = np.zeros(kernel.width(spec.durability), dtype=np.int64)
+    counts[:kernel.N_OUTCOMES] = total[:kernel.N_OUTCOMES]
+    m = paired.COMBAT_METRIC
+    for into, column in ((kernel.SUM_WOUNDS, m.C_WOUNDS), (kernel.SUM_ROUNDS, m.C_ROUNDS),
+                         (kernel.DESTROYED, m.C_DESTROYED),
+                         (kernel.SUM_STIMULANTS, m.C_STIMULANTS),
+                         (kernel.SUM_SPENT, m.C_SPENT)):
+        counts[into] = total[column]
+    counts[kernel.SUM_WOUNDS_SQ] = squares[m.C_WOUNDS]
+    counts[kernel.SUM_ROUNDS_SQ] = squares[m.C_ROUNDS]
+    return counts
 
 
 def summarize(spec: CombatSpec, counts, trials: int, plan: CombatPlan | None = None) -> dict:
@@ -176,7 +217,8 @@ def combat_table(rs: Ruleset, stalker: str, enemies: Sequence[str], armor: str |
                  weapons: Sequence[str] = (), items: Sequence[str] = (),
                  policy: CombatPolicy = CombatPolicy(), *, trials: int, seed: int,
                  threads: int | None = None, artifacts: Sequence[str] = (),
-                 intellect: int | None = None, best: Objective | None = None) -> CombatTable:
+                 intellect: int | None = None, best: Objective | None = None,
+                 played: PlayedCards | None = None) -> CombatTable:
     """Fight each enemy in turn and tabulate, most dangerous (P(knocked out)) first.
 
     Every enemy is fought on the same seed, so differences between cards are
@@ -184,7 +226,9 @@ def combat_table(rs: Ruleset, stalker: str, enemies: Sequence[str], armor: str |
     are carried (P-08..P-10), activated with ``intellect`` (None = the card's).
     With ``best``, each fight is played by its optimal plan for that objective
     (:func:`sim.exact.best_combat.solve_combat`) instead of the policy's
-    thresholds; each row says which policy it used.
+    thresholds; each row says which policy it used. A fight that ``played`` (a paired
+    deck run's cards, :func:`run_combat` with ``cards``) holds on the same trials and seed is
+    read from it, not played again (:func:`played_counts`).
     """
     rows = []
     for enemy in enemies:
@@ -194,7 +238,10 @@ def combat_table(rs: Ruleset, stalker: str, enemies: Sequence[str], armor: str |
         row = {"stalker": stalker, "enemy": enemy}
         if plan is not None:  # rows of the thresholds keep their keys
             row["policy"] = f"best ({best.name})"
-        row.update(summarize(spec, simulate(spec, trials, seed, threads, plan), trials, plan))
+        counts = played_counts(played, spec, plan, trials, seed)
+        if counts is None:
+            counts = simulate(spec, trials, seed, threads, plan)
+        row.update(summarize(spec, counts, trials, plan))
         if plan is not None:
             row["objective"] = _objective(best, row, plan.value)
         rows.append(row)
@@ -259,7 +306,13 @@ def combat_inputs(cases: Sequence[Case], exact: bool = True
         ``weights``; exact values (V, M), NaN without ``exact``; whether every
         case is a single card.
     """
-    decks, packs, exacts, plans = [], [], [], []
+    return _inputs(cases, exact)[:3]
+
+
+def _inputs(cases: Sequence[Case], exact: bool
+            ) -> tuple[tuple[np.ndarray, ...], np.ndarray, bool, list[list[tuple]]]:
+    """:func:`combat_inputs` and each case's fights (:func:`fight_key`), card by card."""
+    decks, packs, exacts, plans, keys = [], [], [], [], []
     start = 0
     for case in cases:
         s, rs = case.setup, case.ruleset
@@ -267,7 +320,7 @@ def combat_inputs(cases: Sequence[Case], exact: bool = True
         deck = deck_cards(rs.enemies, names, str(s["enemy"]))
         policy = CombatPolicy.from_setup(s)
         best = best_objective(s)
-        row, row_exact = [], []
+        row, row_exact, row_keys = [], [], []
         for enemy, _ in deck:
             try:
                 spec = compile_combat(
@@ -284,6 +337,8 @@ def combat_inputs(cases: Sequence[Case], exact: bool = True
                 start += entries.size
             row.append(packed)
             row_exact.append(_combat_exact(spec, plan) if exact else NO_EXACT)
+            row_keys.append(fight_key(spec, plan))
+        keys.append(row_keys)
         decks.append(deck)
         packs.append(row)
         exacts.append(row_exact)
@@ -294,23 +349,33 @@ def combat_inputs(cases: Sequence[Case], exact: bool = True
                           for row in packs], dtype=np.int64)
     flat = np.concatenate(plans) if plans else kernel.NO_PLAN
     args = (params, n_stims, stims, uses, bonus, spend, flat, deck_weights(decks))
-    return args, deck_exact(exacts, decks, paired.N_COMBAT_METRICS), single_cards(decks)
+    return (args, deck_exact(exacts, decks, paired.N_COMBAT_METRICS), single_cards(decks),
+            keys)
 
 
 def run_combat(cases: Sequence[Case], *, trials: int, seed: int, exact: bool = True,
-               threads: int | None = None) -> PairedSums:
+               threads: int | None = None, cards: bool = False) -> PairedSums:
     """Fights (P-14..P-29, Z-12..Z-17) of every case on common random numbers.
 
     Setup keys: ``stalker``, ``enemy`` (a card or ``all``), ``armor``,
     ``weapons``, ``items``, ``sneak``, ``flee_at``, ``heal_at``, ``artifacts``,
     ``intellect``, ``policy`` (``thresholds`` or ``best``: each card's optimal plan,
     :mod:`sim.exact.best_combat`) and ``objective``. ``exact=False``
-    skips the exact twin (NaN exact values; faster for many short runs).
+    skips the exact twin (NaN exact values; faster for many short runs). ``cards`` keeps
+    each card's own sums (:class:`~sim.experiments.base.PlayedCards`, by
+    :func:`fight_key`): :func:`combat_table` reads its fights there instead of playing
+    them again.
     """
-    args, exact_values, indicator = combat_inputs(cases, exact)
-    sums = run_paired(paired.paired_combat_kernel, paired.N_COMBAT_METRICS, trials, seed,
-                       threads, *args)
-    return PairedSums(trials, COMBAT_METRICS, sums, exact_values, indicator)
+    args, exact_values, indicator, keys = _inputs(cases, exact)
+    if not cards:
+        sums = run_paired(paired.paired_combat_kernel, paired.N_COMBAT_METRICS, trials, seed,
+                          threads, *args)
+        return PairedSums(trials, COMBAT_METRICS, sums, exact_values, indicator)
+    sums, per_card = run_paired(paired.paired_combat_kernel, paired.N_COMBAT_METRICS, trials,
+                                seed, threads, *args, cards=True)
+    played = PlayedCards(trials, seed, {key: per_card[v, k] for v, row in enumerate(keys)
+                                        for k, key in enumerate(row)})
+    return PairedSums(trials, COMBAT_METRICS, sums, exact_values, indicator, played)
 
 
 def _combat_exact(spec, plan: CombatPlan | None = None) -> np.ndarray:

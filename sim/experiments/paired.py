@@ -58,11 +58,23 @@ def deck_exact(per_card: list[list[np.ndarray]], decks, n_metrics: int) -> np.nd
     return out
 
 
-def run_paired(kernel, width: int, trials: int, seed: int, threads, *params) -> np.ndarray:
-    """Run a paired encounter kernel: per variant, the paired sums of ``width`` metrics."""
-    n_var = params[-1].shape[0]  # the weights come last
-    return runner.run_counts(kernel, seed, trials, (n_var, paired.N_SUMS, width), *params,
-                             threads=threads, dtype=np.float64)
+def run_paired(kernel, width: int, trials: int, seed: int, threads, *params,
+               cards: bool = False):
+    """Run a paired encounter kernel: per variant, the paired sums of ``width`` metrics
+    (V, N_SUMS, width).
+
+    With ``cards``, the pair ``(sums, per_card)``: ``per_card`` (V, K, CARD_ROWS, width)
+    holds each card's own sum and sum of squares, unweighted (the kernel's per-card rows,
+    :mod:`sim.kernels.paired`).
+    """
+    n_var, n_cards = params[-1].shape  # the weights come last
+    rows = paired.N_SUMS + (paired.CARD_ROWS * n_cards if cards else 0)
+    out = runner.run_counts(kernel, seed, trials, (n_var, rows, width), *params,
+                            threads=threads, dtype=np.float64)
+    if not cards:
+        return out
+    return (np.ascontiguousarray(out[:, :paired.N_SUMS]),
+            out[:, paired.N_SUMS:].reshape(n_var, n_cards, paired.CARD_ROWS, width))
 
 
 NO_EXACT = np.full(max(paired.N_COMBAT_METRICS, paired.N_ANOMALY_METRICS,

@@ -15,7 +15,16 @@ deck average of that trial). The kernels then accumulate, per chunk ``c``
     out[r, v, DIFF_SQ, m] += (x[v, m] - x[0, m]) ** 2
 
 so a mean and the paired difference to variant 0 both come with an interval,
-and memory stays ``n_chunks * V * 4 * M`` whatever the number of trials. The
+and memory stays ``n_chunks * V * 4 * M`` whatever the number of trials. An
+``out`` with more rows than these four (``N_SUMS + CARD_ROWS * K``) also gets
+each card's own metrics, unweighted (issue 45, item 4: a per-card table reads
+the deck's trials instead of playing the deck again)::
+
+    out[r, v, N_SUMS + CARD_ROWS * k + CARD_SUM, m]    += metric_m(v, k)
+    out[r, v, N_SUMS + CARD_ROWS * k + CARD_SUM_SQ, m] += metric_m(v, k) ** 2
+
+A card's metrics are those its single-card kernel counts on the same trials
+(same streams), so its sums are that kernel's counts. The
 float sums are taken in trial order inside a chunk and chunks are summed in
 order, so results are bit-identical for any thread count (chunking is planned
 from the trial count only, :mod:`sim.kernels.chunks`).
@@ -47,6 +56,9 @@ from sim.kernels.records import Record
 # Aggregate rows of ``out[c, v]`` (the module docstring's sums).
 AGGREGATE = Record("paired aggregate rows", "N_SUMS", ("SUM", "SUM_SQ", "DIFF", "DIFF_SQ"))
 globals().update(AGGREGATE.constants)
+# Each card's own rows after them, where ``out`` has room (the module docstring).
+CARD = Record("paired per-card rows", "CARD_ROWS", ("CARD_SUM", "CARD_SUM_SQ"))
+globals().update(CARD.constants)
 
 # The metric columns (the last axis of ``out``) of each kernel: the per-trial indicators of
 # the encounter's outcomes first, in the columns its kernel counts them in (combat.OUTCOME,
@@ -96,16 +108,35 @@ def accumulate(row, x):
                 row[v, AGGREGATE.DIFF_SQ, m] += d * d
 
 
+@jit
+def add_card(row, x, y, v, k, w, per_card):
+    """Add card ``k``'s metrics ``y[v]`` to the trial's ``x[v]`` at its weight ``w`` and,
+    with ``per_card``, unweighted to the card's own rows of ``row``.
+
+    ``x[v, m] += w * y[v, m]`` is what the trial added before it wrote into ``y``: each
+    metric takes at most one term per card, and ``w * 0.0`` adds nothing.
+    """
+    for m in range(x.shape[1]):
+        a = y[v, m]
+        x[v, m] += w * a
+        if per_card:
+            base = AGGREGATE.N_SUMS + CARD.CARD_ROWS * k
+            row[v, base + CARD.CARD_SUM, m] += a
+            row[v, base + CARD.CARD_SUM_SQ, m] += a * a
+
+
 def _paired_loop(seed, n_trials, chunk_size, first_chunk, *inputs, weights, out):
     """The one paired trial loop (the module docstring's); :func:`paired_kernel` makes each
     paired kernel of it.
     """
     n_var, n_cards = weights.shape
+    per_card = out.shape[2] > AGGREGATE.N_SUMS
     for r in prange(out.shape[0]):
         c = first_chunk + r
         dice = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
         (*work_arrays,) = work(*inputs)  # noqa: F821 (each kernel's own global, paired_kernel)
         x = np.zeros((n_var, out.shape[3]), dtype=np.float64)
+        y = np.zeros((n_var, out.shape[3]), dtype=np.float64)  # one card's, unweighted
         row = out[r]
         for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
             x[:, :] = 0.0
@@ -115,7 +146,9 @@ def _paired_loop(seed, n_trials, chunk_size, first_chunk, *inputs, weights, out)
                     if w == 0.0:
                         continue
                     rng.seed_stream(dice, seed, t, rng.DICE)
-                    trial(dice, seed, t, v, k, w, x, *work_arrays, *inputs)  # noqa: F821
+                    y[v, :] = 0.0
+                    trial(dice, seed, t, v, k, 1.0, y, *work_arrays, *inputs)  # noqa: F821
+                    add_card(row, x, y, v, k, w, per_card)
             accumulate(row, x)
 
 
@@ -129,6 +162,7 @@ def paired_kernel(name, work, trial):
     The loop (:func:`_paired_loop`) is the module docstring's: chunks in
     ``prange``, every trial index ``t`` of a chunk, every variant ``v`` and card
     ``k`` of weight ``w > 0``, the DICE stream of (seed, t) seeded before each,
+    the card played at weight 1 into a scratch row and added by :func:`add_card`,
     then :func:`accumulate`. The kernel is ``name(seed, n_trials, chunk_size,
     first_chunk, *inputs, weights, out)``, with ``inputs`` named as ``work``'s
     arguments, ``weights`` (V, K) and ``out`` (n_chunks, V, N_SUMS, M) last, as

@@ -190,25 +190,31 @@ def _headline(section: str, rows: Sequence[dict], prefix: str) -> tuple[list[dic
 # --- deck sections ----------------------------------------------------------------------------
 
 def _deck_and_best_play(experiment: str, sc: Scenario, setup: dict, trials: int, seed: int,
-                        metrics: Sequence[str]) -> compare.Comparison:
+                        metrics: Sequence[str], cards: bool = False) -> compare.Comparison:
     """The deck average under the scenario's ``setup`` (variant ``deck``) and under best play
-    for the scenario's ``policy.objective`` (``best play``), paired on common random numbers.
+    for the scenario's ``policy.objective`` (``best play``), paired on common random numbers;
+    with ``cards``, each card's own sums kept (:attr:`~sim.workflows.compare.Comparison.cards`).
     """
     best = (("policy", "best"), ("objective", sc.policy.objective))
     return compare.compare(registry.experiment(experiment), sc.ruleset, setup,
                            [compare.Variant("deck"), compare.Variant("best play", best)],
-                           trials=trials, seed=seed, metrics=list(metrics))
+                           trials=trials, seed=seed, metrics=list(metrics), cards=cards)
 
 
 def enemy_deck(sc: Scenario, trials: int, seed: int) -> Section:
-    """Every enemy card against the scenario's stalker, loadout and policy."""
+    """Every enemy card against the scenario's stalker, loadout and policy.
+
+    The deck is played once per policy (issue 45, item 4): the paired deck run (the
+    scenario's policy and best play) keeps each card's fights, which the per-card tables
+    read (:func:`sim.experiments.combat.played_counts`) instead of playing them again.
+    """
     rs, setup = sc.ruleset, base_setup("combat", sc)
     policy = combat.CombatPolicy.from_setup(setup)
+    deck = _deck_and_best_play("combat", sc, setup, trials, seed, COMBAT_SHOWN, cards=True)
     table = combat_experiment.combat_table(
         rs, sc.stalker, combat_experiment.deck_names(rs, "all"), sc.armor, sc.weapons, sc.items,
-        policy, trials=trials, seed=seed, best=best_objective(setup))
+        policy, trials=trials, seed=seed, best=best_objective(setup), played=deck.cards)
     frame = table.to_frame()
-    deck = _deck_and_best_play("combat", sc, setup, trials, seed, COMBAT_SHOWN)
     policy_rows = [r for r in deck.rows if r["variant"] == "deck"]
     summary, values = _headline("enemy deck", policy_rows, "enemies")
     skipped = [n for n in rs.enemies if n not in set(frame["enemy"])]
@@ -239,13 +245,15 @@ def _best_play(sc: Scenario, frame: pd.DataFrame, deck: compare.Comparison, tria
     """Each enemy card under the scenario's policy and under best play (:func:`_versus`).
 
     Best play is each card's exact optimal plan for ``policy.objective``
-    (:mod:`sim.exact.best_combat`), played on the same seed.
+    (:mod:`sim.exact.best_combat`), played on the same seed: the deck comparison's best-play
+    fights, read from ``deck.cards``.
     """
     rs, objective = sc.ruleset, sc.policy.objective
     policy = combat.CombatPolicy.from_setup(base_setup("combat", sc))
     played = combat_experiment.combat_table(
         rs, sc.stalker, list(frame["enemy"]), sc.armor, sc.weapons, sc.items, policy,
-        trials=trials, seed=seed, best=objective_of(objective, sc.policy.weights))
+        trials=trials, seed=seed, best=objective_of(objective, sc.policy.weights),
+        played=deck.cards)
     return _versus(frame, played.rows, deck, "enemy", objective,
                    "a fight with a card drawn from the deck")
 

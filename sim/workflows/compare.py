@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +43,14 @@ import pandas as pd
 
 from sim import stats
 from sim.experiments import policy_keys, tables
-from sim.experiments.base import Case, CompareInputError, Experiment, Metric, PairedSums
+from sim.experiments.base import (
+    Case,
+    CompareInputError,
+    Experiment,
+    Metric,
+    PairedSums,
+    PlayedCards,
+)
 from sim.experiments.tables import cell_text
 from sim.kernels.paired import AGGREGATE
 from sim.rules import Ruleset, load_ruleset
@@ -504,6 +511,9 @@ class Comparison:
     against : tuple of str
         The variants the differences are taken to (:func:`compare`'s
         ``against``); empty: the baseline only, and rows have no ``against`` key.
+    cards : PlayedCards, optional
+        Each card's own sums (:func:`compare`'s ``cards``), for a per-card table that
+        reads them instead of playing the deck again; in no output.
     """
 
     experiment: str
@@ -515,6 +525,7 @@ class Comparison:
     ruleset: str = ""
     targets: tuple[str, ...] = ()
     against: tuple[str, ...] = ()
+    cards: PlayedCards | None = field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> dict:
         """JSON document: provenance, ``baseline``, ``variants``, ``rows`` (and
@@ -647,7 +658,8 @@ def compare(exp: Experiment, rs: Ruleset, base: Mapping[str, object],
             *, trials: int, seed: int, threads: int | None = None,
             metrics: Sequence[str] | None = None,
             targets: Sequence[Target] = (), against: Sequence[str] = (),
-            prices: bool = False, money: str | None = None) -> Comparison:
+            prices: bool = False, money: str | None = None,
+            cards: bool = False) -> Comparison:
     """Run ``variants`` of a base setup on common random numbers and tabulate them.
 
     Parameters
@@ -680,6 +692,11 @@ def compare(exp: Experiment, rs: Ruleset, base: Mapping[str, object],
         Campaigns: pay for the variants' extra cards out of the starting
         rubles, or add a cash-equivalent variant after each dearer one
         (:func:`sim.workflows.prices.money_variants`).
+    cards : bool
+        Keep each card's own sums (:attr:`Comparison.cards`; an experiment whose ``run``
+        takes ``cards``, the combat's), so that the report's per-card table reads the
+        deck's fights instead of playing them again (issue 45, item 4). Not with
+        ``against``.
 
     Raises
     ------
@@ -710,11 +727,13 @@ def compare(exp: Experiment, rs: Ruleset, base: Mapping[str, object],
     references = _references(against, labels)
     runs = cases(rs, base, variants)
     run_args = {"trials": trials, "seed": seed, "threads": threads}
+    played = None
     if references:
         rows = [row for r, after in references
                 for row in _rows_against(exp, runs, labels, r, after, metrics, **run_args)]
     else:
-        rows = paired_rows(exp.run(runs, **run_args), labels, metrics)
+        result = exp.run(runs, **run_args, **({"cards": True} if cards else {}))
+        rows, played = paired_rows(result, labels, metrics), result.cards
     rows += _minus_cash(exp, variants, runs, labels, metrics, run_args)
     if prices:
         pairs = list(zip(labels, runs, strict=True))
@@ -724,7 +743,7 @@ def compare(exp: Experiment, rs: Ruleset, base: Mapping[str, object],
         rows = judge_rows(targets, rows)
     described = tuple(describe(v, base) for v in variants)
     return Comparison(name, trials, seed, dict(base), described, tuple(rows), rs.sha256,
-                      tuple(str(t) for t in targets), tuple(against))
+                      tuple(str(t) for t in targets), tuple(against), played)
 
 
 __all__ = ["ALL_PAIRS", "BASELINE", "NO_DIFFERENCE", "REFERENCE", "ROW_KEYS", "Comparison",

@@ -4,15 +4,21 @@ A profile of a cached ``zonesim report`` showed the same exact twins solved agai
 each enemy card's Markov chain by the deck table and by the deck comparison beside it (under
 the scenario's policy and under best play), and the same dice-pool probabilities tens of
 thousands of times (a quarter of the report's CPU time). Each is now computed once per
-process and read back after.
+process and read back after. The enemy deck itself was played three times (the per-card table,
+the paired deck comparison, the per-card table again under best play); it is now played once
+per policy, the per-card tables reading the paired run's cards.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
+
 from sim.exact import dice
+from sim.exact.best_combat import objective
 from sim.experiments import combat as combat_experiment
+from sim.experiments.setups import base_setup
 from sim.report import tables
 from sim.rules.scenario import load_scenario
 
@@ -52,3 +58,53 @@ def test_a_dice_pool_probability_is_computed_once(monkeypatch):
         dice.SIXTH * 3) ** 5
     dice.pool_pass.cache_clear()
     assert len(calls) == 1
+
+
+def test_the_enemy_deck_is_played_once_per_policy(monkeypatch):
+    """Before, the section played every card alone twice (``combat_table`` by the policy and
+    by best play) besides the paired deck run; now only the paired run plays: one run, two
+    variants (the scenario's policy and best play)."""
+    alone, paired_runs = [], []
+    simulate, run_paired = combat_experiment.simulate, combat_experiment.run_paired
+
+    def fight_alone(spec, *args, **kwargs):
+        alone.append(spec.enemy)
+        return simulate(spec, *args, **kwargs)
+
+    def paired_run(kernel, width, trials, seed, threads, *params, **kwargs):
+        paired_runs.append(params[-1].shape[0])  # the variants (weights' rows)
+        return run_paired(kernel, width, trials, seed, threads, *params, **kwargs)
+
+    monkeypatch.setattr(combat_experiment, "simulate", fight_alone)
+    monkeypatch.setattr(combat_experiment, "run_paired", paired_run)
+    section = tables.enemy_deck(load_scenario(None), 2000, 7)
+    assert alone == []
+    assert paired_runs == [2]
+    assert len(section.tables["enemy_deck"]) == len(section.tables["enemy_best_play"]) > 1
+
+
+def test_a_card_read_from_the_deck_run_is_the_card_played_alone():
+    """The paired run's per-card sums are the combat kernel's counts bit for bit, under the
+    policy and under best play (same streams): the rows do not change."""
+    sc = load_scenario(None)
+    rs, setup = sc.ruleset, base_setup("combat", sc)
+    policy = combat_experiment.CombatPolicy.from_setup(setup)
+    names = combat_experiment.deck_names(rs, "all")
+    deck = tables._deck_and_best_play("combat", sc, setup, 1500, 11, tables.COMBAT_SHOWN,
+                                      cards=True)
+    for best in (None, objective(sc.policy.objective, sc.policy.weights)):
+        args = (rs, sc.stalker, names, sc.armor, sc.weapons, sc.items, policy)
+        read = combat_experiment.combat_table(*args, trials=1500, seed=11, best=best,
+                                              played=deck.cards)
+        alone = combat_experiment.combat_table(*args, trials=1500, seed=11, best=best)
+        assert read.rows == alone.rows
+        for enemy in names:
+            spec = combat_experiment.compile_combat(rs, sc.stalker, enemy, sc.armor,
+                                                    sc.weapons, sc.items, policy)
+            plan = None if best is None else combat_experiment.solve_combat(spec, best)
+            counts = combat_experiment.played_counts(deck.cards, spec, plan, 1500, 11)
+            played = combat_experiment.simulate(spec, 1500, 11, None, plan)
+            sums = combat_experiment.kernel.TOKENS  # outcomes and sums; no token histogram
+            assert counts is not None
+            np.testing.assert_array_equal(counts[:sums], played[:sums])
+    assert combat_experiment.played_counts(deck.cards, spec, None, 1500, 12) is None
