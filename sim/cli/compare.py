@@ -24,6 +24,9 @@ _TITLE = ("{name}: {n} variants vs baseline {base!r}; {trials} trials, seed {see
           "price: the variant's cards in rubles; " + PER_1000_RUBLES.replace("{", "{{")
           .replace("}", "}}") + "; a row 'X minus its cash': variant X less its cash "
           "equivalent, paired")
+_SEATS_TITLE = ("{name}: {n} variants vs baseline {base!r}; {trials} games of every seat, seed "
+                "{seed}, common random numbers; cells: estimate ±95% half-width; diff = "
+                "variant - baseline, paired game by game")
 
 
 def variant_options(func: Callable) -> Callable:
@@ -84,7 +87,12 @@ def read_targets(texts, path) -> list:
 
 
 def _run(exp, base: dict, variants, baseline, against, metrics, target_texts,
-         targets_file, trials, seed, rules_dir, fmt, threads, rs=None, money=None) -> None:
+         targets_file, trials, seed, rules_dir, fmt, threads, rs=None, money=None,
+         seats: bool = False) -> None:
+    """Compare the variants and print them; ``seats``: a multiplayer game, whose loadout
+    and policy keys apply to every seat and whose loadout shown is seat 1's (no prices: a
+    price is one stalker's loadout).
+    """
     if rs is None:
         rs = common.load_rules_or_exit(rules_dir)
     specs = ([] if baseline is None else [baseline]) + list(variants)
@@ -95,14 +103,16 @@ def _run(exp, base: dict, variants, baseline, against, metrics, target_texts,
     parsed = [library.parse_variant(s, exp) for s in specs]
     result = library.compare(exp, rs, base, parsed, trials=trials, seed=seed, threads=threads,
                              metrics=metrics or None, targets=targets, against=against,
-                             prices=True, money=money)
-    title = _TITLE.format(name=exp.name, n=len(result.variants), base=parsed[0].label,
-                          trials=trials, seed=seed)
+                             prices=not seats, money=money)
+    title = (_SEATS_TITLE if seats else _TITLE).format(
+        name=exp.name, n=len(result.variants), base=parsed[0].label, trials=trials, seed=seed)
     if against:
         title = title.replace("diff = variant - baseline", "diff = variant - against")
     common.emit_frame(result.to_frame(), fmt, result.to_dict(), title, result.to_table())
     if fmt == "table":
-        click.echo("loadouts:\n" + "\n".join(result.loadout_lines()))
+        head = (f"loadouts (seat 1's; a variant's loadout and policy keys apply to every one "
+                f"of the {base['seats']} seats):" if seats else "loadouts:")
+        click.echo(head + "\n" + "\n".join(result.loadout_lines()))
 
 
 KEY_NOTES = {"optional": "none = no card", "list": "repeatable; none = empty",
@@ -308,6 +318,13 @@ def campaign_command(exp) -> click.Command:
         baseline given that price in cash, and adds a row "X minus its cash":
         the card variant less its cash equivalent, paired, with its interval.
 
+        A multiplayer or cooperative scenario (four_stalkers) plays every seat of
+        every variant on the same games; its metrics: first_seat_advantage (seat 1's
+        win minus the other seats' mean win), seat_win.K (seat K wins; K from 1),
+        p_nobody_wins and, cooperative, p_team_wins. Its variants' card and rule
+        edits change the shared ruleset, and their loadout and policy keys every seat
+        (a list key adds or removes the card in every seat's list); no prices.
+
         \b
         Example:
           zonesim compare campaign --baseline "" --variant "item=Dosimeter" \\
@@ -318,16 +335,25 @@ def campaign_command(exp) -> click.Command:
             --cash-equivalent --metric p_sarcophagus
           zonesim compare campaign base --baseline "" --variant "item+=Jetpack" \\
             --cash-equivalent --metric p_sarcophagus
+          zonesim compare campaign four_stalkers --baseline "" --trials 20000 \\
+            --variant "edit=rules.multiplayer.first_player=seat1" \\
+            --variant "shopping_gear=Shotgun"
         """
         if scenario is not None and scenario_option is not None:
             raise click.UsageError("give the scenario once: as SCENARIO or as --scenario")
         chosen = load_scenario(scenario or scenario_option)
+        if chosen.multiplayer and money is not None:
+            raise click.UsageError(f"--{'pay' if money == 'pay' else 'cash-equivalent'} "
+                                   "prices one stalker's loadout; a multiplayer scenario's "
+                                   "variants change every seat")
+        played = registry.for_scenario(exp.name, chosen)
         rs = chosen.ruleset if rules_dir is None else common.load_rules_or_exit(rules_dir)
-        setup = exp.from_scenario(chosen)
+        setup = played.from_scenario(chosen)
         if rules_dir is not None:
             common.rules_lack(rs, setup, rules_dir)
-        _run(exp, setup, variants, baseline, against, metrics, target_texts,
-             targets_file, trials, seed, rules_dir, fmt, threads, rs=rs, money=money)
+        _run(played, setup, variants, baseline, against, metrics, target_texts,
+             targets_file, trials, seed, rules_dir, fmt, threads, rs=rs, money=money,
+             seats=chosen.multiplayer)
 
     return command
 

@@ -97,14 +97,22 @@ def levers(scenario, experiment, card, metric, tables, cards, target_text, max_s
       zonesim levers base --target "p_sarcophagus in 0.45..0.55" --max-steps 3
       zonesim levers base --experiment combat --card all --metric knocked_out --top 10
       zonesim levers base --method morris --cards Bloodsucker,Strelok --trajectories 20
+      zonesim levers four_stalkers --tables rules --cards multiplayer --top 10
+
+    A multiplayer or cooperative scenario plays every seat of the whole game (the
+    multiplayer experiment of zonesim compare campaign); the default metric is then
+    first_seat_advantage, and seat_win.K, p_nobody_wins (cooperative: p_team_wins)
+    may be ranked or targeted.
     """
     if scheduler is not None:
         check_scheduler(scheduler)
-    exp = registry.experiment(experiment)
+    chosen = load_scenario(scenario)
+    trials = trials or TRIALS.get(experiment, ENCOUNTER_TRIALS)
+    exp = registry.for_scenario(experiment, chosen)  # a multiplayer game: every seat
+    experiment = exp.name
     if exp.card_key is None and card != "all":
         raise click.UsageError("--card is for --experiment "
                                + ", ".join(e.name for e in registry.encounters()))
-    chosen = load_scenario(scenario)
     rs = chosen.ruleset if rules_dir is None else common.load_rules_or_exit(rules_dir)
     setup = base_setup(experiment, chosen, card)
     if rules_dir is not None:
@@ -117,7 +125,6 @@ def levers(scenario, experiment, card, metric, tables, cards, target_text, max_s
     if target is None and common.given("max_steps"):
         raise click.UsageError("--max-steps is for --target: the steps tried each way "
                                "toward it (without a target every value moves one step)")
-    trials = trials or TRIALS.get(experiment, ENCOUNTER_TRIALS)
     kw = {"trials": trials, "seed": seed, "metric": metric, "tables": _split(tables),
           "cards": _split(cards), "workers": workers, "scheduler": scheduler,
           "threads": threads}

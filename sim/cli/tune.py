@@ -8,6 +8,7 @@ from sim.cli import common
 from sim.cli.anomaly import state_options
 from sim.cli.compare import CAMPAIGN_TRIALS, common_options
 from sim.experiments import registry
+from sim.rules.scenario import load_scenario
 from sim.workflows import compare as compare_lib
 from sim.workflows import targets as targets_lib
 from sim.workflows import tune as library
@@ -65,6 +66,12 @@ def tune(experiment_name, scenario, scenario_option, edits, vary, target_text, m
         --target "p_sarcophagus in 0.35..0.55"
       zonesim tune --scenario base --enemy all --vary enemies.Bloodsucker.endurance=2..6 \\
         --target "knocked_out <= 0.2"
+      zonesim tune campaign four_stalkers --vary rules.multiplayer.new_character_items=0..3 \\
+        --target "first_seat_advantage in -0.02..0.02" --trials 20000
+
+    A multiplayer or cooperative scenario plays every seat (the multiplayer experiment
+    of zonesim compare campaign): its targets are on first_seat_advantage, seat_win.K,
+    p_nobody_wins or (cooperative) p_team_wins.
     """
     cards = [e for e in registry.encounters()
              if setup_options[common.param_of(e.card_key)] is not None]
@@ -74,7 +81,8 @@ def tune(experiment_name, scenario, scenario_option, edits, vary, target_text, m
                                    f"'{WHOLE_GAMES} [SCENARIO]', or {_card_options()}")
         if scenario is not None and scenario_option is not None:
             raise click.UsageError("give the scenario once: as SCENARIO or as --scenario")
-        exp, chosen = registry.experiment(WHOLE_GAMES), scenario or scenario_option or "base"
+        chosen = scenario or scenario_option or "base"
+        exp = registry.for_scenario(WHOLE_GAMES, load_scenario(chosen))
         if not common.given("trials"):
             trials = CAMPAIGN_TRIALS
     else:

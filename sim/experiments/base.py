@@ -37,7 +37,9 @@ class Metric:
         Row key (the names of the single-variant commands' cells).
     kind : str
         ``proportion`` (a 0/1 indicator per trial; Wilson interval when every
-        trial value is 0 or 1) or ``mean`` (normal interval).
+        trial value is 0 or 1), ``mean`` (a count per trial, never below 0; normal
+        interval) or ``difference`` (a difference of two shares per trial, -1..1, such as a
+        multiplayer game's first-seat advantage; normal interval).
     better : str or None
         ``higher`` or ``lower`` if a larger value is better or worse for the
         stalker (verdicts ``better``/``worse``); None if neutral
@@ -147,6 +149,8 @@ CompileFunction = Callable[[Sequence[Case]], list]
 """``cases -> inputs``: the kernel inputs each case compiles to (arrays, nested in tuples)."""
 ScenarioFunction = Callable[["Scenario"], dict[str, Any]]
 """``scenario -> setup``: an experiment's whole base setup from a scenario."""
+MetricsFunction = Callable[[Mapping[str, Any]], tuple[Metric, ...]]
+"""``setup -> metrics``: the metrics one setup's games give (a multiplayer game's seats)."""
 
 
 @dataclass(frozen=True)
@@ -202,6 +206,9 @@ class Experiment:
         The columns of ``sweep_metrics`` that are no paired metric (the anomaly's
         draws per search, the campaign's days to a win), declared for their kind and
         words like ``metrics``.
+    metrics_of : callable or None
+        The metrics ``run`` gives for one base setup, a part of ``metrics`` (a multiplayer
+        game of three seats has no fourth seat's win); None: all of ``metrics``.
     """
 
     name: str
@@ -219,6 +226,11 @@ class Experiment:
     from_scenario: ScenarioFunction | None = None
     compile_inputs: CompileFunction | None = None
     sweep_only: tuple[Metric, ...] = ()
+    metrics_of: MetricsFunction | None = None
+
+    def played(self, setup: Mapping[str, Any]) -> tuple[Metric, ...]:
+        """The metrics ``run`` gives for the base setup ``setup`` (:attr:`metrics_of`)."""
+        return self.metrics if self.metrics_of is None else self.metrics_of(setup)
 
     @property
     def declared(self) -> tuple[Metric, ...]:

@@ -110,6 +110,12 @@ seat has its win and its deaths."""
 NOBODY_WINS = "p_nobody_wins"
 """Nobody won a multiplayer game (P-45: the Final Emission took everyone, no stalker was
 left, or the day cap came first)."""
+FIRST_SEAT = "first_seat_advantage"
+"""A multiplayer game's first-seat advantage: seat 1's win minus the mean of the other seats'
+wins, per game (above 0: the first seat wins more often than the others; P-45)."""
+TEAM_WINS = "p_team_wins"
+"""The team won a cooperative multiplayer game (P-45): the complement of
+:data:`NOBODY_WINS` there."""
 GAME_SHARES = (NOBODY_WINS, FINAL_EMISSION, CAPPED)
 """A multiplayer game's shares, in the order its JSON writes them
 (:meth:`sim.experiments.campaign_players.PlayersResult.to_dict`): nobody wins, the Final
@@ -130,6 +136,10 @@ BALANCE_METRICS: tuple[tuple[str, str, str | None, str], ...] = (
     (SEAT_SPREAD, "proportion", "lower", "best minus worst seat's win rate"),
     (NOBODY_WINS, "proportion", "lower", "nobody wins the game"),
 )
+MULTIPLAYER_LABELS = {FIRST_SEAT: "seat 1's win minus the other seats' mean win",
+                      TEAM_WINS: "the team wins the game (cooperative)"}
+"""The per-game metrics of a whole multiplayer game that no other list declares, in words
+(the ``multiplayer`` experiment, :mod:`sim.experiments.campaign_multi`)."""
 """The balance metrics of a scenario, declared like :data:`METRICS` beside them: each
 compares games of several characters or seats, so none is a per-game metric of one
 stalker. ``zonesim rebalance`` takes targets on them; ``seat_spread`` and
@@ -153,9 +163,10 @@ theirs: each with its order-statistic interval (:func:`sim.stats.histogram_quant
 
 LABELS: Mapping[str, str] = {**{m[0]: m[3] for m in (*METRICS, *SEAT_METRICS,
                                                      *BALANCE_METRICS)},
-                             **CONDITIONAL_LABELS, **DAY_LABELS}
+                             **MULTIPLAYER_LABELS, **CONDITIONAL_LABELS, **DAY_LABELS}
 """Plain label of every campaign metric name, from :data:`METRICS`, :data:`SEAT_METRICS`,
-:data:`BALANCE_METRICS`, :data:`CONDITIONAL_LABELS` and :data:`DAY_LABELS`."""
+:data:`BALANCE_METRICS`, :data:`MULTIPLAYER_LABELS`, :data:`CONDITIONAL_LABELS` and
+:data:`DAY_LABELS`."""
 
 
 def label(name: str) -> str:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import dataclasses
 import tomllib
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -356,17 +356,31 @@ def paired_block_sums(arrays: Sequence[CampaignArrays], *, trials: int, seed: in
         (the :class:`sim.workflows.compare.PairedSums` layout; zero differences for the
         baseline), for the metrics :data:`CAMPAIGN_METRICS`.
     """
+    return paired_totals(arrays, trial_metrics, len(CAMPAIGN_METRICS), trials=trials,
+                         seed=seed, threads=threads, block=block)
+
+
+def paired_totals(arrays: Sequence[CampaignArrays | GameArrays],
+                  values: Callable[[np.ndarray], np.ndarray], n_metrics: int, *, trials: int,
+                  seed: int, threads: int | None = None, block: int = BLOCK) -> np.ndarray:
+    """Exact paired sums of V compiled games over trials ``0 .. trials - 1``, of the
+    ``n_metrics`` integer per-game values ``values(rows)`` gives (rows: (n, G_ROW)).
+
+    Returns
+    -------
+    ndarray of object (Python int), shape (V, 4, n_metrics)
+        As :func:`paired_block_sums`.
+    """
     if trials < 1:
         raise CompareInputError("trials must be >= 1")
     if seed < 0:
         raise CompareInputError("seed must be >= 0")
-    n_var, n_met = len(arrays), len(CAMPAIGN_METRICS)
-    totals = np.zeros((n_var, AGGREGATE.N_SUMS, n_met), dtype=object)
+    totals = np.zeros((len(arrays), AGGREGATE.N_SUMS, n_metrics), dtype=object)
     totals[...] = 0
     base = None
     for _, v, rows in game_blocks(arrays, seed=seed, trials=trials, threads=threads,
                                   block=block):
-        x = trial_metrics(rows)
+        x = values(rows)
         s, s2 = exact_sums(x)
         totals[v, AGGREGATE.SUM] += s
         totals[v, AGGREGATE.SUM_SQ] += s2
@@ -401,7 +415,8 @@ def run_campaign_compare(cases: Sequence[Case], *, trials: int, seed: int,
 __all__ = ["BLOCK", "CAMPAIGN_KEYS", "CAMPAIGN_METRICS", "LEFT_OUT", "LOADOUT_KEYS", "NAME",
            "POLICY_KINDS", "SEAT_METRICS", "compile_cases", "compile_seat", "policy_kinds",
            "seat_scenario", "seat_setup",
-           "paired_block_sums", "run_campaign_compare", "scenario_of", "scenario_setup",
+           "paired_block_sums", "paired_totals", "run_campaign_compare", "scenario_of",
+           "scenario_setup",
            "trial_metrics", "trial_values"]
 
 

@@ -14,10 +14,14 @@ import functools
 import importlib
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from sim.experiments import naming
 from sim.experiments.base import CompareInputError, Experiment, Metric
 from sim.rules.tomlfile import suggest
+
+if TYPE_CHECKING:
+    from sim.rules.scenario import Scenario
 
 MODULES: dict[str, str] = {
     "combat": "sim.experiments.combat",
@@ -30,6 +34,14 @@ MODULES: dict[str, str] = {
 NAMES: tuple[str, ...] = tuple(MODULES)
 """Every experiment's name, in the order commands list them."""
 
+MULTIPLAYER: dict[str, str] = {"multiplayer": "sim.experiments.campaign_multi"}
+"""The experiment a command of :data:`NAMES` plays on a multiplayer or cooperative scenario
+(issue 47 item 7), by name, and its module: ``compare campaign``, ``tune campaign`` and
+``levers`` pick it (:func:`for_scenario`), so it is no command of its own."""
+WHOLE_GAMES = "campaign"
+"""The experiment of one stalker's whole games, whose multiplayer twin :data:`MULTIPLAYER`
+declares."""
+
 
 def experiment(name: str) -> Experiment:
     """The experiment called ``name``.
@@ -39,16 +51,33 @@ def experiment(name: str) -> Experiment:
     CompareInputError
         If there is none.
     """
-    if name not in MODULES:
+    modules = {**MODULES, **MULTIPLAYER}
+    if name not in modules:
         raise CompareInputError(f"unknown experiment {name!r} (known: {', '.join(NAMES)})")
-    declared = importlib.import_module(MODULES[name]).EXPERIMENT
-    assert declared.name == name, f"{MODULES[name]} declares {declared.name!r}, not {name!r}"
+    declared = importlib.import_module(modules[name]).EXPERIMENT
+    assert declared.name == name, f"{modules[name]} declares {declared.name!r}, not {name!r}"
     return declared
+
+
+def for_scenario(name: str, scenario: Scenario) -> Experiment:
+    """The experiment ``name`` (:data:`NAMES`) plays on ``scenario``: the multiplayer
+    experiment (:data:`MULTIPLAYER`) for whole games of a multiplayer or cooperative
+    scenario, else ``name`` itself.
+    """
+    if name == WHOLE_GAMES and scenario.multiplayer:
+        (multi,) = MULTIPLAYER
+        return experiment(multi)
+    return experiment(name)
 
 
 def experiments() -> tuple[Experiment, ...]:
     """Every experiment, in the order of :data:`NAMES` (imports every module)."""
     return tuple(experiment(name) for name in NAMES)
+
+
+def every_experiment() -> tuple[Experiment, ...]:
+    """Every experiment: those of :data:`NAMES`, then those of :data:`MULTIPLAYER`."""
+    return (*experiments(), *map(experiment, MULTIPLAYER))
 
 
 def encounters() -> tuple[Experiment, ...]:
@@ -58,7 +87,8 @@ def encounters() -> tuple[Experiment, ...]:
 
 @functools.cache
 def metrics() -> Mapping[str, Metric]:
-    """Every metric an experiment declares (:attr:`Experiment.declared`), by name.
+    """Every metric an experiment declares (:attr:`Experiment.declared`), by name: those
+    of :data:`NAMES` and of :data:`MULTIPLAYER`.
 
     The report reads a metric's kind and words here (:func:`sim.report.plots.label`,
     :func:`sim.report.labels.metric`), not from a list of its own. The encounters share
@@ -71,7 +101,7 @@ def metrics() -> Mapping[str, Metric]:
         If two experiments declare one name with different kinds or labels.
     """
     found: dict[str, Metric] = {}
-    for m in (m for e in experiments() for m in e.declared):
+    for m in (m for e in every_experiment() for m in e.declared):
         first = found.setdefault(m.name, m)
         if (first.kind, first.label) != (m.kind, m.label):
             raise ValueError(f"metric {m.name!r} is declared as {first.kind} "

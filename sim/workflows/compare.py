@@ -713,7 +713,7 @@ def compare(exp: Experiment, rs: Ruleset, base: Mapping[str, object],
     if len(set(labels)) != len(labels):
         raise CompareInputError(f"variant labels must differ (got {labels}); "
                                 "name them with label=...")
-    known = [m.name for m in exp.metrics]
+    known = [m.name for m in exp.played(base)]
     twice = [m for m in dict.fromkeys(metrics or ()) if list(metrics or ()).count(m) > 1]
     if twice:
         raise CompareInputError(f"metric {twice[0]!r} is given twice; give each metric once",

@@ -55,6 +55,7 @@ import pandas as pd
 from sim import stats
 from sim.campaign.compile import CampaignInputError
 from sim.campaign.players import compile_game
+from sim.experiments import campaign_metrics as M
 from sim.experiments import campaign_paired
 from sim.experiments.campaign import game_blocks
 from sim.experiments.campaign_metrics import NOBODY_WINS, SEAT_WIN, WIN_RATE
@@ -71,7 +72,7 @@ from sim.workflows.targets import Target
 
 METRIC = WIN_RATE
 """The metric ranked: P(win), reach and survive the Sarcophagus (P-45)."""
-FIRST_SEAT = "first_seat_advantage"
+FIRST_SEAT = M.FIRST_SEAT
 """A multiplayer game's ranked metric: seat 1's win minus the mean of the other seats' wins,
 per game (above 0: the first seat wins more often than the others)."""
 

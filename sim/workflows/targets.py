@@ -145,12 +145,15 @@ def parse_target(text: str) -> Target:
 
 
 def metric_range(metric: Metric) -> tuple[float, float]:
-    """The values a metric can take: ``(0, 1)`` for a proportion, ``(0, inf)`` for a mean.
+    """The values a metric can take: ``(0, 1)`` for a proportion, ``(-1, 1)`` for a
+    difference of two shares (a multiplayer game's first-seat advantage), ``(0, inf)`` for a
+    mean.
 
     Every mean an experiment declares is a count per trial or game (wounds, days, rubles,
     draws), never below 0.
     """
-    return (0.0, 1.0) if metric.kind == "proportion" else (0.0, math.inf)
+    return {"proportion": (0.0, 1.0), "difference": (-1.0, 1.0)}.get(metric.kind,
+                                                                     (0.0, math.inf))
 
 
 def out_of_range(target: Target, metric: Metric) -> str | None:
@@ -164,7 +167,8 @@ def out_of_range(target: Target, metric: Metric) -> str | None:
     bad = [b for b in (target.low, target.high) if math.isfinite(b) and not low <= b <= high]
     if not bad:
         return None
-    kind = "a proportion" if high == 1 else "a count, never below 0"
+    kind = ("a count, never below 0" if not math.isfinite(high) else "a proportion"
+            if low == 0 else "a difference of two shares")
     values = f"{low:g}..{high:g}" if math.isfinite(high) else f">= {low:g}"
     return f"the bound {bad[0]:g} is outside the values {target.metric} can take ({kind}: {values})"
 

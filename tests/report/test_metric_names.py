@@ -205,7 +205,7 @@ def test_declarations_of_one_name_agree_and_every_sweep_column_is_declared(monke
     from sim.experiments.base import Metric
 
     shared = {}
-    for m in (m for e in registry.experiments() for m in e.declared):
+    for m in (m for e in registry.every_experiment() for m in e.declared):
         shared.setdefault(m.name, set()).add((m.kind, m.label))
     assert all(len(v) == 1 for v in shared.values())
     assert set(registry.metrics()) == set(shared)
