@@ -135,7 +135,9 @@ def steps(trials: int, campaign_trials: int,
                 ("anomaly deck", tables.anomaly_deck, trials),
                 ("event deck", tables.event_deck, trials),
                 ("seats", players.seats_section, campaign_trials),
-                ("characters", players.characters_section, campaign_trials)]
+                ("characters", players.characters_section, campaign_trials),
+                ("readings", readings.readings_section,
+                 max(1, campaign_trials // READINGS_SHARE))]
     return [("enemy deck", tables.enemy_deck, trials),
             ("anomaly deck", tables.anomaly_deck, trials),
             ("event deck", tables.event_deck, trials),

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from sim.experiments.campaign_metrics import REACH, SURVIVE_SARCOPHAGUS, WIN_RATE
 from sim.report import labels, outliers
+from sim.report.readings import measured, seats
 from sim.report.tables import Section
 from sim.workflows.readings import RULE, SARCOPHAGUS
 
@@ -188,7 +189,7 @@ def _sarcophagus(sections: Mapping[str, Section]) -> Answer | None:
     section = sections.get("readings")
     result = section.data.get("readings") if section else None
     rows = result.of_kind(SARCOPHAGUS) if result is not None else []
-    if not rows:
+    if not rows or WIN_RATE not in result.baseline:  # a multiplayer game's: the seats'
         return None
     base = result.baseline[WIN_RATE]
     ordered = sorted(rows, key=lambda r: r["mc"])
@@ -278,4 +279,6 @@ def _reading(sections: Mapping[str, Section]) -> Answer | None:
     return Answer("Which reading of the rules matters most?",
                   f"{r['key']} = {r['value']} instead of {r['current']}: "
                   f"{100 * r['diff']:+.1f} points ({100 * r['diff_ci_low']:+.1f} to "
-                  f"{100 * r['diff_ci_high']:+.1f}) of win rate ({r['rules']})", "readings")
+                  f"{100 * r['diff_ci_high']:+.1f}) of {measured(result)} ({r['rules']})"
+                  + (f"; a seat's win or nobody winning moves by {100 * r['effect']:.1f} "
+                     "points" if seats(result) else ""), "readings")

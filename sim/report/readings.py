@@ -77,8 +77,29 @@ def skipped_lines(result: workflow.ReadingsResult) -> list[str]:
             f"{s['reason']}" for s in result.skipped]
 
 
+def seats(result: workflow.ReadingsResult) -> bool:
+    """Whether ``result`` is a multiplayer game's readings (every seat, issue 47.7)."""
+    return result.metric == workflow.FIRST_SEAT
+
+
+def measured(result: workflow.ReadingsResult) -> str:
+    """The words of the ranked metric: ``win rate``, or a multiplayer game's
+    ``first-seat advantage``.
+    """
+    return "first-seat advantage" if seats(result) else "win rate"
+
+
 def top_lines(result: workflow.ReadingsResult, n: int = TOP) -> list[str]:
-    """The ``n`` readings with the largest effect, each with the value the report used."""
+    """The ``n`` readings with the largest effect, each with the value the report used.
+
+    In a multiplayer game: the first-seat advantage under the reading and its paired
+    change, and the largest change of any seat's win or of ``p_nobody_wins`` (the rank).
+    """
+    if seats(result):
+        return [f"{r['key']} = {r['value']} instead of {r['current']} (the value used here): "
+                f"first-seat advantage {100 * r['mc']:+.1f} pp, {change(r)}; largest change "
+                f"of a seat's win or of nobody winning {100 * r['effect']:.1f} pp "
+                f"({r['rules']})" for r in result.top(n)]
     return [f"{r['key']} = {r['value']} instead of {r['current']} (the value used here): win "
             f"rate {labels.percent(r['mc'], r['ci_low'], r['ci_high'])}, "
             f"{change(r)} ({r['rules']})" for r in result.top(n)]
@@ -87,11 +108,15 @@ def top_lines(result: workflow.ReadingsResult, n: int = TOP) -> list[str]:
 def readings_section(sc: Scenario, trials: int, seed: int) -> Section:
     """Every documented reading of an open rule against the ruleset's own, in whole games.
 
-    One-stalker scenarios only (the multiplayer battery of
-    :func:`sim.report.build.steps` has no readings section).
+    A multiplayer or cooperative scenario plays every seat of each reading on the same
+    games (:func:`sim.workflows.readings.run_seat_readings`, issue 47.7): the rows rank
+    the readings by the largest change of a seat's win or of ``p_nobody_wins``, and give
+    the first-seat advantage's paired change.
     """
     section = Section("readings", "Readings of the rules")
     result = workflow.run_readings(sc, trials=trials, seed=seed)
+    if seats(result):
+        return _seats_section(section, sc, result, trials, seed)
     base = result.baseline[workflow.METRIC]
     section.text.append(
         f"Each documented reading of an open rule (docs/rules.md: every switch and every "
@@ -115,6 +140,37 @@ def readings_section(sc: Scenario, trials: int, seed: int) -> Section:
     return section
 
 
+def _seats_section(section: Section, sc: Scenario, result: workflow.ReadingsResult,
+                   trials: int, seed: int) -> Section:
+    """The section of a multiplayer game's readings (:func:`readings_section`)."""
+    base = result.baseline
+    wins = "; ".join(f"seat {k} {labels.percent(c['mc'], c['ci_low'], c['ci_high'])}"
+                     for k, c in enumerate((base[n] for n in workflow.seat_names(
+                         len(base) - 2)[1:-1]), start=1))
+    nobody = base[workflow.seat_names(len(base) - 2)[-1]]
+    none = labels.percent(nobody["mc"], nobody["ci_low"], nobody["ci_high"])
+    first = base[workflow.FIRST_SEAT]
+    section.text.append(
+        f"Each documented reading of an open rule (docs/rules.md: every switch and every "
+        f"choice of a rules.toml key) is played as one edit of {sc.name}'s whole games, every "
+        f"seat, {trials} games each, seed {seed}, on the same games as the ruleset's own "
+        "reading (common random numbers), so each change is paired. With the ruleset as it "
+        f"is: {wins}; nobody wins {none}; first-seat advantage (seat 1's win minus the "
+        "other seats' mean) "
+        f"{100 * first['mc']:+.1f} pp ({100 * first['ci_low']:+.1f} to "
+        f"{100 * first['ci_high']:+.1f}). Largest absolute change of a seat's win or of "
+        "nobody winning first; the turn-order and first-player readings act here; 'no "
+        "effect' marks a reading that leaves the compiled game unchanged (not played). "
+        "zonesim readings gives the same with more games.")
+    skipped = skipped_lines(result)
+    if skipped:
+        section.text += ["Readings skipped, not played:", skipped]
+    section.tables["readings"] = result.ranking()
+    section.shown["Readings of the rules, largest change of a seat's win first"] = shown(result)
+    section.data["readings"] = result
+    return section
+
+
 def verdict_lines(sections: Mapping[str, Section]) -> list:
     """The first screen's heading and lines: the readings with the largest effect.
 
@@ -124,6 +180,7 @@ def verdict_lines(sections: Mapping[str, Section]) -> list:
     result = section.data.get("readings") if section else None
     if result is None or not result.rows:
         return []
-    return [f"Readings of the rules that move the win rate most ({result.trials} games per "
+    what = "a seat's win" if seats(result) else "the win rate"
+    return [f"Readings of the rules that move {what} most ({result.trials} games per "
             "reading, paired on the same games; every reading in 'Readings of the rules'):",
             top_lines(result)]
