@@ -2,12 +2,13 @@
 
 ``python -m docs.numbers`` plays each declared effect (:data:`EFFECTS`) as
 ``zonesim compare campaign`` does, through :func:`sim.workflows.compare.compare`
-on the campaign experiment, with ONE seed and trial count for every effect
-(``--seed``, ``--trials``; default the docs' 200,000 games), and prints each
-figure: the paired difference to its baseline with its 95 % interval (``diff``)
-or the variant's own estimate with its interval (``value``). Effects that share a
-scenario and baseline play as one paired run (one call of the kernel with every
-variant), so a figure and its neighbours are paired on the same games.
+on the campaign experiment (on the ``multiplayer`` experiment for a multiplayer scenario,
+``four_stalkers``: every seat, :func:`sim.experiments.registry.for_scenario`), with ONE
+seed and trial count for every effect (``--seed``, ``--trials``; default the docs'
+200,000 games), and prints each figure: the paired difference to its baseline with its
+95 % interval (``diff``) or the variant's own estimate with its interval (``value``).
+Effects that share a scenario and baseline play as one paired run (one call of the kernel
+with every variant), so a figure and its neighbours are paired on the same games.
 
 Each quoted figure in the two docs carries an invisible anchor right before it,
 ``<!-- number: NAME -->``, NAME an effect of :data:`EFFECTS`; the figure keeps the
@@ -30,11 +31,10 @@ Quoted figures deliberately left out (no anchor), and why:
   separate loadout with no paired change quoted;
 - Bloodsucker ``ambush`` in the traits table: exactly 0 (no game changes), nothing
   to compare within a tolerance;
-- every ``four_stalkers`` figure (P(nobody wins) under Lost in fog, the Zone deck, the
-  shops, armour and gear bought by every seat): ``compare campaign`` plays one stalker
-  (a multiplayer scenario is refused), so these need a paired multiplayer runner that
-  the library does not offer as a compare; left for a follow-up;
-- ``campaign.killed_enemies`` (-0.093 ..., +0.009 under ``at_once``), the discards at seed
+- ``four_stalkers`` as a cooperative game (rules.md, *Multiplayer*: the team's win under
+  ``multiplayer.cooperative_dead``): no bundled scenario is cooperative, and the
+  scenario's ``variant`` is no key of the compare grammar;
+- ``campaign.killed_enemies`` on base (+0.009 under ``at_once``), the discards at seed
   7 (0.0000 (SE 0.0001) ...) and the P-37 share of 12.1 % (reference games): not
   paired effects of the compare grammar, or quoted with standard errors of other runs;
 - readings quoted bare below one point (``at_once`` +0.7 pp, ... +0.2 pp): bounds in words;
@@ -80,6 +80,9 @@ Z95 = 1.959963984540054
 
 WIN = "p_sarcophagus"
 RUBLES = "rubles_at_end"
+NOBODY = "p_nobody_wins"
+FOUR = "four_stalkers"
+"""The bundled multiplayer scenario whose P(nobody wins) the docs quote."""
 
 
 @dataclass(frozen=True)
@@ -91,12 +94,13 @@ class Effect:
     name : str
         The anchor's name (``<!-- number: NAME -->``).
     scenario : str
-        A bundled one-stalker scenario's name (``base``).
+        A bundled scenario's name (``base``, ``four_stalkers``).
     baseline, variant : str
         Variants as ``zonesim compare campaign --baseline/--variant`` take them
         (``""`` = the scenario itself).
     metric : str
-        A campaign metric (``p_sarcophagus``, ``rubles_at_end``).
+        A metric of the scenario's experiment (``p_sarcophagus``, ``rubles_at_end``; a
+        multiplayer game's ``p_nobody_wins``).
     kind : {"diff", "value"}
         The paired difference ``variant - baseline``, or the variant's estimate.
     """
@@ -142,6 +146,11 @@ def _base(name: str, variant: str, metric: str = WIN, kind: str = "diff") -> Eff
     return Effect(name, "base", "", variant, metric, kind)
 
 
+def _four(name: str, variant: str, kind: str = "diff", baseline: str = "") -> Effect:
+    """A ``four_stalkers`` figure: P(nobody wins), every seat playing the variant."""
+    return Effect(f"four.{name}", FOUR, baseline, variant, NOBODY, kind)
+
+
 EFFECTS: tuple[Effect, ...] = (
     # docs/rules.md, command [1] and the open-rules table
     _base("base.win_rate", "", kind="value"),
@@ -182,6 +191,24 @@ EFFECTS: tuple[Effect, ...] = (
     # docs/workflows.md, inert values: ten times the mutant-trophy price
     _base("base.mutant_trophy_price_x10.rubles",
           "edit=rules.economy.mutant_trophy_price=5000", RUBLES),
+    # four_stalkers' P(nobody wins), every seat (issue 47 item 7: the multiplayer experiment)
+    _four("nobody", "", kind="value"),
+    _four("trait.all", ALL_TRAITS),
+    _four("trait.all.nobody", ALL_TRAITS, kind="value"),
+    _four("fog_enemy", FOG),
+    _four("killed_at_once", "edit=rules.campaign.killed_enemies=at_once"),
+    _four("killed_reshuffle", "edit=rules.campaign.killed_enemies=reshuffle_when_empty"),
+    _four("zone_deck", DECK),
+    _four("zone_deck.nobody", DECK, kind="value"),
+    _four("deck.third_patrol", f"{DECK};edit=zone.Stalker patrol.count=3", baseline=DECK),
+    _four("deck.third_weather", f"{DECK};edit=zone.Weather turns.count=3", baseline=DECK),
+    _four("shops_every_base", "edit=rules.economy.shops=every_base"),
+    _four("shops_every_base.nobody", "edit=rules.economy.shops=every_base", kind="value"),
+    *(_four(f"buy.{key}", f"shopping_gear={GEAR[key]}")
+      for key in ("stalker_suit", "ecolog_suit", "shotgun", "grenade", "stone_flower")),
+    _four("rich.nobody", RICH, kind="value"),
+    *(_four(f"rich.buy.{key}", f"{RICH};shopping_gear={GEAR[key]}", baseline=RICH)
+      for key in ("ecolog_suit", "seva_suit", "ecolog_then_stalker")),
 )
 """Every quoted whole-game effect, declared once; names are the docs' anchors."""
 
@@ -277,10 +304,10 @@ def measure(effects: Sequence[Effect] = EFFECTS, *, trials: int = DOC_TRIALS,
         "mc", "ci_low", "ci_high"}`` (``mc`` the difference or the estimate, with
         its 95 % interval, as compare's rows give it).
     """
-    exp = registry.experiment("campaign")
     rows: dict[tuple[str, str, str, str], Mapping] = {}
     for (scenario, baseline), variants in groups(effects).items():
         chosen = load_scenario(scenario)
+        exp = registry.for_scenario("campaign", chosen)
         labels = [f"v{i}" for i in range(len(variants))]
         parsed = [library.parse_variant(v, exp, label) for v, label in zip(variants, labels,
                                                                           strict=True)]

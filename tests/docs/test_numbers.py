@@ -66,7 +66,9 @@ def test_figures_read_in_every_format_the_docs_write():
 
 def test_the_shared_baselines_play_as_one_run_each():
     runs = numbers.groups(numbers.EFFECTS)
-    assert sorted(runs) == [("base", ""), ("base", numbers.DECK), ("base", numbers.RICH)]
+    assert sorted(runs) == [("base", ""), ("base", numbers.DECK), ("base", numbers.RICH),
+                            (numbers.FOUR, ""), (numbers.FOUR, numbers.DECK),
+                            (numbers.FOUR, numbers.RICH)]
     for vs in runs.values():  # a variant several figures read plays once in its run
         assert len(vs) == len(set(vs))
     assert sum(map(len, runs.values())) < len(numbers.EFFECTS) + len(runs)
