@@ -128,7 +128,7 @@ def levers(scenario, experiment, card, metric, tables, cards, target_text, max_s
     kw = {"trials": trials, "seed": seed, "metric": metric, "tables": _split(tables),
           "cards": _split(cards), "workers": workers, "scheduler": scheduler,
           "threads": threads}
-    library.check_metric(exp, metric or (target.metric if target else None))
+    library.check_metric(exp, metric or (target.metric if target else None), setup)
     from sim.report.levers import write_levers
     with common.results_folder(out, "levers") as (folder, bar):
         with runner.reporting(None):  # one bar over the batches, not one per kernel run

@@ -235,8 +235,12 @@ def plan_steps(rs: Ruleset, levers: Sequence[Lever], max_steps: int = 1
     return valid, refused
 
 
-def check_metric(exp: Experiment, metric: str | None) -> str:
+def check_metric(exp: Experiment, metric: str | None,
+                 setup: Mapping[str, Any] | None = None) -> str:
     """The metric to rank (the experiment's default when None).
+
+    With the base ``setup``, a metric its games give (:meth:`Experiment.played`: a
+    multiplayer game of three seats has no ``seat_win.4``).
 
     Raises
     ------
@@ -244,7 +248,7 @@ def check_metric(exp: Experiment, metric: str | None) -> str:
         (field ``metric``) A name the experiment does not have.
     """
     metric = metric or exp.default_metric
-    known = [m.name for m in exp.metrics]
+    known = [m.name for m in (exp.metrics if setup is None else exp.played(setup))]
     if metric not in known:
         raise LeverError(f"{metric!r} is not a {exp.name} metric{suggest(metric, known)} "
                          f"(known: {', '.join(known)})", "metric")
@@ -447,11 +451,12 @@ def _refusal(move: Step, reason: str, by: str) -> dict:
             "reason": text, "refused_by": by}
 
 
-def _pick_metric(exp: Experiment, metric: str | None, target: Target | None) -> str:
+def _pick_metric(exp: Experiment, metric: str | None, target: Target | None,
+                 setup: Mapping[str, Any]) -> str:
     if target is not None and metric is not None and target.metric != metric:
         raise LeverError(f"the target is on {target.metric!r} but --metric is {metric!r}",
                          "target")
-    return check_metric(exp, metric or (target.metric if target is not None else None))
+    return check_metric(exp, metric or (target.metric if target is not None else None), setup)
 
 
 def _step_row(move: Step, row: dict, target: Target | None) -> dict:
@@ -510,7 +515,7 @@ def run_levers(rs: Ruleset, name: str, setup: Mapping[str, Any], *, trials: int,
         Unknown metric, table or card; a setup the experiment cannot run.
     """
     exp = find_experiment(name)
-    metric = _pick_metric(exp, metric, target)
+    metric = _pick_metric(exp, metric, target, setup)
     if max_steps < 1 or batch < 1:
         raise LeverError("max_steps and batch must be >= 1")
     levers = find_levers(rs, tables, cards)

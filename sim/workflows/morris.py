@@ -167,7 +167,7 @@ def run_morris(rs: Ruleset, name: str, setup: Mapping[str, Any], *, trials: int,
     """
     sample, analyze = _salib()
     exp = find_experiment(name)
-    metric = check_metric(exp, metric)
+    metric = check_metric(exp, metric, setup)
     if trajectories < 2:
         raise LeverError("Morris screening needs at least 2 trajectories", "trajectories")
     backend = {"workers": workers, "scheduler": scheduler, "threads": threads}

@@ -183,3 +183,14 @@ def test_the_sums_do_not_depend_on_the_block_size():
     one = MP.run_multiplayer_compare(runs, trials=150, seed=4)
     other = MP.run_multiplayer_compare(runs, trials=150, seed=4, block=37)
     assert np.array_equal(one.sums, other.sums)
+
+
+def test_levers_refuse_a_metric_of_a_seat_the_game_lacks(tmp_path):
+    """Guard: levers on three_stalkers with --metric seat_win.4 ended in a traceback."""
+    args = ["levers", "three_stalkers", "--tables", "rules", "--cards", "multiplayer",
+            "--metric", "seat_win.4", "--trials", "10", "--workers", "1", "--out",
+            str(tmp_path / "out")]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output
+    assert "seat_win.4" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "out").exists()
