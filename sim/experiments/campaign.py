@@ -44,6 +44,7 @@ from sim.experiments.campaign_metrics import (  # noqa: F401 - the campaign's me
     SURVIVE,
     SURVIVE_SARCOPHAGUS,
     WIN_RATE,
+    economy_lines,
     label,
 )
 from sim.experiments.naming import DAY_STATS
@@ -53,7 +54,8 @@ from sim.rules.scenario import Scenario
 
 RENAMED = {"G_EMISSIONS_HIT": "emissions_suffered", "G_ANOMALIES": "anomalies_entered",
            "G_ARTIFACTS": "artifacts_found", "G_COMPLEXES": "complexes_explored",
-           "G_RUBLES": "rubles_at_end", "G_ART_USES": "artifacts_used"}
+           "G_RUBLES": "rubles_at_end", "G_ART_USES": "artifacts_used",
+           "G_TROPHIES": "trophies_found"}
 """The result columns whose metric is named otherwise than the column (``G_KILLS`` is
 ``kills``; :func:`column_name`)."""
 
@@ -350,7 +352,9 @@ class CampaignResult:
         beside it: ``days.mean_ci_low`` and ``days.mean_ci_high`` (normal),
         ``days.median_ci_low``, ``days.p10_ci_low``, ... (order statistics of
         the day histogram, :func:`day_quantiles`). ``same_as`` names the metrics
-        equal to another in every game (:meth:`same_as`).
+        equal to another in every game (:meth:`same_as`); ``economy`` says which part of the
+        economy never acts in these games, in one line each
+        (:func:`sim.experiments.campaign_metrics.economy_lines`).
         """
         ends = self.counts[:K.N_ENDS]
         reached = self.histogram(K.REACHED)
@@ -391,6 +395,7 @@ class CampaignResult:
             **{name: cell["mc"] for name, cell in means.items()},
             "means": means,
             "same_as": self.same_as(),
+            "economy": economy_lines(means),
         }
 
     def outcomes_by_day(self) -> list[dict]:

@@ -52,6 +52,26 @@ CAPPED = "p_capped"
 GAME_DAYS = "game_days"
 """The day a game ended, over all games."""
 
+TROPHIES_FOUND = "trophies_found"
+"""Trophy cards taken: an enemy's when killed (P-19), an anomaly's when kept (P-34; the
+Ecologists exchange these for artefacts, ``exchanges``)."""
+TROPHIES_SOLD = "trophies_sold"
+"""Enemy trophies sold: mutant and animal trophies to Duty for rubles (P-26, P-28), stalker
+trophies to Freedom for Gear (P-27)."""
+TROPHY_RUBLES = "trophy_rubles"
+"""Rubles from the trophies sold (P-26, P-28)."""
+ARTIFACTS_SOLD = "artifacts_sold"
+"""Artefacts sold at a base, those found or exchanged and not kept (P-11)."""
+ARTIFACT_RUBLES = "artifact_rubles"
+"""Rubles from the artefacts sold (P-11)."""
+RUBLES_SPENT = "rubles_spent"
+"""Rubles paid for items, gear, armour (less the old armour's trade-in; P-13) and healing
+(P-37, P-40): a character's money at the end is his start's, plus both sales, less this."""
+ECONOMY = (TROPHIES_FOUND, TROPHIES_SOLD, TROPHY_RUBLES, ARTIFACTS_SOLD, ARTIFACT_RUBLES,
+           RUBLES_SPENT)
+"""The economy's per-game counters (issue 46, item 6), in the kernel's order: what a game
+finds, sells and earns, and spends (:func:`economy_lines`)."""
+
 METRICS: tuple[tuple[str, str, str | None, str], ...] = (
     (WIN_RATE, "proportion", "higher", "win (reach and survive the Sarcophagus)"),
     (REACH, "proportion", "higher", "reach the Sarcophagus (survive it or not)"),
@@ -80,6 +100,12 @@ METRICS: tuple[tuple[str, str, str | None, str], ...] = (
     ("zone_tokens", "mean", None, "Zone tokens held at the end"),
     ("clues_lost", "mean", "lower", "clue tokens lost to radiation mutations per game"),
     ("zone_lost", "mean", "lower", "Zone tokens lost to concussions per game"),
+    (TROPHIES_FOUND, "mean", None, "trophies taken per game (enemies killed, anomaly cards kept)"),
+    (TROPHIES_SOLD, "mean", None, "enemy trophies sold per game (to Duty, or Freedom for Gear)"),
+    (TROPHY_RUBLES, "mean", None, "rubles from trophies sold per game"),
+    (ARTIFACTS_SOLD, "mean", None, "artefacts sold per game"),
+    (ARTIFACT_RUBLES, "mean", None, "rubles from artefacts sold per game"),
+    (RUBLES_SPENT, "mean", None, "rubles spent per game (items, gear, armour, healing)"),
 )
 """Every per-game campaign metric, declared once: ``(name, kind, better, label)``.
 
@@ -221,6 +247,76 @@ def in_words(rows: list[dict], cells: tuple[str, ...] = ("mc", "ci_low", "ci_hig
 
     return [{**row, **{c: text(row[c], kinds.get(row["metric"]) == "proportion")
                        for c in cells}} for row in rows]
+
+
+HARDLY = 0.01
+"""A part of the economy hardly acts when the upper end of the 95 % interval of what it
+sells per game is below this share of what it finds: under 1 in 100 trophies taken is sold
+(:func:`economy_lines`)."""
+
+ECONOMY_PARTS: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...], str, str, str,
+                           tuple[tuple[str, str], ...]], ...] = (
+    ("trophy trade", TROPHIES_SOLD, (TROPHIES_FOUND,), (TROPHIES_SOLD, TROPHY_RUBLES),
+     "no trophy taken is sold in any game", "under 1 in {n} trophies taken is sold",
+     "the trophy prices and lots",
+     ((TROPHIES_FOUND, "trophies taken"), (TROPHIES_SOLD, "sold"),
+      (TROPHY_RUBLES, "rubles from them"))),
+    ("artefact sale", ARTIFACTS_SOLD, ("artifacts_found", "exchanges"),
+     (ARTIFACTS_SOLD, ARTIFACT_RUBLES), "no artefact found is sold in any game",
+     "under 1 in {n} artefacts found is sold", "the artefacts' sale prices",
+     (("artifacts_found", "artefacts found"), ("exchanges", "exchanged"),
+      (ARTIFACTS_SOLD, "sold"), (ARTIFACT_RUBLES, "rubles from them"))),
+    ("spending", RUBLES_SPENT, (), (RUBLES_SPENT,),
+     "no ruble is spent in any game (no item, gear, armour or healing bought)", "",
+     "the prices and the money",
+     (("rubles_at_end", "rubles left at the end"),)),
+)
+"""The parts of the economy (issue 46, item 6), each ``(part, the counter of its acting (a
+sale, a ruble spent), the counters of what it could sell, its counters (all 0 in every game
+when it never acts), its never acting and its hardly acting in words (``{n}``: 1 /
+:data:`HARDLY`), what then does not matter, the counts its line quotes as (metric,
+words))``; :func:`economy_lines`."""
+
+
+def economy_lines(means: Mapping[str, Mapping]) -> list[dict]:
+    """Each part of the economy (:data:`ECONOMY_PARTS`): whether it acts in a run, and the one
+    line that says so where it never or hardly does (issue 46, item 6).
+
+    ``means`` is ``zonesim campaign``'s ``means`` (each counter's ``{"mc", "ci_low",
+    "ci_high"}``). A counter is never negative, so a mean of 0 is 0 in every game: a part
+    whose acting counter is then never acts (no trophy sold in any game, no ruble spent),
+    and its counters' rows say nothing (``zero``: a table shows the line instead). A part
+    that sells under :data:`HARDLY` of what it finds (the upper end of the sales' interval)
+    hardly acts. The line gives the counts per game with their intervals: ``trophy trade:
+    never acts: no trophy taken is sold in any game, so the trophy prices and lots do not
+    matter here (per game: 6.099 trophies taken (6.071 to 6.126), 0 sold, 0 rubles from
+    them)``. Returns ``{"part", "acts", "zero", "text"}`` per part: ``acts`` ``"never"``,
+    ``"hardly"`` or ``"yes"``, ``text`` None where it acts.
+    """
+    def count(metric: str, words: str) -> str:
+        cell = means[metric]
+        if not cell["mc"]:
+            return f"0 {words}"
+        return (f"{cell['mc']:.3f} {words} ({max(cell['ci_low'], 0.0):.3f} to "
+                f"{cell['ci_high']:.3f})")
+
+    out = []
+    for part, counter, found, zero, never, hardly, what, quoted in ECONOMY_PARTS:
+        if counter not in means:
+            continue
+        counts = ", ".join(count(m, w) for m, w in quoted if m in means)
+        if not means[counter]["mc"]:
+            acts, text = "never", (f"{part}: never acts: {never}, so {what} do not matter "
+                                   f"here (per game: {counts})")
+        elif found and means[counter]["ci_high"] < HARDLY * sum(means[m]["mc"] for m in found):
+            acts, text = "hardly", (f"{part}: hardly acts: "
+                                    f"{hardly.format(n=round(1 / HARDLY))}, so {what} hardly "
+                                    f"matter here (per game: {counts})")
+        else:
+            acts, text = "yes", None
+        out.append({"part": part, "acts": acts, "zero": list(zero) if acts == "never" else [],
+                    "text": text})
+    return out
 
 
 MEAN_NAMES = tuple(m[0] for m in METRICS if m[1] == "mean" and m[0] != GAME_DAYS)

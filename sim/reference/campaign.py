@@ -63,9 +63,11 @@ ENDS = ("reached", "knocked_out_in_sarcophagus", "concussion_in_sarcophagus",
 COUNTERS = ("knockouts", "concussions", "deformations", "emissions_suffered", "emissions",
             "items_used", "fights", "kills", "anomalies_entered", "artifacts_found", "events",
             "complexes_explored", "artifacts_used", "side_effects", "exchanges", "clues",
-            "zone_tokens", "clues_lost", "zone_lost")
+            "zone_tokens", "clues_lost", "zone_lost", "trophies_found", "trophies_sold",
+            "trophy_rubles", "artifacts_sold", "artifact_rubles", "rubles_spent")
 """Per-game counters, named as :data:`sim.experiments.campaign.TRIAL_COLUMNS` names them
-(``clues`` and ``zone_tokens``: the tokens held at the end)."""
+(``clues`` and ``zone_tokens``: the tokens held at the end; the economy's last, issue 46,
+item 6)."""
 
 SHELTERS = ("secret", "complex", "bunker")
 """Locations an Emission does not reach (P-48); faction bases too under
@@ -621,7 +623,7 @@ class Game:
             heal = min(top - getattr(me, track), me.rubles // max(price, 1))
             if heal > 0:
                 setattr(me, track, getattr(me, track) + heal)
-                me.rubles -= heal * price
+                self.spend(heal * price)
 
     def recover(self) -> None:
         """Placed in a bunker, the exhausted track back to ``death.regain`` (P-37, P-38).
@@ -837,6 +839,7 @@ class Game:
             me.tally["fights"] += 1
         if outcome == "killed":
             me.tally["kills"] += 1
+            me.tally["trophies_found"] += 1  # its card, a trophy (P-19)
             if enemy.kind == "stalker":
                 me.trophies_stalker += 1
             else:
@@ -876,6 +879,7 @@ class Game:
                         self.gain(want)
                         break
         me.tally["anomaly_trophies"] += 1
+        me.tally["trophies_found"] += 1
         me.trophies_anomaly += 1
         return True
 
@@ -1056,21 +1060,24 @@ class Game:
         economy = c.rules.economy
         if faction == "duty":
             lots = me.trophies_mutant // economy.mutant_trophy_lot
-            me.rubles += lots * economy.mutant_trophy_price
+            self.earn(lots * economy.mutant_trophy_price, "trophy_rubles")
             me.trophies_mutant -= lots * economy.mutant_trophy_lot
+            me.tally["trophies_sold"] += lots * economy.mutant_trophy_lot
             self.sell_trophies(False, lots * economy.mutant_trophy_lot)
         if faction == "freedom" and c.gear is not None:
             while me.trophies_stalker >= economy.stalker_trophy_lot:
                 me.trophies_stalker -= economy.stalker_trophy_lot
+                me.tally["trophies_sold"] += economy.stalker_trophy_lot
                 me.items[c.gear] += 1
                 self.sell_trophies(True, economy.stalker_trophy_lot)
-        me.rubles += me.artifact_value // economy.artifact_sell_divisor
+        self.earn(me.artifact_value // economy.artifact_sell_divisor, "artifact_rubles")
+        me.tally["artifacts_sold"] += me.artifacts
         self.sell_artifacts()
         me.artifact_value = me.artifacts = 0
         for name in c.policy.shopping:
             i = c.items.index(c.rs.items[name])
             if c.sells(faction, c.items[i]) and me.rubles >= c.items[i].price:
-                me.rubles -= c.items[i].price
+                self.spend(c.items[i].price)
                 me.items[i] += 1
         self.buy_gear(faction)
 
@@ -1099,7 +1106,7 @@ class Game:
             if name in c.rs.weapons:
                 j = next(j for j, w in enumerate(c.weapons) if w.name == name)
                 if not me.weapons[j] and me.rubles >= c.weapons[j].price:
-                    me.rubles -= c.weapons[j].price
+                    self.spend(c.weapons[j].price)
                     me.weapons[j] = True
                 continue
             card, s = c.rs.artifacts[name], c.slots.index(name)
@@ -1110,7 +1117,7 @@ class Game:
                 continue
             if from_deck:
                 self.artifact_deck[t] -= 1
-            me.rubles -= card.price
+            self.spend(card.price)
             me.held[s] = True
 
     def buy_armor(self, armor: Armor) -> bool:
@@ -1128,9 +1135,23 @@ class Game:
         back = me.armor.price // divisor if wearing and divisor > 0 else 0
         if me.rubles + back < armor.price:
             return False
-        me.rubles += back - armor.price
+        self.spend(armor.price - back)
         me.armor, me.tokens = armor, 0
         return True
+
+    def earn(self, rubles: int, sale: str) -> None:
+        """``rubles`` from a sale, counted in ``sale``: ``trophy_rubles`` (P-26, P-28) or
+        ``artifact_rubles`` (P-11).
+        """
+        self.me.rubles += rubles
+        self.me.tally[sale] += rubles
+
+    def spend(self, rubles: int) -> None:
+        """``rubles`` paid for items, gear, armour (less the old one's trade-in; P-13) or
+        healing (P-37, P-40).
+        """
+        self.me.rubles -= rubles
+        self.me.tally["rubles_spent"] += rubles
 
     def use_medkits(self) -> None:
         """Outside combat, the best medkit while Health <= ``medkit_at`` (Z-11..Z-14); then

@@ -138,6 +138,13 @@ SEAT1_COUNTERS = (  # GAME after the seats' columns; summed last
     "ZONE_TOKENS",  # Zone tokens held (P-40)
     "CLUES_LOST",  # clue tokens lost to radiation mutations, every character of the seat
     "ZONE_LOST",  # Zone tokens lost to concussions
+    # The economy (issue 46, item 6), every character of the seat:
+    "TROPHIES",  # trophy cards taken: enemies killed (P-19) and anomaly cards kept (P-34)
+    "TROPHIES_SOLD",  # enemy trophies sold: to Duty for rubles, Freedom for Gear (P-26..P-28)
+    "TROPHY_RUBLES",  # rubles from them (P-26, P-28)
+    "ARTIFACTS_SOLD",  # artefacts sold at a base (P-11)
+    "ARTIFACT_RUBLES",  # rubles from them
+    "RUBLES_SPENT",  # rubles paid for items, gear, armour (less the old one's) and healing
 )
 COUNTERS = EVENT_COUNTERS + HELD_COUNTERS + SEAT1_COUNTERS
 UNSUMMED = ("SARCOPHAGUS",)  # counters with a result column but no sum

@@ -97,6 +97,7 @@ from sim.kernels.campaign import (
     S_RUBLES,
     S_SARCOPHAGUS,
     S_STOP,
+    S_TROPHIES,
     S_TROPHY_ANOMALY,
     S_TROPHY_MUTANT,
     S_TROPHY_STALKER,
@@ -227,6 +228,7 @@ def _fight(T, G, R, s, p, e):
         st[S_FIGHTS] += 1
     if outcome == FIGHT_KILLED:
         st[S_KILLS] += 1
+        st[S_TROPHIES] += 1  # its card, a trophy (P-19)
         if en[e, N_KIND] == KIND_STALKER:
             st[S_TROPHY_STALKER] += 1
         else:
@@ -271,6 +273,7 @@ def _anomaly(T, G, R, s, p, a):
     kept = A.keeps_trophy(ares[A.R_OUTCOME])
     if kept:
         st[S_TROPHY_ANOMALY] += 1
+        st[S_TROPHIES] += 1
     return kept
 
 

@@ -76,6 +76,8 @@ from sim.kernels.campaign import (
     S_ARMOR,
     S_ART_COUNT,
     S_ART_VALUE,
+    S_ARTIFACT_RUBLES,
+    S_ARTIFACTS_SOLD,
     S_DURABILITY,
     S_EXCHANGES,
     S_HEALTH,
@@ -84,8 +86,11 @@ from sim.kernels.campaign import (
     S_POS,
     S_RADIATION,
     S_RUBLES,
+    S_RUBLES_SPENT,
+    S_TROPHIES_SOLD,
     S_TROPHY_ANOMALY,
     S_TROPHY_MUTANT,
+    S_TROPHY_RUBLES,
     S_TROPHY_STALKER,
     S_WEAPONS,
     S_WILLPOWER,
@@ -109,10 +114,12 @@ def pay_heal(st, cp):
     if heal > 0:
         st[S_HEALTH] += heal
         st[S_RUBLES] -= heal * cp[C_HEAL_PRICE]
+        st[S_RUBLES_SPENT] += heal * cp[C_HEAL_PRICE]
     heal = min(cp[C_WILLPOWER] - st[S_WILLPOWER], st[S_RUBLES] // price)
     if heal > 0:
         st[S_WILLPOWER] += heal
         st[S_RUBLES] -= heal * cp[C_HEAL_PRICE]
+        st[S_RUBLES_SPENT] += heal * cp[C_HEAL_PRICE]
 
 
 @called
@@ -240,19 +247,26 @@ def trade(st, cp, items, it, shopping, faction):
     if faction == FACTION_DUTY:
         lots = st[S_TROPHY_MUTANT] // lot
         st[S_RUBLES] += lots * cp[C_TROPHY_PRICE]
+        st[S_TROPHY_RUBLES] += lots * cp[C_TROPHY_PRICE]
         st[S_TROPHY_MUTANT] -= lots * lot
+        st[S_TROPHIES_SOLD] += lots * lot
     gear = max(cp[C_GEAR_LOT], 1)
     if faction == FACTION_FREEDOM and cp[C_GEAR_ITEM] >= 0:
         while st[S_TROPHY_STALKER] >= gear:
             st[S_TROPHY_STALKER] -= gear
+            st[S_TROPHIES_SOLD] += gear
             items[cp[C_GEAR_ITEM]] += 1
-    st[S_RUBLES] += st[S_ART_VALUE] // max(cp[C_SELL_DIVISOR], 1)
+    sale = st[S_ART_VALUE] // max(cp[C_SELL_DIVISOR], 1)
+    st[S_RUBLES] += sale
+    st[S_ARTIFACT_RUBLES] += sale
+    st[S_ARTIFACTS_SOLD] += st[S_ART_COUNT]
     st[S_ART_VALUE] = 0
     st[S_ART_COUNT] = 0
     for j in range(shopping.shape[0]):
         i = shopping[j]
         if i >= 0 and (it[i, I_SOLD_AT] >> faction) & 1 and st[S_RUBLES] >= it[i, I_PRICE]:
             st[S_RUBLES] -= it[i, I_PRICE]
+            st[S_RUBLES_SPENT] += it[i, I_PRICE]
             items[i] += 1
 
 
@@ -294,6 +308,7 @@ def buy_gear(st, cp, gear, armor, art_deck, faction):
                 back = armor[st[S_WORN], AR_PRICE] // cp[C_ARMOR_TRADE_IN]
             if st[S_RUBLES] + back >= price:
                 st[S_RUBLES] += back - price
+                st[S_RUBLES_SPENT] += price - back
                 st[S_WORN], st[S_DURABILITY], st[S_ARMOR] = bit, armor[bit, AR_DURABILITY], 0
                 settled = True
             continue
@@ -306,6 +321,7 @@ def buy_gear(st, cp, gear, armor, art_deck, faction):
             if cp[C_BOUGHT_FROM_DECK] != 0:
                 art_deck[t] -= 1
         st[S_RUBLES] -= price
+        st[S_RUBLES_SPENT] += price
         st[S_WEAPONS] |= np.int64(1) << bit
 
 

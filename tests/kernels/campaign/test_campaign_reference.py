@@ -26,7 +26,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.campaign.compile import compile_campaign
-from sim.experiments.campaign import ENDS, TRIAL_COLUMNS, simulate_trials
+from sim.experiments.campaign import COUNTERS, ENDS, TRIAL_COLUMNS, simulate_trials
+from sim.experiments.campaign_metrics import ECONOMY
 from sim.kernels import campaign as K
 from sim.paths import bundled_ruleset
 from sim.reference import campaign as reference
@@ -43,16 +44,28 @@ about 10 at 3,000."""
 KERNEL_GAMES = 200_000
 SEED = 17
 ARTIFACT_METRICS = ("artifacts_used", "side_effects", "exchanges")
-METRICS = (*TRIAL_COLUMNS[1:], *ARTIFACT_METRICS)
-"""The end day and every per-game counter (the ending is compared share by share)."""
-KERNEL_COLUMNS = [*range(len(TRIAL_COLUMNS)), K.G_ART_USES, K.G_SIDE_EFFECTS, K.G_EXCHANGES]
+METRICS = (*TRIAL_COLUMNS[1:], *ARTIFACT_METRICS, *ECONOMY)
+"""The end day and every per-game counter (the ending is compared share by share), the
+economy's last (trophies found and sold, artefacts sold, the rubles from each, rubles spent;
+issue 46, item 6)."""
+KERNEL_COLUMNS = [*range(len(TRIAL_COLUMNS)), K.G_ART_USES, K.G_SIDE_EFFECTS, K.G_EXCHANGES,
+                  *(COUNTERS[name] for name in ECONOMY)]
 """The kernel's result columns of the ending and of :data:`METRICS`, in order."""
 DATA = Path(__file__).parents[2] / "data"
 
 
 def welch_z(a: np.ndarray, b: np.ndarray) -> float:
-    """Two-sample z of the means of ``a`` and ``b``, each with its own sample variance."""
-    se = math.sqrt(a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b))
+    """Two-sample z of the means of ``a`` and ``b``, each with its own sample variance.
+
+    A sample whose every value is the same (a rare count, such as a trophy sale, that the
+    smaller sample never saw) has variance 0, which says nothing of the count's spread: then
+    both take the pooled variance (the spread under equal means), so that 40 sales in the
+    kernel's 200,000 games against none in 6,000 reference games is z about -1, not -6.
+    """
+    va, vb = a.var(ddof=1), b.var(ddof=1)
+    if va == 0.0 or vb == 0.0:
+        va = vb = ((len(a) - 1) * va + (len(b) - 1) * vb) / (len(a) + len(b) - 2)
+    se = math.sqrt(va / len(a) + vb / len(b))
     diff = float(a.mean() - b.mean())
     if se == 0.0:
         return 0.0 if diff == 0.0 else math.inf
@@ -210,6 +223,25 @@ class NoExchange(reference.Game):
         return None
 
 
+class SaleCountedTwice(reference.Game):
+    """Issue 46, item 6 broken: every ruble a sale brings is counted twice (the rubles
+    themselves, and so the stalker's purse, are right)."""
+
+    def earn(self, rubles, sale):
+        super().earn(rubles, sale)
+        self.me.tally[sale] += rubles
+
+
+class TrophySaleUncounted(reference.Game):
+    """Issue 46, item 6 broken: the mutant trophies Duty buys are not counted as sold (those
+    handed to Freedom and the Ecologists still are)."""
+
+    def trade(self, faction):
+        before = self.me.trophies_mutant
+        super().trade(faction)
+        self.me.tally["trophies_sold"] -= before - self.me.trophies_mutant
+
+
 class DailyArtifactsUnused(reference.Game):
     """Docs "Artefacts in the campaign" 4 broken: heal, calm and purge only in fights."""
 
@@ -221,6 +253,7 @@ class DailyArtifactsUnused(reference.Game):
     (EmissionsDoNotAccumulate, "base"), (TrophiesSoldAtEveryBase, "trader"),
     (NeverRetreats, "cautious"), (MedkitsOnePointLater, "base"),
     (NoExchange, "base"), (DailyArtifactsUnused, "artifacts_b"),
+    (SaleCountedTwice, "trader"), (TrophySaleUncounted, "trader"),
 ], ids=lambda x: x.__name__ if isinstance(x, type) else x)
 def test_a_broken_rule_is_caught(paths, broken, name):
     assert_disagrees(z_scores(paths[name], broken, GUARD_GAMES))
