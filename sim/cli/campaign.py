@@ -69,7 +69,9 @@ def campaign(scenario, trials, seed, fmt, threads, trace, variant):
     survived or not. Days to win are given for the games won, and the
     survival curve is a Kaplan-Meier estimate (a won game, or one still in
     the Zone at the day cap, is censored). JSON has the full histogram and
-    curve.
+    curve. A part of the economy that never acts in these games (no trophy or
+    artefact sold, no ruble spent) is one line under the table instead of rows
+    of zeros (JSON: economy).
 
     On a multiplayer scenario ([[players]], P-45) it prints P(each seat wins),
     P(each character wins), P(nobody wins) and P(Final Emission), the game's
@@ -108,8 +110,11 @@ def campaign(scenario, trials, seed, fmt, threads, trace, variant):
     title = (f"campaign: {chosen.name} ({chosen.stalker} from {chosen.start}); {trials} games, "
              f"seed {seed}; ci = 95% interval")
     frame = _summary(data)
-    table = pd.DataFrame(in_words(fold_same(frame.to_dict("records"), data["same_as"])))
-    common.emit_frame(frame, fmt, data, title, table=table)
+    zero = {m for part in data["economy"] for m in part["zero"]}
+    table = pd.DataFrame(in_words(fold_same([r for r in frame.to_dict("records")
+                                             if r["metric"] not in zero], data["same_as"])))
+    common.emit_frame(frame, fmt, data, title, table=table,
+                      notes=[part["text"] for part in data["economy"] if part["text"]])
 
 
 def _players(chosen, trials, seed, fmt, threads):

@@ -529,10 +529,11 @@ def csv_text(frame: pd.DataFrame) -> str:
 
 
 def emit_frame(frame: pd.DataFrame, fmt: str, json_obj: dict, title: str = "",
-               table: pd.DataFrame | None = None) -> None:
+               table: pd.DataFrame | None = None, notes: Sequence[str] = ()) -> None:
     """Print a result as an aligned table, CSV, or the command's JSON document.
 
-    ``table`` is an optional readable version of ``frame`` for the table format.
+    ``table`` is an optional readable version of ``frame`` for the table format;
+    ``notes`` are lines printed under it (the JSON and CSV hold them as fields).
     """
     if fmt == "json":
         click.echo(dumps(json_obj))
@@ -543,6 +544,8 @@ def emit_frame(frame: pd.DataFrame, fmt: str, json_obj: dict, title: str = "",
             click.echo(visible(title))
         shown = frame if table is None else table
         click.echo(shown.to_string(index=False, float_format=lambda x: f"{x:.6f}"))
+        for line in notes:
+            click.echo(visible(line))
 
 
 def emit_rows(frame: Callable[[], pd.DataFrame], fmt: str, json_obj: dict, title: str,

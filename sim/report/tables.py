@@ -670,6 +670,9 @@ def campaign_section(sc: Scenario, trials: int, seed: int) -> Section:
             "and still in the Zone; the line chart the share of all games won and lost by "
             "each day, with 95 % bands (campaign_survival.csv keeps the Kaplan-Meier curve, "
             "in which a won game is censored, not survived).")
+    # A part of the economy that never acts: one line, its zero rows left out above
+    # (issue 46, item 6).
+    section.text.extend(part["text"] for part in data.get("economy", []) if part["text"])
     return section
 
 
