@@ -51,7 +51,13 @@ def artifacts(scenario, names, intellect, games, encounter_policy, objective, tr
     (column best_use_p_sarcophagus): always, never or at a Health or less,
     the one with the highest win rate on the --games games, played again
     against carrying none more on as many fresh games (other trials of the
-    seed), whose paired change is shown.
+    seed), whose paired change is shown. The same for the items whose use a
+    [policy] Health threshold decides (medkits: medkit_at; stimulants: heal_at,
+    stimulant_at; the Helicopter call: helicopter_at): one card more than the
+    loadout's, the thresholds searched in turn (0 = never .. the stalker's
+    Health), its change under the best ones and under the scenario's, each
+    against the same thresholds without the card, on fresh games (a second
+    table; JSON: items; CSV: rows with an item column).
 
     \b
     Example:
@@ -59,10 +65,12 @@ def artifacts(scenario, names, intellect, games, encounter_policy, objective, tr
       zonesim artifacts base --policy best --games 2000 --trials 20000
       zonesim artifacts --artifact "Stone blood" --artifact Crystal --format json
     """
+    import pandas as pd
+
     from sim.experiments.artifacts import artifacts_compared, scenario_setup
     from sim.report import artifacts as shown
     from sim.rules.scenario import load_scenario
-    from sim.workflows.best_use import with_best_uses
+    from sim.workflows.best_use import item_best_uses, with_best_uses
 
     sc = load_scenario(scenario)
     unknown = [n for n in names if n not in sc.ruleset.artifacts]
@@ -85,8 +93,10 @@ def artifacts(scenario, names, intellect, games, encounter_policy, objective, tr
                                seed=seed, names=names or None, threads=threads,
                                campaign=sc if games else None, campaign_trials=games)
     games = games if not sc.multiplayer else 0
+    items = None
     if best and games:
         frame = with_best_uses(frame, sc, trials=games, seed=seed, threads=threads)
+        items = item_best_uses(sc, trials=games, seed=seed, threads=threads)
     campaign = ("whole games not compared" if not games
                 else f"{games} whole games per artefact and use, as many fresh games"
                 if best else f"{games} whole games per artefact")
@@ -94,11 +104,19 @@ def artifacts(scenario, names, intellect, games, encounter_policy, objective, tr
            "policy": setup["policy"], "objective": setup["objective"],
            "ruleset_digest": sc.ruleset.digest(), "campaign": campaign, "games": games,
            "rows": frame.astype(object).where(frame.notna(), None).to_dict(orient="records")}
+    if items is not None:
+        doc["items"] = items.astype(object).where(items.notna(), None).to_dict(orient="records")
     kept = shown.nonzero(frame)
     title = (f"artefacts against carrying none: {sc.name}, {sc.stalker}, encounters played by "
              f"{played}; {trials} trials per deck, {campaign}, seed {seed}; change in "
              "percentage points (pp) ±95 % half-width (exact)")
     if fmt == "table" and kept.empty:
         click.echo(f"{title}\nNo artefact compared changes anything in these encounters.")
-        return
-    common.emit_frame(frame, fmt, doc, title, shown.readable(kept))
+    elif items is None or fmt != "csv":
+        common.emit_frame(frame, fmt, doc, title, shown.readable(kept))
+    else:  # one CSV: the artefacts' rows, then the items' (columns item, effect, ...)
+        common.emit_frame(pd.concat([frame, items], ignore_index=True), fmt, doc)
+    if items is not None and fmt == "table":
+        click.echo(f"\nitems under a use policy, one card more than the loadout's: "
+                   f"{games} whole games per threshold, as many fresh games, seed {seed}")
+        click.echo(shown.readable_items(items).to_string(index=False))

@@ -64,6 +64,32 @@ MULTIPLAYER_NOTE = ("Whole games are not compared here for a multiplayer scenari
                     "are for single encounters of seat 1's stalker.")
 
 
+ITEM_CHANGES = ((best_use.ITEM_SCENARIO, "P(win), whole games, the scenario's thresholds"),
+                (best_use.ITEM_STEM, "P(win), whole games, best use"))
+"""(column stem, plain label) of the changes of one more item card under a use policy
+(:func:`sim.workflows.best_use.item_best_uses`)."""
+
+
+def readable_items(frame: pd.DataFrame) -> pd.DataFrame:
+    """One row per item under a use policy: price, the thresholds of its best use, its change
+    under the scenario's thresholds and under its best use, and the latter per 1,000 rubles,
+    as text in percentage points (:func:`readable`'s cells; whole games have no exact value).
+    """
+    records = frame.to_dict(orient="records")
+    out = pd.DataFrame({"item": frame["item"],
+                        "price (rubles)": [f"{int(p):,}" for p in frame["price"]],
+                        "best use": list(frame[best_use.USE])})
+    for stem, what in ITEM_CHANGES:
+        out[f"{what}: change ({POINTS})"] = [
+            cell_text(*(_points(r[f"{stem}_{k}"]) for k in ("mc", "ci_low", "ci_high")),
+                      digits=2, signed=True) for r in records]
+    per = f"{best_use.ITEM_STEM}_per_1000_rubles"
+    out[f"best use: per 1,000 rubles ({POINTS})"] = [
+        cell_text(*(_points(r[f"{per}{k}"]) for k in ("", "_ci_low", "_ci_high")), digits=2,
+                  signed=True) for r in records]
+    return out
+
+
 def _values(frame: pd.DataFrame) -> pd.DataFrame:
     """The changes named by their stem (estimate) and ``<stem>_exact``, as the report reads them."""
     return frame.rename(columns={f"{stem}_mc": stem for stem, _ in CHANGES})

@@ -20,6 +20,10 @@ threshold. :func:`best_uses` values each artefact under its best use:
 
 Columns follow :func:`~sim.experiments.artifacts.artifacts_compared`'s cells (stem
 :data:`STEM`), so the report's tables and the verdict read them as the other changes.
+
+The same for the items whose use a ``[policy]`` key decides (:data:`USE_KEYS`: medkits,
+stimulants, the Helicopter call): :func:`item_best_uses` values one more card of each under
+the Health thresholds that play it best, on fresh games.
 """
 
 from __future__ import annotations
@@ -152,4 +156,112 @@ def with_best_uses(frame: pd.DataFrame, scenario: Scenario, *, trials: int, seed
     return out
 
 
-__all__ = ["SELECTED", "STEM", "USE", "best_uses", "use_text", "uses", "with_best_uses"]
+USE_KEYS: dict[str, tuple[str, ...]] = {
+    "medkit": ("medkit_at",),
+    "stimulant": ("heal_at", "stimulant_at"),
+    "helicopter": ("helicopter_at",),
+}
+"""The item effects whose use a ``[policy]`` key decides, and those keys, each a Health
+threshold ("at this Health or less"): medkits outside fights (``medkit_at``, Z-11..Z-14) and,
+under ``combat.medkits_in_combat``, in them (``heal_at``, P-24); stimulants in fights
+(``heal_at``) and outside them (``stimulant_at``, Z-12); the Helicopter call
+(``helicopter_at``, Z-04, Z-05). Every other item is used whenever its rule allows (the best
+event item held, Z-10; an escape item when the fight is avoided, Z-15; the best movement
+item, Z-01), so no use of it is a choice to search."""
+ITEM_STEM = f"item_best_use_{WIN_RATE}"
+"""Column stem of one more item card's change in the win rate under its best use, fresh games."""
+ITEM_SCENARIO = f"item_scenario_{WIN_RATE}"
+"""Column stem of the same card's change under the scenario's thresholds, the same fresh games."""
+
+
+def use_keys(rs, effect: str) -> tuple[str, ...]:
+    """The ``[policy]`` keys that decide when an item of ``effect`` is used (:data:`USE_KEYS`)."""
+    keys = USE_KEYS.get(effect, ())
+    if effect == "medkit" and rs.rules.combat.medkits_in_combat:
+        keys = ("heal_at", *keys)
+    return keys
+
+
+def policy_items(rs) -> list[str]:
+    """The item cards of ruleset ``rs`` whose use a ``[policy]`` key decides, in card order."""
+    return [name for name, item in rs.items.items() if use_keys(rs, item.effect)]
+
+
+def item_best_uses(scenario: Scenario, names: Sequence[str] | None = None, *, trials: int,
+                   seed: int, fresh_trials: int | None = None,
+                   threads: int | None = None) -> pd.DataFrame:
+    """One row per item under a use policy: one more card of it valued under its best use.
+
+    The items of :func:`policy_items` (default) are carried one card more than the
+    scenario's loadout (issue 46, item 2: "the same for items where a use policy exists").
+    Their use is a Health threshold of ``[policy]`` (:func:`use_keys`), the same key for
+    every card of an effect, so the search sets the keys, not one card's use as
+    ``policy.artifact_use`` does for an artefact:
+
+    1. **Selection.** With the card carried, each key in turn (:func:`use_keys`'s order)
+       takes each Health ``0 .. Health`` of the stalker card (0: never) with the others at
+       their best so far (from the scenario's), on games ``0 .. trials - 1`` of ``seed``;
+       the value with the highest win rate is kept (the first on a tie, the scenario's
+       before any other). Values that compile to the same game play it once.
+    2. **Fresh games.** On games ``FRESH_FIRST ..`` (none of the selection's), the card
+       carried under those keys minus the same keys without it: what one more card is
+       worth to a player who sets its use well, his own cards' use changed alike, so the
+       search's gain on the loadout's cards is not counted as the card's. Beside it, the
+       same difference under the scenario's keys.
+
+    Returns
+    -------
+    DataFrame
+        ``item``, ``effect``, ``price``, ``best_use`` (``medkit_at=3``, the keys chosen in
+        words), ``best_use_trials``, ``best_use_first_trial``, the cells (``_mc``,
+        ``_ci_low``, ``_ci_high``) of :data:`ITEM_SCENARIO` and :data:`ITEM_STEM` and
+        :data:`ITEM_STEM` per 1,000 rubles of price (``_per_1000_rubles``, ``.._ci_low``,
+        ``.._ci_high``), as :func:`with_best_uses` gives the artefacts'.
+    """
+    rs = scenario.ruleset
+    fresh_trials = fresh_trials or trials
+    base = campaign_paired.scenario_setup(scenario)
+    health = rs.stalkers[scenario.stalker].health
+    known: dict = {}
+
+    def compiled(setup):
+        return campaign_paired.compile_cases([Case(rs, setup)])[0]
+
+    def play(setup, first, n):
+        return _wins(compiled(setup), seed=seed, first=first, trials=n, threads=threads)
+
+    rows = []
+    for name in names if names is not None else policy_items(rs):
+        item = rs.items[name]
+        keys = use_keys(rs, item.effect)
+        carried = {**base, "items": (*base["items"], name)}
+        best = {key: base[key] for key in keys}
+        seen: dict[str, float] = {}
+        for key in keys:
+            top = -np.inf
+            for value in dict.fromkeys((best[key], *range(health + 1))):
+                arrays = compiled({**carried, **best, key: value})
+                digest = game_digest(arrays, known)
+                if digest not in seen:
+                    seen[digest] = float(_wins(arrays, seed=seed, first=0, trials=trials,
+                                               threads=threads).mean())
+                if seen[digest] > top:
+                    top, chosen = seen[digest], value
+            best[key] = chosen
+        row = {"item": name, "effect": item.effect, "price": float(item.price),
+               USE: ", ".join(f"{key}={value}" for key, value in best.items()),
+               "best_use_trials": fresh_trials, "best_use_first_trial": FRESH_FIRST}
+        for stem, keys_set in ((ITEM_SCENARIO, {}), (ITEM_STEM, best)):
+            change = paired(play({**carried, **keys_set}, FRESH_FIRST, fresh_trials),
+                            play({**base, **keys_set}, FRESH_FIRST, fresh_trials))
+            row.update({f"{stem}_mc": change["diff"], f"{stem}_ci_low": change["diff_ci_low"],
+                        f"{stem}_ci_high": change["diff_ci_high"]})
+        scale = 1000 / item.price if item.price else float("nan")
+        for end in ("", "_ci_low", "_ci_high"):
+            row[f"{ITEM_STEM}_per_1000_rubles{end}"] = row[f"{ITEM_STEM}_{end[1:] or 'mc'}"] * scale
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+__all__ = ["ITEM_SCENARIO", "ITEM_STEM", "SELECTED", "STEM", "USE", "USE_KEYS", "best_uses",
+           "item_best_uses", "policy_items", "use_keys", "use_text", "uses", "with_best_uses"]
