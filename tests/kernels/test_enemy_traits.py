@@ -249,10 +249,17 @@ CAMPAIGN_TRAITS = {"Blind dog": "ambush", "Bandit": "ambush; flees=1", "Pseudodo
                    "Zombie stalker": "ambush; piercing", "Flesh": "flees=1"}
 
 
-def test_the_campaign_kernel_matches_the_reference_with_traits(tmp_path):
+@pytest.fixture(scope="module")
+def traits_campaign(tmp_path_factory):
+    """The base scenario with :data:`CAMPAIGN_TRAITS`, one file for the module, so that the
+    comparison and its guard share the kernel's games (``kernel_sample`` is cached by path)."""
+    return _traits_scenario(tmp_path_factory.mktemp("traits"), CAMPAIGN_TRAITS)
+
+
+def test_the_campaign_kernel_matches_the_reference_with_traits(traits_campaign):
     """Whole games of the base scenario whose common cards carry traits: the campaign
     kernel (its fights through fight_by_thresholds) against sim/reference/campaign.py."""
-    assert_agrees(z_scores(_traits_scenario(tmp_path, CAMPAIGN_TRAITS)))
+    assert_agrees(z_scores(traits_campaign))
 
 
 class IgnoresTraits(reference_campaign.Game):
@@ -263,10 +270,9 @@ class IgnoresTraits(reference_campaign.Game):
                                    traits=NONE)
 
 
-def test_the_campaign_comparison_sees_traits_ignored(tmp_path):
+def test_the_campaign_comparison_sees_traits_ignored(traits_campaign):
     """Guard: a reference that ignores the traits disagrees with the kernel."""
-    assert_disagrees(z_scores(_traits_scenario(tmp_path, CAMPAIGN_TRAITS),
-                              game=IgnoresTraits))
+    assert_disagrees(z_scores(traits_campaign, game=IgnoresTraits))
 
 
 def test_a_relentless_card_keeps_no_flight_under_any_fight_policy(tmp_path):

@@ -108,6 +108,14 @@ COLLECTOR_BODY = ('stalker = "Ghost"\nstart = "Cordon"\n'
                   '[policy]\nsneak = "never"\nflee_at = 2\nenter_anomalies = true\n')
 
 
+@pytest.fixture(scope="module")
+def collectors(tmp_path_factory):
+    """One folder for the module's collector scenarios: a reading's scenario is one file, so
+    the comparison and the guard share the kernel's games (``kernel_sample`` is cached by
+    path)."""
+    return tmp_path_factory.mktemp("collectors")
+
+
 def _collector(tmp_path, anomalies: str, artifacts: str):
     rules = {**COLLECTOR_RULES,
              'anomaly_trophies = "never" ': f'anomaly_trophies = "{anomalies}" ',
@@ -118,10 +126,10 @@ def _collector(tmp_path, anomalies: str, artifacts: str):
 @pytest.mark.parametrize(("anomalies", "artifacts"), [
     ("never", "never"), ("when_exchanged", "never"), ("never", "returned"),
     ("when_exchanged", "returned")])
-def test_reference_agrees_with_the_kernel_under_each_reading(tmp_path, anomalies, artifacts):
+def test_reference_agrees_with_the_kernel_under_each_reading(collectors, anomalies, artifacts):
     """Every ending's share, the end day and every counter (anomalies entered, artefacts found,
     exchanges, ...) agree, |z| < Z_TOL (P-11, P-34)."""
-    assert_agrees(z_scores(_collector(tmp_path, anomalies, artifacts)))
+    assert_agrees(z_scores(_collector(collectors, anomalies, artifacts)))
 
 
 class KeepsExchangedTrophies(reference.Game):
@@ -131,8 +139,8 @@ class KeepsExchangedTrophies(reference.Game):
         pass
 
 
-def test_guard_a_reference_that_keeps_exchanged_trophies_out_is_caught(tmp_path):
+def test_guard_a_reference_that_keeps_exchanged_trophies_out_is_caught(collectors):
     """Guard: under ``when_exchanged`` the broken reference enters fewer anomalies than the
     kernel, and the comparison fails."""
-    path = _collector(tmp_path, "when_exchanged", "never")
+    path = _collector(collectors, "when_exchanged", "never")
     assert_disagrees(z_scores(path, KeepsExchangedTrophies, GUARD_GAMES))
