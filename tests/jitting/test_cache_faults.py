@@ -8,6 +8,7 @@ a damaged cache file touches nothing of the checkout and no other test.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import resource
@@ -16,6 +17,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -34,9 +36,9 @@ OLD_MUL = "0xD6E8FEB86659FD93"
 NEW_MUL = "0xD6E8FEB86659FD95"
 
 
-@pytest.fixture
-def project(tmp_path):
-    """A copy of the package without caches, and an environment that reaches only it."""
+def _copy_project(tmp_path: Path) -> tuple[Path, dict]:
+    """A copy of the package without caches under ``tmp_path``, and an environment that
+    reaches only it."""
     proj = tmp_path / "proj"
     ignore = shutil.ignore_patterns("__pycache__", "*.egg-info")
     shutil.copytree(ROOT / "sim", proj / "sim", ignore=ignore)
@@ -46,6 +48,36 @@ def project(tmp_path):
     env.update(PYTHONPATH=str(proj), HOME=str(tmp_path / "home"),
                XDG_CACHE_HOME=str(tmp_path / "xdg"))
     return proj, env
+
+
+@pytest.fixture
+def project(tmp_path):
+    """A copy of the package without caches, and an environment that reaches only it."""
+    return _copy_project(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def pool_cached(tmp_path_factory):
+    """One copy of the package, the pool kernel compiled once into its cache (a cold
+    compile), that cache kept aside and the run's numbers: the damaged-cache cases each
+    start from that cache (:func:`fresh_pool_cache`) instead of compiling it cold again,
+    and the unwritable-cache cases compare with those numbers. Numba's cache folder names
+    the copy's path, so every case that reuses the cache runs this one copy."""
+    tmp = tmp_path_factory.mktemp("pool")
+    proj, env = _copy_project(tmp)
+    env["NUMBA_CACHE_DIR"] = str(tmp / "cache")
+    good = zonesim_copy(POOL, proj, env)
+    assert "compiling kernel" in good.stderr
+    shutil.copytree(tmp / "cache", tmp / "kept")
+    return SimpleNamespace(proj=proj, env=env, cache=tmp / "cache", kept=tmp / "kept",
+                           counts=counts(good))
+
+
+def fresh_pool_cache(pool) -> Path:
+    """The shared copy's cache as the first compile left it (an earlier case damaged it)."""
+    shutil.rmtree(pool.cache)
+    shutil.copytree(pool.kept, pool.cache)
+    return pool.cache
 
 
 def zonesim_copy(args, proj: Path, env: dict, **kwargs):
@@ -196,22 +228,21 @@ DAMAGE = {"truncated": _truncate, "zeroed": _zero, "garbled": _garble, "empty": 
 @pytest.mark.subprocess
 @pytest.mark.parametrize("damage", sorted(DAMAGE))
 @pytest.mark.parametrize("suffix", ["nbi", "nbc"])
-def test_a_damaged_cache_entry_is_compiled_afresh_with_one_warning(project, tmp_path, damage,
+def test_a_damaged_cache_entry_is_compiled_afresh_with_one_warning(pool_cached, damage,
                                                                    suffix):
     """Item 3: a truncated, zeroed, garbled or empty index (``.nbi``) or data file
     (``.nbc``) of a cached kernel gives one warning naming the cache folder and the right
-    numbers (compiled afresh), and the next run loads the replaced entry silently."""
-    proj, env = project
-    env["NUMBA_CACHE_DIR"] = str(tmp_path / "cache")
-    good = zonesim_copy(POOL, proj, env)
-    [path] = (tmp_path / "cache").glob(f"zonesim-*/*/dice.pool_kernel-*.{suffix}")
+    numbers (compiled afresh), and the next run loads the replaced entry silently. The
+    cache is the one the pool kernel's first compile wrote (:func:`pool_cached`)."""
+    proj, env = pool_cached.proj, pool_cached.env
+    [path] = fresh_pool_cache(pool_cached).glob(f"zonesim-*/*/dice.pool_kernel-*.{suffix}")
     DAMAGE[damage](path)
     result = zonesim_copy(POOL, proj, env)
-    assert counts(result) == counts(good)
+    assert counts(result) == pool_cached.counts
     [warning] = warnings_of(result)
     assert "damaged numba cache entry" in warning and str(path.parent) in warning
     later = zonesim_copy(POOL, proj, env)
-    assert later.stderr == "" and counts(later) == counts(good)
+    assert later.stderr == "" and counts(later) == pool_cached.counts
 
 
 def _no_space(limit: int):
@@ -242,12 +273,13 @@ def full_disk(tmp_path):
 @pytest.mark.subprocess
 @pytest.mark.parametrize("fault", ["full file system", "file size limit"])
 def test_a_cache_that_cannot_be_written_runs_uncached_with_one_warning(project, tmp_path,
-                                                                       full_disk, fault):
+                                                                       full_disk, fault,
+                                                                       pool_cached):
     """Item 3: a cache folder on a full disk (ENOSPC on a 64 KiB tmpfs, where this user may
     mount one) or whose files cannot grow (EFBIG under a file size limit) gives one warning
-    naming the folder, the right numbers and exit status 0; nothing half-written stays."""
+    naming the folder, the right numbers (those of a compile into a writable cache,
+    :func:`pool_cached`) and exit status 0; nothing half-written stays."""
     proj, env = project
-    reference = zonesim_copy(POOL, proj, {**env, "NUMBA_CACHE_DIR": str(tmp_path / "ok")})
     if fault == "full file system":
         if full_disk is None:
             pytest.skip("no tmpfs can be mounted here (needs root)")
@@ -256,7 +288,7 @@ def test_a_cache_that_cannot_be_written_runs_uncached_with_one_warning(project, 
         base, extra = tmp_path / "limited", {"preexec_fn": _no_space(8192)}
     env["NUMBA_CACHE_DIR"] = str(base)
     result = zonesim_copy(POOL, proj, env, **extra)
-    assert counts(result) == counts(reference)
+    assert counts(result) == pool_cached.counts
     [warning] = warnings_of(result)
     assert "cannot write the numba cache" in warning and str(base) in warning
     assert not list(base.rglob("*.tmp.*"))
@@ -274,6 +306,14 @@ OTHER_NUMBA = ("-c", "import numba, runpy; numba.__version__ = '0.99.0'; "
 """``zonesim`` under a numba version the patches were not checked against (issue 45, item 2)."""
 
 
+@functools.cache
+def patched_output(args: tuple[str, ...]):
+    """``zonesim ARGS``'s JSON from the checkout with its patched, cached kernels: computed
+    once for both ways of switching the patches off."""
+    patched_env = {k: v for k, v in os.environ.items() if k != "ZONESIM_NUMBA_PATCHES"}
+    return json.loads(zonesim_copy(args, ROOT, patched_env).stdout)
+
+
 @pytest.mark.compile
 @pytest.mark.subprocess
 @pytest.mark.slow
@@ -286,7 +326,6 @@ def test_the_kernels_give_the_same_numbers_with_the_numba_patches_off(project, t
     numba) in folders of their own. The campaign kernel compiles in about 90 s here without
     the patches (25 s with them)."""
     proj, env = project
-    patched_env = {k: v for k, v in os.environ.items() if k != "ZONESIM_NUMBA_PATCHES"}
     env["NUMBA_CACHE_DIR"] = str(tmp_path / "cache")
     if way == "patches off":
         env["ZONESIM_NUMBA_PATCHES"] = "off"
@@ -298,8 +337,7 @@ def test_the_kernels_give_the_same_numbers_with_the_numba_patches_off(project, t
                                    capture_output=True, text=True, timeout=COPY_TIMEOUT)
             assert plain.returncode == 0 and "Traceback" not in plain.stderr, plain.stderr
         assert "warning" not in plain.stderr
-        assert json.loads(zonesim_copy(args, ROOT, patched_env).stdout) == \
-            json.loads(plain.stdout)
+        assert patched_output(args) == json.loads(plain.stdout)
     from sim.jitting import cachefiles, options
 
     names = {folder.name for folder in cache_folders(tmp_path / "cache")}
