@@ -78,6 +78,25 @@ def pytest_sessionstart(session) -> None:
         _WARMING.append(compiling.Child("tests.warm", (), quiet=True))
 
 
+def pytest_collection_modifyitems(config, items) -> None:
+    """Start the longest tests first: the cold compiles (``compile``), then the other
+    ``slow`` and ``notebook`` tests, then the rest in file order.
+
+    With pytest-xdist's work stealing a worker that runs out of tests takes half of
+    another's queue, but not a test that has started: a cold compile that comes last
+    (``tests/jitting/`` lies in the middle of the file order, at the end of the first
+    worker's half) leaves the other worker idle for minutes. Started first, the short
+    tests fill in around it. The order within each group, and every result, is unchanged.
+    """
+    def rank(item) -> int:
+        if item.get_closest_marker("compile") is not None:
+            return 0 if item.get_closest_marker("slow") is not None else 1
+        return 2 if item.get_closest_marker("slow") or item.get_closest_marker("notebook") \
+            else 3
+
+    items.sort(key=rank)  # stable: file order within each group
+
+
 def pytest_sessionfinish(session) -> None:
     """Stop the warm-up process if it still runs."""
     while _WARMING:
