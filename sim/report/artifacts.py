@@ -60,6 +60,13 @@ BEST_USE_NOTE = (
     "with carrying none more on {trials} fresh games (other trials of seed {seed}), whose "
     "paired change is shown: the value to a player who uses the artefact well, and the one "
     "the verdict judges.")
+ITEMS_NOTE = (
+    "The same for the items whose use a [policy] Health threshold decides (medkits: "
+    "medkit_at; the Stimulant: heal_at, stimulant_at; the Helicopter call: helicopter_at; "
+    "issue 46.2): one card more than the loadout's, the thresholds searched in turn on those "
+    "games, its change on the fresh games against the same thresholds without the card "
+    "(the search's gain on the loadout's own cards is not the card's), beside its change "
+    "under the scenario's thresholds.")
 MULTIPLAYER_NOTE = ("Whole games are not compared here for a multiplayer scenario: the changes "
                     "are for single encounters of seat 1's stalker.")
 
@@ -161,8 +168,10 @@ def artifacts_section(sc: Scenario, trials: int, seed: int) -> Section:
     """Every artefact against carrying none, for the scenario's stalker, loadout and policy."""
     frame = experiment.artifacts_compared(sc.ruleset, experiment.scenario_setup(sc),
                                           trials=trials, seed=seed, campaign=sc)
+    items = None
     if not sc.multiplayer:
         frame = best_use.with_best_uses(frame, sc, trials=trials, seed=seed)
+        items = best_use.item_best_uses(sc, trials=trials, seed=seed)
     kept = nonzero(frame)
     left_out = [n for n in frame["artifact"] if n not in set(kept["artifact"])]
     text = [f"{sc.stalker} with the scenario's loadout and policy carries one artefact at a "
@@ -175,6 +184,7 @@ def artifacts_section(sc: Scenario, trials: int, seed: int) -> Section:
             "the enemy deck first. Change " + PER_1000_RUBLES + "."]
     if not sc.multiplayer:
         text.append(BEST_USE_NOTE.format(trials=trials, seed=seed))
+        text.append(ITEMS_NOTE)
     if sc.multiplayer:
         text.append(MULTIPLAYER_NOTE)
     if left_out:
@@ -195,6 +205,10 @@ def artifacts_section(sc: Scenario, trials: int, seed: int) -> Section:
     if len(nonzero(best)):
         section.shown["Artefacts against carrying none, both played well (best play)"] = (
             readable(nonzero(best)))
+    if items is not None and len(items):
+        section.tables["artifacts_items_best_use"] = items
+        section.shown["Items under a use policy, one card more, under their best use"] = (
+            readable_items(items))
     return section
 
 

@@ -81,6 +81,20 @@ def test_report_md_shows_the_artefacts_that_change_something(written):
     assert "P(knocked out), enemy deck: change" in section
 
 
+def test_the_items_under_a_use_policy_are_valued_under_their_best_use_too(written):
+    """Issue 46.2, "the same for items where a use policy exists": the medkits, the Stimulant
+    and the Helicopter call, one card more, each under the thresholds that play it best."""
+    frame = pd.read_csv(written.folder / "artifacts_items_best_use.csv")
+    assert list(frame["item"]) == ["Medkit", "Army medkit", "Stimulant", "Helicopter call"]
+    assert frame[best_use.USE].str.contains("=").all()
+    assert (frame["best_use_first_trial"] == best_use.FRESH_FIRST).all()
+    page = (written.folder / "report.md").read_text(encoding="utf-8")
+    section = page.split("## Artefacts compared", 1)[1].split("\n## ", 1)[0]
+    table = section.split("Items under a use policy, one card more, under their best use", 1)[1]
+    table = table.replace("\\_", "_")  # markdown escapes the underscores
+    assert "| Stimulant |" in table and "heal_at=" in table
+
+
 def test_html_embeds_the_chart_and_the_verdict_adds_only_the_artefact_lines(written):
     page = (written.folder / "report.html").read_text(encoding="utf-8")
     assert '<h2 id="artifacts">Artefacts compared</h2>' in page
