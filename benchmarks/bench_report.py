@@ -13,6 +13,21 @@ beside it::
     python benchmarks/bench_report.py --trials 50000 --campaign-trials 20000 --repeat 1
 
 Both runs write the same numbers (``python -m tests.golden --check`` holds the report's).
+
+What a cached report spends its time on (issue 45, item 4: cProfile of ``run_report`` at the
+defaults, 500,000 trials and 200,000 games, seed 1, after the enemy deck was played once per
+policy; 131 s CPU in 1,200 s wall at load 12-15, so the walls below are the load's, their
+shares are the point). Per section (wall s): best play 666 (55 %: the scenario's search and
+its replicate, then each other character's two searches, 478 of them), artefacts 374 (31 %:
+each artefact's best use, every use played on whole games and the best again on fresh ones,
+256; the decks and games compared under the policy and best play, 97), readings 59, items
+40, campaign 19, enemy deck 9, anomaly deck 9, characters 9, event deck 6, pages 8. Inside
+them, compiling whole games (``compile_campaign``, 1,787 calls in a report at 2,000 trials,
+1,616 of them distinct setups) and playing them dominate; the searches' candidates are each
+compiled and played once per search already (:class:`sim.workflows.race.Games`). What is
+left to cut is what the searches and best uses play, which changes their numbers: the
+report's budgets (:data:`sim.report.build.BEST_PLAY_SHARE`, ``ARTIFACT_SHARE``), not work
+done twice.
 """
 
 from __future__ import annotations
