@@ -49,6 +49,7 @@ def test_encounter_only_out_folder(tmp_path):
     assert again.exit_code == 2 and "exists already" in again.output
 
 
+@pytest.mark.slow
 def test_written_scenario_agrees_with_campaign(twins, tmp_path):  # noqa: F811
     """The written scenario loads, and zonesim campaign on it gives the reported win rate
     within the reported interval (the same fresh games are not replayed: an independent

@@ -163,6 +163,7 @@ def _z(ref: np.ndarray, ker: np.ndarray) -> dict[str, float]:
     return z
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("limit", "carried", "kept"), LIMITS)
 def test_carry_limit_games_agree_with_the_reference(tmp_path, limit, carried, kept):
     """Kernel against the plain-Python reference (sim/reference/campaign.py), which plays

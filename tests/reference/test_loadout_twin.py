@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -83,6 +84,7 @@ def combat_artifacts(draw) -> tuple[tuple[int, int, int], ...]:
     return tuple((r, draw(st.integers(1, 3)), draw(st.integers(0, 2))) for r in records)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(weapon, min_size=0, max_size=5), rules_strategy, combat_artifacts())
 def test_the_table_picks_the_twins_pool_bonus(slots, rules, artifacts):

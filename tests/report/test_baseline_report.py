@@ -110,6 +110,7 @@ def test_paired_differences_move_the_bloodsucker(mine):
     pd.testing.assert_frame_equal(rows, again)
 
 
+@pytest.mark.slow
 def test_report_against_a_baseline(mine, tmp_path):
     changed = load_scenario(mine)
     report = build.run_report(changed, trials=TRIALS, campaign_trials=GAMES, seed=3,

@@ -84,6 +84,7 @@ def scenario():
     return load_scenario()
 
 
+@pytest.mark.slow
 def test_report_folder_has_every_file_and_the_html_embeds_every_plot(fake_campaign, tmp_path,
                                                                      scenario):
     lines = []
@@ -146,6 +147,7 @@ def test_item_comparisons_cover_each_category(fake_campaign, tmp_path, scenario)
     assert any("avoid_rule=reputation" in t for t in section.text)
 
 
+@pytest.mark.slow
 def test_a_failure_half_way_leaves_no_folder(fake_campaign, tmp_path, scenario, monkeypatch):
     def boom(*args, **kwargs):
         raise RuntimeError("injected failure while writing the HTML page")
@@ -157,6 +159,7 @@ def test_a_failure_half_way_leaves_no_folder(fake_campaign, tmp_path, scenario, 
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_without_the_campaign_module_the_section_says_so(monkeypatch, tmp_path, scenario):
     monkeypatch.setitem(sys.modules, "sim.experiments.campaign", None)  # import raises ImportError
     report = build.run_report(scenario, trials=500, campaign_trials=GAMES, seed=1,
@@ -197,6 +200,7 @@ def test_targets_are_judged_on_the_interval(scenario):
     assert verdicts == {"p_sarcophagus": "FAIL", "days.median": "PASS"}
 
 
+@pytest.mark.slow
 def test_cli_report(fake_campaign, tmp_path):
     out = tmp_path / "rep"
     runner = CliRunner()

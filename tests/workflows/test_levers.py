@@ -221,6 +221,7 @@ def test_morris_screens_the_levers():
     assert again.rows == result.rows
 
 
+@pytest.mark.subprocess  # two pool worker processes
 def test_pool_and_dask_give_the_same_numbers(combat_levers):
     """Two worker processes, or a Dask cluster, give the serial numbers bit for bit."""
     steps = {(s["path"], s["steps"]): s for s in combat_levers.steps}
