@@ -181,6 +181,7 @@ from sim.kernels.skirmish_layout import (  # the records, declared once there
     P_TARGETS,
     P_TRIGGER,
     P_UNITS_BLOCK,
+    P_WALLS_ROUND,
     R_BROKEN,
     R_CARRIED,
     R_LOST,
@@ -841,8 +842,10 @@ def _field_move(dice, st, fld, g, started):
     figure in normal condition that may act and cannot fire at any enemy moves
     on its own towards the nearest enemy still on the field (status normal or
     cowering): straight, its S-09 allowance plus the fast-move inches, through
-    doors (-2 inches) and windows (the move ends) and stopped by walls
-    (:func:`sim.kernels.skirmish_geometry.move_toward`), halting half an inch
+    doors (-2 inches) and windows (the move ends); a wall with no opening in its
+    way stops it, or under ``battlefield.walls = "round"`` (the default) it goes
+    round that building by its corners
+    (:func:`sim.kernels.skirmish_geometry.move_round`), halting half an inch
     inside its range of the goal (or 1 inch short once within range). To reach
     an enemy in another building it heads for the point 1 inch outside that
     building's nearest door (or ground-floor window), then through it to 1 inch
@@ -855,6 +858,7 @@ def _field_move(dice, st, fld, g, started):
     xy, bld, opn, fp = fld[0], fld[1], fld[2], fld[5]
     attempt, d1, d2 = _fast_dice(dice, st)
     per_pass = st[_p(P_FAST_INCHES)]
+    around = st[_p(P_WALLS_ROUND)] != 0
     g0 = st[_g(g, K_START)]
     g1 = st[_g(g, K_STOP)]
     e = 1 - g
@@ -906,20 +910,20 @@ def _field_move(dice, st, fld, g, started):
                 if found:
                     leg = np.sqrt((ax - fx) ** 2 + (ay - fy) ** 2)
                     if leg > geo.STEP:
-                        nx, ny, how = geo.move_toward(bld, opn, fp[FP_HALF], door, fx, fy,
-                                                      floor, ax, ay, left, 0.0)
-                        left = left - leg if how == geo.MOVE_FREE and leg <= left else 0.0
+                        nx, ny, how, rest = geo.move_round(bld, opn, fp[FP_HALF], door, fx,
+                                                           fy, floor, ax, ay, left, 0.0, around)
+                        left = rest if how == geo.MOVE_FREE and rest >= 0.0 else 0.0
                     if left > 0.0:
-                        nx, ny, how = geo.move_toward(bld, opn, fp[FP_HALF], door, nx, ny,
-                                                      floor, gx, gy, left, 0.0)
+                        nx, ny, how, _ = geo.move_round(bld, opn, fp[FP_HALF], door, nx, ny,
+                                                        floor, gx, gy, left, 0.0, around)
             if not found:
                 stop = 1.0
                 reach = min(st[_f(C_WRANGE, f)], _sight_at(st, fld, f, goal))
                 if best > reach:
                     stop = reach - 0.5
-                nx, ny, how = geo.move_toward(bld, opn, fp[FP_HALF], door, fx, fy, floor,
-                                              xy[_x(XY_X, goal)], xy[_x(XY_Y, goal)], left,
-                                              stop)
+                nx, ny, how, _ = geo.move_round(bld, opn, fp[FP_HALF], door, fx, fy, floor,
+                                                xy[_x(XY_X, goal)], xy[_x(XY_Y, goal)], left,
+                                                stop, around)
             xy[_x(XY_X, f)] = nx
             xy[_x(XY_Y, f)] = ny
             nb = geo.building_at(bld, nx, ny)

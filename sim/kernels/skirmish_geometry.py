@@ -262,6 +262,127 @@ def move_toward(bld, opn, half, door_cost, x, y, floor, tx, ty, inches, stop):
     return x, y, MOVE_FREE
 
 
+ROUND = 1.0
+"""How far outside a building's corner a figure going round it passes (inches, each axis)."""
+MAX_LEGS = 8
+"""Legs of one move at most when going round walls (each corner is a leg)."""
+
+
+@jit
+def _clear(bld, ax, ay, bx, by):
+    """Whether the segment a..b passes through no building's footprint."""
+    for i in range(bld.shape[0]):
+        t0, t1 = clip(bld, i, ax, ay, bx, by)
+        if t1 - t0 > EPS:
+            return False
+    return True
+
+
+@jit
+def _corner(bld, b, k):
+    """Corner ``k`` (0..3, anticlockwise from the south-west) of building ``b``, ``ROUND``
+    inches outside it on each axis.
+    """
+    x = bld[b, B_X0] - ROUND if k == 0 or k == 3 else bld[b, B_X1] + ROUND
+    y = bld[b, B_Y0] - ROUND if k <= 1 else bld[b, B_Y1] + ROUND
+    return x, y
+
+
+@jit
+def round_corner(bld, b, x, y, tx, ty):
+    """The next corner on the shortest way from ``(x, y)`` round building ``b`` to ``(tx, ty)``.
+
+    The way runs from ``(x, y)`` to a corner it sees past ``b`` (the segment misses
+    ``b``), then from corner to corner (``ROUND`` inches out, :func:`_corner`) in one
+    direction until a corner sees the goal past ``b``, then to the goal; of the
+    start corners and both directions, the shortest. Returns the first corner of
+    that way more than ``STEP`` from ``(x, y)``; ``(x, y, False)`` if there is none (the
+    goal inside the building: no way round leads to it).
+    """
+    best = -1.0
+    bx = x
+    by = y
+    for k in range(4):
+        cx, cy = _corner(bld, b, k)
+        t0, t1 = clip(bld, b, x, y, cx, cy)
+        if t1 - t0 > EPS:
+            continue
+        for step in (1, 3):
+            length = np.sqrt((cx - x) ** 2 + (cy - y) ** 2)
+            first = k
+            near = length <= STEP
+            j = k
+            px = cx
+            py = cy
+            seen = False
+            for _ in range(4):
+                t0, t1 = clip(bld, b, px, py, tx, ty)
+                if t1 - t0 <= EPS:
+                    seen = True
+                    break
+                j = (j + step) % 4
+                qx, qy = _corner(bld, b, j)
+                length += np.sqrt((qx - px) ** 2 + (qy - py) ** 2)
+                if near:
+                    first = j
+                    near = False
+                px = qx
+                py = qy
+            if near or not seen:
+                continue  # no corner to go to, or the goal is inside the building
+            length += np.sqrt((tx - px) ** 2 + (ty - py) ** 2)
+            if best < 0.0 or length < best:
+                best = length
+                bx, by = _corner(bld, b, first)
+    return bx, by, best >= 0.0
+
+
+@jit
+def move_round(bld, opn, half, door_cost, x, y, floor, tx, ty, inches, stop, go_round):
+    """:func:`move_toward`, going round a wall that stops the figure (``battlefield.walls``).
+
+    With ``go_round`` false this is :func:`move_toward`: a figure outside on the
+    ground floor whose straight line meets a wall with no opening stops just
+    before it (and, the goal unchanged, stays there). With ``go_round`` (the
+    reading ``walls = "round"``) such a figure instead walks round that building:
+    from where it started, along the shortest way past the building's corners
+    (:func:`round_corner`, each leg clear of every building), then on towards the
+    goal with the inches left, as often as walls stop it (``MAX_LEGS`` legs). A
+    leg to a corner that would cross another building is not taken (the figure
+    stops at the wall as without the reading), nor is a way round to a goal inside
+    the building. Only stopped figures move differently; doors and windows on the
+    straight line are used as before (S-03).
+
+    Returns ``(x, y, how, rest)``: :func:`move_toward`'s result and the inches
+    left once the goal is reached (the inches at the start of the last straight
+    leg less its length; negative when the move ends short of it).
+    """
+    nx, ny, how = move_toward(bld, opn, half, door_cost, x, y, floor, tx, ty, inches, stop)
+    left = inches
+    if go_round:
+        for _ in range(MAX_LEGS):
+            if how != MOVE_WALL or floor > 0 or building_at(bld, x, y) != OUTSIDE:
+                break
+            dx = tx - x
+            dy = ty - y
+            dist = np.sqrt(dx * dx + dy * dy)
+            b = building_at(bld, nx + dx / dist * 2.0 * STEP, ny + dy / dist * 2.0 * STEP)
+            if b == OUTSIDE:
+                break
+            cx, cy, found = round_corner(bld, b, x, y, tx, ty)
+            if not found or not _clear(bld, x, y, cx, cy):
+                break
+            leg = np.sqrt((cx - x) ** 2 + (cy - y) ** 2)
+            if leg >= left:
+                return x + (cx - x) * left / leg, y + (cy - y) * left / leg, MOVE_FREE, -1.0
+            left -= leg
+            x = cx
+            y = cy
+            nx, ny, how = move_toward(bld, opn, half, door_cost, x, y, floor, tx, ty, left,
+                                      stop)
+    return nx, ny, how, left - np.sqrt((tx - x) ** 2 + (ty - y) ** 2)
+
+
 @jit
 def stairs_turn(bld, b, floor, goal_floor):
     """The floor a figure in building ``b`` reaches in one turn towards ``goal_floor`` (S-02).

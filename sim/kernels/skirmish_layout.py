@@ -38,7 +38,7 @@ PARAMS = Record("skirmish rule options", "N_PARAMS", (
     "P_RECOVER_ATTEMPT", "P_RECOVER_SKILL", "P_COWER_END", "P_NIGHT", "P_BAD_WEATHER",
     "P_NIGHT_INCHES", "P_REDUCED_DAY", "P_REDUCED_NIGHT", "P_EXCUSED_ALL", "P_SURRENDER",
     "P_SURRENDER_WHEN", "P_FIELD", "P_UNITS_BLOCK", "P_DOOR", "P_ENTER_MOVE", "P_SHOOTER_COVER",
-    "P_HEIGHT_CLEARS", "P_SURROUNDED", "P_GRID_NX", "P_GRID_NY"))
+    "P_HEIGHT_CLEARS", "P_SURROUNDED", "P_GRID_NX", "P_GRID_NY", "P_WALLS_ROUND"))
 """The ruleset's and the scenario's options (``params``): every rule choice the seed leaves open."""
 globals().update(PARAMS.constants)
 

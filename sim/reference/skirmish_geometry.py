@@ -165,3 +165,81 @@ def is_surrounded(field: Battlefield, at, enemies, inches: float) -> bool:
     goals = [(x, 0.0), (x, field.depth), (0.0, y), (field.width, y)]
     return all(any(_point_to_segment(ex, ey, x, y, gx, gy) <= inches for ex, ey in enemies)
                for gx, gy in goals)
+
+
+ROUND = 1.0  # inches outside a corner a figure going round a building passes (docs/skirmish.md)
+
+
+def _misses(b: Building, p, q) -> bool:
+    """Whether segment p..q stays out of the footprint of ``b`` (touching it is allowed)."""
+    ts = sorted({0.0, 1.0, *(t for w in walls(b) if (t := intersect(p, q, w)) is not None)})
+    for t0, t1 in zip(ts, ts[1:], strict=False):
+        t = (t0 + t1) / 2
+        if t1 - t0 > TINY and inside(b, p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])):
+            return False
+    return True
+
+
+def way_round(b: Building, start, goal) -> list[tuple[float, float]]:
+    """The corners of the shortest way from ``start`` to ``goal`` round building ``b``.
+
+    A shortest path in the visibility graph of the start, the goal and the four
+    corners ``ROUND`` inches out (Dijkstra; an edge is a segment that misses ``b``).
+    """
+    corners = [(b.x - ROUND, b.y - ROUND), (b.x + b.width + ROUND, b.y - ROUND),
+               (b.x + b.width + ROUND, b.y + b.depth + ROUND), (b.x - ROUND, b.y + b.depth + ROUND)]
+    nodes = [tuple(start[:2]), *corners, tuple(goal[:2])]
+    dist = {0: 0.0}
+    prev: dict[int, int] = {}
+    todo = set(range(len(nodes)))
+    while todo:
+        u = min((n for n in todo if n in dist), key=dist.get, default=None)
+        if u is None:
+            break
+        todo.discard(u)
+        for v in todo:
+            if _misses(b, nodes[u], nodes[v]):
+                d = dist[u] + math.dist(nodes[u], nodes[v])
+                if d < dist.get(v, math.inf) - 1e-12:
+                    dist[v], prev[v] = d, u
+    path, n = [], len(nodes) - 1
+    while n in prev:
+        n = prev[n]
+        if n != 0:
+            path.append(nodes[n])
+    return path[::-1]
+
+
+def move_round(field: Battlefield, start, goal, inches: float, *, door=2.0, stop=0.0,
+               legs: int = 8):
+    """:func:`move`, going round a building whose wall stops the figure (``walls = "round"``).
+
+    A figure outside on the ground floor that a wall stops walks instead, from where
+    it started, to the first corner of :func:`way_round` (if that leg crosses no
+    building), then on towards the goal; again while walls stop it (``legs`` times).
+    Returns ``(x, y, how, rest)``: ``rest`` the inches left at the start of the last
+    straight leg less its length (negative when the move ends short of the goal).
+    """
+    x, y, how = move(field, start, goal, inches, door=door, stop=stop)
+    here, left = tuple(start), inches
+    for _ in range(legs):
+        if how != "wall" or here[2] > 0 or home(field, here[0], here[1]) >= 0:
+            break
+        ahead = (goal[0] - here[0], goal[1] - here[1])
+        norm = math.hypot(*ahead)
+        b = home(field, x + ahead[0] / norm * 2 * PAST, y + ahead[1] / norm * 2 * PAST)
+        if b < 0:
+            break
+        way = [c for c in way_round(field.buildings[b], here, goal)
+               if math.dist(c, here[:2]) > PAST]
+        if not way or not all(_misses(o, here, way[0]) for o in field.buildings):
+            break
+        leg = math.dist(here[:2], way[0])
+        if leg >= left:
+            f = left / leg
+            return (here[0] + (way[0][0] - here[0]) * f, here[1] + (way[0][1] - here[1]) * f,
+                    "free", -1.0)
+        left -= leg
+        here = (*way[0], here[2])
+        x, y, how = move(field, here, goal, left, door=door, stop=stop)
+    return x, y, how, left - math.dist(here[:2], goal[:2])

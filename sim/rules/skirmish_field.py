@@ -23,12 +23,15 @@ MAX_FLOORS = 10
 WALL_INCHES = 0.25
 """A figure closer than this to a wall line stands inside the wall (a bad position)."""
 
-FIELD_KEYS = ("width", "depth", "opening_width", "buildings", "cover", "lit")
+FIELD_KEYS = ("width", "depth", "opening_width", "walls", "buildings", "cover", "lit")
 BUILDING_KEYS = ("name", "x", "y", "width", "depth", "floors", "stairs", "doors", "windows")
 COVER_KEYS = ("name", "from", "to", "units", "kind")
 AREA_KEYS = ("x", "y", "width", "depth")
 COVER_KINDS = ("cover", "partial")
 MOVEMENT_POLICIES = ("advance", "hold")
+WALL_READINGS = ("round", "stop")
+"""``battlefield.walls``: a figure whose straight move meets a wall with no opening goes
+round the building (``round``, the default) or stops at the wall (``stop``)."""
 
 
 def _number(file: TomlFile, table: dict, key: str, full: str, low: float, high: float,
@@ -201,7 +204,11 @@ def load_battlefield(file: TomlFile, raw) -> Battlefield | None:
     width = _number(file, raw, "width", "battlefield.width", 1, MAX_INCHES)
     depth = _number(file, raw, "depth", "battlefield.depth", 1, MAX_INCHES)
     opening = _number(file, raw, "opening_width", "battlefield.opening_width", 0.1, 20, 2.0)
-    if None in (width, depth, opening):
+    walls = raw.get("walls", WALL_READINGS[0])
+    if walls not in WALL_READINGS:
+        file.problem("battlefield.walls", walls, f"is not one of {', '.join(WALL_READINGS)}")
+        walls = None
+    if None in (width, depth, opening, walls):
         return None
     field = (width, depth)
     buildings = [(p, _building(file, p, t, field))
@@ -217,7 +224,8 @@ def load_battlefield(file: TomlFile, raw) -> Battlefield | None:
     return Battlefield(width=width, depth=depth,
                        buildings=tuple(b for _, b in buildings if b is not None),
                        cover=tuple(c for c in cover if c is not None),
-                       lit=tuple(a for a in lit if a is not None), opening_width=opening)
+                       lit=tuple(a for a in lit if a is not None), opening_width=opening,
+                       walls=walls)
 
 
 def _overlap(a: Building, b: Building) -> bool:

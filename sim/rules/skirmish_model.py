@@ -181,7 +181,9 @@ class Area:
 class Battlefield:
     """The table (inches, origin at a corner): buildings, cover objects, well-lit areas.
 
-    ``opening_width``: how wide every door and window is (inches).
+    ``opening_width``: how wide every door and window is (inches). ``walls``: the
+    movement policy's reading of a straight move that meets a wall with no opening:
+    ``round`` (go round the building by its corners) or ``stop`` (stay at the wall).
     """
 
     width: float
@@ -190,6 +192,7 @@ class Battlefield:
     cover: tuple[CoverObject, ...] = ()
     lit: tuple[Area, ...] = ()
     opening_width: float = 2.0
+    walls: str = "round"
 
 
 @dataclass(frozen=True)

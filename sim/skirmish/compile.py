@@ -228,7 +228,7 @@ def compile_scenario(scenario: Scenario) -> CompiledFight:
         field_ = compile_field(scenario.battlefield, rules)
         xy0 = np.array([p[:2] for g in scenario.groups for p in g.positions], dtype=np.float64)
         params = layout.PARAMS.pack(
-            params, P_FIELD=1,
+            params, P_FIELD=1, P_WALLS_ROUND=scenario.battlefield.walls == "round",
             P_GRID_NX=int(np.ceil(field_.width / field_.cell)),
             P_GRID_NY=int(np.ceil(field_.depth / field_.cell)))
     return CompiledFight(fig=np.array(rows, dtype=np.int64), grp=grp,
