@@ -149,15 +149,16 @@ class Fight:
         self.surrendered = [0, 0]  # taken prisoner in the fight (S-38)
 
     # -- helpers ------------------------------------------------------------------------
-    def sight(self, g: int, night_vision: bool) -> int | None:
+    def sight(self, g: int, night_vision: bool, lit: bool | None = None) -> int | None:
         """How far a figure of group ``g`` sees the enemy; None: no limit (S-19..S-22).
 
         A figure shoots only what it sees (S-19), so its weapon reaches no
-        further than this (``Fight.__init__``).
+        further than this (``Fight.__init__``). ``lit``: whether the enemy stands
+        in a well-lit area (S-20; default: its group's ``lit``).
         """
         night = self.c.params[k.P_NIGHT] == 1
         terrain = [int(self.c.grp[h, k.G_TERRAIN]) for h in (g, 1 - g)]
-        lit = bool(self.c.grp[1 - g, k.G_LIT])
+        lit = bool(self.c.grp[1 - g, k.G_LIT]) if lit is None else lit
         limits = []
         if night and not (night_vision or lit):                     # S-20
             limits.append(int(self.c.params[k.P_NIGHT_INCHES]))
@@ -202,6 +203,23 @@ class Fight:
         """Visible and still on the field (S-16, S-38)."""
         return f.status in (k.ACTIVE, k.COWER) and not f.hidden
 
+    # -- what a battlefield changes (sim.reference.skirmish_field.FieldFight) -------------
+    def may_fire(self, s: Figure) -> bool:
+        """Whether ``s`` reaches the enemy at all: the group distance within its range."""
+        return self.distance <= s.range
+
+    def line_level(self, s: Figure, t: Figure) -> int:
+        """Hit-table level the line of fire adds (none on the abstract battlefield)."""
+        return 0
+
+    def flee(self, f: Figure) -> None:
+        """``f`` flees (S-38, S-39)."""
+        f.status = k.FLEE
+
+    def may_recover(self, f: Figure) -> bool:
+        """Whether ``f`` may try Recover (a friend near: always so on the group distance)."""
+        return True
+
     # -- shooting -----------------------------------------------------------------------
     def declare(self, s: Figure, enemy: int) -> list[Figure]:
         """Targets named before any die is rolled (S-25, S-28, S-35)."""
@@ -224,8 +242,7 @@ class Fight:
             f.fired_upon, f.hits, f.suppressed, f.testing = False, 0, False, False
         for s in self.groups[side]:
             s.declared = []
-            if (s.target != k.NO_TARGET and s.status == k.ACTIVE
-                    and self.distance <= s.range):
+            if s.target != k.NO_TARGET and s.status == k.ACTIVE and self.may_fire(s):
                 s.declared = self.declare(s, enemy)
             s.target = k.NO_TARGET
         for s in self.groups[side]:
@@ -242,7 +259,7 @@ class Fight:
                 shooter_lvl = 2                     # S-06: every target counts as in cover
             i = 0
             for j, t in enumerate(s.declared):
-                lvl = max(self.target_level(t), shooter_lvl)
+                lvl = max(self.target_level(t), shooter_lvl, self.line_level(s, t))
                 lvl = 2 if j >= 2 else (max(lvl, 1) if j == 1 else lvl)
                 t.fired_upon, t.attacker = True, s.index
                 if self.suppresses(s, t):
@@ -257,7 +274,7 @@ class Fight:
             if not t.fired_upon:
                 continue
             if t.status == k.COWER:
-                t.status = k.FLEE                                   # S-38
+                self.flee(t)                                        # S-38
             elif t.status == k.ACTIVE and (self.p[k.P_TRIGGER] == k.TRIGGER_NO_DAMAGE
                                            or t.hits == 0):
                 t.testing = True                                    # S-34 / S-43
@@ -283,7 +300,7 @@ class Fight:
             f.pos = k.COVER
             f.prone = True if result == k.R_COVER_PRONE else f.prone
         elif result == k.R_FLEE:
-            f.status = k.FLEE
+            self.flee(f)
         elif result == k.R_COWER:
             f.status = k.COWER
         elif result == k.R_REVEAL:
@@ -365,8 +382,11 @@ class Fight:
 
     def in_sight(self, g: int, old: int) -> int:
         """Figures of ``g`` the enemy moved into range of test In Sight (S-14, S-15)."""
-        testers = [f for f in self.groups[g]
-                   if f.status == k.ACTIVE and old > f.range >= self.distance]
+        return self.test_in_sight(g, [f for f in self.groups[g]
+                                      if f.status == k.ACTIVE and old > f.range >= self.distance])
+
+    def test_in_sight(self, g: int, testers: list[Figure]) -> int:
+        """The In Sight test of ``testers`` on shared dice (S-15); return how many fire."""
         if not testers:
             return 0
         extra = self.p[k.P_COVER_EXTRA] if any(self.covering(f) for f in testers) else 0
@@ -399,6 +419,8 @@ class Fight:
         best = max(f.skill for f in friends)
         dice = self.roll(2)
         for f in waiting:
+            if not self.may_recover(f):
+                continue
             skill = best if self.p[k.P_RECOVER_SKILL] == k.RECOVER_BEST else f.skill
             n = self.passes(dice, skill)
             sitting = f.status == k.COWER and self.in_cover(f)
@@ -468,8 +490,11 @@ class Fight:
             for c in free[:n]:
                 c.carrying, c.waiting, c.moved = x, True, False
 
-    def activate(self, g: int) -> bool:
-        """One activation of group ``g``; True if the fight is over."""
+    def begin(self, g: int) -> bool:
+        """The start of ``g``'s activation: it withdraws (True, S-07), or Recover (S-41),
+        picking up comrades (S-04), fleeing figures leave the table (S-40, S-08) and its
+        Fast marks end.
+        """
         if len(self.active(g)) <= self.withdraw_at[g]:
             self.withdrew = g                                       # S-07
             return True
@@ -479,6 +504,23 @@ class Fight:
             if f.status == k.FLEE:
                 f.status = k.LOST                                   # S-40, S-08
             f.fast = f.fired = False
+        return False
+
+    def fire(self, g: int) -> bool:
+        """Every figure of ``g`` that may act and has not fired shoots (S-29); True if the
+        fight is over.
+        """
+        shooters = [f for f in self.acting(g) if not f.fired]
+        for f in shooters:
+            f.target = k.CHOOSE
+        if shooters:
+            self.exchange(g)
+        return self.ended()
+
+    def activate(self, g: int) -> bool:
+        """One activation of group ``g``; True if the fight is over."""
+        if self.begin(g):
+            return True
         if any(f.range < self.distance for f in self.acting(g)):
             old = self.distance
             self.move(g)
@@ -489,12 +531,7 @@ class Fight:
         else:
             for f in self.groups[g]:
                 f.moved = False
-        shooters = [f for f in self.acting(g) if not f.fired]
-        for f in shooters:
-            f.target = k.CHOOSE
-        if shooters:
-            self.exchange(g)
-        return self.ended()
+        return self.fire(g)
 
     def first(self, r: int) -> int:
         """Which group activates first in round ``r`` (``activation.order``)."""
