@@ -4,8 +4,9 @@ Run: ``python benchmarks/bench_skirmish.py [--scenario FILE] [--ref-trials N]
 [--trials N] [--big-trials N] [--repeat K] [--field FILE]...``. Prints fights/s of both in
 the same run, their ratio (target >= 300x), and peak traced memory of a kernel run
 at --trials and at --big-trials (it must not grow with the number of trials). Each
-``--field`` scenario (a battlefield, issue 50, which the plain-Python reference does not
-play) is timed on the kernel in the same run, beside the reference's abstract rate.
+``--field`` scenario (a battlefield, issue 50) is timed on the kernel and on its
+plain-Python twin (:mod:`sim.reference.skirmish_field`, ``--field-ref-trials`` fights)
+in the same run.
 
 The machine is shared, so each rate is the best of ``--repeat`` timed runs,
 and the reference and kernel runs alternate so that both see the same load;
@@ -24,6 +25,7 @@ import numpy as np
 
 from sim.experiments import skirmish as api
 from sim.reference.skirmish import run_reference
+from sim.reference.skirmish_field import run_field_reference
 from sim.rules.skirmish_loader import load_scenario
 from sim.skirmish.compile import compile_scenario
 
@@ -55,6 +57,7 @@ def main() -> None:
     parser.add_argument("--field", action="append", default=[],
                         help="a battlefield scenario timed on the kernel (repeatable)")
     parser.add_argument("--field-trials", type=int, default=200_000)
+    parser.add_argument("--field-ref-trials", type=int, default=300)
     args = parser.parse_args()
 
     fight = compile_scenario(load_scenario(args.scenario))
@@ -78,15 +81,21 @@ def main() -> None:
     print(f"ratio               {kernel_rate / ref_rate:12,.0f} x  (target >= 300 x)")
     print(f"bit-identical counts on the reference's fights: {same}")
     for path in args.field:
-        field = compile_scenario(load_scenario(path))
+        scenario = load_scenario(path)
+        field = compile_scenario(scenario)
         api.fight_counts(field, trials=1000, seed=1, threads=args.threads)
-        best = min(_seconds(lambda f=field: api.fight_counts(
-            f, trials=args.field_trials, seed=1, threads=args.threads))
-            for _ in range(args.repeat))
+        best = field_ref = float("inf")
+        for _ in range(args.repeat):
+            field_ref = min(field_ref, _seconds(lambda s=scenario: run_field_reference(
+                s, 1, args.field_ref_trials)))
+            best = min(best, _seconds(lambda f=field: api.fight_counts(
+                f, trials=args.field_trials, seed=1, threads=args.threads)))
         rate = args.field_trials / best
-        print(f"battlefield kernel  {rate:12,.0f} fights/s  ({path}, {args.field_trials:,} "
-              f"fights, best of {args.repeat}; {rate / ref_rate:,.0f} x the reference's "
-              "abstract rate)")
+        twin = args.field_ref_trials / field_ref
+        print(f"battlefield         {path}")
+        print(f"  reference (Python){twin:12,.0f} fights/s  ({args.field_ref_trials:,} fights)")
+        print(f"  kernel            {rate:12,.0f} fights/s  ({args.field_trials:,} fights, "
+              f"best of {args.repeat}); ratio {rate / twin:,.0f} x")
     print("load average        " + " ".join(f"{x:.2f}" for x in os.getloadavg())
           + f"  ({os.cpu_count()} CPUs)")
 
