@@ -74,7 +74,7 @@ def compare_skirmish(scenario: Path, varies: tuple[str, ...], metrics: tuple[str
       zonesim compare skirmish configs/skirmish/field_cover.toml \
         --vary "cover.Stone wall.units=1,2" --trials 2000 --metric p_win
       zonesim compare skirmish configs/skirmish/street_buildings.toml \
-        --vary buildings.Shop.floors=1..2 --vary "buildings.Shop.openings.1=door,none"
+        --vary buildings.Shop.floors=2..3 --vary "buildings.Shop.openings.3=window,none"
     """
     from sim.workflows.battlefield import check_metrics, compare_battlefield
     check_metrics(metrics)

@@ -117,3 +117,16 @@ def test_sweep_skirmish_prints_the_metric_per_point_and_refuses_other_options():
     bad = runner.invoke(main, ["sweep", "--experiment", "skirmish", "--scenario", FIELD,
                                "--vary", "cover.Hedge.units=1,2", "--metric", "p_winn"])
     assert bad.exit_code == 2 and "not a skirmish metric" in bad.output
+
+
+def test_the_help_examples_run():
+    """Every example of ``zonesim compare skirmish --help`` runs (a few fights each)."""
+    import shlex
+
+    from sim.cli.battlefield import compare_skirmish
+    text = compare_skirmish.help.split("Example:")[1].replace("\\\n", " ")
+    examples = [shlex.split(line)[1:] for line in text.splitlines() if "zonesim" in line]
+    assert len(examples) == 2
+    for argv in examples:
+        result = CliRunner().invoke(main, [*argv, "--trials", "50", "--format", "json"])
+        assert result.exit_code == 0, (argv, result.output)
