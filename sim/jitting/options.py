@@ -9,10 +9,9 @@ compiled machine code between runs, each module's in the folder :func:`cache_nam
 :class:`.cachedirs.Sources`); ``fastmath`` stays off because
 Monte Carlo counts are compared bit for bit across thread counts.
 
-The numba compiler patches (:data:`PATCHES`: :mod:`.inlining`, :mod:`.untyped`,
-:mod:`.liveness`, :mod:`.flags`, :mod:`.ssa`, :mod:`.literals`, the intrinsic
-:mod:`.views` and ``_nrt=False``) make compiles faster and touch numba's
-internals: they are used only on the numba versions they were checked against
+The numba compiler patches (:data:`PATCHES`: :mod:`.inlining`, :mod:`.liveness`,
+:mod:`.ssa`, :mod:`.literals`, the intrinsic :mod:`.views` and ``_nrt=False``) make compiles faster
+and touch numba's internals: they are used only on the numba versions they were checked against
 (:data:`CHECKED_NUMBA`), and not with ``ZONESIM_NUMBA_PATCHES=off``, where the views
 are plain numpy slices and ``_nrt`` is left at numba's default; kernels give the
 same numbers either way (``tests/jitting/test_other_numba.py``), so a numba upgrade
@@ -33,7 +32,7 @@ from pathlib import Path
 
 import numba
 
-from sim.jitting import cachedirs, cachefiles, flags, inlining, liveness, ssa, untyped
+from sim.jitting import cachedirs, cachefiles, inlining, liveness, ssa
 from sim.jitting.literals import plain_calls
 
 CHECKED_NUMBA = ("0.68",)
@@ -42,9 +41,12 @@ CHECKED_NUMBA = ("0.68",)
 ``pyproject.toml`` allows only these; under any other numba the patches stay off.
 """
 
-PATCHES = ("inlining", "untyped", "liveness", "flags", "ssa", "literals", "views", "nrt")
+PATCHES = ("inlining", "liveness", "ssa", "literals", "views", "nrt")
 """The compiler patches, by name: the modules of this package that install one, the intrinsic
-views (:mod:`.views`) and ``nrt`` (the campaign parts' ``_nrt=False``)."""
+views (:mod:`.views`) and ``nrt`` (the campaign parts' ``_nrt=False``). Each saves at least
+10 % of some kernel's cold compile (``benchmarks/bench_compile.py``, whose docstring gives the
+table); ``untyped`` and ``flags`` saved less on every kernel and were removed (issue 45,
+item 3)."""
 
 VARIABLE = "ZONESIM_NUMBA_PATCHES"
 """The environment variable that turns the patches off: ``off``, or ``without:NAME,NAME`` for
@@ -216,8 +218,7 @@ ACTIVE = patches()
 """The compiler patches this process uses (:func:`patches`)."""
 
 _numba_without_scipy()
-for _name, _patch in (("inlining", inlining), ("untyped", untyped), ("liveness", liveness),
-                      ("flags", flags), ("ssa", ssa)):
+for _name, _patch in (("inlining", inlining), ("liveness", liveness), ("ssa", ssa)):
     if _name in ACTIVE:
         _patch.install()
 _SAFE_FILES = cachefiles.install(tested=checked())

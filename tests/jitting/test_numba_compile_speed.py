@@ -1,6 +1,6 @@
 """The compile-time replacements of numba functions give numba's own results.
 
-sim/jitting/liveness.py, flags.py and ssa.py replace three numba functions
+sim/jitting/liveness.py and ssa.py replace two numba functions
 by faster ones with the same results (issue 13: the campaign kernel's cold
 compile). Each test runs numba's function and the replacement on the same
 input and asserts equal outputs, so a replacement that drifts from numba's
@@ -14,26 +14,19 @@ import copy
 import random
 
 import pytest
-from numba.core import analysis, compiler, ir_utils, postproc, ssa, targetconfig
+from numba.core import analysis, compiler, ir_utils, postproc, ssa
 from numba.core.controlflow import CFGraph
 
 import sim.jitting.options  # noqa: F401  (installs the replacements)
-from sim.jitting import flags as _flags
 from sim.jitting import liveness as _liveness
 from sim.jitting import ssa as _ssa
-from sim.jitting import untyped as _untyped
 
 
 def test_the_replacements_are_installed():
     assert analysis.compute_live_map is _liveness.compute_live_map
     assert ir_utils.compute_live_map is _liveness.compute_live_map
     assert postproc.analysis.compute_live_map is _liveness.compute_live_map
-    assert targetconfig.TargetConfig.values is _flags._values
     assert ssa._run_ssa is _ssa.run_ssa
-    from numba.core import inline_closurecall
-
-    assert inline_closurecall.InlineWorker.inline_function is _untyped._inline_function
-    assert compiler.compile_extra is _untyped._compile_extra
 
 
 def _random_function(rng: random.Random):
@@ -71,17 +64,6 @@ def test_a_wrong_liveness_would_be_caught():
     first = next(b for b, s in broken.items() if s)
     broken[first].pop()
     assert broken != theirs
-
-
-def test_flag_values_are_numbas():
-    flags = compiler.Flags()
-    assert flags.values() == _flags.numba_values(flags)
-    flags.nrt = True
-    flags.debuginfo = True
-    flags.error_model = "numpy"
-    ours, theirs = flags.values(), _flags.numba_values(flags)
-    assert ours == theirs and list(ours) == list(theirs)
-    assert ours["nrt"] is True and ours != _flags.numba_values(compiler.Flags())
 
 
 def _redefining(n, flag):
@@ -174,60 +156,3 @@ def test_kernels_load_without_importing_scipy_linalg():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split()
     assert out == ["False", "False"]
-
-
-def _inlined_callers():
-    """A caller inlining one part at three places (two of them inside a second part), and
-    the part: numba's untyped pipeline for the part runs at each place it is inlined."""
-    import numba
-
-    @numba.njit(inline="always", cache=False)
-    def part(x, k):
-        y = x
-        for i in range(k):
-            y = y * 2 + i
-        return y
-
-    @numba.njit(inline="always", cache=False)
-    def twice(x):
-        return part(x, 2) + part(x, 3)
-
-    @numba.njit(cache=False)
-    def caller(x):
-        return twice(x) - part(x, 1)
-
-    return caller, part
-
-
-def _translations(monkeypatch, patched: bool):
-    """How often the part and everything else is translated (untyped pipeline) while a fresh
-    caller compiles, with the kept IR (``patched``) or numba's own ``inline_function``; and
-    the caller's result."""
-    from numba.core import inline_closurecall
-
-    worker = inline_closurecall.InlineWorker
-    if not patched:
-        monkeypatch.setattr(worker, "inline_function", _untyped._numba["inline_function"])
-    caller, part = _inlined_callers()
-    runs = {"part": 0, "all": 0}
-    translate = worker.run_untyped_passes
-
-    def counted(self, func, enable_ssa=False):
-        runs["all"] += 1
-        runs["part"] += func is part.py_func
-        return translate(self, func, enable_ssa)
-
-    monkeypatch.setattr(worker, "run_untyped_passes", counted)
-    return runs, caller(5)
-
-
-def test_an_inlined_part_is_translated_once_per_compile(monkeypatch):
-    """sim/jitting/untyped.py: a part inlined at three places is translated once, and the
-    caller computes what numba alone makes of it (which translates the part three times:
-    the second half shows it, so the first can fail). Nothing is kept after the compile."""
-    ours, result = _translations(monkeypatch, patched=True)
-    assert ours == {"part": 1, "all": 2} and not _untyped._kept
-    monkeypatch.undo()
-    theirs, expected = _translations(monkeypatch, patched=False)
-    assert theirs["part"] == 3 and theirs["all"] > ours["all"]
-    assert result == expected == 21 + 44 - 10  # part(5, 2) + part(5, 3) - part(5, 1)
