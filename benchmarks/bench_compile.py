@@ -45,9 +45,10 @@ within these runs' noise: one setting measured at two loads differs by up to 15 
 small kernels) and were removed. ``nrt`` saves 6 % of the campaign's compile and is kept for
 run time, not compile time: ``_nrt=False`` spares the campaign parts the reference counts
 on the arrays every thread shares (``zonesim campaign --trials 100000 --threads 1``: 10.0 s
-wall with it, 12.1 s without, the same output, load 12). The skirmish kernel's other settings were not measured
-(its patches are kept by the campaign's and combat's figures anyway). After the removal,
-all on (load 13-17): combat 36.4, anomaly 6.7, event 6.4, pool 2.2.
+wall with it, 12.1 s without, the same output, load 12). The skirmish kernel's other
+settings were not measured (its patches are kept by the campaign's and combat's figures
+anyway). After the removal, all on (load 13-17): combat 36.4, anomaly 6.7, event 6.4,
+pool 2.2.
 """
 
 from __future__ import annotations
