@@ -88,8 +88,11 @@ def levers(scenario, experiment, card, metric, tables, cards, target_text, max_s
     edit and the reason in refused.csv; they never stop the run. Edits that
     leave the compiled game unchanged are marked "no effect" without
     running. Prints the card values' ranking, then the rule keys' (largest
-    effect first, --top rows each), and writes levers.csv, steps.csv,
-    refused.csv, a tornado chart and metadata.json into --out.
+    effect first, --top rows each), then the five top levers and the first
+    five changes reaching --target played again on fresh games (another
+    seed, none of the ranking's dice): the figures to act on. Writes
+    levers.csv, steps.csv, refused.csv, fresh.csv, a tornado chart and
+    metadata.json into --out.
 
     \b
     Example:
@@ -214,6 +217,22 @@ def _print_steps(result, top: int, folder: Path) -> None:
             click.echo(f"  one step of {jump['path']} from {jump['from']:g} to {jump['to']:g} "
                        f"jumps over the target band {result.target.low:g}.."
                        f"{result.target.high:g}")
+    _print_fresh(result)
+
+
+def _print_fresh(result) -> None:
+    """The ranking's top and the first reaching changes on fresh games: the figures to act on."""
+    fresh = result.fresh
+    if fresh is None:
+        return
+    click.echo(f"played again on {fresh['trials']:,} fresh games (seed {fresh['seed']}, none "
+               f"of the ranking's dice), paired with the unchanged rules: the figures to act on")
+    for r in fresh["rows"]:
+        diff = cell_text(r["diff"], r["diff_ci_low"], r["diff_ci_high"], None, signed=True)
+        verdict = "" if r["target_verdict"] is None else f", {r['target_verdict']}"
+        click.echo(f"  {r['role']}: {r['path']} -> {r['value']:g} ({r['steps']:+d} "
+                   f"step{'s' if abs(r['steps']) > 1 else ''}): {result.metric} {diff}"
+                   f"{verdict}")
 
 
 def _side(row: dict, side: str) -> str:

@@ -54,7 +54,10 @@ def tune(experiment_name, scenario, scenario_option, edits, vary, target_text, m
     the same seed (common random numbers). Prints each evaluated candidate's
     estimate, 95 % interval, exact value and verdict (PASS: interval inside
     the target, FAIL: outside, UNDECIDED: straddles a bound), then the chosen
-    value: a PASS candidate closest to the target's middle (or bound).
+    value: a PASS candidate closest to the target's middle (or bound), played
+    again beside the current value on as many fresh games (another seed, none
+    of the search's dice), whose estimate, verdict and paired difference are
+    the answer.
 
     \b
     Example:
@@ -117,6 +120,7 @@ def _search(name, rs, base, edits, vary, target_text, method, trials, seed, fmt,
                   f"({result.verdict})")
         common.emit_frame(result.to_frame(), fmt, result.to_dict(), title)
         click.echo(footer)
+        click.echo(library.fresh_line(result))
         click.echo(result.note)
         if result.skipped:
             click.echo(f"{len(result.skipped)} candidates skipped, not played:")

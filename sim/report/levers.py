@@ -24,6 +24,10 @@ REFUSED = "refused.csv"
 rules refuse it or its game cannot be set up (``path``, ``steps``, ``value``,
 ``refused_by``, ``reason``); the table says only how many (issue 47, item 6)."""
 REFUSED_COLUMNS = ("path", "steps", "value", "refused_by", "reason")
+FRESH = "fresh.csv"
+"""The file of a one-step search's folder with the ranking's top and the first reaching
+changes played again on fresh games (``role`` and :data:`sim.workflows.levers.FRESH_COLUMNS`;
+:attr:`~sim.workflows.levers.LeverResult.fresh`)."""
 
 
 def _half(frame: pd.DataFrame, side: str) -> np.ndarray:
@@ -95,7 +99,8 @@ def write_levers(result, folder: Path, top: int = 20, command: list[str] | None 
     One-step search (:class:`~sim.workflows.levers.LeverResult`): ``levers.csv``
     / ``.parquet`` (the whole ranking), ``steps.csv`` / ``.parquet`` (every
     move), :data:`REFUSED` (every step skipped, header only when none),
-    ``reaching.csv`` with a target, ``tornado-<metric>.png`` (the top
+    ``reaching.csv`` with a target, :data:`FRESH` (the top moves played again on fresh
+    games), ``tornado-<metric>.png`` (the top
     ``top`` levers) and ``metadata.json``. Morris (:class:`~sim.workflows.
     morris.MorrisResult`): ``morris.csv`` / ``.parquet``, ``morris-<metric>.png``
     and ``metadata.json``.
@@ -118,6 +123,9 @@ def write_levers(result, folder: Path, top: int = 20, command: list[str] | None 
             if result.target is not None:
                 to_csv(result.reaching(), temp / "reaching.csv")
                 files.append("reaching.csv")
+            if result.fresh is not None:
+                to_csv(pd.DataFrame(result.fresh["rows"]), temp / FRESH)
+                files.append(FRESH)
             figure = tornado(ranking.head(top or None), result.metric, result.baseline.get("mc"))
             files.append(f"tornado-{result.metric}.png")
         plots.save(figure, temp / files[-1])

@@ -27,6 +27,12 @@ are tried, and the single-value changes whose estimate passes (whole
 interval inside the band) are listed, smallest change
 (fewest steps) first.
 
+The ranking is read on the dice that made it, so its top is favoured by their noise (the
+winner's curse): the :data:`FRESH_TOP` levers that move the metric most (each by its
+larger move) and the first :data:`FRESH_TOP` changes that reach a target are played again,
+paired with the unchanged ruleset, on the fresh seed of :mod:`sim.workflows.fresh`
+(:attr:`LeverResult.fresh`): those are the figures to act on.
+
 The edits run in batches (:mod:`sim.workflows.batches`: each with its own
 baseline on the same trials), here, on a local process pool or on a Dask
 cluster; a variant's numbers depend only on the ruleset, the edit, the
@@ -35,6 +41,7 @@ trials and the seed, never on the backend or batching.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -61,6 +68,7 @@ from sim.workflows.batches import (
     run_batches,
 )
 from sim.workflows.compare import NO_GAME_CHANGED, no_game_changed, paired_rows
+from sim.workflows.fresh import fresh_seed
 from sim.workflows.targets import PASS, Target
 
 DEFAULT_METRIC = {e.name: e.default_metric for e in registry.experiments()}
@@ -83,6 +91,14 @@ STEP_COLUMNS = ("path", "table", "card", "column", "current", "steps", "value", 
                 "mc", "ci_low", "ci_high", "diff", "diff_ci_low", "diff_ci_high", "diff_exact",
                 "verdict", "target_verdict")
 """Columns of one evaluated step (:attr:`LeverResult.steps`)."""
+
+FRESH_TOP = 5
+"""How many of the ranking's top levers, and of the changes reaching a target, are played
+again on fresh games (:attr:`LeverResult.fresh`)."""
+
+FRESH_COLUMNS = ("path", "steps", "value", "mc", "ci_low", "ci_high", "diff", "diff_ci_low",
+                 "diff_ci_high", "verdict", "target_verdict")
+"""Columns of a move played again on fresh games (after its ``role``)."""
 
 
 NO_EFFECT = "no effect (the game's compiled inputs are unchanged)"
@@ -279,6 +295,11 @@ class LeverResult:
         Base ruleset SHA-256; ``serial``, ``processes:N`` or ``dask:ADDRESS``.
     wall_s : float
         Seconds the runs took.
+    fresh : dict or None
+        The top of the ranking and of the reaching changes played again on fresh games:
+        ``seed``, ``trials``, ``baseline`` and ``rows`` (``role`` ``top`` or ``reaching``,
+        ``path``, ``steps``, ``value``, ``mc``, ``ci_low``, ``ci_high``, ``diff``,
+        ``diff_ci_low``, ``diff_ci_high``, ``target_verdict``); None when no move was played.
     """
 
     experiment: str
@@ -294,6 +315,7 @@ class LeverResult:
     backend: str = "serial"
     wall_s: float = 0.0
     levers: int = field(default=0)
+    fresh: dict | None = None
 
     def ranking(self) -> pd.DataFrame:
         """One row per lever (columns :data:`COLUMNS`), largest one-step effect first."""
@@ -365,7 +387,7 @@ class LeverResult:
                 "levers": ranking, "reaching": self.reaching_rows(),
                 "jumps_over": self.jumps_over(),
                 "steps": list(self.steps), "skipped": list(self.skipped),
-                "inert": self.inert()}
+                "inert": self.inert(), "fresh": self.fresh}
 
 
 def _side(row: dict, target: Target) -> int:
@@ -541,8 +563,57 @@ def run_levers(rs: Ruleset, name: str, setup: Mapping[str, Any], *, trials: int,
         steps.extend(_step_row(m, row, target) for m, row in zip(chunk, rows[1:], strict=True))
     steps.extend(_step_row(m, _unchanged_row(baseline), target) for m in unchanged)
     steps.sort(key=lambda r: (place[r["path"]], r["steps"]))  # table order, down before up
-    return LeverResult(name, metric, dict(setup), trials, seed, baseline, tuple(steps),
-                       tuple(refused), target, rs.sha256, used, round(wall, 3), len(levers))
+    result = LeverResult(name, metric, dict(setup), trials, seed, baseline, tuple(steps),
+                         tuple(refused), target, rs.sha256, used, round(wall, 3), len(levers))
+    by_key = {(m.lever.path, m.steps): m for m in moves}
+    fresh = _fresh(rs, name, setup, result, by_key, metric, target, backend)
+    return dataclasses.replace(result, fresh=fresh,
+                               wall_s=round(time.perf_counter() - start, 3))
+
+
+def chosen_moves(result: LeverResult) -> list[tuple[str, dict]]:
+    """The moves a designer would act on: the :data:`FRESH_TOP` levers that move the metric
+    most (each by its larger move) and the first :data:`FRESH_TOP` that reach the target,
+    as ``(role, step row)``, each move once (the first role that names it).
+    """
+    steps = {(s["path"], s["steps"]): s for s in result.steps}
+    out, seen = [], set()
+    for lever in rank_levers(result.steps, result.skipped)[:FRESH_TOP]:
+        down, up = lever["down_diff"], lever["up_diff"]
+        sign = -1 if up is None or (down is not None and abs(down) >= abs(up)) else 1
+        out.append(("top", steps[(lever["path"], sign)]))
+    out += [("reaching", s) for s in result.reaching_rows()[:FRESH_TOP]]
+    keep = []
+    for role, s in out:
+        if (s["path"], s["steps"]) not in seen:
+            seen.add((s["path"], s["steps"]))
+            keep.append((role, s))
+    return keep
+
+
+def _fresh(rs: Ruleset, name: str, setup: Mapping[str, Any], result: LeverResult,
+           by_key: Mapping[tuple[str, int], Step], metric: str, target: Target | None,
+           backend: Mapping[str, Any]) -> dict | None:
+    """Play :func:`chosen_moves` again, paired with the unchanged ruleset, on fresh games
+    (one batch on :func:`~sim.workflows.fresh.fresh_seed`); moves that change no compiled
+    input are not played (their difference is 0 on any dice).
+    """
+    chosen = [(role, s) for role, s in chosen_moves(result)
+              if (s["path"], s["steps"]) in by_key]
+    if not chosen:
+        return None
+    moves = [by_key[(s["path"], s["steps"])] for _, s in chosen]
+    seed = fresh_seed(result.seed)
+    [sums], _ = run_batches(rs, name, setup, [((), *((m.edit,) for m in moves))],
+                            trials=result.trials, seed=seed, **backend)
+    rows = paired_rows(sums, ["baseline", *(m.edit for m in moves)], [metric])
+    out = []
+    for (role, _), move, row in zip(chosen, moves, rows[1:], strict=True):
+        step = _step_row(move, row, target)
+        out.append({"role": role, **{k: step[k] for k in FRESH_COLUMNS}})
+    return {"seed": seed, "trials": result.trials,
+            "baseline": {k: rows[0][k] for k in ("mc", "ci_low", "ci_high", "exact")},
+            "rows": out}
 
 
 def _unchanged_row(baseline: dict) -> dict:
@@ -567,6 +638,7 @@ class _Stages:
             self.progress(self.done + done, self.total)
 
 
-__all__ = ["COLUMNS", "DEFAULT_METRIC", "MONEY_STEP", "NO_EFFECT", "STEP_COLUMNS", "Lever",
-           "LeverError", "LeverResult", "Step", "base_setup", "changing", "check_metric",
-           "find_levers", "plan_steps", "rank_levers", "run_levers"]
+__all__ = ["COLUMNS", "DEFAULT_METRIC", "FRESH_COLUMNS", "FRESH_TOP", "MONEY_STEP", "NO_EFFECT",
+           "STEP_COLUMNS", "Lever", "LeverError", "LeverResult", "Step", "base_setup",
+           "changing", "check_metric", "chosen_moves", "find_levers", "plan_steps",
+           "rank_levers", "run_levers"]

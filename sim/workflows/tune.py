@@ -28,6 +28,13 @@ next wholly above), one step of the cell jumps over the band: the result says
 so (``jumps_over``, ``note``), since no value on this grid can pass. Every
 evaluated candidate is reported as evidence with its estimate, interval,
 exact value (where known) and verdict.
+
+The chosen value is then played again, beside the current value, on fresh games: the same
+number of trials on the seed :func:`sim.workflows.fresh.fresh_seed` derives from the
+search's, whose (seed, trial, purpose) streams no candidate's estimate used. The fresh
+estimate, its interval and verdict and the paired difference to the current value are
+what a designer is shown as the answer (honest selection: a winner picked on some dice is
+judged on others), the selection's evidence beside it.
 """
 
 from __future__ import annotations
@@ -46,6 +53,7 @@ from sim.rules import Ruleset
 from sim.rules.grid import number, parse_grid
 from sim.rules.variants import VariantError, apply_edits, edit_value, format_value, parse_edit
 from sim.workflows.compare import Variant, cases, compare
+from sim.workflows.fresh import fresh_seed
 from sim.workflows.targets import FAIL, PASS, UNDECIDED, Target
 
 METHODS = ("auto", "bisect", "scan")
@@ -131,6 +139,11 @@ class Tuning:
         Candidates not played: ``value``, ``edit``, ``reason`` (starting with
         the edit, which names the card and cell) and ``refused_by`` (``rules``:
         the edit checks; ``compile``: the experiment cannot set the game up).
+    fresh : dict or None
+        The chosen value played again on fresh games (:func:`fresh_check`): ``seed``,
+        ``trials``, ``current`` and ``chosen`` (``value``, ``mc``, ``ci_low``, ``ci_high``,
+        ``exact``, ``verdict``) and ``difference`` (chosen minus current, paired: ``mc``,
+        ``ci_low``, ``ci_high``); None only when nothing was evaluated.
     """
 
     experiment: str
@@ -146,10 +159,22 @@ class Tuning:
     setup: dict
     jumps_over: tuple | None = None
     skipped: tuple[dict, ...] = ()
+    fresh: dict | None = None
 
     @property
     def note(self) -> str:
-        """One sentence for the designer: the change chosen, or why none works."""
+        """One sentence for the designer: the change chosen, or why none works, and what the
+        fresh games say where they disagree with the search's.
+        """
+        note = self._choice()
+        if self.fresh is not None and self.fresh["chosen"]["verdict"] != self.verdict:
+            note += (f"; on fresh games it is {self.fresh['chosen']['verdict']}, not "
+                     f"{self.verdict}: the search's games favoured it by chance, so check "
+                     "it with more --trials")
+        return note
+
+    def _choice(self) -> str:
+        """The change chosen, or why none works (the search's verdict)."""
         if self.verdict == PASS:
             if self.chosen == self.current:
                 return f"the current value {self.path}={self.current} already passes"
@@ -170,7 +195,7 @@ class Tuning:
                 "setup": self.setup, "chosen": self.chosen, "verdict": self.verdict,
                 "evidence": list(self.evidence),
                 "jumps_over": None if self.jumps_over is None else list(self.jumps_over),
-                "note": self.note,
+                "note": self.note, "fresh": self.fresh,
                 **({"skipped": list(self.skipped)} if self.skipped else {})}
 
     def to_frame(self) -> pd.DataFrame:
@@ -266,10 +291,53 @@ def tune(name: str, rs: Ruleset, base: Mapping[str, Any], vary: Vary | str, targ
     best = min(seen.values(), key=lambda r: _preference(r, target, current, order))
     evidence = tuple({**seen[x], "chosen": x == best["value"]}
                      for x in sorted(seen, key=order.__getitem__))
+    fresh = fresh_check(name, rs, base, vary.path, current, best["value"], target,
+                        trials=trials, seed=seed, threads=threads, variant=variant)
     return Tuning(name, vary.path, current, target, method, best["value"], best["verdict"],
                   evidence, trials, seed, dict(base),
                   _jump(vary.values, seen, target) if best["verdict"] != PASS else None,
-                  tuple(skipped))
+                  tuple(skipped), fresh)
+
+
+def fresh_line(result: Tuning) -> str:
+    """The fresh games' answer in one line (the table's footer under the chosen value)."""
+    f = result.fresh
+    c, d = f["chosen"], f["difference"]
+    return (f"on {f['trials']:,} fresh games (seed {f['seed']}, none of the search's): "
+            f"{result.path}={format_value(c['value'])}: {result.target.metric} {c['mc']:.4f} "
+            f"({c['ci_low']:.4f} to {c['ci_high']:.4f}), {c['verdict']}; against the current "
+            f"{format_value(result.current)}: {d['mc']:+.4f} ({d['ci_low']:+.4f} to "
+            f"{d['ci_high']:+.4f}), paired")
+
+
+def fresh_check(name: str, rs: Ruleset, base: Mapping[str, Any], path: str, current,
+                chosen, target: Target, *, trials: int, seed: int, threads: int | None,
+                variant: Variant) -> dict:
+    """Play the current and the chosen value again on fresh games, paired.
+
+    Returns
+    -------
+    dict
+        ``seed`` (:func:`~sim.workflows.fresh.fresh_seed`), ``trials``, ``current`` and
+        ``chosen`` (``value``, ``mc``, ``ci_low``, ``ci_high``, ``exact``, ``verdict``
+        against ``target``) and
+        ``difference`` (chosen minus current on the same games: ``mc``, ``ci_low``,
+        ``ci_high``; exactly 0 when the current value is kept).
+    """
+    values = [current] if chosen == current else [current, chosen]
+    fresh = fresh_seed(seed)
+    variants = [dataclasses.replace(variant, label=f"{path}={format_value(x)}",
+                                    edits=(*variant.edits, f"{path}={format_value(x)}"))
+                for x in values]
+    rows = compare(experiment(name), rs, base, variants, trials=trials, seed=fresh,
+                   threads=threads, metrics=[target.metric]).rows
+    sides = [{"value": x, "mc": r["mc"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
+              "exact": r["exact"], "verdict": target.judge(r["mc"], r["ci_low"], r["ci_high"])}
+             for x, r in zip(values, rows, strict=True)]
+    last = rows[-1]
+    return {"seed": fresh, "trials": trials, "current": sides[0], "chosen": sides[-1],
+            "difference": {"mc": last["diff"], "ci_low": last["diff_ci_low"],
+                           "ci_high": last["diff_ci_high"]}}
 
 
 def screen(name: str, rs: Ruleset, base: Mapping[str, Any], vary: Vary,
@@ -429,4 +497,5 @@ def _bisect(values: Sequence, aim: float, evaluate) -> dict:
     return seen
 
 
-__all__ = ["METHODS", "TuneInputError", "Tuning", "Vary", "parse_vary", "screen", "tune"]
+__all__ = ["METHODS", "TuneInputError", "Tuning", "Vary", "fresh_check",
+           "fresh_line", "parse_vary", "screen", "tune"]
