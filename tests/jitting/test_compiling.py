@@ -35,15 +35,7 @@ def test_index_saves_from_two_processes_keep_every_entry_with_its_own_data(tmp_p
     """Unlocked, two processes adding signatures to one index lose entries or give two of them
     the same data file (which then holds the other's machine code)."""
     n = 60
-    procs = [subprocess.Popen([sys.executable, "-c", SAVER, str(tmp_path), name, str(n)],
-                              stdin=subprocess.PIPE, text=True) for name in ("a", "b")]
-    time.sleep(1.5)  # both have imported numba
-    for proc in procs:
-        proc.stdin.write("go\n")
-        proc.stdin.flush()
-    assert [proc.wait(timeout=TIMEOUT) for proc in procs] == [0, 0]
-    for proc in procs:
-        proc.stdin.close()
+    save_at_once(SAVER, tmp_path, n)
     from numba.core.caching import IndexDataCacheFile
 
     import sim.jitting.options  # noqa: F401 - reads the sealed files the savers wrote
@@ -52,6 +44,21 @@ def test_index_saves_from_two_processes_keep_every_entry_with_its_own_data(tmp_p
     keys = [(name, i) for name in ("a", "b") for i in range(n)]
     assert sorted(cache._load_index()) == sorted(keys)
     assert all(cache.load(key) == key for key in keys)
+
+
+def save_at_once(saver: str, folder: Path, n: int) -> None:
+    """Run the script ``saver`` in two processes (``a`` and ``b``) that each add ``n``
+    signatures to one cache index in ``folder``, released together once both have imported
+    numba, and wait until both exit cleanly."""
+    procs = [subprocess.Popen([sys.executable, "-c", saver, str(folder), name, str(n)],
+                              stdin=subprocess.PIPE, text=True) for name in ("a", "b")]
+    time.sleep(1.5)  # both have imported numba
+    for proc in procs:
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
+    assert [proc.wait(timeout=TIMEOUT) for proc in procs] == [0, 0]
+    for proc in procs:
+        proc.stdin.close()
 
 
 class FakeCacheFile:

@@ -13,9 +13,7 @@ the kernels so, against the checkout's numbers.
 
 from __future__ import annotations
 
-import subprocess
 import sys
-import time
 from types import SimpleNamespace
 
 import numba
@@ -23,6 +21,7 @@ import numpy as np
 import pytest
 
 from sim.jitting import cachefiles, options, views
+from tests.jitting.test_compiling import save_at_once
 
 OTHER_NUMBA = "0.99.0"
 """A numba version the patches were not checked against."""
@@ -47,15 +46,7 @@ def test_under_another_numba_two_processes_saving_at_once_lose_no_entry(tmp_path
     """The guard: with the lock off under another numba, two processes adding signatures to
     one index lost entries or gave two of them one data file."""
     n = 60
-    procs = [subprocess.Popen([sys.executable, "-c", SAVER, str(tmp_path), name, str(n)],
-                              stdin=subprocess.PIPE, text=True) for name in ("a", "b")]
-    time.sleep(1.5)  # both have imported numba
-    for proc in procs:
-        proc.stdin.write("go\n")
-        proc.stdin.flush()
-    assert [proc.wait(timeout=120) for proc in procs] == [0, 0]
-    for proc in procs:
-        proc.stdin.close()
+    save_at_once(SAVER, tmp_path, n)
     from numba.core.caching import IndexDataCacheFile
 
     [index] = tmp_path.glob("*.nbi")
