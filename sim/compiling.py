@@ -14,8 +14,10 @@ which any later process loads it in well under a second. Two things follow.
   second process (:class:`Child`) that runs the command's later steps with a
   few trials, last step first, so that their kernels compile on another core
   while this process compiles and runs the first ones. The second process
-  stops at the first kernel that another process has saved or is compiling
-  (the command got there first), and it is killed when the block ends or this
+  leaves a step at the first kernel that another process has saved or is
+  compiling (the command got there first), or that one of its earlier steps
+  compiled (:func:`step`: running it again would compile nothing, and only
+  take a core from the command), and it is killed when the block ends or this
   process exits (also on Ctrl-C); it ends by itself if this process is killed.
 
 Results never change: a kernel loaded from the cache is the machine code the
@@ -80,6 +82,7 @@ class _State:
 
     ahead = False  # this is the second process, compiling ahead
     held: list[int] = []  # locks the second process keeps until its next kernel
+    step: set[int] | None = None  # the second process: ids of the kernels its step has run
     plan: tuple[str, tuple[str, ...]] | None = None  # what ahead() would start
     child: Child | None = None  # the second process, once started
 
@@ -117,6 +120,7 @@ def first_run(kernel) -> Iterator[None]:
     """
     if _State.ahead:
         _release(_State.held)
+        _earlier_step(kernel)
     fds: list[int] = []
     wait = _Wait()
     try:
@@ -135,6 +139,36 @@ def first_run(kernel) -> Iterator[None]:
             _State.held = fds
         else:
             _release(fds)
+
+
+def _earlier_step(kernel) -> None:
+    """In a second process, within a :func:`step`: raise :class:`Busy` at the first run in this
+    step of a kernel whose every function an earlier step compiled (or loaded).
+
+    Running it again compiles nothing: the rest of the step would only take a core from the
+    command, and delay the kernels of the steps after it (the report's campaign sections after
+    the best-play search, which compiled their kernel: issue 45, item 4).
+    """
+    seen = _State.step
+    if seen is None or id(kernel) in seen:
+        return
+    functions = compiled(kernel)
+    if functions and all(k.signatures for k in functions):
+        raise Busy(getattr(kernel, "__name__", repr(kernel)))
+    seen.add(id(kernel))
+
+
+@contextmanager
+def step() -> Iterator[None]:
+    """In a second process, around one of the command's steps run ahead (a report section):
+    a kernel that an earlier step compiled stops this one at its first run (:class:`Busy`,
+    as a kernel the command has does), so that only steps with something left to compile run on.
+    """
+    _State.step = set()
+    try:
+        yield
+    finally:
+        _State.step = None
 
 
 def _release(fds: list[int]) -> None:
@@ -431,7 +465,8 @@ def serve() -> None:
     """Make this process the second one: compile ahead, say little, end with the first.
 
     :func:`first_run` then raises :class:`Busy` at a kernel another process
-    has, and keeps each lock until the next kernel; warnings are not shown;
+    has (or, within a :func:`step`, one an earlier step compiled), and keeps
+    each lock until the next kernel; warnings are not shown;
     when stdin (the first process's pipe) ends, this process ends at once.
     """
     _State.ahead = True

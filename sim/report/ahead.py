@@ -6,11 +6,12 @@ the battery's sections backwards with :data:`TRIALS` trials each, so that the
 campaign kernel, the longest compile and needed last, compiles on another core
 while the report compiles and runs the deck tables. A section whose kernel
 the report has reached (:class:`sim.compiling.Busy`: saved, or being compiled
-there) is left for the report, and the section before it is tried, whose
-kernels may still be missing (the event deck's while the report compiles the
-enemy deck's); it writes nothing but numba's cache and prints only compile
-notices; if anything else fails here the report compiles that kernel itself,
-so the process ends quietly.
+there), or that a later section compiled here (:func:`sim.compiling.step`: the
+campaign sections after the best-play search), is left for the report, and the
+section before it is tried, whose kernels may still be missing (the event
+deck's while the report compiles the enemy deck's); it writes nothing but
+numba's cache and prints only compile notices; if anything else fails here the
+report compiles that kernel itself, so the process ends quietly.
 """
 
 from __future__ import annotations
@@ -36,9 +37,10 @@ def main(argv: list[str] | None = None) -> None:
         sc = load_scenario(Path(args[0]))
         for _name, func, trials in reversed(build.steps(TRIALS, TRIALS, sc.multiplayer)):
             try:
-                func(sc, trials, 0)
+                with compiling.step():
+                    func(sc, trials, 0)
             except compiling.Busy:
-                continue  # the report has this section's kernel; an earlier one may have others
+                continue  # nothing to compile ahead here; an earlier section may have some
     except Exception:  # the report itself compiles whatever is left
         return
 

@@ -193,6 +193,58 @@ def test_compiling_ahead_goes_on_past_a_section_the_report_has(monkeypatch):
     assert ran == ["last", "middle", "first"]
 
 
+def test_the_second_process_leaves_a_step_whose_kernel_an_earlier_step_compiled(
+        tmp_path, monkeypatch):
+    """Within a step a kernel runs as often as the step asks; in a later step, a kernel an
+    earlier one compiled is Busy at once (running it again would compile nothing)."""
+    monkeypatch.setattr(compiling._State, "ahead", True)
+    monkeypatch.setattr(compiling._State, "held", [])
+    kernel, _ = fake_kernel(tmp_path / "a")
+    other, _ = fake_kernel(tmp_path / "b", "other_kernel")
+    with compiling.step():
+        with compiling.first_run(kernel):
+            kernel.signatures.append("int64")  # compiled here
+        with compiling.first_run(kernel):  # the same step runs it again
+            pass
+    with pytest.raises(compiling.Busy), compiling.step(), compiling.first_run(kernel):
+        pass
+    with compiling.step(), compiling.first_run(other):  # not compiled yet: this step goes on
+        pass
+    with compiling.first_run(kernel):  # outside a step (tests/warm.py): as before
+        pass
+
+
+def test_compiling_ahead_skips_the_sections_whose_kernel_it_compiled_already(monkeypatch):
+    """sim.report.ahead: the best-play search compiles the campaign kernel; the campaign
+    sections before it stop at their first run of it instead of playing their games (issue
+    45, item 4), and a section with a kernel not yet compiled still runs."""
+    from types import SimpleNamespace
+
+    from sim.report import ahead, build
+
+    campaign = SimpleNamespace(__name__="play_games", signatures=[], _cache=None)
+    deck = SimpleNamespace(__name__="event_kernel", signatures=[], _cache=None)
+    played = []
+
+    def section(name, kernel):
+        def run(sc, trials, seed):
+            for _ in range(2):
+                with compiling.first_run(kernel):
+                    kernel.signatures[:] = ["int64"]
+            played.append(name)
+        return run
+
+    monkeypatch.setattr(compiling._State, "held", [])
+    monkeypatch.setattr(compiling, "serve", lambda: setattr(compiling._State, "ahead", True))
+    monkeypatch.setattr(compiling._State, "ahead", False)
+    monkeypatch.setattr(build, "steps", lambda *a: [
+        ("event deck", section("event deck", deck), 1),
+        ("campaign", section("campaign", campaign), 1),
+        ("best play", section("best play", campaign), 1)])
+    ahead.main(["base"])
+    assert played == ["best play", "event deck"]
+
+
 def test_the_second_process_keeps_its_lock_until_its_next_kernel(tmp_path, monkeypatch):
     monkeypatch.setattr(compiling._State, "ahead", True)
     monkeypatch.setattr(compiling._State, "held", [])
