@@ -36,15 +36,9 @@ def _skirmish() -> None:
 
 def _report() -> None:
     from sim.report import ahead
-    from sim.report.build import steps
     from sim.rules.scenario import load_scenario
 
-    sc = load_scenario(None)
-    for _name, func, trials in reversed(steps(ahead.TRIALS, ahead.TRIALS, sc.multiplayer)):
-        try:
-            func(sc, trials, 0)
-        except compiling.Busy:
-            continue
+    ahead.compile_sections(load_scenario(None))
 
 
 def main() -> None:

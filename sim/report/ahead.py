@@ -21,28 +21,35 @@ from pathlib import Path
 
 from sim import compiling
 from sim.report import build
-from sim.rules.scenario import load_scenario
+from sim.rules.scenario import Scenario, load_scenario
 
 TRIALS = 64
 """Trials of each section here: enough for every code path of a section to run its kernels."""
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Run the report's sections on the scenario file ``argv[0]``, last first, each until it
-    meets a kernel the report has.
+    """Compile ahead the kernels of the report on the scenario file ``argv[0]``
+    (:func:`compile_sections`), as the second process.
     """
     args = sys.argv[1:] if argv is None else argv
     compiling.serve()
     try:
-        sc = load_scenario(Path(args[0]))
-        for _name, func, trials in reversed(build.steps(TRIALS, TRIALS, sc.multiplayer)):
-            try:
-                with compiling.step():
-                    func(sc, trials, 0)
-            except compiling.Busy:
-                continue  # nothing to compile ahead here; an earlier section may have some
+        compile_sections(load_scenario(Path(args[0])))
     except Exception:  # the report itself compiles whatever is left
         return
+
+
+def compile_sections(sc: Scenario) -> None:
+    """Run the report's sections on ``sc``, last first, with :data:`TRIALS` trials, each until
+    it meets a kernel the report has or an earlier section compiled here (``tests/warm.py``
+    runs them too, after the suite's longest kernels).
+    """
+    for _name, func, trials in reversed(build.steps(TRIALS, TRIALS, sc.multiplayer)):
+        try:
+            with compiling.step():
+                func(sc, trials, 0)
+        except compiling.Busy:
+            continue  # nothing to compile ahead here; an earlier section may have some
 
 
 if __name__ == "__main__":

@@ -225,15 +225,7 @@ def test_compiling_ahead_skips_the_sections_whose_kernel_it_compiled_already(mon
     campaign = SimpleNamespace(__name__="play_games", signatures=[], _cache=None)
     deck = SimpleNamespace(__name__="event_kernel", signatures=[], _cache=None)
     played = []
-
-    def section(name, kernel):
-        def run(sc, trials, seed):
-            for _ in range(2):
-                with compiling.first_run(kernel):
-                    kernel.signatures[:] = ["int64"]
-            played.append(name)
-        return run
-
+    section = played_section(played)
     monkeypatch.setattr(compiling._State, "held", [])
     monkeypatch.setattr(compiling, "serve", lambda: setattr(compiling._State, "ahead", True))
     monkeypatch.setattr(compiling._State, "ahead", False)
@@ -243,6 +235,40 @@ def test_compiling_ahead_skips_the_sections_whose_kernel_it_compiled_already(mon
         ("best play", section("best play", campaign), 1)])
     ahead.main(["base"])
     assert played == ["best play", "event deck"]
+
+
+def test_the_suite_warm_up_skips_the_report_sections_of_a_kernel_it_compiled(monkeypatch):
+    """tests/warm.py compiles the campaign kernel first, outside the report's sections; its
+    report warm-up then leaves the campaign sections at once and compiles the deck kernels."""
+    from types import SimpleNamespace
+
+    from sim.report import build
+    from tests import warm
+
+    campaign = SimpleNamespace(__name__="play_games", signatures=["int64"], _cache=None)
+    deck = SimpleNamespace(__name__="event_kernel", signatures=[], _cache=None)
+    played = []
+    section = played_section(played)
+    monkeypatch.setattr(compiling._State, "held", [])
+    monkeypatch.setattr(compiling._State, "ahead", True)
+    monkeypatch.setattr(build, "steps", lambda *a: [
+        ("event deck", section("event deck", deck), 1),
+        ("campaign", section("campaign", campaign), 1)])
+    warm._report()
+    assert played == ["event deck"]
+
+
+def played_section(played: list):
+    """A fake report section ``name`` that runs ``kernel`` twice (compiling it the first time)
+    and then notes in ``played`` that it played its games."""
+    def section(name, kernel):
+        def run(sc, trials, seed):
+            for _ in range(2):
+                with compiling.first_run(kernel):
+                    kernel.signatures[:] = ["int64"]
+            played.append(name)
+        return run
+    return section
 
 
 def test_the_second_process_keeps_its_lock_until_its_next_kernel(tmp_path, monkeypatch):
