@@ -93,16 +93,12 @@ def _observed_and_exact(scenario):
 def test_kernel_matches_exact_small_fight(name):
     # S-07..S-43 with two figures a side (or two against one): every output of the
     # firefight kernel against the exact chain written from the rules.
+    # "2v1" is also the S-42 guard: a cowering figure in cover that passes Recover on one
+    # die returns to the fight but, unlike a two-dice returner ("may immediately take any
+    # action"), does not fire in that activation. The two loners cower often and rally
+    # each other, so a kernel that lets one-die returners fire at once wins measurably
+    # more often. (It had its own test that ran this very fight, seed and sample again.)
     observed, exact, labels = _observed_and_exact(FIGHTS[name])
-    assert_matches_exact(observed, MC_TRIALS, exact, labels=labels)
-
-
-def test_one_die_returner_does_not_act_s42():
-    # S-42: a cowering figure in cover that passes Recover on one die returns to the fight
-    # but, unlike a two-dice returner ("may immediately take any action"), does not fire
-    # in that activation. The two loners cower often and rally each other, so a kernel
-    # that lets one-die returners fire at once wins measurably more often.
-    observed, exact, labels = _observed_and_exact(TWO_V_ONE)
     assert_matches_exact(observed, MC_TRIALS, exact, labels=labels)
 
 

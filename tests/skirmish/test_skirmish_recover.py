@@ -1,7 +1,7 @@
 """Recover (S-41, S-42) on the plain-Python reference, with the dice set by hand.
 
 The Monte Carlo check of the same rule against an exact chain written from the text is
-``test_one_die_returner_does_not_act_s42`` in tests/skirmish/test_skirmish_oracles.py.
+``test_kernel_matches_exact_small_fight[2v1]`` in tests/skirmish/test_skirmish_oracles.py.
 """
 
 from __future__ import annotations
