@@ -32,10 +32,10 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from sim.jitting.options import jit, pjit
+from sim.jitting.options import jit, pjit, pool_kernel
 from sim.kernels import rng
 from sim.kernels import skirmish_geometry as geo
-from sim.kernels.paired import accumulate
+from sim.kernels.paired import N_SUMS, accumulate
 from sim.kernels.skirmish_layout import (  # the records, declared once there
     ACTIVE,
     C_ARMED,
@@ -450,11 +450,14 @@ def group_reaction_kernel(seed, n_trials, chunk_size, first_chunk, skills, cover
 
 # --- firefight --------------------------------------------------------------------------
 #
-# A firefight is one inlined body per trial (numba ``inline="always"``; the big
-# helpers below are each called from one place, so inlining costs no code size,
-# and the tiny index helpers ``_f``, ``_g``, ``_p`` are plain jitted functions
-# that LLVM inlines, which keeps the compile time down): the hot path makes no
-# calls with dozens of array arguments. All data of a fight live in one flat
+# A firefight is one inlined body per trial (numba ``inline="always"``; the tiny
+# index helpers ``_f``, ``_g``, ``_p`` are plain jitted functions that LLVM
+# inlines, which keeps the compile time down): the hot path makes no calls with
+# dozens of array arguments. That body is inlined in one serial function only,
+# :func:`play_chunk`, which both firefight kernels call from plain Python on a
+# pool of threads (``pool_kernel``), so it is compiled once, and numba's parallel
+# passes never walk it (issue 45: 173 CPU seconds of cold compile inside two
+# ``prange`` kernels, 46 now). All data of a fight live in one flat
 # int64 array ``st`` (figures, sides, rule options), so few pointers compete for
 # registers: column ``c`` of figure ``f`` is at ``c * MAXF + f`` (a constant
 # offset per column), indexed with unsigned integers (no negative-index
@@ -1782,7 +1785,80 @@ def _static_state(fig, grp, need, params):
     return st
 
 
-@pjit
+@jit
+def play_chunk(seed, n_trials, chunk_size, c, fig, grp, distance0, need, damage, params, xy0,
+               bld, opn, cov, lit, fp, cuts, row, sums):
+    """Play chunk ``c`` of ``n_trials`` firefights of V variants on common random numbers.
+
+    The one compiled body of both firefight kernels (:func:`firefight_kernel`, V = 1, and
+    :func:`paired_firefight_kernel`), so that the fight, inlined here once, is compiled once
+    for both, in a serial function: a ``prange`` kernel around it had numba's parallel
+    passes walk the whole inlined fight and compile it a second time as the loop body
+    (issue 45: 178 CPU seconds of cold compile, most of the skirmish kernels').
+
+    Variant ``v`` is :func:`firefight_kernel`'s arguments at ``[v]`` (``fig``, ``grp``,
+    ``need``, ``damage``, ``params``, ``xy0``, ``fp``; ``distance0[v]``) with its
+    battlefield rows ``bld[cuts[v, 0]:cuts[v + 1, 0]]`` (``opn``, ``cov``, ``lit`` in
+    columns 1..3 of ``cuts``); every variant has the same figures. For each trial index
+    every variant plays its fight on the same (seed, trial) DICE and POLICY streams, so a
+    variant plays the very fight of the baseline (variant 0) until its change first acts.
+    With ``sums`` of length 0 each fight is counted into ``row`` (:func:`tally`, layout
+    :func:`row_layout`); otherwise each fight's ``PAIRED`` metrics (from :func:`outcome`)
+    go to :func:`sim.kernels.paired.accumulate` into ``sums`` (V, N_SUMS, N_PAIRED).
+    """
+    n_var = fig.shape[0]
+    n_fig = fig.shape[1]
+    paired = sums.shape[0] > 0
+    dice = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
+    pol = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
+    buf = np.zeros(8, dtype=np.int64)
+    sts = np.zeros((n_var, ST_SIZE), dtype=np.int64)
+    xys = np.zeros((n_var, N_XY * MAXF))
+    outs = np.zeros(n_var, dtype=np.int64)
+    vids = np.zeros(n_var, dtype=np.int64)
+    ex = np.zeros(MAXF)
+    ey = np.zeros(MAXF)
+    for v in range(n_var):
+        sts[v] = _static_state(fig[v], grp[v], need[v], params[v])
+        for f in range(n_fig):
+            xys[v, _x(XY_X0, f)] = xy0[v, f, 0]
+            xys[v, _x(XY_Y0, f)] = xy0[v, f, 1]
+        for face in range(1, 7):
+            if damage[v, face] == DMG_OUT:
+                outs[v] |= 1 << face
+    x = np.zeros((n_var, N_PAIRED))
+    for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
+        for v in range(n_var):
+            st = sts[v]
+            fld = (xys[v], bld[cuts[v, 0]:cuts[v + 1, 0]], opn[cuts[v, 1]:cuts[v + 1, 1]],
+                   cov[cuts[v, 2]:cuts[v + 1, 2]], lit[cuts[v, 3]:cuts[v + 1, 3]], fp[v],
+                   ex, ey)
+            rng.seed_stream(dice, seed, t, rng.DICE)
+            rng.seed_stream(pol, seed, t, rng.POLICY)
+            rounds, withdrew, capped, vids[v] = fight(dice, pol, st, fld, n_fig,
+                                                      distance0[v], outs[v], buf, vids[v])
+            if not paired:
+                tally(st, fld, rounds, withdrew, capped, row)
+                continue
+            res = outcome(st, withdrew, capped)
+            x[v, M_DRAW] = res[R_WINNER] < 0
+            x[v, M_ROUNDS] = rounds
+            for g in range(2):
+                x[v, M_WIN + g] = res[R_WINNER] == g
+                x[v, M_BROKEN + g] = res[R_BROKEN + g]
+                x[v, M_WITHDREW + g] = withdrew == g + 1
+                x[v, M_SHOT + g] = res[R_SHOT + g]
+                x[v, M_LOST + g] = res[R_LOST + g]
+                x[v, M_SURR + g] = res[R_SURR + g]
+        if paired:
+            accumulate(sums, x)
+
+
+def _check_figures(n_fig):
+    if n_fig > MAXF:
+        raise ValueError("too many figures for the firefight kernel (MAXF)")
+
+
 def firefight_kernel(seed, n_trials, chunk_size, first_chunk, fig, grp, distance0, need, damage,
                      params, xy0, bld, opn, cov, lit, fp, out):
     """Play ``n_trials`` firefights; ``out`` (n_chunks, width) of :func:`row_layout` counts.
@@ -1792,94 +1868,36 @@ def firefight_kernel(seed, n_trials, chunk_size, first_chunk, fig, grp, distance
     ``bld, opn, cov, lit, fp`` the battlefield
     (:mod:`sim.kernels.skirmish_geometry`, ``skirmish_layout.FPARAMS``), read
     only where ``params[P_FIELD]`` is set (then the row ends with
-    :func:`grid_layout`'s grids).
+    :func:`grid_layout`'s grids). A plain-Python driver of :func:`play_chunk` (one
+    variant), whose chunks :func:`sim.runner.run_counts` runs on a pool of threads
+    (``pool_kernel``).
     """
-    n_fig = fig.shape[0]
-    if n_fig > MAXF:
-        raise ValueError("too many figures for the firefight kernel (MAXF)")
-    dmg_out = 0
-    for face in range(1, 7):
-        if damage[face] == DMG_OUT:
-            dmg_out |= 1 << face
-    for r in prange(out.shape[0]):
-        c = first_chunk + r
-        st = _static_state(fig, grp, need, params)
-        dice = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
-        pol = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
-        buf = np.zeros(8, dtype=np.int64)
-        xy = np.zeros(N_XY * MAXF)
-        for f in range(n_fig):
-            xy[_x(XY_X0, f)] = xy0[f, 0]
-            xy[_x(XY_Y0, f)] = xy0[f, 1]
-        fld = (xy, bld, opn, cov, lit, fp, np.zeros(MAXF), np.zeros(MAXF))
-        row = out[r]
-        vid = 0
-        for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
-            rng.seed_stream(dice, seed, t, rng.DICE)
-            rng.seed_stream(pol, seed, t, rng.POLICY)
-            rounds, withdrew, capped, vid = fight(dice, pol, st, fld, n_fig, distance0, dmg_out,
-                                                 buf, vid)
-            tally(st, fld, rounds, withdrew, capped, row)
+    _check_figures(fig.shape[0])
+    cuts = np.array([[0, 0, 0, 0], [len(bld), len(opn), len(cov), len(lit)]], dtype=np.int64)
+    one = (fig[None], grp[None], np.array([distance0], dtype=np.int64), need[None],
+           damage[None], params[None], xy0[None], bld, opn, cov, lit, fp[None], cuts)
+    no_sums = np.zeros((0, N_SUMS, N_PAIRED))
+    for r in range(out.shape[0]):
+        play_chunk(seed, n_trials, chunk_size, first_chunk + r, *one, out[r], no_sums)
 
 
-@pjit
+pool_kernel(firefight_kernel, play_chunk)
+
+
 def paired_firefight_kernel(seed, n_trials, chunk_size, first_chunk, fig, grp, distance0, need,
                             damage, params, xy0, bld, opn, cov, lit, fp, cuts, out):
     """Play V variants of one fight on common random numbers; paired sums of their metrics.
 
-    Variant ``v`` is :func:`firefight_kernel`'s arguments at ``[v]`` (``fig``,
-    ``grp``, ``need``, ``damage``, ``params``, ``xy0``, ``fp``; ``distance0[v]``)
-    with its battlefield rows ``bld[cuts[v, 0]:cuts[v + 1, 0]]`` (``opn``, ``cov``,
-    ``lit`` in columns 1..3 of ``cuts``); every variant has the same figures. For
-    each trial index every variant plays its fight on the same (seed, trial) DICE
-    and POLICY streams, so a variant plays the very fight of the baseline (variant
-    0) until its change first acts, and one that never acts changes no fight. Each
-    fight's ``PAIRED`` metrics (from :func:`outcome`) go to
-    :func:`sim.kernels.paired.accumulate`: ``out`` (n_chunks, V, N_SUMS, N_PAIRED).
+    The arguments are :func:`play_chunk`'s, ``out`` (n_chunks, V, N_SUMS, N_PAIRED):
+    a plain-Python driver of it, whose chunks :func:`sim.runner.run_counts` runs on a
+    pool of threads (``pool_kernel``); a variant whose change never acts changes no
+    fight.
     """
-    n_var = fig.shape[0]
-    n_fig = fig.shape[1]
-    if n_fig > MAXF:
-        raise ValueError("too many figures for the firefight kernel (MAXF)")
-    for r in prange(out.shape[0]):
-        c = first_chunk + r
-        dice = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
-        pol = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
-        buf = np.zeros(8, dtype=np.int64)
-        sts = np.zeros((n_var, ST_SIZE), dtype=np.int64)
-        xys = np.zeros((n_var, N_XY * MAXF))
-        outs = np.zeros(n_var, dtype=np.int64)
-        vids = np.zeros(n_var, dtype=np.int64)
-        ex = np.zeros(MAXF)
-        ey = np.zeros(MAXF)
-        for v in range(n_var):
-            sts[v] = _static_state(fig[v], grp[v], need[v], params[v])
-            for f in range(n_fig):
-                xys[v, _x(XY_X0, f)] = xy0[v, f, 0]
-                xys[v, _x(XY_Y0, f)] = xy0[v, f, 1]
-            for face in range(1, 7):
-                if damage[v, face] == DMG_OUT:
-                    outs[v] |= 1 << face
-        x = np.zeros((n_var, N_PAIRED))
-        row = out[r]
-        for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
-            for v in range(n_var):
-                st = sts[v]
-                fld = (xys[v], bld[cuts[v, 0]:cuts[v + 1, 0]], opn[cuts[v, 1]:cuts[v + 1, 1]],
-                       cov[cuts[v, 2]:cuts[v + 1, 2]], lit[cuts[v, 3]:cuts[v + 1, 3]], fp[v],
-                       ex, ey)
-                rng.seed_stream(dice, seed, t, rng.DICE)
-                rng.seed_stream(pol, seed, t, rng.POLICY)
-                rounds, withdrew, capped, vids[v] = fight(dice, pol, st, fld, n_fig,
-                                                          distance0[v], outs[v], buf, vids[v])
-                res = outcome(st, withdrew, capped)
-                x[v, M_DRAW] = res[R_WINNER] < 0
-                x[v, M_ROUNDS] = rounds
-                for g in range(2):
-                    x[v, M_WIN + g] = res[R_WINNER] == g
-                    x[v, M_BROKEN + g] = res[R_BROKEN + g]
-                    x[v, M_WITHDREW + g] = withdrew == g + 1
-                    x[v, M_SHOT + g] = res[R_SHOT + g]
-                    x[v, M_LOST + g] = res[R_LOST + g]
-                    x[v, M_SURR + g] = res[R_SURR + g]
-            accumulate(row, x)
+    _check_figures(fig.shape[1])
+    no_row = np.zeros(0, dtype=np.int64)
+    for r in range(out.shape[0]):
+        play_chunk(seed, n_trials, chunk_size, first_chunk + r, fig, grp, distance0, need,
+                   damage, params, xy0, bld, opn, cov, lit, fp, cuts, no_row, out[r])
+
+
+pool_kernel(paired_firefight_kernel, play_chunk)
