@@ -96,12 +96,6 @@ def cache_folders(base: Path) -> list[Path]:
     return sorted(base.glob("zonesim-*"))
 
 
-def cache_base(proj: Path, env: dict) -> Path:
-    if "NUMBA_CACHE_DIR" in env:
-        return Path(env["NUMBA_CACHE_DIR"])
-    return proj / "sim" / "kernels" / "__pycache__"
-
-
 def warnings_of(result) -> list[str]:
     return [line for line in result.stderr.splitlines() if "warning" in line]
 
@@ -110,31 +104,44 @@ def warnings_of(result) -> list[str]:
 
 @pytest.mark.compile
 @pytest.mark.subprocess
-@pytest.mark.parametrize("cache_dir", ["unset", "set"])
-def test_a_changed_kernel_source_compiles_afresh_and_gives_its_numbers(project, tmp_path,
-                                                                       cache_dir):
+def test_a_changed_kernel_source_compiles_afresh_and_gives_its_numbers(pool_cached, tmp_path):
     """Item 1: after an edit of ``rng.py`` alone the pool kernel (in ``dice.py``) compiles
     again and gives the new rule's numbers, those of a compile in an empty cache, with the
     README's install (no ``NUMBA_CACHE_DIR``: numba would cache beside the sources) and
-    with ``NUMBA_CACHE_DIR`` set. numba alone reloads the old machine code here."""
-    proj, env = project
-    if cache_dir == "set":
-        env["NUMBA_CACHE_DIR"] = str(tmp_path / "cache")
-    first = zonesim_copy(POOL, proj, env)
-    assert "compiling kernel" in first.stderr
-    again = zonesim_copy(POOL, proj, env)
-    assert "compiling kernel" not in again.stderr and counts(again) == counts(first)
+    with ``NUMBA_CACHE_DIR`` set. numba alone reloads the old machine code here.
+
+    Both places start from the cache of the first compile (:func:`pool_cached`, copied
+    beside the sources: what lies under a cache folder does not depend on the base), are
+    seen to load it without a compile, and are compared with one compile of the edited
+    sources in an empty cache."""
+    pool = pool_cached
+    proj, beside = pool.proj, pool.proj / "sim" / "kernels" / "__pycache__"
+    places = {pool.cache: pool.env,
+              beside: {k: v for k, v in pool.env.items() if k != "NUMBA_CACHE_DIR"}}
+    fresh_pool_cache(pool)
+    for folder in pool.kept.glob("zonesim-*"):
+        shutil.copytree(folder, beside / folder.name)
     rng = proj / "sim" / "kernels" / "rng.py"
-    assert OLD_MUL in rng.read_text()
-    rng.write_text(rng.read_text().replace(OLD_MUL, NEW_MUL))
-    changed = zonesim_copy(POOL, proj, env)
-    assert "compiling kernel" in changed.stderr
-    assert counts(changed) != counts(first)
-    fresh = zonesim_copy(POOL, proj, {**env, "NUMBA_CACHE_DIR": str(tmp_path / "fresh")})
-    assert counts(changed) == counts(fresh)
-    folders = cache_folders(cache_base(proj, env))  # one per module and version of its sources
-    assert [f.name.rsplit("-", 1)[0] for f in folders].count("zonesim-sim.kernels.dice") == 2
-    assert not (tmp_path / "home").exists() and not (tmp_path / "xdg").exists()
+    text = rng.read_text()
+    assert OLD_MUL in text
+    try:
+        for env in places.values():
+            again = zonesim_copy(POOL, proj, env)
+            assert "compiling kernel" not in again.stderr and counts(again) == pool.counts
+        rng.write_text(text.replace(OLD_MUL, NEW_MUL))
+        changed = [zonesim_copy(POOL, proj, env) for env in places.values()]
+        fresh = zonesim_copy(POOL, proj, {**pool.env, "NUMBA_CACHE_DIR": str(tmp_path)})
+        folders = {base: [f.name.rsplit("-", 1)[0] for f in cache_folders(base)]
+                   for base in places}  # one per module and version of its sources
+    finally:  # the copy is shared with the other cases
+        rng.write_text(text)
+        for folder in beside.glob("zonesim-*"):
+            shutil.rmtree(folder)
+    for result in changed:
+        assert "compiling kernel" in result.stderr
+        assert counts(result) != pool.counts and counts(result) == counts(fresh)
+    assert all(names.count("zonesim-sim.kernels.dice") == 2 for names in folders.values())
+    assert not (pool.proj.parent / "home").exists() and not (pool.proj.parent / "xdg").exists()
 
 
 @pytest.mark.compile
