@@ -323,8 +323,8 @@ def patched_output(args: tuple[str, ...]):
 
 @pytest.mark.compile
 @pytest.mark.subprocess
-@pytest.mark.slow
-@pytest.mark.parametrize("way", ["patches off", "another numba"])
+@pytest.mark.parametrize("way", [pytest.param("patches off", marks=pytest.mark.slow),
+                                 "another numba"])
 def test_the_kernels_give_the_same_numbers_with_the_numba_patches_off(project, tmp_path, way):
     """Item 9: with ``ZONESIM_NUMBA_PATCHES=off`` (plain numba), and under a numba version
     outside the checked ones (issue 45, item 2: plain numpy views, numba's default ``_nrt``),
