@@ -195,3 +195,12 @@ def test_reference_final_emission_on_day_one(tmp_path):
     (tmp_path / "rules" / "emissions.csv").write_text(
         "name,order,wounds,radiation,psi,final,notes\nFinal Emission,1,0,0,0,1,\n")
     assert reference_days(path) == {("final_emission", 1): 50}
+
+
+def test_a_shorter_run_is_the_head_of_a_longer_one():
+    """:func:`reference.play` plays its games in turn from one seed's streams, so the first
+    ``n`` games of a longer run are the ``n``-game run: the kernel comparisons share one
+    sample among the tests that ask for fewer games
+    (tests/kernels/campaign/test_campaign_reference.py ``reference_sample``)."""
+    scenario = load_scenario("base")
+    assert reference.play(scenario, 40, 17)[:15] == reference.play(scenario, 15, 17)

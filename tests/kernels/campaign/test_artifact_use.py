@@ -42,7 +42,6 @@ from tests.conftest import Z_TOL, assert_matches_exact
 from tests.kernels.campaign.test_campaign_reference import (
     DATA,
     ENDS,
-    GUARD_GAMES,
     METRICS,
     kernel_sample,
     reference_sample,
@@ -240,8 +239,10 @@ def test_the_written_scenario_loads_back(tmp_path):
 def test_whole_games_that_ignored_the_use_policy_would_be_caught():
     # Guard of test_campaign_reference's "artifacts_use" comparison: the reference's games
     # with every artefact used always (artifacts_a, the same scenario without the table)
-    # disagree with the kernel's games under the table.
-    ref = reference_sample(DATA / "artifacts_a.toml", games=GUARD_GAMES)
+    # disagree with the kernel's games under the table: 250 reference games keep the
+    # largest |z| at 53.3 (side effects; 180.6 at 3,000 games, the count before), and they
+    # are the head of the comparison's sample where one process runs both.
+    ref = reference_sample(DATA / "artifacts_a.toml", games=250)
     ker = kernel_sample(DATA / "artifacts_use.toml")
     z = {end: welch_z(ref[:, 0] == i, ker[:, 0] == i) for i, end in enumerate(ENDS)}
     z.update({m: welch_z(ref[:, j], ker[:, j]) for j, m in enumerate(METRICS, start=1)})

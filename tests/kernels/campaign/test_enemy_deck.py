@@ -12,6 +12,7 @@ shows that the comparison notices a reference playing another reading.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 
 import numpy as np
@@ -145,16 +146,30 @@ def _two_sample_z(k1: int, n1: int, k2: int, n2: int) -> float:
 N_REF, N_MC = 1500, 50_000
 
 
-def _z(kernel_reading: str, reference_reading: str) -> dict:
-    """z of the reference's P(nobody wins), P(Final Emission) and seats' wins against the
-    kernel's on ``four_stalkers`` (where the default empties the enemy deck)."""
+@functools.cache
+def _reference(reading: str) -> dict:
+    """``N_REF`` reference games of ``four_stalkers`` under ``reading``, summarised; played
+    once per process for the comparison and the guard."""
     from sim.reference.campaign_players import play, summarise
 
     four = load_scenario("four_stalkers")
-    kernel = _with(four, f"rules.campaign.killed_enemies={kernel_reading}")
-    reference = _with(four, f"rules.campaign.killed_enemies={reference_reading}")
-    ref = summarise(play(reference, N_REF, seed=13), len(four.players))
-    data = run_players(kernel, trials=N_MC, seed=13).to_dict()
+    reference = _with(four, f"rules.campaign.killed_enemies={reading}")
+    return summarise(play(reference, N_REF, seed=13), len(four.players))
+
+
+@functools.cache
+def _kernel(reading: str) -> dict:
+    """``N_MC`` kernel games of ``four_stalkers`` under ``reading``, as a dict."""
+    four = load_scenario("four_stalkers")
+    kernel = _with(four, f"rules.campaign.killed_enemies={reading}")
+    return run_players(kernel, trials=N_MC, seed=13).to_dict()
+
+
+def _z(kernel_reading: str, reference_reading: str) -> dict:
+    """z of the reference's P(nobody wins), P(Final Emission) and seats' wins against the
+    kernel's on ``four_stalkers`` (where the default empties the enemy deck). The guard's
+    two samples are the ``never`` and ``at_once`` comparisons' own."""
+    ref, data = _reference(reference_reading), _kernel(kernel_reading)
     mc = {f"seat{s['seat']}": s["win"]["mc"] for s in data["seats"]}
     mc.update(nobody=data["p_nobody_wins"]["mc"], final=data["p_final_emission"]["mc"])
     return {key: _two_sample_z(ref[key], N_REF, round(p * N_MC), N_MC) for key, p in mc.items()}

@@ -105,7 +105,9 @@ def test_the_event_kernel_and_the_reference_match_the_exact_twin(event, items):
 # --- whole games: the kernel against the reference ------------------------------------------
 
 REFERENCE_GAMES = 6_000
-GUARD_GAMES = 3_000
+GUARD_GAMES = 250
+"""Reference games of the guard: its largest |z| is then 21.1 (anomalies entered; 65.6 at
+3,000 games, the count before)."""
 SEED = 37
 
 
