@@ -15,18 +15,14 @@ import pandas as pd
 import pytest
 
 from sim.experiments.campaign import run_campaign
-from sim.report import build, labels, verdict
+from sim.report import labels, verdict
 from sim.rules.scenario import load_scenario
-
-TRIALS = 20_000
-GAMES = 8_000
 
 
 @pytest.fixture(scope="module")
-def report(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("verdict") / "base"
-    return build.run_report(load_scenario(), trials=TRIALS, campaign_trials=GAMES, seed=5,
-                            out=folder)
+def report(base_report):
+    """The session's whole report of the base scenario (tests/report/conftest.py)."""
+    return base_report
 
 
 def _first_section(markdown: str) -> str:
