@@ -23,6 +23,7 @@ since Python delivers signals only between calls into compiled code.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -254,14 +255,29 @@ def run_counts(
     return total if exact else out.sum(axis=0)
 
 
+_pools: dict[tuple[int, int], ThreadPoolExecutor] = {}
+_pools_lock = threading.Lock()
+
+
 def thread_pool(threads: int):
     """A context holding a pool of ``threads`` threads for :func:`run_tasks` (1: None, no pool).
 
     Kernels marked ``pool_kernel`` (:mod:`sim.jitting.options`) are serial
     compiled code that releases the GIL: their chunks run in parallel on
-    these threads, as a ``prange`` kernel's run on numba's.
+    these threads, as a ``prange`` kernel's run on numba's. The pool is kept for the
+    process (one per thread count, and per process id, so a forked child starts its
+    own): a report runs the campaign kernel thousands of times, and starting two threads
+    for each run cost more than many of those runs (issue 45, item 4). Which thread
+    plays a task never changes a result (:func:`run_tasks`).
     """
-    return nullcontext(None) if threads <= 1 else ThreadPoolExecutor(threads, "zonesim")
+    if threads <= 1:
+        return nullcontext(None)
+    key = (os.getpid(), threads)
+    with _pools_lock:
+        pool = _pools.get(key)
+        if pool is None:
+            pool = _pools[key] = ThreadPoolExecutor(threads, "zonesim")
+    return nullcontext(pool)
 
 
 def run_tasks(pool: ThreadPoolExecutor | None, task: Callable[[int], None], n_tasks: int) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from sim import stats
@@ -23,7 +24,7 @@ from sim.experiments import anomaly as anomaly_experiment
 from sim.experiments import campaign_paired
 from sim.experiments import combat as combat_experiment
 from sim.experiments.anomaly import run_anomaly
-from sim.experiments.base import Case, PairedSums
+from sim.experiments.base import Case, CompareInputError, PairedSums
 from sim.experiments.campaign_metrics import WIN_RATE
 from sim.experiments.combat import run_combat
 from sim.rules import Ruleset
@@ -84,8 +85,16 @@ def campaign_changes(scenario: Scenario, names: Sequence[str], *, trials: int, s
     carried = tuple(base["artifacts"])
     cases = [Case(scenario.ruleset, {**base, "artifacts": carried + extra})
              for extra in ((), *((n,) for n in names))]
-    return campaign_paired.run_campaign_compare(cases, trials=trials, seed=seed,
-                                                threads=threads)
+    if trials < 1:
+        raise CompareInputError("trials must be >= 1")
+    values = [campaign_paired.played_values(arrays, CAMPAIGN_COLUMNS, seed=seed, first=0,
+                                            trials=trials, threads=threads)
+              for arrays in campaign_paired.compile_cases(cases)]
+    totals = campaign_paired.value_totals(values)
+    metrics = tuple(m for name in CAMPAIGN_COLUMNS for m in campaign_paired.CAMPAIGN_METRICS
+                    if m.name == name)
+    return PairedSums(trials, metrics, totals.astype(float),
+                      np.full((len(cases), len(metrics)), np.nan), indicator=True)
 
 
 def artifacts_compared(rs: Ruleset, setup: Mapping[str, Any], *, trials: int, seed: int,

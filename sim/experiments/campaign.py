@@ -15,6 +15,7 @@ reads its label from there (:func:`label`).
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -104,6 +105,22 @@ TRIAL_COLUMNS = tuple(column_name(slot) for slot in K.ONE_STALKER.slots)
 """The one-stalker columns of :func:`simulate_trials` (the kernel's ``G_*`` order,
 :data:`sim.kernels.campaign.ONE_STALKER`): ``end``, ``day``, then the counters."""
 
+_PACKED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def packed(arrays: CampaignArrays) -> np.ndarray:
+    """``arrays.pack()``, packed once per compiled scenario object (the kernel only reads it).
+
+    A search plays one compiled candidate in many runs of a few thousand games (each
+    rung, each block); packing its tables again for each run was a large part of the
+    report's time outside the kernels (issue 45, item 4). Kept while ``arrays`` lives.
+    """
+    tables = _PACKED.get(arrays)
+    if tables is None:
+        tables = _PACKED[arrays] = arrays.pack()
+    return tables
+
+
 TRIAL_CHUNK = 1024
 """Games per task of :func:`simulate_trials` on the runner's threads (any value: same rows)."""
 
@@ -143,7 +160,7 @@ def simulate_trials(arrays: CampaignArrays, seed: int, first: int, n_trials: int
     if out is None:
         out = np.empty((n_trials, K.G_ROW), dtype=np.int64)
     rows = out[:n_trials]
-    tables = arrays.pack()
+    tables = packed(arrays)
     runner.announce_compile(play_games)
 
     def play(c: int) -> None:

@@ -27,8 +27,11 @@ seed; memory stays one block whatever the number of trials.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import threading
 import tomllib
 import typing
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -37,6 +40,7 @@ import numpy as np
 import pandas as pd
 
 from sim.campaign.compile import CampaignArrays, CampaignInputError
+from sim.campaign.memo import per_ruleset
 from sim.campaign.players import GameArrays, compile_game, compile_scenario
 from sim.errors import visible
 from sim.experiments import campaign_metrics as M
@@ -50,6 +54,7 @@ from sim.experiments.campaign import (
     METRICS,
     exact_sums,
     game_blocks,
+    packed,
     run_campaign,
 )
 from sim.experiments.campaign_metrics import WIN_RATE
@@ -241,12 +246,42 @@ def scenario_of(case: Case) -> Scenario:
                     items=items, rubles=int(rubles), policy=policy, artifacts=artifacts)
 
 
+COMPILED_KEPT = 128
+"""Compiled scenarios remembered per process (:func:`compile_cases`): the readings' games
+are compiled to tell which change nothing, then again to be played; a search's incumbent
+and finalists are compiled again for its fresh games. About 0.3 MB each of its own (the
+fight and hazard tables are shared, :mod:`sim.campaign.memo`), 0.8 MB with its packed
+tables (:func:`sim.experiments.campaign.packed`)."""
+
+_SCENARIO_FIELDS = tuple(f.name for f in dataclasses.fields(Scenario)
+                         if f.name not in ("ruleset", "targets"))
+"""What a compiled scenario depends on besides its ruleset (its targets play no part)."""
+
+
+@per_ruleset(COMPILED_KEPT)
+def _compiled(rs: Ruleset, fields: tuple) -> CampaignArrays | GameArrays:
+    """The compiled scenario of ``fields`` (:data:`_SCENARIO_FIELDS`) on ``rs``, read-only."""
+    arrays = compile_scenario(Scenario(ruleset=rs, **dict(zip(_SCENARIO_FIELDS, fields,
+                                                              strict=True))))
+    for slot in arrays.slots if isinstance(arrays, GameArrays) else (arrays,):
+        for field in dataclasses.fields(slot):
+            getattr(slot, field.name).setflags(write=False)
+    return arrays
+
+
 def compile_cases(cases: Sequence[Case]) -> list[CampaignArrays]:
-    """Compile each case's scenario; errors become :class:`CompareInputError`."""
+    """Compile each case's scenario; errors become :class:`CompareInputError`.
+
+    A scenario compiled before on the same ruleset (by identity) and with the same
+    stalker, loadout and policy is not compiled again: the same read-only arrays are
+    handed out (:func:`sim.campaign.memo.per_ruleset`, :data:`COMPILED_KEPT`).
+    """
     out = []
     for case in cases:
         try:
-            out.append(compile_scenario(scenario_of(case)))
+            scenario = scenario_of(case)
+            out.append(_compiled(scenario.ruleset, tuple(getattr(scenario, name)
+                                                         for name in _SCENARIO_FIELDS)))
         except CampaignInputError as error:
             raise CompareInputError(str(error)) from None
     return out
@@ -345,6 +380,55 @@ def trial_values(compiled: CampaignArrays | GameArrays, metrics: Sequence[str], 
     return out
 
 
+PLAYED_BYTES = 64 * 2**20
+"""Most bytes of per-game values :func:`played_values` keeps (least recently used go first):
+50,000 games of a win (0 or 1) are 50 kB."""
+_played: OrderedDict[tuple, np.ndarray] = OrderedDict()
+_played_lock = threading.Lock()
+
+
+def played_values(compiled: CampaignArrays | GameArrays, metrics: Sequence[str], *,
+                  seed: int, first: int, trials: int, threads: int | None = None,
+                  seat: int = 0) -> np.ndarray:
+    """:func:`trial_values`, each game played once per process (issue 45, item 4).
+
+    The same compiled game (equal packed tables, :func:`~sim.experiments.campaign.packed`)
+    on the same trials of the same seed plays the same games, so a run asked for again is
+    read back: the report compares every artefact carried (:mod:`sim.experiments.artifacts`)
+    on the games its best use is then chosen on (:mod:`sim.workflows.best_use`), and every
+    artefact and item with the scenario's own games on the same fresh trials. Values are
+    kept compactly (:data:`PLAYED_BYTES` in all); each call gets an int64 copy of its own.
+    """
+    key = (hashlib.sha256(packed(compiled)).digest(), tuple(metrics), seed, first, trials, seat)
+    with _played_lock:
+        held = _played.get(key)
+        if held is not None:
+            _played.move_to_end(key)
+            return held.astype(np.int64)
+    values = trial_values(compiled, metrics, seed=seed, first=first, trials=trials,
+                          threads=threads, seat=seat)
+    small = values.size == 0 or (values.min() >= -128 and values.max() <= 127)
+    kept = values.astype(np.int8) if small else values.copy()
+    with _played_lock:
+        _played[key] = kept
+        while sum(v.nbytes for v in _played.values()) > PLAYED_BYTES and len(_played) > 1:
+            _played.popitem(last=False)
+    return values
+
+
+def value_totals(values: Sequence[np.ndarray]) -> np.ndarray:
+    """:func:`paired_totals` of per-game values already played: V arrays (trials, M) on
+    the same games, the baseline first; the same exact sums (Python ints), shape (V, 4, M).
+    """
+    totals = np.zeros((len(values), AGGREGATE.N_SUMS, values[0].shape[1]), dtype=object)
+    totals[...] = 0
+    for v, x in enumerate(values):
+        totals[v, AGGREGATE.SUM], totals[v, AGGREGATE.SUM_SQ] = exact_sums(x)
+        if v:
+            totals[v, AGGREGATE.DIFF], totals[v, AGGREGATE.DIFF_SQ] = exact_sums(x - values[0])
+    return totals
+
+
 def paired_block_sums(arrays: Sequence[CampaignArrays], *, trials: int, seed: int,
                       threads: int | None = None, block: int = BLOCK) -> np.ndarray:
     """Exact paired sums of V compiled scenarios over trials ``0 .. trials - 1``.
@@ -415,7 +499,8 @@ def run_campaign_compare(cases: Sequence[Case], *, trials: int, seed: int,
 __all__ = ["BLOCK", "CAMPAIGN_KEYS", "CAMPAIGN_METRICS", "LEFT_OUT", "LOADOUT_KEYS", "NAME",
            "POLICY_KINDS", "SEAT_METRICS", "compile_cases", "compile_seat", "policy_kinds",
            "seat_scenario", "seat_setup",
-           "paired_block_sums", "paired_totals", "run_campaign_compare", "scenario_of",
+           "paired_block_sums", "paired_totals", "played_values", "run_campaign_compare",
+           "scenario_of", "value_totals",
            "scenario_setup",
            "trial_metrics", "trial_values"]
 
@@ -442,7 +527,7 @@ def compile_inputs(cases: Sequence[Case]) -> list:
     """Each case's packed campaign arrays: equal arrays play equal games on equal streams
     (:mod:`sim.workflows.batches`).
     """
-    return [arrays.pack() for arrays in compile_cases(cases)]
+    return [packed(arrays) for arrays in compile_cases(cases)]
 
 
 EXPERIMENT = Experiment(NAME, CAMPAIGN_METRICS, CAMPAIGN_KEYS, run_campaign_compare, sweep_rows,

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from sim import runner
+from sim.campaign.memo import per_ruleset
 from sim.errors import InputError
 from sim.experiments.base import Case
 from sim.experiments.registry import experiment as find_experiment
@@ -60,6 +61,23 @@ class BatchTask:
     threads: int | None
 
 
+EDITED_KEPT = 128
+"""Edited rulesets remembered per process (:func:`edited`)."""
+
+
+@per_ruleset(EDITED_KEPT)
+def edited(rs: Ruleset, edits: tuple[str, ...]) -> Ruleset:
+    """``rs`` with ``edits`` applied (:func:`~sim.rules.variants.apply_edits`), built once.
+
+    The readings are compiled to tell which change nothing (:func:`fingerprint_batch`) and
+    then played (:func:`run_batch`): one edited ruleset for both, so its fight tables and
+    compiled games, remembered by the ruleset's identity (:mod:`sim.campaign.memo`), are
+    built once, not once per stage (issue 45, item 4). A ruleset is never changed after it
+    is built, so sharing it changes no number.
+    """
+    return apply_edits(rs, list(edits))
+
+
 def run_batch(task: BatchTask, base: Ruleset | None = None):
     """Play one batch's variants on common random numbers: ``(index, PairedSums)``.
 
@@ -69,7 +87,7 @@ def run_batch(task: BatchTask, base: Ruleset | None = None):
     if base is None:
         base = checked_ruleset(task.rules_path, task.digest)
     exp = find_experiment(task.experiment)
-    cases = [Case(apply_edits(base, edits), task.setup) for edits in task.variants]
+    cases = [Case(edited(base, tuple(edits)), task.setup) for edits in task.variants]
     with runner.thread_count(task.threads):
         return task.index, exp.run(cases, trials=task.trials, seed=task.seed,
                                    threads=task.threads)
@@ -154,7 +172,7 @@ def fingerprint_batch(task: BatchTask, base: Ruleset | None = None):
     out: list[str | Refusal] = []
     for edits in task.variants:
         try:
-            (inputs,) = compile_inputs([Case(apply_edits(base, edits), task.setup)])
+            (inputs,) = compile_inputs([Case(edited(base, tuple(edits)), task.setup)])
         except InputError as error:
             out.append(Refusal(str(error)))
             continue

@@ -71,9 +71,14 @@ def _with_use(setup: dict[str, Any], name: str, use: int | None) -> dict[str, An
 
 
 def _wins(arrays, *, seed: int, first: int, trials: int, threads: int | None) -> np.ndarray:
-    """Per-game win (0 or 1) of trials ``first .. first + trials - 1``."""
-    return campaign_paired.trial_values(arrays, [WIN_RATE], seed=seed, first=first,
-                                        trials=trials, threads=threads)[:, 0]
+    """Per-game win (0 or 1) of trials ``first .. first + trials - 1``.
+
+    Each game once per process (:func:`~sim.experiments.campaign_paired.played_values`):
+    the games of an artefact used always are those the artefact comparison played, and
+    the scenario's own fresh games are those every artefact and item is compared with.
+    """
+    return campaign_paired.played_values(arrays, [WIN_RATE], seed=seed, first=first,
+                                         trials=trials, threads=threads)[:, 0]
 
 
 def best_uses(scenario: Scenario, names: Sequence[str], *, trials: int, seed: int,

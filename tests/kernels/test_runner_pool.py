@@ -58,3 +58,16 @@ def test_without_a_pool_tasks_run_here_in_order():
     assert seen == [0, 1, 2, 3, 4]
     with runner.thread_pool(1) as pool:
         assert pool is None
+
+
+def test_the_pool_is_kept_for_the_process():
+    """A report runs the campaign kernel thousands of times: each run started two threads
+    and stopped them again, more than many runs' own time (issue 45, item 4)."""
+    with runner.thread_pool(2) as first:
+        pass
+    with runner.thread_pool(2) as again:
+        assert again is first is not None
+    expected = runner.run_counts(_toy, 5, 10_007, (2,), threads=1, chunk_size=10_007)
+    for _ in range(3):  # the kept pool runs every task of every run, as a new one did
+        got = runner.run_counts(_toy, 5, 10_007, (2,), threads=2, chunk_size=7)
+        assert np.array_equal(got, expected)

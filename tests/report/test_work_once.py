@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
+import pandas as pd
 
 from sim.exact import dice
 from sim.exact.best_combat import objective
@@ -108,3 +109,63 @@ def test_a_card_read_from_the_deck_run_is_the_card_played_alone():
             assert counts is not None
             np.testing.assert_array_equal(counts[:sums], played[:sums])
     assert combat_experiment.played_counts(deck.cards, spec, None, 1500, 12) is None
+
+
+def test_the_artefacts_section_plays_each_game_once(monkeypatch):
+    """The artefacts are compared carried (used always) on the games their best use is then
+    chosen on, and every artefact and item with the scenario's own games on the same fresh
+    trials: before, the section played those games again for the best uses, for every
+    item (twice each) and for an item whose best use is the scenario's thresholds."""
+    from sim.experiments import campaign_paired
+    from sim.report import artifacts
+
+    played = Counter()
+    real = campaign_paired.trial_values
+
+    def counting(arrays, metrics, *, seed, first, trials, **kwargs):
+        played[campaign_paired.packed(arrays).tobytes(), seed, first, trials] += 1
+        return real(arrays, metrics, seed=seed, first=first, trials=trials, **kwargs)
+
+    campaign_paired._played.clear()
+    monkeypatch.setattr(campaign_paired, "trial_values", counting)
+    sc = load_scenario(None)
+    section = artifacts.artifacts_section(sc, 300, 7)
+    campaign_paired._played.clear()
+    assert len(section.tables["artifacts_items_best_use"]) > 1
+    assert len(played) > len(sc.ruleset.artifacts) + 1
+    assert set(played.values()) == {1}
+    monkeypatch.setattr(campaign_paired, "trial_values", real)
+    again = artifacts.artifacts_section(sc, 300, 7)  # nothing kept: the same numbers
+    campaign_paired._played.clear()
+    for name, frame in section.tables.items():
+        pd.testing.assert_frame_equal(again.tables[name], frame)
+
+
+def test_each_reading_s_ruleset_is_edited_and_compiled_once(monkeypatch):
+    """The readings are compiled to tell which change nothing, then played: before, each
+    stage edited the ruleset afresh, so every fight table and game was built twice."""
+    from sim.experiments import campaign_paired
+    from sim.report import readings
+    from sim.workflows import batches
+
+    edits, compiled = Counter(), Counter()
+    real_edit, real_compile = batches.apply_edits, campaign_paired.compile_scenario
+
+    def edit(rs, changes):
+        edits[tuple(changes)] += 1
+        return real_edit(rs, changes)
+
+    def compile_scenario(scenario):
+        compiled[id(scenario.ruleset)] += 1
+        return real_compile(scenario)
+
+    batches.edited.cache_clear()
+    campaign_paired._compiled.cache_clear()
+    monkeypatch.setattr(batches, "apply_edits", edit)
+    monkeypatch.setattr(campaign_paired, "compile_scenario", compile_scenario)
+    section = readings.readings_section(load_scenario(None), 200, 7)
+    batches.edited.cache_clear()
+    campaign_paired._compiled.cache_clear()
+    assert len(section.tables["readings"]) > 10
+    assert len(edits) > 10 and set(edits.values()) == {1}
+    assert set(compiled.values()) == {1}
