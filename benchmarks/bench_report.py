@@ -50,27 +50,49 @@ def _cpu() -> float:
 
 @contextlib.contextmanager
 def _solved_again():
-    """Every exact twin and pool probability computed afresh (the behaviour before)."""
-    from sim.exact import dice
-    from sim.experiments import combat
+    """Every exact twin and pool probability computed afresh, every game compiled, packed and
+    played again where asked for again, a new pair of threads per campaign run and each
+    reading's ruleset edited again per stage (the behaviour before)."""
+    from concurrent.futures import ThreadPoolExecutor
 
-    kept = combat.exact_of, dice.pool_pass
+    from sim import runner
+    from sim.campaign.players import compile_scenario
+    from sim.exact import dice
+    from sim.experiments import campaign, campaign_paired, combat
+    from sim.rules.variants import apply_edits
+    from sim.workflows import batches
+
+    patched = [(combat, "exact_of"), (dice, "pool_pass"), (runner, "thread_pool"),
+               (campaign, "packed"), (campaign_paired, "packed"), (campaign_paired, "_compiled"),
+               (campaign_paired, "played_values"), (batches, "edited")]
+    kept = [getattr(module, name) for module, name in patched]
     combat.exact_of = lambda spec, plan=None: combat.combat_exact(spec, plan)
     dice.pool_pass = dice.pool_pass.__wrapped__
+    runner.thread_pool = lambda threads: (contextlib.nullcontext(None) if threads <= 1
+                                          else ThreadPoolExecutor(threads, "zonesim"))
+    campaign.packed = campaign_paired.packed = lambda arrays: arrays.pack()
+    campaign_paired._compiled = lambda rs, fields: compile_scenario(campaign_paired.Scenario(
+        ruleset=rs, **dict(zip(campaign_paired._SCENARIO_FIELDS, fields, strict=True))))
+    campaign_paired.played_values = campaign_paired.trial_values
+    batches.edited = lambda rs, edits: apply_edits(rs, list(edits))
     try:
         yield
     finally:
-        combat.exact_of, dice.pool_pass = kept
+        for (module, name), value in zip(patched, kept, strict=True):
+            setattr(module, name, value)
 
 
 def _report(trials: int, campaign_trials: int) -> tuple[float, float]:
     from sim.exact import dice
-    from sim.experiments import combat
+    from sim.experiments import campaign_paired, combat
     from sim.report.build import run_report
 
     combat._exact.cache_clear()
     if hasattr(dice.pool_pass, "cache_clear"):  # not while solved again
         dice.pool_pass.cache_clear()
+    if hasattr(campaign_paired._compiled, "cache_clear"):
+        campaign_paired._compiled.cache_clear()
+    campaign_paired._played.clear()
     with tempfile.TemporaryDirectory() as tmp:
         wall, cpu = time.perf_counter(), _cpu()
         run_report(None, trials=trials, campaign_trials=campaign_trials, seed=1,
