@@ -40,21 +40,20 @@ def _brute_force(spec: AnomalySpec) -> dict:
 
     Dice: Perception (P-31), Agility with the bonus die (P-32, P-36), the armour
     (P-02), then the find test (P-07, P-35), each die face compared with its own
-    test's face.
+    test's face. Every roll is equally likely: each outcome's rolls are counted as integers
+    and divided by the number of rolls once at the end.
     """
     n_p, n_a = spec.perception, spec.agility + spec.bonus_dice
     n_d, n_f = spec.damage, spec.find_pool
-    totals = {"avoided": Fraction(0), "unharmed": Fraction(0), "damaged": Fraction(0),
-              "knocked_out": Fraction(0), "deformation": Fraction(0), "loss": Fraction(0),
-              "searched": Fraction(0)}
-    weight = Fraction(1, 6 ** (n_p + n_a + n_d + n_f))
+    totals = dict.fromkeys(("avoided", "unharmed", "damaged", "knocked_out", "deformation",
+                            "loss", "searched"), 0)
     for faces in product(range(1, 7), repeat=n_p + n_a + n_d + n_f):
         per, agi = faces[:n_p], faces[n_p:n_p + n_a]
         arm, find = faces[n_p + n_a:n_p + n_a + n_d], faces[n_p + n_a + n_d:]
         seen = (spec.perception_need <= 0
                 or sum(f >= spec.perception_face for f in per) >= spec.perception_need)
         if seen and not spec.enter:
-            totals["avoided"] += weight
+            totals["avoided"] += 1
             continue
         pool = agi if seen else agi[:spec.agility]
         through = 0
@@ -66,12 +65,13 @@ def _brute_force(spec: AnomalySpec) -> dict:
         out, deformed = consequence(spec.target, through, spec.health, spec.willpower,
                                     spec.radiation, spec.radiation_max)
         key = "knocked_out" if out else "damaged" if through else "unharmed"
-        totals[key] += weight
-        totals["deformation"] += weight * deformed
-        totals["loss"] += weight * through
+        totals[key] += 1
+        totals["deformation"] += deformed
+        totals["loss"] += through
         found = spec.find_need <= 0 or sum(f >= spec.find_face for f in find) >= spec.find_need
-        totals["searched"] += weight * (not out and spec.artifact >= 0 and found)
-    return totals
+        totals["searched"] += not out and spec.artifact >= 0 and found
+    rolls = 6 ** (n_p + n_a + n_d + n_f)
+    return {name: Fraction(int(count), rolls) for name, count in totals.items()}
 
 
 @pytest.mark.parametrize("changes", [
@@ -79,7 +79,10 @@ def _brute_force(spec: AnomalySpec) -> dict:
     {"target": TARGET_WILLPOWER, "willpower": 1, "enter": True},
     {"resist": 0}, {"tokens": 3}, {"perception_need": 0, "enter": True, "agility_need": 2},
     {"success_on": 3, "resist": 6, "durability": 1, "tokens": 0, "health": 1},
-    {"find_pool": 2, "find_need": 1}, {"find_pool": 2, "find_need": 2, "find_on": 3},
+    # two find dice with one armour die (six dice, not seven: 6**6 rolls) and Health 1, so
+    # a knock-out (no search) and a search both happen
+    {"find_pool": 2, "find_need": 1, "damage": 1, "health": 1},
+    {"find_pool": 2, "find_need": 2, "find_on": 3, "damage": 1, "health": 1},
     {"perception_on": 3, "agility_on": 6, "find_pool": 1, "find_need": 1, "find_on": 4},
 ])
 def test_exact_matches_brute_force(changes):
