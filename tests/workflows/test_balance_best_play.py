@@ -18,6 +18,7 @@ from sim.cli import main
 from sim.rules.scenario import load_scenario
 from sim.workflows import best_characters
 from sim.workflows.optimize import FRESH_FIRST
+from tests.workflows.once import once
 
 SMALL = ["balance", "characters", "base", "--best-play", "--budget", "3000", "--trials",
          "1000", "--seed", "3"]
@@ -31,25 +32,17 @@ def outputs() -> dict[str, str]:
 
     The three runs are one command with one seed, so they search once: the first run's
     :func:`~sim.workflows.best_characters.best_characters` result is printed by the other
-    two (their arguments checked equal), and each format is checked on the same numbers.
+    two (their arguments equal: tests/workflows/once.py), each format on the same numbers.
     """
-    searched: list = []
-    real = best_characters.best_characters
-
-    def once(scenario, **options):
-        if not searched:
-            searched.append(((scenario.path, options), real(scenario, **options)))
-        assert searched[0][0] == (scenario.path, options)
-        return searched[0][1]
-
+    search = once(best_characters.best_characters)
     out = {}
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(best_characters, "best_characters", once)
+        patch.setattr(best_characters, "best_characters", search)
         for fmt in ("table", "json", "csv"):
             result = CliRunner().invoke(main, [*SMALL, "--format", fmt])
             assert result.exit_code == 0, result.output
             out[fmt] = result.stdout
-    assert len(searched) == 1
+    assert len(search.calls) == 3 and search.searched() == 1
     return out
 
 

@@ -17,6 +17,7 @@ from sim.rules.scenario import load_scenario
 from sim.workflows import best_seats as workflow
 from sim.workflows.optimize import FRESH_FIRST
 from sim.workflows.policy_space import Candidate
+from tests.workflows.once import once
 
 
 def _fake_search(gains: dict):
@@ -52,17 +53,9 @@ def test_a_seat_changes_only_for_a_gain_beyond_noise_and_rounds_stop_when_none_d
 
 def test_the_command_gives_every_seat_under_everyones_best_play_on_fresh_games(monkeypatch):
     # Both commands search each seat with the same options from the same start: the second
-    # reuses the first's round-1 searches (arguments equal) and searches only what differs.
-    searched = {}
-    real = workflow.optimize
-
-    def once(scenario, **options):
-        key = repr((scenario, sorted(options.items())))
-        if key not in searched:
-            searched[key] = real(scenario, **options)
-        return searched[key]
-
-    monkeypatch.setattr(workflow, "optimize", once)
+    # reuses the first's round-1 searches (arguments equal: tests/workflows/once.py) and
+    # searches only what differs.
+    monkeypatch.setattr(workflow, "optimize", once(workflow.optimize))
     result = CliRunner().invoke(main, [
         "balance", "seats", "three_stalkers", "--best-play", "--budget", "2000", "--rounds",
         "1", "--trials", "1000", "--seed", "4", "--format", "json"])

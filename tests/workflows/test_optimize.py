@@ -17,12 +17,14 @@ from sim.experiments.base import Case
 from sim.experiments.campaign import simulate_trials
 from sim.experiments.campaign_paired import scenario_setup
 from sim.rules.scenario import load_scenario
+from sim.workflows import best_characters
 from sim.workflows import optimize as library
 from sim.workflows import race as race_module
 from sim.workflows.batches import inputs_digest
 from sim.workflows.levers import NO_EFFECT
 from sim.workflows.policy_space import Candidate, parse_keys, space
 from sim.workflows.race import Games, paired
+from tests.workflows.once import once
 
 SMALL = {"trials": 300, "budget": 40_000, "fresh_trials": 2_000, "seed": 5}
 
@@ -342,7 +344,10 @@ def test_the_written_scenario_keeps_a_folder_ruleset_and_adds_a_missing_policy_t
     assert text.startswith("# header\n")
 
 
-def test_every_character_under_his_own_best_play_and_the_spreads():
+def test_every_character_under_his_own_best_play_and_the_spreads(monkeypatch):
+    # the json and the table print one search (arguments equal: tests/workflows/once.py)
+    search = once(best_characters.best_characters)
+    monkeypatch.setattr(best_characters, "best_characters", search)
     args = ["optimize", "base", "--stalker", "all", "--keys", "medkit_at", "--trials", "200",
             "--budget", "6000", "--fresh-trials", "1000", "--seed", "3"]
     result = CliRunner().invoke(main, [*args, "--format", "json"])
@@ -360,6 +365,7 @@ def test_every_character_under_his_own_best_play_and_the_spreads():
                                           - fresh[top["worst_character"]]["winner_estimate"]["mc"])
     table = CliRunner().invoke(main, args)
     assert table.exit_code == 0 and "spread (best)" in table.output
+    assert len(search.calls) == 2 and search.searched() == 1
     refused = CliRunner().invoke(main, [*args, "--out", "x.toml"])
     assert refused.exit_code == 2 and "--out" in refused.output
 

@@ -21,6 +21,7 @@ from sim.cli import main
 from sim.rules.scenario import load_scenario
 from sim.workflows import optimize as library
 from sim.workflows import race as race_module
+from tests.workflows.once import once
 
 CORRIDOR = Path(__file__).parents[1] / "data" / "corridor"
 
@@ -42,11 +43,16 @@ def late(tmp_path_factory) -> Path:
 
 
 def _optimize(path: Path, *args: str) -> tuple[dict, str]:
+    """The command's json and table: one search, printed twice (tests/workflows/once.py)."""
     argv = ["optimize", str(path), "--keys", "flee_at,route", "--fresh-trials", "2000", *args]
-    doc = CliRunner().invoke(main, [*argv, "--format", "json"])
-    assert doc.exit_code == 0, doc.output
-    table = CliRunner().invoke(main, argv)
-    assert table.exit_code == 0, table.output
+    search = once(library.optimize)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(library, "optimize", search)
+        doc = CliRunner().invoke(main, [*argv, "--format", "json"])
+        assert doc.exit_code == 0, doc.output
+        table = CliRunner().invoke(main, argv)
+        assert table.exit_code == 0, table.output
+    assert len(search.calls) == 2 and search.searched() == 1
     return json.loads(doc.stdout), table.output
 
 
