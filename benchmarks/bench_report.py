@@ -1,33 +1,38 @@
-"""A cached ``zonesim report``: wall and CPU time, each exact twin solved once or not.
+"""A cached ``zonesim report``: wall and CPU time, each piece of work done once or not.
 
 Issue 45, item 4: the report solved the same fights' exact twins (the deck table, the deck
 comparison under the policy and under best play, the items and artefacts compared) and the
-same dice-pool probabilities again and again. This benchmark runs the report in this
-process (kernels cached: run it once first), twice in turns per repeat: ``once`` as the
-library is, and ``again`` with :func:`sim.experiments.combat.exact_of` and
-:func:`sim.exact.dice.pool_pass` replaced by the plain functions (every question solved
-afresh, as before). CPU time (user + system of this process, every thread) is the figure a
-busy machine disturbs least; the wall time and the load average (``uptime``) are printed
-beside it::
+same dice-pool probabilities again and again, started two threads for every campaign run,
+packed a compiled game's tables for every run, edited and compiled each reading's ruleset
+twice, and played the scenario's and the artefacts' games again for the best uses. This
+benchmark runs the report in this process (kernels cached: run it once first), twice in
+turns per repeat: ``once`` as the library is, and ``again`` with those caches switched off
+(:func:`_solved_again`: every question solved, every game compiled, packed and played
+afresh, a new pool per run, as before). CPU time (user + system of this process, every
+thread) is the figure a busy machine disturbs least; the wall time and the load average
+(``uptime``) are printed beside it::
 
     python benchmarks/bench_report.py --trials 50000 --campaign-trials 20000 --repeat 1
 
 Both runs write the same numbers (``python -m tests.golden --check`` holds the report's).
 
-What a cached report spends its time on (issue 45, item 4: cProfile of ``run_report`` at the
-defaults, 500,000 trials and 200,000 games, seed 1, after the enemy deck was played once per
-policy; 131 s CPU in 1,200 s wall at load 12-15, so the walls below are the load's, their
-shares are the point). Per section (wall s): best play 666 (55 %: the scenario's search and
-its replicate, then each other character's two searches, 478 of them), artefacts 374 (31 %:
-each artefact's best use, every use played on whole games and the best again on fresh ones,
-256; the decks and games compared under the policy and best play, 97), readings 59, items
-40, campaign 19, enemy deck 9, anomaly deck 9, characters 9, event deck 6, pages 8. Inside
-them, compiling whole games (``compile_campaign``, 1,787 calls in a report at 2,000 trials,
-1,616 of them distinct setups) and playing them dominate; the searches' candidates are each
-compiled and played once per search already (:class:`sim.workflows.race.Games`). What is
-left to cut is what the searches and best uses play, which changes their numbers: the
-report's budgets (:data:`sim.report.build.BEST_PLAY_SHARE`, ``ARTIFACT_SHARE``), not work
-done twice.
+What a cached report spends its time on, at the defaults (500,000 trials, 200,000 games,
+seed 1; two cores, wall the load's): with this branch's caches off, 117.3 s CPU, 34.0 s of
+it on the main thread, in 330 s wall at load 10.7-12.7; with them, 106.2 s CPU, 31.5 s on the
+main thread, in 508 s wall at load 13-17 (the same CSV files byte for byte). Per section
+(CPU s, main thread's in brackets, after): artefacts 58.5 (6.5; each artefact's best use:
+every use played on whole games and the best again on fresh ones; the decks and games
+compared under the policy and best play), best play 28.5 (17.1: the scenario's search and
+its replicate, then each other character's two searches; most of it compiling and hashing
+some 3,000 candidate games), readings 7.0 (1.0), items 5.1 (2.8), enemy deck 1.1, anomaly
+deck 1.0, event deck 0.7, campaign 1.3, characters 1.0. The campaign kernel runs on a pool
+of two threads and the main thread plays no whole game, so the main thread's 31.5 s are the serial
+share (30 %): compiling games (``compile_campaign``, 4,011 calls for 3,864 distinct setups,
+about 9 s), the exact twins, pandas and the figures. What is left to cut is what the searches
+and best uses play, which changes their numbers: the report's budgets
+(:data:`sim.report.build.BEST_PLAY_SHARE`, ``ARTIFACT_SHARE``), not work done twice; the
+anomaly and event decks are still played per card besides their deck runs (their per-card
+columns, such as draws per search, are not in the paired kernels), about 1 s CPU.
 """
 
 from __future__ import annotations
