@@ -456,8 +456,8 @@ def group_reaction_kernel(seed, n_trials, chunk_size, first_chunk, skills, cover
 # dozens of array arguments. That body is inlined in one serial function only,
 # :func:`play_chunk`, which both firefight kernels call from plain Python on a
 # pool of threads (``pool_kernel``), so it is compiled once, and numba's parallel
-# passes never walk it (issue 45: 173 CPU seconds of cold compile inside two
-# ``prange`` kernels, 46 now). All data of a fight live in one flat
+# passes never walk it (issue 45: inside two ``prange`` kernels those passes took
+# 113 of 173 CPU seconds of the cold compile). All data of a fight live in one flat
 # int64 array ``st`` (figures, sides, rule options), so few pointers compete for
 # registers: column ``c`` of figure ``f`` is at ``c * MAXF + f`` (a constant
 # offset per column), indexed with unsigned integers (no negative-index
@@ -1621,8 +1621,9 @@ def fight(dice, pol, st, fld, n_fig, distance0, dmg_out, buf, vid):
 
 
 @jit(inline="always")
-def outcome(st, withdrew, capped):
-    """What one finished fight counts as (``RESULT``, int64): the one reading of its end.
+def outcome(st, withdrew, capped, res):
+    """What one finished fight counts as, written into ``res`` (``RESULT``, int64): the one
+    reading of its end.
 
     Winner: the side still in normal condition when the other has none, or
     the side that stayed when the other withdrew (S-07); -1, a draw, if both are
@@ -1635,7 +1636,8 @@ def outcome(st, withdrew, capped):
     during the fight (S-38, S-39). :func:`tally` counts it into an output row,
     :func:`paired_firefight_kernel` into paired metrics.
     """
-    res = np.zeros(N_RESULT, dtype=np.int64)
+    for i in range(N_RESULT):
+        res[i] = 0
     winner = -1
     if withdrew != 0:
         winner = 2 - withdrew
@@ -1665,12 +1667,12 @@ def outcome(st, withdrew, capped):
         if not capped and withdrew != g + 1 and st[_g(g, ACTIVE)] == 0 and shot < n:
             res[R_BROKEN + g] = 1
         res[R_SURR + g] = st[_g(g, K_SURRENDERED)]
-    return res
 
 
 @jit(inline="always")
-def tally(st, fld, rounds, withdrew, capped, row):
-    """Add one finished fight to an output row (layout: :func:`row_layout`).
+def tally(st, fld, rounds, withdrew, capped, row, res):
+    """Add one finished fight to an output row (layout: :func:`row_layout`); ``res`` is
+    scratch for :func:`outcome`.
 
     The fight's winner or draw, breaks, losses, carried-off comrades and
     surrenders are :func:`outcome`'s; its rounds are counted here. On a
@@ -1681,7 +1683,7 @@ def tally(st, fld, rounds, withdrew, capped, row):
     n0 = st[_g(0, K_STOP)] - st[_g(0, K_START)]
     n1 = st[_g(1, K_STOP)] - st[_g(1, K_START)]
     shot0, shot1, lost0, lost1, o_rounds, base = row_layout(n0, n1, st[_p(P_MAX_ROUNDS)])
-    res = outcome(st, withdrew, capped)
+    outcome(st, withdrew, capped, res)
     winner = res[R_WINNER]
     if winner >= 0:
         row[O_WIN + winner] += 1
@@ -1785,16 +1787,17 @@ def _static_state(fig, grp, need, params):
     return st
 
 
-@jit
+@jit(_nrt=False)  # allocates nothing (_chunk_scratch): no reference counts in the fight
 def play_chunk(seed, n_trials, chunk_size, c, fig, grp, distance0, need, damage, params, xy0,
-               bld, opn, cov, lit, fp, cuts, row, sums):
+               bld, opn, cov, lit, fp, cuts, row, sums, sts, xys, dice, pol, buf, outs, vids,
+               res, ex, ey, x):
     """Play chunk ``c`` of ``n_trials`` firefights of V variants on common random numbers.
 
     The one compiled body of both firefight kernels (:func:`firefight_kernel`, V = 1, and
     :func:`paired_firefight_kernel`), so that the fight, inlined here once, is compiled once
     for both, in a serial function: a ``prange`` kernel around it had numba's parallel
     passes walk the whole inlined fight and compile it a second time as the loop body
-    (issue 45: 178 CPU seconds of cold compile, most of the skirmish kernels').
+    (issue 45: 173 CPU seconds of cold compile, 120 of them in the parallel passes).
 
     Variant ``v`` is :func:`firefight_kernel`'s arguments at ``[v]`` (``fig``, ``grp``,
     ``need``, ``damage``, ``params``, ``xy0``, ``fp``; ``distance0[v]``) with its
@@ -1804,29 +1807,19 @@ def play_chunk(seed, n_trials, chunk_size, c, fig, grp, distance0, need, damage,
     variant plays the very fight of the baseline (variant 0) until its change first acts.
     With ``sums`` of length 0 each fight is counted into ``row`` (:func:`tally`, layout
     :func:`row_layout`); otherwise each fight's ``PAIRED`` metrics (from :func:`outcome`)
-    go to :func:`sim.kernels.paired.accumulate` into ``sums`` (V, N_SUMS, N_PAIRED).
+    go to :func:`sim.kernels.paired.accumulate` into ``sums`` (V, N_SUMS, N_PAIRED). The
+    arrays after ``sums`` are the chunk's state and scratch (:func:`_chunk_scratch`).
     """
     n_var = fig.shape[0]
     n_fig = fig.shape[1]
     paired = sums.shape[0] > 0
-    dice = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
-    pol = np.zeros(rng.STATE_SIZE, dtype=np.uint64)
-    buf = np.zeros(8, dtype=np.int64)
-    sts = np.zeros((n_var, ST_SIZE), dtype=np.int64)
-    xys = np.zeros((n_var, N_XY * MAXF))
-    outs = np.zeros(n_var, dtype=np.int64)
-    vids = np.zeros(n_var, dtype=np.int64)
-    ex = np.zeros(MAXF)
-    ey = np.zeros(MAXF)
     for v in range(n_var):
-        sts[v] = _static_state(fig[v], grp[v], need[v], params[v])
         for f in range(n_fig):
             xys[v, _x(XY_X0, f)] = xy0[v, f, 0]
             xys[v, _x(XY_Y0, f)] = xy0[v, f, 1]
         for face in range(1, 7):
             if damage[v, face] == DMG_OUT:
                 outs[v] |= 1 << face
-    x = np.zeros((n_var, N_PAIRED))
     for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
         for v in range(n_var):
             st = sts[v]
@@ -1838,9 +1831,9 @@ def play_chunk(seed, n_trials, chunk_size, c, fig, grp, distance0, need, damage,
             rounds, withdrew, capped, vids[v] = fight(dice, pol, st, fld, n_fig,
                                                       distance0[v], outs[v], buf, vids[v])
             if not paired:
-                tally(st, fld, rounds, withdrew, capped, row)
+                tally(st, fld, rounds, withdrew, capped, row, res)
                 continue
-            res = outcome(st, withdrew, capped)
+            outcome(st, withdrew, capped, res)
             x[v, M_DRAW] = res[R_WINNER] < 0
             x[v, M_ROUNDS] = rounds
             for g in range(2):
@@ -1854,9 +1847,26 @@ def play_chunk(seed, n_trials, chunk_size, c, fig, grp, distance0, need, damage,
             accumulate(sums, x)
 
 
-def _check_figures(n_fig):
+def _chunk_scratch(fig, grp, need, params):
+    """The state and scratch of one :func:`play_chunk` call, fresh (so that a chunk's
+    fights never depend on another's): ``sts`` (each variant's :func:`_static_state`),
+    ``xys``, the DICE and POLICY streams, the dice, each variant's damage bits and last
+    volley stamp, :func:`outcome`'s result, two position lists and the paired metrics.
+
+    Raises
+    ------
+    ValueError
+        More figures than ``MAXF``.
+    """
+    n_var, n_fig = fig.shape[:2]
     if n_fig > MAXF:
         raise ValueError("too many figures for the firefight kernel (MAXF)")
+    sts = np.stack([_static_state(fig[v], grp[v], need[v], params[v]) for v in range(n_var)])
+    return (sts, np.zeros((n_var, N_XY * MAXF)), np.zeros(rng.STATE_SIZE, dtype=np.uint64),
+            np.zeros(rng.STATE_SIZE, dtype=np.uint64), np.zeros(8, dtype=np.int64),
+            np.zeros(n_var, dtype=np.int64), np.zeros(n_var, dtype=np.int64),
+            np.zeros(N_RESULT, dtype=np.int64), np.zeros(MAXF), np.zeros(MAXF),
+            np.zeros((n_var, N_PAIRED)))
 
 
 def firefight_kernel(seed, n_trials, chunk_size, first_chunk, fig, grp, distance0, need, damage,
@@ -1872,16 +1882,16 @@ def firefight_kernel(seed, n_trials, chunk_size, first_chunk, fig, grp, distance
     variant), whose chunks :func:`sim.runner.run_counts` runs on a pool of threads
     (``pool_kernel``).
     """
-    _check_figures(fig.shape[0])
     cuts = np.array([[0, 0, 0, 0], [len(bld), len(opn), len(cov), len(lit)]], dtype=np.int64)
     one = (fig[None], grp[None], np.array([distance0], dtype=np.int64), need[None],
            damage[None], params[None], xy0[None], bld, opn, cov, lit, fp[None], cuts)
     no_sums = np.zeros((0, N_SUMS, N_PAIRED))
     for r in range(out.shape[0]):
-        play_chunk(seed, n_trials, chunk_size, first_chunk + r, *one, out[r], no_sums)
+        play_chunk(seed, n_trials, chunk_size, first_chunk + r, *one, out[r], no_sums,
+                   *_chunk_scratch(fig[None], grp[None], need[None], params[None]))
 
 
-pool_kernel(firefight_kernel, play_chunk)
+pool_kernel(firefight_kernel, play_chunk, _static_state)
 
 
 def paired_firefight_kernel(seed, n_trials, chunk_size, first_chunk, fig, grp, distance0, need,
@@ -1893,11 +1903,11 @@ def paired_firefight_kernel(seed, n_trials, chunk_size, first_chunk, fig, grp, d
     pool of threads (``pool_kernel``); a variant whose change never acts changes no
     fight.
     """
-    _check_figures(fig.shape[1])
     no_row = np.zeros(0, dtype=np.int64)
     for r in range(out.shape[0]):
         play_chunk(seed, n_trials, chunk_size, first_chunk + r, fig, grp, distance0, need,
-                   damage, params, xy0, bld, opn, cov, lit, fp, cuts, no_row, out[r])
+                   damage, params, xy0, bld, opn, cov, lit, fp, cuts, no_row, out[r],
+                   *_chunk_scratch(fig, grp, need, params))
 
 
-pool_kernel(paired_firefight_kernel, play_chunk)
+pool_kernel(paired_firefight_kernel, play_chunk, _static_state)
