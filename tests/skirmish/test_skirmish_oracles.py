@@ -12,6 +12,7 @@ every outcome (tests/conftest.py explains the tolerance).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from fractions import Fraction
 from pathlib import Path
 
@@ -63,9 +64,15 @@ FIGHTS = {
 }
 
 
-def _observed_and_exact(scenario):
-    r = api.simulate(scenario, trials=MC_TRIALS, seed=SEED)
-    e = ex.small_fight(scenario)
+@functools.cache
+def _exact(name: str) -> ex.FightExact:
+    """The exact chain of ``FIGHTS[name]``, solved once for every test that reads it."""
+    return ex.small_fight(FIGHTS[name])
+
+
+def _observed_and_exact(name):
+    r = api.simulate(FIGHTS[name], trials=MC_TRIALS, seed=SEED)
+    e = _exact(name)
     observed, exact, labels = [], [], []
     for name, mc, p in (("draw", r.draws, e.p_draw), ("capped", r.capped, e.p_capped)):
         observed.append(mc)
@@ -98,7 +105,7 @@ def test_kernel_matches_exact_small_fight(name):
     # action"), does not fire in that activation. The two loners cower often and rally
     # each other, so a kernel that lets one-die returners fire at once wins measurably
     # more often. (It had its own test that ran this very fight, seed and sample again.)
-    observed, exact, labels = _observed_and_exact(FIGHTS[name])
+    observed, exact, labels = _observed_and_exact(name)
     assert_matches_exact(observed, MC_TRIALS, exact, labels=labels)
 
 
@@ -125,7 +132,7 @@ def test_two_exact_chains_agree_on_the_duel(name):
 
 @pytest.mark.parametrize("name", ["2v1", "2v2"])
 def test_small_fight_is_a_distribution(name):
-    e = ex.small_fight(FIGHTS[name])
+    e = _exact(name)
     assert sum(e.p_win) + e.p_draw == 1
     assert sum(e.rounds) == 1 and e.rounds[0] == 0
     for g in range(2):
