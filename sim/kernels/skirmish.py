@@ -1847,11 +1847,22 @@ def play_chunk(seed, n_trials, chunk_size, c, fig, grp, distance0, need, damage,
             accumulate(sums, x)
 
 
+def _own_lines(shape, dtype=np.float64):
+    """Zeros of ``shape`` with a cache line of their own on each side.
+
+    Two threads' small scratch arrays (the streams are 32 bytes) could otherwise share a
+    cache line, and every die one thread rolls would then stall the other (false sharing).
+    """
+    n = int(np.prod(shape))
+    return np.zeros(n + 16, dtype=dtype)[8:8 + n].reshape(shape)
+
+
 def _chunk_scratch(fig, grp, need, params):
     """The state and scratch of one :func:`play_chunk` call, fresh (so that a chunk's
-    fights never depend on another's): ``sts`` (each variant's :func:`_static_state`),
-    ``xys``, the DICE and POLICY streams, the dice, each variant's damage bits and last
-    volley stamp, :func:`outcome`'s result, two position lists and the paired metrics.
+    fights never depend on another's), each array on cache lines of its own
+    (:func:`_own_lines`): ``sts`` (each variant's :func:`_static_state`), ``xys``, the
+    DICE and POLICY streams, the dice, each variant's damage bits and last volley stamp,
+    :func:`outcome`'s result, two position lists and the paired metrics.
 
     Raises
     ------
@@ -1861,12 +1872,14 @@ def _chunk_scratch(fig, grp, need, params):
     n_var, n_fig = fig.shape[:2]
     if n_fig > MAXF:
         raise ValueError("too many figures for the firefight kernel (MAXF)")
-    sts = np.stack([_static_state(fig[v], grp[v], need[v], params[v]) for v in range(n_var)])
-    return (sts, np.zeros((n_var, N_XY * MAXF)), np.zeros(rng.STATE_SIZE, dtype=np.uint64),
-            np.zeros(rng.STATE_SIZE, dtype=np.uint64), np.zeros(8, dtype=np.int64),
-            np.zeros(n_var, dtype=np.int64), np.zeros(n_var, dtype=np.int64),
-            np.zeros(N_RESULT, dtype=np.int64), np.zeros(MAXF), np.zeros(MAXF),
-            np.zeros((n_var, N_PAIRED)))
+    sts = _own_lines((n_var, ST_SIZE), np.int64)
+    for v in range(n_var):
+        sts[v] = _static_state(fig[v], grp[v], need[v], params[v])
+    return (sts, _own_lines((n_var, N_XY * MAXF)), _own_lines(rng.STATE_SIZE, np.uint64),
+            _own_lines(rng.STATE_SIZE, np.uint64), _own_lines(8, np.int64),
+            _own_lines(n_var, np.int64), _own_lines(n_var, np.int64),
+            _own_lines(N_RESULT, np.int64), _own_lines(MAXF), _own_lines(MAXF),
+            _own_lines((n_var, N_PAIRED)))
 
 
 def firefight_kernel(seed, n_trials, chunk_size, first_chunk, fig, grp, distance0, need, damage,
