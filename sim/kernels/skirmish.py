@@ -1820,31 +1820,41 @@ def play_chunk(seed, n_trials, chunk_size, c, fig, grp, distance0, need, damage,
         for face in range(1, 7):
             if damage[v, face] == DMG_OUT:
                 outs[v] |= 1 << face
-    for t in range(c * chunk_size, min((c + 1) * chunk_size, n_trials)):
+    stop = min((c + 1) * chunk_size, n_trials)
+    for t0 in range(c * chunk_size, stop, BLOCK):
+        t1 = min(t0 + BLOCK, stop)
         for v in range(n_var):
+            # The views of a variant once per block: a short fight costs little more.
             st = sts[v]
             fld = (xys[v], bld[cuts[v, 0]:cuts[v + 1, 0]], opn[cuts[v, 1]:cuts[v + 1, 1]],
                    cov[cuts[v, 2]:cuts[v + 1, 2]], lit[cuts[v, 3]:cuts[v + 1, 3]], fp[v],
                    ex, ey)
-            rng.seed_stream(dice, seed, t, rng.DICE)
-            rng.seed_stream(pol, seed, t, rng.POLICY)
-            rounds, withdrew, capped, vids[v] = fight(dice, pol, st, fld, n_fig,
-                                                      distance0[v], outs[v], buf, vids[v])
-            if not paired:
-                tally(st, fld, rounds, withdrew, capped, row, res)
-                continue
-            outcome(st, withdrew, capped, res)
-            x[v, M_DRAW] = res[R_WINNER] < 0
-            x[v, M_ROUNDS] = rounds
-            for g in range(2):
-                x[v, M_WIN + g] = res[R_WINNER] == g
-                x[v, M_BROKEN + g] = res[R_BROKEN + g]
-                x[v, M_WITHDREW + g] = withdrew == g + 1
-                x[v, M_SHOT + g] = res[R_SHOT + g]
-                x[v, M_LOST + g] = res[R_LOST + g]
-                x[v, M_SURR + g] = res[R_SURR + g]
+            for t in range(t0, t1):
+                rng.seed_stream(dice, seed, t, rng.DICE)
+                rng.seed_stream(pol, seed, t, rng.POLICY)
+                rounds, withdrew, capped, vids[v] = fight(dice, pol, st, fld, n_fig,
+                                                          distance0[v], outs[v], buf, vids[v])
+                if not paired:
+                    tally(st, fld, rounds, withdrew, capped, row, res)
+                    continue
+                outcome(st, withdrew, capped, res)
+                m = x[t - t0, v]
+                m[M_DRAW] = res[R_WINNER] < 0
+                m[M_ROUNDS] = rounds
+                for g in range(2):
+                    m[M_WIN + g] = res[R_WINNER] == g
+                    m[M_BROKEN + g] = res[R_BROKEN + g]
+                    m[M_WITHDREW + g] = withdrew == g + 1
+                    m[M_SHOT + g] = res[R_SHOT + g]
+                    m[M_LOST + g] = res[R_LOST + g]
+                    m[M_SURR + g] = res[R_SURR + g]
         if paired:
-            accumulate(sums, x)
+            for t in range(t0, t1):  # in trial order: the same float sums
+                accumulate(sums, x[t - t0])
+
+
+BLOCK = 1024
+"""Trials :func:`play_chunk` plays per variant before the next variant's."""
 
 
 def _own_lines(shape, dtype=np.float64):
@@ -1879,7 +1889,7 @@ def _chunk_scratch(fig, grp, need, params):
             _own_lines(rng.STATE_SIZE, np.uint64), _own_lines(8, np.int64),
             _own_lines(n_var, np.int64), _own_lines(n_var, np.int64),
             _own_lines(N_RESULT, np.int64), _own_lines(MAXF), _own_lines(MAXF),
-            _own_lines((n_var, N_PAIRED)))
+            _own_lines((BLOCK, n_var, N_PAIRED)))
 
 
 def firefight_kernel(seed, n_trials, chunk_size, first_chunk, fig, grp, distance0, need, damage,
