@@ -9,7 +9,7 @@ compiled machine code between runs, each module's in the folder :func:`cache_nam
 :class:`.cachedirs.Sources`); ``fastmath`` stays off because
 Monte Carlo counts are compared bit for bit across thread counts.
 
-The numba compiler patches (:data:`PATCHES`: :mod:`.inlining`, :mod:`.liveness`,
+The numba compiler patches (:data:`PATCHES`: :mod:`.inlining`,
 :mod:`.ssa`, :mod:`.literals`, the intrinsic :mod:`.views` and ``_nrt=False``) make compiles faster
 and touch numba's internals: they are used only on the numba versions they were checked against
 (:data:`CHECKED_NUMBA`), and not with ``ZONESIM_NUMBA_PATCHES=off``, where the views
@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numba
 
-from sim.jitting import cachedirs, cachefiles, inlining, liveness, ssa
+from sim.jitting import cachedirs, cachefiles, inlining, ssa
 from sim.jitting.literals import plain_calls
 
 CHECKED_NUMBA = ("0.68",)
@@ -41,7 +41,7 @@ CHECKED_NUMBA = ("0.68",)
 ``pyproject.toml`` allows only these; under any other numba the patches stay off.
 """
 
-PATCHES = ("inlining", "liveness", "ssa", "literals", "views", "nrt")
+PATCHES = ("inlining", "ssa", "literals", "views", "nrt")
 """The compiler patches, by name: the modules of this package that install one, the intrinsic
 views (:mod:`.views`) and ``nrt`` (the campaign parts' ``_nrt=False``). Each saves at least
 10 % of some kernel's cold compile (``benchmarks/bench_compile.py``, whose docstring gives the
@@ -218,7 +218,7 @@ ACTIVE = patches()
 """The compiler patches this process uses (:func:`patches`)."""
 
 _numba_without_scipy()
-for _name, _patch in (("inlining", inlining), ("liveness", liveness), ("ssa", ssa)):
+for _name, _patch in (("inlining", inlining), ("ssa", ssa)):
     if _name in ACTIVE:
         _patch.install()
 _SAFE_FILES = cachefiles.install(tested=checked())

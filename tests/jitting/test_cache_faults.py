@@ -338,7 +338,7 @@ def test_the_kernels_give_the_same_numbers_with_the_numba_patches_off(project, t
     source, patches on or off, only through numba's passes with or without the compiler
     patches, which the campaign and pool kernels go through here as well; the patches
     change compile time, not code (``tests/jitting/test_numba_compile_speed.py`` compares
-    the liveness, SSA and literal patches with numba's own). Compiling them here too
+    the SSA and literal patches with numba's own). Compiling them here too
     (combat: 70 s of CPU without the patches, once per way) proved nothing more.
 
     The campaign kernel compiles in about 200 s of CPU without the patches (41 s with
@@ -392,7 +392,7 @@ def test_the_patches_stay_off_outside_the_checked_numba_versions(monkeypatch):
     assert not options.patched()
 
 
-@pytest.mark.parametrize("module", ["inlining", "liveness", "ssa", "cachefiles"])
+@pytest.mark.parametrize("module", ["inlining", "ssa", "cachefiles"])
 def test_each_patch_leaves_a_numba_without_its_function_alone(module, monkeypatch):
     """Item 9: "if numba no longer has that function, nothing is changed": each patch's
     ``install`` against a numba module lacking the function it replaces changes nothing
@@ -402,7 +402,6 @@ def test_each_patch_leaves_a_numba_without_its_function_alone(module, monkeypatc
     patch = importlib.import_module(f"sim.jitting.{module}")
     targets = {
         "inlining": ("numba.core.inline_closurecall", "copy"),
-        "liveness": ("numba.core.analysis", "compute_live_map"),
         "ssa": ("numba.core.ssa", "_run_ssa"),
         "cachefiles": ("numba.core.caching", "IndexDataCacheFile"),
     }

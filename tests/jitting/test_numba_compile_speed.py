@@ -1,7 +1,7 @@
 """The compile-time replacements of numba functions give numba's own results.
 
-sim/jitting/liveness.py and ssa.py replace two numba functions
-by faster ones with the same results (issue 13: the campaign kernel's cold
+sim/jitting/ssa.py replaces a numba function
+by a faster one with the same results (issue 13: the campaign kernel's cold
 compile). Each test runs numba's function and the replacement on the same
 input and asserts equal outputs, so a replacement that drifts from numba's
 behaviour fails here, not in a kernel's numbers. literals.py compiles one
@@ -14,18 +14,14 @@ import copy
 import random
 
 import pytest
-from numba.core import analysis, compiler, ir_utils, postproc, ssa
+from numba.core import compiler, ssa
 from numba.core.controlflow import CFGraph
 
 import sim.jitting.options  # noqa: F401  (installs the replacements)
-from sim.jitting import liveness as _liveness
 from sim.jitting import ssa as _ssa
 
 
-def test_the_replacements_are_installed():
-    assert analysis.compute_live_map is _liveness.compute_live_map
-    assert ir_utils.compute_live_map is _liveness.compute_live_map
-    assert postproc.analysis.compute_live_map is _liveness.compute_live_map
+def test_the_replacement_is_installed():
     assert ssa._run_ssa is _ssa.run_ssa
 
 
@@ -45,25 +41,6 @@ def _random_function(rng: random.Random):
     use = {b: set(rng.sample(names, rng.randint(0, min(6, len(names))))) for b in range(n)}
     define = {b: set(rng.sample(names, rng.randint(0, min(6, len(names))))) for b in range(n)}
     return cfg, dict.fromkeys(range(n)), use, define
-
-
-@pytest.mark.parametrize("seed", range(40))
-def test_liveness_is_numbas(seed):
-    cfg, blocks, use, define = _random_function(random.Random(seed))
-    ours = _liveness.compute_live_map(cfg, blocks, use, define)
-    theirs = _liveness.numba_compute_live_map(cfg, blocks, use, define)
-    assert ours == theirs and list(ours) == list(theirs)
-
-
-def test_a_wrong_liveness_would_be_caught():
-    """The comparison above sees a live variable dropped from one block."""
-    cfg, blocks, use, define = _random_function(random.Random(3))
-    theirs = _liveness.numba_compute_live_map(cfg, blocks, use, define)
-    assert any(theirs.values())
-    broken = {b: set(s) for b, s in theirs.items()}
-    first = next(b for b, s in broken.items() if s)
-    broken[first].pop()
-    assert broken != theirs
 
 
 def _redefining(n, flag):
@@ -88,7 +65,7 @@ def _ssa_form(blocks) -> dict:
     return {label: [str(stmt) for stmt in block.body] for label, block in blocks.items()}
 
 
-@pytest.mark.parametrize("func", [_redefining, _random_function, _liveness.compute_live_map])
+@pytest.mark.parametrize("func", [_redefining, _random_function])
 def test_ssa_is_numbas(func):
     blocks = compiler.run_frontend(func).blocks
     theirs = _ssa.numba_run_ssa(copy.deepcopy(blocks))
