@@ -60,7 +60,7 @@ Python (``pool_kernel``), which allocates nothing and runs without reference cou
 (``_nrt=False``): 42.5 CPU s with all patches on at load 15-16 (the profile, load 14-16:
 LLVM 19.4, lowering 5.9, inlining 4.6, typing 3.0), and the paired kernel compiles nothing
 more. The first row's ``-liveness`` (the one figure that kept that patch) is the old
-kernel's. On the new one (main at 1998ec1, ``--kernels skirmish --patches liveness --jobs
+kernel's. On the new one (main at 2d6d067, ``--kernels skirmish --patches liveness --jobs
 1``, load 0.7-1.0): all on 47.1, all off 122.9, without liveness 45.3 CPU s: the patch saves
 -4 %, under :data:`KEEP_PERCENT` on every kernel now (campaign -1 %, combat +1 % above), and
 was removed (``sim/jitting/liveness.py``, its ``PATCHES`` entry and its tests), as
