@@ -421,12 +421,22 @@ def value_totals(values: Sequence[np.ndarray]) -> np.ndarray:
     the same games, the baseline first; the same exact sums (Python ints), shape (V, 4, M).
     """
     totals = np.zeros((len(values), AGGREGATE.N_SUMS, values[0].shape[1]), dtype=object)
-    totals[...] = 0
     for v, x in enumerate(values):
-        totals[v, AGGREGATE.SUM], totals[v, AGGREGATE.SUM_SQ] = exact_sums(x)
-        if v:
-            totals[v, AGGREGATE.DIFF], totals[v, AGGREGATE.DIFF_SQ] = exact_sums(x - values[0])
+        _add_paired(totals, v, x, values[0])
     return totals
+
+
+def _add_paired(totals: np.ndarray, v: int, x: np.ndarray, base: np.ndarray) -> None:
+    """Add variant ``v``'s per-game values ``x`` to ``totals`` (V, 4, M): their sums and,
+    after the baseline (``v`` > 0), the sums of their differences to ``base``'s games.
+    """
+    s, s2 = exact_sums(x)
+    totals[v, AGGREGATE.SUM] += s
+    totals[v, AGGREGATE.SUM_SQ] += s2
+    if v:
+        d, d2 = exact_sums(x - base)
+        totals[v, AGGREGATE.DIFF] += d
+        totals[v, AGGREGATE.DIFF_SQ] += d2
 
 
 def paired_block_sums(arrays: Sequence[CampaignArrays], *, trials: int, seed: int,
@@ -460,20 +470,13 @@ def paired_totals(arrays: Sequence[CampaignArrays | GameArrays],
     if seed < 0:
         raise CompareInputError("seed must be >= 0")
     totals = np.zeros((len(arrays), AGGREGATE.N_SUMS, n_metrics), dtype=object)
-    totals[...] = 0
     base = None
     for _, v, rows in game_blocks(arrays, seed=seed, trials=trials, threads=threads,
                                   block=block):
         x = values(rows)
-        s, s2 = exact_sums(x)
-        totals[v, AGGREGATE.SUM] += s
-        totals[v, AGGREGATE.SUM_SQ] += s2
         if v == 0:
             base = x
-        else:
-            d, d2 = exact_sums(x - base)
-            totals[v, AGGREGATE.DIFF] += d
-            totals[v, AGGREGATE.DIFF_SQ] += d2
+        _add_paired(totals, v, x, base)
     return totals
 
 
